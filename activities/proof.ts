@@ -1,0 +1,40 @@
+import { Context } from '@temporalio/activity';
+import type { AuditService } from '../src/audit/audit-service';
+import type { Db } from '../src/db/knex';
+
+export interface ProofActivityDeps {
+  db: Db;
+  audit: AuditService;
+}
+
+export function createProofActivities({ db, audit }: ProofActivityDeps) {
+  return {
+    async proofStep(input: { runId: string; step: number }): Promise<void> {
+      Context.current().heartbeat(input.step);
+      await db.raw('SELECT 1');
+    },
+
+    /** Idempotent: a retried attempt finds the entry its earlier attempt committed and returns it. */
+    async recordProof(input: { runId: string; organizationId: string | null; workflowId: string; steps: number }) {
+      return db.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`proof:${input.workflowId}`]);
+        const existing = (await trx('audit_log')
+          .where({ workflow_id: input.workflowId, action: 'system.proof.complete' })
+          .first('id')) as { id: string } | undefined;
+        if (existing) return existing.id;
+        const entry = await audit.append(trx, {
+          organizationId: input.organizationId,
+          actorType: 'system',
+          actor: 'worker',
+          action: 'system.proof.complete',
+          category: 'system',
+          resourceType: 'workflow',
+          resourceId: input.workflowId,
+          workflowId: input.workflowId,
+          details: { runId: input.runId, steps: input.steps },
+        });
+        return entry.id;
+      });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import Koa from 'koa';
+import { ACTION_ROLES } from '../src/iam/action-roles';
+import { checkRole } from '../src/iam/role-authorizer';
+import { jwtAuthenticator } from '../src/identity/jwt-authenticator';
+import type { Services } from '../src/runtime/services';
+import { AuthChain } from './auth-chain';
+import type { AppState } from './context';
+import { bodyReader } from './middleware/body-reader';
+import { errorHandler } from './middleware/error-handler';
+import { requestMetrics } from './middleware/metrics';
+import { requestContext } from './middleware/request-context';
+import { mountRoutes } from './mount-routes';
+import type { RouteDef } from './route-def';
+import { auditRoutes } from './routes/audit';
+import { healthRoutes } from './routes/health';
+import { buildOpenApi, openApiRoute } from './routes/openapi';
+
+export const API_VERSION = '0.1.0';
+
+/** The full route table: the OpenAPI document, the role matrix test and the router all read this one list. */
+export function routeTable(services: Services): RouteDef[] {
+  const routes: RouteDef[] = [
+    ...healthRoutes(services.readiness, services.config.exposeMetrics ? services.metrics.registry : null),
+    ...auditRoutes(services.audit, services.config.auditPageMax),
+  ];
+  let cached: Record<string, unknown> | undefined;
+  routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
+  return routes;
+}
+
+export function createApp(services: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = services.config.trustedProxyCount > 0;
+  app.maxIpsCount = services.config.trustedProxyCount;
+  app.silent = true;
+  const auth = new AuthChain([jwtAuthenticator(services.accessTokens)], {
+    authorize: async (principal, action) => checkRole(ACTION_ROLES, principal, action),
+  });
+  const router = mountRoutes(routeTable(services), auth, services.schemas);
+  app.use(requestContext(services.log));
+  app.use(requestMetrics(services.metrics));
+  app.use(errorHandler());
+  app.use(bodyReader(services.config.bodyLimitBytes));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

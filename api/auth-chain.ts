@@ -1,0 +1,48 @@
+import { Forbidden, InvalidInput, Unauthorized } from '../src/errors';
+import type { Authenticator } from '../src/iam/authenticator';
+import type { Principal } from '../src/iam/principal';
+import type { AppContext } from './context';
+import type { RouteAccess } from './route-def';
+
+/** Role, resource grants and (later) approval policies for a concrete action. Throws Forbidden or NotFound. */
+export interface Authorizer {
+  authorize(principal: Principal, action: string, ctx: AppContext): Promise<void>;
+}
+
+/** Fills `{param}` placeholders of an action template from the route parameters. */
+export function concreteAction(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '*');
+}
+
+export class AuthChain {
+  constructor(
+    private readonly authenticators: Authenticator[],
+    private readonly authorizer: Authorizer,
+  ) {}
+
+  async identify(ctx: AppContext): Promise<Principal> {
+    const header = ctx.get('Authorization');
+    const match = /^Bearer ([\x21-\x7e]{1,4096})$/.exec(header);
+    if (!match?.[1]) throw new Unauthorized('missing or invalid token');
+    for (const authenticator of this.authenticators) {
+      const principal = await authenticator.authenticate(match[1]);
+      if (principal) return principal;
+    }
+    throw new Unauthorized('missing or invalid token');
+  }
+
+  async enforce(ctx: AppContext, access: RouteAccess): Promise<void> {
+    if (access.kind === 'public') return;
+    const principal = await this.identify(ctx);
+    ctx.state.principal = principal;
+    ctx.state.log = ctx.state.log.child({ actor: principal.actor, orgId: principal.organizationId });
+    if (access.kind === 'instance-admin') {
+      if (!principal.isInstanceAdmin) throw new Forbidden('instance administrator required');
+      return;
+    }
+    // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization).
+    if (access.kind === 'authenticated') return;
+    if (principal.organizationId === null) throw new InvalidInput('missing organization context');
+    await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}), ctx);
+  }
+}

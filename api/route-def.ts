@@ -1,0 +1,34 @@
+import type { AppContext } from './context';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Who may call a route. Protected routes name the dotted action the authorization chain checks. */
+export type RouteAccess =
+  | { kind: 'public' }
+  /** Any verified identity, no organization needed (e.g. /auth/me, creating an organization). */
+  | { kind: 'authenticated'; action: string }
+  /** Verified identity with an active organization; the action is checked against role and grants. */
+  | { kind: 'organization'; action: string }
+  /** Operators of the instance. */
+  | { kind: 'instance-admin'; action: string };
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** koa-router path, e.g. `/api/v2/audit-logs/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: RouteAccess;
+  /** Request body schema id (file name under schemas/requests without .json). */
+  body?: string;
+  /** Query string schema id. */
+  query?: string;
+  /** Success status documented in OpenAPI. */
+  status?: number;
+  handler: (ctx: AppContext) => Promise<void>;
+}
+
+/** The action of a route, or null for public routes: the role-matrix test reads this. */
+export function actionOf(route: RouteDef): string | null {
+  return route.access.kind === 'public' ? null : route.access.action;
+}

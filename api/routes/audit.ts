@@ -1,0 +1,52 @@
+import type { AuditService } from '../../src/audit/audit-service';
+import { AUDIT_CATEGORIES, type AuditCategory, type AuditQuery } from '../../src/audit/types';
+import { InvalidInput } from '../../src/errors';
+import type { AppContext } from '../context';
+import type { RouteDef } from '../route-def';
+
+type Filters = Omit<AuditQuery, 'organizationId' | 'limit' | 'categories'>;
+
+/** Reads the validated query string into typed filters; shared with the IAM audit views. */
+export function auditQueryFrom(
+  ctx: AppContext,
+  pageMax: number,
+): Omit<AuditQuery, 'categories'> & { category?: AuditCategory } {
+  const q = ctx.query as Record<string, string | undefined>;
+  const limit = q.limit === undefined ? 50 : Number(q.limit);
+  if (limit < 1 || limit > pageMax) throw new InvalidInput(`limit must be between 1 and ${pageMax}`);
+  if (q.category !== undefined && !(AUDIT_CATEGORIES as readonly string[]).includes(q.category)) {
+    throw new InvalidInput(`category must be one of ${AUDIT_CATEGORIES.join(', ')}`);
+  }
+  const filters: Filters = {
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+    action: q.action,
+    actor: q.actor,
+    actorType: q.actorType as AuditQuery['actorType'],
+    resourceType: q.resourceType,
+    resourceId: q.resourceId,
+    projectId: q.projectId,
+    status: q.status as AuditQuery['status'],
+    cursor: q.cursor,
+  };
+  const organizationId = ctx.state.principal?.organizationId;
+  if (!organizationId) throw new InvalidInput('missing organization context');
+  return { ...filters, organizationId, limit, category: q.category as AuditCategory | undefined };
+}
+
+export function auditRoutes(audit: AuditService, pageMax: number): RouteDef[] {
+  return [
+    {
+      method: 'get',
+      path: '/api/v2/audit-logs',
+      summary: "List the active organization's audit entries, newest first, with filters and cursor pagination",
+      tag: 'audit',
+      access: { kind: 'organization', action: 'org.audit.read' },
+      query: 'audit-logs-query',
+      handler: async (ctx) => {
+        const { category, ...query } = auditQueryFrom(ctx, pageMax);
+        ctx.body = await audit.list({ ...query, categories: category ? [category] : undefined });
+      },
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+import type { Registry } from 'prom-client';
+import type { Readiness } from '../../src/http/readiness';
+import type { RouteDef } from '../route-def';
+
+/** Probes follow the Kubernetes guidance: liveness is in-process only, readiness checks dependencies. */
+export function healthRoutes(readiness: Readiness, registry: Registry | null): RouteDef[] {
+  const routes: RouteDef[] = [
+    {
+      method: 'get',
+      path: '/healthz',
+      summary: 'Liveness: the process is up',
+      tag: 'health',
+      access: { kind: 'public' },
+      handler: async (ctx) => {
+        ctx.body = { status: 'ok' };
+      },
+    },
+    {
+      method: 'get',
+      path: '/readyz',
+      summary: 'Readiness: PostgreSQL, migrations, Temporal and the schema registry',
+      tag: 'health',
+      access: { kind: 'public' },
+      handler: async (ctx) => {
+        const { ready, reasons } = await readiness.evaluate();
+        ctx.status = ready ? 200 : 503;
+        ctx.body = ready
+          ? { status: 'ready' }
+          : { status: 'not ready', error: Object.values(reasons).join('; '), reasons };
+      },
+    },
+  ];
+  if (registry) {
+    routes.push({
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics',
+      tag: 'health',
+      access: { kind: 'public' },
+      handler: async (ctx) => {
+        ctx.type = registry.contentType;
+        ctx.body = await registry.metrics();
+      },
+    });
+  }
+  return routes;
+}

@@ -1,0 +1,69 @@
+import type { SchemaValidator } from '../../src/http/schema-validator';
+import type { RouteDef } from '../route-def';
+
+/** OpenAPI 3.1 generated from the same route table and JSON Schemas the server enforces. */
+export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const oasPath = route.path.replace(/:(\w+)/g, '{$1}');
+    const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const queryParams = route.query ? queryParameters(schemas.schema(route.query)) : [];
+    const op: Record<string, unknown> = {
+      summary: route.summary,
+      tags: [route.tag],
+      'x-action': route.access.kind === 'public' ? null : route.access.action,
+      security: route.access.kind === 'public' ? [] : [{ bearer: [] }],
+      parameters: [...params, ...queryParams],
+      responses: {
+        [String(route.status ?? 200)]: { description: 'Success' },
+        default: {
+          description: 'Error',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+    };
+    if (route.body) {
+      op.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.body}` } } },
+      };
+    }
+    paths[oasPath] = { ...(paths[oasPath] ?? {}), [route.method]: op };
+  }
+  const components: Record<string, unknown> = {
+    Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
+  };
+  for (const id of schemas.ids()) components[id] = schemas.schema(id);
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Delivery Platform API', version },
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}
+
+function queryParameters(schema: Record<string, unknown>): Record<string, unknown>[] {
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
+}
+
+export function openApiRoute(document: () => Record<string, unknown>): RouteDef {
+  return {
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This OpenAPI document',
+    tag: 'meta',
+    access: { kind: 'public' },
+    handler: async (ctx) => {
+      ctx.body = document();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import type { Logger } from '../src/logging/logger';
+import type { Readiness } from '../src/http/readiness';
+import type { AppState } from './context';
+
+export interface RunningServer {
+  url: string;
+  server: http.Server;
+  /** Readiness 503 first, then stop accepting, let in-flight requests finish, force-close after graceMs. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export async function listen(app: Koa<AppState>, host: string, port: number, readiness: Readiness, log: Logger) {
+  const server = http.createServer(app.callback());
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: actual } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const running: RunningServer = {
+    url: `http://${shownHost}:${actual}`,
+    server,
+    async shutdown(graceMs) {
+      readiness.startDraining();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        log.warn('grace time over, closing remaining connections');
+        server.closeAllConnections();
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+  return running;
+}

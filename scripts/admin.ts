@@ -1,0 +1,104 @@
+import { parseArgs } from 'node:util';
+import { createAuditService } from '../src/audit/audit-service';
+import { configFromProcess, exitOnConfigError } from '../src/config';
+import { createDb } from '../src/db/knex';
+import { migrateLatest } from '../src/db/migrate';
+import { AppError } from '../src/errors';
+import { createLogger } from '../src/logging/logger';
+import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
+import { resolveDatabase } from '../src/runtime/embedded';
+
+const USAGE = `usage: npm run admin -- <command> [options]
+  create-user --email E --password P [--name N]     a verified user
+  create-org --slug S --name N --owner E [--plan free|pro|enterprise]
+  set-plan --org S --plan free|pro|enterprise
+  verify-audit                                      recompute the audit hash chains (exit 1 if tampered)`;
+
+type Options = Record<string, string | undefined>;
+
+function need(options: Options, name: string): string {
+  const value = options[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ output: unknown; exitCode: number }>> = {
+  'create-user': async (deps, o) => ({
+    output: await createUser(deps, { email: need(o, 'email'), password: need(o, 'password'), name: o.name }),
+    exitCode: 0,
+  }),
+  'create-org': async (deps, o) => ({
+    output: await createOrg(deps, {
+      slug: need(o, 'slug'),
+      name: need(o, 'name'),
+      owner: need(o, 'owner'),
+      plan: o.plan,
+    }),
+    exitCode: 0,
+  }),
+  'set-plan': async (deps, o) => ({
+    output: await setPlan(deps, { org: need(o, 'org'), plan: need(o, 'plan') }),
+    exitCode: 0,
+  }),
+  'verify-audit': async (deps) => {
+    const report = await verifyAudit(deps);
+    return { output: report, exitCode: report.ok ? 0 : 1 };
+  },
+};
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      owner: { type: 'string' },
+      plan: { type: 'string' },
+      org: { type: 'string' },
+    },
+    strict: true,
+  });
+  let config;
+  try {
+    config = configFromProcess();
+  } catch (err) {
+    exitOnConfigError(err);
+  }
+  const database = await resolveDatabase(config, createLogger('warn', { process: 'admin' }));
+  const db = createDb(database.url, 2);
+  try {
+    await migrateLatest(db);
+    const { output, exitCode } = await command({ db, audit: createAuditService(db) }, values as Options);
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return exitCode;
+  } finally {
+    await db.destroy();
+    await database.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (
+      err instanceof AppError ||
+      err instanceof UsageError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      process.stderr.write(`error: ${(err as Error).message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,36 @@
+import { configFromProcess, exitOnConfigError, type Config } from '../src/config';
+import { createLogger, errorFields } from '../src/logging/logger';
+import { runPlatform, type PlatformRoles } from '../src/runtime/platform';
+import { externalEndpoints } from '../src/runtime/require-external';
+import { onShutdownSignal } from '../src/runtime/signals';
+
+/** Production entry points: `serve.js api` (API only) or `serve.js worker` (worker only), scaled out separately. */
+const role = process.argv[2];
+const roles: Record<string, PlatformRoles> = {
+  api: { api: true, worker: false, migrate: false },
+  worker: { api: false, worker: true, migrate: false },
+};
+
+async function main(config: Config, selected: PlatformRoles): Promise<void> {
+  const log = createLogger(config.logLevel, { process: role });
+  const platform = await runPlatform(config, externalEndpoints(config), selected, log);
+  onShutdownSignal(log, config.shutdownGraceMs * 3 + 15_000, () => platform.stop());
+  log.info('started', { role, url: platform.http?.url });
+}
+
+const selected = role ? roles[role] : undefined;
+if (!selected) {
+  process.stderr.write('usage: serve <api|worker>\n');
+  process.exit(2);
+}
+let config: Config;
+try {
+  config = configFromProcess();
+  externalEndpoints(config);
+} catch (err) {
+  exitOnConfigError(err);
+}
+main(config, selected).catch((err: unknown) => {
+  createLogger('error').error('start failed', errorFields(err));
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { configFromProcess, exitOnConfigError, type Config } from '../src/config';
+import { createLogger, errorFields } from '../src/logging/logger';
+import { resolveEndpoints } from '../src/runtime/embedded';
+import { runPlatform } from '../src/runtime/platform';
+import { onShutdownSignal } from '../src/runtime/signals';
+
+/** `npm start`: everything in one command, embedded PostgreSQL and Temporal unless external ones are configured. */
+async function main(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel, { process: 'platform' });
+  const started = Date.now();
+  const endpoints = await resolveEndpoints(config, log);
+  let platform;
+  try {
+    platform = await runPlatform(config, endpoints, { api: true, worker: true, migrate: true }, log);
+  } catch (err) {
+    await endpoints.stop();
+    throw err;
+  }
+  const running = platform;
+  onShutdownSignal(log, config.shutdownGraceMs * 3 + 15_000, async () => {
+    await running.stop();
+    await endpoints.stop();
+  });
+  const lines = [
+    `API:         ${running.http?.url ?? '-'}`,
+    `Temporal UI: ${endpoints.temporalUiUrl ?? '(external cluster)'}`,
+    `Started in ${Date.now() - started} ms. Ctrl-C stops everything.`,
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+let config: Config;
+try {
+  config = configFromProcess();
+} catch (err) {
+  exitOnConfigError(err);
+}
+main(config).catch((err: unknown) => {
+  createLogger('error').error('start failed', errorFields(err));
+  process.exit(1);
+});

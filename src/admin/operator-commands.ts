@@ -1,0 +1,100 @@
+import type { AuditService } from '../audit/audit-service';
+import { verifyChains, type ChainReport } from '../audit/verify-chain';
+import type { Db } from '../db/knex';
+import { InvalidInput, NotFound } from '../errors';
+import { hashPassword } from '../identity/password-hash';
+import {
+  PLANS,
+  SLUG_PATTERN,
+  findOrganizationBySlug,
+  insertMembership,
+  insertOrganization,
+  setOrganizationPlan,
+  type Organization,
+  type Plan,
+} from '../orgs/org-repository';
+import { findUserByEmail, insertUser, type User } from '../users/user-repository';
+
+/** What an instance operator does before any user exists; every change is audited as a system action. */
+export interface OperatorDeps {
+  db: Db;
+  audit: AuditService;
+}
+
+const OPERATOR = 'operator-cli';
+
+function parsePlan(plan: string): Plan {
+  if (!(PLANS as readonly string[]).includes(plan)) throw new InvalidInput(`plan must be one of ${PLANS.join(', ')}`);
+  return plan as Plan;
+}
+
+export async function createUser(deps: OperatorDeps, input: { email: string; password: string; name?: string }) {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new InvalidInput('email is not valid');
+  if ([...input.password].length < 8) throw new InvalidInput('password must be at least 8 characters');
+  const passwordHash = await hashPassword(input.password);
+  return deps.db.transaction(async (trx): Promise<User> => {
+    const user = await insertUser(trx, { email: input.email, name: input.name ?? '', passwordHash, verified: true });
+    await deps.audit.append(trx, {
+      organizationId: null,
+      userId: user.id,
+      actorType: 'system',
+      actor: OPERATOR,
+      action: 'user.create',
+      category: 'member_management',
+      resourceType: 'user',
+      resourceId: user.id,
+      details: { email: user.email, verified: true },
+    });
+    return user;
+  });
+}
+
+export async function createOrg(
+  deps: OperatorDeps,
+  input: { slug: string; name: string; owner: string; plan?: string },
+) {
+  if (!SLUG_PATTERN.test(input.slug)) throw new InvalidInput('slug must be lowercase letters, digits and dashes');
+  const plan = parsePlan(input.plan ?? 'free');
+  return deps.db.transaction(async (trx): Promise<Organization> => {
+    const owner = await findUserByEmail(trx, input.owner);
+    if (!owner) throw new NotFound(`no user with email ${input.owner}`);
+    const org = await insertOrganization(trx, { slug: input.slug, name: input.name, plan });
+    await insertMembership(trx, org.id, owner.id, 'owner');
+    await deps.audit.append(trx, {
+      organizationId: org.id,
+      userId: owner.id,
+      actorType: 'system',
+      actor: OPERATOR,
+      action: 'organization.create',
+      category: 'configuration',
+      resourceType: 'organization',
+      resourceId: org.id,
+      details: { slug: org.slug, plan, owner: owner.email },
+    });
+    return org;
+  });
+}
+
+export async function setPlan(deps: OperatorDeps, input: { org: string; plan: string }) {
+  const plan = parsePlan(input.plan);
+  return deps.db.transaction(async (trx) => {
+    const org = await findOrganizationBySlug(trx, input.org);
+    if (!org) throw new NotFound(`no organization with slug ${input.org}`);
+    await setOrganizationPlan(trx, org.id, plan);
+    await deps.audit.append(trx, {
+      organizationId: org.id,
+      actorType: 'system',
+      actor: OPERATOR,
+      action: 'organization.plan.change',
+      category: 'configuration',
+      resourceType: 'organization',
+      resourceId: org.id,
+      details: { from: org.plan, to: plan },
+    });
+    return { ...org, plan };
+  });
+}
+
+export function verifyAudit(deps: OperatorDeps): Promise<ChainReport> {
+  return verifyChains(deps.db);
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Queryable } from '../db/knex';
+import { GENESIS_HASH, entryHash } from './hash-chain';
+import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
+
+interface AuditRow {
+  seq: string;
+  id: string;
+  chain: string;
+  organization_id: string | null;
+  project_id: string | null;
+  tenant_id: string | null;
+  user_id: string | null;
+  actor_type: ActorType;
+  actor: string;
+  action: string;
+  category: AuditCategory;
+  resource_type: string | null;
+  resource_id: string | null;
+  status: AuditStatus;
+  details: Record<string, unknown>;
+  git_commit_sha: string | null;
+  workflow_id: string | null;
+  request_id: string | null;
+  created_at: Date;
+  prev_hash: string;
+  hash: string;
+}
+
+const COLUMNS = [
+  'seq',
+  'id',
+  'chain',
+  'organization_id',
+  'project_id',
+  'tenant_id',
+  'user_id',
+  'actor_type',
+  'actor',
+  'action',
+  'category',
+  'resource_type',
+  'resource_id',
+  'status',
+  'details',
+  'git_commit_sha',
+  'workflow_id',
+  'request_id',
+  'created_at',
+  'prev_hash',
+  'hash',
+] as const;
+
+export function chainOf(organizationId: string | null): string {
+  return organizationId ?? '';
+}
+
+export function rowToEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    projectId: row.project_id,
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    actorType: row.actor_type,
+    actor: row.actor,
+    action: row.action,
+    category: row.category,
+    resourceType: row.resource_type,
+    resourceId: row.resource_id,
+    status: row.status,
+    details: row.details,
+    gitCommitSha: row.git_commit_sha,
+    workflowId: row.workflow_id,
+    requestId: row.request_id,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function inputToEntry(input: AuditEntryInput, now: Date): AuditEntry {
+  return {
+    id: randomUUID(),
+    organizationId: input.organizationId,
+    projectId: input.projectId ?? null,
+    tenantId: input.tenantId ?? null,
+    userId: input.userId ?? null,
+    actorType: input.actorType,
+    actor: input.actor ?? '',
+    action: input.action,
+    category: input.category,
+    resourceType: input.resourceType ?? null,
+    resourceId: input.resourceId ?? null,
+    status: input.status ?? 'success',
+    details: input.details ?? {},
+    gitCommitSha: input.gitCommitSha ?? null,
+    workflowId: input.workflowId ?? null,
+    requestId: input.requestId ?? null,
+    createdAt: new Date(Math.floor(now.getTime())).toISOString(),
+  };
+}
+
+/**
+ * Appends inside the caller's transaction. The per-chain advisory lock serialises writers of one organization until
+ * commit, so the read of the chain head and the insert cannot interleave with another writer.
+ */
+export async function insertEntry(
+  trx: Knex.Transaction,
+  input: AuditEntryInput,
+  now = new Date(),
+): Promise<AuditEntry> {
+  const chain = chainOf(input.organizationId);
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit:${chain}`]);
+  const head = (await trx('audit_log').where({ chain }).orderBy('seq', 'desc').first('hash')) as
+    { hash: string } | undefined;
+  const prevHash = head?.hash ?? GENESIS_HASH;
+  const entry = inputToEntry(input, now);
+  await trx('audit_log').insert({
+    id: entry.id,
+    chain,
+    organization_id: entry.organizationId,
+    project_id: entry.projectId,
+    tenant_id: entry.tenantId,
+    user_id: entry.userId,
+    actor_type: entry.actorType,
+    actor: entry.actor,
+    action: entry.action,
+    category: entry.category,
+    resource_type: entry.resourceType,
+    resource_id: entry.resourceId,
+    status: entry.status,
+    details: JSON.stringify(entry.details),
+    git_commit_sha: entry.gitCommitSha,
+    workflow_id: entry.workflowId,
+    request_id: entry.requestId,
+    created_at: entry.createdAt,
+    prev_hash: prevHash,
+    hash: entryHash(prevHash, chain, entry),
+  });
+  return entry;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  nextCursor: string | null;
+}
+
+export function encodeCursor(seq: string): string {
+  return Buffer.from(`a:${seq}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const match = /^a:(\d{1,19})$/.exec(text);
+  return match?.[1] ?? null;
+}
+
+/** Newest first; the cursor is the last seq seen, so pages stay stable while new entries arrive. */
+export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: string | null): Promise<AuditPage> {
+  const query = db('audit_log')
+    .select(COLUMNS)
+    .where('organization_id', q.organizationId)
+    .orderBy('seq', 'desc')
+    .limit(q.limit + 1);
+  if (afterSeq !== null) void query.where('seq', '<', afterSeq);
+  if (q.from) void query.where('created_at', '>=', q.from);
+  if (q.to) void query.where('created_at', '<=', q.to);
+  if (q.action) {
+    if (q.action.endsWith('.*'))
+      void query.where('action', 'like', `${q.action.slice(0, -2).replace(/[\\%_]/g, '\\$&')}.%`);
+    else void query.where('action', q.action);
+  }
+  if (q.categories) void query.whereIn('category', q.categories);
+  const actor = q.actor;
+  if (actor) void query.where((b) => void b.where('actor', actor).orWhere('user_id', uuidOrNull(actor)));
+  if (q.actorType) void query.where('actor_type', q.actorType);
+  if (q.resourceType) void query.where('resource_type', q.resourceType);
+  if (q.resourceId) void query.where('resource_id', q.resourceId);
+  if (q.projectId) void query.where('project_id', q.projectId);
+  if (q.status) void query.where('status', q.status);
+  const rows = (await query) as AuditRow[];
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(rowToEntry),
+    nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null,
+  };
+}
+
+function uuidOrNull(value: string): string | null {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value : null;
+}
+
+/** Streams one chain in order, in batches, for verification. */
+export async function* chainRows(db: Queryable, chain: string, batch = 1000): AsyncGenerator<AuditRow> {
+  let after = '0';
+  for (;;) {
+    const rows = (await db('audit_log')
+      .select(COLUMNS)
+      .where('chain', chain)
+      .andWhere('seq', '>', after)
+      .orderBy('seq', 'asc')
+      .limit(batch)) as AuditRow[];
+    for (const row of rows) yield row;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < batch) return;
+    after = last.seq;
+  }
+}
+
+export async function listChains(db: Queryable): Promise<string[]> {
+  const rows = (await db('audit_log').distinct('chain').orderBy('chain')) as { chain: string }[];
+  return rows.map((r) => r.chain);
+}

@@ -1,0 +1,24 @@
+import type { Db, Tx } from '../db/knex';
+import { InvalidInput } from '../errors';
+import { decodeCursor, insertEntry, queryEntries, type AuditPage } from './audit-repository';
+import type { AuditEntry, AuditEntryInput, AuditQuery } from './types';
+
+export interface AuditService {
+  /** Appends inside the caller's transaction: the change and its audit entry commit or fail together. */
+  append(trx: Tx, entry: AuditEntryInput): Promise<AuditEntry>;
+  /** For outcomes whose business change rolled back (failed login, blocked action): its own transaction. */
+  appendStandalone(entry: AuditEntryInput): Promise<AuditEntry>;
+  list(query: AuditQuery): Promise<AuditPage>;
+}
+
+export function createAuditService(db: Db): AuditService {
+  return {
+    append: (trx, entry) => insertEntry(trx, entry),
+    appendStandalone: (entry) => db.transaction((trx) => insertEntry(trx, entry)),
+    list: async (query) => {
+      const afterSeq = query.cursor === undefined ? null : decodeCursor(query.cursor);
+      if (query.cursor !== undefined && afterSeq === null) throw new InvalidInput('invalid cursor');
+      return queryEntries(db, query, afterSeq);
+    },
+  };
+}

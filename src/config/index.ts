@@ -1,0 +1,148 @@
+import path from 'node:path';
+import {
+  ConfigError,
+  Env,
+  readBool,
+  readDurationMs,
+  readEnum,
+  readInt,
+  readOptional,
+  readString,
+  readUrl,
+} from './parse';
+
+export { ConfigError } from './parse';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface TemporalConfig {
+  /** host:port of the frontend; undefined means the embedded dev server is started. */
+  address: string | undefined;
+  namespace: string;
+  tlsCertPath: string | undefined;
+  tlsKeyPath: string | undefined;
+  tlsCaPath: string | undefined;
+  tlsServerName: string | undefined;
+  apiKey: string | undefined;
+  cliPath: string | undefined;
+  embeddedPort: number;
+  uiPort: number;
+  /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
+  taskQueuePrefix: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** undefined means the embedded PostgreSQL is started under dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolMax: number;
+  embeddedPostgresPort: number;
+  temporal: TemporalConfig;
+  logLevel: LogLevel;
+  bodyLimitBytes: number;
+  shutdownGraceMs: number;
+  /** Number of trusted reverse proxies in front of the API; 0 means X-Forwarded-For is ignored. */
+  trustedProxyCount: number;
+  auditPageMax: number;
+  workerShutdownGraceMs: number;
+  exposeMetrics: boolean;
+  jwt: JwtConfig;
+}
+
+export interface JwtConfig {
+  /** PKCS8 PEM of the ES256 signing key; undefined means a key generated and kept under dataDir. */
+  privateKeyPem: string | undefined;
+  publicKeyPem: string | undefined;
+  /** Public keys of rotated-out signing keys, accepted until the tokens they signed expire. */
+  previousPublicKeyPems: string[];
+  issuer: string;
+  audience: string;
+  accessTokenTtlSeconds: number;
+}
+
+/** A pure function of the environment: the only place in the code base that reads configuration variables. */
+export function loadConfig(env: Env): Config {
+  const port = readInt(env, 'PORT', 8080, 0, 65535);
+  const dataDir = path.resolve(readString(env, 'DATA_DIR', '.data'));
+  const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const temporalAddress = readOptional(env, 'TEMPORAL_ADDRESS');
+  if (temporalAddress !== undefined && !/^[^\s/:]+:\d+$/.test(temporalAddress)) {
+    throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
+  }
+  const host = readString(env, 'HOST', '127.0.0.1');
+  return {
+    port,
+    host,
+    publicUrl: readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    dataDir,
+    databaseUrl,
+    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 1, 500),
+    embeddedPostgresPort: readInt(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    temporal: {
+      address: temporalAddress,
+      namespace: readString(env, 'TEMPORAL_NAMESPACE', 'default'),
+      tlsCertPath: readOptional(env, 'TEMPORAL_TLS_CERT'),
+      tlsKeyPath: readOptional(env, 'TEMPORAL_TLS_KEY'),
+      tlsCaPath: readOptional(env, 'TEMPORAL_TLS_CA'),
+      tlsServerName: readOptional(env, 'TEMPORAL_TLS_SERVER_NAME'),
+      apiKey: readOptional(env, 'TEMPORAL_API_KEY'),
+      cliPath: readOptional(env, 'TEMPORAL_CLI_PATH'),
+      embeddedPort: readInt(env, 'TEMPORAL_PORT', 7233, 1, 65535),
+      uiPort: readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
+      taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
+    },
+    logLevel: readEnum<LogLevel>(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+    bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    shutdownGraceMs: readDurationMs(env, 'SHUTDOWN_GRACE', 10_000),
+    trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, 0, 10),
+    auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
+    workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
+    exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
+    jwt: loadJwtConfig(env, port),
+  };
+}
+
+function loadJwtConfig(env: Env, port: number): JwtConfig {
+  const privateKeyPem = readOptional(env, 'JWT_PRIVATE_KEY');
+  const publicKeyPem = readOptional(env, 'JWT_PUBLIC_KEY');
+  if ((privateKeyPem === undefined) !== (publicKeyPem === undefined)) {
+    throw new ConfigError('JWT_PRIVATE_KEY and JWT_PUBLIC_KEY must be set together');
+  }
+  const previous = readOptional(env, 'JWT_PREVIOUS_PUBLIC_KEYS');
+  return {
+    privateKeyPem: privateKeyPem?.replace(/\\n/g, '\n'),
+    publicKeyPem: publicKeyPem?.replace(/\\n/g, '\n'),
+    previousPublicKeyPems: previous
+      ? previous
+          .replace(/\\n/g, '\n')
+          .split(/(?=-----BEGIN PUBLIC KEY-----)/)
+          .map((pem) => pem.trim())
+          .filter(Boolean)
+      : [],
+    issuer: readString(env, 'JWT_ISSUER', readOptional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),
+    audience: readString(env, 'JWT_AUDIENCE', 'delivery-platform-api'),
+    accessTokenTtlSeconds: readInt(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 3600),
+  };
+}
+
+/** Entry points call this once; everything else receives the Config object. */
+export function configFromProcess(): Config {
+  return loadConfig(process.env);
+}
+
+/** Lets entry points report a bad setting as one line instead of a stack trace. */
+export function exitOnConfigError(err: unknown): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${err.message}\n`);
+    process.exit(78);
+  }
+  throw err;
+}
+
+/** The child-process environment for embedded services: inherits the caller's, plus overrides. */
+export function childEnv(overrides: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...overrides };
+}

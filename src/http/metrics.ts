@@ -1,0 +1,36 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'route' | 'method' | 'status'>;
+  workflowStarts: Counter<'workflow'>;
+  activityFailures: Counter<'activity'>;
+}
+
+/** One registry per process; API and worker processes each expose theirs. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route template, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    workflowStarts: new Counter({
+      name: 'temporal_workflow_starts_total',
+      help: 'Workflows started by this process',
+      labelNames: ['workflow'],
+      registers: [registry],
+    }),
+    activityFailures: new Counter({
+      name: 'temporal_activity_failures_total',
+      help: 'Activity attempts that failed in this process',
+      labelNames: ['activity'],
+      registers: [registry],
+    }),
+  };
+}

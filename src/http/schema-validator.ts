@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { InvalidInput } from '../errors';
+import { repoRoot } from '../paths';
+
+export interface SchemaValidator {
+  /** Throws InvalidInput `invalid request body: <reason>` unless `value` matches schema `id`. */
+  check(id: string, value: unknown, what?: 'body' | 'query'): void;
+  schema(id: string): Record<string, unknown>;
+  ids(): string[];
+}
+
+/** One ajv instance compiles every schema under schemas/requests once, at start. */
+export function loadSchemaValidator(dir = path.join(repoRoot(), 'schemas', 'requests')): SchemaValidator {
+  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: true });
+  addFormats(ajv);
+  const schemas = new Map<string, Record<string, unknown>>();
+  const compiled = new Map<string, ValidateFunction>();
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
+    const schema = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown>;
+    const id = file.replace(/\.json$/, '');
+    schemas.set(id, schema);
+    compiled.set(id, ajv.compile({ ...schema, $id: id }));
+  }
+  return {
+    check(id, value, what = 'body') {
+      const validate = compiled.get(id);
+      if (!validate) throw new Error(`no schema ${id}`);
+      if (!validate(value)) throw new InvalidInput(`invalid request ${what}: ${describe(validate.errors?.[0])}`);
+    },
+    schema(id) {
+      const found = schemas.get(id);
+      if (!found) throw new Error(`no schema ${id}`);
+      return found;
+    },
+    ids: () => [...schemas.keys()],
+  };
+}
+
+function describe(error: ErrorObject | undefined): string {
+  if (!error) return 'does not match the schema';
+  const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '';
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty?: string }).additionalProperty ?? '';
+    return `unknown field ${where ? `${where}.` : ''}${extra}`;
+  }
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty?: string }).missingProperty ?? '';
+    return `${where ? `${where}.` : ''}${missing} is required`;
+  }
+  return `${where || 'body'} ${error.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import type { OrgRole } from '../iam/principal';
+import { isOrgRole } from '../iam/principal';
+import { ACCESS_TOKEN_ALG, type SigningKeys } from './signing-keys';
+
+export const ACCESS_TOKEN_TYP = 'at+jwt';
+
+export interface AccessTokenSubject {
+  userId: string;
+  email: string;
+  organizationId: string | null;
+  role: OrgRole | null;
+}
+
+export interface AccessTokenClaims extends AccessTokenSubject {
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+export interface AccessTokens {
+  ttlSeconds: number;
+  sign(subject: AccessTokenSubject): Promise<{ token: string; claims: AccessTokenClaims }>;
+  /** Returns null for anything that is not a valid, unexpired access token of this issuer. */
+  verify(token: string): Promise<AccessTokenClaims | null>;
+}
+
+export function createAccessTokens(
+  keys: SigningKeys,
+  issuer: string,
+  audience: string,
+  ttlSeconds: number,
+): AccessTokens {
+  // Keys are looked up only in our own set by kid: jku/x5u/jwk headers are never consulted.
+  const resolveKey = (header: JWTHeaderParameters) => {
+    const found = keys.verifyKeys.find((k) => k.kid === header.kid);
+    if (!found) throw new Error('unknown kid');
+    return found.publicKey;
+  };
+  return {
+    ttlSeconds,
+    async sign(subject) {
+      const jti = randomUUID();
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const token = await new SignJWT({
+        uid: subject.userId,
+        email: subject.email,
+        org_id: subject.organizationId,
+        role: subject.role,
+      })
+        .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: keys.kid, typ: ACCESS_TOKEN_TYP })
+        .setSubject(subject.userId)
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setJti(jti)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ttlSeconds)
+        .sign(keys.privateKey);
+      return { token, claims: { ...subject, jti, issuedAt, expiresAt: issuedAt + ttlSeconds } };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, resolveKey, {
+          algorithms: [ACCESS_TOKEN_ALG],
+          issuer,
+          audience,
+          typ: ACCESS_TOKEN_TYP,
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        });
+        if (typeof payload.sub !== 'string' || payload.uid !== payload.sub || typeof payload.email !== 'string')
+          return null;
+        const orgId = payload.org_id;
+        const role = payload.role;
+        if (orgId !== null && typeof orgId !== 'string') return null;
+        if (role !== null && !isOrgRole(role)) return null;
+        return {
+          userId: payload.sub,
+          email: payload.email,
+          organizationId: orgId,
+          role: orgId === null ? null : role,
+          jti: String(payload.jti),
+          issuedAt: Number(payload.iat),
+          expiresAt: Number(payload.exp),
+        };
+      } catch {
+        return null;
+      }
+    },
+  };
+}

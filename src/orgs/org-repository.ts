@@ -1,0 +1,62 @@
+import type { Queryable } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { Conflict } from '../errors';
+import type { OrgRole } from '../iam/principal';
+
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export interface Organization {
+  id: string;
+  slug: string;
+  name: string;
+  plan: Plan;
+  createdAt: string;
+}
+
+interface OrgRow {
+  id: string;
+  slug: string;
+  name: string;
+  plan: Plan;
+  created_at: Date;
+}
+
+export const ORG_COLUMNS = ['id', 'slug', 'name', 'plan', 'created_at'] as const;
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export function rowToOrganization(row: OrgRow): Organization {
+  return { id: row.id, slug: row.slug, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+}
+
+export async function insertOrganization(
+  db: Queryable,
+  input: { slug: string; name: string; plan: Plan },
+): Promise<Organization> {
+  try {
+    const [row] = (await db('organizations').insert(input).returning(ORG_COLUMNS)) as OrgRow[];
+    if (!row) throw new Error('insert returned no row');
+    return rowToOrganization(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('an organization with this slug already exists');
+    throw err;
+  }
+}
+
+export async function findOrganizationBySlug(db: Queryable, slug: string): Promise<Organization | null> {
+  const row = (await db('organizations').where({ slug }).first(ORG_COLUMNS)) as OrgRow | undefined;
+  return row ? rowToOrganization(row) : null;
+}
+
+export async function setOrganizationPlan(db: Queryable, id: string, plan: Plan): Promise<void> {
+  await db('organizations').where({ id }).update({ plan, updated_at: db.fn.now() });
+}
+
+export async function insertMembership(db: Queryable, organizationId: string, userId: string, role: OrgRole) {
+  try {
+    await db('memberships').insert({ organization_id: organizationId, user_id: userId, role });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('the user is already a member of this organization');
+    throw err;
+  }
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import pg from 'pg';
+import type { Config } from '../config';
+import { startEmbeddedPostgres } from '../embedded/postgres';
+import { locateTemporalCli } from '../embedded/temporal-cli';
+import { startDevServer } from '../embedded/temporal-server';
+import type { Logger } from '../logging/logger';
+import { repoRoot } from '../paths';
+import type { Endpoints } from './services';
+
+export interface ResolvedEndpoints extends Endpoints {
+  temporalUiUrl: string | null;
+  /** Stops whatever this process started (embedded PostgreSQL, dev server), in reverse order. */
+  stop(): Promise<void>;
+}
+
+export function embeddedDatabaseUrl(config: Config): string {
+  return `postgres://postgres:postgres@127.0.0.1:${config.embeddedPostgresPort}/platform`;
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** PostgreSQL only: external when DATABASE_URL is set, else the embedded one (reused if already running). */
+export async function resolveDatabase(config: Config, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
+  const url = embeddedDatabaseUrl(config);
+  if (await reachable(url)) return { url, stop: async () => undefined };
+  log.info('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
+  const started = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, log);
+  return { url: started.url, stop: () => started.stop() };
+}
+
+/** External services when configured; otherwise embedded PostgreSQL and the Temporal dev server under DATA_DIR. */
+export async function resolveEndpoints(config: Config, log: Logger): Promise<ResolvedEndpoints> {
+  const database = await resolveDatabase(config, log);
+  if (config.temporal.address) {
+    return {
+      databaseUrl: database.url,
+      temporalAddress: config.temporal.address,
+      temporalUiUrl: null,
+      stop: database.stop,
+    };
+  }
+  try {
+    const cliPath = locateTemporalCli(repoRoot(), config.temporal.cliPath, (msg) => log.info(msg));
+    log.info('starting Temporal dev server', { cliPath });
+    const server = await startDevServer({
+      cliPath,
+      port: config.temporal.embeddedPort,
+      uiPort: config.temporal.uiPort,
+      namespace: config.temporal.namespace,
+      dbFile: path.join(config.dataDir, 'temporal', 'temporal.db'),
+      logFile: path.join(config.dataDir, 'temporal', 'server.log'),
+    });
+    return {
+      databaseUrl: database.url,
+      temporalAddress: server.address,
+      temporalUiUrl: server.uiUrl,
+      stop: async () => {
+        await server.stop();
+        await database.stop();
+      },
+    };
+  } catch (err) {
+    await database.stop();
+    throw err;
+  }
+}

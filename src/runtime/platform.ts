@@ -1,0 +1,74 @@
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { createApp } from '../../api/app';
+import { listen, type RunningServer } from '../../api/server';
+import { createPlatformWorker } from '../../workers/create-worker';
+import type { Config } from '../config';
+import { migrateLatest } from '../db/migrate';
+import { connectionOptions } from '../temporal/connection';
+import { taskQueue } from '../temporal/definitions';
+import { createLogger, errorFields, type Logger } from '../logging/logger';
+import { closeServices, createServices, type Services, type Endpoints } from './services';
+
+let runtimeInstalled = false;
+
+/** Our own signal handling decides the shutdown order, so the SDK must not react to signals by itself. */
+export function installTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
+  runtimeInstalled = true;
+}
+
+export interface RunningPlatform {
+  services: Services;
+  http: RunningServer | null;
+  worker: Worker | null;
+  stop(): Promise<void>;
+}
+
+export interface PlatformRoles {
+  api: boolean;
+  worker: boolean;
+  migrate: boolean;
+}
+
+/** Starts the API and/or the worker in this process against already-resolved PostgreSQL and Temporal endpoints. */
+export async function runPlatform(config: Config, endpoints: Endpoints, roles: PlatformRoles, logger?: Logger) {
+  const log = logger ?? createLogger(config.logLevel);
+  installTemporalRuntime();
+  const services = await createServices(config, endpoints, log);
+  if (roles.migrate) {
+    const applied = await migrateLatest(services.db);
+    if (applied.length > 0) log.info('migrations applied', { applied });
+  }
+  let worker: Worker | null = null;
+  let workerRun: Promise<void> | null = null;
+  let nativeConnection: NativeConnection | null = null;
+  if (roles.worker) {
+    nativeConnection = await NativeConnection.connect(connectionOptions(config.temporal, endpoints.temporalAddress));
+    worker = await createPlatformWorker({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),
+      deps: { db: services.db, audit: services.audit },
+      metrics: services.metrics,
+      shutdownGraceMs: config.workerShutdownGraceMs,
+    });
+    workerRun = worker.run().catch((err: unknown) => log.error('worker stopped with an error', errorFields(err)));
+  }
+  const http = roles.api ? await listen(createApp(services), config.host, config.port, services.readiness, log) : null;
+  const running: RunningPlatform = {
+    services,
+    http,
+    worker,
+    async stop() {
+      if (http) await http.shutdown(config.shutdownGraceMs);
+      if (worker && workerRun) {
+        worker.shutdown();
+        await workerRun;
+      }
+      await nativeConnection?.close();
+      await closeServices(services);
+    },
+  };
+  return running;
+}

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { createAuditService, type AuditService } from '../audit/audit-service';
+import type { Config } from '../config';
+import { createDb, type Db } from '../db/knex';
+import { migrationsCurrent } from '../db/migrate';
+import { createMetrics, type Metrics } from '../http/metrics';
+import { createReadiness, type Readiness } from '../http/readiness';
+import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
+import { createAccessTokens, type AccessTokens } from '../identity/access-token';
+import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
+import { createLogger, type Logger } from '../logging/logger';
+import { connectClient } from '../temporal/connection';
+
+/** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
+export interface Endpoints {
+  databaseUrl: string;
+  temporalAddress: string;
+}
+
+/** Everything domain modules and routes may depend on, built once at the composition root. */
+export interface Services {
+  config: Config;
+  endpoints: Endpoints;
+  log: Logger;
+  db: Db;
+  metrics: Metrics;
+  audit: AuditService;
+  temporal: Client;
+  schemas: SchemaValidator;
+  readiness: Readiness;
+  accessTokens: AccessTokens;
+}
+
+async function accessTokensFor(config: Config): Promise<AccessTokens> {
+  const pems =
+    config.jwt.privateKeyPem && config.jwt.publicKeyPem
+      ? { privatePem: config.jwt.privateKeyPem, publicPem: config.jwt.publicKeyPem }
+      : await loadOrCreateKeyFile(path.join(config.dataDir, 'secrets', 'jwt-signing-key.json'));
+  const keys = await signingKeysFromPem(pems.privatePem, pems.publicPem, config.jwt.previousPublicKeyPems);
+  return createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds);
+}
+
+export async function createServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<Services> {
+  const logger = log ?? createLogger(config.logLevel);
+  const db = createDb(endpoints.databaseUrl, config.databasePoolMax);
+  const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
+  const readiness = createReadiness();
+  readiness.add({
+    name: 'postgres',
+    check: async () => {
+      await db.raw('SELECT 1');
+      return null;
+    },
+  });
+  readiness.add({
+    name: 'migrations',
+    check: async () => ((await migrationsCurrent(db)) ? null : 'database migrations are not applied'),
+  });
+  readiness.add({
+    name: 'temporal',
+    check: async () => {
+      await temporal.connection.workflowService.getSystemInfo({});
+      return null;
+    },
+  });
+  return {
+    config,
+    endpoints,
+    log: logger,
+    db,
+    metrics: createMetrics(),
+    audit: createAuditService(db),
+    temporal,
+    schemas: loadSchemaValidator(),
+    readiness,
+    accessTokens: await accessTokensFor(config),
+  };
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await services.temporal.connection.close();
+  await services.db.destroy();
+}

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import { Client, Connection } from '@temporalio/client';
+import type { TemporalConfig } from '../config';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+}
+
+/** Connection options shared by the client (API) and, through NativeConnection, the workers. */
+export interface SharedConnectionOptions {
+  address: string;
+  apiKey: string | undefined;
+  tls:
+    | {
+        serverNameOverride: string | undefined;
+        serverRootCACertificate: Buffer | undefined;
+        clientCertPair: { crt: Buffer; key: Buffer } | undefined;
+      }
+    | undefined;
+}
+
+export function connectionOptions(config: TemporalConfig, address: string): SharedConnectionOptions {
+  const tlsWanted = config.tlsCertPath !== undefined || config.tlsCaPath !== undefined || config.apiKey !== undefined;
+  return {
+    address,
+    apiKey: config.apiKey,
+    tls: tlsWanted
+      ? {
+          serverNameOverride: config.tlsServerName,
+          serverRootCACertificate: config.tlsCaPath ? fs.readFileSync(config.tlsCaPath) : undefined,
+          clientCertPair:
+            config.tlsCertPath && config.tlsKeyPath
+              ? { crt: fs.readFileSync(config.tlsCertPath), key: fs.readFileSync(config.tlsKeyPath) }
+              : undefined,
+        }
+      : undefined,
+  };
+}
+
+export async function connectClient(config: TemporalConfig, address: string): Promise<Client> {
+  const connection = await Connection.connect({ ...connectionOptions(config, address), connectTimeout: '10s' });
+  return new Client({ connection, namespace: config.namespace });
+}

@@ -1,0 +1,50 @@
+/**
+ * Shared by API, workers and workflows: task queues, search attribute keys and message definitions.
+ * Imported by workflow code, so it must stay free of Node built-ins and I/O.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery } from '@temporalio/workflow';
+
+export const TASK_QUEUES = {
+  platform: 'platform',
+  git: 'git',
+} as const;
+
+export type TaskQueueName = keyof typeof TASK_QUEUES;
+
+export function taskQueue(prefix: string, name: TaskQueueName): string {
+  return `${prefix}${TASK_QUEUES[name]}`;
+}
+
+export const SEARCH_ATTRIBUTES = {
+  organizationId: defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD),
+  projectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
+  tenantId: defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD),
+  environment: defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD),
+  releaseId: defineSearchAttributeKey('ReleaseId', SearchAttributeType.KEYWORD),
+  resourceStatus: defineSearchAttributeKey('ResourceStatus', SearchAttributeType.KEYWORD),
+} as const;
+
+/** `--search-attribute` values for `temporal server start-dev` and the operator API. */
+export const SEARCH_ATTRIBUTE_DECLARATIONS: ReadonlyArray<{ name: string; type: 'Keyword' }> = Object.values(
+  SEARCH_ATTRIBUTES,
+).map((key) => ({ name: key.name, type: 'Keyword' as const }));
+
+export const WORKFLOW_ID_PREFIX = {
+  proof: 'proof',
+} as const;
+
+export interface ProofInput {
+  runId: string;
+  organizationId: string | null;
+  steps: number;
+  stepDelayMs: number;
+}
+
+export interface ProofResult {
+  runId: string;
+  stepsCompleted: number;
+  auditEntryId: string;
+}
+
+export const proofProgressQuery = defineQuery<number>('proofProgress');

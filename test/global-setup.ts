@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createDb } from '../src/db/knex';
+import { migrateLatest } from '../src/db/migrate';
+import { startEmbeddedPostgres } from '../src/embedded/postgres';
+import { locateTemporalCli } from '../src/embedded/temporal-cli';
+import { startDevServer } from '../src/embedded/temporal-server';
+import { createLogger } from '../src/logging/logger';
+import { repoRoot } from '../src/paths';
+import { freePort } from './helpers/net';
+import { saveHarnessState } from './helpers/harness-state';
+
+/**
+ * Starts what every integration test shares: PostgreSQL (DATABASE_URL if set, else embedded), a migrated template
+ * database that each test file copies, an in-memory Temporal dev server, and one pre-built workflow bundle.
+ */
+export default async function globalSetup(): Promise<void> {
+  const started = Date.now();
+  const log = createLogger('warn');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-test-'));
+  fs.chmodSync(workDir, 0o755);
+  let adminUrl = process.env.DATABASE_URL;
+  let pgPid: number | null = null;
+  if (!adminUrl) {
+    const embedded = await startEmbeddedPostgres(workDir, await freePort(), log);
+    adminUrl = embedded.url;
+    const pidFile = path.join(workDir, 'postgres', 'postmaster.pid');
+    pgPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  }
+  const template = `platform_tpl_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  await admin.end();
+  const templateUrl = withDatabase(adminUrl, template);
+  const db = createDb(templateUrl, 1);
+  await migrateLatest(db);
+  await db.destroy();
+
+  const cliPath = locateTemporalCli(repoRoot(), process.env.TEMPORAL_CLI_PATH, (m) => log.info(m));
+  const temporal = await startDevServer({
+    cliPath,
+    port: await freePort(),
+    uiPort: null,
+    namespace: 'default',
+    dbFile: null,
+    logFile: path.join(workDir, 'temporal.log'),
+  });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: {
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+      trace: () => undefined,
+      log: () => undefined,
+    },
+  });
+  const bundlePath = path.join(workDir, 'workflow-bundle.js');
+  fs.writeFileSync(bundlePath, code);
+
+  saveHarnessState({
+    workDir,
+    adminUrl,
+    templateDb: template,
+    temporalAddress: temporal.address,
+    temporalPid: temporal.process.pid ?? null,
+    postgresPid: pgPid,
+    bundlePath,
+  });
+  process.stdout.write(`\ntest harness ready in ${Date.now() - started} ms (temporal ${temporal.address})\n`);
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

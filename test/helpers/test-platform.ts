@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { createApp } from '../../api/app';
+import { listen, type RunningServer } from '../../api/server';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logging/logger';
+import { installTemporalRuntime } from '../../src/runtime/platform';
+import { closeServices, createServices, type Services } from '../../src/runtime/services';
+import { taskQueue } from '../../src/temporal/definitions';
+import { createPlatformWorker } from '../../workers/create-worker';
+import { harnessState } from './harness-state';
+import { createTestDatabase, type TestDatabase } from './test-db';
+
+export interface TestPlatform {
+  config: Config;
+  services: Services;
+  database: TestDatabase;
+  http: RunningServer;
+  url: string;
+  worker: Worker | null;
+  /** Starts (again) an in-process worker on this file's task queue. */
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Environment for a test platform: its own database and task queue prefix on the shared servers. */
+export function testEnv(
+  database: TestDatabase,
+  prefix: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: harnessState().temporalAddress,
+    TEMPORAL_TASK_QUEUE_PREFIX: prefix,
+    DATA_DIR: `${harnessState().workDir}/data-${prefix}`,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+/**
+ * The real app on an ephemeral port, a real worker, an isolated database: tests call it over HTTP.
+ * `env` overrides configuration the way an operator would.
+ */
+export async function startTestPlatform(opts: { env?: Record<string, string>; worker?: boolean } = {}) {
+  installTemporalRuntime();
+  const database = await createTestDatabase();
+  const prefix = `t${randomBytes(4).toString('hex')}-`;
+  const config = loadConfig(testEnv(database, prefix, opts.env));
+  const log = createLogger(config.logLevel);
+  const services = await createServices(
+    config,
+    { databaseUrl: database.url, temporalAddress: harnessState().temporalAddress },
+    log,
+  );
+  const http = await listen(createApp(services), '127.0.0.1', 0, services.readiness, log);
+  let connection: NativeConnection | null = null;
+  let running: Promise<void> | null = null;
+  const platform: TestPlatform = {
+    config,
+    services,
+    database,
+    http,
+    url: http.url,
+    worker: null,
+    async startWorker() {
+      connection ??= await NativeConnection.connect({ address: harnessState().temporalAddress });
+      const worker = await createPlatformWorker({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: taskQueue(prefix, 'platform'),
+        deps: { db: services.db, audit: services.audit },
+        metrics: services.metrics,
+        shutdownGraceMs: 1000,
+        bundlePath: harnessState().bundlePath,
+      });
+      platform.worker = worker;
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (platform.worker && running) {
+        platform.worker.shutdown();
+        await running;
+      }
+      platform.worker = null;
+      running = null;
+    },
+    async close() {
+      await platform.stopWorker();
+      await connection?.close();
+      await http.shutdown(1000);
+      await closeServices(services);
+      await database.drop();
+    },
+  };
+  if (opts.worker !== false) await platform.startWorker();
+  return platform;
+}

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import type { Metrics } from '../src/http/metrics';
+import { repoRoot } from '../src/paths';
+
+export const PREBUILT_BUNDLE = path.join(repoRoot(), 'dist', 'workflow-bundle.js');
+
+/** Counts failed attempts per activity without changing what the activity throws. */
+function instrument<T extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  activities: T,
+  metrics: Metrics,
+): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(activities)) {
+    wrapped[name] = async (...args: never[]) => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        metrics.activityFailures.inc({ activity: name });
+        throw err;
+      }
+    };
+  }
+  return wrapped as T;
+}
+
+export interface WorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  deps: ActivityDeps;
+  metrics: Metrics;
+  taskQueue: string;
+  shutdownGraceMs: number;
+  /** Prebuilt bundle path; defaults to dist/workflow-bundle.js when present, else bundles from source. */
+  bundlePath?: string;
+}
+
+export async function createPlatformWorker(opts: WorkerOptions): Promise<Worker> {
+  // Only compiled code uses the prebuilt bundle: from source it could be stale, so it is bundled fresh.
+  const prebuilt = __filename.endsWith('.js') && fs.existsSync(PREBUILT_BUNDLE) ? PREBUILT_BUNDLE : undefined;
+  const bundlePath = opts.bundlePath ?? prebuilt;
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
+    activities: instrument(createActivities(opts.deps), opts.metrics),
+    shutdownGraceTime: opts.shutdownGraceMs,
+    shutdownForceTime: opts.shutdownGraceMs * 2,
+  });
+}

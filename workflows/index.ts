@@ -1,0 +1,2 @@
+/** Every workflow type the platform registers; the worker bundles this file. */
+export { proofWorkflow } from './proof';
