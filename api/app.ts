@@ -12,8 +12,10 @@ import { requestContext } from './middleware/request-context';
 import { mountRoutes } from './mount-routes';
 import type { RouteDef } from './route-def';
 import { auditRoutes } from './routes/audit';
+import { authRoutes } from './routes/auth';
 import { healthRoutes } from './routes/health';
 import { buildOpenApi, openApiRoute } from './routes/openapi';
+import { organizationRoutes } from './routes/organization-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -22,6 +24,8 @@ export function routeTable(services: Services): RouteDef[] {
   const routes: RouteDef[] = [
     ...healthRoutes(services.readiness, services.config.exposeMetrics ? services.metrics.registry : null),
     ...auditRoutes(services.audit, services.config.auditPageMax),
+    ...authRoutes(services),
+    ...organizationRoutes(services),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
