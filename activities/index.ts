@@ -1,6 +1,8 @@
-import { createProofActivities, type ProofActivityDeps } from './proof';
+import type { Services } from '../src/runtime/services';
+import { createProofActivities } from './proof';
 
-export type ActivityDeps = ProofActivityDeps;
+/** Activities receive the same services as the API: one composition root for both. */
+export type ActivityDeps = Services;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {

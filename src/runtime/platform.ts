@@ -49,7 +49,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       connection: nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),
-      deps: { db: services.db, audit: services.audit },
+      deps: services,
       metrics: services.metrics,
       shutdownGraceMs: config.workerShutdownGraceMs,
     });

@@ -72,7 +72,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
         connection,
         namespace: config.temporal.namespace,
         taskQueue: taskQueue(prefix, 'platform'),
-        deps: { db: services.db, audit: services.audit },
+        deps: services,
         metrics: services.metrics,
         shutdownGraceMs: 1000,
         bundlePath: harnessState().bundlePath,
