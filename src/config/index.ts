@@ -29,6 +29,8 @@ export interface TemporalConfig {
   uiPort: number;
   /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
   taskQueuePrefix: string;
+  /** Prebuilt workflow bundle; unset means dist/workflow-bundle.js for compiled code, else bundling from source. */
+  workflowBundlePath: string | undefined;
 }
 
 export interface Config {
@@ -93,6 +95,7 @@ export function loadConfig(env: Env): Config {
       embeddedPort: readInt(env, 'TEMPORAL_PORT', 7233, 1, 65535),
       uiPort: readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
       taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
+      workflowBundlePath: readOptional(env, 'WORKFLOW_BUNDLE_PATH'),
     },
     logLevel: readEnum<LogLevel>(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -52,6 +52,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       deps: services,
       metrics: services.metrics,
       shutdownGraceMs: config.workerShutdownGraceMs,
+      bundlePath: config.temporal.workflowBundlePath,
     });
     workerRun = worker.run().catch((err: unknown) => log.error('worker stopped with an error', errorFields(err)));
   }

@@ -43,7 +43,7 @@ async function accessTokensFor(config: Config): Promise<AccessTokens> {
 
 export async function createServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<Services> {
   const logger = log ?? createLogger(config.logLevel);
-  const db = createDb(endpoints.databaseUrl, config.databasePoolMax);
+  const db = createDb(endpoints.databaseUrl, config.databasePoolMax, logger);
   const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
   const readiness = createReadiness();
   readiness.add({

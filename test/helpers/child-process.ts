@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from '../../src/paths';
+
+const TSX = path.join(repoRoot(), 'node_modules', '.bin', 'tsx');
+
+/** Runs one of the project's TypeScript entry points as a real child process, the way operators run them. */
+export function spawnScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: () => string } {
+  const child = spawn(TSX, [path.join(repoRoot(), script), ...args], {
+    cwd: repoRoot(),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  return Object.assign(child, { output: () => output });
+}
+
+/** Resolves with the exit code (or the signal name) once the child has exited. */
+export function exited(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.signalCode !== null) return Promise.resolve(child.signalCode);
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+}
+
+export async function runScript(script: string, args: string[], env: Record<string, string>) {
+  const child = spawnScript(script, args, env);
+  const code = await exited(child);
+  return { code, output: child.output() };
+}

@@ -1,0 +1,145 @@
+import { verifyChains } from '../../../src/audit/verify-chain';
+import { makeOrg } from '../../helpers/fixtures';
+import { httpClient } from '../../helpers/http-client';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+
+type Page = { items: Array<Record<string, unknown>>; nextCursor: string | null };
+
+let platform: TestPlatform;
+let http: ReturnType<typeof httpClient>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ worker: false });
+  http = httpClient(platform.url);
+});
+afterAll(() => platform.close());
+
+async function append(organizationId: string, action: string, extra: Record<string, unknown> = {}) {
+  return platform.services.audit.appendStandalone({
+    organizationId,
+    actorType: 'user',
+    actor: 'alice@example.test',
+    action,
+    category: 'deployment',
+    details: { n: 1 },
+    ...extra,
+  });
+}
+
+describe('append-only storage', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE in PostgreSQL itself', async () => {
+    const { org } = await makeOrg(platform);
+    const entry = await append(org.id, 'release.deploy');
+    const db = platform.services.db;
+    await expect(db('audit_log').where({ id: entry.id }).update({ action: 'x' })).rejects.toThrow(/append-only/);
+    await expect(db('audit_log').where({ id: entry.id }).delete()).rejects.toThrow(/append-only/);
+    await expect(db.raw('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+  });
+
+  it('keeps refusing with session_replication_role = replica (triggers are ENABLE ALWAYS)', async () => {
+    const { org } = await makeOrg(platform);
+    const entry = await append(org.id, 'release.deploy');
+    await expect(
+      platform.services.db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL session_replication_role = replica');
+        await trx('audit_log').where({ id: entry.id }).update({ action: 'x' });
+      }),
+    ).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('hash chain verification', () => {
+  it('passes on an untouched chain and reports an edited row and a deleted row', async () => {
+    const { org } = await makeOrg(platform);
+    await append(org.id, 'release.create');
+    const second = await append(org.id, 'release.approve');
+    const third = await append(org.id, 'release.deploy');
+    const chain = org.id;
+    expect((await verifyChains(platform.services.db, chain)).ok).toBe(true);
+
+    // Tampering needs a superuser who disables the trigger: exactly what the chain exists to expose.
+    const db = platform.services.db;
+    await db.raw('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update_delete');
+    try {
+      await db('audit_log')
+        .where({ id: second.id })
+        .update({ details: JSON.stringify({ n: 2 }) });
+      const edited = await verifyChains(db, chain);
+      expect(edited.ok).toBe(false);
+      expect(edited.problems).toEqual([expect.objectContaining({ entryId: second.id, problem: 'hash_mismatch' })]);
+
+      await db('audit_log').where({ id: second.id }).delete();
+      const deleted = await verifyChains(db, chain);
+      expect(deleted.problems).toEqual([expect.objectContaining({ entryId: third.id, problem: 'broken_link' })]);
+    } finally {
+      await db.raw('ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete');
+    }
+  });
+
+  it('records createdAt with millisecond precision in UTC', async () => {
+    const { org } = await makeOrg(platform);
+    const entry = await append(org.id, 'image.update');
+    expect(entry.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+});
+
+describe('GET /api/v2/audit-logs', () => {
+  it('lists only the caller organization entries, filtered and paginated by cursor', async () => {
+    const a = await makeOrg(platform, ['owner', 'viewer']);
+    const b = await makeOrg(platform);
+    for (let i = 0; i < 5; i += 1)
+      await append(a.org.id, 'release.deploy', { status: i === 4 ? 'failure' : 'success' });
+    await append(a.org.id, 'image.update', { actorType: 'system', actor: 'image-webhook', category: 'webhook' });
+    await append(b.org.id, 'release.deploy');
+    const token = a.members.owner!.token;
+
+    const all = await http.get<Page>('/api/v2/audit-logs?limit=100', { token });
+    expect(all.status).toBe(200);
+    // The owner's organization creation plus the six entries appended here; nothing from organization b.
+    expect(all.body.items.every((e) => e.organizationId === a.org.id)).toBe(true);
+    expect(all.body.items.filter((e) => e.action === 'release.deploy')).toHaveLength(5);
+
+    const page1 = await http.get<Page>('/api/v2/audit-logs?action=release.deploy&limit=2', { token });
+    expect(page1.body.items).toHaveLength(2);
+    expect(page1.body.nextCursor).not.toBeNull();
+    const page2 = await http.get<Page>(
+      `/api/v2/audit-logs?action=release.deploy&limit=2&cursor=${page1.body.nextCursor}`,
+      {
+        token,
+      },
+    );
+    const page3 = await http.get<Page>(
+      `/api/v2/audit-logs?action=release.deploy&limit=2&cursor=${page2.body.nextCursor}`,
+      {
+        token,
+      },
+    );
+    const ids = [...page1.body.items, ...page2.body.items, ...page3.body.items].map((e) => e.id);
+    expect(new Set(ids).size).toBe(5);
+    expect(page3.body.nextCursor).toBeNull();
+
+    const failed = await http.get<Page>('/api/v2/audit-logs?status=failure', { token });
+    expect(failed.body.items.map((e) => e.status)).toEqual(['failure']);
+    const system = await http.get<Page>('/api/v2/audit-logs?actorType=system&actor=image-webhook', { token });
+    expect(system.body.items.map((e) => e.action)).toEqual(['image.update']);
+    const prefix = await http.get<Page>('/api/v2/audit-logs?action=image.*', { token });
+    expect(prefix.body.items.map((e) => e.action)).toEqual(['image.update']);
+    const future = await http.get<Page>(`/api/v2/audit-logs?from=${new Date(Date.now() + 60_000).toISOString()}`, {
+      token,
+    });
+    expect(future.body.items).toEqual([]);
+  });
+
+  it('rejects bad filters with a clear 400 and a viewer with 403', async () => {
+    const a = await makeOrg(platform, ['owner', 'viewer']);
+    const token = a.members.owner!.token;
+    expect((await http.get('/api/v2/audit-logs?limit=100000', { token })).status).toBe(400);
+    const unknown = await http.get('/api/v2/audit-logs?orgId=x', { token });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ error: 'invalid request query: unknown field orgId' });
+    expect((await http.get('/api/v2/audit-logs?actorType=robot', { token })).status).toBe(400);
+    expect((await http.get('/api/v2/audit-logs?cursor=bm9wZQ', { token })).body).toEqual({ error: 'invalid cursor' });
+    const viewer = await http.get('/api/v2/audit-logs', { token: a.members.viewer!.token });
+    expect(viewer.status).toBe(403);
+  });
+});

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowIdConflictPolicy } from '@temporalio/client';
+import { proofProgressQuery, taskQueue, type ProofResult } from '../../../src/temporal/definitions';
+import { exited, spawnScript } from '../../helpers/child-process';
+import { harnessState } from '../../helpers/harness-state';
+import { eventually } from '../../helpers/net';
+import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+
+let platform: TestPlatform;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ worker: false });
+});
+afterAll(() => platform.close());
+
+function startWorkerProcess() {
+  return spawnScript('scripts/serve.ts', ['worker'], {
+    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
+    LOG_LEVEL: 'warn',
+  });
+}
+
+describe('proof workflow across a worker crash', () => {
+  it('completes after the worker process is SIGKILLed mid-run and another one starts', async () => {
+    const first = startWorkerProcess();
+    const workflowId = `proof-${randomUUID()}`;
+    const handle = await platform.services.temporal.workflow.start('proofWorkflow', {
+      taskQueue: taskQueue(platform.config.temporal.taskQueuePrefix, 'platform'),
+      workflowId,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [{ runId: workflowId, organizationId: null, steps: 3, stepDelayMs: 1500 }],
+    });
+    // Wait until the first worker has made durable progress, then kill it without any chance to clean up.
+    await eventually(async () => (await handle.query(proofProgressQuery)) >= 1, 40_000, 'first step');
+    first.kill('SIGKILL');
+    expect(await exited(first)).toBe('SIGKILL');
+
+    const second = startWorkerProcess();
+    try {
+      const result = (await handle.result()) as ProofResult;
+      expect(result.stepsCompleted).toBe(3);
+      const rows = await platform.services
+        .db('audit_log')
+        .where({ workflow_id: workflowId, action: 'system.proof.complete' });
+      expect(rows).toHaveLength(1);
+      expect(rows[0].id).toBe(result.auditEntryId);
+    } finally {
+      second.kill('SIGTERM');
+      await exited(second);
+    }
+  }, 120_000);
+
+  it('returns the running workflow for a retried start with the same business id', async () => {
+    const workflowId = `proof-${randomUUID()}`;
+    const options = {
+      taskQueue: taskQueue(platform.config.temporal.taskQueuePrefix, 'platform'),
+      workflowId,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [{ runId: workflowId, organizationId: null, steps: 1, stepDelayMs: 10 }],
+    };
+    const a = await platform.services.temporal.workflow.start('proofWorkflow', options);
+    const b = await platform.services.temporal.workflow.start('proofWorkflow', options);
+    expect(b.firstExecutionRunId).toBe(a.firstExecutionRunId);
+    await platform.services.temporal.workflow.getHandle(workflowId).terminate('test done');
+  });
+});
