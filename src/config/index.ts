@@ -10,6 +10,7 @@ import {
   readString,
   readUrl,
 } from './parse';
+import { loadIdentityConfig, type IdentityConfig } from './identity';
 
 export { ConfigError } from './parse';
 
@@ -52,6 +53,7 @@ export interface Config {
   workerShutdownGraceMs: number;
   exposeMetrics: boolean;
   jwt: JwtConfig;
+  identity: IdentityConfig;
 }
 
 export interface JwtConfig {
@@ -75,10 +77,11 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
   }
   const host = readString(env, 'HOST', '127.0.0.1');
+  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   return {
     port,
     host,
-    publicUrl: readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    publicUrl,
     dataDir,
     databaseUrl,
     databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 10, 1, 500),
@@ -105,6 +108,7 @@ export function loadConfig(env: Env): Config {
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
     exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
     jwt: loadJwtConfig(env, port),
+    identity: loadIdentityConfig(env, publicUrl, dataDir),
   };
 }
 

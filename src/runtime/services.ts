@@ -10,6 +10,7 @@ import { loadSchemaValidator, type SchemaValidator } from '../http/schema-valida
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import { createLogger, type Logger } from '../logging/logger';
+import { createMailer, type Mailer } from '../mail/mailer';
 import { connectClient } from '../temporal/connection';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
@@ -30,6 +31,8 @@ export interface Services {
   schemas: SchemaValidator;
   readiness: Readiness;
   accessTokens: AccessTokens;
+  /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
+  mailer: Mailer;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -75,10 +78,12 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     schemas: loadSchemaValidator(),
     readiness,
     accessTokens: await accessTokensFor(config),
+    mailer: createMailer(config.identity.mail, logger),
   };
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await services.mailer.close();
   await services.temporal.connection.close();
   await services.db.destroy();
 }

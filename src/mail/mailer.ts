@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailConfig } from '../config/mail';
+import { errorFields, type Logger } from '../logging/logger';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Outgoing mail for every domain (verification, password reset, MFA codes, security notices, invitations). */
+export interface Mailer {
+  /**
+   * True when a real SMTP server is configured. Features that rely on the user actually receiving the mail (email
+   * OTP as a second factor) are offered only then; the .eml spool of the embedded run is for local development.
+   */
+  readonly deliveryConfigured: boolean;
+  /** Sends now; rejects when the SMTP server refuses. */
+  send(message: MailMessage): Promise<void>;
+  /**
+   * Sends after the caller has answered, logging failures. Used where the response must not depend on whether a
+   * mail was sent (no account enumeration by status or timing); close() waits for these.
+   */
+  sendLater(message: MailMessage): void;
+  close(): Promise<void>;
+}
+
+type Deliver = (message: MailMessage) => Promise<void>;
+
+export function createMailer(config: MailConfig, log: Logger): Mailer {
+  const mailLog = log.child({ component: 'mail' });
+  const transport: Transporter = config.smtpUrl
+    ? nodemailer.createTransport(config.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const deliver: Deliver = config.smtpUrl
+    ? async (message) => {
+        const info = (await transport.sendMail({ from: config.from, ...message })) as { messageId?: string };
+        // Never log the body: it carries one-time codes and links that are credentials.
+        mailLog.info('mail sent', { to: message.to, subject: message.subject, messageId: info.messageId });
+      }
+    : spoolDelivery(transport, config, mailLog);
+  const pending = new Set<Promise<void>>();
+  return {
+    deliveryConfigured: config.smtpUrl !== undefined,
+    send: deliver,
+    sendLater(message) {
+      const sending = deliver(message)
+        .catch((err: unknown) => mailLog.error('mail not sent', { to: message.to, ...errorFields(err) }))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    },
+    async close() {
+      await Promise.allSettled([...pending]);
+      transport.close();
+    },
+  };
+}
+
+/**
+ * The embedded run has no mail server: nodemailer renders each message and it is written as an .eml file, and the
+ * text is logged so a developer can follow a verification link. Never used when SMTP_URL is set.
+ */
+function spoolDelivery(transport: Transporter, config: MailConfig, log: Logger): Deliver {
+  return async (message) => {
+    const info = (await transport.sendMail({ from: config.from, ...message })) as { message: Buffer };
+    await fs.mkdir(config.spoolDir, { recursive: true, mode: 0o700 });
+    const file = path.join(config.spoolDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
+    await fs.writeFile(file, info.message, { mode: 0o600 });
+    log.info('mail written to spool (no SMTP_URL configured)', {
+      to: message.to,
+      subject: message.subject,
+      file,
+      text: message.text,
+    });
+  };
+}
