@@ -28,12 +28,15 @@ export async function listen(app: Koa<AppState>, host: string, port: number, rea
     async shutdown(graceMs) {
       readiness.startDraining();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets become idle as their last response ends: reap them as they do, not at keepAliveTimeout.
       server.closeIdleConnections();
+      const reaper = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => {
         log.warn('grace time over, closing remaining connections');
         server.closeAllConnections();
       }, graceMs);
       await closed;
+      clearInterval(reaper);
       clearTimeout(timer);
     },
   };

