@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../src/paths';
+
+/**
+ * Time from `node dist/scripts/start.js` to the first 200 from /readyz on embedded defaults, cold (fresh DATA_DIR:
+ * initdb, first migration) and warm (restart on the same DATA_DIR), plus the time for a clean SIGTERM stop.
+ * Run `npm run build` first; `npm run bench:startup` does not build.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error('platform exited before it was ready');
+    const res = await fetch(url).catch(() => null);
+    if (res?.status === 200) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`not ready after ${timeoutMs} ms`);
+}
+
+async function once(dataDir: string, env: Record<string, string>) {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [path.join(repoRoot(), 'dist', 'scripts', 'start.js')], {
+    env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  await waitReady(`http://127.0.0.1:${env.PORT}/readyz`, child, 120_000);
+  const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const stopStarted = process.hrtime.bigint();
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  return { readyMs, stopMs: Number(process.hrtime.bigint() - stopStarted) / 1e6 };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(path.join(repoRoot(), 'dist', 'scripts', 'start.js'))) {
+    throw new Error('dist/ missing: run `npm run build` first');
+  }
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const stop: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
+    fs.chmodSync(dataDir, 0o755);
+    const env = {
+      PORT: String(await freePort()),
+      TEMPORAL_PORT: String(await freePort()),
+      TEMPORAL_UI_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+    };
+    try {
+      const first = await once(dataDir, env);
+      const second = await once(dataDir, env);
+      cold.push(first.readyMs);
+      warm.push(second.readyMs);
+      stop.push(first.stopMs, second.stopMs);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const fmt = (v: number[]) => `median ${median(v).toFixed(0)} ms (runs: ${v.map((x) => x.toFixed(0)).join(', ')})`;
+  process.stdout.write(`startup to /readyz 200, cold (fresh DATA_DIR): ${fmt(cold)}\n`);
+  process.stdout.write(`startup to /readyz 200, warm (restart):         ${fmt(warm)}\n`);
+  process.stdout.write(`SIGTERM to exit, everything stopped:            ${fmt(stop)}\n`);
+  process.stdout.write(`acceptance bound: 60000 ms; cold/bound ratio ${(median(cold) / 60000).toFixed(3)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
