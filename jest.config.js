@@ -22,4 +22,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 60000,
   forceExit: true,
+  reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
