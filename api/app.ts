@@ -13,6 +13,7 @@ import { mountRoutes } from './mount-routes';
 import type { RouteDef } from './route-def';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
+import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
 import { buildOpenApi, openApiRoute } from './routes/openapi';
 import { organizationRoutes } from './routes/organization-routes';
@@ -24,6 +25,7 @@ export function routeTable(services: Services): RouteDef[] {
   const routes: RouteDef[] = [
     ...healthRoutes(services.readiness, services.config.exposeMetrics ? services.metrics.registry : null),
     ...auditRoutes(services.audit, services.config.auditPageMax),
+    ...diagnosticsRoutes(services),
     ...authRoutes(services),
     ...organizationRoutes(services),
   ];

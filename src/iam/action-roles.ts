@@ -1,6 +1,52 @@
 import type { ActionRoleTable } from './role-authorizer';
 
-/** The organization-role floor of every action a route declares. */
+/**
+ * The organization-role floor of every action an `organization` route declares (docs/authorization.md shows the
+ * matrix). An action missing here is denied. `*` stands for one segment (a slug or an id); resource grants can lift
+ * a caller above their organization role for actions on `projects.<slug>`, `clusters.<id>` and `tenants.<id>`.
+ */
 export const ACTION_ROLES: ActionRoleTable = {
   'org.audit.read': 'admin',
+  'org.diagnostics.run': 'admin',
+
+  // Organization and members (/api/v1/organizations/{slug}).
+  'org.read': 'viewer',
+  'org.update': 'admin',
+  'org.delete': 'owner',
+  'org.members.read': 'viewer',
+  'org.members.update': 'admin',
+  'org.members.remove': 'admin',
+
+  // Invitations: only owners and admins send them (spec, Authentication item 9).
+  'org.invitations.read': 'admin',
+  'org.invitations.create': 'admin',
+  'org.invitations.reissue': 'admin',
+  'org.invitations.revoke': 'admin',
+
+  // IAM center.
+  'org.teams.read': 'viewer',
+  'org.teams.create': 'admin',
+  'org.teams.update': 'admin',
+  'org.teams.delete': 'admin',
+  'org.teams.members.add': 'admin',
+  'org.teams.members.remove': 'admin',
+  'org.permissions.read': 'admin',
+  'org.permissions.create': 'admin',
+  'org.permissions.update': 'admin',
+  'org.permissions.delete': 'admin',
+  'org.iam.self.read': 'viewer',
+  'org.iam.read': 'admin',
+  'org.iam.audit.read': 'admin',
+
+  // Platform configuration.
+  'org.features.read': 'viewer',
+  'org.environments.read': 'viewer',
+  'org.environments.create': 'admin',
+  'org.environments.update': 'admin',
+  'org.environments.delete': 'admin',
+  'org.environments.reorder': 'admin',
+  'org.tenants.read': 'viewer',
+  'org.tenants.create': 'admin',
+  'org.tenants.update': 'admin',
+  'org.tenants.delete': 'admin',
 };
