@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/knex';
 import { migrateLatest } from '../src/db/migrate';
 import { startEmbeddedPostgres } from '../src/embedded/postgres';
@@ -41,7 +42,10 @@ export default async function globalSetup(): Promise<void> {
   await migrateLatest(db);
   await db.destroy();
 
-  const cliPath = locateTemporalCli(repoRoot(), process.env.TEMPORAL_CLI_PATH, (m) => log.info(m));
+  const { temporal: temporalConfig } = loadConfig(process.env);
+  const cliPath = locateTemporalCli(repoRoot(), temporalConfig.cliPath, temporalConfig.cliSearchPath, (m) =>
+    log.info(m),
+  );
   const temporal = await startDevServer({
     cliPath,
     port: await freePort(),

@@ -27,6 +27,8 @@ export interface TemporalConfig {
   apiKey: string | undefined;
   cliPath: string | undefined;
   embeddedPort: number;
+  /** Directories searched for the `temporal` binary when cliPath is unset (the PATH variable). */
+  cliSearchPath: string[];
   uiPort: number;
   /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
   taskQueuePrefix: string;
@@ -97,6 +99,7 @@ export function loadConfig(env: Env): Config {
       cliPath: readOptional(env, 'TEMPORAL_CLI_PATH'),
       embeddedPort: readInt(env, 'TEMPORAL_PORT', 7233, 1, 65535),
       uiPort: readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
+      cliSearchPath: readString(env, 'PATH', '').split(path.delimiter).filter(Boolean),
       taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
       workflowBundlePath: readOptional(env, 'WORKFLOW_BUNDLE_PATH'),
     },
@@ -147,9 +150,4 @@ export function exitOnConfigError(err: unknown): never {
     process.exit(78);
   }
   throw err;
-}
-
-/** The child-process environment for embedded services: inherits the caller's, plus overrides. */
-export function childEnv(overrides: Record<string, string>): Record<string, string | undefined> {
-  return { ...process.env, ...overrides };
 }

