@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../embedded/postgres';
 import { locateTemporalCli } from '../embedded/temporal-cli';
-import { startDevServer } from '../embedded/temporal-server';
+import { startDownloadedDevServer } from '../embedded/temporal-download';
+import { startDevServer, type DevServer } from '../embedded/temporal-server';
 import type { Logger } from '../logging/logger';
 import { repoRoot } from '../paths';
 import type { Endpoints } from './services';
@@ -40,6 +42,37 @@ export async function resolveDatabase(config: Config, log: Logger): Promise<{ ur
   return { url: started.url, stop: () => started.stop() };
 }
 
+/** The dev server from the CLI when one can be found or installed, else downloaded by the SDK. */
+async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServer, 'process'>> {
+  const dbFile = path.join(config.dataDir, 'temporal', 'temporal.db');
+  let cliPath: string;
+  try {
+    cliPath = locateTemporalCli(repoRoot(), config.temporal.cliPath, config.temporal.cliSearchPath, (msg) =>
+      log.info(msg),
+    );
+  } catch (err) {
+    if (config.temporal.cliPath) throw err;
+    log.warn('no temporal CLI; downloading the dev server through the SDK', { reason: String(err) });
+    fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+    return startDownloadedDevServer({
+      root: repoRoot(),
+      port: config.temporal.embeddedPort,
+      uiPort: config.temporal.uiPort,
+      namespace: config.temporal.namespace,
+      dbFile,
+    });
+  }
+  log.info('starting Temporal dev server', { cliPath });
+  return startDevServer({
+    cliPath,
+    port: config.temporal.embeddedPort,
+    uiPort: config.temporal.uiPort,
+    namespace: config.temporal.namespace,
+    dbFile,
+    logFile: path.join(config.dataDir, 'temporal', 'server.log'),
+  });
+}
+
 /** External services when configured; otherwise embedded PostgreSQL and the Temporal dev server under DATA_DIR. */
 export async function resolveEndpoints(config: Config, log: Logger): Promise<ResolvedEndpoints> {
   const database = await resolveDatabase(config, log);
@@ -52,18 +85,7 @@ export async function resolveEndpoints(config: Config, log: Logger): Promise<Res
     };
   }
   try {
-    const cliPath = locateTemporalCli(repoRoot(), config.temporal.cliPath, config.temporal.cliSearchPath, (msg) =>
-      log.info(msg),
-    );
-    log.info('starting Temporal dev server', { cliPath });
-    const server = await startDevServer({
-      cliPath,
-      port: config.temporal.embeddedPort,
-      uiPort: config.temporal.uiPort,
-      namespace: config.temporal.namespace,
-      dbFile: path.join(config.dataDir, 'temporal', 'temporal.db'),
-      logFile: path.join(config.dataDir, 'temporal', 'server.log'),
-    });
+    const server = await startTemporal(config, log);
     return {
       databaseUrl: database.url,
       temporalAddress: server.address,
