@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { isRecord, type JsonRecord } from '../json';
+import { addCrdFormats } from '../registry/formats';
+import { prepareForValidation } from '../registry/schema-prep';
+import type { CrdRecord, CrdVersion } from './crd-types';
+
+const MAX_CACHED = 256;
+
+function compilablePattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Go RE2 syntax JavaScript lacks (`(?i)`, `\z`) cannot be checked here; such patterns are skipped, not failed. */
+function dropUncompilablePatterns(schema: JsonRecord): void {
+  if (typeof schema.pattern === 'string' && !compilablePattern(schema.pattern)) delete schema.pattern;
+  for (const value of Object.values(schema)) {
+    if (isRecord(value)) dropUncompilablePatterns(value);
+    else if (Array.isArray(value)) for (const item of value) if (isRecord(item)) dropUncompilablePatterns(item);
+  }
+}
+
+/** A CRD version's schema as the validator runs it: metadata is checked as ObjectMeta elsewhere, not here. */
+export function crdValidationSchema(version: CrdVersion): JsonRecord {
+  const schema = structuredClone(version.schema);
+  dropUncompilablePatterns(schema);
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  properties.apiVersion = { type: 'string' };
+  properties.kind = { type: 'string' };
+  properties.metadata = { type: 'object' };
+  schema.properties = properties;
+  prepareForValidation(schema);
+  return schema;
+}
+
+/**
+ * Compiled validators of CRD versions, shared by every organization: keyed by a hash of the schema, so
+ * two organizations uploading the same CRD share one, and bounded so uploads cannot grow memory forever.
+ */
+export class CrdValidators {
+  private readonly ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: true });
+  private readonly cache = new Map<string, { validate: ValidateFunction; schema: JsonRecord }>();
+  private readonly keys = new WeakMap<object, string>();
+
+  constructor() {
+    addCrdFormats(this.ajv);
+  }
+
+  validatorFor(crd: CrdRecord, version: CrdVersion): ValidateFunction {
+    let key = this.keys.get(version.schema);
+    if (key === undefined) {
+      const digest = createHash('sha256').update(JSON.stringify(version.schema)).digest('hex');
+      key = `${crd.group}/${version.name}/${crd.kind}#${digest}`;
+      this.keys.set(version.schema, key);
+    }
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.validate;
+    }
+    const schema = crdValidationSchema(version);
+    const validate = this.ajv.compile(schema);
+    this.cache.set(key, { validate, schema });
+    if (this.cache.size > MAX_CACHED) {
+      const [oldestKey, oldest] = this.cache.entries().next().value ?? [];
+      if (oldestKey !== undefined && oldest) {
+        this.cache.delete(oldestKey);
+        this.ajv.removeSchema(oldest.schema);
+      }
+    }
+    return validate;
+  }
+}

@@ -1,0 +1,96 @@
+import type { ReadinessCheck } from '../http/readiness';
+import { listResources, schemaTree } from './browser/resource-catalog';
+import { checkCrd } from './crd/check-crd';
+import type { CrdRecord } from './crd/crd-types';
+import { CrdValidators } from './crd/crd-validators';
+import { customKindsFor } from './crd/custom-kinds';
+import { resolveLimits, type ManifestLimits } from './manifest/limits';
+import { SchemaRegistry, type RegistryInitOptions } from './registry/schema-registry';
+import type { DeprecationList, ResourceListEntry, SchemaTree, ValidationResponse } from './types';
+import { validateManifest } from './validate-manifest';
+import { SUPPORTED_K8S_VERSIONS } from './versions';
+
+export interface EngineOptions {
+  /** Folder of the bundles and curated files; schemas/k8s of the repository by default. */
+  schemaDir?: string;
+  /** Limits for every request (the defaults of DEFAULT_LIMITS otherwise). */
+  limits?: Partial<ManifestLimits>;
+}
+
+export interface ValidateOptions {
+  /** The caller's registered CRDs (from checkCrd), whose kinds then validate against their schemas. */
+  crds?: readonly CrdRecord[];
+  /** Per-call limits, over the engine's. */
+  limits?: Partial<ManifestLimits>;
+  /** Report the info-level best-practice results (default true). */
+  bestPractices?: boolean;
+}
+
+/**
+ * The Kubernetes manifest validation engine: one per process, built at the composition root and handed
+ * to whoever validates (the k8s routes, release creation, the delivery generator, the CLI).
+ *
+ * Errors it throws, all AppErrors with their HTTP status: SchemaRegistryNotReady (503) before init() has
+ * resolved, UnsupportedK8sVersion (400), ManifestRejected (400, or 413 for size), InvalidCrd (400).
+ */
+export class ValidationEngine {
+  private readonly registry: SchemaRegistry;
+  private readonly crdValidators = new CrdValidators();
+  private readonly limits: ManifestLimits;
+
+  constructor(options: EngineOptions = {}) {
+    this.registry = new SchemaRegistry(options.schemaDir);
+    this.limits = resolveLimits(options.limits);
+  }
+
+  /** Loads the curated data and checks the bundles; `preload` also compiles releases up front. */
+  init(options: RegistryInitOptions = {}): Promise<void> {
+    return this.registry.init(options);
+  }
+
+  isReady(): boolean {
+    return this.registry.isReady();
+  }
+
+  /** For /readyz: not ready, with the spec's wording, until init() has resolved. */
+  readinessCheck(): ReadinessCheck {
+    return {
+      name: 'k8s-schemas',
+      check: () => Promise.resolve(this.isReady() ? null : 'K8s schema registry not initialized'),
+    };
+  }
+
+  versions(): string[] {
+    return [...SUPPORTED_K8S_VERSIONS];
+  }
+
+  validate(yamlText: string, version: string, options: ValidateOptions = {}): ValidationResponse {
+    const schemas = this.registry.schemas(version);
+    return validateManifest(yamlText, {
+      schemas,
+      deprecations: this.registry.deprecations,
+      nameNotRequired: this.registry.constraints.nameNotRequired,
+      customKinds: customKindsFor(options.crds ?? [], this.crdValidators),
+      limits: resolveLimits(this.limits, options.limits),
+      bestPractices: options.bestPractices ?? true,
+    });
+  }
+
+  listResources(version: string, crds: readonly CrdRecord[] = []): ResourceListEntry[] {
+    return listResources(this.registry.schemas(version), crds);
+  }
+
+  /** Null when the kind is unknown to the release and to `crds` (the route answers 404 `resource schema not found`). */
+  getSchemaTree(gvk: string, version: string, crds: readonly CrdRecord[] = []): SchemaTree | null {
+    return schemaTree(this.registry.schemas(version), crds, gvk);
+  }
+
+  listDeprecations(version: string): DeprecationList {
+    const schemas = this.registry.schemas(version);
+    return { version, deprecations: this.registry.deprecations.listFor(schemas) };
+  }
+
+  checkCrd(yamlText: string): CrdRecord {
+    return checkCrd(yamlText, { limits: this.limits });
+  }
+}

@@ -1,0 +1,39 @@
+/** Bounds on one validation request; every one of them is enforced before any resource is validated. */
+export interface ManifestLimits {
+  /** UTF-8 bytes of the YAML text (ManifestRejected 413 beyond). */
+  maxBytes: number;
+  /** YAML documents, empty ones included (`---` x 10,000 is refused before parsing). */
+  maxDocuments: number;
+  /** Resources after expanding `kind: List` items. */
+  maxResources: number;
+  /** Nesting of mappings and sequences in one document. */
+  maxDepth: number;
+  /** Values in all documents together, counting each alias expansion in full. */
+  maxNodes: number;
+  /** References to anchored mappings or sequences; 0 forbids such aliases. */
+  maxAliasCount: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ManifestLimits> = {
+  maxBytes: 2 * 1024 * 1024,
+  maxDocuments: 1000,
+  maxResources: 1000,
+  maxDepth: 100,
+  maxNodes: 1_000_000,
+  maxAliasCount: 10,
+};
+
+export function resolveLimits(...overrides: (Partial<ManifestLimits> | undefined)[]): ManifestLimits {
+  const limits: ManifestLimits = { ...DEFAULT_LIMITS };
+  for (const override of overrides) {
+    if (!override) continue;
+    for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ManifestLimits)[]) {
+      const value = override[key];
+      if (value !== undefined) {
+        if (!Number.isInteger(value) || value < 0) throw new Error(`limit ${key} must be a non-negative integer`);
+        limits[key] = value;
+      }
+    }
+  }
+  return limits;
+}

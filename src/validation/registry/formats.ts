@@ -1,0 +1,57 @@
+import type Ajv from 'ajv';
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+/** resource.ParseQuantity's grammar: signed decimal, then a binary-SI, decimal-SI or exponent suffix. */
+const QUANTITY = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** metav1.Time unmarshals with time.RFC3339: a zone is required. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+/** CRD `date-time` goes through go-openapi strfmt, which also takes a local time without zone. */
+const STRFMT_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** time.ParseDuration ("1h30m", "250ms", "0"), or strfmt's "<n> <unit>" form ("22 ns", "5 minutes"). */
+const GO_DURATION = /^[+-]?(?:0|(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+)$/;
+const STRFMT_DURATION =
+  /^\s*\d+\s*(?:ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?)\s*$/;
+
+function isBase64(value: string): boolean {
+  const compact = value.replace(/[\r\n]/g, '');
+  return compact.length % 4 === 0 && BASE64.test(compact);
+}
+
+function addCommonFormats(ajv: Ajv): void {
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX,
+  });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('byte', { type: 'string', validate: isBase64 });
+}
+
+/** Formats of the built-in API types, checked the way their Go types unmarshal them. */
+export function addBuiltinFormats(ajv: Ajv): void {
+  addCommonFormats(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: RFC3339 });
+  ajv.addFormat('int-or-string', { type: 'string', validate: () => true });
+  ajv.addFormat('quantity', { type: 'string', validate: QUANTITY });
+}
+
+/**
+ * Formats a CRD schema may name. The API server checks a fixed list and ignores unknown formats; this checks
+ * the ones whose Go semantics are matched exactly here, and ignores the others (ajv runs with strictSchema
+ * off and no logger, so an unknown format is no error).
+ */
+export function addCrdFormats(ajv: Ajv): void {
+  addCommonFormats(ajv);
+  ajv.addFormat('date-time', { type: 'string', validate: STRFMT_DATE_TIME });
+  ajv.addFormat('datetime', { type: 'string', validate: STRFMT_DATE_TIME });
+  ajv.addFormat('date', { type: 'string', validate: DATE });
+  ajv.addFormat('duration', {
+    type: 'string',
+    validate: (s: string) => GO_DURATION.test(s) || STRFMT_DURATION.test(s),
+  });
+}
