@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { ACTION_ROLES } from '../src/iam/action-roles';
 import { checkRole } from '../src/iam/role-authorizer';
-import { jwtAuthenticator } from '../src/identity/jwt-authenticator';
+import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
 import type { Services } from '../src/runtime/services';
 import { AuthChain } from './auth-chain';
 import type { AppState } from './context';
@@ -39,7 +39,7 @@ export function createApp(services: Services): Koa<AppState> {
   app.proxy = services.config.trustedProxyCount > 0;
   app.maxIpsCount = services.config.trustedProxyCount;
   app.silent = true;
-  const auth = new AuthChain([jwtAuthenticator(services.accessTokens)], {
+  const auth = new AuthChain([jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))], {
     authorize: async (principal, action) => checkRole(ACTION_ROLES, principal, action),
   });
   const router = mountRoutes(routeTable(services), auth, services.schemas);

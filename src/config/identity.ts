@@ -41,6 +41,10 @@ export interface IdentityConfig {
   emailVerificationTtlMs: number;
   passwordResetTtlMs: number;
   emailOtpTtlMs: number;
+  /** Email OTP as a second factor; offered only when SMTP delivery is configured as well. */
+  emailOtpEnabled: boolean;
+  /** Extra common/breached passwords to refuse, one per line, on top of the shipped list. */
+  passwordBlocklistFile: string | undefined;
   mfaChallengeTtlMs: number;
   mfaMaxAttemptsPerChallenge: number;
   /** Consecutive failed logins after which each further try waits exponentially longer; at the hard cap the
@@ -180,6 +184,8 @@ export function loadIdentityConfig(env: Env, publicUrl: string, dataDir: string)
     emailVerificationTtlMs: readDurationMs(env, 'EMAIL_VERIFICATION_TTL', 24 * 3_600_000),
     passwordResetTtlMs: readDurationMs(env, 'PASSWORD_RESET_TTL', 30 * 60_000),
     emailOtpTtlMs,
+    emailOtpEnabled: readBool(env, 'EMAIL_OTP_ENABLED', true),
+    passwordBlocklistFile: readOptional(env, 'PASSWORD_BLOCKLIST_FILE'),
     mfaChallengeTtlMs: readDurationMs(env, 'MFA_CHALLENGE_TTL', 10 * 60_000),
     mfaMaxAttemptsPerChallenge: readInt(env, 'MFA_MAX_ATTEMPTS_PER_CHALLENGE', 5, 1, 20),
     loginDelayAfter,

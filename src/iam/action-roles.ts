@@ -16,6 +16,8 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.members.read': 'viewer',
   'org.members.update': 'admin',
   'org.members.remove': 'admin',
+  // Identity: reset a member's lost MFA (spec: "an organization owner resets MFA").
+  'org.members.mfa.reset': 'owner',
 
   // Invitations: only owners and admins send them (spec, Authentication item 9).
   'org.invitations.read': 'admin',

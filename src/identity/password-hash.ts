@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hash, verify, Algorithm } from '@node-rs/argon2';
 
 /** Argon2id at the OWASP floor (19 MiB, t=2, p=1); the whole password is hashed, never truncated or case-folded. */
@@ -13,4 +14,16 @@ export async function verifyPassword(stored: string, password: string): Promise<
   } catch {
     return false;
   }
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * Verifies against a hash of a random value, so an unknown email or a password-less (OAuth-only) account costs the
+ * same KDF time as a real check and timing does not tell which accounts exist.
+ */
+export async function burnPasswordCheck(password: string): Promise<false> {
+  dummy ??= hashPassword(randomBytes(24).toString('base64url'));
+  await verifyPassword(await dummy, password);
+  return false;
 }

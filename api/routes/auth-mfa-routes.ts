@@ -1,0 +1,134 @@
+import { InvalidInput, NotFound } from '../../src/errors';
+import type { Identity } from '../../src/identity/identity';
+import { findMembership } from '../../src/identity/membership-lookup';
+import { findOrganizationBySlug } from '../../src/orgs/org-repository';
+import type { Services } from '../../src/runtime/services';
+import type { AppContext } from '../context';
+import type { RouteDef } from '../route-def';
+import { bodyOf, callerSessionId, isUuid, requestMeta, sessionResponse, userIdOf } from './auth-http';
+
+const TAG = 'auth';
+
+type Reauth = { code?: string; recoveryCode?: string };
+
+/** Exactly one factor per request, so a client can never have two guesses counted as one. */
+function oneFactor<T extends Record<string, unknown>>(body: T, keys: (keyof T)[]): T {
+  const given = keys.filter((k) => body[k] !== undefined);
+  if (given.length !== 1) throw new InvalidInput(`send exactly one of ${keys.join(', ')}`);
+  return body;
+}
+
+/** MFA: the login step, enrolment and changes for the signed-in user, and an owner's reset of a member's MFA. */
+export function authMfaRoutes(identity: Identity, services: Pick<Services, 'db' | 'accessTokens'>): RouteDef[] {
+  const sessionId = (ctx: AppContext) => callerSessionId(ctx, services.accessTokens);
+  return [
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/verify',
+      summary: 'Second login step: the mfaToken plus a TOTP code, a recovery code or an email code',
+      tag: TAG,
+      access: { kind: 'public' },
+      body: 'auth-mfa-verify',
+      handler: async (ctx) => {
+        const body = oneFactor(
+          bodyOf<{ mfaToken: string; code?: string; recoveryCode?: string; emailCode?: string }>(ctx),
+          ['code', 'recoveryCode', 'emailCode'],
+        );
+        const { session, returnTo } = await identity.mfaLogin.verify(body, requestMeta(ctx));
+        ctx.body = { ...sessionResponse(ctx, identity.config, session), ...(returnTo ? { returnTo } : {}) };
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/email/send',
+      summary: 'Email a 6-digit code for this login challenge (only when email delivery is configured)',
+      tag: TAG,
+      access: { kind: 'public' },
+      body: 'auth-mfa-token',
+      status: 202,
+      handler: async (ctx) => {
+        ctx.body = await identity.mfaLogin.sendEmailCode(bodyOf<{ mfaToken: string }>(ctx).mfaToken, requestMeta(ctx));
+        ctx.status = 202;
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/totp/setup',
+      summary: 'Start TOTP enrolment: a new secret, its otpauth URI and a QR code image (data URL)',
+      tag: TAG,
+      access: { kind: 'authenticated', action: 'auth.mfa.manage' },
+      handler: async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await identity.mfaSettings.setup(userIdOf(ctx));
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/totp/enable',
+      summary: 'Confirm enrolment with the first code; returns the 8 recovery codes once and ends other sessions',
+      tag: TAG,
+      access: { kind: 'authenticated', action: 'auth.mfa.manage' },
+      body: 'auth-totp-enable',
+      handler: async (ctx) => {
+        const { code } = bodyOf<{ code: string }>(ctx);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await identity.mfaSettings.enable(userIdOf(ctx), code, await sessionId(ctx), requestMeta(ctx));
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/disable',
+      summary: 'Turn MFA off with a current TOTP code or an unused recovery code; ends other sessions',
+      tag: TAG,
+      access: { kind: 'authenticated', action: 'auth.mfa.manage' },
+      body: 'auth-mfa-reauth',
+      handler: async (ctx) => {
+        const body = oneFactor(bodyOf<Reauth>(ctx), ['code', 'recoveryCode']);
+        ctx.body = await identity.mfaSettings.disable(userIdOf(ctx), body, await sessionId(ctx), requestMeta(ctx));
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/auth/mfa/recovery-codes/regenerate',
+      summary: 'New set of 8 recovery codes (the old set stops working); re-authenticate with a code',
+      tag: TAG,
+      access: { kind: 'authenticated', action: 'auth.mfa.manage' },
+      body: 'auth-mfa-reauth',
+      handler: async (ctx) => {
+        const body = oneFactor(bodyOf<Reauth>(ctx), ['code', 'recoveryCode']);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await identity.mfaSettings.regenerateRecoveryCodes(
+          userIdOf(ctx),
+          body,
+          await sessionId(ctx),
+          requestMeta(ctx),
+        );
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/organizations/:slug/members/:userId/mfa/reset',
+      summary: "Owner only: remove a member's MFA (lost authenticator, no recovery codes left) and end their sessions",
+      tag: TAG,
+      access: { kind: 'organization', action: 'org.members.mfa.reset' },
+      handler: async (ctx) => {
+        const principal = ctx.state.principal;
+        const org = await findOrganizationBySlug(services.db, String(ctx.params.slug));
+        // Another organization's slug answers like an unknown one (tenancy: 404, never 403).
+        if (!principal || !org || org.id !== principal.organizationId) throw new NotFound('organization not found');
+        const target = String(ctx.params.userId);
+        if (!isUuid(target) || !(await findMembership(services.db, target, org.id))) {
+          throw new NotFound('member not found');
+        }
+        if (target === principal.userId) {
+          throw new InvalidInput('use POST /api/v1/auth/mfa/disable for your own account');
+        }
+        ctx.body = await identity.mfaSettings.reset(
+          target,
+          { actorType: 'user', actor: principal.actor, userId: principal.userId, organizationId: org.id },
+          requestMeta(ctx),
+        );
+      },
+    },
+  ];
+}

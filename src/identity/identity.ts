@@ -1,0 +1,76 @@
+import type { AuditService } from '../audit/audit-service';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import type { Logger } from '../logging/logger';
+import type { Mailer } from '../mail/mailer';
+import { createLoginBackoff } from '../rate-limit/login-backoff';
+import { createRateLimiter } from '../rate-limit/fixed-window-limiter';
+import type { AccessTokens } from './access-token';
+import { authMails } from './auth-mails';
+import type { IdentityDeps } from './identity-deps';
+import { createLoginService } from './login-service';
+import { createMfaLogin } from './mfa/mfa-login';
+import { createMfaSettings } from './mfa/mfa-settings';
+import { createSecretBox, loadMfaKey } from './mfa/secret-box';
+import { createOAuthService } from './oauth/oauth-service';
+import { createPasswordService } from './password-service';
+import { createPasswordPolicy } from './password-policy';
+import { createRegistrationService } from './registration-service';
+import { createSessionService } from './session-service';
+
+export interface IdentityInputs {
+  config: Config;
+  db: Db;
+  audit: AuditService;
+  mailer: Mailer;
+  log: Logger;
+  accessTokens: AccessTokens;
+}
+
+/** The identity services, composed once from the platform services (routes call these, never the repositories). */
+export function createIdentity(inputs: IdentityInputs) {
+  const config = inputs.config.identity;
+  const sessions = createSessionService({
+    db: inputs.db,
+    audit: inputs.audit,
+    accessTokens: inputs.accessTokens,
+    settings: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
+  });
+  const deps: IdentityDeps = {
+    db: inputs.db,
+    audit: inputs.audit,
+    mailer: inputs.mailer,
+    log: inputs.log,
+    config,
+    box: createSecretBox(loadMfaKey(config.mfaKey, inputs.config.dataDir)),
+    mails: authMails(inputs.config.publicUrl),
+    limiter: createRateLimiter(inputs.db),
+    backoff: createLoginBackoff(inputs.db, {
+      delayAfter: config.loginDelayAfter,
+      lockAfter: config.loginLockAfter,
+      maxDelayMs: 15 * 60_000,
+    }),
+    sessions,
+    policy: createPasswordPolicy(config.passwordBlocklistFile),
+  };
+  const mfaLogin = createMfaLogin(deps);
+  const oauth = createOAuthService(deps, inputs.config.publicUrl, mfaLogin);
+  return {
+    config,
+    sessions,
+    mfaLogin,
+    mfaSettings: createMfaSettings(deps),
+    login: createLoginService(deps, mfaLogin),
+    registration: createRegistrationService(deps),
+    passwords: createPasswordService(deps),
+    oauth,
+    /** GET /api/v1/auth/config: what a login page needs to know, nothing more. */
+    publicConfig: () => ({
+      registrationOpen: config.registrationOpen,
+      providers: oauth.providerIds(),
+      mfaAvailable: true,
+    }),
+  };
+}
+
+export type Identity = ReturnType<typeof createIdentity>;

@@ -1,0 +1,49 @@
+import type { Queryable } from '../../db/knex';
+import {
+  claimTotpStep,
+  findMfa,
+  findUnusedRecoveryCode,
+  unusedRecoveryCodeCount,
+  useRecoveryCode,
+} from './mfa-repository';
+import { parseRecoveryCode, recoverySecretMatches } from './recovery-codes';
+import type { SecretBox } from './secret-box';
+import { matchingStep } from './totp';
+
+export type Factor = 'totp' | 'recovery_code' | 'email_code';
+
+export type FactorCheck =
+  | { ok: true; factor: Factor; recoveryCodesLeft?: number }
+  | { ok: false; factor: Factor; reason: 'invalid' | 'reused' };
+
+/** TOTP: the code must match the current or previous step, and that step must not have been used (MFA-1, MFA-2). */
+export async function checkTotp(db: Queryable, box: SecretBox, userId: string, code: string): Promise<FactorCheck> {
+  const mfa = await findMfa(db, userId);
+  if (!mfa?.enabled || !mfa.totpSecret) return { ok: false, factor: 'totp', reason: 'invalid' };
+  const step = await matchingStep(box.open(mfa.totpSecret, userId), code);
+  if (step === null) return { ok: false, factor: 'totp', reason: 'invalid' };
+  if (!(await claimTotpStep(db, userId, step))) return { ok: false, factor: 'totp', reason: 'reused' };
+  return { ok: true, factor: 'totp' };
+}
+
+/** Recovery code: one Argon2id check found through the lookup group, then an atomic single use (MFA-4). */
+export async function checkRecoveryCode(db: Queryable, userId: string, input: string): Promise<FactorCheck> {
+  const parsed = parseRecoveryCode(input);
+  const row = parsed ? await findUnusedRecoveryCode(db, userId, parsed.lookup) : null;
+  if (!parsed || !row || !(await recoverySecretMatches(row.codeHash, parsed.secret))) {
+    return { ok: false, factor: 'recovery_code', reason: 'invalid' };
+  }
+  if (!(await useRecoveryCode(db, row.id))) return { ok: false, factor: 'recovery_code', reason: 'reused' };
+  return { ok: true, factor: 'recovery_code', recoveryCodesLeft: await unusedRecoveryCodeCount(db, userId) };
+}
+
+/** For re-authenticating a sensitive MFA change with either an authenticator code or a recovery code. */
+export function checkCodeOrRecovery(
+  db: Queryable,
+  box: SecretBox,
+  userId: string,
+  input: { code?: string; recoveryCode?: string },
+): Promise<FactorCheck> {
+  if (input.code !== undefined) return checkTotp(db, box, userId, input.code);
+  return checkRecoveryCode(db, userId, input.recoveryCode ?? '');
+}

@@ -1,0 +1,244 @@
+import type { AuditService } from '../audit/audit-service';
+import type { Db, Queryable, Tx } from '../db/knex';
+import { Forbidden, NotFound, Unauthorized } from '../errors';
+import type { AccessTokens } from './access-token';
+import { AUTH_ACTIONS, authEntry, type RequestMeta } from './auth-audit';
+import { defaultMembership, findMembership, type MembershipView } from './membership-lookup';
+import {
+  claimRefreshToken,
+  findRefreshToken,
+  insertFamily,
+  insertRefreshToken,
+  liveFamilies,
+  liveFamily,
+  revokeFamily,
+  revokeUserFamilies,
+  touchFamily,
+  type SessionFamily,
+} from './session-repository';
+import { credentialsById, publicUser, type PublicUser, type UserCredentials } from './user-credentials';
+
+export interface SessionSettings {
+  idleMs: number;
+  maxMs: number;
+}
+
+/** What a successful login, MFA step, OAuth callback or refresh hands to the HTTP layer. */
+export interface IssuedSession {
+  accessToken: string;
+  expiresIn: number;
+  /** Goes only into the Set-Cookie header, never into a JSON body (CK-2). */
+  refreshToken: string;
+  refreshMaxAgeSeconds: number;
+  sessionId: string;
+  user: PublicUser;
+  organization: MembershipView | null;
+}
+
+export interface SessionDeps {
+  db: Db;
+  audit: AuditService;
+  accessTokens: AccessTokens;
+  settings: SessionSettings;
+}
+
+function remainingSeconds(family: SessionFamily): number {
+  return Math.max(1, Math.floor((Date.parse(family.expiresAt) - Date.now()) / 1000));
+}
+
+export function createSessionService(deps: SessionDeps) {
+  const { db, audit, accessTokens, settings } = deps;
+
+  async function signFor(user: UserCredentials, org: MembershipView | null, sessionId: string) {
+    const { token } = await accessTokens.sign({
+      userId: user.id,
+      email: user.email,
+      organizationId: org?.organizationId ?? null,
+      role: org?.role ?? null,
+      sessionId,
+    });
+    return token;
+  }
+
+  return {
+    /**
+     * A new session family for a user who passed every required factor; called inside the transaction that also
+     * writes the login's audit entry, so a session never exists without its record.
+     */
+    async start(trx: Tx, user: UserCredentials, authMethod: string, meta: RequestMeta): Promise<IssuedSession> {
+      const organization = await defaultMembership(trx, user.id);
+      const family = await insertFamily(trx, {
+        userId: user.id,
+        organizationId: organization?.organizationId ?? null,
+        authMethod,
+        userAgent: meta.userAgent,
+        clientAddress: meta.clientAddress,
+        maxMs: settings.maxMs,
+      });
+      const refreshToken = await insertRefreshToken(trx, family.id, settings.idleMs);
+      return {
+        accessToken: await signFor(user, organization, family.id),
+        expiresIn: accessTokens.ttlSeconds,
+        refreshToken,
+        refreshMaxAgeSeconds: remainingSeconds(family),
+        sessionId: family.id,
+        user: publicUser(user),
+        organization,
+      };
+    },
+
+    /**
+     * Rotation with reuse detection (SES-4): a token seen twice means it leaked, and since we cannot tell the
+     * attacker from the user, the whole family dies, the newest token included. There is no overlap window:
+     * two concurrent refreshes with one token also end the session (documented in docs/auth.md).
+     */
+    async refresh(token: string, requestedOrganizationId: string | undefined, meta: RequestMeta) {
+      const presented = await findRefreshToken(db, token);
+      if (!presented) throw new Unauthorized('invalid refresh token');
+      const { family } = presented;
+      if (presented.dead) throw new Unauthorized('session expired');
+      const outcome = await db.transaction(async (trx) => {
+        if (presented.used || !(await claimRefreshToken(trx, presented.tokenId))) return 'reused' as const;
+        const user = await credentialsById(trx, family.userId);
+        if (!user || user.disabled) throw new Unauthorized('session expired');
+        const organization = await organizationFor(trx, user.id, requestedOrganizationId ?? family.organizationId, {
+          explicit: requestedOrganizationId !== undefined,
+        });
+        await touchFamily(trx, family.id, organization?.organizationId ?? null);
+        const refreshToken = await insertRefreshToken(trx, family.id, settings.idleMs);
+        const session: IssuedSession = {
+          accessToken: await signFor(user, organization, family.id),
+          expiresIn: accessTokens.ttlSeconds,
+          refreshToken,
+          refreshMaxAgeSeconds: remainingSeconds(family),
+          sessionId: family.id,
+          user: publicUser(user),
+          organization,
+        };
+        return session;
+      });
+      if (outcome !== 'reused') return outcome;
+      await db.transaction(async (trx) => {
+        const revoked = await revokeFamily(trx, family.id, 'refresh_reuse');
+        const user = await credentialsById(trx, family.userId);
+        await audit.append(
+          trx,
+          authEntry({
+            action: AUTH_ACTIONS.refreshReuse,
+            meta,
+            userId: family.userId,
+            actor: user?.email ?? '',
+            organizationId: family.organizationId,
+            status: 'blocked',
+            details: { sessionId: family.id, familyRevoked: revoked },
+          }),
+        );
+      });
+      throw new Unauthorized('refresh token already used; the session has been ended');
+    },
+
+    /** Ends the family of the presented refresh token (or of the bearer's session); idempotent. */
+    async logout(input: { refreshToken?: string; sessionId?: string; userId?: string }, meta: RequestMeta) {
+      const families: SessionFamily[] = [];
+      if (input.refreshToken) {
+        const presented = await findRefreshToken(db, input.refreshToken);
+        if (presented) families.push(presented.family);
+      }
+      if (input.sessionId && input.userId) {
+        const family = await liveFamily(db, input.userId, input.sessionId);
+        if (family && !families.some((f) => f.id === family.id)) families.push(family);
+      }
+      for (const family of families) {
+        await db.transaction(async (trx) => {
+          if (!(await revokeFamily(trx, family.id, 'logout'))) return;
+          const user = await credentialsById(trx, family.userId);
+          await audit.append(
+            trx,
+            authEntry({
+              action: AUTH_ACTIONS.logout,
+              meta,
+              userId: family.userId,
+              actor: user?.email ?? '',
+              organizationId: family.organizationId,
+              details: { sessionId: family.id },
+            }),
+          );
+        });
+      }
+    },
+
+    /** PUT /auth/active-organization: a new access token of the same session with the new org and role. */
+    async switchOrganization(userId: string, sessionId: string | undefined, organizationId: string) {
+      if (!sessionId) throw new Unauthorized('this token has no session; sign in again');
+      return db.transaction(async (trx) => {
+        const family = await liveFamily(trx, userId, sessionId);
+        const user = await credentialsById(trx, userId);
+        if (!family || !user || user.disabled) throw new Unauthorized('session expired');
+        const organization = await organizationFor(trx, userId, organizationId, { explicit: true });
+        await touchFamily(trx, family.id, organization?.organizationId ?? null);
+        return {
+          accessToken: await signFor(user, organization, family.id),
+          expiresIn: accessTokens.ttlSeconds,
+          organization,
+        };
+      });
+    },
+
+    /** A fresh access token for the caller's own session (after a password change voided the older ones). */
+    async reissue(trx: Tx, user: UserCredentials, sessionId: string) {
+      const family = await liveFamily(trx, user.id, sessionId);
+      if (!family) throw new Unauthorized('session expired');
+      const organization = family.organizationId ? await findMembership(trx, user.id, family.organizationId) : null;
+      return { accessToken: await signFor(user, organization, family.id), expiresIn: accessTokens.ttlSeconds };
+    },
+
+    async list(userId: string, currentSessionId: string | undefined) {
+      const families = await liveFamilies(db, userId);
+      return families.map((f) => ({
+        id: f.id,
+        current: f.id === currentSessionId,
+        authMethod: f.authMethod,
+        userAgent: f.userAgent,
+        clientAddress: f.clientAddress,
+        createdAt: f.createdAt,
+        lastUsedAt: f.lastUsedAt,
+        expiresAt: f.expiresAt,
+      }));
+    },
+
+    async revoke(userId: string, email: string, sessionId: string, meta: RequestMeta) {
+      await db.transaction(async (trx) => {
+        const family = await liveFamily(trx, userId, sessionId);
+        if (!family || !(await revokeFamily(trx, family.id, 'revoked_by_user'))) {
+          throw new NotFound('session not found');
+        }
+        await audit.append(
+          trx,
+          authEntry({ action: AUTH_ACTIONS.sessionRevoke, meta, userId, actor: email, details: { sessionId } }),
+        );
+      });
+    },
+
+    /** Password change/reset, MFA change, account disabled (SES-7). */
+    endOtherSessions: (db2: Queryable, userId: string, reason: string, keepSessionId?: string) =>
+      revokeUserFamilies(db2, userId, reason, keepSessionId),
+  };
+}
+
+/**
+ * The organization a token should carry. An explicit choice (X-Organization-ID on refresh, PUT active-organization)
+ * must be a membership, else 403; a remembered one silently drops if the membership is gone.
+ */
+async function organizationFor(
+  db: Queryable,
+  userId: string,
+  organizationId: string | null,
+  opts: { explicit: boolean },
+): Promise<MembershipView | null> {
+  if (organizationId === null) return defaultMembership(db, userId);
+  const membership = await findMembership(db, userId, organizationId);
+  if (!membership && opts.explicit) throw new Forbidden('you are not a member of this organization');
+  return membership ?? (await defaultMembership(db, userId));
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/knex';
+import { TooManyRequests } from '../errors';
+
+export interface LimitRule {
+  /** Counter key, e.g. `login:addr:203.0.113.7` or `login:acct:<hash>`. */
+  key: string;
+  limit: number;
+}
+
+/**
+ * Fixed-window counters in PostgreSQL, so every API replica shares them. A hit past the limit still counts: hammering
+ * does not reset or shorten the window.
+ */
+export interface RateLimiter {
+  /** Counts one hit on every rule's key; throws TooManyRequests (429 + Retry-After) if any is over its limit. */
+  hit(rules: LimitRule[], windowMs: number): Promise<void>;
+  /** Forgets a key, e.g. the account's login counter after a password reset. */
+  reset(key: string): Promise<void>;
+}
+
+/** Account keys hold a hash of the identifier, so counters never store email addresses. */
+export function accountKey(scope: string, identifier: string): string {
+  return `${scope}:acct:${createHash('sha256').update(identifier).digest('base64url').slice(0, 32)}`;
+}
+
+export function addressKey(scope: string, address: string): string {
+  return `${scope}:addr:${address}`;
+}
+
+export function createRateLimiter(db: Db): RateLimiter {
+  return {
+    async hit(rules, windowMs) {
+      const seconds = windowMs / 1000;
+      let retryAfter = 0;
+      for (const rule of rules) {
+        const result = await db.raw<{ rows: { hits: number; retry_after: string }[] }>(
+          `INSERT INTO rate_limit_counters (key, window_start, hits) VALUES (?, now(), 1)
+           ON CONFLICT (key) DO UPDATE SET
+             hits = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
+                         THEN 1 ELSE rate_limit_counters.hits + 1 END,
+             window_start = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
+                                 THEN now() ELSE rate_limit_counters.window_start END
+           RETURNING hits, extract(epoch from window_start + make_interval(secs => ?) - now()) AS retry_after`,
+          [rule.key, seconds, seconds, seconds],
+        );
+        const row = result.rows[0];
+        if (row && row.hits > rule.limit) retryAfter = Math.max(retryAfter, Number(row.retry_after));
+      }
+      if (retryAfter > 0) throw new TooManyRequests('too many requests, try again later', retryAfter);
+    },
+    async reset(key) {
+      await db('rate_limit_counters').where({ key }).delete();
+    },
+  };
+}
