@@ -1,4 +1,5 @@
 import type { Services } from '../src/runtime/services';
+import { createInvitationActivities } from './invitation';
 import { createProofActivities } from './proof';
 
 /** Activities receive the same services as the API: one composition root for both. */
@@ -8,5 +9,6 @@ export type ActivityDeps = Services;
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createProofActivities(deps),
+    ...createInvitationActivities(deps),
   };
 }

@@ -1,6 +1,5 @@
 import Koa from 'koa';
-import { ACTION_ROLES } from '../src/iam/action-roles';
-import { checkRole } from '../src/iam/role-authorizer';
+import { withCurrentMembership } from '../src/iam/current-membership';
 import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
 import type { Services } from '../src/runtime/services';
 import { AuthChain } from './auth-chain';
@@ -39,9 +38,11 @@ export function createApp(services: Services): Koa<AppState> {
   app.proxy = services.config.trustedProxyCount > 0;
   app.maxIpsCount = services.config.trustedProxyCount;
   app.silent = true;
-  const auth = new AuthChain([jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))], {
-    authorize: async (principal, action) => checkRole(ACTION_ROLES, principal, action),
-  });
+  // Identity, then the current membership (org context and role), then role, grants and approval hooks.
+  const auth = new AuthChain(
+    [withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db)))],
+    services.authorization,
+  );
   const router = mountRoutes(routeTable(services), auth, services.schemas);
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));

@@ -1,2 +1,3 @@
 /** Every workflow type the platform registers; the worker bundles this file. */
 export { proofWorkflow } from './proof';
+export { invitationWorkflow } from './invitation';

@@ -11,6 +11,7 @@ import {
   readUrl,
 } from './parse';
 import { loadIdentityConfig, type IdentityConfig } from './identity';
+import { loadOrgsConfig, type OrgsConfig } from './orgs';
 
 export { ConfigError } from './parse';
 
@@ -56,6 +57,7 @@ export interface Config {
   exposeMetrics: boolean;
   jwt: JwtConfig;
   identity: IdentityConfig;
+  orgs: OrgsConfig;
 }
 
 export interface JwtConfig {
@@ -112,6 +114,7 @@ export function loadConfig(env: Env): Config {
     exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
     jwt: loadJwtConfig(env, port),
     identity: loadIdentityConfig(env, publicUrl, dataDir),
+    orgs: loadOrgsConfig(env),
   };
 }
 

@@ -1,5 +1,4 @@
-import { Forbidden } from '../errors';
-import { ROLE_RANK, type OrgRole, type Principal } from './principal';
+import { ROLE_RANK, type OrgRole } from './principal';
 
 /**
  * Minimum organization role per action. Actions use the dotted form of service-account patterns; `*` stands for one
@@ -18,10 +17,12 @@ export function minimumRole(table: ActionRoleTable, action: string): OrgRole | n
   return null;
 }
 
-export function checkRole(table: ActionRoleTable, principal: Principal, action: string): void {
-  const needed = minimumRole(table, action);
-  if (needed === null) throw new Forbidden(`action ${action} is not permitted`);
-  if (principal.role === null || ROLE_RANK[principal.role] < ROLE_RANK[needed]) {
-    throw new Forbidden(`this action requires the ${needed} role`);
-  }
+export function atLeast(role: OrgRole | null, needed: OrgRole): boolean {
+  return role !== null && ROLE_RANK[role] >= ROLE_RANK[needed];
+}
+
+export function higherRole(a: OrgRole | null, b: OrgRole | null): OrgRole | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return ROLE_RANK[a] >= ROLE_RANK[b] ? a : b;
 }

@@ -60,3 +60,30 @@ export async function insertMembership(db: Queryable, organizationId: string, us
     throw err;
   }
 }
+
+export async function findOrganizationById(db: Queryable, id: string): Promise<Organization | null> {
+  const row = (await db('organizations').where({ id }).first(ORG_COLUMNS)) as OrgRow | undefined;
+  return row ? rowToOrganization(row) : null;
+}
+
+/**
+ * Serialises membership changes of one organization until commit (row lock on the organization), so the "at least
+ * one owner" rule cannot be broken by two owners demoting each other at the same time.
+ */
+export async function lockOrganization(trx: Queryable, id: string): Promise<Organization | null> {
+  const row = (await trx('organizations').where({ id }).forUpdate().first(ORG_COLUMNS)) as OrgRow | undefined;
+  return row ? rowToOrganization(row) : null;
+}
+
+export async function updateOrganizationName(db: Queryable, id: string, name: string): Promise<Organization> {
+  const [row] = (await db('organizations')
+    .where({ id })
+    .update({ name, updated_at: db.fn.now() })
+    .returning(ORG_COLUMNS)) as OrgRow[];
+  if (!row) throw new Error('organization vanished during update');
+  return rowToOrganization(row);
+}
+
+export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
+  await db('organizations').where({ id }).delete();
+}

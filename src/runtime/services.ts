@@ -7,10 +7,13 @@ import { migrationsCurrent } from '../db/migrate';
 import { createMetrics, type Metrics } from '../http/metrics';
 import { createReadiness, type Readiness } from '../http/readiness';
 import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
+import { ACTION_ROLES } from '../iam/action-roles';
+import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
+import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { connectClient } from '../temporal/connection';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
@@ -33,6 +36,10 @@ export interface Services {
   accessTokens: AccessTokens;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
   mailer: Mailer;
+  /** Organization role -> resource grants -> approval policy hooks, for every organization route (src/iam). */
+  authorization: AuthorizationChain;
+  /** Plan tiers: `plans.require(orgId, feature)` answers 403 naming the plan needed. */
+  plans: PlanGate;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -79,6 +86,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     readiness,
     accessTokens: await accessTokensFor(config),
     mailer: createMailer(config.identity.mail, logger),
+    authorization: createAuthorizationChain(db, ACTION_ROLES),
+    plans: createPlanGate(db),
   };
 }
 

@@ -56,3 +56,16 @@ export async function makeOrg(platform: TestPlatform, roles: OrgRole[] = ['owner
   }
   return { org, members };
 }
+
+/** A user who operates the instance (users.is_instance_admin), with a token without organization. */
+export async function makeInstanceAdmin(platform: TestPlatform): Promise<Member> {
+  const admin = await makeUser(platform);
+  await platform.services.db('users').where({ id: admin.user.id }).update({ is_instance_admin: true });
+  return { ...admin, token: await tokenFor(platform, admin.user, null, null) };
+}
+
+/** Adds an existing user to an organization with a role and returns their token for it. */
+export async function addMember(platform: TestPlatform, org: Organization, user: User, role: OrgRole) {
+  await insertMembership(platform.services.db, org.id, user.id, role);
+  return tokenFor(platform, user, org, role);
+}

@@ -1,0 +1,132 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { AuditService } from '../src/audit/audit-service';
+import type { AuditEntryInput } from '../src/audit/types';
+import type { Db, Tx } from '../src/db/knex';
+import { lockInvitation, updateInvitation, type InvitationRow } from '../src/invitations/invitation-repository';
+import {
+  INVITATION_FAILURE,
+  type AcceptInvitationRequest,
+  type AcceptInvitationResult,
+  type InvitationActor,
+  type InvitationStatus,
+} from '../src/temporal/definitions';
+
+export interface InvitationActivityDeps {
+  db: Db;
+  audit: AuditService;
+}
+
+interface Target {
+  invitationId: string;
+  workflowId: string;
+}
+
+function notPending(row: InvitationRow | null): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`invitation is ${row?.status ?? 'gone'}`, INVITATION_FAILURE.notPending);
+}
+
+function entry(row: InvitationRow, workflowId: string, actor: InvitationActor, action: string): AuditEntryInput {
+  return {
+    organizationId: row.organization_id,
+    userId: actor.userId,
+    actorType: actor.actorType,
+    actor: actor.actor,
+    requestId: actor.requestId,
+    action,
+    category: 'member_management',
+    resourceType: 'invitation',
+    resourceId: row.id,
+    workflowId,
+    details: { email: row.email, role: row.role },
+  };
+}
+
+const TIMER: InvitationActor = { userId: null, actorType: 'system', actor: 'invitation-workflow', requestId: null };
+
+/**
+ * Each activity locks the row, checks the transition, changes the row and writes the audit entry in one
+ * transaction. Activities run at least once, so each recognises its own earlier committed attempt and returns the
+ * same answer without a second change or audit entry.
+ */
+export function createInvitationActivities({ db, audit }: InvitationActivityDeps) {
+  const transition = <T>(work: (trx: Tx) => Promise<T>) => db.transaction(work);
+
+  return {
+    /** Returns the status the invitation ends with; a row gone with its organization reads as revoked. */
+    async expireInvitation(input: Target): Promise<InvitationStatus> {
+      return transition(async (trx) => {
+        const row = await lockInvitation(trx, input.invitationId);
+        if (!row) return 'revoked';
+        if (row.status !== 'pending') return row.status;
+        await updateInvitation(trx, row.id, { status: 'expired' });
+        await audit.append(trx, entry(row, input.workflowId, TIMER, 'invitation.expire'));
+        return 'expired';
+      });
+    },
+
+    async reissueInvitation(input: Target & { tokenHash: string; expiresAt: string; actor: InvitationActor }) {
+      await transition(async (trx) => {
+        const row = await lockInvitation(trx, input.invitationId);
+        if (row?.token_hash === input.tokenHash) return;
+        if (!row || row.status !== 'pending') throw notPending(row);
+        await updateInvitation(trx, row.id, {
+          token_hash: input.tokenHash,
+          expires_at: new Date(input.expiresAt),
+          reissue_count: row.reissue_count + 1,
+        });
+        const audited = entry(row, input.workflowId, input.actor, 'invitation.reissue');
+        await audit.append(trx, { ...audited, details: { ...audited.details, expiresAt: input.expiresAt } });
+      });
+    },
+
+    async revokeInvitation(input: Target & { actor: InvitationActor }): Promise<void> {
+      await transition(async (trx) => {
+        const row = await lockInvitation(trx, input.invitationId);
+        if (row?.status === 'revoked') return;
+        if (!row || row.status !== 'pending') throw notPending(row);
+        await updateInvitation(trx, row.id, { status: 'revoked' });
+        await audit.append(trx, entry(row, input.workflowId, input.actor, 'invitation.revoke'));
+      });
+    },
+
+    /** Joins the user with the invited role; the email check is repeated here against the row itself. */
+    async acceptInvitation(input: Target & AcceptInvitationRequest): Promise<AcceptInvitationResult> {
+      return transition(async (trx) => {
+        const row = await lockInvitation(trx, input.invitationId);
+        const result = (r: InvitationRow) => ({
+          organizationId: r.organization_id,
+          userId: input.userId,
+          role: r.role,
+        });
+        if (row?.status === 'accepted' && row.accepted_by === input.userId) return result(row);
+        if (!row || row.status !== 'pending') throw notPending(row);
+        if (row.token_hash !== input.tokenHash) {
+          throw ApplicationFailure.nonRetryable('invitation token was replaced', INVITATION_FAILURE.tokenSuperseded);
+        }
+        if (row.email.toLowerCase() !== input.email.toLowerCase()) {
+          throw ApplicationFailure.nonRetryable('invitation email mismatch', INVITATION_FAILURE.emailMismatch);
+        }
+        const inserted = (await trx('memberships')
+          .insert({ organization_id: row.organization_id, user_id: input.userId, role: row.role })
+          .onConflict(['organization_id', 'user_id'])
+          .ignore()
+          .returning('user_id')) as unknown[];
+        if (inserted.length === 0) {
+          throw ApplicationFailure.nonRetryable(
+            'already a member of this organization',
+            INVITATION_FAILURE.alreadyMember,
+          );
+        }
+        await updateInvitation(trx, row.id, { status: 'accepted', accepted_by: input.userId });
+        await audit.append(trx, entry(row, input.workflowId, input.actor, 'invitation.accept'));
+        await audit.append(trx, {
+          ...entry(row, input.workflowId, input.actor, 'member.add'),
+          resourceType: 'member',
+          resourceId: input.userId,
+          details: { email: row.email, role: row.role, invitationId: row.id },
+        });
+        return result(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { InvitationService } from '../../src/invitations/invitation-service';
+import type { OrgRole } from '../../src/iam/principal';
+import type { InvitationStatus } from '../../src/temporal/definitions';
+import type { RouteDef } from '../route-def';
+import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf } from './org-request';
+
+/** Invitations (spec state table): admin paths by id under the organization, public lookup and accept by token. */
+export function invitationRoutes(invitations: InvitationService, pageMax: number): RouteDef[] {
+  const base = '/api/v1/organizations/:slug/invitations';
+  return [
+    {
+      method: 'post',
+      path: base,
+      summary:
+        'Invite an email address with a role (owner and admin only); a retried identical send returns the pending one',
+      tag: 'invitations',
+      access: { kind: 'organization', action: 'org.invitations.create' },
+      body: 'invitation-create',
+      // 201 when created, 200 for a retried identical send (set by the handler, so no fixed `status` here).
+      handler: async (ctx) => {
+        const sent = await invitations.send(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          bodyOf<{ email: string; role: OrgRole }>(ctx),
+        );
+        ctx.status = sent.created ? 201 : 200;
+        ctx.body = { ...sent.invitation, emailSent: sent.emailSent };
+      },
+    },
+    {
+      method: 'get',
+      path: base,
+      summary: "List the organization's invitations, optionally by status",
+      tag: 'invitations',
+      access: { kind: 'organization', action: 'org.invitations.read' },
+      query: 'invitation-list-query',
+      handler: async (ctx) => {
+        const status = queryOf(ctx).status as InvitationStatus | undefined;
+        ctx.body = await invitations.list(orgCallerOf(ctx), paramOf(ctx, 'slug'), status, pageOf(ctx, pageMax));
+      },
+    },
+    {
+      method: 'get',
+      path: `${base}/:id`,
+      summary: 'One invitation',
+      tag: 'invitations',
+      access: { kind: 'organization', action: 'org.invitations.read' },
+      handler: async (ctx) => {
+        ctx.body = await invitations.get(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'id'));
+      },
+    },
+    {
+      method: 'post',
+      path: `${base}/:id/reissue`,
+      summary: 'Issue a new token, restart the expiry and send the email again (the old token stops working)',
+      tag: 'invitations',
+      access: { kind: 'organization', action: 'org.invitations.reissue' },
+      handler: async (ctx) => {
+        const sent = await invitations.reissue(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'id'));
+        ctx.body = { ...sent.invitation, emailSent: sent.emailSent };
+      },
+    },
+    {
+      method: 'delete',
+      path: `${base}/:id`,
+      summary: 'Revoke (cancel) a pending invitation',
+      tag: 'invitations',
+      access: { kind: 'organization', action: 'org.invitations.revoke' },
+      handler: async (ctx) => {
+        ctx.body = await invitations.revoke(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'id'));
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/invitations/:token',
+      summary: 'Public lookup of a pending invitation by its token',
+      tag: 'invitations',
+      access: { kind: 'public' },
+      handler: async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await invitations.lookup(paramOf(ctx, 'token'));
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/invitations/:token/accept',
+      summary: "Accept: the signed-in user's verified email must be the invited one (403 invitation email mismatch)",
+      tag: 'invitations',
+      access: { kind: 'authenticated', action: 'invitations.accept' },
+      handler: async (ctx) => {
+        ctx.body = await invitations.accept(callerOf(ctx), paramOf(ctx, 'token'));
+      },
+    },
+  ];
+}

@@ -1,0 +1,41 @@
+import { Unauthorized } from '../../src/errors';
+import { requireOrg, type Caller, type OrgCaller } from '../../src/iam/caller';
+import { pageRequestFrom, type PageRequest } from '../../src/orgs/pagination';
+import type { AppContext } from '../context';
+
+/** Small readers shared by the organization, IAM and platform-configuration routes, so handlers stay one-liners. */
+export function callerOf(ctx: AppContext): Caller {
+  const principal = ctx.state.principal;
+  if (!principal) throw new Unauthorized('missing or invalid token');
+  return { principal, requestId: ctx.state.requestId };
+}
+
+export function orgCallerOf(ctx: AppContext): OrgCaller {
+  return requireOrg(callerOf(ctx));
+}
+
+/** The body as its JSON Schema (additionalProperties: false) already validated it. */
+export function bodyOf<T>(ctx: AppContext): T {
+  return (ctx.state.body ?? {}) as T;
+}
+
+export function paramOf(ctx: AppContext, name: string): string {
+  return (ctx.params as Record<string, string | undefined>)[name] ?? '';
+}
+
+export function queryOf(ctx: AppContext): Record<string, string | undefined> {
+  return ctx.query as Record<string, string | undefined>;
+}
+
+export function pageOf(ctx: AppContext, pageMax: number): PageRequest {
+  return pageRequestFrom(ctx.query, pageMax);
+}
+
+export function created(ctx: AppContext, body: unknown): void {
+  ctx.status = 201;
+  ctx.body = body;
+}
+
+export function noContent(ctx: AppContext): void {
+  ctx.status = 204;
+}

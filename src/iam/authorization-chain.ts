@@ -1,0 +1,82 @@
+import type { Queryable } from '../db/knex';
+import { Forbidden } from '../errors';
+import { highestGrantRole } from '../permissions/grant-repository';
+import type { OrgRole, Principal } from './principal';
+import { resourceRefsOf, type ResourceRef } from './resource-refs';
+import { atLeast, minimumRole, type ActionRoleTable } from './role-authorizer';
+
+/**
+ * The last link of the chain: approval policies can gate an action even when role and grants permit it (the
+ * releases issue registers them). A hook throws (Forbidden, Conflict, Unprocessable) to stop the request.
+ */
+export interface ApprovalPolicyHook {
+  name: string;
+  /** `context` is the HTTP request context of the route (api/context.ts AppContext). */
+  check(input: { principal: Principal; action: string; context: unknown }): Promise<void>;
+}
+
+export interface Decision {
+  action: string;
+  allowed: boolean;
+  /** The organization-role floor of the action; null when the action is unknown (denied by default). */
+  requiredRole: OrgRole | null;
+  organizationRole: OrgRole | null;
+  /** The strongest role resource grants give on the resources the action names. */
+  grantRole: OrgRole | null;
+  /** Which link decided: `organization-role`, `resource-grant`, or why it was denied. */
+  reason: 'organization-role' | 'resource-grant' | 'not-a-member' | 'unknown-action' | 'insufficient-role';
+  resources: ResourceRef[];
+}
+
+export interface AuthorizationChain {
+  /** Role and grants only, no hooks and no error: used by the effective-permissions view. */
+  decide(principal: Principal, action: string): Promise<Decision>;
+  /** The whole chain for a request; throws Forbidden with a plain reason. Called after identity and org context. */
+  authorize(principal: Principal, action: string, context: unknown): Promise<void>;
+  addApprovalPolicy(hook: ApprovalPolicyHook): void;
+  readonly actionRoles: ActionRoleTable;
+}
+
+/**
+ * identity (authenticators) -> organization context (token org_id, current membership) -> organization role ->
+ * resource grants -> approval policies. One instance serves every route (api/mount-routes.ts).
+ */
+export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleTable): AuthorizationChain {
+  const hooks: ApprovalPolicyHook[] = [];
+
+  async function decide(principal: Principal, action: string): Promise<Decision> {
+    const resources = resourceRefsOf(action);
+    const base = { action, resources, organizationRole: principal.role, grantRole: null };
+    const requiredRole = minimumRole(actionRoles, action);
+    if (principal.organizationId === null || principal.role === null) {
+      return { ...base, allowed: false, requiredRole, reason: 'not-a-member' };
+    }
+    if (requiredRole === null) return { ...base, allowed: false, requiredRole, reason: 'unknown-action' };
+    if (atLeast(principal.role, requiredRole)) {
+      return { ...base, allowed: true, requiredRole, reason: 'organization-role' };
+    }
+    const grantRole =
+      principal.userId === null
+        ? null
+        : await highestGrantRole(db, principal.organizationId, principal.userId, resources);
+    const allowed = atLeast(grantRole, requiredRole);
+    return { ...base, grantRole, allowed, requiredRole, reason: allowed ? 'resource-grant' : 'insufficient-role' };
+  }
+
+  return {
+    actionRoles,
+    decide,
+    async authorize(principal, action, context) {
+      const decision = await decide(principal, action);
+      if (!decision.allowed) {
+        if (decision.reason === 'not-a-member') throw new Forbidden('you are not a member of the active organization');
+        if (decision.reason === 'unknown-action') throw new Forbidden(`action ${action} is not permitted`);
+        throw new Forbidden(`this action requires the ${decision.requiredRole ?? 'owner'} role`);
+      }
+      for (const hook of hooks) await hook.check({ principal, action, context });
+    },
+    addApprovalPolicy(hook) {
+      hooks.push(hook);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { AuditEntryInput } from '../audit/types';
+import { InvalidInput, NotFound, Unauthorized } from '../errors';
+import type { OrgRole, Principal } from './principal';
+
+/** Who is acting and for which request: what services need to scope queries and to write audit entries. */
+export interface Caller {
+  principal: Principal;
+  requestId: string | null;
+}
+
+/** A caller whose request carries an active organization (the route's access kind guarantees it). */
+export interface OrgCaller extends Caller {
+  organizationId: string;
+  role: OrgRole;
+}
+
+export function requireOrg(caller: Caller): OrgCaller {
+  const { organizationId, role } = caller.principal;
+  if (organizationId === null) throw new InvalidInput('missing organization context');
+  if (role === null) throw new NotFound('organization not found');
+  return { ...caller, organizationId, role };
+}
+
+export function requireUser(caller: Caller): { userId: string; email: string } {
+  const { userId, email } = caller.principal;
+  if (userId === null || email === null) throw new Unauthorized('a user session is required');
+  return { userId, email };
+}
+
+/** The actor fields every audit entry written on behalf of this caller carries. */
+export function auditActor(caller: Caller): Pick<AuditEntryInput, 'userId' | 'actorType' | 'actor' | 'requestId'> {
+  return {
+    userId: caller.principal.userId,
+    actorType: caller.principal.actorType,
+    actor: caller.principal.actor,
+    requestId: caller.requestId,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** Path ids that cannot exist answer like missing ones, before any query: 404, never a database cast error. */
+export function pathId(value: string | undefined, what: string): string {
+  if (value === undefined || !isUuid(value)) throw new NotFound(`${what} not found`);
+  return value.toLowerCase();
+}

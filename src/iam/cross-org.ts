@@ -1,0 +1,53 @@
+import type { AuditService } from '../audit/audit-service';
+import type { AuditCategory } from '../audit/types';
+import type { Queryable } from '../db/knex';
+import { NotFound } from '../errors';
+import { auditActor, type OrgCaller } from './caller';
+
+export interface CrossOrgDeps {
+  db: Queryable;
+  audit: AuditService;
+}
+
+/** How to find a resource by the identifier a caller sent, regardless of organization. */
+export interface ResourceProbe {
+  table: string;
+  /** Column the identifier is matched against (id, slug). */
+  column: string;
+  value: string;
+  /** Readable type for the message and the audit entry, e.g. `team`. */
+  resourceType: string;
+  category: AuditCategory;
+  /** Column holding the owning organization; `id` for the organizations table itself. */
+  orgColumn?: string;
+}
+
+export const CROSS_ORG_ACTION = 'access.cross_organization.denied';
+
+/**
+ * Another organization's resources answer exactly like missing ones (404, same message, no data). When the identifier
+ * does belong to another organization, the attempt is written to the caller's own organization audit chain as a
+ * blocked action, so its administrators see members probing foreign ids; the target organization learns nothing about
+ * the caller and the caller learns nothing about the target.
+ */
+export async function notFoundInOrg(deps: CrossOrgDeps, caller: OrgCaller, probe: ResourceProbe): Promise<never> {
+  const orgColumn = probe.orgColumn ?? 'organization_id';
+  const foreign = (await deps
+    .db(probe.table)
+    .where(probe.column, probe.value)
+    .whereNot(orgColumn, caller.organizationId)
+    .first(orgColumn)) as Record<string, string> | undefined;
+  if (foreign) {
+    await deps.audit.appendStandalone({
+      organizationId: caller.organizationId,
+      ...auditActor(caller),
+      action: CROSS_ORG_ACTION,
+      category: probe.category,
+      resourceType: probe.resourceType,
+      resourceId: probe.value,
+      status: 'blocked',
+      details: { reason: 'resource belongs to another organization' },
+    });
+  }
+  throw new NotFound(`${probe.resourceType} not found`);
+}

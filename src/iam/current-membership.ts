@@ -1,0 +1,35 @@
+import type { Queryable } from '../db/knex';
+import type { Authenticator } from './authenticator';
+import { isOrgRole, type Principal } from './principal';
+
+/**
+ * The organization-context link of the chain for user credentials: the token names the active organization, but the
+ * role comes from the membership as it is now, so a demotion or removal takes effect on the next request rather
+ * than when the 15-minute token expires (SECURITY-BAR MT-3). A removed member keeps the organization id with a null
+ * role and is refused by the authorizer. Instance administration is read from the user row for the same reason.
+ */
+export function withCurrentMembership(db: Queryable, inner: Authenticator): Authenticator {
+  return {
+    async authenticate(token): Promise<Principal | null> {
+      const principal = await inner.authenticate(token);
+      if (!principal || principal.kind !== 'user' || principal.userId === null) return principal;
+      const orgId = principal.organizationId;
+      const query = db('users as u').where('u.id', principal.userId);
+      if (orgId === null) void query.select('u.is_instance_admin', db.raw('NULL as role'));
+      else {
+        void query
+          .leftJoin('memberships as m', (j) => {
+            j.on('m.user_id', '=', 'u.id').andOnVal('m.organization_id', '=', orgId);
+          })
+          .select('u.is_instance_admin', 'm.role');
+      }
+      const row = (await query.first()) as { is_instance_admin: boolean; role: string | null } | undefined;
+      if (!row) return null;
+      return {
+        ...principal,
+        role: orgId !== null && isOrgRole(row.role) ? row.role : null,
+        isInstanceAdmin: row.is_instance_admin,
+      };
+    },
+  };
+}

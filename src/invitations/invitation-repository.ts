@@ -1,0 +1,169 @@
+import type { Queryable } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { Conflict } from '../errors';
+import type { OrgRole } from '../iam/principal';
+import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
+import type { InvitationStatus } from '../temporal/definitions';
+
+export interface Invitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: OrgRole;
+  /** As stored; a pending row past its expiry reads as `expired` (the timer may not have fired yet). */
+  status: InvitationStatus;
+  expiresAt: string;
+  invitedBy: string | null;
+  acceptedBy: string | null;
+  reissueCount: number;
+  workflowId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InvitationRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: OrgRole;
+  token_hash: string;
+  status: InvitationStatus;
+  expires_at: Date;
+  invited_by: string | null;
+  accepted_by: string | null;
+  reissue_count: number;
+  workflow_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const INVITATION_COLUMNS = [
+  'id',
+  'organization_id',
+  'email',
+  'role',
+  'token_hash',
+  'status',
+  'expires_at',
+  'invited_by',
+  'accepted_by',
+  'reissue_count',
+  'workflow_id',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The status a reader should see: the row, or `expired` once the deadline passed even if the timer is late. */
+export function effectiveStatus(row: Pick<InvitationRow, 'status' | 'expires_at'>, now = new Date()): InvitationStatus {
+  return row.status === 'pending' && row.expires_at.getTime() <= now.getTime() ? 'expired' : row.status;
+}
+
+export function rowToInvitation(row: InvitationRow): Invitation {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    email: row.email,
+    role: row.role,
+    status: effectiveStatus(row),
+    expiresAt: row.expires_at.toISOString(),
+    invitedBy: row.invited_by,
+    acceptedBy: row.accepted_by,
+    reissueCount: row.reissue_count,
+    workflowId: row.workflow_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export interface NewInvitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: OrgRole;
+  tokenHash: string;
+  expiresAt: Date;
+  invitedBy: string | null;
+  workflowId: string;
+}
+
+export async function insertInvitation(db: Queryable, input: NewInvitation): Promise<InvitationRow> {
+  try {
+    const [row] = (await db('invitations')
+      .insert({
+        id: input.id,
+        organization_id: input.organizationId,
+        email: input.email,
+        role: input.role,
+        token_hash: input.tokenHash,
+        status: 'pending',
+        expires_at: input.expiresAt,
+        invited_by: input.invitedBy,
+        workflow_id: input.workflowId,
+      })
+      .returning(INVITATION_COLUMNS)) as InvitationRow[];
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('a pending invitation for this email already exists');
+    throw err;
+  }
+}
+
+export async function findInvitation(db: Queryable, organizationId: string, id: string): Promise<InvitationRow | null> {
+  const row = (await db('invitations').where({ organization_id: organizationId, id }).first(INVITATION_COLUMNS)) as
+    InvitationRow | undefined;
+  return row ?? null;
+}
+
+export async function findInvitationByTokenHash(db: Queryable, tokenHash: string): Promise<InvitationRow | null> {
+  const row = (await db('invitations').where({ token_hash: tokenHash }).first(INVITATION_COLUMNS)) as
+    InvitationRow | undefined;
+  return row ?? null;
+}
+
+/** Locks the row for a transition; activities call this first so retries and concurrent changes serialise. */
+export async function lockInvitation(db: Queryable, id: string): Promise<InvitationRow | null> {
+  const row = (await db('invitations').where({ id }).forUpdate().first(INVITATION_COLUMNS)) as
+    InvitationRow | undefined;
+  return row ?? null;
+}
+
+export async function findPendingByEmail(
+  db: Queryable,
+  organizationId: string,
+  email: string,
+): Promise<InvitationRow | null> {
+  const row = (await db('invitations')
+    .where({ organization_id: organizationId, status: 'pending' })
+    .whereRaw('lower(email) = lower(?)', [email])
+    .first(INVITATION_COLUMNS)) as InvitationRow | undefined;
+  return row ?? null;
+}
+
+export async function updateInvitation(
+  db: Queryable,
+  id: string,
+  changes: Partial<Pick<InvitationRow, 'status' | 'token_hash' | 'expires_at' | 'accepted_by' | 'reissue_count'>>,
+): Promise<void> {
+  await db('invitations')
+    .where({ id })
+    .update({ ...changes, updated_at: db.fn.now() });
+}
+
+export function listInvitations(
+  db: Queryable,
+  organizationId: string,
+  status: InvitationStatus | undefined,
+  page: PageRequest,
+): Promise<Page<Invitation>> {
+  const query = db('invitations').where({ organization_id: organizationId }).select(INVITATION_COLUMNS);
+  if (status === 'pending') void query.where({ status }).where('expires_at', '>', db.fn.now());
+  else if (status === 'expired') {
+    void query.where((b) => {
+      void b
+        .where({ status: 'expired' })
+        .orWhere((p) => void p.where({ status: 'pending' }).where('expires_at', '<=', db.fn.now()));
+    });
+  } else if (status) void query.where({ status });
+  return keysetPage<InvitationRow, Invitation>(query, ['email', 'id'], page, (r) => [r.email, r.id], rowToInvitation);
+}

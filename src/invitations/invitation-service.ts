@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { AuditService } from '../audit/audit-service';
+import type { Db } from '../db/knex';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import { auditActor, pathId, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import { notFoundInOrg } from '../iam/cross-org';
+import type { OrgRole } from '../iam/principal';
+import type { Logger } from '../logging/logger';
+import { errorFields } from '../logging/logger';
+import type { Mailer } from '../mail/mailer';
+import { resolveActiveOrg } from '../orgs/active-org';
+import { findMemberByEmail } from '../orgs/membership-repository';
+import { findOrganizationById, type Organization } from '../orgs/org-repository';
+import type { Page, PageRequest } from '../orgs/pagination';
+import {
+  SEARCH_ATTRIBUTES,
+  WORKFLOW_ID_PREFIX,
+  acceptInvitationUpdate,
+  reissueInvitationUpdate,
+  revokeInvitationUpdate,
+  type InvitationActor,
+  type InvitationStatus,
+  type InvitationWorkflowInput,
+} from '../temporal/definitions';
+import type { StartOptions } from '../temporal/start-workflow';
+import { endedInvitation, invitationUpdateError } from './invitation-errors';
+import { invitationMail } from './invitation-mail';
+import {
+  effectiveStatus,
+  findInvitation,
+  findInvitationByTokenHash,
+  findPendingByEmail,
+  insertInvitation,
+  listInvitations,
+  rowToInvitation,
+  type Invitation,
+  type InvitationRow,
+} from './invitation-repository';
+import { hashInvitationToken, isInvitationTokenShape, newInvitationToken } from './invitation-token';
+
+export interface InvitationServiceDeps {
+  db: Db;
+  audit: AuditService;
+  temporal: Client;
+  /** src/temporal/start-workflow.ts: USE_EXISTING, the configured task queue, the start counter. */
+  startWorkflow(workflowType: string, opts: StartOptions): Promise<unknown>;
+  mailer: Pick<Mailer, 'send'>;
+  log: Logger;
+  ttlMs: number;
+  publicUrl: string;
+}
+
+export interface SentInvitation {
+  invitation: Invitation;
+  /** False when an identical pending invitation already existed (a retried send): nothing new was created. */
+  created: boolean;
+  emailSent: boolean;
+}
+
+export interface InvitationLookup {
+  organization: { slug: string; name: string };
+  email: string;
+  role: OrgRole;
+  status: 'pending';
+  expiresAt: string;
+}
+
+export type InvitationService = ReturnType<typeof createInvitationService>;
+
+export function invitationWorkflowId(invitationId: string): string {
+  return `${WORKFLOW_ID_PREFIX.invitation}-${invitationId}`;
+}
+
+function actorOf(caller: Caller): InvitationActor {
+  const { userId, actorType, actor, requestId } = auditActor(caller);
+  return { userId: userId ?? null, actorType, actor: actor ?? '', requestId: requestId ?? null };
+}
+
+export function createInvitationService(deps: InvitationServiceDeps) {
+  const { db, audit, temporal } = deps;
+
+  /**
+   * Starts the workflow of a pending row. USE_EXISTING makes a retried call return the running workflow instead of
+   * a second one; a pending row whose workflow was lost gets a new run with its current token and deadline.
+   */
+  async function ensureWorkflow(row: InvitationRow): Promise<void> {
+    const input: InvitationWorkflowInput = {
+      invitationId: row.id,
+      organizationId: row.organization_id,
+      email: row.email,
+      tokenHash: row.token_hash,
+      expiresAt: row.expires_at.toISOString(),
+      ttlMs: deps.ttlMs,
+    };
+    await deps.startWorkflow('invitationWorkflow', {
+      workflowId: row.workflow_id,
+      args: [input],
+      searchAttributes: [
+        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
+        { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'pending' },
+      ],
+      summary: `Invitation ${row.id} (${row.role})`,
+    });
+  }
+
+  async function mail(org: Organization, row: InvitationRow, token: string, inviter: string): Promise<boolean> {
+    try {
+      await deps.mailer.send(
+        invitationMail({
+          to: row.email,
+          organizationName: org.name,
+          role: row.role,
+          inviter,
+          token,
+          expiresAt: row.expires_at.toISOString(),
+          publicUrl: deps.publicUrl,
+        }),
+      );
+      return true;
+    } catch (err) {
+      // The invitation stands; the admin sees emailSent: false and can reissue to send again.
+      deps.log.warn('invitation email not sent', { invitationId: row.id, ...errorFields(err) });
+      return false;
+    }
+  }
+
+  async function rowInOrg(caller: OrgCaller, org: Organization, id: string): Promise<InvitationRow> {
+    const invitationId = pathId(id, 'invitation');
+    const row = await findInvitation(db, org.id, invitationId);
+    if (row) return row;
+    return notFoundInOrg(deps, caller, {
+      table: 'invitations',
+      column: 'id',
+      value: invitationId,
+      resourceType: 'invitation',
+      category: 'member_management',
+    });
+  }
+
+  function requirePending(row: InvitationRow): void {
+    const status = effectiveStatus(row);
+    if (status !== 'pending') throw new Conflict(`invitation is ${status}`);
+  }
+
+  async function update<T>(
+    row: InvitationRow,
+    call: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<T>,
+  ) {
+    try {
+      return await call(temporal.workflow.getHandle(row.workflow_id));
+    } catch (err) {
+      throw invitationUpdateError(err);
+    }
+  }
+
+  async function pendingRowForToken(token: string): Promise<InvitationRow> {
+    const row = isInvitationTokenShape(token) ? await findInvitationByTokenHash(db, hashInvitationToken(token)) : null;
+    if (!row) throw new NotFound('invitation not found');
+    const status = effectiveStatus(row);
+    if (status !== 'pending') throw endedInvitation(status);
+    return row;
+  }
+
+  return {
+    async send(caller: OrgCaller, slug: string, input: { email: string; role: OrgRole }): Promise<SentInvitation> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      if (input.role === 'owner' && caller.role !== 'owner') throw new Forbidden('only an owner can invite an owner');
+      const email = input.email.trim().toLowerCase();
+      if (await findMemberByEmail(db, org.id, email)) {
+        throw new Conflict('this user is already a member of the organization');
+      }
+      const existing = await findPendingByEmail(db, org.id, email);
+      if (existing && effectiveStatus(existing) === 'pending') {
+        if (existing.role !== input.role) throw new Conflict('a pending invitation for this email already exists');
+        await ensureWorkflow(existing);
+        return { invitation: rowToInvitation(existing), created: false, emailSent: false };
+      }
+      const id = randomUUID();
+      const token = newInvitationToken();
+      const row = await db.transaction(async (trx) => {
+        // A pending row past its deadline whose timer never ran (workflow lost) makes room for the new one.
+        if (existing) {
+          await trx('invitations').where({ id: existing.id, status: 'pending' }).update({ status: 'expired' });
+          await audit.append(trx, {
+            organizationId: org.id,
+            actorType: 'system',
+            actor: 'invitation-service',
+            action: 'invitation.expire',
+            category: 'member_management',
+            resourceType: 'invitation',
+            resourceId: existing.id,
+            workflowId: existing.workflow_id,
+            details: { email: existing.email, role: existing.role, reason: 'deadline passed without its timer' },
+          });
+        }
+        const inserted = await insertInvitation(trx, {
+          id,
+          organizationId: org.id,
+          email,
+          role: input.role,
+          tokenHash: hashInvitationToken(token),
+          expiresAt: new Date(Date.now() + deps.ttlMs),
+          invitedBy: caller.principal.userId,
+          workflowId: invitationWorkflowId(id),
+        });
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'invitation.create',
+          category: 'member_management',
+          resourceType: 'invitation',
+          resourceId: id,
+          workflowId: inserted.workflow_id,
+          details: { email, role: input.role, expiresAt: inserted.expires_at.toISOString() },
+        });
+        return inserted;
+      });
+      await ensureWorkflow(row);
+      const emailSent = await mail(org, row, token, caller.principal.actor);
+      return { invitation: rowToInvitation(row), created: true, emailSent };
+    },
+
+    async list(caller: OrgCaller, slug: string, status: InvitationStatus | undefined, page: PageRequest) {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      return listInvitations(db, org.id, status, page) as Promise<Page<Invitation>>;
+    },
+
+    async get(caller: OrgCaller, slug: string, id: string): Promise<Invitation> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      return rowToInvitation(await rowInOrg(caller, org, id));
+    },
+
+    /** New token, expiry restarted by the workflow (its timer resets), email sent again. */
+    async reissue(caller: OrgCaller, slug: string, id: string): Promise<SentInvitation> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      const row = await rowInOrg(caller, org, id);
+      requirePending(row);
+      const token = newInvitationToken();
+      const tokenHash = hashInvitationToken(token);
+      await update(row, (h) =>
+        h.executeUpdate(reissueInvitationUpdate, { args: [{ tokenHash, actor: actorOf(caller) }] }),
+      );
+      const fresh = (await findInvitation(db, org.id, row.id)) ?? row;
+      const emailSent = await mail(org, fresh, token, caller.principal.actor);
+      return { invitation: rowToInvitation(fresh), created: false, emailSent };
+    },
+
+    async revoke(caller: OrgCaller, slug: string, id: string): Promise<Invitation> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      const row = await rowInOrg(caller, org, id);
+      requirePending(row);
+      await update(row, (h) => h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller) }] }));
+      return rowToInvitation((await findInvitation(db, org.id, row.id)) ?? row);
+    },
+
+    /** Public: whoever holds the token sees what it is for, and nothing once it has ended. */
+    async lookup(token: string): Promise<InvitationLookup> {
+      const row = await pendingRowForToken(token);
+      const org = await findOrganizationById(db, row.organization_id);
+      if (!org) throw new NotFound('invitation not found');
+      return {
+        organization: { slug: org.slug, name: org.name },
+        email: row.email,
+        role: row.role,
+        status: 'pending',
+        expiresAt: row.expires_at.toISOString(),
+      };
+    },
+
+    /**
+     * The signed-in user joins when their (verified) email is the invited one. The workflow's validator checks the
+     * same again, so a reissue or revoke racing this call cannot be bypassed.
+     */
+    async accept(caller: Caller, token: string) {
+      const { userId } = requireUser(caller);
+      const row = await pendingRowForToken(token);
+      const user = (await db('users').where({ id: userId }).first('email', 'email_verified_at')) as
+        { email: string; email_verified_at: Date | null } | undefined;
+      if (!user) throw new NotFound('user not found');
+      if (user.email.toLowerCase() !== row.email.toLowerCase()) throw new Forbidden('invitation email mismatch');
+      if (user.email_verified_at === null) {
+        throw new Forbidden('verify your email address before accepting an invitation');
+      }
+      const result = await update(row, (h) =>
+        h.executeUpdate(acceptInvitationUpdate, {
+          args: [{ tokenHash: row.token_hash, userId, email: user.email, actor: actorOf(caller) }],
+        }),
+      );
+      const org = await findOrganizationById(db, result.organizationId);
+      return {
+        organization: org ? { id: org.id, slug: org.slug, name: org.name } : { id: result.organizationId },
+        userId,
+        role: result.role,
+      };
+    },
+
+    /** Ends the workflows of invitations whose organization was deleted (best effort: their rows are gone). */
+    async endWorkflows(workflowIds: string[]): Promise<void> {
+      for (const workflowId of workflowIds) {
+        try {
+          await temporal.workflow.getHandle(workflowId).terminate('organization deleted');
+        } catch (err) {
+          deps.log.warn('invitation workflow not terminated', { workflowId, ...errorFields(err) });
+        }
+      }
+    },
+  };
+}

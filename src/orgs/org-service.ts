@@ -1,0 +1,179 @@
+import type { AuditService } from '../audit/audit-service';
+import type { Db, Tx } from '../db/knex';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
+import { auditActor, isUuid, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import type { OrgRole } from '../iam/principal';
+import { resolveActiveOrg } from './active-org';
+import {
+  countOwners,
+  deleteMembership,
+  findMember,
+  listMembers,
+  listOrganizationsOf,
+  setMemberRole,
+  type Member,
+  type MyOrganization,
+} from './membership-repository';
+import {
+  SLUG_PATTERN,
+  deleteOrganization,
+  insertMembership,
+  insertOrganization,
+  lockOrganization,
+  updateOrganizationName,
+  type Organization,
+} from './org-repository';
+import type { Page, PageRequest } from './pagination';
+
+export interface OrgServiceDeps {
+  db: Db;
+  audit: AuditService;
+  /** Ends the invitation workflows of a deleted organization (their rows are gone with it). */
+  endInvitationWorkflows(workflowIds: string[]): Promise<void>;
+}
+
+export type OrgService = ReturnType<typeof createOrgService>;
+
+export function createOrgService(deps: OrgServiceDeps) {
+  const { db, audit } = deps;
+
+  /** Locks the organization for a membership change and finds the target member, or 404. */
+  async function lockedMember(trx: Tx, caller: OrgCaller, slug: string, userId: string) {
+    const org = await resolveActiveOrg({ db: trx, audit }, caller, slug);
+    await lockOrganization(trx, org.id);
+    const member = isUuid(userId) ? await findMember(trx, org.id, userId) : null;
+    if (!member) throw new NotFound('member not found');
+    return { org, member };
+  }
+
+  /** Owners are managed by owners only: an admin can neither promote to nor act on the owner role. */
+  function checkOwnerRule(caller: OrgCaller, target: Member, newRole: OrgRole | null): void {
+    if (caller.role === 'owner') return;
+    if (target.role === 'owner') throw new Forbidden('only an owner can change or remove an owner');
+    if (newRole === 'owner') throw new Forbidden('only an owner can grant the owner role');
+  }
+
+  async function keepsAnOwner(trx: Tx, organizationId: string, target: Member, newRole: OrgRole | null) {
+    if (target.role !== 'owner' || newRole === 'owner') return;
+    if ((await countOwners(trx, organizationId)) <= 1) {
+      throw new Conflict('an organization must keep at least one owner');
+    }
+  }
+
+  return {
+    /** Any signed-in user may create an organization and becomes its first owner. */
+    async create(caller: Caller, input: { slug: string; name: string }): Promise<MyOrganization> {
+      const user = requireUser(caller);
+      if (!SLUG_PATTERN.test(input.slug)) throw new InvalidInput('slug must be lowercase letters, digits and dashes');
+      return db.transaction(async (trx) => {
+        const org = await insertOrganization(trx, { slug: input.slug, name: input.name, plan: 'free' });
+        await insertMembership(trx, org.id, user.userId, 'owner');
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'organization.create',
+          category: 'configuration',
+          resourceType: 'organization',
+          resourceId: org.id,
+          details: { slug: org.slug, name: org.name, plan: org.plan },
+        });
+        return { ...org, role: 'owner' as const };
+      });
+    },
+
+    listMine(caller: Caller, page: PageRequest): Promise<Page<MyOrganization>> {
+      return listOrganizationsOf(db, requireUser(caller).userId, page);
+    },
+
+    async get(caller: OrgCaller, slug: string): Promise<MyOrganization> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      return { ...org, role: caller.role };
+    },
+
+    async rename(caller: OrgCaller, slug: string, name: string): Promise<Organization> {
+      return db.transaction(async (trx) => {
+        const org = await resolveActiveOrg(deps, caller, slug);
+        const updated = await updateOrganizationName(trx, org.id, name);
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'organization.update',
+          category: 'configuration',
+          resourceType: 'organization',
+          resourceId: org.id,
+          details: { from: { name: org.name }, to: { name } },
+        });
+        return updated;
+      });
+    },
+
+    /** The slug must be repeated in the body: deleting an organization cannot be undone. */
+    async delete(caller: OrgCaller, slug: string, confirm: string): Promise<void> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      if (confirm !== org.slug) throw new InvalidInput('confirm must repeat the organization slug');
+      const workflowIds = await db.transaction(async (trx) => {
+        await lockOrganization(trx, org.id);
+        const pending = (await trx('invitations')
+          .where({ organization_id: org.id, status: 'pending' })
+          .pluck('workflow_id')) as string[];
+        // The audit entry stays in the organization's chain after the organization row is gone.
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'organization.delete',
+          category: 'configuration',
+          resourceType: 'organization',
+          resourceId: org.id,
+          details: { slug: org.slug, name: org.name, pendingInvitations: pending.length },
+        });
+        await deleteOrganization(trx, org.id);
+        return pending;
+      });
+      await deps.endInvitationWorkflows(workflowIds);
+    },
+
+    async listMembers(caller: OrgCaller, slug: string, page: PageRequest): Promise<Page<Member>> {
+      const org = await resolveActiveOrg(deps, caller, slug);
+      return listMembers(db, org.id, page);
+    },
+
+    async changeRole(caller: OrgCaller, slug: string, userId: string, role: OrgRole): Promise<Member> {
+      return db.transaction(async (trx) => {
+        const { org, member } = await lockedMember(trx, caller, slug, userId);
+        if (member.role === role) return member;
+        checkOwnerRule(caller, member, role);
+        await keepsAnOwner(trx, org.id, member, role);
+        await setMemberRole(trx, org.id, member.userId, role);
+        // `member.role.change` is also the name of the Security notification event of the spec.
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'member.role.change',
+          category: 'role_changes',
+          resourceType: 'member',
+          resourceId: member.userId,
+          details: { email: member.email, from: member.role, to: role },
+        });
+        return { ...member, role };
+      });
+    },
+
+    async removeMember(caller: OrgCaller, slug: string, userId: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        const { org, member } = await lockedMember(trx, caller, slug, userId);
+        checkOwnerRule(caller, member, null);
+        await keepsAnOwner(trx, org.id, member, null);
+        await deleteMembership(trx, org.id, member.userId);
+        await audit.append(trx, {
+          organizationId: org.id,
+          ...auditActor(caller),
+          action: 'member.remove',
+          category: 'member_management',
+          resourceType: 'member',
+          resourceId: member.userId,
+          details: { email: member.email, role: member.role },
+        });
+      });
+    },
+  };
+}

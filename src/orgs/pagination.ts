@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import { InvalidInput } from '../errors';
+
+export interface PageRequest {
+  cursor?: string;
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Reads `limit` and `cursor` from a validated query string; the bound comes from configuration (ORG_PAGE_MAX). */
+export function pageRequestFrom(query: Record<string, unknown>, pageMax: number): PageRequest {
+  const raw = query.limit;
+  const limit = typeof raw === 'string' ? Number(raw) : Math.min(DEFAULT_PAGE_SIZE, pageMax);
+  if (!Number.isInteger(limit) || limit < 1 || limit > pageMax) {
+    throw new InvalidInput(`limit must be between 1 and ${pageMax}`);
+  }
+  const cursor = typeof query.cursor === 'string' ? query.cursor : undefined;
+  return { limit, cursor };
+}
+
+function encodeCursor(key: readonly [string, string]): string {
+  return Buffer.from(JSON.stringify(['k1', key[0], key[1]])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 3 && value[0] === 'k1') {
+      const [, a, b] = value as unknown[];
+      if (typeof a === 'string' && typeof b === 'string') return [a, b];
+    }
+  } catch {
+    // fall through: a cursor we did not make
+  }
+  throw new InvalidInput('invalid cursor');
+}
+
+/**
+ * Keyset pagination over two text sort keys, the second unique (an id) so pages never skip or repeat rows while
+ * others are inserted. Both keys are compared as text, so uuid columns sort the same way in ORDER BY and WHERE.
+ */
+export async function keysetPage<Row, Item>(
+  query: Knex.QueryBuilder,
+  keys: readonly [string, string],
+  page: PageRequest,
+  keyOf: (row: Row) => readonly [string, string],
+  toItem: (row: Row) => Item,
+): Promise<Page<Item>> {
+  if (page.cursor !== undefined) {
+    const [a, b] = decodeCursor(page.cursor);
+    void query.whereRaw('(??::text, ??::text) > (?, ?)', [keys[0], keys[1], a, b]);
+  }
+  void query.orderByRaw('??::text, ??::text', [keys[0], keys[1]]).limit(page.limit + 1);
+  const rows = (await query) as Row[];
+  const items = rows.slice(0, page.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map(toItem),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(keyOf(last)) : null,
+  };
+}

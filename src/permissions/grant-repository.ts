@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+import type { Queryable } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { Conflict } from '../errors';
+import type { OrgRole } from '../iam/principal';
+import type { ResourceRef, ResourceType } from '../iam/resource-refs';
+import { higherRole } from '../iam/role-authorizer';
+import { keysetPage, type PageRequest } from '../orgs/pagination';
+
+export const GRANT_ROLES = ['admin', 'member', 'viewer'] as const;
+export type GrantRole = (typeof GRANT_ROLES)[number];
+export type SubjectType = 'user' | 'team';
+
+export interface Grant {
+  id: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  resourceType: ResourceType;
+  resourceId: string;
+  role: GrantRole;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+interface GrantRow {
+  id: string;
+  subject_type: SubjectType;
+  user_id: string | null;
+  team_id: string | null;
+  resource_type: ResourceType;
+  resource_id: string;
+  role: GrantRole;
+  created_by: string | null;
+  created_at: Date;
+}
+
+const GRANT_COLUMNS = [
+  'g.id',
+  'g.subject_type',
+  'g.user_id',
+  'g.team_id',
+  'g.resource_type',
+  'g.resource_id',
+  'g.role',
+  'g.created_by',
+  'g.created_at',
+] as const;
+
+function rowToGrant(row: GrantRow): Grant {
+  return {
+    id: row.id,
+    subjectType: row.subject_type,
+    subjectId: (row.subject_type === 'user' ? row.user_id : row.team_id) ?? '',
+    resourceType: row.resource_type,
+    resourceId: row.resource_id,
+    role: row.role,
+    createdBy: row.created_by,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+function grants(db: Queryable, organizationId: string) {
+  return db('resource_grants as g').where('g.organization_id', organizationId).select(GRANT_COLUMNS);
+}
+
+export interface NewGrant {
+  subjectType: SubjectType;
+  subjectId: string;
+  resourceType: ResourceType;
+  resourceId: string;
+  role: GrantRole;
+}
+
+export async function insertGrant(db: Queryable, organizationId: string, input: NewGrant, createdBy: string | null) {
+  try {
+    const [row] = (await db('resource_grants')
+      .insert({
+        organization_id: organizationId,
+        subject_type: input.subjectType,
+        user_id: input.subjectType === 'user' ? input.subjectId : null,
+        team_id: input.subjectType === 'team' ? input.subjectId : null,
+        resource_type: input.resourceType,
+        resource_id: input.resourceId,
+        role: input.role,
+        created_by: createdBy,
+      })
+      .returning(GRANT_COLUMNS.map((c) => c.slice(2)))) as GrantRow[];
+    if (!row) throw new Error('insert returned no row');
+    return rowToGrant(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('this subject already has a grant on this resource');
+    throw err;
+  }
+}
+
+export async function findGrant(db: Queryable, organizationId: string, id: string): Promise<Grant | null> {
+  const row = (await grants(db, organizationId).where('g.id', id).first()) as GrantRow | undefined;
+  return row ? rowToGrant(row) : null;
+}
+
+export interface GrantFilters {
+  subjectType?: SubjectType;
+  subjectId?: string;
+  resourceType?: ResourceType;
+  resourceId?: string;
+}
+
+function applyFilters(query: Knex.QueryBuilder, f: GrantFilters): Knex.QueryBuilder {
+  if (f.subjectType) void query.where('g.subject_type', f.subjectType);
+  if (f.subjectId) void query.where((b) => void b.where('g.user_id', f.subjectId).orWhere('g.team_id', f.subjectId));
+  if (f.resourceType) void query.where('g.resource_type', f.resourceType);
+  if (f.resourceId) void query.where('g.resource_id', f.resourceId);
+  return query;
+}
+
+export function listGrants(db: Queryable, organizationId: string, filters: GrantFilters, page: PageRequest) {
+  return keysetPage<GrantRow, Grant>(
+    applyFilters(grants(db, organizationId), filters),
+    ['g.resource_id', 'g.id'],
+    page,
+    (r) => [r.resource_id, r.id],
+    rowToGrant,
+  );
+}
+
+export async function setGrantRole(db: Queryable, organizationId: string, id: string, role: GrantRole) {
+  await db('resource_grants').where({ organization_id: organizationId, id }).update({ role, updated_at: db.fn.now() });
+}
+
+export async function deleteGrant(db: Queryable, organizationId: string, id: string): Promise<void> {
+  await db('resource_grants').where({ organization_id: organizationId, id }).delete();
+}
+
+/** Grants reaching a user directly or through any of the user's teams in the organization. */
+function grantsReaching(db: Queryable, organizationId: string, userId: string) {
+  return grants(db, organizationId).where((b) => {
+    void b
+      .where('g.user_id', userId)
+      .orWhereIn(
+        'g.team_id',
+        db('team_members').select('team_id').where({ organization_id: organizationId, user_id: userId }),
+      );
+  });
+}
+
+/** The strongest role any grant gives the user on any of the resources (null when none does). */
+export async function highestGrantRole(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  refs: readonly ResourceRef[],
+): Promise<OrgRole | null> {
+  if (refs.length === 0) return null;
+  const rows = (await grantsReaching(db, organizationId, userId).where((b) => {
+    for (const ref of refs) void b.orWhere({ 'g.resource_type': ref.type, 'g.resource_id': ref.id });
+  })) as GrantRow[];
+  return rows.reduce<OrgRole | null>((best, row) => higherRole(best, row.role), null);
+}
+
+/** Every grant reaching the user, for the effective-permissions view; bounded by the organization's grant count. */
+export async function grantsOfUser(db: Queryable, organizationId: string, userId: string): Promise<Grant[]> {
+  const rows = (await grantsReaching(db, organizationId, userId)
+    .orderBy('g.resource_type')
+    .orderBy('g.resource_id')
+    .limit(1000)) as GrantRow[];
+  return rows.map(rowToGrant);
+}

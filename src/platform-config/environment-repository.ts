@@ -1,0 +1,101 @@
+import type { Queryable } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { Conflict } from '../errors';
+
+/** One stage of the organization's delivery path (dev, staging, production, ...), in promotion order. */
+export interface Environment {
+  id: string;
+  slug: string;
+  name: string;
+  production: boolean;
+  /** 0-based place in the catalogue; positions are always contiguous. */
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface EnvironmentRow {
+  id: string;
+  slug: string;
+  name: string;
+  production: boolean;
+  position: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = ['id', 'slug', 'name', 'production', 'position', 'created_at', 'updated_at'] as const;
+
+/** Catalogues are small by nature; the cap keeps the unpaginated list bounded. */
+export const MAX_ENVIRONMENTS = 50;
+
+function rowToEnvironment(row: EnvironmentRow): Environment {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    production: row.production,
+    position: row.position,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function listEnvironments(db: Queryable, organizationId: string): Promise<Environment[]> {
+  const rows = (await db('org_environments')
+    .where({ organization_id: organizationId })
+    .orderBy('position')
+    .limit(MAX_ENVIRONMENTS)
+    .select(COLUMNS)) as EnvironmentRow[];
+  return rows.map(rowToEnvironment);
+}
+
+export async function findEnvironment(db: Queryable, organizationId: string, slug: string) {
+  const row = (await db('org_environments').where({ organization_id: organizationId, slug }).first(COLUMNS)) as
+    EnvironmentRow | undefined;
+  return row ? rowToEnvironment(row) : null;
+}
+
+/** Serialises catalogue changes of one organization (positions are read, then shifted). */
+export async function lockCatalogue(db: Queryable, organizationId: string): Promise<void> {
+  await db.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`environments:${organizationId}`]);
+}
+
+export async function shiftPositions(db: Queryable, organizationId: string, from: number, by: 1 | -1): Promise<void> {
+  await db('org_environments')
+    .where({ organization_id: organizationId })
+    .where('position', '>=', from)
+    .increment('position', by);
+}
+
+export async function insertEnvironment(
+  db: Queryable,
+  organizationId: string,
+  input: { slug: string; name: string; production: boolean; position: number },
+): Promise<Environment> {
+  try {
+    const [row] = (await db('org_environments')
+      .insert({ organization_id: organizationId, ...input })
+      .returning(COLUMNS)) as EnvironmentRow[];
+    if (!row) throw new Error('insert returned no row');
+    return rowToEnvironment(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('an environment with this slug already exists');
+    throw err;
+  }
+}
+
+export async function updateEnvironment(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; production?: boolean; position?: number },
+): Promise<void> {
+  await db('org_environments')
+    .where({ organization_id: organizationId, id })
+    .update({ ...changes, updated_at: db.fn.now() });
+}
+
+export async function deleteEnvironment(db: Queryable, organizationId: string, id: string): Promise<void> {
+  await db('org_environments').where({ organization_id: organizationId, id }).delete();
+}

@@ -1,0 +1,138 @@
+import type { AuditService } from '../audit/audit-service';
+import type { Db, Tx } from '../db/knex';
+import { Conflict, InvalidInput } from '../errors';
+import { auditActor, type OrgCaller } from '../iam/caller';
+import { notFoundInOrg } from '../iam/cross-org';
+import { SLUG_PATTERN } from '../orgs/org-repository';
+import {
+  MAX_ENVIRONMENTS,
+  deleteEnvironment,
+  findEnvironment,
+  insertEnvironment,
+  listEnvironments,
+  lockCatalogue,
+  shiftPositions,
+  updateEnvironment,
+  type Environment,
+} from './environment-repository';
+
+export interface EnvironmentServiceDeps {
+  db: Db;
+  audit: AuditService;
+}
+
+export type EnvironmentService = ReturnType<typeof createEnvironmentService>;
+
+/** The organization's ordered environment catalogue; projects (a later issue) pick their environments from it. */
+export function createEnvironmentService(deps: EnvironmentServiceDeps) {
+  const { db, audit } = deps;
+
+  async function environmentOf(caller: OrgCaller, slug: string, trx: Tx | Db = db): Promise<Environment> {
+    const env = SLUG_PATTERN.test(slug) ? await findEnvironment(trx, caller.organizationId, slug) : null;
+    if (env) return env;
+    return notFoundInOrg(deps, caller, {
+      table: 'org_environments',
+      column: 'slug',
+      value: slug,
+      resourceType: 'environment',
+      category: 'configuration',
+    });
+  }
+
+  function record(trx: Tx, caller: OrgCaller, action: string, env: Environment, details: Record<string, unknown>) {
+    return audit.append(trx, {
+      organizationId: caller.organizationId,
+      ...auditActor(caller),
+      action,
+      category: 'configuration',
+      resourceType: 'environment',
+      resourceId: env.id,
+      details: { slug: env.slug, ...details },
+    });
+  }
+
+  /** Every catalogue change runs under one per-organization lock, so positions stay contiguous. */
+  function change<T>(caller: OrgCaller, work: (trx: Tx) => Promise<T>): Promise<T> {
+    return db.transaction(async (trx) => {
+      await lockCatalogue(trx, caller.organizationId);
+      return work(trx);
+    });
+  }
+
+  return {
+    list: (caller: OrgCaller) => listEnvironments(db, caller.organizationId),
+
+    get: (caller: OrgCaller, slug: string) => environmentOf(caller, slug),
+
+    /** Appends, or inserts at `position` (0-based) and moves the later ones down. */
+    create(
+      caller: OrgCaller,
+      input: { slug: string; name?: string; production?: boolean; position?: number },
+    ): Promise<Environment> {
+      return change(caller, async (trx) => {
+        const current = await listEnvironments(trx, caller.organizationId);
+        if (current.length >= MAX_ENVIRONMENTS) {
+          throw new Conflict(`an organization can have at most ${MAX_ENVIRONMENTS} environments`);
+        }
+        const position = Math.min(input.position ?? current.length, current.length);
+        await shiftPositions(trx, caller.organizationId, position, 1);
+        const env = await insertEnvironment(trx, caller.organizationId, {
+          slug: input.slug,
+          name: input.name ?? input.slug,
+          production: input.production ?? false,
+          position,
+        });
+        await record(trx, caller, 'environment.create', env, { production: env.production, position });
+        return env;
+      });
+    },
+
+    update(caller: OrgCaller, slug: string, changes: { name?: string; production?: boolean }): Promise<Environment> {
+      return change(caller, async (trx) => {
+        const env = await environmentOf(caller, slug, trx);
+        await updateEnvironment(trx, caller.organizationId, env.id, changes);
+        await record(trx, caller, 'environment.update', env, { changes });
+        return { ...env, ...changes };
+      });
+    },
+
+    delete(caller: OrgCaller, slug: string): Promise<void> {
+      return change(caller, async (trx) => {
+        const env = await environmentOf(caller, slug, trx);
+        await deleteEnvironment(trx, caller.organizationId, env.id);
+        await shiftPositions(trx, caller.organizationId, env.position + 1, -1);
+        await record(trx, caller, 'environment.delete', env, { name: env.name, production: env.production });
+      });
+    },
+
+    /** `order` must name every environment exactly once; positions follow it. */
+    reorder(caller: OrgCaller, order: string[]): Promise<Environment[]> {
+      return change(caller, async (trx) => {
+        const current = await listEnvironments(trx, caller.organizationId);
+        const known = new Set(current.map((e) => e.slug));
+        if (
+          order.length !== current.length ||
+          new Set(order).size !== order.length ||
+          !order.every((s) => known.has(s))
+        ) {
+          throw new InvalidInput('order must list every environment slug exactly once');
+        }
+        const bySlug = new Map(current.map((e) => [e.slug, e]));
+        for (const [position, slug] of order.entries()) {
+          const env = bySlug.get(slug);
+          if (env && env.position !== position)
+            await updateEnvironment(trx, caller.organizationId, env.id, { position });
+        }
+        await audit.append(trx, {
+          organizationId: caller.organizationId,
+          ...auditActor(caller),
+          action: 'environment.reorder',
+          category: 'configuration',
+          resourceType: 'environment',
+          details: { from: current.map((e) => e.slug), to: order },
+        });
+        return listEnvironments(trx, caller.organizationId);
+      });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { AuditService } from '../audit/audit-service';
+import type { Db, Tx } from '../db/knex';
+import { auditActor, pathId, type OrgCaller } from '../iam/caller';
+import { notFoundInOrg } from '../iam/cross-org';
+import type { PageRequest } from '../orgs/pagination';
+import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
+
+export interface TenantServiceDeps {
+  db: Db;
+  audit: AuditService;
+}
+
+export type TenantService = ReturnType<typeof createTenantService>;
+
+/** The organization's tenant catalogue; project tenants (a later issue) refer to these entries. */
+export function createTenantService(deps: TenantServiceDeps) {
+  const { db, audit } = deps;
+
+  async function tenantOf(caller: OrgCaller, rawId: string): Promise<OrgTenant> {
+    const id = pathId(rawId, 'tenant');
+    const tenant = await findTenant(db, caller.organizationId, id);
+    if (tenant) return tenant;
+    return notFoundInOrg(deps, caller, {
+      table: 'org_tenants',
+      column: 'id',
+      value: id,
+      resourceType: 'tenant',
+      category: 'configuration',
+    });
+  }
+
+  function record(trx: Tx, caller: OrgCaller, action: string, tenant: OrgTenant, details: Record<string, unknown>) {
+    return audit.append(trx, {
+      organizationId: caller.organizationId,
+      ...auditActor(caller),
+      action,
+      category: 'configuration',
+      resourceType: 'tenant',
+      resourceId: tenant.id,
+      tenantId: tenant.id,
+      details: { slug: tenant.slug, ...details },
+    });
+  }
+
+  return {
+    list: (caller: OrgCaller, page: PageRequest) => listTenants(db, caller.organizationId, page),
+
+    get: (caller: OrgCaller, id: string) => tenantOf(caller, id),
+
+    create(caller: OrgCaller, input: { slug: string; name: string; description?: string }): Promise<OrgTenant> {
+      return db.transaction(async (trx) => {
+        const tenant = await insertTenant(trx, caller.organizationId, {
+          slug: input.slug,
+          name: input.name,
+          description: input.description ?? '',
+        });
+        await record(trx, caller, 'tenant.create', tenant, { name: tenant.name });
+        return tenant;
+      });
+    },
+
+    async update(caller: OrgCaller, id: string, changes: { name?: string; description?: string }) {
+      const tenant = await tenantOf(caller, id);
+      return db.transaction(async (trx) => {
+        const updated = await updateTenant(trx, caller.organizationId, tenant.id, changes);
+        await record(trx, caller, 'tenant.update', tenant, { changes });
+        return updated;
+      });
+    },
+
+    async delete(caller: OrgCaller, id: string): Promise<void> {
+      const tenant = await tenantOf(caller, id);
+      await db.transaction(async (trx) => {
+        await deleteTenant(trx, caller.organizationId, tenant.id);
+        await record(trx, caller, 'tenant.delete', tenant, { name: tenant.name });
+      });
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import type { Queryable } from '../db/knex';
+import { isUniqueViolation } from '../db/knex';
+import { Conflict } from '../errors';
+import type { OrgRole } from '../iam/principal';
+import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
+
+export interface Team {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  memberCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface TeamRow {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  member_count: string | number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TeamMember {
+  userId: string;
+  email: string;
+  name: string;
+  organizationRole: OrgRole;
+  addedAt: string;
+}
+
+interface TeamMemberRow {
+  user_id: string;
+  email: string;
+  name: string;
+  role: OrgRole;
+  created_at: Date;
+}
+
+function rowToTeam(row: TeamRow): Team {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    memberCount: Number(row.member_count),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function teams(db: Queryable, organizationId: string) {
+  return db('teams as t')
+    .where('t.organization_id', organizationId)
+    .select(
+      't.id',
+      't.slug',
+      't.name',
+      't.description',
+      't.created_at',
+      't.updated_at',
+      db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id')).as('member_count'),
+    );
+}
+
+function uniqueTeam<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    if (isUniqueViolation(err)) throw new Conflict('a team with this slug already exists');
+    throw err;
+  });
+}
+
+export async function insertTeam(
+  db: Queryable,
+  organizationId: string,
+  input: { slug: string; name: string; description: string },
+): Promise<Team> {
+  const [row] = (await uniqueTeam(
+    db('teams')
+      .insert({ organization_id: organizationId, ...input })
+      .returning(['id', 'slug', 'name', 'description', 'created_at', 'updated_at']),
+  )) as Omit<TeamRow, 'member_count'>[];
+  if (!row) throw new Error('insert returned no row');
+  return rowToTeam({ ...row, member_count: 0 });
+}
+
+export async function findTeam(db: Queryable, organizationId: string, id: string): Promise<Team | null> {
+  const row = (await teams(db, organizationId).where('t.id', id).first()) as TeamRow | undefined;
+  return row ? rowToTeam(row) : null;
+}
+
+export function listTeams(db: Queryable, organizationId: string, page: PageRequest): Promise<Page<Team>> {
+  return keysetPage<TeamRow, Team>(
+    teams(db, organizationId),
+    ['t.slug', 't.id'],
+    page,
+    (r) => [r.slug, r.id],
+    rowToTeam,
+  );
+}
+
+export async function updateTeam(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; description?: string },
+): Promise<void> {
+  await db('teams')
+    .where({ organization_id: organizationId, id })
+    .update({ ...changes, updated_at: db.fn.now() });
+}
+
+/** Team memberships and the team's grants go with it (ON DELETE CASCADE). */
+export async function deleteTeam(db: Queryable, organizationId: string, id: string): Promise<void> {
+  await db('teams').where({ organization_id: organizationId, id }).delete();
+}
+
+function teamMembers(db: Queryable, organizationId: string, teamId: string) {
+  return db('team_members as tm')
+    .join('users as u', 'u.id', 'tm.user_id')
+    .join('memberships as m', (j) => {
+      j.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'tm.organization_id');
+    })
+    .where({ 'tm.organization_id': organizationId, 'tm.team_id': teamId })
+    .select('tm.user_id', 'u.email', 'u.name', 'm.role', 'tm.created_at');
+}
+
+function rowToTeamMember(row: TeamMemberRow): TeamMember {
+  return {
+    userId: row.user_id,
+    email: row.email,
+    name: row.name,
+    organizationRole: row.role,
+    addedAt: row.created_at.toISOString(),
+  };
+}
+
+export function listTeamMembers(db: Queryable, organizationId: string, teamId: string, page: PageRequest) {
+  return keysetPage<TeamMemberRow, TeamMember>(
+    teamMembers(db, organizationId, teamId),
+    ['u.email', 'tm.user_id'],
+    page,
+    (r) => [r.email, r.user_id],
+    rowToTeamMember,
+  );
+}
+
+export async function findTeamMember(db: Queryable, organizationId: string, teamId: string, userId: string) {
+  const row = (await teamMembers(db, organizationId, teamId).where('tm.user_id', userId).first()) as
+    TeamMemberRow | undefined;
+  return row ? rowToTeamMember(row) : null;
+}
+
+/** The organization membership is a foreign key: only members of the same organization can join its teams. */
+export async function insertTeamMember(db: Queryable, organizationId: string, teamId: string, userId: string) {
+  try {
+    await db('team_members').insert({ team_id: teamId, organization_id: organizationId, user_id: userId });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('the user is already a member of this team');
+    throw err;
+  }
+}
+
+export async function deleteTeamMember(db: Queryable, organizationId: string, teamId: string, userId: string) {
+  return db('team_members').where({ organization_id: organizationId, team_id: teamId, user_id: userId }).delete();
+}
+
+/** The teams of one user, for the effective-permissions view (bounded: a user is in few teams). */
+export async function teamsOfUser(db: Queryable, organizationId: string, userId: string) {
+  return (await db('teams as t')
+    .join('team_members as tm', 'tm.team_id', 't.id')
+    .where({ 't.organization_id': organizationId, 'tm.user_id': userId })
+    .orderBy('t.slug')
+    .limit(500)
+    .select('t.id', 't.slug', 't.name')) as { id: string; slug: string; name: string }[];
+}
