@@ -1,8 +1,11 @@
-import { generate, generateSecret, generateURI } from 'otplib';
+import { randomBytes } from 'node:crypto';
+import { generate } from '@otplib/totp';
+import { generateTOTP } from '@otplib/uri';
 import QRCode from 'qrcode';
 import { safeEqual } from '../secret-tokens';
+import { base32, nodeCrypto } from './otp-plugins';
 
-/** RFC 6238 with the authenticator-app defaults: SHA-1, 6 digits, 30-second steps (MFA-1). */
+/** RFC 6238 with the authenticator-app defaults: SHA-1, 6 digits, 30-second steps, server time only (MFA-1). */
 export const TOTP_PERIOD = 30;
 const ISSUER = 'Delivery Platform';
 
@@ -10,18 +13,18 @@ export function currentStep(nowMs = Date.now()): number {
   return Math.floor(nowMs / 1000 / TOTP_PERIOD);
 }
 
-/** 20 random bytes (160 bits) from the CSPRNG, base32 for the authenticator app. */
+/** 20 random bytes (160 bits, RFC 4226's recommendation) from the CSPRNG, base32 for the authenticator app. */
 export function newTotpSecret(): string {
-  return generateSecret({ length: 20 });
+  return base32.encode(new Uint8Array(randomBytes(20)));
 }
 
 export async function enrollment(secret: string, email: string) {
-  const otpauthUri = generateURI({ issuer: ISSUER, label: email, secret, period: TOTP_PERIOD, digits: 6 });
+  const otpauthUri = generateTOTP({ issuer: ISSUER, label: email, secret, period: TOTP_PERIOD, digits: 6 });
   return { secret, otpauthUri, qrCode: await QRCode.toDataURL(otpauthUri) };
 }
 
 export function codeForStep(secret: string, step: number): Promise<string> {
-  return generate({ secret, epoch: step * TOTP_PERIOD, period: TOTP_PERIOD, digits: 6 });
+  return generate({ secret, epoch: step * TOTP_PERIOD, period: TOTP_PERIOD, digits: 6, crypto: nodeCrypto, base32 });
 }
 
 /**

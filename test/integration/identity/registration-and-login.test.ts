@@ -1,0 +1,228 @@
+import { tokenFromMail } from '../../helpers/smtp-capture';
+import {
+  authAudit,
+  login,
+  refreshFrom,
+  registerVerified,
+  signedInUser,
+  startIdentityPlatform,
+  strongPassword,
+  uniqueEmail,
+  type IdentityEnv,
+} from './identity-harness';
+
+let env: IdentityEnv;
+
+beforeAll(async () => {
+  env = await startIdentityPlatform({ REGISTRATION_OPEN: 'true' });
+});
+afterAll(() => env.close());
+
+describe('GET /api/v1/auth/config', () => {
+  it('lists registration, providers and MFA availability', async () => {
+    const res = await env.http.get('/api/v1/auth/config');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ registrationOpen: true, providers: [], mfaAvailable: true });
+  });
+});
+
+describe('registration and email verification', () => {
+  it('registers, mails a verification link over SMTP, refuses login until verified, then logs in', async () => {
+    const email = uniqueEmail();
+    const password = strongPassword();
+    const reg = await env.http.post('/api/v1/auth/register', { body: { email, password, name: 'Ada' } });
+    expect(reg.status).toBe(202);
+    expect(reg.body).toEqual({ status: 'check your email to continue' });
+    const mail = await env.smtp.waitFor(email, /confirm your email/i);
+    expect(mail.from).toBe('no-reply@example.test');
+    expect(mail.text).toContain('https://app.example.test/verify-email?token=');
+
+    const early = await login(env, email, password);
+    expect(early.status).toBe(403);
+    expect(early.body).toEqual({ error: expect.stringMatching(/email address not verified/) });
+    expect(refreshFrom(early)).toBeUndefined();
+
+    const token = tokenFromMail(mail);
+    expect((await env.http.post('/api/v1/auth/verify-email', { body: { token } })).status).toBe(200);
+    const reused = await env.http.post('/api/v1/auth/verify-email', { body: { token } });
+    expect(reused.status).toBe(400);
+
+    const ok = await login(env, email, password);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      tokenType: 'Bearer',
+      expiresIn: 900,
+      user: { email, name: 'Ada', emailVerified: true },
+      organization: null,
+    });
+    const events = await authAudit(env, { actor: email });
+    expect(events.map((e) => `${e.action}:${e.status}`)).toEqual([
+      'auth.register:success',
+      'auth.login:failure',
+      'auth.email.verify:success',
+      'auth.login:success',
+    ]);
+  });
+
+  it('resend-verification sends a fresh link that replaces the old one', async () => {
+    const email = uniqueEmail();
+    const password = strongPassword();
+    await env.http.post('/api/v1/auth/register', { body: { email, password, name: 'Bo' } });
+    const first = tokenFromMail(await env.smtp.waitFor(email, /confirm your email/i));
+    const resend = await env.http.post('/api/v1/auth/resend-verification', { body: { email } });
+    expect(resend.status).toBe(202);
+    const second = tokenFromMail(await env.smtp.waitFor(email, /confirm your email/i, 1));
+    expect(second).not.toBe(first);
+    expect((await env.http.post('/api/v1/auth/verify-email', { body: { token: first } })).status).toBe(400);
+    expect((await env.http.post('/api/v1/auth/verify-email', { body: { token: second } })).status).toBe(200);
+  });
+
+  it('answers a taken address exactly like a new one and mails the owner instead of creating anything', async () => {
+    const { email } = await registerVerified(env);
+    const again = await env.http.post('/api/v1/auth/register', {
+      body: { email: email.toUpperCase(), password: strongPassword(), name: 'Mallory' },
+    });
+    const fresh = await env.http.post('/api/v1/auth/register', {
+      body: { email: uniqueEmail(), password: strongPassword(), name: 'New' },
+    });
+    expect(again.status).toBe(fresh.status);
+    expect(again.body).toEqual(fresh.body);
+    await env.smtp.waitFor(email, /someone tried to register/i);
+    const users = await env.platform.services.db('users').whereRaw('lower(email) = ?', [email]).count('* as n');
+    expect(Number(users[0]?.n)).toBe(1);
+  });
+
+  it('applies the password policy: length in code points, common passwords, no truncation', async () => {
+    const cases: [string, RegExp][] = [
+      ['short', /at least 8/],
+      ['x'.repeat(129), /at most 128/],
+      ['password123', /too common/],
+      ['aaaaaaaaaaaa', /too common/],
+    ];
+    for (const [password, message] of cases) {
+      const res = await env.http.post('/api/v1/auth/register', { body: { email: uniqueEmail(), password, name: 'X' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: expect.stringMatching(message) });
+    }
+  });
+
+  it('row 11: a pasted 64-emoji password is accepted and verifies byte-exact', async () => {
+    const emoji = ['😀', '🚀', '🔐', '🌍'];
+    const password = Array.from({ length: 64 }, (_, i) => emoji[i % 4]).join('');
+    expect([...password]).toHaveLength(64);
+    const { email } = await registerVerified(env, uniqueEmail(), password);
+    expect((await login(env, email, password)).status).toBe(200);
+    // One code point less, or the same text normalised differently, is another password.
+    expect((await login(env, email, password.slice(0, -2))).status).toBe(401);
+    const composed = 'Café-password-é';
+    const { email: e2 } = await registerVerified(env, uniqueEmail(), composed);
+    expect((await login(env, e2, composed.normalize('NFD'))).status).toBe(401);
+    expect((await login(env, e2, composed)).status).toBe(200);
+  });
+
+  it('row 10: no 72-byte truncation: a password sharing the first 72+ bytes does not verify', async () => {
+    const prefix = 'p'.repeat(80);
+    const { email } = await registerVerified(env, uniqueEmail(), `${prefix}-real-ending`);
+    expect((await login(env, email, `${prefix}-other-ending`)).status).toBe(401);
+    expect((await login(env, email, prefix)).status).toBe(401);
+    expect((await login(env, email, `${prefix}-real-ending`)).status).toBe(200);
+  });
+});
+
+describe('no account enumeration', () => {
+  it('row 7: unknown email and wrong password give identical status and body, and both pay the KDF', async () => {
+    const { email } = await registerVerified(env);
+    const timed = async (e: string) => {
+      const started = process.hrtime.bigint();
+      const res = await login(env, e, 'wrong password 123');
+      return { res, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await timed(email);
+      const b = await timed(uniqueEmail('ghost'));
+      expect(a.res.status).toBe(401);
+      expect(b.res.status).toBe(a.res.status);
+      expect(b.res.body).toEqual(a.res.body);
+      expect(a.res.body).toEqual({ error: 'invalid email or password' });
+      known.push(a.ms);
+      unknown.push(b.ms);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
+    // Without the dummy Argon2id run an unknown email would answer in a fraction of the time.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    expect(median(unknown)).toBeLessThan(median(known) * 2 + 20);
+  });
+
+  it('row 8: forgot-password and resend-verification answer an unknown email the same and send nothing', async () => {
+    const { email } = await registerVerified(env);
+    const ghost = uniqueEmail('ghost');
+    for (const path of ['/api/v1/auth/password/forgot', '/api/v1/auth/resend-verification']) {
+      const a = await env.http.post(path, { body: { email } });
+      const b = await env.http.post(path, { body: { email: ghost } });
+      expect(a.status).toBe(202);
+      expect(b.status).toBe(202);
+      expect(b.body).toEqual(a.body);
+    }
+    await env.smtp.waitFor(email, /reset your password/i);
+    expect(env.smtp.to(ghost)).toHaveLength(0);
+  });
+});
+
+describe('password reset and change', () => {
+  it('resets by emailed single-use token, ending every session; the old password stops working', async () => {
+    const user = await signedInUser(env);
+    await env.http.post('/api/v1/auth/password/forgot', { body: { email: user.email } });
+    const token = tokenFromMail(await env.smtp.waitFor(user.email, /reset your password/i));
+    const weak = await env.http.post('/api/v1/auth/password/reset', { body: { token, password: 'password123' } });
+    expect(weak.status).toBe(400);
+    const next = strongPassword();
+    const done = await env.http.post('/api/v1/auth/password/reset', { body: { token, password: next } });
+    expect(done.status).toBe(200);
+    expect((await env.http.post('/api/v1/auth/password/reset', { body: { token, password: next } })).status).toBe(400);
+    expect((await env.http.get('/api/v1/auth/me', { token: user.accessToken })).status).toBe(401);
+    expect((await login(env, user.email, user.password)).status).toBe(401);
+    expect((await login(env, user.email, next)).status).toBe(200);
+    await env.smtp.waitFor(user.email, /password was changed/i);
+    const actions = (await authAudit(env, { user_id: user.userId })).map((e) => e.action);
+    expect(actions).toContain('auth.password.reset');
+  });
+
+  it('changes with the current password, ends the other sessions, and returns a working token', async () => {
+    const a = await signedInUser(env);
+    const second = await login(env, a.email, a.password);
+    const otherToken = (second.body as { accessToken: string }).accessToken;
+    const wrong = await env.http.post('/api/v1/auth/password', {
+      token: a.accessToken,
+      body: { currentPassword: 'not it at all', newPassword: strongPassword() },
+    });
+    expect(wrong.status).toBe(403);
+    const next = strongPassword();
+    const res = await env.http.post<{ accessToken: string }>('/api/v1/auth/password', {
+      token: a.accessToken,
+      body: { currentPassword: a.password, newPassword: next },
+    });
+    expect(res.status).toBe(200);
+    // Row 4: the other session's access token is refused at once, not after 15 minutes.
+    expect((await env.http.get('/api/v1/auth/me', { token: otherToken })).status).toBe(401);
+    expect((await env.http.get('/api/v1/auth/me', { token: res.body.accessToken })).status).toBe(200);
+    expect((await login(env, a.email, next)).status).toBe(200);
+    await env.smtp.waitFor(a.email, /password was changed/i);
+  });
+});
+
+describe('GET /api/v1/auth/me', () => {
+  it('returns the user, organization context, memberships and MFA state', async () => {
+    const user = await signedInUser(env);
+    const me = await env.http.get('/api/v1/auth/me', { token: user.accessToken });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      user: expect.objectContaining({ id: user.userId, email: user.email, emailVerified: true }),
+      organization: null,
+      memberships: [],
+      mfa: { state: 'not-configured', totpEnabled: false, recoveryCodesRemaining: 0 },
+    });
+    expect((await env.http.get('/api/v1/auth/me')).status).toBe(401);
+  });
+});
