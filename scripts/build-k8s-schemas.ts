@@ -43,7 +43,7 @@ function main(): void {
     fs.writeFileSync(file, gz);
     const kinds = bundle.resources.length;
     const defs = Object.keys(bundle.definitions).length;
-    console.log(`${path.relative(root, file)}: ${kinds} kinds, ${defs} definitions, ${gz.length} bytes`);
+    process.stdout.write(`${path.relative(root, file)}: ${kinds} kinds, ${defs} definitions, ${gz.length} bytes\n`);
   }
 }
 

@@ -91,6 +91,6 @@ export class ValidationEngine {
   }
 
   checkCrd(yamlText: string): CrdRecord {
-    return checkCrd(yamlText, { limits: this.limits });
+    return checkCrd(yamlText, { limits: this.limits, validators: this.crdValidators });
   }
 }

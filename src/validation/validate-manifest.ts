@@ -20,7 +20,7 @@ export interface ManifestContext {
 }
 
 /** A resource to validate: a document, or one item of a `kind: List` document. */
-interface Candidate {
+export interface ManifestResource {
   value: unknown;
   /** Set for a document that is not YAML; the value is then absent. */
   syntaxError?: string;
@@ -74,8 +74,8 @@ function listItems(value: unknown): unknown[] | undefined {
 }
 
 /** Documents, with `kind: List` items standing in for their List; empty documents dropped. */
-function candidates(yamlText: string, limits: ManifestLimits): Candidate[] {
-  const out: Candidate[] = [];
+export function manifestResources(yamlText: string, limits: ManifestLimits): ManifestResource[] {
+  const out: ManifestResource[] = [];
   for (const doc of parseManifest(yamlText, limits)) {
     const items = listItems(doc.value);
     if (doc.syntaxError !== undefined)
@@ -96,7 +96,7 @@ function candidates(yamlText: string, limits: ManifestLimits): Candidate[] {
  */
 export function validateManifest(yamlText: string, ctx: ManifestContext): ValidationResponse {
   const results: ValidationResult[] = [];
-  for (const candidate of candidates(yamlText, ctx.limits)) {
+  for (const candidate of manifestResources(yamlText, ctx.limits)) {
     if (candidate.syntaxError !== undefined) {
       const resource = `<unknown>/<document ${candidate.documentIndex + 1}>`;
       results.push({ severity: 'error', message: candidate.syntaxError, path: '', resource });

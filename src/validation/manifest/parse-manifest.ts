@@ -1,4 +1,3 @@
-/// <reference path="./js-yaml.d.ts" />
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import { ManifestRejected } from '../errors';
 import type { ManifestLimits } from './limits';
@@ -71,7 +70,13 @@ export function parseManifest(text: string, limits: ManifestLimits): ParsedDocum
       if (rejection) throw rejection;
       return { index, value: undefined, syntaxError: syntaxMessage(error, chunk.firstLine) };
     }
-    if (value !== null && value !== undefined) inspectTree(value, limits, budget);
+    try {
+      if (value !== null && value !== undefined) inspectTree(value, limits, budget);
+    } catch (error) {
+      // Only reachable with a depth limit raised past what the stack holds.
+      if (error instanceof RangeError) throw new ManifestRejected('TOO_DEEP', 'manifest nests too deeply to inspect');
+      throw error;
+    }
     return { index, value: value ?? undefined };
   });
 }
