@@ -4,7 +4,16 @@ import { createOrgService, type OrgService } from '../../src/orgs/org-service';
 import type { Services } from '../../src/runtime/services';
 import { startWorkflow } from '../../src/temporal/start-workflow';
 import type { RouteDef } from '../route-def';
+import { createGrantService } from '../../src/permissions/grant-service';
+import { createEnvironmentService } from '../../src/platform-config/environment-service';
+import { createTenantService } from '../../src/platform-config/tenant-service';
+import { createTeamService } from '../../src/teams/team-service';
+import { iamRoutes } from './iam-routes';
 import { invitationRoutes } from './invitation-routes';
+import { permissionRoutes } from './permission-routes';
+import { planAdminRoutes } from './plan-admin-routes';
+import { platformConfigRoutes } from './platform-config-routes';
+import { teamRoutes } from './team-routes';
 import { bodyOf, callerOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from './org-request';
 
 /** Organizations, invitations, teams, grants, IAM views, features and platform configuration. */
@@ -25,7 +34,23 @@ export function organizationRoutes(services: Services): RouteDef[] {
     audit: services.audit,
     endInvitationWorkflows: (ids) => invitations.endWorkflows(ids),
   });
-  return [...orgRoutes(orgs, pageMax), ...invitationRoutes(invitations, pageMax)];
+  const deps = { db: services.db, audit: services.audit };
+  return [
+    ...orgRoutes(orgs, pageMax),
+    ...invitationRoutes(invitations, pageMax),
+    ...teamRoutes(createTeamService(deps), pageMax),
+    ...permissionRoutes(createGrantService(deps), pageMax),
+    ...iamRoutes({ ...deps, authorization: services.authorization, auditPageMax: services.config.auditPageMax }),
+    ...platformConfigRoutes(
+      {
+        plans: services.plans,
+        environments: createEnvironmentService(deps),
+        tenants: createTenantService(deps),
+      },
+      pageMax,
+    ),
+    ...planAdminRoutes(deps),
+  ];
 }
 
 function orgRoutes(orgs: OrgService, pageMax: number): RouteDef[] {

@@ -75,7 +75,17 @@ export async function createOrg(
   });
 }
 
-export async function setPlan(deps: OperatorDeps, input: { org: string; plan: string }) {
+/** Who changes a plan: the operator CLI by default, an instance administrator through the API. */
+export interface PlanActor {
+  userId: string | null;
+  actorType: 'user' | 'system';
+  actor: string;
+  requestId: string | null;
+}
+
+const OPERATOR_ACTOR: PlanActor = { userId: null, actorType: 'system', actor: OPERATOR, requestId: null };
+
+export async function setPlan(deps: OperatorDeps, input: { org: string; plan: string }, by = OPERATOR_ACTOR) {
   const plan = parsePlan(input.plan);
   return deps.db.transaction(async (trx) => {
     const org = await findOrganizationBySlug(trx, input.org);
@@ -83,8 +93,7 @@ export async function setPlan(deps: OperatorDeps, input: { org: string; plan: st
     await setOrganizationPlan(trx, org.id, plan);
     await deps.audit.append(trx, {
       organizationId: org.id,
-      actorType: 'system',
-      actor: OPERATOR,
+      ...by,
       action: 'organization.plan.change',
       category: 'configuration',
       resourceType: 'organization',
