@@ -1,0 +1,150 @@
+import { invitationStateQuery, SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
+import { httpClient } from '../../helpers/http-client';
+import { eventually } from '../../helpers/net';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { invitationTokenIn, startSmtpCapture, type SmtpCapture } from './smtp-capture';
+
+/** Short enough to watch expire, long enough for the HTTP round trips before it. */
+const TTL_MS = 4000;
+
+interface InvitationBody {
+  id: string;
+  status: string;
+  expiresAt: string;
+  workflowId: string;
+}
+
+let platform: TestPlatform;
+let http: ReturnType<typeof httpClient>;
+let smtp: SmtpCapture;
+let org: Awaited<ReturnType<typeof makeOrg>>['org'];
+let admin: Member;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  platform = await startTestPlatform({ env: { SMTP_URL: smtp.url, INVITATION_TTL: `${TTL_MS}ms` } });
+  http = httpClient(platform.url);
+  const made = await makeOrg(platform, ['owner', 'admin']);
+  org = made.org;
+  admin = made.members.admin!;
+});
+afterAll(async () => {
+  await platform.close();
+  await smtp.close();
+});
+
+async function invite(email: string) {
+  const res = await http.post<InvitationBody>(`/api/v1/organizations/${org.slug}/invitations`, {
+    token: admin.token,
+    body: { email, role: 'member' },
+  });
+  expect(res.status).toBe(201);
+  const mail = await eventually(async () => smtp.lastTo(email), 10_000, 'invitation mail');
+  return { invitation: res.body, token: invitationTokenIn(mail) };
+}
+
+/** Timer tests wait for wall-clock deadlines; this polls the clock instead of sleeping a guessed amount. */
+const reach = (instantMs: number) => eventually(async () => Date.now() >= instantMs, TTL_MS * 3, 'deadline');
+
+async function expiryEntry(invitationId: string) {
+  return eventually(
+    async () =>
+      (await platform.services
+        .db('audit_log')
+        .where({ resource_id: invitationId, action: 'invitation.expire' })
+        .first()) as { created_at: Date; actor: string; actor_type: string } | undefined,
+    TTL_MS * 4,
+    'invitation.expire audit entry',
+  );
+}
+
+describe('invitation expiry (durable timer)', () => {
+  it('expires an invitation left alone; it can no longer be looked up or accepted', async () => {
+    const email = 'idle@example.test';
+    const { invitation, token } = await invite(email);
+    expect(Date.parse(invitation.expiresAt) - Date.now()).toBeLessThanOrEqual(TTL_MS);
+
+    const handle = platform.services.temporal.workflow.getHandle(invitation.workflowId);
+    expect(await handle.result()).toMatchObject({ status: 'expired', reissues: 0 });
+    const entry = await expiryEntry(invitation.id);
+    expect(entry).toMatchObject({ actor_type: 'system', actor: 'invitation-workflow' });
+    expect(entry.created_at.getTime()).toBeGreaterThanOrEqual(Date.parse(invitation.expiresAt));
+    expect((await handle.describe()).typedSearchAttributes.get(SEARCH_ATTRIBUTES.resourceStatus)).toBe('expired');
+
+    const row = await platform.services.db('invitations').where({ id: invitation.id }).first('status');
+    expect(row.status).toBe('expired');
+    const lookup = await http.get(`/api/v1/invitations/${token}`);
+    expect(lookup.status).toBe(410);
+    expect(lookup.body).toEqual({ error: 'invitation has expired' });
+    const user = await makeUser(platform, email);
+    const accept = await http.post(`/api/v1/invitations/${token}/accept`, {
+      token: await tokenFor(platform, user.user, null, null),
+    });
+    expect(accept.status).toBe(410);
+    expect(accept.body).toEqual({ error: 'invitation has expired' });
+    const reissue = await http.post(`/api/v1/organizations/${org.slug}/invitations/${invitation.id}/reissue`, {
+      token: admin.token,
+    });
+    expect(reissue.status).toBe(409);
+    expect(reissue.body).toEqual({ error: 'invitation is expired' });
+    const membership = await platform.services.db('memberships').where({ user_id: user.user.id }).first();
+    expect(membership).toBeUndefined();
+
+    // The address can be invited again once the old invitation has ended.
+    expect((await invite(email)).invitation.id).not.toBe(invitation.id);
+  });
+
+  it('reissue resets the timer: past the first deadline the invitation is still pending, then expires later', async () => {
+    const email = 'reset@example.test';
+    const { invitation } = await invite(email);
+    const firstDeadline = Date.parse(invitation.expiresAt);
+    await reach(firstDeadline - TTL_MS / 2);
+    const reissued = await http.post<InvitationBody>(
+      `/api/v1/organizations/${org.slug}/invitations/${invitation.id}/reissue`,
+      { token: admin.token },
+    );
+    expect(reissued.status).toBe(200);
+    const secondDeadline = Date.parse(reissued.body.expiresAt);
+    expect(secondDeadline - firstDeadline).toBeGreaterThanOrEqual(TTL_MS / 2 - 100);
+    const newToken = invitationTokenIn(
+      await eventually(async () =>
+        smtp.mails.filter((m) => m.to.includes(email)).length === 2 ? smtp.lastTo(email) : null,
+      ),
+    );
+
+    await reach(firstDeadline + 300);
+    const handle = platform.services.temporal.workflow.getHandle(invitation.workflowId);
+    expect(await handle.query(invitationStateQuery)).toEqual({
+      status: 'pending',
+      expiresAt: reissued.body.expiresAt,
+      reissues: 1,
+    });
+    expect((await http.get(`/api/v1/invitations/${newToken}`)).status).toBe(200);
+
+    expect(await handle.result()).toMatchObject({ status: 'expired', reissues: 1 });
+    const entry = await expiryEntry(invitation.id);
+    expect(entry.created_at.getTime()).toBeGreaterThanOrEqual(secondDeadline);
+    expect((await http.get(`/api/v1/invitations/${newToken}`)).status).toBe(410);
+  });
+
+  it('lists an overdue pending row as expired even before its timer has run', async () => {
+    const { invitation } = await invite('overdue@example.test');
+    // Simulates a timer that has not fired yet (worker down): readers still see the deadline.
+    await platform.stopWorker();
+    try {
+      await reach(Date.parse(invitation.expiresAt) + 50);
+      const res = await http.get<{ items: InvitationBody[] }>(
+        `/api/v1/organizations/${org.slug}/invitations?status=expired`,
+        { token: admin.token },
+      );
+      expect(res.body.items.map((i) => i.id)).toContain(invitation.id);
+      const row = await platform.services.db('invitations').where({ id: invitation.id }).first('status');
+      expect(row.status).toBe('pending');
+    } finally {
+      await platform.startWorker();
+    }
+    const handle = platform.services.temporal.workflow.getHandle(invitation.workflowId);
+    expect(await handle.result()).toMatchObject({ status: 'expired' });
+  });
+});
