@@ -4,6 +4,7 @@ import { configFromProcess, exitOnConfigError } from '../src/config';
 import { createDb } from '../src/db/knex';
 import { migrateLatest } from '../src/db/migrate';
 import { AppError } from '../src/errors';
+import { operatorResetMfa } from '../src/identity/mfa/operator-reset';
 import { createLogger } from '../src/logging/logger';
 import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
@@ -12,7 +13,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   create-user --email E --password P [--name N]     a verified user
   create-org --slug S --name N --owner E [--plan free|pro|enterprise]
   set-plan --org S --plan free|pro|enterprise
-  verify-audit                                      recompute the audit hash chains (exit 1 if tampered)`;
+  verify-audit                                      recompute the audit hash chains (exit 1 if tampered)
+  reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)`;
 
 type Options = Record<string, string | undefined>;
 
@@ -40,6 +42,10 @@ const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ out
   }),
   'set-plan': async (deps, o) => ({
     output: await setPlan(deps, { org: need(o, 'org'), plan: need(o, 'plan') }),
+    exitCode: 0,
+  }),
+  'reset-mfa': async (deps, o) => ({
+    output: await operatorResetMfa(deps, need(o, 'email'), configFromProcess()),
     exitCode: 0,
   }),
   'verify-audit': async (deps) => {
