@@ -14,6 +14,7 @@ import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { diagnosticsRoutes } from './routes/diagnostics';
 import { healthRoutes } from './routes/health';
+import { k8sRoutes } from './routes/k8s';
 import { buildOpenApi, openApiRoute } from './routes/openapi';
 import { organizationRoutes } from './routes/organization-routes';
 
@@ -25,6 +26,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...healthRoutes(services.readiness, services.config.exposeMetrics ? services.metrics.registry : null),
     ...auditRoutes(services.audit, services.config.auditPageMax),
     ...diagnosticsRoutes(services),
+    ...k8sRoutes(services),
     ...authRoutes(services),
     ...organizationRoutes(services),
   ];

@@ -9,6 +9,13 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.audit.read': 'admin',
   'org.diagnostics.run': 'admin',
 
+  // Kubernetes validation (/api/v2/k8s): reading and validating for every member; CRDs are organization config.
+  'k8s.schemas.read': 'viewer',
+  'k8s.validate': 'viewer',
+  'k8s.crds.read': 'viewer',
+  'k8s.crds.create': 'admin',
+  'k8s.crds.delete': 'admin',
+
   // Organization and members (/api/v1/organizations/{slug}).
   'org.read': 'viewer',
   'org.update': 'admin',

@@ -15,6 +15,8 @@ import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { connectClient } from '../temporal/connection';
+import { createCrdService, type CrdService } from '../crds/crd-service';
+import { ValidationEngine } from '../validation';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -40,6 +42,10 @@ export interface Services {
   authorization: AuthorizationChain;
   /** Plan tiers: `plans.require(orgId, feature)` answers 403 naming the plan needed. */
   plans: PlanGate;
+  /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
+  validation: ValidationEngine;
+  /** CustomResourceDefinitions registered per organization. */
+  crds: CrdService;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -74,13 +80,17 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
       return null;
     },
   });
+  const audit = createAuditService(db);
+  const validation = new ValidationEngine();
+  readiness.add(validation.readinessCheck());
+  validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
   return {
     config,
     endpoints,
     log: logger,
     db,
     metrics: createMetrics(),
-    audit: createAuditService(db),
+    audit,
     temporal,
     schemas: loadSchemaValidator(),
     readiness,
@@ -88,6 +98,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     mailer: createMailer(config.identity.mail, logger),
     authorization: createAuthorizationChain(db, ACTION_ROLES),
     plans: createPlanGate(db),
+    validation,
+    crds: createCrdService(db, audit, validation),
   };
 }
 

@@ -56,6 +56,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
     { databaseUrl: database.url, temporalAddress: harnessState().temporalAddress },
     log,
   );
+  await services.validation.init();
   const http = await listen(createApp(services), '127.0.0.1', 0, services.readiness, log);
   let connection: NativeConnection | null = null;
   let running: Promise<void> | null = null;
