@@ -30,11 +30,18 @@ export interface IdentityInputs {
 /** The identity services, composed once from the platform services (routes call these, never the repositories). */
 export function createIdentity(inputs: IdentityInputs) {
   const config = inputs.config.identity;
+  const limiter = createRateLimiter(inputs.db);
   const sessions = createSessionService({
     db: inputs.db,
     audit: inputs.audit,
     accessTokens: inputs.accessTokens,
-    settings: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
+    limiter,
+    settings: {
+      idleMs: config.sessionIdleMs,
+      maxMs: config.sessionMaxMs,
+      refreshRate: config.rates.refresh,
+      rateWindowMs: config.rateWindowMs,
+    },
   });
   const deps: IdentityDeps = {
     db: inputs.db,
@@ -44,7 +51,7 @@ export function createIdentity(inputs: IdentityInputs) {
     config,
     box: createSecretBox(loadMfaKey(config.mfaKey, inputs.config.dataDir)),
     mails: authMails(inputs.config.publicUrl),
-    limiter: createRateLimiter(inputs.db),
+    limiter,
     backoff: createLoginBackoff(inputs.db, {
       delayAfter: config.loginDelayAfter,
       lockAfter: config.loginLockAfter,

@@ -1,6 +1,8 @@
 import type { AuditService } from '../audit/audit-service';
+import type { RateRule } from '../config/identity';
 import type { Db, Queryable, Tx } from '../db/knex';
 import { Forbidden, NotFound, Unauthorized } from '../errors';
+import { accountKey, addressKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import type { AccessTokens } from './access-token';
 import { AUTH_ACTIONS, authEntry, type RequestMeta } from './auth-audit';
 import { defaultMembership, findMembership, type MembershipView } from './membership-lookup';
@@ -21,6 +23,9 @@ import { credentialsById, publicUser, type PublicUser, type UserCredentials } fr
 export interface SessionSettings {
   idleMs: number;
   maxMs: number;
+  /** Refresh calls per client address and per account within the rate window. */
+  refreshRate: RateRule;
+  rateWindowMs: number;
 }
 
 /** What a successful login, MFA step, OAuth callback or refresh hands to the HTTP layer. */
@@ -39,6 +44,7 @@ export interface SessionDeps {
   db: Db;
   audit: AuditService;
   accessTokens: AccessTokens;
+  limiter: RateLimiter;
   settings: SessionSettings;
 }
 
@@ -47,7 +53,7 @@ function remainingSeconds(family: SessionFamily): number {
 }
 
 export function createSessionService(deps: SessionDeps) {
-  const { db, audit, accessTokens, settings } = deps;
+  const { db, audit, accessTokens, limiter, settings } = deps;
 
   async function signFor(user: UserCredentials, org: MembershipView | null, sessionId: string) {
     const { token } = await accessTokens.sign({
@@ -93,9 +99,15 @@ export function createSessionService(deps: SessionDeps) {
      * two concurrent refreshes with one token also end the session (documented in docs/auth.md).
      */
     async refresh(token: string, requestedOrganizationId: string | undefined, meta: RequestMeta) {
+      const rule = settings.refreshRate;
+      await limiter.hit(
+        [{ key: addressKey('refresh', meta.clientAddress), limit: rule.perAddress }],
+        settings.rateWindowMs,
+      );
       const presented = await findRefreshToken(db, token);
       if (!presented) throw new Unauthorized('invalid refresh token');
       const { family } = presented;
+      await limiter.hit([{ key: accountKey('refresh', family.userId), limit: rule.perAccount }], settings.rateWindowMs);
       if (presented.dead) throw new Unauthorized('session expired');
       const outcome = await db.transaction(async (trx) => {
         if (presented.used || !(await claimRefreshToken(trx, presented.tokenId))) return 'reused' as const;

@@ -19,7 +19,7 @@ function decodeQuotedPrintable(body: string): string {
 }
 
 /** Enough MIME for nodemailer's single-part text mails: header fields, then a 7bit, QP or base64 body. */
-function parse(raw: string, to: string[], from: string): CapturedMail {
+export function parseMail(raw: string, to: string[] = [], from = ''): CapturedMail {
   const split = raw.search(/\r?\n\r?\n/);
   const head = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
@@ -50,7 +50,7 @@ export async function startSmtpCapture() {
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        mails.push(parse(Buffer.concat(chunks).toString('utf8'), to, from));
+        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to, from));
         callback();
       });
     },
