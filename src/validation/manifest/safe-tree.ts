@@ -12,6 +12,68 @@ interface Extent {
   height: number;
 }
 
+/** Marks a collection whose walk has started and not finished: meeting it again is a cycle. */
+const IN_PROGRESS: Extent = { nodes: -1, height: -1 };
+
+class TreeInspector {
+  private readonly extents = new Map<object, Extent>();
+
+  constructor(
+    private readonly limits: ManifestLimits,
+    private readonly budget: TreeBudget,
+  ) {}
+
+  visit(value: unknown, depth: number): Extent {
+    this.count(1);
+    if (value === null || typeof value !== 'object') return SCALAR;
+    if (depth >= this.limits.maxDepth) throw this.tooDeep();
+    const seen = this.extents.get(value);
+    if (seen) return this.alias(seen, depth);
+    this.extents.set(value, IN_PROGRESS);
+    const extent: Extent = { nodes: 1, height: 0 };
+    if (Array.isArray(value)) {
+      for (const item of value) this.add(extent, this.visit(item, depth + 1));
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        if (record[key] === null) delete record[key];
+        else this.add(extent, this.visit(record[key], depth + 1));
+      }
+    }
+    this.extents.set(value, extent);
+    return extent;
+  }
+
+  private add(extent: Extent, child: Extent): void {
+    extent.nodes += child.nodes;
+    if (child.height + 1 > extent.height) extent.height = child.height + 1;
+  }
+
+  private alias(seen: Extent, depth: number): Extent {
+    if (seen === IN_PROGRESS) throw new ManifestRejected('ALIAS_LIMIT', 'manifest has a recursive YAML alias');
+    this.budget.aliases++;
+    if (this.budget.aliases > this.limits.maxAliasCount) {
+      throw new ManifestRejected('ALIAS_LIMIT', `manifest uses more than ${this.limits.maxAliasCount} YAML aliases`);
+    }
+    if (depth + seen.height >= this.limits.maxDepth) throw this.tooDeep();
+    this.count(seen.nodes - 1);
+    return seen;
+  }
+
+  private count(n: number): void {
+    this.budget.nodes += n;
+    if (this.budget.nodes > this.limits.maxNodes) {
+      throw new ManifestRejected('TOO_MANY_NODES', `manifest has more than ${this.limits.maxNodes} values`);
+    }
+  }
+
+  private tooDeep(): ManifestRejected {
+    return new ManifestRejected('TOO_DEEP', `manifest nests deeper than ${this.limits.maxDepth} levels`);
+  }
+}
+
+const SCALAR: Extent = { nodes: 1, height: 0 };
+
 /**
  * Walks one parsed document before anything else reads it, in place:
  * - drops mapping entries whose value is null, as the API server does (`args:` with nothing after it);
@@ -22,53 +84,5 @@ interface Extent {
  *   inside its own anchor (a cycle) is refused outright.
  */
 export function inspectTree(root: unknown, limits: ManifestLimits, budget: TreeBudget): void {
-  const extents = new Map<object, Extent>();
-  const ancestors = new Set<object>();
-
-  const count = (n: number): void => {
-    budget.nodes += n;
-    if (budget.nodes > limits.maxNodes) {
-      throw new ManifestRejected('TOO_MANY_NODES', `manifest has more than ${limits.maxNodes} values`);
-    }
-  };
-  const tooDeep = (): ManifestRejected =>
-    new ManifestRejected('TOO_DEEP', `manifest nests deeper than ${limits.maxDepth} levels`);
-
-  const visit = (value: unknown, depth: number): Extent => {
-    count(1);
-    if (value === null || typeof value !== 'object') return { nodes: 1, height: 0 };
-    if (depth >= limits.maxDepth) throw tooDeep();
-    const seen = extents.get(value);
-    if (seen) {
-      budget.aliases++;
-      if (budget.aliases > limits.maxAliasCount) {
-        throw new ManifestRejected('ALIAS_LIMIT', `manifest uses more than ${limits.maxAliasCount} YAML aliases`);
-      }
-      if (depth + seen.height >= limits.maxDepth) throw tooDeep();
-      count(seen.nodes - 1);
-      return seen;
-    }
-    if (ancestors.has(value)) throw new ManifestRejected('ALIAS_LIMIT', 'manifest has a recursive YAML alias');
-    ancestors.add(value);
-    const extent: Extent = { nodes: 1, height: 0 };
-    const child = (item: unknown): void => {
-      const sub = visit(item, depth + 1);
-      extent.nodes += sub.nodes;
-      extent.height = Math.max(extent.height, sub.height + 1);
-    };
-    if (Array.isArray(value)) {
-      for (const item of value) child(item);
-    } else {
-      const record = value as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        if (record[key] === null) delete record[key];
-        else child(record[key]);
-      }
-    }
-    ancestors.delete(value);
-    extents.set(value, extent);
-    return extent;
-  };
-
-  visit(root, 0);
+  new TreeInspector(limits, budget).visit(root, 0);
 }
