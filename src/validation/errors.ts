@@ -8,12 +8,17 @@ export type ManifestRejectionCode =
   | 'TOO_MANY_NODES'
   | 'ALIAS_LIMIT'
   | 'DUPLICATE_KEY'
-  | 'UNKNOWN_TAG'
-  | 'UNPARSEABLE';
+  | 'UNKNOWN_TAG';
 
 /**
  * The whole manifest is refused before any resource is validated: it is too big (413) or hostile in shape
- * (400). A plain syntax error is not a rejection but an error result of its document.
+ * (400). Which is which:
+ * - whole request, this error: TOO_LARGE (413, over maxBytes), TOO_MANY_DOCUMENTS, TOO_MANY_RESOURCES,
+ *   TOO_DEEP (depth limit, or a parser stack overflow), TOO_MANY_NODES, ALIAS_LIMIT (alias count,
+ *   expansion or a recursive alias), DUPLICATE_KEY and UNKNOWN_TAG (400). These are attacks or tooling
+ *   bugs, not mistakes in one resource, and some stop the parser before the other documents are read.
+ * - per document, an error result: a YAML syntax error, a document that is not a mapping, and every
+ *   check of the spec's table.
  */
 export class ManifestRejected extends AppError {
   readonly status: 400 | 413;
