@@ -1,10 +1,11 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
-import type { Logger } from '../logging/logger';
+import { errorFields, type Logger } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
 import { createLoginBackoff } from '../rate-limit/login-backoff';
 import { createRateLimiter } from '../rate-limit/fixed-window-limiter';
+import { sweepStaleAuthRows } from '../rate-limit/stale-rows';
 import type { AccessTokens } from './access-token';
 import { authMails } from './auth-mails';
 import type { IdentityDeps } from './identity-deps';
@@ -30,7 +31,11 @@ export interface IdentityInputs {
 /** The identity services, composed once from the platform services (routes call these, never the repositories). */
 export function createIdentity(inputs: IdentityInputs) {
   const config = inputs.config.identity;
-  const limiter = createRateLimiter(inputs.db);
+  const limiter = createRateLimiter(inputs.db, {
+    sweep: () => sweepStaleAuthRows(inputs.db, { rateWindowMs: config.rateWindowMs, lockAfter: config.loginLockAfter }),
+    sweepEvery: 500,
+    onError: (err) => inputs.log.warn('auth housekeeping failed', errorFields(err)),
+  });
   const sessions = createSessionService({
     db: inputs.db,
     audit: inputs.audit,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { TooManyRequests } from '../errors';
 
@@ -28,9 +28,19 @@ export function addressKey(scope: string, address: string): string {
   return `${scope}:addr:${address}`;
 }
 
-export function createRateLimiter(db: Db): RateLimiter {
+/**
+ * `housekeeping` runs after about one hit in `sweepEvery`, off the request's path, so stale counters are removed by
+ * the traffic that creates them without a scheduler.
+ */
+export function createRateLimiter(
+  db: Db,
+  housekeeping?: { sweep: () => Promise<unknown>; sweepEvery: number; onError: (err: unknown) => void },
+): RateLimiter {
   return {
     async hit(rules, windowMs) {
+      if (housekeeping && randomInt(housekeeping.sweepEvery) === 0) {
+        housekeeping.sweep().catch(housekeeping.onError);
+      }
       const seconds = windowMs / 1000;
       let retryAfter = 0;
       for (const rule of rules) {

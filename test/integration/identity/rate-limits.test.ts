@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createUser } from '../../../src/admin/operator-commands';
+import { sweepStaleAuthRows } from '../../../src/rate-limit/stale-rows';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { parseMail, tokenFromMail } from '../../helpers/smtp-capture';
@@ -197,5 +198,27 @@ describe('behind one trusted proxy', () => {
       headers: { 'X-Forwarded-For': '172.16.5.10' },
     });
     expect(other.status).toBe(200);
+  });
+});
+
+describe('housekeeping', () => {
+  it('sweeps finished rate windows and old back-off counters, but keeps live counters and account locks', async () => {
+    const db = plain.services.db;
+    const old = db.raw("now() - interval '40 days'");
+    await db('rate_limit_counters').insert([
+      { key: 'sweep:old', window_start: old, hits: 3 },
+      { key: 'sweep:live', window_start: db.fn.now(), hits: 3 },
+    ]);
+    await db('login_failures').insert([
+      { key: 'sweep:stale', consecutive: 3, last_failure_at: old },
+      { key: 'sweep:locked', consecutive: 100, last_failure_at: old },
+      { key: 'sweep:recent', consecutive: 3, last_failure_at: db.fn.now() },
+    ]);
+    const result = await sweepStaleAuthRows(db, { rateWindowMs: 15 * 60_000, lockAfter: 100 });
+    expect(result.rateCounters).toBeGreaterThanOrEqual(1);
+    const keys = async (table: string) =>
+      ((await db(table).where('key', 'like', 'sweep:%').select('key')) as { key: string }[]).map((r) => r.key).sort();
+    expect(await keys('rate_limit_counters')).toEqual(['sweep:live']);
+    expect(await keys('login_failures')).toEqual(['sweep:locked', 'sweep:recent']);
   });
 });
