@@ -1,6 +1,7 @@
 /**
  * Validation benchmark:
  *   npm run bench:validate [-- --version 1.29] [--base-url URL --token T] [--no-kubernetes-validate]
+ * Without --base-url the HTTP figures come from a platform started here on embedded defaults.
  *
  * Builds a 10,000-resource manifest from the corpus, then prints:
  * - in-process throughput of one validate() call over the whole file (one core: the engine is synchronous);
@@ -17,6 +18,7 @@ import { repoRoot } from '../../src/paths';
 import { ValidationEngine } from '../../src/validation';
 import { buildManifest, corpusDocuments } from './corpus-file';
 import { measureHttp } from './http';
+import { startBenchPlatform } from './platform';
 import { kubernetesValidateBinary, timeProcess } from './kubernetes-validate';
 import { elapsedMs, line, summarize } from './stats';
 
@@ -87,20 +89,28 @@ async function main(): Promise<void> {
   line(
     `targets: >= 5000 resources/s in-process ${perSecond >= 5000 ? 'met' : 'MISSED'}; p99 < 50 ms ${calls.p99 < 50 ? 'met' : 'MISSED'}`,
   );
-  if (process.argv.includes('--no-kubernetes-validate')) return;
-  const theirs = timeProcess(kubernetesValidateBinary(line), ['-k', `${version}.0`, '--quiet', file]);
-  line(`kubernetes-validate ${version}.0 (startup included): ${theirs.seconds.toFixed(2)} s, exit ${theirs.exitCode}`);
-  line(
-    `ratio: kubernetes-validate / our in-process = ${(theirs.seconds / (bestMs / 1000)).toFixed(1)}x; / our CLI = ${(theirs.seconds / ours.seconds).toFixed(1)}x`,
-  );
-
-  const baseUrl = flag('--base-url');
-  const token = flag('--token');
-  if (baseUrl && token) {
-    const http = await measureHttp(baseUrl, token, docs, { version });
+  if (!process.argv.includes('--no-kubernetes-validate')) {
+    const theirs = timeProcess(kubernetesValidateBinary(line), ['-k', `${version}.0`, '--quiet', file]);
     line(
-      `HTTP ${baseUrl}, ${PER_CALL}-resource requests: p50 ${http.p50.toFixed(2)} ms, p99 ${http.p99.toFixed(2)} ms, ${Math.round(http.resourcesPerSecond)} resources/s`,
+      `kubernetes-validate ${version}.0 (startup included): ${theirs.seconds.toFixed(2)} s, exit ${theirs.exitCode}`,
     );
+    line(
+      `ratio: kubernetes-validate / our in-process = ${(theirs.seconds / (bestMs / 1000)).toFixed(1)}x; / our CLI = ${(theirs.seconds / ours.seconds).toFixed(1)}x`,
+    );
+  }
+
+  // Over HTTP: against --base-url/--token when given, else a platform started here on embedded defaults.
+  const given = flag('--base-url');
+  const target = given
+    ? { baseUrl: given, token: flag('--token') ?? '', stop: async () => undefined }
+    : await startBenchPlatform();
+  try {
+    const http = await measureHttp(target.baseUrl, target.token, docs, { version });
+    line(
+      `HTTP ${target.baseUrl}, ${PER_CALL}-resource requests: p50 ${http.p50.toFixed(2)} ms, p99 ${http.p99.toFixed(2)} ms, ${Math.round(http.resourcesPerSecond)} resources/s`,
+    );
+  } finally {
+    await target.stop();
   }
 }
 

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createOrg, createUser } from '../../src/admin/operator-commands';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logging/logger';
+import { resolveEndpoints } from '../../src/runtime/embedded';
+import { runPlatform } from '../../src/runtime/platform';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/**
+ * The whole platform on embedded defaults in a throwaway DATA_DIR (API, worker, PostgreSQL, Temporal), with an owner
+ * and a token, so the HTTP figures come from the real route, auth chain included.
+ */
+export async function startBenchPlatform(): Promise<{ baseUrl: string; token: string; stop(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-platform-'));
+  fs.chmodSync(dataDir, 0o755);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    PATH: process.env.PATH,
+    LOG_LEVEL: 'warn',
+  });
+  const log = createLogger('warn');
+  const endpoints = await resolveEndpoints(config, log);
+  const platform = await runPlatform(config, endpoints, { api: true, worker: false, migrate: true }, log);
+  await platform.services.validation.init({ preload: ['1.29'] });
+  const user = await createUser(platform.services, { email: 'bench@example.test', password: 'bench password 1' });
+  const org = await createOrg(platform.services, { slug: 'bench', name: 'Bench', owner: user.email });
+  const { token } = await platform.services.accessTokens.sign({
+    userId: user.id,
+    email: user.email,
+    organizationId: org.id,
+    role: 'owner',
+  });
+  return {
+    baseUrl: platform.http!.url,
+    token,
+    async stop() {
+      await platform.stop();
+      await endpoints.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
