@@ -43,8 +43,15 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-/** Path ids that cannot exist answer like missing ones, before any query: 404, never a database cast error. */
-export function pathId(value: string | undefined, what: string): string {
-  if (value === undefined || !isUuid(value)) throw new NotFound(`${what} not found`);
-  return value.toLowerCase();
+/** Parses a uuid path identifier for `scopedLookup`: anything else names nothing. */
+export function uuidKey(raw: string): string | null {
+  return isUuid(raw) ? raw.toLowerCase() : null;
+}
+
+/** An audit entry in the caller's organization chain, with the caller as actor. */
+export function orgEntry(
+  caller: OrgCaller,
+  entry: Omit<AuditEntryInput, 'organizationId' | 'userId' | 'actorType' | 'actor' | 'requestId'>,
+): AuditEntryInput {
+  return { organizationId: caller.organizationId, ...auditActor(caller), ...entry };
 }

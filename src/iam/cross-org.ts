@@ -51,3 +51,27 @@ export async function notFoundInOrg(deps: CrossOrgDeps, caller: OrgCaller, probe
   }
   throw new NotFound(`${probe.resourceType} not found`);
 }
+
+/** What a by-identifier lookup of one resource type needs: where to probe and how the path value is checked. */
+export interface LookupSpec extends Omit<ResourceProbe, 'value'> {
+  /** Normalises the path value; null means it cannot name anything (plain 404, no probe). */
+  parse(raw: string): string | null;
+}
+
+/**
+ * The one way services turn a path identifier into a resource of the caller's organization: found, or 404 exactly
+ * like a missing one (with the cross-organization audit entry when it belongs elsewhere).
+ */
+export function scopedLookup<T>(
+  deps: CrossOrgDeps,
+  spec: LookupSpec,
+  find: (db: Queryable, organizationId: string, key: string) => Promise<T | null>,
+) {
+  return async (caller: OrgCaller, raw: string, db: Queryable = deps.db): Promise<T> => {
+    const key = spec.parse(raw);
+    const found = key === null ? null : await find(db, caller.organizationId, key);
+    if (found) return found;
+    if (key === null) throw new NotFound(`${spec.resourceType} not found`);
+    return notFoundInOrg(deps, caller, { ...spec, value: key });
+  };
+}

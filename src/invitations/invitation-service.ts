@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import { auditActor, pathId, requireUser, type Caller, type OrgCaller } from '../iam/caller';
-import { notFoundInOrg } from '../iam/cross-org';
+import { auditActor, orgEntry, requireUser, uuidKey, type Caller, type OrgCaller } from '../iam/caller';
+import { scopedLookup } from '../iam/cross-org';
 import type { OrgRole } from '../iam/principal';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
@@ -125,18 +125,11 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     }
   }
 
-  async function rowInOrg(caller: OrgCaller, org: Organization, id: string): Promise<InvitationRow> {
-    const invitationId = pathId(id, 'invitation');
-    const row = await findInvitation(db, org.id, invitationId);
-    if (row) return row;
-    return notFoundInOrg(deps, caller, {
-      table: 'invitations',
-      column: 'id',
-      value: invitationId,
-      resourceType: 'invitation',
-      category: 'member_management',
-    });
-  }
+  const invitationOf = scopedLookup(
+    deps,
+    { table: 'invitations', column: 'id', resourceType: 'invitation', category: 'member_management', parse: uuidKey },
+    findInvitation,
+  );
 
   function requirePending(row: InvitationRow): void {
     const status = effectiveStatus(row);
@@ -204,16 +197,17 @@ export function createInvitationService(deps: InvitationServiceDeps) {
           invitedBy: caller.principal.userId,
           workflowId: invitationWorkflowId(id),
         });
-        await audit.append(trx, {
-          organizationId: org.id,
-          ...auditActor(caller),
-          action: 'invitation.create',
-          category: 'member_management',
-          resourceType: 'invitation',
-          resourceId: id,
-          workflowId: inserted.workflow_id,
-          details: { email, role: input.role, expiresAt: inserted.expires_at.toISOString() },
-        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'invitation.create',
+            category: 'member_management',
+            resourceType: 'invitation',
+            resourceId: id,
+            workflowId: inserted.workflow_id,
+            details: { email, role: input.role, expiresAt: inserted.expires_at.toISOString() },
+          }),
+        );
         return inserted;
       });
       await ensureWorkflow(row);
@@ -227,14 +221,14 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     },
 
     async get(caller: OrgCaller, slug: string, id: string): Promise<Invitation> {
-      const org = await resolveActiveOrg(deps, caller, slug);
-      return rowToInvitation(await rowInOrg(caller, org, id));
+      await resolveActiveOrg(deps, caller, slug);
+      return rowToInvitation(await invitationOf(caller, id));
     },
 
     /** New token, expiry restarted by the workflow (its timer resets), email sent again. */
     async reissue(caller: OrgCaller, slug: string, id: string): Promise<SentInvitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
-      const row = await rowInOrg(caller, org, id);
+      const row = await invitationOf(caller, id);
       requirePending(row);
       const token = newInvitationToken();
       const tokenHash = hashInvitationToken(token);
@@ -248,7 +242,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
 
     async revoke(caller: OrgCaller, slug: string, id: string): Promise<Invitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
-      const row = await rowInOrg(caller, org, id);
+      const row = await invitationOf(caller, id);
       requirePending(row);
       await update(row, (h) => h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller) }] }));
       return rowToInvitation((await findInvitation(db, org.id, row.id)) ?? row);

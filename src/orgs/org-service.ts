@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
-import { auditActor, isUuid, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import type { OrgRole } from '../iam/principal';
 import { resolveActiveOrg } from './active-org';
 import {
@@ -94,15 +94,16 @@ export function createOrgService(deps: OrgServiceDeps) {
       return db.transaction(async (trx) => {
         const org = await resolveActiveOrg(deps, caller, slug);
         const updated = await updateOrganizationName(trx, org.id, name);
-        await audit.append(trx, {
-          organizationId: org.id,
-          ...auditActor(caller),
-          action: 'organization.update',
-          category: 'configuration',
-          resourceType: 'organization',
-          resourceId: org.id,
-          details: { from: { name: org.name }, to: { name } },
-        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'organization.update',
+            category: 'configuration',
+            resourceType: 'organization',
+            resourceId: org.id,
+            details: { from: { name: org.name }, to: { name } },
+          }),
+        );
         return updated;
       });
     },
@@ -117,15 +118,16 @@ export function createOrgService(deps: OrgServiceDeps) {
           .where({ organization_id: org.id, status: 'pending' })
           .pluck('workflow_id')) as string[];
         // The audit entry stays in the organization's chain after the organization row is gone.
-        await audit.append(trx, {
-          organizationId: org.id,
-          ...auditActor(caller),
-          action: 'organization.delete',
-          category: 'configuration',
-          resourceType: 'organization',
-          resourceId: org.id,
-          details: { slug: org.slug, name: org.name, pendingInvitations: pending.length },
-        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'organization.delete',
+            category: 'configuration',
+            resourceType: 'organization',
+            resourceId: org.id,
+            details: { slug: org.slug, name: org.name, pendingInvitations: pending.length },
+          }),
+        );
         await deleteOrganization(trx, org.id);
         return pending;
       });
@@ -145,15 +147,16 @@ export function createOrgService(deps: OrgServiceDeps) {
         await keepsAnOwner(trx, org.id, member, role);
         await setMemberRole(trx, org.id, member.userId, role);
         // `member.role.change` is also the name of the Security notification event of the spec.
-        await audit.append(trx, {
-          organizationId: org.id,
-          ...auditActor(caller),
-          action: 'member.role.change',
-          category: 'role_changes',
-          resourceType: 'member',
-          resourceId: member.userId,
-          details: { email: member.email, from: member.role, to: role },
-        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'member.role.change',
+            category: 'role_changes',
+            resourceType: 'member',
+            resourceId: member.userId,
+            details: { email: member.email, from: member.role, to: role },
+          }),
+        );
         return { ...member, role };
       });
     },
@@ -164,15 +167,16 @@ export function createOrgService(deps: OrgServiceDeps) {
         checkOwnerRule(caller, member, null);
         await keepsAnOwner(trx, org.id, member, null);
         await deleteMembership(trx, org.id, member.userId);
-        await audit.append(trx, {
-          organizationId: org.id,
-          ...auditActor(caller),
-          action: 'member.remove',
-          category: 'member_management',
-          resourceType: 'member',
-          resourceId: member.userId,
-          details: { email: member.email, role: member.role },
-        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'member.remove',
+            category: 'member_management',
+            resourceType: 'member',
+            resourceId: member.userId,
+            details: { email: member.email, role: member.role },
+          }),
+        );
       });
     },
   };

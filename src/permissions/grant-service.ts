@@ -1,8 +1,8 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
-import { auditActor, isUuid, pathId, type OrgCaller } from '../iam/caller';
-import { notFoundInOrg } from '../iam/cross-org';
+import { isUuid, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { scopedLookup } from '../iam/cross-org';
 import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
@@ -34,55 +34,43 @@ export type GrantService = ReturnType<typeof createGrantService>;
 export function createGrantService(deps: GrantServiceDeps) {
   const { db, audit } = deps;
 
-  async function grantOf(caller: OrgCaller, rawId: string): Promise<Grant> {
-    const id = pathId(rawId, 'permission');
-    const grant = await findGrant(db, caller.organizationId, id);
-    if (grant) return grant;
-    return notFoundInOrg(deps, caller, {
-      table: 'resource_grants',
-      column: 'id',
-      value: id,
-      resourceType: 'permission',
-      category: 'role_changes',
-    });
-  }
+  const grantOf = scopedLookup(
+    deps,
+    { table: 'resource_grants', column: 'id', resourceType: 'permission', category: 'role_changes', parse: uuidKey },
+    findGrant,
+  );
+  const teamOf = scopedLookup(
+    deps,
+    { table: 'teams', column: 'id', resourceType: 'team', category: 'role_changes', parse: uuidKey },
+    findTeam,
+  );
 
   /** The subject must belong to the caller's organization; a foreign team id is audited like any foreign id. */
   async function checkSubject(caller: OrgCaller, input: NewGrant): Promise<string> {
-    if (!isUuid(input.subjectId)) throw new NotFound(`${input.subjectType === 'user' ? 'member' : 'team'} not found`);
-    if (input.subjectType === 'user') {
-      const member = await findMember(db, caller.organizationId, input.subjectId);
-      if (!member) throw new NotFound('member not found');
-      return member.email;
-    }
-    const team = await findTeam(db, caller.organizationId, input.subjectId);
-    if (team) return team.slug;
-    return notFoundInOrg(deps, caller, {
-      table: 'teams',
-      column: 'id',
-      value: input.subjectId,
-      resourceType: 'team',
-      category: 'role_changes',
-    });
+    if (input.subjectType === 'team') return (await teamOf(caller, input.subjectId)).slug;
+    const member = isUuid(input.subjectId) ? await findMember(db, caller.organizationId, input.subjectId) : null;
+    if (!member) throw new NotFound('member not found');
+    return member.email;
   }
 
   function record(trx: Tx, caller: OrgCaller, action: string, grant: Grant, details: Record<string, unknown> = {}) {
-    return audit.append(trx, {
-      organizationId: caller.organizationId,
-      ...auditActor(caller),
-      action,
-      category: 'role_changes',
-      resourceType: 'permission',
-      resourceId: grant.id,
-      details: {
-        subjectType: grant.subjectType,
-        subjectId: grant.subjectId,
-        resourceType: grant.resourceType,
-        resourceId: grant.resourceId,
-        role: grant.role,
-        ...details,
-      },
-    });
+    return audit.append(
+      trx,
+      orgEntry(caller, {
+        action,
+        category: 'role_changes',
+        resourceType: 'permission',
+        resourceId: grant.id,
+        details: {
+          subjectType: grant.subjectType,
+          subjectId: grant.subjectId,
+          resourceType: grant.resourceType,
+          resourceId: grant.resourceId,
+          role: grant.role,
+          ...details,
+        },
+      }),
+    );
   }
 
   return {

@@ -1,8 +1,8 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { Conflict, InvalidInput } from '../errors';
-import { auditActor, type OrgCaller } from '../iam/caller';
-import { notFoundInOrg } from '../iam/cross-org';
+import { orgEntry, type OrgCaller } from '../iam/caller';
+import { scopedLookup } from '../iam/cross-org';
 import { SLUG_PATTERN } from '../orgs/org-repository';
 import {
   MAX_ENVIRONMENTS,
@@ -27,28 +27,21 @@ export type EnvironmentService = ReturnType<typeof createEnvironmentService>;
 export function createEnvironmentService(deps: EnvironmentServiceDeps) {
   const { db, audit } = deps;
 
-  async function environmentOf(caller: OrgCaller, slug: string, trx: Tx | Db = db): Promise<Environment> {
-    const env = SLUG_PATTERN.test(slug) ? await findEnvironment(trx, caller.organizationId, slug) : null;
-    if (env) return env;
-    return notFoundInOrg(deps, caller, {
+  const environmentOf = scopedLookup(
+    deps,
+    {
       table: 'org_environments',
       column: 'slug',
-      value: slug,
       resourceType: 'environment',
       category: 'configuration',
-    });
-  }
+      parse: (raw) => (SLUG_PATTERN.test(raw) ? raw : null),
+    },
+    findEnvironment,
+  );
 
   function record(trx: Tx, caller: OrgCaller, action: string, env: Environment, details: Record<string, unknown>) {
-    return audit.append(trx, {
-      organizationId: caller.organizationId,
-      ...auditActor(caller),
-      action,
-      category: 'configuration',
-      resourceType: 'environment',
-      resourceId: env.id,
-      details: { slug: env.slug, ...details },
-    });
+    const resource = { resourceType: 'environment', resourceId: env.id, details: { slug: env.slug, ...details } };
+    return audit.append(trx, orgEntry(caller, { action, category: 'configuration', ...resource }));
   }
 
   /** Every catalogue change runs under one per-organization lock, so positions stay contiguous. */
@@ -123,14 +116,16 @@ export function createEnvironmentService(deps: EnvironmentServiceDeps) {
           if (env && env.position !== position)
             await updateEnvironment(trx, caller.organizationId, env.id, { position });
         }
-        await audit.append(trx, {
-          organizationId: caller.organizationId,
-          ...auditActor(caller),
-          action: 'environment.reorder',
-          category: 'configuration',
-          resourceType: 'environment',
-          details: { from: current.map((e) => e.slug), to: order },
-        });
+        const details = { from: current.map((e) => e.slug), to: order };
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'environment.reorder',
+            category: 'configuration',
+            resourceType: 'environment',
+            details,
+          }),
+        );
         return listEnvironments(trx, caller.organizationId);
       });
     },

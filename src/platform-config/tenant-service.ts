@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
-import { auditActor, pathId, type OrgCaller } from '../iam/caller';
-import { notFoundInOrg } from '../iam/cross-org';
+import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { scopedLookup } from '../iam/cross-org';
 import type { PageRequest } from '../orgs/pagination';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
 
@@ -16,30 +16,18 @@ export type TenantService = ReturnType<typeof createTenantService>;
 export function createTenantService(deps: TenantServiceDeps) {
   const { db, audit } = deps;
 
-  async function tenantOf(caller: OrgCaller, rawId: string): Promise<OrgTenant> {
-    const id = pathId(rawId, 'tenant');
-    const tenant = await findTenant(db, caller.organizationId, id);
-    if (tenant) return tenant;
-    return notFoundInOrg(deps, caller, {
-      table: 'org_tenants',
-      column: 'id',
-      value: id,
-      resourceType: 'tenant',
-      category: 'configuration',
-    });
-  }
+  const tenantOf = scopedLookup(
+    deps,
+    { table: 'org_tenants', column: 'id', resourceType: 'tenant', category: 'configuration', parse: uuidKey },
+    findTenant,
+  );
 
   function record(trx: Tx, caller: OrgCaller, action: string, tenant: OrgTenant, details: Record<string, unknown>) {
-    return audit.append(trx, {
-      organizationId: caller.organizationId,
-      ...auditActor(caller),
-      action,
-      category: 'configuration',
-      resourceType: 'tenant',
-      resourceId: tenant.id,
-      tenantId: tenant.id,
-      details: { slug: tenant.slug, ...details },
-    });
+    const resource = { resourceType: 'tenant', resourceId: tenant.id, tenantId: tenant.id };
+    return audit.append(
+      trx,
+      orgEntry(caller, { action, category: 'configuration', ...resource, details: { slug: tenant.slug, ...details } }),
+    );
   }
 
   return {

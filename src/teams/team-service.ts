@@ -1,8 +1,8 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { NotFound } from '../errors';
-import { auditActor, isUuid, pathId, type OrgCaller } from '../iam/caller';
-import { notFoundInOrg } from '../iam/cross-org';
+import { isUuid, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { scopedLookup } from '../iam/cross-org';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
 import {
@@ -29,29 +29,15 @@ export type TeamService = ReturnType<typeof createTeamService>;
 export function createTeamService(deps: TeamServiceDeps) {
   const { db, audit } = deps;
 
-  async function teamOf(caller: OrgCaller, rawId: string): Promise<Team> {
-    const id = pathId(rawId, 'team');
-    const team = await findTeam(db, caller.organizationId, id);
-    if (team) return team;
-    return notFoundInOrg(deps, caller, {
-      table: 'teams',
-      column: 'id',
-      value: id,
-      resourceType: 'team',
-      category: 'member_management',
-    });
-  }
+  const teamOf = scopedLookup(
+    deps,
+    { table: 'teams', column: 'id', resourceType: 'team', category: 'member_management', parse: uuidKey },
+    findTeam,
+  );
 
   function record(trx: Tx, caller: OrgCaller, action: string, team: Team, details: Record<string, unknown>) {
-    return audit.append(trx, {
-      organizationId: caller.organizationId,
-      ...auditActor(caller),
-      action,
-      category: 'member_management',
-      resourceType: 'team',
-      resourceId: team.id,
-      details: { slug: team.slug, ...details },
-    });
+    const resource = { resourceType: 'team', resourceId: team.id, details: { slug: team.slug, ...details } };
+    return audit.append(trx, orgEntry(caller, { action, category: 'member_management', ...resource }));
   }
 
   return {

@@ -1,9 +1,10 @@
 import { invitationStateQuery, SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
-import { httpClient } from '../../helpers/http-client';
+import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { invitationTokenIn, startSmtpCapture, type SmtpCapture } from './smtp-capture';
+import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import { mailedToken } from './invitation-mail';
 
 /** Short enough to watch expire, long enough for the HTTP round trips before it. */
 const TTL_MS = 4000;
@@ -35,13 +36,16 @@ afterAll(async () => {
 });
 
 async function invite(email: string) {
-  const res = await http.post<InvitationBody>(`/api/v1/organizations/${org.slug}/invitations`, {
-    token: admin.token,
-    body: { email, role: 'member' },
+  let invitation: InvitationBody | undefined;
+  const token = await mailedToken(smtp, email, async () => {
+    const res = await http.post<InvitationBody>(`/api/v1/organizations/${org.slug}/invitations`, {
+      token: admin.token,
+      body: { email, role: 'member' },
+    });
+    expect(res.status).toBe(201);
+    invitation = res.body;
   });
-  expect(res.status).toBe(201);
-  const mail = await eventually(async () => smtp.lastTo(email), 10_000, 'invitation mail');
-  return { invitation: res.body, token: invitationTokenIn(mail) };
+  return { invitation: invitation!, token };
 }
 
 /** Timer tests wait for wall-clock deadlines; this polls the clock instead of sleeping a guessed amount. */
@@ -100,24 +104,23 @@ describe('invitation expiry (durable timer)', () => {
     const { invitation } = await invite(email);
     const firstDeadline = Date.parse(invitation.expiresAt);
     await reach(firstDeadline - TTL_MS / 2);
-    const reissued = await http.post<InvitationBody>(
-      `/api/v1/organizations/${org.slug}/invitations/${invitation.id}/reissue`,
-      { token: admin.token },
-    );
-    expect(reissued.status).toBe(200);
-    const secondDeadline = Date.parse(reissued.body.expiresAt);
+    let reissued: HttpResponse<InvitationBody> | undefined;
+    const newToken = await mailedToken(smtp, email, async () => {
+      reissued = await http.post<InvitationBody>(
+        `/api/v1/organizations/${org.slug}/invitations/${invitation.id}/reissue`,
+        { token: admin.token },
+      );
+    });
+    expect(reissued?.status).toBe(200);
+    const secondExpiry = reissued!.body.expiresAt;
+    const secondDeadline = Date.parse(secondExpiry);
     expect(secondDeadline - firstDeadline).toBeGreaterThanOrEqual(TTL_MS / 2 - 100);
-    const newToken = invitationTokenIn(
-      await eventually(async () =>
-        smtp.mails.filter((m) => m.to.includes(email)).length === 2 ? smtp.lastTo(email) : null,
-      ),
-    );
 
     await reach(firstDeadline + 300);
     const handle = platform.services.temporal.workflow.getHandle(invitation.workflowId);
     expect(await handle.query(invitationStateQuery)).toEqual({
       status: 'pending',
-      expiresAt: reissued.body.expiresAt,
+      expiresAt: secondExpiry,
       reissues: 1,
     });
     expect((await http.get(`/api/v1/invitations/${newToken}`)).status).toBe(200);

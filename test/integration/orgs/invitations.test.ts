@@ -1,10 +1,11 @@
 import { SEARCH_ATTRIBUTES, invitationStateQuery } from '../../../src/temporal/definitions';
 import { hashInvitationToken } from '../../../src/invitations/invitation-token';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
-import { httpClient } from '../../helpers/http-client';
+import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { invitationTokenIn, startSmtpCapture, type SmtpCapture } from './smtp-capture';
+import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import { mailedToken } from './invitation-mail';
 
 interface InvitationBody {
   id: string;
@@ -40,10 +41,13 @@ afterAll(async () => {
 const invitationsPath = () => `/api/v1/organizations/${org.slug}/invitations`;
 
 async function invite(email: string, role = 'member', token = admin.token) {
-  const res = await http.post<InvitationBody>(invitationsPath(), { token, body: { email, role } });
-  expect(res.status).toBe(201);
-  const mail = await eventually(async () => smtp.lastTo(email), 10_000, `invitation mail to ${email}`);
-  return { invitation: res.body, token: invitationTokenIn(mail) };
+  let invitation: InvitationBody | undefined;
+  const mailed = await mailedToken(smtp, email, async () => {
+    const res = await http.post<InvitationBody>(invitationsPath(), { token, body: { email, role } });
+    expect(res.status).toBe(201);
+    invitation = res.body;
+  });
+  return { invitation: invitation!, token: mailed };
 }
 
 async function auditActions(resourceId: string): Promise<string[]> {
@@ -218,15 +222,13 @@ describe('reissue and revoke', () => {
   it('reissue issues a new token, kills the old one and moves the expiry', async () => {
     const email = 'reissued@example.test';
     const { invitation, token: oldToken } = await invite(email);
-    const mailsBefore = smtp.mails.length;
-    const res = await http.post<InvitationBody>(`${invitationsPath()}/${invitation.id}/reissue`, {
-      token: admin.token,
+    let res: HttpResponse<InvitationBody> | undefined;
+    const newToken = await mailedToken(smtp, email, async () => {
+      res = await http.post<InvitationBody>(`${invitationsPath()}/${invitation.id}/reissue`, { token: admin.token });
     });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: invitation.id, status: 'pending', emailSent: true });
-    expect(Date.parse(res.body.expiresAt)).toBeGreaterThan(Date.parse(invitation.expiresAt));
-    const mail = await eventually(async () => (smtp.mails.length > mailsBefore ? smtp.lastTo(email) : null));
-    const newToken = invitationTokenIn(mail);
+    expect(res?.status).toBe(200);
+    expect(res?.body).toMatchObject({ id: invitation.id, status: 'pending', emailSent: true });
+    expect(Date.parse(res!.body.expiresAt)).toBeGreaterThan(Date.parse(invitation.expiresAt));
     expect(newToken).not.toBe(oldToken);
 
     expect((await http.get(`/api/v1/invitations/${oldToken}`)).status).toBe(404);
@@ -238,7 +240,7 @@ describe('reissue and revoke', () => {
     const state = await platform.services.temporal.workflow
       .getHandle(invitation.workflowId)
       .query(invitationStateQuery);
-    expect(state).toEqual({ status: 'pending', expiresAt: res.body.expiresAt, reissues: 1 });
+    expect(state).toEqual({ status: 'pending', expiresAt: res!.body.expiresAt, reissues: 1 });
     expect(await auditActions(invitation.id)).toEqual(['invitation.create', 'invitation.reissue']);
 
     expect((await http.post(`/api/v1/invitations/${newToken}/accept`, { token: userToken })).status).toBe(200);

@@ -175,8 +175,8 @@ describe('plan tiers', () => {
     expect(res.body).toMatchObject({ slug: org.slug, plan: 'pro' });
     const features = await http.get<Features>('/api/v2/features', { token: viewer.token });
     expect(features.body.plan).toBe('pro');
-    expect(features.body.features.escalation_policies.enabled).toBe(true);
-    expect(features.body.features.crd_upload.enabled).toBe(false);
+    expect(features.body.features.escalation_policies?.enabled).toBe(true);
+    expect(features.body.features.crd_upload?.enabled).toBe(false);
     const entry = await platform.services
       .db('audit_log')
       .where({ organization_id: org.id, action: 'organization.plan.change' })
