@@ -4,7 +4,7 @@ import { configFromProcess, exitOnConfigError } from '../src/config';
 import { createDb } from '../src/db/knex';
 import { migrateLatest } from '../src/db/migrate';
 import { AppError } from '../src/errors';
-import { operatorResetMfa } from '../src/identity/mfa/operator-reset';
+import { operatorEndSessions, operatorResetMfa } from '../src/identity/operator-identity';
 import { createLogger } from '../src/logging/logger';
 import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
@@ -14,7 +14,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   create-org --slug S --name N --owner E [--plan free|pro|enterprise]
   set-plan --org S --plan free|pro|enterprise
   verify-audit                                      recompute the audit hash chains (exit 1 if tampered)
-  reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)`;
+  reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
+  end-sessions --email E                            end every session of a user at once`;
 
 type Options = Record<string, string | undefined>;
 
@@ -48,6 +49,7 @@ const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ out
     output: await operatorResetMfa(deps, need(o, 'email'), configFromProcess()),
     exitCode: 0,
   }),
+  'end-sessions': async (deps, o) => ({ output: await operatorEndSessions(deps, need(o, 'email')), exitCode: 0 }),
   'verify-audit': async (deps) => {
     const report = await verifyAudit(deps);
     return { output: report, exitCode: report.ok ? 0 : 1 };

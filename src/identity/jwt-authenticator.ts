@@ -10,21 +10,32 @@ import type { AccessTokenClaims, AccessTokens } from './access-token';
  */
 export type TokenLiveness = (claims: AccessTokenClaims) => Promise<boolean>;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function tokenLiveness(db: Queryable): TokenLiveness {
   return async (claims) => {
-    const user = (await db('users')
-      .where({ id: claims.userId })
-      .first('disabled_at', db.raw('floor(extract(epoch from tokens_valid_after)) as valid_after'))) as
-      { disabled_at: Date | null; valid_after: string | null } | undefined;
-    if (!user || user.disabled_at !== null) return false;
-    if (user.valid_after !== null && claims.issuedAt < Number(user.valid_after)) return false;
-    if (claims.sessionId === undefined) return true;
-    const family = (await db('session_families')
-      .where({ id: claims.sessionId, user_id: claims.userId })
-      .whereNull('revoked_at')
-      .where('expires_at', '>', db.fn.now())
-      .first('id')) as { id: string } | undefined;
-    return family !== undefined;
+    const sid = claims.sessionId;
+    if (!UUID.test(claims.userId) || (sid !== undefined && !UUID.test(sid))) return false;
+    const query = db('users as u')
+      .where('u.id', claims.userId)
+      .first(
+        'u.disabled_at',
+        db.raw('floor(extract(epoch from u.tokens_valid_after)) as valid_after'),
+        sid === undefined ? db.raw('NULL as family_id') : 'f.id as family_id',
+      );
+    if (sid !== undefined) {
+      void query.leftJoin('session_families as f', (j) => {
+        j.on('f.user_id', '=', 'u.id')
+          .andOnVal('f.id', '=', sid)
+          .andOnNull('f.revoked_at')
+          .andOn('f.expires_at', '>', db.raw('now()'));
+      });
+    }
+    const row = (await query) as
+      { disabled_at: Date | null; valid_after: string | null; family_id: string | null } | undefined;
+    if (!row || row.disabled_at !== null) return false;
+    if (row.valid_after !== null && claims.issuedAt < Number(row.valid_after)) return false;
+    return sid === undefined || row.family_id !== null;
   };
 }
 

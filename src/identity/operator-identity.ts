@@ -1,14 +1,17 @@
-import type { AuditService } from '../../audit/audit-service';
-import type { Config } from '../../config';
-import type { Db } from '../../db/knex';
-import { NotFound } from '../../errors';
-import { createLogger } from '../../logging/logger';
-import { createMailer } from '../../mail/mailer';
-import { authMails } from '../auth-mails';
-import { credentialsByEmail } from '../user-credentials';
-import { resetUserMfa } from './mfa-settings';
+import type { AuditService } from '../audit/audit-service';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { NotFound } from '../errors';
+import { createLogger } from '../logging/logger';
+import { createMailer } from '../mail/mailer';
+import { AUTH_ACTIONS, authEntry } from './auth-audit';
+import { authMails } from './auth-mails';
+import { resetUserMfa } from './mfa/mfa-settings';
+import { revokeUserFamilies } from './session-repository';
+import { credentialsByEmail } from './user-credentials';
 
 const OPERATOR = 'operator-cli';
+const cliMeta = () => ({ requestId: `cli-${Date.now()}`, clientAddress: 'local', userAgent: OPERATOR });
 
 /**
  * `npm run admin -- reset-mfa --email E`: the instance operator's way out of "recovery-needed" when no organization
@@ -21,7 +24,7 @@ export async function operatorResetMfa(deps: { db: Db; audit: AuditService }, em
     deps,
     user.id,
     { actorType: 'system', actor: OPERATOR, userId: null, organizationId: null },
-    { requestId: `cli-${Date.now()}`, clientAddress: 'local', userAgent: OPERATOR },
+    cliMeta(),
   );
   const mailer = createMailer(config.identity.mail, createLogger('warn', { process: 'admin' }));
   try {
@@ -30,4 +33,30 @@ export async function operatorResetMfa(deps: { db: Db; audit: AuditService }, em
     await mailer.close();
   }
   return { userId: user.id, email: user.email, mfa: 'not-configured' as const };
+}
+
+/**
+ * `npm run admin -- end-sessions --email E`: ends every session of a user at once (suspected compromise, SES-7);
+ * their refresh tokens and access tokens stop working on the next request.
+ */
+export async function operatorEndSessions(deps: { db: Db; audit: AuditService }, email: string) {
+  const user = await credentialsByEmail(deps.db, email);
+  if (!user) throw new NotFound(`no user with email ${email}`);
+  const ended = await deps.db.transaction(async (trx) => {
+    const count = await revokeUserFamilies(trx, user.id, 'ended_by_operator');
+    await trx('users').where({ id: user.id }).update({ tokens_valid_after: trx.fn.now() });
+    await deps.audit.append(trx, {
+      ...authEntry({
+        action: AUTH_ACTIONS.sessionRevoke,
+        meta: cliMeta(),
+        userId: null,
+        actor: OPERATOR,
+        actorType: 'system',
+        details: { targetUserId: user.id, targetEmail: user.email, sessionsEnded: count },
+      }),
+      resourceId: user.id,
+    });
+    return count;
+  });
+  return { userId: user.id, email: user.email, sessionsEnded: ended };
 }

@@ -341,13 +341,11 @@ describe('disabling and resetting MFA', () => {
     expect((await env.http.post(path, { token: ownerToken })).status).toBe(409);
   });
 
-  it('the operator CLI resets MFA by email (npm run admin -- reset-mfa)', async () => {
-    const user = await mfaUser();
-    const run = promisify(execFile);
+  async function runAdmin(args: string[]) {
     const root = path.resolve(__dirname, '../../..');
-    const { stdout } = await run(
+    const { stdout } = await promisify(execFile)(
       process.execPath,
-      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', 'reset-mfa', '--email', user.email],
+      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/admin.ts', ...args],
       {
         cwd: root,
         env: {
@@ -362,10 +360,28 @@ describe('disabling and resetting MFA', () => {
         timeout: 60_000,
       },
     );
-    expect(JSON.parse(stdout)).toMatchObject({ userId: user.userId, mfa: 'not-configured' });
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  it('the operator CLI resets MFA by email (npm run admin -- reset-mfa)', async () => {
+    const user = await mfaUser();
+    expect(await runAdmin(['reset-mfa', '--email', user.email])).toMatchObject({
+      userId: user.userId,
+      mfa: 'not-configured',
+    });
     expect((await login(env, user.email, user.password)).body).toHaveProperty('accessToken');
     const entries = await authAudit(env, { action: 'auth.mfa.reset', resource_id: user.userId });
     expect(entries[0]).toMatchObject({ actor: 'operator-cli' });
     await env.smtp.waitFor(user.email, /was reset/i);
+  });
+
+  it('the operator CLI ends every session of a user (npm run admin -- end-sessions)', async () => {
+    const user = await signedInUser(env);
+    const other = await login(env, user.email, user.password);
+    expect(await runAdmin(['end-sessions', '--email', user.email])).toMatchObject({ sessionsEnded: 2 });
+    expect((await env.http.get('/api/v1/auth/me', { token: user.accessToken })).status).toBe(401);
+    expect((await refreshWith(env, refreshFrom(other) ?? '')).status).toBe(401);
+    const entries = await authAudit(env, { action: 'auth.session.revoke', resource_id: user.userId });
+    expect(entries[0]).toMatchObject({ actor: 'operator-cli' });
   });
 });
