@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../src/paths';
-import type { ValidationResponse } from '../../../src/validation';
-import { CORPUS } from './corpus';
+import { ManifestRejected, type ValidationResponse } from '../../../src/validation';
+import { CORPUS, engine } from './corpus';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');
 
@@ -99,5 +99,38 @@ describe('validate CLI', () => {
     const run = cli('--version', '1.29', '--crd', bad, path.join(F, 'valid.yaml'));
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/invalid CRD: kind must be CustomResourceDefinition/);
+  });
+});
+
+describe('validate CLI over the whole corpus', () => {
+  const manifests = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+      const full = path.join(dir, d.name);
+      if (d.isDirectory()) return manifests(full);
+      return /\.(ya?ml|json)$/.test(d.name) ? [full] : [];
+    });
+
+  it('prints, for every corpus manifest, what the engine computes (whose corpus expectations the other files check)', async () => {
+    const files = manifests(CORPUS);
+    const run = cli('--version', '1.29', '--output', 'json', ...files);
+    const out = reports(run.lines);
+    expect(out.map((r) => r.file)).toEqual(files);
+    const e = await engine();
+    for (const [i, file] of files.entries()) {
+      const { file: printed, ...response } = out[i]!;
+      let expected: unknown;
+      try {
+        expected = e.validate(fs.readFileSync(file, 'utf8'), '1.29');
+      } catch (err) {
+        if (!(err instanceof ManifestRejected)) throw err;
+        // A refused manifest is one error result for the whole file in the CLI.
+        expected = {
+          valid: false,
+          results: [{ severity: 'error', message: err.message, path: '', resource: '<manifest>' }],
+          summary: { errors: 1, warnings: 0, info: 0 },
+        };
+      }
+      expect({ file: printed, response }).toEqual({ file, response: expected });
+    }
   });
 });
