@@ -1,11 +1,17 @@
 import type { AuditService } from '../audit/audit-service';
-import type { AuditCategory } from '../audit/types';
-import type { Queryable } from '../db/knex';
+import type { AuditCategory, AuditEntryInput } from '../audit/types';
+import type { Db, Queryable, Tx } from '../db/knex';
 import { NotFound } from '../errors';
-import { auditActor, type OrgCaller } from './caller';
+import { auditActor, orgEntry, type OrgCaller } from './caller';
 
 export interface CrossOrgDeps {
   db: Queryable;
+  audit: AuditService;
+}
+
+/** What every organization-scoped domain service is built from. */
+export interface OrgDomainDeps {
+  db: Db;
   audit: AuditService;
 }
 
@@ -74,4 +80,30 @@ export function scopedLookup<T>(
     if (key === null) throw new NotFound(`${spec.resourceType} not found`);
     return notFoundInOrg(deps, caller, { ...spec, value: key });
   };
+}
+
+/**
+ * Audit writer of one resource type: entries in the caller's organization chain, with the resource's id and slug.
+ * Called inside the transaction of the change it records.
+ */
+export function resourceAuditor(audit: AuditService, category: AuditCategory, resourceType: string) {
+  return (
+    trx: Tx,
+    caller: OrgCaller,
+    action: string,
+    resource: { id: string; slug: string },
+    details: Record<string, unknown> = {},
+    extra: Partial<Pick<AuditEntryInput, 'tenantId' | 'projectId'>> = {},
+  ) =>
+    audit.append(
+      trx,
+      orgEntry(caller, {
+        action,
+        category,
+        resourceType,
+        resourceId: resource.id,
+        details: { slug: resource.slug, ...details },
+        ...extra,
+      }),
+    );
 }

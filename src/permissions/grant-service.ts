@@ -1,8 +1,7 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
+import type { Tx } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { isUuid, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
@@ -19,11 +18,6 @@ import {
   type NewGrant,
 } from './grant-repository';
 
-export interface GrantServiceDeps {
-  db: Db;
-  audit: AuditService;
-}
-
 export type GrantService = ReturnType<typeof createGrantService>;
 
 /**
@@ -31,7 +25,7 @@ export type GrantService = ReturnType<typeof createGrantService>;
  * resources belong to later issues, so the resource id is checked by shape only (RESOURCE_ID_PATTERN): a grant on a
  * resource that does not exist yet simply never matches an action until it does.
  */
-export function createGrantService(deps: GrantServiceDeps) {
+export function createGrantService(deps: OrgDomainDeps) {
   const { db, audit } = deps;
 
   const grantOf = scopedLookup(

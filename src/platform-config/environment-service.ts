@@ -1,8 +1,7 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
+import type { Tx } from '../db/knex';
 import { Conflict, InvalidInput } from '../errors';
 import { orgEntry, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { SLUG_PATTERN } from '../orgs/org-repository';
 import {
   MAX_ENVIRONMENTS,
@@ -16,15 +15,10 @@ import {
   type Environment,
 } from './environment-repository';
 
-export interface EnvironmentServiceDeps {
-  db: Db;
-  audit: AuditService;
-}
-
 export type EnvironmentService = ReturnType<typeof createEnvironmentService>;
 
 /** The organization's ordered environment catalogue; projects (a later issue) pick their environments from it. */
-export function createEnvironmentService(deps: EnvironmentServiceDeps) {
+export function createEnvironmentService(deps: OrgDomainDeps) {
   const { db, audit } = deps;
 
   const environmentOf = scopedLookup(
@@ -39,10 +33,7 @@ export function createEnvironmentService(deps: EnvironmentServiceDeps) {
     findEnvironment,
   );
 
-  function record(trx: Tx, caller: OrgCaller, action: string, env: Environment, details: Record<string, unknown>) {
-    const resource = { resourceType: 'environment', resourceId: env.id, details: { slug: env.slug, ...details } };
-    return audit.append(trx, orgEntry(caller, { action, category: 'configuration', ...resource }));
-  }
+  const record = resourceAuditor(audit, 'configuration', 'environment');
 
   /** Every catalogue change runs under one per-organization lock, so positions stay contiguous. */
   function change<T>(caller: OrgCaller, work: (trx: Tx) => Promise<T>): Promise<T> {

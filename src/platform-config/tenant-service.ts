@@ -1,20 +1,14 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
-import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import type { Tx } from '../db/knex';
+import { uuidKey, type OrgCaller } from '../iam/caller';
+import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import type { PageRequest } from '../orgs/pagination';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
-
-export interface TenantServiceDeps {
-  db: Db;
-  audit: AuditService;
-}
 
 export type TenantService = ReturnType<typeof createTenantService>;
 
 /** The organization's tenant catalogue; project tenants (a later issue) refer to these entries. */
-export function createTenantService(deps: TenantServiceDeps) {
-  const { db, audit } = deps;
+export function createTenantService(deps: OrgDomainDeps) {
+  const { db } = deps;
 
   const tenantOf = scopedLookup(
     deps,
@@ -22,13 +16,9 @@ export function createTenantService(deps: TenantServiceDeps) {
     findTenant,
   );
 
-  function record(trx: Tx, caller: OrgCaller, action: string, tenant: OrgTenant, details: Record<string, unknown>) {
-    const resource = { resourceType: 'tenant', resourceId: tenant.id, tenantId: tenant.id };
-    return audit.append(
-      trx,
-      orgEntry(caller, { action, category: 'configuration', ...resource, details: { slug: tenant.slug, ...details } }),
-    );
-  }
+  const audited = resourceAuditor(deps.audit, 'configuration', 'tenant');
+  const record = (trx: Tx, caller: OrgCaller, action: string, tenant: OrgTenant, details: Record<string, unknown>) =>
+    audited(trx, caller, action, tenant, details, { tenantId: tenant.id });
 
   return {
     list: (caller: OrgCaller, page: PageRequest) => listTenants(db, caller.organizationId, page),

@@ -1,8 +1,6 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
 import { NotFound } from '../errors';
-import { isUuid, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import { isUuid, uuidKey, type OrgCaller } from '../iam/caller';
+import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
 import {
@@ -19,15 +17,10 @@ import {
   type TeamMember,
 } from './team-repository';
 
-export interface TeamServiceDeps {
-  db: Db;
-  audit: AuditService;
-}
-
 export type TeamService = ReturnType<typeof createTeamService>;
 
-export function createTeamService(deps: TeamServiceDeps) {
-  const { db, audit } = deps;
+export function createTeamService(deps: OrgDomainDeps) {
+  const { db } = deps;
 
   const teamOf = scopedLookup(
     deps,
@@ -35,10 +28,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     findTeam,
   );
 
-  function record(trx: Tx, caller: OrgCaller, action: string, team: Team, details: Record<string, unknown>) {
-    const resource = { resourceType: 'team', resourceId: team.id, details: { slug: team.slug, ...details } };
-    return audit.append(trx, orgEntry(caller, { action, category: 'member_management', ...resource }));
-  }
+  const record = resourceAuditor(deps.audit, 'member_management', 'team');
 
   return {
     list: (caller: OrgCaller, page: PageRequest): Promise<Page<Team>> => listTeams(db, caller.organizationId, page),
