@@ -2,6 +2,7 @@ import { InvalidInput, NotFound } from '../../src/errors';
 import type { Services } from '../../src/runtime/services';
 import type { AppContext } from '../context';
 import type { RouteDef } from '../route-def';
+import { orgCallerOf } from './org-request';
 
 const ID = /^[0-9a-f-]{36}$/;
 const GVK = /^[A-Za-z0-9.-]{1,253}$/;
@@ -28,7 +29,7 @@ export function k8sRoutes(services: Services): RouteDef[] {
   const crds = services.crds;
   const newest = () => engine.versions()[engine.versions().length - 1] ?? '';
   const versionOf = (ctx: AppContext) => (ctx.query.version as string | undefined) ?? newest();
-  const orgOf = (ctx: AppContext) => ctx.state.principal!.organizationId!;
+  const orgOf = (ctx: AppContext) => orgCallerOf(ctx).organizationId;
   return [
     {
       method: 'get',
@@ -100,7 +101,7 @@ export function k8sRoutes(services: Services): RouteDef[] {
       handler: async (ctx) => {
         await services.plans.require(orgOf(ctx), 'crd_upload');
         const { yaml } = ctx.state.body as { yaml: string };
-        const { crd, created } = await crds.register(ctx.state.principal!, yaml, ctx.state.requestId);
+        const { crd, created } = await crds.register(orgCallerOf(ctx), yaml);
         ctx.status = created ? 201 : 200;
         ctx.body = crd;
       },
@@ -125,7 +126,7 @@ export function k8sRoutes(services: Services): RouteDef[] {
       handler: async (ctx) => {
         const id = ctx.params.id ?? '';
         if (!ID.test(id)) throw new NotFound('CRD not found');
-        await crds.remove(ctx.state.principal!, id, ctx.state.requestId);
+        await crds.remove(orgCallerOf(ctx), id);
         ctx.status = 204;
       },
     },

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/net/free-port';
 import { repoRoot } from '../../src/paths';
 
 /**
@@ -11,16 +11,6 @@ import { repoRoot } from '../../src/paths';
  * Run `npm run build` first; `npm run bench:startup` does not build.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createOrg, createUser } from '../../src/admin/operator-commands';
@@ -7,16 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logging/logger';
 import { resolveEndpoints } from '../../src/runtime/embedded';
 import { runPlatform } from '../../src/runtime/platform';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
+import { freePort } from '../../src/net/free-port';
 
 /**
  * The whole platform on embedded defaults in a throwaway DATA_DIR (API, worker, PostgreSQL, Temporal), with an owner

@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Queryable } from '../db/knex';
 import { Conflict, NotFound } from '../errors';
-import type { Principal } from '../iam/principal';
+import { auditActor, type OrgCaller } from '../iam/caller';
 import type { CrdRecord, ValidationEngine } from '../validation';
 
 /** Upper bound on CRDs per organization, so one tenant cannot make every validation call slow. */
@@ -45,13 +45,9 @@ function toRegistered(row: CrdRow): RegisteredCrd {
 
 export interface CrdService {
   /** Checks the CRD and registers it for the caller's organization; a CRD of the same name is replaced. */
-  register(
-    principal: Principal,
-    yamlText: string,
-    requestId: string,
-  ): Promise<{ crd: RegisteredCrd; created: boolean }>;
+  register(caller: OrgCaller, yamlText: string): Promise<{ crd: RegisteredCrd; created: boolean }>;
   list(organizationId: string): Promise<RegisteredCrd[]>;
-  remove(principal: Principal, id: string, requestId: string): Promise<void>;
+  remove(caller: OrgCaller, id: string): Promise<void>;
   /** What the engine needs to validate custom resources of this organization. */
   records(organizationId: string): Promise<CrdRecord[]>;
 }
@@ -60,9 +56,9 @@ export function createCrdService(db: Db, audit: AuditService, engine: Validation
   const rows = (q: Queryable, organizationId: string) =>
     q('custom_resource_definitions').where({ organization_id: organizationId }).orderBy('name');
   return {
-    async register(principal, yamlText, requestId) {
+    async register(caller, yamlText) {
       const record = engine.checkCrd(yamlText);
-      const organizationId = principal.organizationId!;
+      const { organizationId } = caller;
       return db.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crds:${organizationId}`]);
         const existing = (await rows(trx, organizationId).where({ name: record.name }).first('id')) as
@@ -85,20 +81,22 @@ export function createCrdService(db: Db, audit: AuditService, engine: Validation
           existing
             ? await trx('custom_resource_definitions').where({ id: existing.id }).update(values).returning(COLUMNS)
             : await trx('custom_resource_definitions')
-                .insert({ ...values, organization_id: organizationId, name: record.name, created_by: principal.userId })
+                .insert({
+                  ...values,
+                  organization_id: organizationId,
+                  name: record.name,
+                  created_by: caller.principal.userId,
+                })
                 .returning(COLUMNS)
         ) as CrdRow[];
         const crd = toRegistered(row!);
         await audit.append(trx, {
           organizationId,
-          userId: principal.userId,
-          actorType: principal.actorType,
-          actor: principal.actor,
+          ...auditActor(caller),
           action: existing ? 'k8s.crd.update' : 'k8s.crd.register',
           category: 'configuration',
           resourceType: 'crd',
           resourceId: crd.id,
-          requestId,
           details: {
             name: crd.name,
             kind: crd.kind,
@@ -112,8 +110,8 @@ export function createCrdService(db: Db, audit: AuditService, engine: Validation
     async list(organizationId) {
       return ((await rows(db, organizationId).select(COLUMNS)) as CrdRow[]).map(toRegistered);
     },
-    async remove(principal, id, requestId) {
-      const organizationId = principal.organizationId!;
+    async remove(caller, id) {
+      const { organizationId } = caller;
       await db.transaction(async (trx) => {
         const [row] = (await trx('custom_resource_definitions')
           .where({ id, organization_id: organizationId })
@@ -122,14 +120,11 @@ export function createCrdService(db: Db, audit: AuditService, engine: Validation
         if (!row) throw new NotFound('CRD not found');
         await audit.append(trx, {
           organizationId,
-          userId: principal.userId,
-          actorType: principal.actorType,
-          actor: principal.actor,
+          ...auditActor(caller),
           action: 'k8s.crd.delete',
           category: 'configuration',
           resourceType: 'crd',
           resourceId: row.id,
-          requestId,
           details: { name: row.name, kind: row.kind },
         });
       });

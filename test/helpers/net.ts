@@ -1,17 +1,4 @@
-import net from 'node:net';
-
-/** A port the OS just handed out; good enough for a child server started right after. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/net/free-port';
 
 /** Polls until `probe` returns a value, failing after the deadline: tests never sleep blindly. */
 export async function eventually<T>(
