@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import { Worker } from '@temporalio/worker';
 import { invitationStateQuery, SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { harnessState } from '../../helpers/harness-state';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
@@ -129,6 +132,13 @@ describe('invitation expiry (durable timer)', () => {
     const entry = await expiryEntry(invitation.id);
     expect(entry.created_at.getTime()).toBeGreaterThanOrEqual(secondDeadline);
     expect((await http.get(`/api/v1/invitations/${newToken}`)).status).toBe(410);
+
+    // The history (timer, reset by an Update, activities, expiry) replays against the current workflow code.
+    const history = await handle.fetchHistory();
+    const code = fs.readFileSync(harnessState().bundlePath, 'utf8');
+    await expect(
+      Worker.runReplayHistory({ workflowBundle: { code } }, history, invitation.workflowId),
+    ).resolves.toBeUndefined();
   });
 
   it('lists an overdue pending row as expired even before its timer has run', async () => {
