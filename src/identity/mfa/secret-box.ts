@@ -53,6 +53,12 @@ export function loadMfaKey(configured: string | undefined, dataDir: string): Buf
   if (fs.existsSync(file)) return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
   const key = randomBytes(32);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+  try {
+    fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process of the same deployment created it first: use that one, never a second key.
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+    return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+  }
   return key;
 }
