@@ -27,9 +27,9 @@ export interface TemporalConfig {
   tlsServerName: string | undefined;
   apiKey: string | undefined;
   cliPath: string | undefined;
-  embeddedPort: number;
   /** Directories searched for the `temporal` binary when cliPath is unset (the PATH variable). */
   cliSearchPath: string[];
+  embeddedPort: number;
   uiPort: number;
   /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
   taskQueuePrefix: string;
@@ -99,9 +99,9 @@ export function loadConfig(env: Env): Config {
       tlsServerName: readOptional(env, 'TEMPORAL_TLS_SERVER_NAME'),
       apiKey: readOptional(env, 'TEMPORAL_API_KEY'),
       cliPath: readOptional(env, 'TEMPORAL_CLI_PATH'),
+      cliSearchPath: readString(env, 'PATH', '').split(path.delimiter).filter(Boolean),
       embeddedPort: readInt(env, 'TEMPORAL_PORT', 7233, 1, 65535),
       uiPort: readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
-      cliSearchPath: readString(env, 'PATH', '').split(path.delimiter).filter(Boolean),
       taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
       workflowBundlePath: readOptional(env, 'WORKFLOW_BUNDLE_PATH'),
     },
