@@ -8,6 +8,7 @@ import { operatorEndSessions, operatorResetMfa } from '../src/identity/operator-
 import { createLogger } from '../src/logging/logger';
 import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
+import { grantAppRole } from '../src/admin/app-role';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-user --email E --password P [--name N]     a verified user
@@ -15,7 +16,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   set-plan --org S --plan free|pro|enterprise
   verify-audit                                      recompute the audit hash chains (exit 1 if tampered)
   reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
-  end-sessions --email E                            end every session of a user at once`;
+  end-sessions --email E                            end every session of a user at once
+  grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only`;
 
 type Options = Record<string, string | undefined>;
 
@@ -50,6 +52,7 @@ const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ out
     exitCode: 0,
   }),
   'end-sessions': async (deps, o) => ({ output: await operatorEndSessions(deps, need(o, 'email')), exitCode: 0 }),
+  'grant-app-role': async (deps, o) => ({ output: await grantAppRole(deps, need(o, 'role')), exitCode: 0 }),
   'verify-audit': async (deps) => {
     const report = await verifyAudit(deps);
     return { output: report, exitCode: report.ok ? 0 : 1 };
@@ -73,6 +76,7 @@ async function main(): Promise<number> {
       owner: { type: 'string' },
       plan: { type: 'string' },
       org: { type: 'string' },
+      role: { type: 'string' },
     },
     strict: true,
   });

@@ -1,3 +1,5 @@
+import { createAuditService } from '../../../src/audit/audit-service';
+import type { Tx } from '../../../src/db/knex';
 import { runScript } from '../../helpers/child-process';
 import { createTestDatabase, type TestDatabase } from '../../helpers/test-db';
 
@@ -57,5 +59,49 @@ describe('operator CLI (npm run admin)', () => {
     const usage = await runScript('scripts/admin.ts', ['explode'], env());
     expect(usage.code).toBe(2);
     expect(usage.output).toContain('usage: npm run admin');
+  });
+});
+
+describe('least-privilege application role (SECURITY-BAR AU-1, attack row 44)', () => {
+  const role = `app_${Date.now().toString(36)}`;
+  afterAll(async () => {
+    await database.db.raw('DROP OWNED BY ?? ', [role]).catch(() => undefined);
+    await database.db.raw('DROP ROLE IF EXISTS ??', [role]);
+  });
+
+  it('lets the app role insert and read audit entries but never update, delete or truncate them', async () => {
+    await database.db.raw('CREATE ROLE ?? NOLOGIN', [role]);
+    const granted = await runScript('scripts/admin.ts', ['grant-app-role', '--role', role], env());
+    expect(granted.code).toBe(0);
+    expect(JSON.parse(granted.output)).toMatchObject({ role });
+
+    const asApp = <T>(fn: (trx: Tx) => Promise<T>) =>
+      database.db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL ROLE ??', [role]);
+        return fn(trx);
+      });
+    const audit = createAuditService(database.db);
+    const entry = await asApp((trx) =>
+      audit.append(trx, { organizationId: null, actorType: 'system', action: 'x.y', category: 'system' }),
+    );
+    expect(await asApp((trx) => trx('audit_log').where({ id: entry.id }).first('id'))).toEqual({ id: entry.id });
+    await expect(asApp((trx) => trx('audit_log').where({ id: entry.id }).update({ action: 'z' }))).rejects.toThrow(
+      /permission denied/,
+    );
+    await expect(asApp((trx) => trx('audit_log').where({ id: entry.id }).delete())).rejects.toThrow(
+      /permission denied/,
+    );
+    await expect(asApp((trx) => trx.raw('TRUNCATE audit_log'))).rejects.toThrow(/permission denied/);
+    // Other tables stay writable for the app.
+    await asApp((trx) => trx('users').where({ email: 'nobody' }).update({ name: 'x' }));
+  });
+
+  it('refuses a role name that is not an identifier, or a role that does not exist', async () => {
+    const bad = await runScript('scripts/admin.ts', ['grant-app-role', '--role', 'x; DROP TABLE users'], env());
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('role must be a lowercase PostgreSQL identifier');
+    const missing = await runScript('scripts/admin.ts', ['grant-app-role', '--role', 'no_such_role_here'], env());
+    expect(missing.code).toBe(2);
+    expect(missing.output).toContain('no PostgreSQL role no_such_role_here');
   });
 });
