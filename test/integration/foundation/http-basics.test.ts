@@ -1,3 +1,4 @@
+import { routeTable } from '../../../api/app';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
@@ -79,5 +80,10 @@ describe('OpenAPI', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.paths['/api/v2/audit-logs']?.get?.['x-action']).toBe('org.audit.read');
     expect(res.body.paths['/healthz']?.get?.['x-action']).toBeNull();
+    // Every route of the table is documented, under its OpenAPI path and method.
+    const documented = Object.entries(res.body.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    const routes = routeTable(platform.services).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(documented.sort()).toEqual(routes.sort());
   });
 });
