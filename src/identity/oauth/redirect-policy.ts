@@ -7,7 +7,8 @@ function hasControlCharacter(value: string): boolean {
 /**
  * Where a browser may land after login: a relative path on our own site within the allowlist, or the default
  * (OA-4). `https://evil.tld`, `//evil.tld`, `/\evil.tld` and anything with control characters or backslashes fall
- * back to the default; the final same-origin check catches whatever URL parsing quirk the earlier ones missed.
+ * back to the default, and so does a path that normalises to `//...`; the same-origin check catches whatever URL
+ * parsing quirk the earlier ones missed.
  */
 export function safeReturnTo(raw: string | undefined, allowed: readonly string[], fallback: string): string {
   if (raw === undefined || raw === '' || raw.length > 512) return fallback;
@@ -20,6 +21,9 @@ export function safeReturnTo(raw: string | undefined, allowed: readonly string[]
   }
   if (url.origin !== PROBE_ORIGIN) return fallback;
   const path = url.pathname;
+  // Parsing removes dot segments, so `/.//evil.tld` or `/app/..//evil.tld` come out as `//evil.tld`: a
+  // protocol-relative URL that a browser would follow to another site.
+  if (path.startsWith('//')) return fallback;
   const permitted = allowed.some((a) => (a.endsWith('/') ? path.startsWith(a) : path === a));
   return permitted ? `${path}${url.search}${url.hash}` : fallback;
 }
