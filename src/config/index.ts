@@ -55,6 +55,8 @@ export interface Config {
   auditPageMax: number;
   workerShutdownGraceMs: number;
   exposeMetrics: boolean;
+  /** Port of the /metrics and /healthz listener of a worker-only process; 0 disables it. */
+  workerMetricsPort: number;
   jwt: JwtConfig;
   identity: IdentityConfig;
   orgs: OrgsConfig;
@@ -112,6 +114,7 @@ export function loadConfig(env: Env): Config {
     auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
     exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
+    workerMetricsPort: readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     jwt: loadJwtConfig(env, port),
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),

@@ -4,6 +4,7 @@ import { listen, type RunningServer } from '../../api/server';
 import { createPlatformWorker } from '../../workers/create-worker';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
+import { startMetricsServer } from '../http/metrics-server';
 import { connectionOptions } from '../temporal/connection';
 import { taskQueue } from '../temporal/definitions';
 import { createLogger, errorFields, type Logger } from '../logging/logger';
@@ -57,12 +58,17 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     workerRun = worker.run().catch((err: unknown) => log.error('worker stopped with an error', errorFields(err)));
   }
   const http = roles.api ? await listen(createApp(services), config.host, config.port, services.readiness, log) : null;
+  const metricsServer =
+    roles.worker && !roles.api && config.workerMetricsPort > 0
+      ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort)
+      : null;
   const running: RunningPlatform = {
     services,
     http,
     worker,
     async stop() {
       if (http) await http.shutdown(config.shutdownGraceMs);
+      await metricsServer?.close();
       if (worker && workerRun) {
         worker.shutdown();
         await workerRun;

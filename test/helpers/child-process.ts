@@ -2,15 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../../src/paths';
 
-const TSX = path.join(repoRoot(), 'node_modules', '.bin', 'tsx');
-
-/** Runs one of the project's TypeScript entry points as a real child process, the way operators run them. */
+/**
+ * Runs one of the project's TypeScript entry points as a real child process, the way operators run them.
+ * One process, with tsx as a loader: the `tsx` command would put a wrapper in between, and a SIGKILL sent to the
+ * wrapper would leave the real process running.
+ */
 export function spawnScript(
   script: string,
   args: string[],
   env: Record<string, string>,
 ): ChildProcess & { output: () => string } {
-  const child = spawn(TSX, [path.join(repoRoot(), script), ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot(), script), ...args], {
     cwd: repoRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

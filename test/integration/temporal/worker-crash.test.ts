@@ -3,7 +3,7 @@ import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { proofProgressQuery, taskQueue, type ProofResult } from '../../../src/temporal/definitions';
 import { exited, spawnScript } from '../../helpers/child-process';
 import { harnessState } from '../../helpers/harness-state';
-import { eventually } from '../../helpers/net';
+import { eventually, freePort } from '../../helpers/net';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
 
 let platform: TestPlatform;
@@ -13,11 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-function startWorkerProcess() {
+function startWorkerProcess(extra: Record<string, string> = {}) {
   return spawnScript('scripts/serve.ts', ['worker'], {
     ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
     WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
     LOG_LEVEL: 'warn',
+    ...extra,
   });
 }
 
@@ -36,7 +37,8 @@ describe('proof workflow across a worker crash', () => {
     first.kill('SIGKILL');
     expect(await exited(first)).toBe('SIGKILL');
 
-    const second = startWorkerProcess();
+    const metricsPort = await freePort();
+    const second = startWorkerProcess({ WORKER_METRICS_PORT: String(metricsPort) });
     try {
       const result = (await handle.result()) as ProofResult;
       expect(result.stepsCompleted).toBe(3);
@@ -45,6 +47,14 @@ describe('proof workflow across a worker crash', () => {
         .where({ workflow_id: workflowId, action: 'system.proof.complete' });
       expect(rows).toHaveLength(1);
       expect(rows[0].id).toBe(result.auditEntryId);
+      // A worker-only process exposes its own metrics.
+      const metrics = await (
+        await fetch(`http://127.0.0.1:${metricsPort}/metrics`).catch((e: unknown) => {
+          throw new Error(`${String(e)}: ${second.output()}`);
+        })
+      ).text();
+      expect(metrics).toContain('# TYPE temporal_activity_failures_total counter');
+      expect(metrics).toContain('process_cpu_user_seconds_total');
     } finally {
       second.kill('SIGTERM');
       await exited(second);
