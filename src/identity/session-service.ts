@@ -66,6 +66,27 @@ export function createSessionService(deps: SessionDeps) {
     return token;
   }
 
+  /** Reuse detected (SES-4): the whole family ends, the newest token included, and the attempt is audited. */
+  async function endReusedFamily(family: SessionFamily, meta: RequestMeta): Promise<never> {
+    await db.transaction(async (trx) => {
+      const revoked = await revokeFamily(trx, family.id, 'refresh_reuse');
+      const user = await credentialsById(trx, family.userId);
+      await audit.append(
+        trx,
+        authEntry({
+          action: AUTH_ACTIONS.refreshReuse,
+          meta,
+          userId: family.userId,
+          actor: user?.email ?? '',
+          organizationId: family.organizationId,
+          status: 'blocked',
+          details: { sessionId: family.id, familyRevoked: revoked },
+        }),
+      );
+    });
+    throw new Unauthorized('refresh token already used; the session has been ended');
+  }
+
   return {
     /**
      * A new session family for a user who passed every required factor; called inside the transaction that also
@@ -108,9 +129,12 @@ export function createSessionService(deps: SessionDeps) {
       if (!presented) throw new Unauthorized('invalid refresh token');
       const { family } = presented;
       await limiter.hit([{ key: accountKey('refresh', family.userId), limit: rule.perAccount }], settings.rateWindowMs);
+      // A used token is reuse whatever its own idle deadline says: the family it was rotated into may still be
+      // alive in someone else's hands.
+      if (presented.used) return endReusedFamily(family, meta);
       if (presented.dead) throw new Unauthorized('session expired');
       const outcome = await db.transaction(async (trx) => {
-        if (presented.used || !(await claimRefreshToken(trx, presented.tokenId))) return 'reused' as const;
+        if (!(await claimRefreshToken(trx, presented.tokenId))) return 'reused' as const;
         const user = await credentialsById(trx, family.userId);
         if (!user || user.disabled) throw new Unauthorized('session expired');
         const organization = await organizationFor(trx, user.id, requestedOrganizationId ?? family.organizationId, {
@@ -130,23 +154,7 @@ export function createSessionService(deps: SessionDeps) {
         return session;
       });
       if (outcome !== 'reused') return outcome;
-      await db.transaction(async (trx) => {
-        const revoked = await revokeFamily(trx, family.id, 'refresh_reuse');
-        const user = await credentialsById(trx, family.userId);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.refreshReuse,
-            meta,
-            userId: family.userId,
-            actor: user?.email ?? '',
-            organizationId: family.organizationId,
-            status: 'blocked',
-            details: { sessionId: family.id, familyRevoked: revoked },
-          }),
-        );
-      });
-      throw new Unauthorized('refresh token already used; the session has been ended');
+      return endReusedFamily(family, meta);
     },
 
     /** Ends the family of the presented refresh token (or of the bearer's session); idempotent. */

@@ -95,6 +95,23 @@ describe('rotation and reuse detection', () => {
     expect((await env.http.get('/api/v1/auth/me', { token: accessOf(attacker) })).status).toBe(401);
   });
 
+  it("row 2, later: a used R1 presented after its own idle deadline still ends the attacker's family", async () => {
+    const db = env.platform.services.db;
+    const user = await signedInUser(env);
+    const attacker = await refreshWith(env, user.refresh);
+    const stolen = refreshFrom(attacker) ?? '';
+    // The user comes back after R1's idle timeout (moved in the database); the attacker kept the family alive.
+    await db('refresh_tokens')
+      .whereRaw("token_hash = encode(digest(?, 'sha256'), 'hex')", [user.refresh])
+      .update({ idle_expires_at: db.raw("now() - interval '1 second'") });
+    expect((await refreshWith(env, user.refresh)).status).toBe(401);
+    expect((await refreshWith(env, stolen)).status).toBe(401);
+    expect((await env.http.get('/api/v1/auth/me', { token: accessOf(attacker) })).status).toBe(401);
+    const reuse = (await authAudit(env, { user_id: user.userId })).filter((e) => e.action === 'auth.refresh_reuse');
+    expect(reuse).toHaveLength(1);
+    expect(reuse[0]).toMatchObject({ status: 'blocked', details: expect.objectContaining({ familyRevoked: true }) });
+  });
+
   it('row 3: ten parallel refreshes with one token: exactly one 200, never two live families', async () => {
     const user = await signedInUser(env);
     const results = await Promise.all(Array.from({ length: 10 }, () => refreshWith(env, user.refresh)));
@@ -107,8 +124,15 @@ describe('rotation and reuse detection', () => {
       .whereNull('r.used_at')
       .whereNull('f.revoked_at')
       .count<{ n: string }[]>('* as n');
-    // No overlap window: the concurrent reuse ends the family too (docs/auth.md), so at most one can be live.
-    expect(Number(live[0]?.n)).toBeLessThanOrEqual(1);
+    // No overlap window: the nine losers count as reuse and end the family (docs/auth.md), the winner's new token
+    // included, so nothing of this login stays live.
+    expect(Number(live[0]?.n)).toBe(0);
+    const winner = results.find((r) => r.status === 200);
+    const next = winner && refreshFrom(winner);
+    expect(next).toBeDefined();
+    expect((await refreshWith(env, next ?? '')).status).toBe(401);
+    const reuse = (await authAudit(env, { user_id: user.userId })).filter((e) => e.action === 'auth.refresh_reuse');
+    expect(reuse).toHaveLength(9);
   });
 
   it('refuses a refresh token past its idle timeout or its family past its absolute lifetime', async () => {
