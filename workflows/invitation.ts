@@ -69,12 +69,21 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
     }
   };
 
+  /**
+   * Waits until no transition runs, then claims the turn. When the running transition ends, every waiter's condition
+   * turns true in the same activation: the check and the claim sit in one synchronous step, so only the first waiter
+   * to resume gets the turn and the others wait again (an `await` between them would let all of them through).
+   */
+  async function acquire(): Promise<void> {
+    while (busy) await condition(() => !busy);
+    busy = true;
+  }
+
   /** Waits for the previous transition, re-checks (it may have ended the invitation), then runs this one alone. */
   async function exclusively<T>(work: () => Promise<T>): Promise<T> {
-    await condition(() => !busy);
-    requirePending();
-    busy = true;
+    await acquire();
     try {
+      requirePending();
       return await work();
     } finally {
       busy = false;
@@ -148,10 +157,9 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
       // Resettable timer: a reissue sets deadlineMoved and the loop waits again from the new deadline.
       if (await condition(() => deadlineMoved || status !== 'pending', remaining)) continue;
     }
-    await condition(() => !busy);
-    if (status !== 'pending' || Date.now() < expiresAtMs) continue;
-    busy = true;
+    await acquire();
     try {
+      if (status !== 'pending' || Date.now() < expiresAtMs) continue;
       setStatus(await expireInvitation({ invitationId: input.invitationId, workflowId }));
     } finally {
       busy = false;
