@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
@@ -43,16 +43,28 @@ export async function generatePemPair(): Promise<{ privatePem: string; publicPem
   return { privatePem: await exportPKCS8(privateKey), publicPem: await exportSPKI(publicKey) };
 }
 
+type PemPair = { privatePem: string; publicPem: string };
+
+const readPair = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as PemPair;
+
 /**
  * The embedded run keeps one generated key pair under DATA_DIR so tokens survive a restart; production passes the
- * PEMs through configuration instead.
+ * PEMs through configuration instead. The file appears complete or not at all (written aside, then hard-linked,
+ * which fails if it exists), and whoever loses a race to create it uses the winner's key, never a second one.
  */
-export async function loadOrCreateKeyFile(file: string): Promise<{ privatePem: string; publicPem: string }> {
-  if (fs.existsSync(file)) {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as { privatePem: string; publicPem: string };
-  }
+export async function loadOrCreateKeyFile(file: string): Promise<PemPair> {
+  if (fs.existsSync(file)) return readPair(file);
   const pair = await generatePemPair();
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  fs.writeFileSync(file, JSON.stringify(pair), { mode: 0o600 });
-  return pair;
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  fs.writeFileSync(draft, JSON.stringify(pair), { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(draft, file);
+    return pair;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+    return readPair(file);
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
 }
