@@ -1,4 +1,8 @@
+import type { AuditEntryInput } from '../../audit/types';
 import type { Queryable } from '../../db/knex';
+import { AUTH_ACTIONS, authEntry, type RequestMeta } from '../auth-audit';
+import type { IdentityDeps } from '../identity-deps';
+import type { UserCredentials } from '../user-credentials';
 import {
   claimTotpStep,
   findMfa,
@@ -46,4 +50,45 @@ export function checkCodeOrRecovery(
 ): Promise<FactorCheck> {
   if (input.code !== undefined) return checkTotp(db, box, userId, input.code);
   return checkRecoveryCode(db, userId, input.recoveryCode ?? '');
+}
+
+/**
+ * A refused second factor, at sign-in or when re-authenticating an MFA change: audited as a failed attempt, and a
+ * replayed code as a blocked reuse that the user is also mailed about (MFA-2, EN-3).
+ */
+export async function recordFactorFailure(
+  deps: Pick<IdentityDeps, 'audit' | 'mailer' | 'mails'>,
+  user: UserCredentials,
+  result: FactorCheck & { ok: false },
+  meta: RequestMeta,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  const reused = result.reason === 'reused';
+  await deps.audit.appendStandalone(
+    authEntry({
+      action: reused ? AUTH_ACTIONS.mfaCodeReuse : AUTH_ACTIONS.login,
+      meta,
+      userId: user.id,
+      actor: user.email,
+      status: reused ? 'blocked' : 'failure',
+      details: { factor: result.factor, reason: result.reason, ...details },
+    }),
+  );
+  if (reused && result.factor === 'totp') deps.mailer.sendLater(deps.mails.codeReused(user.email));
+}
+
+/** The audit entry of a spent recovery code, written in the transaction of whatever the code was spent on (MFA-4). */
+export function recoveryCodeUsedEntry(
+  user: UserCredentials,
+  remaining: number,
+  meta: RequestMeta,
+  details: Record<string, unknown> = {},
+): AuditEntryInput {
+  return authEntry({
+    action: AUTH_ACTIONS.mfaRecoveryCodeUsed,
+    meta,
+    userId: user.id,
+    actor: user.email,
+    details: { remaining, ...details },
+  });
 }

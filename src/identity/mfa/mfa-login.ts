@@ -7,7 +7,7 @@ import { safeEqual } from '../secret-tokens';
 import type { IssuedSession } from '../session-service';
 import { credentialsById, type UserCredentials } from '../user-credentials';
 import { countAttempt, consumeChallenge, createChallenge, findChallenge, setEmailCode } from './mfa-challenges';
-import { checkRecoveryCode, checkTotp, type FactorCheck } from './mfa-factors';
+import { checkRecoveryCode, checkTotp, recordFactorFailure, recoveryCodeUsedEntry } from './mfa-factors';
 
 export type MfaMethod = 'totp' | 'recovery_code' | 'email';
 
@@ -66,20 +66,6 @@ export function createMfaLogin(deps: IdentityDeps) {
       : ({ ok: false, factor: 'email_code', reason: 'invalid' } as const);
   }
 
-  async function recordFailure(user: UserCredentials, result: FactorCheck & { ok: false }, meta: RequestMeta) {
-    await audit.appendStandalone(
-      authEntry({
-        action: result.reason === 'reused' ? AUTH_ACTIONS.mfaCodeReuse : AUTH_ACTIONS.login,
-        meta,
-        userId: user.id,
-        actor: user.email,
-        status: result.reason === 'reused' ? 'blocked' : 'failure',
-        details: { factor: result.factor, reason: result.reason },
-      }),
-    );
-    if (result.reason === 'reused' && result.factor === 'totp') mailer.sendLater(mails.codeReused(user.email));
-  }
-
   return {
     methods,
     emailOtpAvailable,
@@ -115,7 +101,7 @@ export function createMfaLogin(deps: IdentityDeps) {
       }
       const result = await check(user.id, challenge.emailCodeHash, challenge.emailCodeLive, answer, challenge.id);
       if (!result.ok) {
-        await recordFailure(user, result, meta);
+        await recordFactorFailure(deps, user, result, meta);
         throw new Unauthorized('invalid code');
       }
       if (user.disabled) throw new Forbidden('this account is disabled');
@@ -136,16 +122,7 @@ export function createMfaLogin(deps: IdentityDeps) {
           }),
         );
         if (result.factor === 'recovery_code') {
-          await audit.append(
-            trx,
-            authEntry({
-              action: AUTH_ACTIONS.mfaRecoveryCodeUsed,
-              meta,
-              userId: user.id,
-              actor: user.email,
-              details: { remaining: result.recoveryCodesLeft ?? 0 },
-            }),
-          );
+          await audit.append(trx, recoveryCodeUsedEntry(user, result.recoveryCodesLeft ?? 0, meta));
         }
         return issued;
       });

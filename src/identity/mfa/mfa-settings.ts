@@ -1,12 +1,12 @@
 import type { AuditService } from '../../audit/audit-service';
-import type { Db } from '../../db/knex';
+import type { Db, Tx } from '../../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../errors';
 import { accountKey } from '../../rate-limit/fixed-window-limiter';
-import { AUTH_ACTIONS, authEntry, type RequestMeta } from '../auth-audit';
+import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from '../auth-audit';
 import type { IdentityDeps } from '../identity-deps';
 import { revokeUserFamilies } from '../session-repository';
 import { credentialsById, type UserCredentials } from '../user-credentials';
-import { checkCodeOrRecovery } from './mfa-factors';
+import { checkCodeOrRecovery, recordFactorFailure, recoveryCodeUsedEntry, type FactorCheck } from './mfa-factors';
 import {
   deleteMfa,
   enableTotp,
@@ -29,6 +29,8 @@ export interface ResetActor {
   organizationId: string | null;
 }
 
+const REAUTH = 'reauthentication';
+
 /** Enrolment, disabling and recovery-code regeneration for the signed-in user, plus the owner/operator reset. */
 export function createMfaSettings(deps: IdentityDeps) {
   const { db, audit, box, mailer, mails, limiter, config } = deps;
@@ -39,28 +41,54 @@ export function createMfaSettings(deps: IdentityDeps) {
     return user;
   }
 
-  /** Sensitive MFA changes re-authenticate with a second factor, with the same per-account guess cap as login. */
-  async function reauthenticate(
+  /** Every code checked here counts against the account's MFA guess cap, shared with the login step (MFA-3). */
+  const countGuess = (userId: string) =>
+    limiter.hit([{ key: accountKey('mfa', userId), limit: config.rates.mfa.perAccount }], config.rateWindowMs);
+
+  /**
+   * Sensitive MFA changes (disable, regenerate) re-authenticate with a second factor of an account that has MFA on,
+   * under the same per-account guess cap as login.
+   */
+  async function reauthenticated(userId: string, input: { code?: string; recoveryCode?: string }, meta: RequestMeta) {
+    const user = await account(userId);
+    if (!(await findMfa(db, userId))?.enabled) throw new Conflict('two-factor authentication is not enabled');
+    await countGuess(user.id);
+    const proof = await checkCodeOrRecovery(db, box, user.id, input);
+    if (!proof.ok) {
+      await recordFactorFailure(deps, user, proof, meta, { purpose: REAUTH });
+      throw new Forbidden('invalid code');
+    }
+    return { user, proof };
+  }
+
+  /**
+   * An MFA change commits with the end of the user's other sessions (SES-7), its audit entry and, when a recovery
+   * code was the proof, the entry of that code; the user is mailed afterwards (SES-8).
+   */
+  async function commitChange(
     user: UserCredentials,
-    input: { code?: string; recoveryCode?: string },
+    change: { action: AuthAction; sessionId: string | undefined; proof?: FactorCheck & { ok: true } },
     meta: RequestMeta,
-  ) {
-    await limiter.hit([{ key: accountKey('mfa', user.id), limit: config.rates.mfa.perAccount }], config.rateWindowMs);
-    const result = await checkCodeOrRecovery(db, box, user.id, input);
-    if (!result.ok) {
-      await audit.appendStandalone(
+    apply: (trx: Tx) => Promise<void>,
+  ): Promise<void> {
+    const { action, sessionId, proof } = change;
+    await db.transaction(async (trx) => {
+      await apply(trx);
+      const ended = await revokeUserFamilies(trx, user.id, 'mfa_change', sessionId);
+      await audit.append(
+        trx,
         authEntry({
-          action: result.reason === 'reused' ? AUTH_ACTIONS.mfaCodeReuse : AUTH_ACTIONS.login,
+          action,
           meta,
           userId: user.id,
           actor: user.email,
-          status: 'failure',
-          details: { factor: result.factor, reason: result.reason, purpose: 'reauthentication' },
+          details: { ...(proof ? { factor: proof.factor } : {}), otherSessionsEnded: ended },
         }),
       );
-      throw new Forbidden('invalid code');
-    }
-    return result;
+      if (proof?.factor === 'recovery_code') {
+        await audit.append(trx, recoveryCodeUsedEntry(user, proof.recoveryCodesLeft ?? 0, meta, { purpose: REAUTH }));
+      }
+    });
   }
 
   return {
@@ -83,27 +111,16 @@ export function createMfaSettings(deps: IdentityDeps) {
     /** Step 2: the first code proves the device has the seed; the 8 recovery codes are shown this once. */
     async enable(userId: string, code: string, sessionId: string | undefined, meta: RequestMeta) {
       const user = await account(userId);
-      await limiter.hit([{ key: accountKey('mfa', userId), limit: config.rates.mfa.perAccount }], config.rateWindowMs);
+      await countGuess(userId);
       const mfa = await findMfa(db, userId);
       if (mfa?.enabled) throw new Conflict('two-factor authentication is already enabled');
       if (!mfa?.pendingSecret) throw new InvalidInput('start with POST /api/v1/auth/mfa/totp/setup');
       const step = await matchingStep(box.open(mfa.pendingSecret, userId), code);
       if (step === null) throw new InvalidInput('the code does not match; check the device clock and try again');
       const codes = await generateRecoveryCodes();
-      await db.transaction(async (trx) => {
+      await commitChange(user, { action: AUTH_ACTIONS.mfaEnable, sessionId }, meta, async (trx) => {
         if (!(await enableTotp(trx, userId, step))) throw new Conflict('two-factor authentication is already enabled');
         await replaceRecoveryCodes(trx, userId, codes);
-        const ended = await revokeUserFamilies(trx, userId, 'mfa_change', sessionId);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.mfaEnable,
-            meta,
-            userId,
-            actor: user.email,
-            details: { otherSessionsEnded: ended },
-          }),
-        );
       });
       mailer.sendLater(mails.mfaEnabled(user.email));
       return { enabled: true, recoveryCodes: codes.map((c) => c.code) };
@@ -115,22 +132,9 @@ export function createMfaSettings(deps: IdentityDeps) {
       sessionId: string | undefined,
       meta: RequestMeta,
     ) {
-      const user = await account(userId);
-      if (!(await findMfa(db, userId))?.enabled) throw new Conflict('two-factor authentication is not enabled');
-      const factor = await reauthenticate(user, input, meta);
-      await db.transaction(async (trx) => {
+      const { user, proof } = await reauthenticated(userId, input, meta);
+      await commitChange(user, { action: AUTH_ACTIONS.mfaDisable, sessionId, proof }, meta, async (trx) => {
         await deleteMfa(trx, userId);
-        const ended = await revokeUserFamilies(trx, userId, 'mfa_change', sessionId);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.mfaDisable,
-            meta,
-            userId,
-            actor: user.email,
-            details: { factor: factor.factor, otherSessionsEnded: ended },
-          }),
-        );
       });
       mailer.sendLater(mails.mfaDisabled(user.email));
       return { enabled: false };
@@ -142,23 +146,11 @@ export function createMfaSettings(deps: IdentityDeps) {
       sessionId: string | undefined,
       meta: RequestMeta,
     ) {
-      const user = await account(userId);
-      if (!(await findMfa(db, userId))?.enabled) throw new Conflict('two-factor authentication is not enabled');
-      await reauthenticate(user, input, meta);
+      const { user, proof } = await reauthenticated(userId, input, meta);
       const codes = await generateRecoveryCodes();
-      await db.transaction(async (trx) => {
+      const action = AUTH_ACTIONS.mfaRecoveryCodesRegenerate;
+      await commitChange(user, { action, sessionId, proof }, meta, async (trx) => {
         await replaceRecoveryCodes(trx, userId, codes);
-        const ended = await revokeUserFamilies(trx, userId, 'mfa_change', sessionId);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.mfaRecoveryCodesRegenerate,
-            meta,
-            userId,
-            actor: user.email,
-            details: { otherSessionsEnded: ended },
-          }),
-        );
       });
       mailer.sendLater(mails.recoveryCodesRegenerated(user.email));
       return { recoveryCodes: codes.map((c) => c.code) };

@@ -296,6 +296,37 @@ describe('disabling and resetting MFA', () => {
     expect((await authAudit(env, { user_id: user.userId })).map((e) => e.action)).toContain('auth.mfa.disable');
   });
 
+  it('re-authentication for an MFA change: a replayed TOTP code is blocked, audited and mailed; a recovery code used is audited', async () => {
+    await awayFromStepEdge();
+    const user = await mfaUser();
+    const code = await totp(user.secret);
+    const signedIn = await verify({ mfaToken: (await challenge(user.email, user.password)).mfaToken, code });
+    expect(signedIn.status).toBe(200);
+    const token = (signedIn.body as { accessToken: string }).accessToken;
+
+    // Row 12 on the re-authentication path: the code that just signed in cannot also switch MFA off.
+    const replay = await env.http.post('/api/v1/auth/mfa/disable', { token, body: { code } });
+    expect(replay.status).toBe(403);
+    await env.smtp.waitFor(user.email, /used twice/i);
+    const reuse = (await authAudit(env, { user_id: user.userId })).filter((e) => e.action === 'auth.mfa.totp_reuse');
+    expect(reuse).toHaveLength(1);
+    expect(reuse[0]).toMatchObject({
+      status: 'blocked',
+      details: expect.objectContaining({ factor: 'totp', reason: 'reused', purpose: 'reauthentication' }),
+    });
+
+    const regen = await env.http.post('/api/v1/auth/mfa/recovery-codes/regenerate', {
+      token,
+      body: { recoveryCode: user.recoveryCodes[0] ?? '' },
+    });
+    expect(regen.status).toBe(200);
+    const used = (await authAudit(env, { user_id: user.userId })).filter(
+      (e) => e.action === 'auth.mfa.recovery_code_used',
+    );
+    expect(used).toHaveLength(1);
+    expect(used[0]?.details).toMatchObject({ remaining: 7, purpose: 'reauthentication' });
+  });
+
   it("lets an organization owner (only) reset a member's MFA, audited in the organization", async () => {
     const owner = await signedInUser(env);
     const admin = await signedInUser(env);
