@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit-service';
 import type { AuditCategory, AuditEntryInput } from '../audit/types';
 import type { Db, Queryable, Tx } from '../db/knex';
 import { NotFound } from '../errors';
-import { auditActor, orgEntry, type OrgCaller } from './caller';
+import { auditActor, orgEntry, uuidKey, type OrgCaller } from './caller';
 
 export interface CrossOrgDeps {
   db: Queryable;
@@ -106,4 +106,26 @@ export function resourceAuditor(audit: AuditService, category: AuditCategory, re
         ...extra,
       }),
     );
+}
+
+/** What `orgResource` needs: the lookup of `LookupSpec`, by uuid `id` unless `column` and `parse` say otherwise. */
+export type OrgResourceSpec = Omit<LookupSpec, 'column' | 'parse'> & Partial<Pick<LookupSpec, 'column' | 'parse'>>;
+
+/**
+ * The set-up every organization-owned resource type of a service shares: the scoped by-identifier lookup (404 like
+ * missing, cross-organization audit), the audit writer of its changes, and `found`, which turns a change that found
+ * its row gone (a concurrent delete won) into the same 404, so the transaction rolls back with its audit entry.
+ */
+export function orgResource<T>(
+  deps: OrgDomainDeps,
+  spec: OrgResourceSpec,
+  find: (db: Queryable, organizationId: string, key: string) => Promise<T | null>,
+) {
+  return {
+    lookup: scopedLookup(deps, { column: 'id', parse: uuidKey, ...spec }, find),
+    record: resourceAuditor(deps.audit, spec.category, spec.resourceType),
+    found(changed: boolean): void {
+      if (!changed) throw new NotFound(`${spec.resourceType} not found`);
+    },
+  };
 }

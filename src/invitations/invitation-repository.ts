@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
-import { Conflict } from '../errors';
 import type { OrgRole } from '../iam/principal';
+import { insertOne } from '../orgs/org-rows';
 import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
 import type { InvitationStatus } from '../temporal/definitions';
 
@@ -86,9 +85,9 @@ export interface NewInvitation {
   workflowId: string;
 }
 
-export async function insertInvitation(db: Queryable, input: NewInvitation): Promise<InvitationRow> {
-  try {
-    const [row] = (await db('invitations')
+export function insertInvitation(db: Queryable, input: NewInvitation): Promise<InvitationRow> {
+  return insertOne<InvitationRow>(
+    db('invitations')
       .insert({
         id: input.id,
         organization_id: input.organizationId,
@@ -100,13 +99,9 @@ export async function insertInvitation(db: Queryable, input: NewInvitation): Pro
         invited_by: input.invitedBy,
         workflow_id: input.workflowId,
       })
-      .returning(INVITATION_COLUMNS)) as InvitationRow[];
-    if (!row) throw new Error('insert returned no row');
-    return row;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('a pending invitation for this email already exists');
-    throw err;
-  }
+      .returning(INVITATION_COLUMNS),
+    'a pending invitation for this email already exists',
+  );
 }
 
 export async function findInvitation(db: Queryable, organizationId: string, id: string): Promise<InvitationRow | null> {

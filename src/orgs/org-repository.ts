@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { isUniqueViolation } from '../db/knex';
 import { Conflict } from '../errors';
 import type { OrgRole } from '../iam/principal';
+import { insertOne } from './org-rows';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -33,14 +34,11 @@ export async function insertOrganization(
   db: Queryable,
   input: { slug: string; name: string; plan: Plan },
 ): Promise<Organization> {
-  try {
-    const [row] = (await db('organizations').insert(input).returning(ORG_COLUMNS)) as OrgRow[];
-    if (!row) throw new Error('insert returned no row');
-    return rowToOrganization(row);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('an organization with this slug already exists');
-    throw err;
-  }
+  const row = await insertOne<OrgRow>(
+    db('organizations').insert(input).returning(ORG_COLUMNS),
+    'an organization with this slug already exists',
+  );
+  return rowToOrganization(row);
 }
 
 export async function findOrganizationBySlug(db: Queryable, slug: string): Promise<Organization | null> {

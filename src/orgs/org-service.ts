@@ -2,7 +2,9 @@ import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
 import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import { ACTION_ROLES } from '../iam/action-roles';
 import type { OrgRole } from '../iam/principal';
+import { atLeast, minimumRole } from '../iam/role-authorizer';
 import { resolveActiveOrg } from './active-org';
 import {
   countOwners,
@@ -37,13 +39,34 @@ export type OrgService = ReturnType<typeof createOrgService>;
 export function createOrgService(deps: OrgServiceDeps) {
   const { db, audit } = deps;
 
-  /** Locks the organization for a membership change and finds the target member, or 404. */
-  async function lockedMember(trx: Tx, caller: OrgCaller, slug: string, userId: string) {
+  /**
+   * The caller's role as it is under the organization lock: a demotion or removal committed while this request
+   * waited for the lock decides, not the role read when the request started. Credentials without a user (service
+   * accounts, later) keep the role the chain gave them.
+   */
+  async function lockedCallerRole(trx: Tx, caller: OrgCaller, organizationId: string, action: string) {
+    const userId = caller.principal.userId;
+    if (userId === null) return caller.role;
+    const self = await findMember(trx, organizationId, userId);
+    if (!self) throw new Forbidden('you are not a member of the active organization');
+    const needed = minimumRole(ACTION_ROLES, action);
+    if (needed === null || !atLeast(self.role, needed)) {
+      throw new Forbidden(`this action requires the ${needed ?? 'owner'} role`);
+    }
+    return self.role;
+  }
+
+  /**
+   * Locks the organization for a membership change, re-reads the caller's role under the lock, and finds the target
+   * member, or 404. The returned caller carries the role as it is now.
+   */
+  async function lockedMember(trx: Tx, caller: OrgCaller, slug: string, userId: string, action: string) {
     const org = await resolveActiveOrg({ db: trx, audit }, caller, slug);
     await lockOrganization(trx, org.id);
+    const current: OrgCaller = { ...caller, role: await lockedCallerRole(trx, caller, org.id, action) };
     const member = isUuid(userId) ? await findMember(trx, org.id, userId) : null;
     if (!member) throw new NotFound('member not found');
-    return { org, member };
+    return { org, member, caller: current };
   }
 
   /** Owners are managed by owners only: an admin can neither promote to nor act on the owner role. */
@@ -141,9 +164,10 @@ export function createOrgService(deps: OrgServiceDeps) {
 
     async changeRole(caller: OrgCaller, slug: string, userId: string, role: OrgRole): Promise<Member> {
       return db.transaction(async (trx) => {
-        const { org, member } = await lockedMember(trx, caller, slug, userId);
+        const locked = await lockedMember(trx, caller, slug, userId, 'org.members.update');
+        const { org, member } = locked;
         if (member.role === role) return member;
-        checkOwnerRule(caller, member, role);
+        checkOwnerRule(locked.caller, member, role);
         await keepsAnOwner(trx, org.id, member, role);
         await setMemberRole(trx, org.id, member.userId, role);
         // `member.role.change` is also the name of the Security notification event of the spec.
@@ -163,8 +187,9 @@ export function createOrgService(deps: OrgServiceDeps) {
 
     async removeMember(caller: OrgCaller, slug: string, userId: string): Promise<void> {
       await db.transaction(async (trx) => {
-        const { org, member } = await lockedMember(trx, caller, slug, userId);
-        checkOwnerRule(caller, member, null);
+        const locked = await lockedMember(trx, caller, slug, userId, 'org.members.remove');
+        const { org, member } = locked;
+        checkOwnerRule(locked.caller, member, null);
         await keepsAnOwner(trx, org.id, member, null);
         await deleteMembership(trx, org.id, member.userId);
         await audit.append(

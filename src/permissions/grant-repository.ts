@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
-import { Conflict } from '../errors';
 import type { OrgRole } from '../iam/principal';
 import type { ResourceRef, ResourceType } from '../iam/resource-refs';
 import { higherRole } from '../iam/role-authorizer';
+import { deleteOwned, insertOne, updateOwned } from '../orgs/org-rows';
 import { keysetPage, type PageRequest } from '../orgs/pagination';
 
 export const GRANT_ROLES = ['admin', 'member', 'viewer'] as const;
@@ -71,9 +70,10 @@ export interface NewGrant {
   role: GrantRole;
 }
 
+/** A member removed or a team deleted while this runs answers 404 like a missing subject. */
 export async function insertGrant(db: Queryable, organizationId: string, input: NewGrant, createdBy: string | null) {
-  try {
-    const [row] = (await db('resource_grants')
+  const row = await insertOne<GrantRow>(
+    db('resource_grants')
       .insert({
         organization_id: organizationId,
         subject_type: input.subjectType,
@@ -84,13 +84,11 @@ export async function insertGrant(db: Queryable, organizationId: string, input: 
         role: input.role,
         created_by: createdBy,
       })
-      .returning(GRANT_COLUMNS.map((c) => c.slice(2)))) as GrantRow[];
-    if (!row) throw new Error('insert returned no row');
-    return rowToGrant(row);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('this subject already has a grant on this resource');
-    throw err;
-  }
+      .returning(GRANT_COLUMNS.map((c) => c.slice(2))),
+    'this subject already has a grant on this resource',
+    input.subjectType === 'team' ? 'team not found' : 'member not found',
+  );
+  return rowToGrant(row);
 }
 
 export async function findGrant(db: Queryable, organizationId: string, id: string): Promise<Grant | null> {
@@ -123,12 +121,14 @@ export function listGrants(db: Queryable, organizationId: string, filters: Grant
   );
 }
 
-export async function setGrantRole(db: Queryable, organizationId: string, id: string, role: GrantRole) {
-  await db('resource_grants').where({ organization_id: organizationId, id }).update({ role, updated_at: db.fn.now() });
+/** False when the grant is gone (revoked meanwhile). */
+export function setGrantRole(db: Queryable, organizationId: string, id: string, role: GrantRole): Promise<boolean> {
+  return updateOwned(db, 'resource_grants', organizationId, id, { role });
 }
 
-export async function deleteGrant(db: Queryable, organizationId: string, id: string): Promise<void> {
-  await db('resource_grants').where({ organization_id: organizationId, id }).delete();
+/** False when the grant was already gone. */
+export function deleteGrant(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return deleteOwned(db, 'resource_grants', organizationId, id);
 }
 
 /** Grants reaching a user directly or through any of the user's teams in the organization. */

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
-import { isUuid, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
-import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import { isUuid, orgEntry, type OrgCaller } from '../iam/caller';
+import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
@@ -28,14 +28,14 @@ export type GrantService = ReturnType<typeof createGrantService>;
 export function createGrantService(deps: OrgDomainDeps) {
   const { db, audit } = deps;
 
-  const grantOf = scopedLookup(
+  const { lookup: grantOf, found } = orgResource(
     deps,
-    { table: 'resource_grants', column: 'id', resourceType: 'permission', category: 'role_changes', parse: uuidKey },
+    { table: 'resource_grants', resourceType: 'permission', category: 'role_changes' },
     findGrant,
   );
-  const teamOf = scopedLookup(
+  const { lookup: teamOf } = orgResource(
     deps,
-    { table: 'teams', column: 'id', resourceType: 'team', category: 'role_changes', parse: uuidKey },
+    { table: 'teams', resourceType: 'team', category: 'role_changes' },
     findTeam,
   );
 
@@ -83,21 +83,22 @@ export function createGrantService(deps: OrgDomainDeps) {
       });
     },
 
-    async updateRole(caller: OrgCaller, id: string, role: GrantRole): Promise<Grant> {
-      const grant = await grantOf(caller, id);
-      if (grant.role === role) return grant;
+    /** The lookup runs in the transaction of the change: a grant revoked meanwhile answers 404 and audits nothing. */
+    updateRole(caller: OrgCaller, id: string, role: GrantRole): Promise<Grant> {
       return db.transaction(async (trx) => {
-        await setGrantRole(trx, caller.organizationId, grant.id, role);
+        const grant = await grantOf(caller, id, trx);
+        if (grant.role === role) return grant;
+        found(await setGrantRole(trx, caller.organizationId, grant.id, role));
         const updated = { ...grant, role };
         await record(trx, caller, 'permission.update', updated, { from: grant.role });
         return updated;
       });
     },
 
-    async revoke(caller: OrgCaller, id: string): Promise<void> {
-      const grant = await grantOf(caller, id);
-      await db.transaction(async (trx) => {
-        await deleteGrant(trx, caller.organizationId, grant.id);
+    revoke(caller: OrgCaller, id: string): Promise<void> {
+      return db.transaction(async (trx) => {
+        const grant = await grantOf(caller, id, trx);
+        found(await deleteGrant(trx, caller.organizationId, grant.id));
         await record(trx, caller, 'permission.revoke', grant);
       });
     },

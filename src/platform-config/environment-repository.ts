@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
-import { Conflict } from '../errors';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
 
 /** One stage of the organization's delivery path (dev, staging, production, ...), in promotion order. */
 export interface Environment {
@@ -36,8 +35,7 @@ function rowToEnvironment(row: EnvironmentRow): Environment {
     name: row.name,
     production: row.production,
     position: row.position,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...timestampsOf(row),
   };
 }
 
@@ -73,29 +71,26 @@ export async function insertEnvironment(
   organizationId: string,
   input: { slug: string; name: string; production: boolean; position: number },
 ): Promise<Environment> {
-  try {
-    const [row] = (await db('org_environments')
+  const row = await insertOne<EnvironmentRow>(
+    db('org_environments')
       .insert({ organization_id: organizationId, ...input })
-      .returning(COLUMNS)) as EnvironmentRow[];
-    if (!row) throw new Error('insert returned no row');
-    return rowToEnvironment(row);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('an environment with this slug already exists');
-    throw err;
-  }
+      .returning(COLUMNS),
+    'an environment with this slug already exists',
+  );
+  return rowToEnvironment(row);
 }
 
-export async function updateEnvironment(
+/** False when the environment is gone. */
+export function updateEnvironment(
   db: Queryable,
   organizationId: string,
   id: string,
   changes: { name?: string; production?: boolean; position?: number },
-): Promise<void> {
-  await db('org_environments')
-    .where({ organization_id: organizationId, id })
-    .update({ ...changes, updated_at: db.fn.now() });
+): Promise<boolean> {
+  return updateOwned(db, 'org_environments', organizationId, id, changes);
 }
 
-export async function deleteEnvironment(db: Queryable, organizationId: string, id: string): Promise<void> {
-  await db('org_environments').where({ organization_id: organizationId, id }).delete();
+/** False when the environment was already gone. */
+export function deleteEnvironment(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return deleteOwned(db, 'org_environments', organizationId, id);
 }

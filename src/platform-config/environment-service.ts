@@ -1,7 +1,7 @@
 import type { Tx } from '../db/knex';
 import { Conflict, InvalidInput } from '../errors';
 import { orgEntry, type OrgCaller } from '../iam/caller';
-import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { SLUG_PATTERN } from '../orgs/org-repository';
 import {
   MAX_ENVIRONMENTS,
@@ -21,7 +21,11 @@ export type EnvironmentService = ReturnType<typeof createEnvironmentService>;
 export function createEnvironmentService(deps: OrgDomainDeps) {
   const { db, audit } = deps;
 
-  const environmentOf = scopedLookup(
+  const {
+    lookup: environmentOf,
+    record,
+    found,
+  } = orgResource(
     deps,
     {
       table: 'org_environments',
@@ -32,8 +36,6 @@ export function createEnvironmentService(deps: OrgDomainDeps) {
     },
     findEnvironment,
   );
-
-  const record = resourceAuditor(audit, 'configuration', 'environment');
 
   /** Every catalogue change runs under one per-organization lock, so positions stay contiguous. */
   function change<T>(caller: OrgCaller, work: (trx: Tx) => Promise<T>): Promise<T> {
@@ -74,7 +76,7 @@ export function createEnvironmentService(deps: OrgDomainDeps) {
     update(caller: OrgCaller, slug: string, changes: { name?: string; production?: boolean }): Promise<Environment> {
       return change(caller, async (trx) => {
         const env = await environmentOf(caller, slug, trx);
-        await updateEnvironment(trx, caller.organizationId, env.id, changes);
+        found(await updateEnvironment(trx, caller.organizationId, env.id, changes));
         await record(trx, caller, 'environment.update', env, { changes });
         return { ...env, ...changes };
       });
@@ -83,7 +85,7 @@ export function createEnvironmentService(deps: OrgDomainDeps) {
     delete(caller: OrgCaller, slug: string): Promise<void> {
       return change(caller, async (trx) => {
         const env = await environmentOf(caller, slug, trx);
-        await deleteEnvironment(trx, caller.organizationId, env.id);
+        found(await deleteEnvironment(trx, caller.organizationId, env.id));
         await shiftPositions(trx, caller.organizationId, env.position + 1, -1);
         await record(trx, caller, 'environment.delete', env, { name: env.name, production: env.production });
       });

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
-import { Conflict } from '../errors';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
 import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
 
 /** An entry of the organization's tenant catalogue (customers or business units that projects deploy for). */
@@ -25,14 +24,7 @@ interface TenantRow {
 const COLUMNS = ['id', 'slug', 'name', 'description', 'created_at', 'updated_at'] as const;
 
 function rowToTenant(row: TenantRow): OrgTenant {
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
+  return { id: row.id, slug: row.slug, name: row.name, description: row.description, ...timestampsOf(row) };
 }
 
 export async function insertTenant(
@@ -40,16 +32,13 @@ export async function insertTenant(
   organizationId: string,
   input: { slug: string; name: string; description: string },
 ): Promise<OrgTenant> {
-  try {
-    const [row] = (await db('org_tenants')
+  const row = await insertOne<TenantRow>(
+    db('org_tenants')
       .insert({ organization_id: organizationId, ...input })
-      .returning(COLUMNS)) as TenantRow[];
-    if (!row) throw new Error('insert returned no row');
-    return rowToTenant(row);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('a tenant with this slug already exists');
-    throw err;
-  }
+      .returning(COLUMNS),
+    'a tenant with this slug already exists',
+  );
+  return rowToTenant(row);
 }
 
 export async function findTenant(db: Queryable, organizationId: string, id: string): Promise<OrgTenant | null> {
@@ -68,20 +57,17 @@ export function listTenants(db: Queryable, organizationId: string, page: PageReq
   );
 }
 
-export async function updateTenant(
+/** False when the tenant is gone (deleted meanwhile). */
+export function updateTenant(
   db: Queryable,
   organizationId: string,
   id: string,
   changes: { name?: string; description?: string },
-): Promise<OrgTenant> {
-  const [row] = (await db('org_tenants')
-    .where({ organization_id: organizationId, id })
-    .update({ ...changes, updated_at: db.fn.now() })
-    .returning(COLUMNS)) as TenantRow[];
-  if (!row) throw new Error('tenant vanished during update');
-  return rowToTenant(row);
+): Promise<boolean> {
+  return updateOwned(db, 'org_tenants', organizationId, id, changes);
 }
 
-export async function deleteTenant(db: Queryable, organizationId: string, id: string): Promise<void> {
-  await db('org_tenants').where({ organization_id: organizationId, id }).delete();
+/** False when the tenant was already gone. */
+export function deleteTenant(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return deleteOwned(db, 'org_tenants', organizationId, id);
 }

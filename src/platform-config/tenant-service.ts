@@ -1,6 +1,6 @@
 import type { Tx } from '../db/knex';
-import { uuidKey, type OrgCaller } from '../iam/caller';
-import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import type { OrgCaller } from '../iam/caller';
+import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { PageRequest } from '../orgs/pagination';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
 
@@ -10,13 +10,11 @@ export type TenantService = ReturnType<typeof createTenantService>;
 export function createTenantService(deps: OrgDomainDeps) {
   const { db } = deps;
 
-  const tenantOf = scopedLookup(
-    deps,
-    { table: 'org_tenants', column: 'id', resourceType: 'tenant', category: 'configuration', parse: uuidKey },
-    findTenant,
-  );
-
-  const audited = resourceAuditor(deps.audit, 'configuration', 'tenant');
+  const {
+    lookup: tenantOf,
+    record: audited,
+    found,
+  } = orgResource(deps, { table: 'org_tenants', resourceType: 'tenant', category: 'configuration' }, findTenant);
   const record = (trx: Tx, caller: OrgCaller, action: string, tenant: OrgTenant, details: Record<string, unknown>) =>
     audited(trx, caller, action, tenant, details, { tenantId: tenant.id });
 
@@ -37,19 +35,20 @@ export function createTenantService(deps: OrgDomainDeps) {
       });
     },
 
-    async update(caller: OrgCaller, id: string, changes: { name?: string; description?: string }) {
-      const tenant = await tenantOf(caller, id);
+    /** The lookup runs in the transaction of the change: a tenant deleted meanwhile answers 404 and audits nothing. */
+    update(caller: OrgCaller, id: string, changes: { name?: string; description?: string }): Promise<OrgTenant> {
       return db.transaction(async (trx) => {
-        const updated = await updateTenant(trx, caller.organizationId, tenant.id, changes);
+        const tenant = await tenantOf(caller, id, trx);
+        found(await updateTenant(trx, caller.organizationId, tenant.id, changes));
         await record(trx, caller, 'tenant.update', tenant, { changes });
-        return updated;
+        return (await findTenant(trx, caller.organizationId, tenant.id)) ?? tenant;
       });
     },
 
-    async delete(caller: OrgCaller, id: string): Promise<void> {
-      const tenant = await tenantOf(caller, id);
-      await db.transaction(async (trx) => {
-        await deleteTenant(trx, caller.organizationId, tenant.id);
+    delete(caller: OrgCaller, id: string): Promise<void> {
+      return db.transaction(async (trx) => {
+        const tenant = await tenantOf(caller, id, trx);
+        found(await deleteTenant(trx, caller.organizationId, tenant.id));
         await record(trx, caller, 'tenant.delete', tenant, { name: tenant.name });
       });
     },

@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
-import { Conflict } from '../errors';
 import type { OrgRole } from '../iam/principal';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
 import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
 
 export interface Team {
@@ -47,8 +46,7 @@ function rowToTeam(row: TeamRow): Team {
     name: row.name,
     description: row.description,
     memberCount: Number(row.member_count),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...timestampsOf(row),
   };
 }
 
@@ -66,24 +64,17 @@ function teams(db: Queryable, organizationId: string) {
     );
 }
 
-function uniqueTeam<T>(work: Promise<T>): Promise<T> {
-  return work.catch((err: unknown) => {
-    if (isUniqueViolation(err)) throw new Conflict('a team with this slug already exists');
-    throw err;
-  });
-}
-
 export async function insertTeam(
   db: Queryable,
   organizationId: string,
   input: { slug: string; name: string; description: string },
 ): Promise<Team> {
-  const [row] = (await uniqueTeam(
+  const row = await insertOne<Omit<TeamRow, 'member_count'>>(
     db('teams')
       .insert({ organization_id: organizationId, ...input })
       .returning(['id', 'slug', 'name', 'description', 'created_at', 'updated_at']),
-  )) as Omit<TeamRow, 'member_count'>[];
-  if (!row) throw new Error('insert returned no row');
+    'a team with this slug already exists',
+  );
   return rowToTeam({ ...row, member_count: 0 });
 }
 
@@ -102,20 +93,19 @@ export function listTeams(db: Queryable, organizationId: string, page: PageReque
   );
 }
 
-export async function updateTeam(
+/** False when the team is gone (deleted meanwhile). */
+export function updateTeam(
   db: Queryable,
   organizationId: string,
   id: string,
   changes: { name?: string; description?: string },
-): Promise<void> {
-  await db('teams')
-    .where({ organization_id: organizationId, id })
-    .update({ ...changes, updated_at: db.fn.now() });
+): Promise<boolean> {
+  return updateOwned(db, 'teams', organizationId, id, changes);
 }
 
-/** Team memberships and the team's grants go with it (ON DELETE CASCADE). */
-export async function deleteTeam(db: Queryable, organizationId: string, id: string): Promise<void> {
-  await db('teams').where({ organization_id: organizationId, id }).delete();
+/** Team memberships and the team's grants go with it (ON DELETE CASCADE). False when it was already gone. */
+export function deleteTeam(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return deleteOwned(db, 'teams', organizationId, id);
 }
 
 function teamMembers(db: Queryable, organizationId: string, teamId: string) {
@@ -154,14 +144,18 @@ export async function findTeamMember(db: Queryable, organizationId: string, team
   return row ? rowToTeamMember(row) : null;
 }
 
-/** The organization membership is a foreign key: only members of the same organization can join its teams. */
+/**
+ * The organization membership is a foreign key: only members of the same organization can join its teams. A member
+ * removed, or a team deleted, while this runs answers 404 like a missing one.
+ */
 export async function insertTeamMember(db: Queryable, organizationId: string, teamId: string, userId: string) {
-  try {
-    await db('team_members').insert({ team_id: teamId, organization_id: organizationId, user_id: userId });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('the user is already a member of this team');
-    throw err;
-  }
+  await insertOne(
+    db('team_members')
+      .insert({ team_id: teamId, organization_id: organizationId, user_id: userId })
+      .returning('user_id'),
+    'the user is already a member of this team',
+    'member not found',
+  );
 }
 
 export async function deleteTeamMember(db: Queryable, organizationId: string, teamId: string, userId: string) {

@@ -1,6 +1,6 @@
 import { NotFound } from '../errors';
-import { isUuid, uuidKey, type OrgCaller } from '../iam/caller';
-import { resourceAuditor, scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import { isUuid, type OrgCaller } from '../iam/caller';
+import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../orgs/pagination';
 import {
@@ -22,13 +22,11 @@ export type TeamService = ReturnType<typeof createTeamService>;
 export function createTeamService(deps: OrgDomainDeps) {
   const { db } = deps;
 
-  const teamOf = scopedLookup(
-    deps,
-    { table: 'teams', column: 'id', resourceType: 'team', category: 'member_management', parse: uuidKey },
-    findTeam,
-  );
-
-  const record = resourceAuditor(deps.audit, 'member_management', 'team');
+  const {
+    lookup: teamOf,
+    record,
+    found,
+  } = orgResource(deps, { table: 'teams', resourceType: 'team', category: 'member_management' }, findTeam);
 
   return {
     list: (caller: OrgCaller, page: PageRequest): Promise<Page<Team>> => listTeams(db, caller.organizationId, page),
@@ -47,19 +45,20 @@ export function createTeamService(deps: OrgDomainDeps) {
       });
     },
 
-    async update(caller: OrgCaller, id: string, changes: { name?: string; description?: string }): Promise<Team> {
-      const team = await teamOf(caller, id);
+    /** The lookup runs in the transaction of the change: a team deleted meanwhile answers 404 and audits nothing. */
+    update(caller: OrgCaller, id: string, changes: { name?: string; description?: string }): Promise<Team> {
       return db.transaction(async (trx) => {
-        await updateTeam(trx, caller.organizationId, team.id, changes);
+        const team = await teamOf(caller, id, trx);
+        found(await updateTeam(trx, caller.organizationId, team.id, changes));
         await record(trx, caller, 'team.update', team, { changes });
         return (await findTeam(trx, caller.organizationId, team.id)) ?? team;
       });
     },
 
-    async delete(caller: OrgCaller, id: string): Promise<void> {
-      const team = await teamOf(caller, id);
-      await db.transaction(async (trx) => {
-        await deleteTeam(trx, caller.organizationId, team.id);
+    delete(caller: OrgCaller, id: string): Promise<void> {
+      return db.transaction(async (trx) => {
+        const team = await teamOf(caller, id, trx);
+        found(await deleteTeam(trx, caller.organizationId, team.id));
         await record(trx, caller, 'team.delete', team, { name: team.name, members: team.memberCount });
       });
     },
