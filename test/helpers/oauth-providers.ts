@@ -61,6 +61,8 @@ export async function startOAuthProvider(kind: 'oidc' | 'code-hosting', clientId
     idTokenOverrides: {} as JWTPayload,
     /** Sign ID tokens with a key the JWKS does not publish. */
     signWithForeignKey: false,
+    /** Drop the connection at the token endpoint without an answer (provider outage, network failure). */
+    tokenEndpointDown: false,
     authorizeRequests,
     tokenRequests: 0,
     env: {} as Record<string, string>,
@@ -87,6 +89,7 @@ export async function startOAuthProvider(kind: 'oidc' | 'code-hosting', clientId
 
   async function token(req: http.IncomingMessage, res: http.ServerResponse) {
     provider.tokenRequests++;
+    if (provider.tokenEndpointDown) return void req.socket.destroy();
     const form = await readForm(req);
     const pending = codes.get(form.get('code') ?? '');
     const verifier = form.get('code_verifier') ?? '';

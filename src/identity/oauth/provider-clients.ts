@@ -16,8 +16,15 @@ const TIMEOUT_MS = 10_000;
 const ID_TOKEN_ALGS = ['RS256', 'ES256', 'PS256'];
 
 async function fetchJson(url: string, init: RequestInit): Promise<unknown> {
-  const res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    text = await res.text();
+  } catch {
+    // Refused, reset, timed out or redirected: the provider's failure, answered like any other (not a 500).
+    throw new ProviderError('provider unreachable');
+  }
   let body: unknown;
   try {
     body = JSON.parse(text) as unknown;

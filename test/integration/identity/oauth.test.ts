@@ -209,6 +209,25 @@ describe('row 18: state, code and ID token checks', () => {
   });
 });
 
+describe('provider failures', () => {
+  it('a provider that drops the code exchange answers 400, audited, no session (not a 500)', async () => {
+    asUser('google', uniqueEmail());
+    const before = await familyCount();
+    providers.google.tokenEndpointDown = true;
+    try {
+      const { res } = await signIn('google');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'OAuth sign-in failed; start again' });
+      expect(refreshFrom(res)).toBeUndefined();
+    } finally {
+      providers.google.tokenEndpointDown = false;
+    }
+    expect(await familyCount()).toBe(before);
+    const failed = await authAudit(env, { action: 'auth.oauth.login', status: 'failure', actor: 'google:unknown' });
+    expect(failed.at(-1)?.details).toMatchObject({ provider: 'google', reason: expect.stringMatching(/unreachable/) });
+  });
+});
+
 describe('row 19: never linked or logged in by email', () => {
   it("refuses a provider account carrying an existing local user's email, verified or not", async () => {
     const local = await registerVerified(env);
