@@ -22,6 +22,10 @@ const TOP_ACTORS = 50;
 export function reportPeriod(q: { from?: string; to?: string }, now = new Date()): { from: Date; to: Date } {
   const to = q.to ? new Date(q.to) : now;
   const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY_MS);
+  // The date-time format admits instants Date cannot hold (a leap second, 23:59:60): refused, never a 500.
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
+    throw new InvalidInput('from and to must be valid instants');
+  }
   if (from.getTime() >= to.getTime()) throw new InvalidInput('from must be before to');
   if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * DAY_MS) {
     throw new InvalidInput(`the period can cover at most ${MAX_PERIOD_DAYS} days`);

@@ -116,4 +116,11 @@ describe('GET /api/v2/iam/audit-report', () => {
     expect(long.status).toBe(400);
     expect((await http.get('/api/v2/iam/audit-report?format=csv', { token: admin.token })).status).toBe(400);
   });
+
+  it('refuses an instant the schema accepts but no clock has (a leap second) with 400, not 500', async () => {
+    for (const query of ['from=2016-12-31T23:59:60Z', 'to=2016-12-31T23:59:60Z']) {
+      const res = await http.get(`/api/v2/iam/audit-report?${query}`, { token: admin.token });
+      expect([query, res.status, res.body]).toEqual([query, 400, { error: 'from and to must be valid instants' }]);
+    }
+  });
 });
