@@ -5,6 +5,46 @@ import type { Knex } from 'knex';
  * Composite foreign keys keep rows of one organization together: a team member or a user grant must be a membership
  * of the same organization, so removing a member (or deleting the organization) removes them in the same statement.
  */
+type Table = Knex.CreateTableBuilder;
+
+function timestamps(knex: Knex, t: Table): void {
+  t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+}
+
+/** A generated uuid id and the owning organization: the rows go with the organization. */
+function orgOwned(knex: Knex, t: Table): void {
+  t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
+  t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
+}
+
+/** A catalogue entry of the organization (teams, environments, tenants): slug unique in the organization, a name. */
+function catalogueTable(knex: Knex, name: string, columns: (t: Table) => void): Knex.SchemaBuilder {
+  return knex.schema.createTable(name, (t) => {
+    orgOwned(knex, t);
+    t.text('slug').notNullable();
+    t.text('name').notNullable();
+    columns(t);
+    timestamps(knex, t);
+    t.unique(['organization_id', 'slug']);
+  });
+}
+
+/** The user must be a member of the row's organization; removing the membership removes the row. */
+function ofMember(t: Table): void {
+  t.foreign(['organization_id', 'user_id'])
+    .references(['organization_id', 'user_id'])
+    .inTable('memberships')
+    .onDelete('CASCADE');
+}
+
+/** The team must belong to the row's organization; deleting the team removes the row. */
+function ofTeam(t: Table): void {
+  t.foreign(['team_id', 'organization_id']).references(['id', 'organization_id']).inTable('teams').onDelete('CASCADE');
+}
+
+const description = (t: Table) => void t.text('description').notNullable().defaultTo('');
+
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('invitations', (t) => {
     t.uuid('id').primary();
@@ -19,8 +59,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('accepted_by').references('users.id').onDelete('SET NULL');
     t.text('workflow_id').notNullable();
     t.integer('reissue_count').notNullable().defaultTo(0);
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    timestamps(knex, t);
     t.index(['organization_id', 'status']);
   });
   await knex.raw(
@@ -34,15 +73,9 @@ export async function up(knex: Knex): Promise<void> {
     "CREATE UNIQUE INDEX invitations_pending_email_uq ON invitations (organization_id, lower(email)) WHERE status = 'pending'",
   );
 
-  await knex.schema.createTable('teams', (t) => {
-    t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
-    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
-    t.text('slug').notNullable();
-    t.text('name').notNullable();
-    t.text('description').notNullable().defaultTo('');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.unique(['organization_id', 'slug']);
+  await catalogueTable(knex, 'teams', (t) => {
+    description(t);
+    // Target of the composite foreign keys that keep team members and team grants in the team's organization.
     t.unique(['id', 'organization_id']);
   });
 
@@ -52,20 +85,13 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('user_id').notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.primary(['team_id', 'user_id']);
-    t.foreign(['team_id', 'organization_id'])
-      .references(['id', 'organization_id'])
-      .inTable('teams')
-      .onDelete('CASCADE');
-    t.foreign(['organization_id', 'user_id'])
-      .references(['organization_id', 'user_id'])
-      .inTable('memberships')
-      .onDelete('CASCADE');
+    ofTeam(t);
+    ofMember(t);
     t.index(['organization_id', 'user_id']);
   });
 
   await knex.schema.createTable('resource_grants', (t) => {
-    t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
-    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
+    orgOwned(knex, t);
     t.text('subject_type').notNullable();
     t.uuid('user_id');
     t.uuid('team_id');
@@ -73,16 +99,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('resource_id').notNullable();
     t.text('role').notNullable();
     t.uuid('created_by').references('users.id').onDelete('SET NULL');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.foreign(['organization_id', 'user_id'])
-      .references(['organization_id', 'user_id'])
-      .inTable('memberships')
-      .onDelete('CASCADE');
-    t.foreign(['team_id', 'organization_id'])
-      .references(['id', 'organization_id'])
-      .inTable('teams')
-      .onDelete('CASCADE');
+    timestamps(knex, t);
+    ofMember(t);
+    ofTeam(t);
     t.index(['organization_id', 'resource_type', 'resource_id']);
   });
   await knex.raw(`
@@ -100,32 +119,16 @@ export async function up(knex: Knex): Promise<void> {
     'CREATE UNIQUE INDEX resource_grants_team_uq ON resource_grants (organization_id, team_id, resource_type, resource_id) WHERE team_id IS NOT NULL',
   );
 
-  await knex.schema.createTable('org_environments', (t) => {
-    t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
-    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
-    t.text('slug').notNullable();
-    t.text('name').notNullable();
+  await catalogueTable(knex, 'org_environments', (t) => {
     t.boolean('production').notNullable().defaultTo(false);
     t.integer('position').notNullable();
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.unique(['organization_id', 'slug']);
   });
   // Deferred so a reorder can swap positions inside one transaction.
   await knex.raw(
     'ALTER TABLE org_environments ADD CONSTRAINT org_environments_position_uq UNIQUE (organization_id, position) DEFERRABLE INITIALLY DEFERRED',
   );
 
-  await knex.schema.createTable('org_tenants', (t) => {
-    t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
-    t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
-    t.text('slug').notNullable();
-    t.text('name').notNullable();
-    t.text('description').notNullable().defaultTo('');
-    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    t.unique(['organization_id', 'slug']);
-  });
+  await catalogueTable(knex, 'org_tenants', description);
 }
 
 export async function down(knex: Knex): Promise<void> {
