@@ -82,21 +82,7 @@ export function createLoginService(deps: IdentityDeps, mfa: MfaLogin) {
         );
         return { kind: 'mfa', challenge: await mfa.challenge(user, 'password', null) };
       }
-      const session = await db.transaction(async (trx) => {
-        const issued = await sessions.start(trx, user, 'password', meta);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.login,
-            meta,
-            userId: user.id,
-            actor: user.email,
-            organizationId: issued.organization?.organizationId ?? null,
-            details: { factors: ['password'], sessionId: issued.sessionId },
-          }),
-        );
-        return issued;
-      });
+      const session = await sessions.signIn(user, ['password'], meta);
       return { kind: 'session', session };
     },
   };

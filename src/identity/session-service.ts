@@ -1,10 +1,11 @@
 import type { AuditService } from '../audit/audit-service';
+import type { AuditStatus } from '../audit/types';
 import type { RateRule } from '../config/identity';
 import type { Db, Queryable, Tx } from '../db/knex';
 import { Forbidden, NotFound, Unauthorized } from '../errors';
 import { accountKey, addressKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import type { AccessTokens } from './access-token';
-import { AUTH_ACTIONS, authEntry, type RequestMeta } from './auth-audit';
+import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from './auth-audit';
 import { defaultMembership, findMembership, type MembershipView } from './membership-lookup';
 import {
   claimRefreshToken,
@@ -55,6 +56,41 @@ function remainingSeconds(family: SessionFamily): number {
 export function createSessionService(deps: SessionDeps) {
   const { db, audit, accessTokens, limiter, settings } = deps;
 
+  /** What every session-issuing path hands to the HTTP layer: a new access token and the family's new refresh token. */
+  async function issued(
+    user: UserCredentials,
+    organization: MembershipView | null,
+    family: SessionFamily,
+    refreshToken: string,
+  ): Promise<IssuedSession> {
+    return {
+      accessToken: await signFor(user, organization, family.id),
+      expiresIn: accessTokens.ttlSeconds,
+      refreshToken,
+      refreshMaxAgeSeconds: remainingSeconds(family),
+      sessionId: family.id,
+      user: publicUser(user),
+      organization,
+    };
+  }
+
+  /**
+   * A new session family for a user who passed every required factor; runs inside the transaction that also writes
+   * the login's audit entry, so a session never exists without its record.
+   */
+  async function start(trx: Tx, user: UserCredentials, authMethod: string, meta: RequestMeta) {
+    const organization = await defaultMembership(trx, user.id);
+    const family = await insertFamily(trx, {
+      userId: user.id,
+      organizationId: organization?.organizationId ?? null,
+      authMethod,
+      userAgent: meta.userAgent,
+      clientAddress: meta.clientAddress,
+      maxMs: settings.maxMs,
+    });
+    return issued(user, organization, family, await insertRefreshToken(trx, family.id, settings.idleMs));
+  }
+
   async function signFor(user: UserCredentials, org: MembershipView | null, sessionId: string) {
     const { token } = await accessTokens.sign({
       userId: user.id,
@@ -66,52 +102,67 @@ export function createSessionService(deps: SessionDeps) {
     return token;
   }
 
+  /** The audit entry of something that happened to a whole session, in the session's organization chain. */
+  async function auditFamily(
+    trx: Tx,
+    family: SessionFamily,
+    action: AuthAction,
+    meta: RequestMeta,
+    status: AuditStatus,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    const user = await credentialsById(trx, family.userId);
+    await audit.append(
+      trx,
+      authEntry({
+        action,
+        meta,
+        userId: family.userId,
+        actor: user?.email ?? '',
+        organizationId: family.organizationId,
+        status,
+        details: { sessionId: family.id, ...details },
+      }),
+    );
+  }
+
   /** Reuse detected (SES-4): the whole family ends, the newest token included, and the attempt is audited. */
   async function endReusedFamily(family: SessionFamily, meta: RequestMeta): Promise<never> {
     await db.transaction(async (trx) => {
       const revoked = await revokeFamily(trx, family.id, 'refresh_reuse');
-      const user = await credentialsById(trx, family.userId);
-      await audit.append(
-        trx,
-        authEntry({
-          action: AUTH_ACTIONS.refreshReuse,
-          meta,
-          userId: family.userId,
-          actor: user?.email ?? '',
-          organizationId: family.organizationId,
-          status: 'blocked',
-          details: { sessionId: family.id, familyRevoked: revoked },
-        }),
-      );
+      await auditFamily(trx, family, AUTH_ACTIONS.refreshReuse, meta, 'blocked', { familyRevoked: revoked });
     });
     throw new Unauthorized('refresh token already used; the session has been ended');
   }
 
   return {
     /**
-     * A new session family for a user who passed every required factor; called inside the transaction that also
-     * writes the login's audit entry, so a session never exists without its record.
+     * The successful end of every login path (password, MFA step, OAuth): the session and the `auth.login` entry
+     * with the factors that were passed commit together. `within` runs first in the same transaction (e.g. spending
+     * the MFA challenge); anything it throws leaves no session behind.
      */
-    async start(trx: Tx, user: UserCredentials, authMethod: string, meta: RequestMeta): Promise<IssuedSession> {
-      const organization = await defaultMembership(trx, user.id);
-      const family = await insertFamily(trx, {
-        userId: user.id,
-        organizationId: organization?.organizationId ?? null,
-        authMethod,
-        userAgent: meta.userAgent,
-        clientAddress: meta.clientAddress,
-        maxMs: settings.maxMs,
+    async signIn(
+      user: UserCredentials,
+      factors: string[],
+      meta: RequestMeta,
+      within?: (trx: Tx) => Promise<void>,
+    ): Promise<IssuedSession> {
+      return db.transaction(async (trx) => {
+        await within?.(trx);
+        const session = await start(trx, user, factors.join('+'), meta);
+        await audit.append(
+          trx,
+          authEntry({
+            action: AUTH_ACTIONS.login,
+            meta,
+            userId: user.id,
+            actor: user.email,
+            organizationId: session.organization?.organizationId ?? null,
+            details: { factors, sessionId: session.sessionId },
+          }),
+        );
+        return session;
       });
-      const refreshToken = await insertRefreshToken(trx, family.id, settings.idleMs);
-      return {
-        accessToken: await signFor(user, organization, family.id),
-        expiresIn: accessTokens.ttlSeconds,
-        refreshToken,
-        refreshMaxAgeSeconds: remainingSeconds(family),
-        sessionId: family.id,
-        user: publicUser(user),
-        organization,
-      };
     },
 
     /**
@@ -141,17 +192,7 @@ export function createSessionService(deps: SessionDeps) {
           explicit: requestedOrganizationId !== undefined,
         });
         await touchFamily(trx, family.id, organization?.organizationId ?? null);
-        const refreshToken = await insertRefreshToken(trx, family.id, settings.idleMs);
-        const session: IssuedSession = {
-          accessToken: await signFor(user, organization, family.id),
-          expiresIn: accessTokens.ttlSeconds,
-          refreshToken,
-          refreshMaxAgeSeconds: remainingSeconds(family),
-          sessionId: family.id,
-          user: publicUser(user),
-          organization,
-        };
-        return session;
+        return issued(user, organization, family, await insertRefreshToken(trx, family.id, settings.idleMs));
       });
       if (outcome !== 'reused') return outcome;
       return endReusedFamily(family, meta);
@@ -171,18 +212,7 @@ export function createSessionService(deps: SessionDeps) {
       for (const family of families) {
         await db.transaction(async (trx) => {
           if (!(await revokeFamily(trx, family.id, 'logout'))) return;
-          const user = await credentialsById(trx, family.userId);
-          await audit.append(
-            trx,
-            authEntry({
-              action: AUTH_ACTIONS.logout,
-              meta,
-              userId: family.userId,
-              actor: user?.email ?? '',
-              organizationId: family.organizationId,
-              details: { sessionId: family.id },
-            }),
-          );
+          await auditFamily(trx, family, AUTH_ACTIONS.logout, meta, 'success');
         });
       }
     },

@@ -105,26 +105,13 @@ export function createMfaLogin(deps: IdentityDeps) {
         throw new Unauthorized('invalid code');
       }
       if (user.disabled) throw new Forbidden('this account is disabled');
-      const session = await db.transaction(async (trx) => {
+      const session = await sessions.signIn(user, [challenge.authMethod, result.factor], meta, async (trx) => {
         if (!(await consumeChallenge(trx, challenge.id))) {
           throw new Unauthorized('invalid or expired MFA challenge; sign in again');
         }
-        const issued = await sessions.start(trx, user, `${challenge.authMethod}+${result.factor}`, meta);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.login,
-            meta,
-            userId: user.id,
-            actor: user.email,
-            organizationId: issued.organization?.organizationId ?? null,
-            details: { factors: [challenge.authMethod, result.factor], sessionId: issued.sessionId },
-          }),
-        );
         if (result.factor === 'recovery_code') {
           await audit.append(trx, recoveryCodeUsedEntry(user, result.recoveryCodesLeft ?? 0, meta));
         }
-        return issued;
       });
       if (result.factor === 'recovery_code') {
         mailer.sendLater(mails.recoveryCodeUsed(user.email, result.recoveryCodesLeft ?? 0));

@@ -120,21 +120,7 @@ export function createOAuthService(deps: IdentityDeps, publicUrl: string, mfa: M
       if (await mfaEnabled(db, user.id)) {
         return { kind: 'mfa', challenge: await mfa.challenge(user, authMethod, saved.returnTo) };
       }
-      const session = await db.transaction(async (trx) => {
-        const issued = await sessions.start(trx, user, authMethod, meta);
-        await audit.append(
-          trx,
-          authEntry({
-            action: AUTH_ACTIONS.login,
-            meta,
-            userId: user.id,
-            actor: user.email,
-            organizationId: issued.organization?.organizationId ?? null,
-            details: { factors: [authMethod], sessionId: issued.sessionId },
-          }),
-        );
-        return issued;
-      });
+      const session = await sessions.signIn(user, [authMethod], meta);
       return { kind: 'session', session, returnTo: saved.returnTo };
     },
   };
