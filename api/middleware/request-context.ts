@@ -20,7 +20,11 @@ export function requestContext(log: Logger) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.state.log.info('request', {
         method: ctx.method,
-        path: ctx.path,
+        // The route template, never the raw path: paths can carry secrets (invitation tokens).
+        route:
+          typeof (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute === 'string'
+            ? (ctx as unknown as { _matchedRoute: string })._matchedRoute
+            : 'unmatched',
         status: ctx.status,
         ms: Math.round(ms * 10) / 10,
       });

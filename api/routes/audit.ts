@@ -17,9 +17,15 @@ export function auditQueryFrom(
   if (q.category !== undefined && !(AUDIT_CATEGORIES as readonly string[]).includes(q.category)) {
     throw new InvalidInput(`category must be one of ${AUDIT_CATEGORIES.join(', ')}`);
   }
+  const from = q.from ? new Date(q.from) : undefined;
+  const to = q.to ? new Date(q.to) : undefined;
+  // The date-time format admits instants Date cannot hold (a leap second): 400, never 500.
+  if ((from && Number.isNaN(from.getTime())) || (to && Number.isNaN(to.getTime()))) {
+    throw new InvalidInput('from and to must be valid instants');
+  }
   const filters: Filters = {
-    from: q.from ? new Date(q.from) : undefined,
-    to: q.to ? new Date(q.to) : undefined,
+    from,
+    to,
     action: q.action,
     actor: q.actor,
     actorType: q.actorType as AuditQuery['actorType'],

@@ -138,6 +138,9 @@ describe('GET /api/v2/audit-logs', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ error: 'invalid request query: unknown field orgId' });
     expect((await http.get('/api/v2/audit-logs?actorType=robot', { token })).status).toBe(400);
+    expect((await http.get('/api/v2/audit-logs?from=2016-12-31T23:59:60Z', { token })).body).toEqual({
+      error: 'from and to must be valid instants',
+    });
     expect((await http.get('/api/v2/audit-logs?cursor=bm9wZQ', { token })).body).toEqual({ error: 'invalid cursor' });
     const viewer = await http.get('/api/v2/audit-logs', { token: a.members.viewer!.token });
     expect(viewer.status).toBe(403);
