@@ -2,6 +2,7 @@ import type { AuditService } from '../audit/audit-service';
 import type { Db, Queryable } from '../db/knex';
 import { Conflict, NotFound } from '../errors';
 import { auditActor, type OrgCaller } from '../iam/caller';
+import { timestampsOf } from '../orgs/org-rows';
 import type { CrdRecord, ValidationEngine } from '../validation';
 
 /** Upper bound on CRDs per organization, so one tenant cannot make every validation call slow. */
@@ -38,8 +39,7 @@ function toRegistered(row: CrdRow): RegisteredCrd {
     kind: row.kind,
     scope: row.record.scope,
     versions: row.record.versions.map((v) => v.name),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    ...timestampsOf(row),
   };
 }
 
