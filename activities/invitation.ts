@@ -7,9 +7,9 @@ import {
   INVITATION_FAILURE,
   type AcceptInvitationRequest,
   type AcceptInvitationResult,
-  type InvitationActor,
   type InvitationStatus,
-} from '../src/temporal/definitions';
+} from '../src/invitations/invitation-workflow-contract';
+import type { AuditActor } from '../src/audit/types';
 
 export interface InvitationActivityDeps {
   db: Db;
@@ -25,7 +25,7 @@ function notPending(row: InvitationRow | null): ApplicationFailure {
   return ApplicationFailure.nonRetryable(`invitation is ${row?.status ?? 'gone'}`, INVITATION_FAILURE.notPending);
 }
 
-function entry(row: InvitationRow, workflowId: string, actor: InvitationActor, action: string): AuditEntryInput {
+function entry(row: InvitationRow, workflowId: string, actor: AuditActor, action: string): AuditEntryInput {
   return {
     organizationId: row.organization_id,
     userId: actor.userId,
@@ -41,7 +41,7 @@ function entry(row: InvitationRow, workflowId: string, actor: InvitationActor, a
   };
 }
 
-const TIMER: InvitationActor = { userId: null, actorType: 'system', actor: 'invitation-workflow', requestId: null };
+const TIMER: AuditActor = { userId: null, actorType: 'system', actor: 'invitation-workflow', requestId: null };
 
 /**
  * Each activity locks the row, checks the transition, changes the row and writes the audit entry in one
@@ -64,7 +64,7 @@ export function createInvitationActivities({ db, audit }: InvitationActivityDeps
       });
     },
 
-    async reissueInvitation(input: Target & { tokenHash: string; expiresAt: string; actor: InvitationActor }) {
+    async reissueInvitation(input: Target & { tokenHash: string; expiresAt: string; actor: AuditActor }) {
       await transition(async (trx) => {
         const row = await lockInvitation(trx, input.invitationId);
         if (row?.token_hash === input.tokenHash) return;
@@ -79,7 +79,7 @@ export function createInvitationActivities({ db, audit }: InvitationActivityDeps
       });
     },
 
-    async revokeInvitation(input: Target & { actor: InvitationActor }): Promise<void> {
+    async revokeInvitation(input: Target & { actor: AuditActor }): Promise<void> {
       await transition(async (trx) => {
         const row = await lockInvitation(trx, input.invitationId);
         if (row?.status === 'revoked') return;

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { withCurrentMembership } from '../src/iam/current-membership';
 import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
-import type { Services } from '../src/runtime/services';
+import type { ApiServices } from '../src/runtime/api-services';
 import { AuthChain } from './auth-chain';
 import type { AppState } from './context';
 import { bodyReader } from './middleware/body-reader';
@@ -9,33 +9,9 @@ import { errorHandler } from './middleware/error-handler';
 import { requestMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { mountRoutes } from './mount-routes';
-import type { RouteDef } from './route-def';
-import { auditRoutes } from './routes/audit';
-import { authRoutes } from './routes/auth';
-import { diagnosticsRoutes } from './routes/diagnostics';
-import { healthRoutes } from './routes/health';
-import { k8sRoutes } from './routes/k8s';
-import { buildOpenApi, openApiRoute } from './routes/openapi';
-import { organizationRoutes } from './routes/organization-routes';
+import { routeTable } from './route-table';
 
-export const API_VERSION = '0.1.0';
-
-/** The full route table: the OpenAPI document, the role matrix test and the router all read this one list. */
-export function routeTable(services: Services): RouteDef[] {
-  const routes: RouteDef[] = [
-    ...healthRoutes(services.readiness, services.config.exposeMetrics ? services.metrics.registry : null),
-    ...auditRoutes(services.audit, services.config.auditPageMax),
-    ...diagnosticsRoutes(services),
-    ...k8sRoutes(services),
-    ...authRoutes(services),
-    ...organizationRoutes(services),
-  ];
-  let cached: Record<string, unknown> | undefined;
-  routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
-  return routes;
-}
-
-export function createApp(services: Services): Koa<AppState> {
+export function createApp(services: ApiServices): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = services.config.trustedProxyCount > 0;
   app.maxIpsCount = services.config.trustedProxyCount;

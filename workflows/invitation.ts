@@ -9,9 +9,9 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import {
   INVITATION_FAILURE,
-  SEARCH_ATTRIBUTES,
   acceptInvitationUpdate,
   invitationStateQuery,
   reissueInvitationUpdate,
@@ -19,7 +19,7 @@ import {
   type InvitationState,
   type InvitationStatus,
   type InvitationWorkflowInput,
-} from '../src/temporal/definitions';
+} from '../src/invitations/invitation-workflow-contract';
 
 const { expireInvitation, reissueInvitation, revokeInvitation, acceptInvitation } = proxyActivities<
   ReturnType<typeof createActivities>

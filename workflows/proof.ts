@@ -1,6 +1,6 @@
 import { proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { proofProgressQuery, type ProofInput, type ProofResult } from '../src/temporal/definitions';
+import { proofProgressQuery, type ProofInput, type ProofResult } from '../src/diagnostics/proof-workflow-contract';
 
 const { proofStep, recordProof } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',

@@ -30,7 +30,7 @@ export async function startBenchPlatform(): Promise<{ baseUrl: string; token: st
   await platform.services.validation.init({ preload: ['1.29'] });
   const user = await createUser(platform.services, { email: 'bench@example.test', password: 'bench password 1' });
   const org = await createOrg(platform.services, { slug: 'bench', name: 'Bench', owner: user.email });
-  const { token } = await platform.services.accessTokens.sign({
+  const { token } = await platform.api!.accessTokens.sign({
     userId: user.id,
     email: user.email,
     organizationId: org.id,

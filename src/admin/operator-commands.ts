@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/audit-service';
+import type { AuditActor } from '../audit/types';
 import { verifyChains, type ChainReport } from '../audit/verify-chain';
 import type { Db } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
@@ -76,14 +77,7 @@ export async function createOrg(
 }
 
 /** Who changes a plan: the operator CLI by default, an instance administrator through the API. */
-export interface PlanActor {
-  userId: string | null;
-  actorType: 'user' | 'system';
-  actor: string;
-  requestId: string | null;
-}
-
-const OPERATOR_ACTOR: PlanActor = { userId: null, actorType: 'system', actor: OPERATOR, requestId: null };
+const OPERATOR_ACTOR: AuditActor = { userId: null, actorType: 'system', actor: OPERATOR, requestId: null };
 
 export async function setPlan(deps: OperatorDeps, input: { org: string; plan: string }, by = OPERATOR_ACTOR) {
   const plan = parsePlan(input.plan);

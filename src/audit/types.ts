@@ -26,6 +26,15 @@ export const IAM_CATEGORIES = [
 export const AUDIT_CATEGORIES = [...ORG_CATEGORIES, ...IAM_CATEGORIES, 'system'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
+/** Who acted, as every audit entry records it: the one actor shape services, activities and workflows carry. */
+export interface AuditActor {
+  userId: string | null;
+  actorType: ActorType;
+  /** Human-readable actor: an email, a service account name, or the originating subsystem for system actions. */
+  actor: string;
+  requestId: string | null;
+}
+
 export interface AuditEntryInput {
   organizationId: string | null;
   projectId?: string | null;

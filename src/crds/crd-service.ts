@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit-service';
 import type { Db, Queryable } from '../db/knex';
 import { Conflict, NotFound } from '../errors';
 import { auditActor, type OrgCaller } from '../iam/caller';
-import { timestampsOf } from '../orgs/org-rows';
+import { timestampsOf } from '../db/owned-rows';
 import type { CrdRecord, ValidationEngine } from '../validation';
 
 /** Upper bound on CRDs per organization, so one tenant cannot make every validation call slow. */

@@ -1,4 +1,4 @@
-import type { AuditEntryInput } from '../audit/types';
+import type { AuditActor, AuditEntryInput } from '../audit/types';
 import { InvalidInput, NotFound, Unauthorized } from '../errors';
 import type { OrgRole, Principal } from './principal';
 
@@ -28,7 +28,7 @@ export function requireUser(caller: Caller): { userId: string; email: string } {
 }
 
 /** The actor fields every audit entry written on behalf of this caller carries. */
-export function auditActor(caller: Caller): Pick<AuditEntryInput, 'userId' | 'actorType' | 'actor' | 'requestId'> {
+export function auditActor(caller: Caller): AuditActor {
   return {
     userId: caller.principal.userId,
     actorType: caller.principal.actorType,

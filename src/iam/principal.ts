@@ -23,5 +23,7 @@ export interface Principal {
   role: OrgRole | null;
   /** Identifier of the credential (JWT jti, token id, key id). */
   credentialId: string;
+  /** The login session a user access token belongs to (`sid`), for "this session" operations. */
+  sessionId?: string;
   isInstanceAdmin: boolean;
 }

@@ -10,6 +10,7 @@ import type { AccessTokens } from './access-token';
 import { authMails } from './auth-mails';
 import type { IdentityDeps } from './identity-deps';
 import { createLoginService } from './login-service';
+import { findMembership, listMemberships } from './membership-lookup';
 import { createMfaLogin } from './mfa/mfa-login';
 import { createMfaSettings } from './mfa/mfa-settings';
 import { createSecretBox, loadMfaKey } from './mfa/secret-box';
@@ -18,6 +19,9 @@ import { createPasswordService } from './password-service';
 import { createPasswordPolicy } from './password-policy';
 import { createRegistrationService } from './registration-service';
 import { createSessionService } from './session-service';
+import { credentialsById, publicUser } from './user-credentials';
+import { Unauthorized } from '../errors';
+import type { RequestMeta } from './auth-audit';
 
 export interface IdentityInputs {
   config: Config;
@@ -67,15 +71,33 @@ export function createIdentity(inputs: IdentityInputs) {
   };
   const mfaLogin = createMfaLogin(deps);
   const oauth = createOAuthService(deps, inputs.config.publicUrl, mfaLogin);
+  const mfaSettings = createMfaSettings(deps);
   return {
     config,
     sessions,
     mfaLogin,
-    mfaSettings: createMfaSettings(deps),
+    mfaSettings,
     login: createLoginService(deps, mfaLogin),
     registration: createRegistrationService(deps),
     passwords: createPasswordService(deps),
     oauth,
+    /** GET /api/v1/auth/me: the user, the active organization, every membership and the MFA state. */
+    async me(userId: string, organizationId: string | null) {
+      const user = await credentialsById(inputs.db, userId);
+      if (!user) throw new Unauthorized('missing or invalid token');
+      return {
+        user: publicUser(user),
+        organization: organizationId ? await findMembership(inputs.db, userId, organizationId) : null,
+        memberships: await listMemberships(inputs.db, userId),
+        mfa: await mfaSettings.state(userId),
+      };
+    },
+    /** Logout is public (the cookie authenticates it); a bearer token sent along ends its own session too. */
+    async logout(authorization: string, refreshToken: string | undefined, meta: RequestMeta) {
+      const match = /^Bearer (\S+)$/.exec(authorization);
+      const claims = match?.[1] ? await inputs.accessTokens.verify(match[1]) : null;
+      await sessions.logout({ refreshToken, sessionId: claims?.sessionId, userId: claims?.userId }, meta);
+    },
     /** GET /api/v1/auth/config: what a login page needs to know, nothing more. */
     publicConfig: () => ({
       registrationOpen: config.registrationOpen,

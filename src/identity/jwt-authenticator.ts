@@ -55,6 +55,7 @@ export function jwtAuthenticator(tokens: AccessTokens, isLive: TokenLiveness): A
         organizationId: claims.organizationId,
         role: claims.role,
         credentialId: claims.jti,
+        sessionId: claims.sessionId,
         isInstanceAdmin: false,
       };
     },

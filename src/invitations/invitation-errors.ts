@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { AppError, Conflict, Forbidden, NotFound } from '../errors';
-import { INVITATION_FAILURE, type InvitationStatus } from '../temporal/definitions';
+import { INVITATION_FAILURE, type InvitationStatus } from './invitation-workflow-contract';
 
 /** 410: the token was valid once but the invitation has ended (expired, revoked or used). */
 export class Gone extends AppError {

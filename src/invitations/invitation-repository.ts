@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
-import { insertOne } from '../orgs/org-rows';
-import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
-import type { InvitationStatus } from '../temporal/definitions';
+import { insertOne } from '../db/owned-rows';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import type { InvitationStatus } from './invitation-workflow-contract';
 
 export interface Invitation {
   id: string;

@@ -12,18 +12,19 @@ import type { Mailer } from '../mail/mailer';
 import { resolveActiveOrg } from '../orgs/active-org';
 import { findMemberByEmail } from '../orgs/membership-repository';
 import { findOrganizationById, type Organization } from '../orgs/org-repository';
-import type { Page, PageRequest } from '../orgs/pagination';
+import type { Page, PageRequest } from '../db/pagination';
+import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import {
-  SEARCH_ATTRIBUTES,
-  WORKFLOW_ID_PREFIX,
   acceptInvitationUpdate,
   reissueInvitationUpdate,
   revokeInvitationUpdate,
-  type InvitationActor,
   type InvitationStatus,
   type InvitationWorkflowInput,
-} from '../temporal/definitions';
-import type { StartOptions } from '../temporal/start-workflow';
+  invitationWorkflowId,
+} from './invitation-workflow-contract';
+import type { AuditActor } from '../audit/types';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { invitationWorkflow } from '../../workflows/invitation';
 import { endedInvitation, invitationUpdateError } from './invitation-errors';
 import { invitationMail } from './invitation-mail';
 import {
@@ -43,8 +44,7 @@ export interface InvitationServiceDeps {
   db: Db;
   audit: AuditService;
   temporal: Client;
-  /** src/temporal/start-workflow.ts: USE_EXISTING, the configured task queue, the start counter. */
-  startWorkflow(workflowType: string, opts: StartOptions): Promise<unknown>;
+  workflows: WorkflowStarter;
   mailer: Pick<Mailer, 'send'>;
   log: Logger;
   ttlMs: number;
@@ -68,11 +68,7 @@ export interface InvitationLookup {
 
 export type InvitationService = ReturnType<typeof createInvitationService>;
 
-export function invitationWorkflowId(invitationId: string): string {
-  return `${WORKFLOW_ID_PREFIX.invitation}-${invitationId}`;
-}
-
-function actorOf(caller: Caller): InvitationActor {
+function actorOf(caller: Caller): AuditActor {
   const { userId, actorType, actor, requestId } = auditActor(caller);
   return { userId: userId ?? null, actorType, actor: actor ?? '', requestId: requestId ?? null };
 }
@@ -93,7 +89,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       expiresAt: row.expires_at.toISOString(),
       ttlMs: deps.ttlMs,
     };
-    await deps.startWorkflow('invitationWorkflow', {
+    await deps.workflows.start(invitationWorkflow, {
       workflowId: row.workflow_id,
       args: [input],
       searchAttributes: [

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
-import { keysetPage, type Page, type PageRequest } from './pagination';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import { ORG_COLUMNS, rowToOrganization, type Organization, type Plan } from './org-repository';
 
 export interface Member {
@@ -102,4 +102,11 @@ export function listOrganizationsOf(db: Queryable, userId: string, page: PageReq
     (r) => [r.slug, r.id],
     (r) => ({ ...rowToOrganization(r), role: r.role }),
   );
+}
+
+/** How many organizations a user belongs to. */
+export async function countMembershipsOf(db: Queryable, userId: string): Promise<number> {
+  const row = (await db('memberships').where({ user_id: userId }).count({ n: '*' }).first()) as
+    { n: string | number } | undefined;
+  return Number(row?.n ?? 0);
 }

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/knex';
 import { isUniqueViolation } from '../db/knex';
 import { Conflict } from '../errors';
 import type { OrgRole } from '../iam/principal';
-import { insertOne } from './org-rows';
+import { insertOne } from '../db/owned-rows';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];

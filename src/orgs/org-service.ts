@@ -25,7 +25,7 @@ import {
   updateOrganizationName,
   type Organization,
 } from './org-repository';
-import type { Page, PageRequest } from './pagination';
+import type { Page, PageRequest } from '../db/pagination';
 
 export interface OrgServiceDeps {
   db: Db;

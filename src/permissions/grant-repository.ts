@@ -3,8 +3,8 @@ import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
 import type { ResourceRef, ResourceType } from '../iam/resource-refs';
 import { higherRole } from '../iam/role-authorizer';
-import { deleteOwned, insertOne, updateOwned } from '../orgs/org-rows';
-import { keysetPage, type PageRequest } from '../orgs/pagination';
+import { deleteOwned, insertOne, updateOwned } from '../db/owned-rows';
+import { keysetPage, type PageRequest } from '../db/pagination';
 
 export const GRANT_ROLES = ['admin', 'member', 'viewer'] as const;
 export type GrantRole = (typeof GRANT_ROLES)[number];

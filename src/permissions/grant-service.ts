@@ -4,7 +4,7 @@ import { isUuid, orgEntry, type OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
-import type { Page, PageRequest } from '../orgs/pagination';
+import type { Page, PageRequest } from '../db/pagination';
 import { findTeam } from '../teams/team-repository';
 import {
   deleteGrant,

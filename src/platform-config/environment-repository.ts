@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/knex';
-import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
 
 /** One stage of the organization's delivery path (dev, staging, production, ...), in promotion order. */
 export interface Environment {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
-import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
-import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 
 /** An entry of the organization's tenant catalogue (customers or business units that projects deploy for). */
 export interface OrgTenant {

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/knex';
 import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
-import type { PageRequest } from '../orgs/pagination';
+import type { PageRequest } from '../db/pagination';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
 
 export type TenantService = ReturnType<typeof createTenantService>;

@@ -8,6 +8,7 @@ import { startMetricsServer } from '../http/metrics-server';
 import { connectionOptions } from '../temporal/connection';
 import { taskQueue } from '../temporal/definitions';
 import { createLogger, errorFields, type Logger } from '../logging/logger';
+import { createApiServices, type ApiServices } from './api-services';
 import { closeServices, createServices, type Services, type Endpoints } from './services';
 
 let runtimeInstalled = false;
@@ -21,6 +22,8 @@ export function installTemporalRuntime(): void {
 
 export interface RunningPlatform {
   services: Services;
+  /** The HTTP API's own services, when this process serves the API. */
+  api: ApiServices | null;
   http: RunningServer | null;
   worker: Worker | null;
   stop(): Promise<void>;
@@ -36,7 +39,9 @@ export interface PlatformRoles {
 export async function runPlatform(config: Config, endpoints: Endpoints, roles: PlatformRoles, logger?: Logger) {
   const log = logger ?? createLogger(config.logLevel);
   installTemporalRuntime();
-  const services = await createServices(config, endpoints, log);
+  // A worker-only process builds no JWT keys, request schemas or identity flows.
+  const api = roles.api ? await createApiServices(config, endpoints, log) : null;
+  const services = api ?? (await createServices(config, endpoints, log));
   if (roles.migrate) {
     const applied = await migrateLatest(services.db);
     if (applied.length > 0) log.info('migrations applied', { applied });
@@ -57,13 +62,14 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     });
     workerRun = worker.run().catch((err: unknown) => log.error('worker stopped with an error', errorFields(err)));
   }
-  const http = roles.api ? await listen(createApp(services), config.host, config.port, services.readiness, log) : null;
+  const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
   const metricsServer =
     roles.worker && !roles.api && config.workerMetricsPort > 0
       ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort)
       : null;
   const running: RunningPlatform = {
     services,
+    api,
     http,
     worker,
     async stop() {

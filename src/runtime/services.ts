@@ -1,22 +1,17 @@
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { createAuditService, type AuditService } from '../audit/audit-service';
 import type { Config } from '../config';
+import { createCrdService, type CrdService } from '../crds/crd-service';
 import { createDb, type Db } from '../db/knex';
 import { migrationsCurrent } from '../db/migrate';
 import { createMetrics, type Metrics } from '../http/metrics';
 import { createReadiness, type Readiness } from '../http/readiness';
-import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
-import { ACTION_ROLES } from '../iam/action-roles';
-import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
-import { createAccessTokens, type AccessTokens } from '../identity/access-token';
-import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
-import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { connectClient } from '../temporal/connection';
-import { createCrdService, type CrdService } from '../crds/crd-service';
+import { createWorkflowStarter, type WorkflowStarter } from '../temporal/start-workflow';
 import { ValidationEngine } from '../validation';
+import { createDomainServices, type DomainServices } from './domain-services';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -24,8 +19,8 @@ export interface Endpoints {
   temporalAddress: string;
 }
 
-/** Everything domain modules and routes may depend on, built once at the composition root. */
-export interface Services {
+/** What every process role needs: storage, audit, Temporal, mail, metrics and the validation engine. */
+export interface CoreServices {
   config: Config;
   endpoints: Endpoints;
   log: Logger;
@@ -33,34 +28,21 @@ export interface Services {
   metrics: Metrics;
   audit: AuditService;
   temporal: Client;
-  schemas: SchemaValidator;
+  /** The one way workflows are started (business ids, USE_EXISTING, the configured task queue prefix). */
+  workflows: WorkflowStarter;
   readiness: Readiness;
-  accessTokens: AccessTokens;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
   mailer: Mailer;
-  /** Organization role -> resource grants -> approval policy hooks, for every organization route (src/iam). */
-  authorization: AuthorizationChain;
-  /** Plan tiers: `plans.require(orgId, feature)` answers 403 naming the plan needed. */
-  plans: PlanGate;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
   validation: ValidationEngine;
-  /** CustomResourceDefinitions registered per organization. */
+  /** CustomResourceDefinitions registered per organization (the validation engine reads them). */
   crds: CrdService;
 }
 
-async function accessTokensFor(config: Config): Promise<AccessTokens> {
-  const pems =
-    config.jwt.privateKeyPem && config.jwt.publicKeyPem
-      ? { privatePem: config.jwt.privateKeyPem, publicPem: config.jwt.publicKeyPem }
-      : await loadOrCreateKeyFile(path.join(config.dataDir, 'secrets', 'jwt-signing-key.json'));
-  const keys = await signingKeysFromPem(pems.privatePem, pems.publicPem, config.jwt.previousPublicKeyPems);
-  return createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds);
-}
+/** Core plus the domain services: what the worker builds (HTTP-only parts live in api-services.ts). */
+export type Services = CoreServices & DomainServices;
 
-export async function createServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<Services> {
-  const logger = log ?? createLogger(config.logLevel);
-  const db = createDb(endpoints.databaseUrl, config.databasePoolMax, logger);
-  const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
+function readinessOf(db: Db, temporal: Client, validation: ValidationEngine): Readiness {
   const readiness = createReadiness();
   readiness.add({
     name: 'postgres',
@@ -80,30 +62,37 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
       return null;
     },
   });
+  readiness.add(validation.readinessCheck());
+  return readiness;
+}
+
+/** The composition root of every process: each service is built once here and handed to routes and activities. */
+export async function createServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<Services> {
+  const logger = log ?? createLogger(config.logLevel);
+  const db = createDb(endpoints.databaseUrl, config.databasePoolMax, logger);
+  const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
+  const metrics = createMetrics();
   const audit = createAuditService(db);
   const validation = new ValidationEngine();
-  readiness.add(validation.readinessCheck());
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
-  return {
+  const core: CoreServices = {
     config,
     endpoints,
     log: logger,
     db,
-    metrics: createMetrics(),
+    metrics,
     audit,
     temporal,
-    schemas: loadSchemaValidator(),
-    readiness,
-    accessTokens: await accessTokensFor(config),
+    workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics),
+    readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
-    authorization: createAuthorizationChain(db, ACTION_ROLES),
-    plans: createPlanGate(db),
     validation,
     crds: createCrdService(db, audit, validation),
   };
+  return { ...core, ...createDomainServices(core) };
 }
 
-export async function closeServices(services: Services): Promise<void> {
+export async function closeServices(services: CoreServices): Promise<void> {
   await services.mailer.close();
   await services.temporal.connection.close();
   await services.db.destroy();

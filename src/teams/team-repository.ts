@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
-import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../orgs/org-rows';
-import { keysetPage, type Page, type PageRequest } from '../orgs/pagination';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 
 export interface Team {
   id: string;

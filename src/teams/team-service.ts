@@ -2,7 +2,7 @@ import { NotFound } from '../errors';
 import { isUuid, type OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { findMember } from '../orgs/membership-repository';
-import type { Page, PageRequest } from '../orgs/pagination';
+import type { Page, PageRequest } from '../db/pagination';
 import {
   deleteTeam,
   deleteTeamMember,

@@ -1,11 +1,12 @@
-import { WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
-import type { Services } from '../runtime/services';
+import { WorkflowIdConflictPolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { SearchAttributePair, Workflow } from '@temporalio/common';
+import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
 
-export interface StartOptions {
+export interface StartOptions<Args extends unknown[]> {
   workflowId: string;
-  args: unknown[];
+  /** Type-checked against the workflow function's parameters. */
+  args: Args;
   queue?: TaskQueueName;
   searchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
@@ -13,24 +14,33 @@ export interface StartOptions {
   summary?: string;
 }
 
+export interface WorkflowStarter {
+  start<W extends Workflow>(workflow: W, opts: StartOptions<Parameters<W>>): Promise<WorkflowHandle<W>>;
+}
+
 /**
- * The one way the platform starts workflows: business-key ids with USE_EXISTING, so a retried API call gets the
- * running workflow back instead of a second one, the configured task queue prefix, and the start counter.
+ * The one way the platform starts workflows: by function reference (arguments checked at the call), business-key
+ * ids with USE_EXISTING so a retried API call gets the running workflow back instead of a second one, the configured
+ * task queue prefix, and the start counter.
  */
-export async function startWorkflow(
-  services: Pick<Services, 'temporal' | 'config' | 'metrics'>,
-  workflowType: string,
-  opts: StartOptions,
-): Promise<WorkflowHandle> {
-  const handle = await services.temporal.workflow.start(workflowType, {
-    taskQueue: taskQueue(services.config.temporal.taskQueuePrefix, opts.queue ?? 'platform'),
-    workflowId: opts.workflowId,
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    args: opts.args,
-    typedSearchAttributes: opts.searchAttributes,
-    memo: opts.memo,
-    staticSummary: opts.summary,
-  });
-  services.metrics.workflowStarts.inc({ workflow: workflowType });
-  return handle;
+export function createWorkflowStarter(
+  temporal: Client,
+  queuePrefix: string,
+  metrics: Pick<Metrics, 'workflowStarts'>,
+): WorkflowStarter {
+  return {
+    async start(workflow, opts) {
+      const handle = await temporal.workflow.start(workflow, {
+        taskQueue: taskQueue(queuePrefix, opts.queue ?? 'platform'),
+        workflowId: opts.workflowId,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        args: opts.args,
+        typedSearchAttributes: opts.searchAttributes,
+        memo: opts.memo,
+        staticSummary: opts.summary,
+      } as Parameters<Client['workflow']['start']>[1]);
+      metrics.workflowStarts.inc({ workflow: workflow.name });
+      return handle as WorkflowHandle<typeof workflow>;
+    },
+  };
 }

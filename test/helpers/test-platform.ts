@@ -5,7 +5,8 @@ import { listen, type RunningServer } from '../../api/server';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logging/logger';
 import { installTemporalRuntime } from '../../src/runtime/platform';
-import { closeServices, createServices, type Services } from '../../src/runtime/services';
+import { createApiServices, type ApiServices } from '../../src/runtime/api-services';
+import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';
 import { createPlatformWorker } from '../../workers/create-worker';
 import { harnessState } from './harness-state';
@@ -13,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from './test-db';
 
 export interface TestPlatform {
   config: Config;
-  services: Services;
+  services: ApiServices;
   database: TestDatabase;
   http: RunningServer;
   url: string;
@@ -51,7 +52,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
   const prefix = `t${randomBytes(4).toString('hex')}-`;
   const config = loadConfig(testEnv(database, prefix, opts.env));
   const log = createLogger(config.logLevel);
-  const services = await createServices(
+  const services = await createApiServices(
     config,
     { databaseUrl: database.url, temporalAddress: harnessState().temporalAddress },
     log,

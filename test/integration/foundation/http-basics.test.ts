@@ -1,4 +1,4 @@
-import { routeTable } from '../../../api/app';
+import { routeTable } from '../../../api/route-table';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 

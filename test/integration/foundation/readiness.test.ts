@@ -1,6 +1,7 @@
 import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logging/logger';
-import { closeServices, createServices, type Services } from '../../../src/runtime/services';
+import { createApiServices, type ApiServices } from '../../../src/runtime/api-services';
+import { closeServices } from '../../../src/runtime/services';
 import { createApp } from '../../../api/app';
 import { listen, type RunningServer } from '../../../api/server';
 import { harnessState } from '../../helpers/harness-state';
@@ -12,7 +13,7 @@ import { testEnv } from '../../helpers/test-platform';
 
 let database: TestDatabase;
 let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
-let services: Services;
+let services: ApiServices;
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const viaProxy = new URL(database.url);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
   const config = loadConfig({ ...testEnv(database, 'ready-'), DATABASE_URL: viaProxy.toString() });
-  services = await createServices(
+  services = await createApiServices(
     config,
     { databaseUrl: viaProxy.toString(), temporalAddress: harnessState().temporalAddress },
     createLogger('silent'),

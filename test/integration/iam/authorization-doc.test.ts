@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { routeTable } from '../../../api/app';
+import { routeTable } from '../../../api/route-table';
 import type { RouteDef } from '../../../api/route-def';
 import { ACTION_ROLES } from '../../../src/iam/action-roles';
 import { ORG_ROLES, ROLE_RANK } from '../../../src/iam/principal';

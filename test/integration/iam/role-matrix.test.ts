@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { routeTable } from '../../../api/app';
+import { routeTable } from '../../../api/route-table';
 import { concreteAction } from '../../../api/auth-chain';
 import { mountRoutes } from '../../../api/mount-routes';
 import type { RouteDef } from '../../../api/route-def';

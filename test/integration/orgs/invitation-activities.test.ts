@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createInvitationActivities } from '../../../activities/invitation';
 import { insertInvitation } from '../../../src/invitations/invitation-repository';
 import { hashInvitationToken, newInvitationToken } from '../../../src/invitations/invitation-token';
-import type { InvitationActor } from '../../../src/temporal/definitions';
+import type { AuditActor } from '../../../src/audit/types';
 import { makeOrg, makeUser } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
@@ -13,7 +13,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 let platform: TestPlatform;
 let activities: ReturnType<typeof createInvitationActivities>;
 let org: Awaited<ReturnType<typeof makeOrg>>['org'];
-const actor: InvitationActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: 'r-1' };
+const actor: AuditActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: 'r-1' };
 
 beforeAll(async () => {
   platform = await startTestPlatform({ worker: false });

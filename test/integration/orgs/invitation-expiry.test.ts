@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from '@temporalio/worker';
-import { invitationStateQuery, SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { invitationStateQuery } from '../../../src/invitations/invitation-workflow-contract';
 import { harnessState } from '../../helpers/harness-state';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';

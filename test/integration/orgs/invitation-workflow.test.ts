@@ -5,9 +5,9 @@ import { installTemporalRuntime } from '../../../src/runtime/platform';
 import {
   reissueInvitationUpdate,
   revokeInvitationUpdate,
-  type InvitationActor,
   type InvitationStatus,
-} from '../../../src/temporal/definitions';
+} from '../../../src/invitations/invitation-workflow-contract';
+import type { AuditActor } from '../../../src/audit/types';
 import { harnessState } from '../../helpers/harness-state';
 import { eventually } from '../../helpers/net';
 
@@ -16,7 +16,7 @@ import { eventually } from '../../helpers/net';
  * running wait their turn; when it ends, exactly one of them may go next and the others re-check the state it left.
  * Activities are stubs here (real workflow bundle, real Temporal dev server) so the test controls when they finish.
  */
-const actor: InvitationActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: null };
+const actor: AuditActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: null };
 
 let connection: NativeConnection;
 let clientConnection: Connection;

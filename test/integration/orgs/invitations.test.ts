@@ -1,4 +1,5 @@
-import { SEARCH_ATTRIBUTES, invitationStateQuery } from '../../../src/temporal/definitions';
+import { SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { invitationStateQuery } from '../../../src/invitations/invitation-workflow-contract';
 import { hashInvitationToken } from '../../../src/invitations/invitation-token';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
-import { proofProgressQuery, taskQueue, type ProofResult } from '../../../src/temporal/definitions';
+import { taskQueue } from '../../../src/temporal/definitions';
+import { proofProgressQuery, type ProofResult } from '../../../src/diagnostics/proof-workflow-contract';
 import { exited, spawnScript } from '../../helpers/child-process';
 import { harnessState } from '../../helpers/harness-state';
 import { eventually, freePort } from '../../helpers/net';

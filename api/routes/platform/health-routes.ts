@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
-import type { Readiness } from '../../src/http/readiness';
-import type { RouteDef } from '../route-def';
+import type { Readiness } from '../../../src/http/readiness';
+import type { RouteDef } from '../../route-def';
 
 /** Probes follow the Kubernetes guidance: liveness is in-process only, readiness checks dependencies. */
 export function healthRoutes(readiness: Readiness, registry: Registry | null): RouteDef[] {

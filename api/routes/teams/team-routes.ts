@@ -1,6 +1,6 @@
-import type { TeamService } from '../../src/teams/team-service';
-import type { RouteDef } from '../route-def';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from './org-request';
+import type { TeamService } from '../../../src/teams/team-service';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
 
 type TeamInput = { slug: string; name: string; description?: string };
 

@@ -1,9 +1,9 @@
-import { Unauthorized } from '../../src/errors';
-import { requireOrg, type Caller, type OrgCaller } from '../../src/iam/caller';
-import { pageRequestFrom, type PageRequest } from '../../src/orgs/pagination';
-import type { AppContext } from '../context';
+import { Forbidden, Unauthorized } from '../src/errors';
+import { requireOrg, type Caller, type OrgCaller } from '../src/iam/caller';
+import { pageRequestFrom, type PageRequest } from '../src/db/pagination';
+import type { AppContext } from './context';
 
-/** Small readers shared by the organization, IAM and platform-configuration routes, so handlers stay one-liners. */
+/** The one set of request readers every route uses, so handlers stay one-liners. */
 export function callerOf(ctx: AppContext): Caller {
   const principal = ctx.state.principal;
   if (!principal) throw new Unauthorized('missing or invalid token');
@@ -12,6 +12,18 @@ export function callerOf(ctx: AppContext): Caller {
 
 export function orgCallerOf(ctx: AppContext): OrgCaller {
   return requireOrg(callerOf(ctx));
+}
+
+/** The principal's user id on an authenticated route (service credentials have none). */
+export function userIdOf(ctx: AppContext): string {
+  const userId = ctx.state.principal?.userId;
+  if (!userId) throw new Forbidden('a user session is required');
+  return userId;
+}
+
+/** The session (`sid`) of the caller's access token, for "this session" operations. */
+export function sessionIdOf(ctx: AppContext): string | undefined {
+  return ctx.state.principal?.sessionId;
 }
 
 /** The body as its JSON Schema (additionalProperties: false) already validated it. */

@@ -1,8 +1,8 @@
-import { InvalidInput, NotFound } from '../../src/errors';
-import type { Services } from '../../src/runtime/services';
-import type { AppContext } from '../context';
-import type { RouteDef } from '../route-def';
-import { orgCallerOf } from './org-request';
+import { InvalidInput, NotFound } from '../../../src/errors';
+import type { Services } from '../../../src/runtime/services';
+import type { AppContext } from '../../context';
+import type { RouteDef } from '../../route-def';
+import { orgCallerOf } from '../../request';
 
 const ID = /^[0-9a-f-]{36}$/;
 const GVK = /^[A-Za-z0-9.-]{1,253}$/;
@@ -24,7 +24,7 @@ function validateBody(ctx: AppContext): { yaml: string; version: string | undefi
 }
 
 /** Kubernetes validation routes: engine calls in-process, CRDs of the caller's organization only. */
-export function k8sRoutes(services: Services): RouteDef[] {
+export function k8sRoutes(services: Pick<Services, 'validation' | 'crds' | 'plans'>): RouteDef[] {
   const engine = services.validation;
   const crds = services.crds;
   const newest = () => engine.versions()[engine.versions().length - 1] ?? '';

@@ -1,13 +1,12 @@
-import type { Identity } from '../../src/identity/identity';
-import type { RouteDef } from '../route-def';
-import { bodyOf, requestMeta, userIdOf } from './auth-http';
-import type { AccessTokens } from '../../src/identity/access-token';
-import { callerSessionId } from './auth-http';
+import type { Identity } from '../../../src/identity/identity';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, sessionIdOf, userIdOf } from '../../request';
+import { requestMeta } from './auth-http';
 
 const TAG = 'auth';
 
 /** Registration, email verification, and passwords (change, forgotten, reset). */
-export function authAccountRoutes(identity: Identity, accessTokens: AccessTokens): RouteDef[] {
+export function authAccountRoutes(identity: Identity): RouteDef[] {
   return [
     {
       method: 'post',
@@ -57,7 +56,7 @@ export function authAccountRoutes(identity: Identity, accessTokens: AccessTokens
       body: 'auth-password-change',
       handler: async (ctx) => {
         const body = bodyOf<{ currentPassword: string; newPassword: string }>(ctx);
-        const sessionId = await callerSessionId(ctx, accessTokens);
+        const sessionId = sessionIdOf(ctx);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await identity.passwords.change(userIdOf(ctx), sessionId, body, requestMeta(ctx));
       },

@@ -1,10 +1,10 @@
-import type { IdentityConfig } from '../../src/config/identity';
-import { Forbidden, InvalidInput } from '../../src/errors';
-import type { AccessTokens } from '../../src/identity/access-token';
-import type { RequestMeta } from '../../src/identity/auth-audit';
-import type { MembershipView } from '../../src/identity/membership-lookup';
-import type { IssuedSession } from '../../src/identity/session-service';
-import type { AppContext } from '../context';
+import type { IdentityConfig } from '../../../src/config/identity';
+import { Forbidden, InvalidInput } from '../../../src/errors';
+import { isUuid } from '../../../src/iam/caller';
+import type { RequestMeta } from '../../../src/identity/auth-audit';
+import type { MembershipView } from '../../../src/identity/membership-lookup';
+import type { IssuedSession } from '../../../src/identity/session-service';
+import type { AppContext } from '../../context';
 
 /** HTTP details of the auth routes: request metadata, the refresh cookie, the CSRF origin check. */
 
@@ -16,10 +16,6 @@ export function requestMeta(ctx: AppContext): RequestMeta {
     clientAddress: ctx.ip,
     userAgent: ctx.get('User-Agent').slice(0, 512),
   };
-}
-
-export function bodyOf<T>(ctx: AppContext): T {
-  return (ctx.state.body ?? {}) as T;
 }
 
 export function organizationView(org: MembershipView | null) {
@@ -98,30 +94,10 @@ export function checkCookieOrigin(ctx: AppContext, config: IdentityConfig): void
   if (ctx.get('Sec-Fetch-Site') === 'cross-site') throw new Forbidden('cross-origin request refused');
 }
 
-/** The session id (`sid`) of the caller's verified access token, for "this session" operations. */
-export async function callerSessionId(ctx: AppContext, tokens: AccessTokens): Promise<string | undefined> {
-  const match = /^Bearer (\S+)$/.exec(ctx.get('Authorization'));
-  const claims = match?.[1] ? await tokens.verify(match[1]) : null;
-  return claims?.sessionId;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 /** X-Organization-ID: read on refresh only; every other route ignores it (the spec's rule 7). */
 export function requestedOrganization(ctx: AppContext): string | undefined {
   const value = ctx.get('X-Organization-ID').trim();
   if (value === '') return undefined;
   if (!isUuid(value)) throw new InvalidInput('X-Organization-ID must be an organization id');
   return value.toLowerCase();
-}
-
-/** The principal's user id on an authenticated route (the chain guarantees a user principal there). */
-export function userIdOf(ctx: AppContext): string {
-  const userId = ctx.state.principal?.userId;
-  if (!userId) throw new Forbidden('a user session is required');
-  return userId;
 }

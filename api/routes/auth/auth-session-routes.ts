@@ -1,27 +1,22 @@
-import { NotFound, Unauthorized } from '../../src/errors';
-import type { Identity } from '../../src/identity/identity';
-import { findMembership, listMemberships } from '../../src/identity/membership-lookup';
-import { credentialsById, publicUser } from '../../src/identity/user-credentials';
-import type { Services } from '../../src/runtime/services';
-import type { RouteDef } from '../route-def';
+import { NotFound, Unauthorized } from '../../../src/errors';
+import { isUuid } from '../../../src/iam/caller';
+import type { Identity } from '../../../src/identity/identity';
+import { bodyOf, sessionIdOf, userIdOf } from '../../request';
+import type { RouteDef } from '../../route-def';
 import {
-  bodyOf,
-  callerSessionId,
   checkCookieOrigin,
   clearRefreshCookie,
-  isUuid,
   organizationView,
   readCookie,
   requestMeta,
   requestedOrganization,
   sessionResponse,
-  userIdOf,
 } from './auth-http';
 
 const TAG = 'auth';
 
 /** Configuration, login, refresh, logout, the caller's profile, organization context and session management. */
-export function authSessionRoutes(identity: Identity, services: Pick<Services, 'db' | 'accessTokens'>): RouteDef[] {
+export function authSessionRoutes(identity: Identity): RouteDef[] {
   const config = identity.config;
   return [
     {
@@ -76,12 +71,7 @@ export function authSessionRoutes(identity: Identity, services: Pick<Services, '
       status: 204,
       handler: async (ctx) => {
         checkCookieOrigin(ctx, config);
-        const match = /^Bearer (\S+)$/.exec(ctx.get('Authorization'));
-        const claims = match?.[1] ? await services.accessTokens.verify(match[1]) : null;
-        await identity.sessions.logout(
-          { refreshToken: readCookie(ctx, config.cookieName), sessionId: claims?.sessionId, userId: claims?.userId },
-          requestMeta(ctx),
-        );
+        await identity.logout(ctx.get('Authorization'), readCookie(ctx, config.cookieName), requestMeta(ctx));
         clearRefreshCookie(ctx, config);
         ctx.status = 204;
       },
@@ -93,15 +83,11 @@ export function authSessionRoutes(identity: Identity, services: Pick<Services, '
       tag: TAG,
       access: { kind: 'authenticated', action: 'auth.me.read' },
       handler: async (ctx) => {
-        const userId = userIdOf(ctx);
-        const user = await credentialsById(services.db, userId);
-        if (!user) throw new Unauthorized('missing or invalid token');
-        const orgId = ctx.state.principal?.organizationId ?? null;
+        const me = await identity.me(userIdOf(ctx), ctx.state.principal?.organizationId ?? null);
         ctx.body = {
-          user: publicUser(user),
-          organization: organizationView(orgId ? await findMembership(services.db, userId, orgId) : null),
-          memberships: (await listMemberships(services.db, userId)).map(organizationView),
-          mfa: await identity.mfaSettings.state(userId),
+          ...me,
+          organization: organizationView(me.organization),
+          memberships: me.memberships.map(organizationView),
         };
       },
     },
@@ -114,7 +100,7 @@ export function authSessionRoutes(identity: Identity, services: Pick<Services, '
       body: 'auth-active-organization',
       handler: async (ctx) => {
         const { organizationId } = bodyOf<{ organizationId: string }>(ctx);
-        const sessionId = await callerSessionId(ctx, services.accessTokens);
+        const sessionId = sessionIdOf(ctx);
         const result = await identity.sessions.switchOrganization(
           userIdOf(ctx),
           sessionId,
@@ -136,7 +122,7 @@ export function authSessionRoutes(identity: Identity, services: Pick<Services, '
       tag: TAG,
       access: { kind: 'authenticated', action: 'auth.sessions.read' },
       handler: async (ctx) => {
-        const sessionId = await callerSessionId(ctx, services.accessTokens);
+        const sessionId = sessionIdOf(ctx);
         ctx.body = { items: await identity.sessions.list(userIdOf(ctx), sessionId) };
       },
     },

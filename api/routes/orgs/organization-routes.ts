@@ -1,59 +1,10 @@
-import { createInvitationService } from '../../src/invitations/invitation-service';
-import type { OrgRole } from '../../src/iam/principal';
-import { createOrgService, type OrgService } from '../../src/orgs/org-service';
-import type { Services } from '../../src/runtime/services';
-import { startWorkflow } from '../../src/temporal/start-workflow';
-import type { RouteDef } from '../route-def';
-import { createGrantService } from '../../src/permissions/grant-service';
-import { createEnvironmentService } from '../../src/platform-config/environment-service';
-import { createTenantService } from '../../src/platform-config/tenant-service';
-import { createTeamService } from '../../src/teams/team-service';
-import { iamRoutes } from './iam-routes';
-import { invitationRoutes } from './invitation-routes';
-import { permissionRoutes } from './permission-routes';
-import { planAdminRoutes } from './plan-admin-routes';
-import { platformConfigRoutes } from './platform-config-routes';
-import { teamRoutes } from './team-routes';
-import { bodyOf, callerOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from './org-request';
+import type { OrgRole } from '../../../src/iam/principal';
+import type { OrgService } from '../../../src/orgs/org-service';
+import { bodyOf, callerOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+import type { RouteDef } from '../../route-def';
 
-/** Organizations, invitations, teams, grants, IAM views, features and platform configuration. */
-export function organizationRoutes(services: Services): RouteDef[] {
-  const pageMax = services.config.orgs.pageMax;
-  const invitations = createInvitationService({
-    db: services.db,
-    audit: services.audit,
-    temporal: services.temporal,
-    startWorkflow: (type, opts) => startWorkflow(services, type, opts),
-    mailer: services.mailer,
-    log: services.log,
-    ttlMs: services.config.orgs.invitationTtlMs,
-    publicUrl: services.config.publicUrl,
-  });
-  const orgs = createOrgService({
-    db: services.db,
-    audit: services.audit,
-    endInvitationWorkflows: (ids) => invitations.endWorkflows(ids),
-  });
-  const deps = { db: services.db, audit: services.audit };
-  return [
-    ...orgRoutes(orgs, pageMax),
-    ...invitationRoutes(invitations, pageMax),
-    ...teamRoutes(createTeamService(deps), pageMax),
-    ...permissionRoutes(createGrantService(deps), pageMax),
-    ...iamRoutes({ ...deps, authorization: services.authorization, auditPageMax: services.config.auditPageMax }),
-    ...platformConfigRoutes(
-      {
-        plans: services.plans,
-        environments: createEnvironmentService(deps),
-        tenants: createTenantService(deps),
-      },
-      pageMax,
-    ),
-    ...planAdminRoutes(deps),
-  ];
-}
-
-function orgRoutes(orgs: OrgService, pageMax: number): RouteDef[] {
+/** Organizations of the caller and their members (/api/v1/organizations). */
+export function organizationRoutes(orgs: OrgService, pageMax: number): RouteDef[] {
   const one = '/api/v1/organizations/:slug';
   return [
     {

@@ -1,7 +1,7 @@
-import type { Identity } from '../../src/identity/identity';
-import type { CallbackQuery } from '../../src/identity/oauth/oauth-service';
-import type { AppContext } from '../context';
-import type { RouteDef } from '../route-def';
+import type { Identity } from '../../../src/identity/identity';
+import type { CallbackQuery } from '../../../src/identity/oauth/oauth-service';
+import type { AppContext } from '../../context';
+import type { RouteDef } from '../../route-def';
 import {
   clearOAuthBinding,
   oauthBindingCookie,

@@ -1,8 +1,8 @@
-import type { EnvironmentService } from '../../src/platform-config/environment-service';
-import type { TenantService } from '../../src/platform-config/tenant-service';
-import type { PlanGate } from '../../src/plans/plan-gate';
-import type { RouteDef } from '../route-def';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from './org-request';
+import type { EnvironmentService } from '../../../src/platform-config/environment-service';
+import type { TenantService } from '../../../src/platform-config/tenant-service';
+import type { PlanGate } from '../../../src/plans/plan-gate';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
 
 type EnvironmentInput = { slug: string; name?: string; production?: boolean; position?: number };
 type TenantInput = { slug: string; name: string; description?: string };

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import type { Queryable } from '../db/knex';
-import { isUniqueViolation } from '../db/knex';
+import { isUniqueViolation, type Queryable } from './knex';
 import { Conflict, NotFound } from '../errors';
 
 /**
- * Row helpers shared by the repositories of organization-owned tables (teams, tenants, environments, grants,
- * invitations, organizations): the same insert, update and delete shapes, always scoped by the organization.
+ * Storage helpers shared by the repositories of organization-owned tables (teams, tenants, environments, grants,
+ * invitations, organizations, and every later domain): the same insert, update and delete shapes, always scoped by the organization.
  */
 
 /** `created_at` and `updated_at` as the ISO strings of API bodies. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { NotFound } from '../../src/errors';
-import type { Services } from '../../src/runtime/services';
-import { SEARCH_ATTRIBUTES, WORKFLOW_ID_PREFIX, type ProofResult } from '../../src/temporal/definitions';
-import { startWorkflow } from '../../src/temporal/start-workflow';
-import type { RouteDef } from '../route-def';
+import { NotFound } from '../../../src/errors';
+import type { Services } from '../../../src/runtime/services';
+import { proofWorkflow } from '../../../workflows/proof';
+import { SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
+import { proofWorkflowId, type ProofResult } from '../../../src/diagnostics/proof-workflow-contract';
+import type { RouteDef } from '../../route-def';
 
 const ID = /^[0-9a-f-]{36}$/;
 
@@ -12,8 +13,7 @@ const ID = /^[0-9a-f-]{36}$/;
  * Proves the delivery path for an organization: API → Temporal → worker → activity → PostgreSQL, ending in an
  * audit entry of that organization. Workflow ids carry the organization, so one organization cannot read another's.
  */
-export function diagnosticsRoutes(services: Services): RouteDef[] {
-  const workflowId = (orgId: string, runId: string) => `${WORKFLOW_ID_PREFIX.proof}-${orgId}-${runId}`;
+export function diagnosticsRoutes(services: Pick<Services, 'workflows' | 'temporal'>): RouteDef[] {
   return [
     {
       method: 'post',
@@ -25,8 +25,8 @@ export function diagnosticsRoutes(services: Services): RouteDef[] {
       handler: async (ctx) => {
         const orgId = ctx.state.principal!.organizationId!;
         const runId = randomUUID();
-        const id = workflowId(orgId, runId);
-        await startWorkflow(services, 'proofWorkflow', {
+        const id = proofWorkflowId(orgId, runId);
+        await services.workflows.start(proofWorkflow, {
           workflowId: id,
           args: [{ runId, organizationId: orgId, steps: 2, stepDelayMs: 100 }],
           searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: orgId }],
@@ -44,7 +44,9 @@ export function diagnosticsRoutes(services: Services): RouteDef[] {
       handler: async (ctx) => {
         const runId = ctx.params.id ?? '';
         if (!ID.test(runId)) throw new NotFound('proof run not found');
-        const handle = services.temporal.workflow.getHandle(workflowId(ctx.state.principal!.organizationId!, runId));
+        const handle = services.temporal.workflow.getHandle(
+          proofWorkflowId(ctx.state.principal!.organizationId!, runId),
+        );
         try {
           const description = await handle.describe();
           const status = description.status.name;

@@ -1,11 +1,8 @@
-import { InvalidInput, NotFound } from '../../src/errors';
-import type { Identity } from '../../src/identity/identity';
-import { findMembership } from '../../src/identity/membership-lookup';
-import { findOrganizationBySlug } from '../../src/orgs/org-repository';
-import type { Services } from '../../src/runtime/services';
-import type { AppContext } from '../context';
-import type { RouteDef } from '../route-def';
-import { bodyOf, callerSessionId, isUuid, requestMeta, sessionResponse, userIdOf } from './auth-http';
+import { InvalidInput } from '../../../src/errors';
+import type { Identity } from '../../../src/identity/identity';
+import { bodyOf, sessionIdOf, userIdOf } from '../../request';
+import type { RouteDef } from '../../route-def';
+import { requestMeta, sessionResponse } from './auth-http';
 
 const TAG = 'auth';
 
@@ -18,9 +15,8 @@ function oneFactor<T extends Record<string, unknown>>(body: T, keys: (keyof T)[]
   return body;
 }
 
-/** MFA: the login step, enrolment and changes for the signed-in user, and an owner's reset of a member's MFA. */
-export function authMfaRoutes(identity: Identity, services: Pick<Services, 'db' | 'accessTokens'>): RouteDef[] {
-  const sessionId = (ctx: AppContext) => callerSessionId(ctx, services.accessTokens);
+/** MFA: the login step, enrolment and changes for the signed-in user, (an owner's reset of a member's MFA is in ../orgs). */
+export function authMfaRoutes(identity: Identity): RouteDef[] {
   return [
     {
       method: 'post',
@@ -72,7 +68,7 @@ export function authMfaRoutes(identity: Identity, services: Pick<Services, 'db' 
       handler: async (ctx) => {
         const { code } = bodyOf<{ code: string }>(ctx);
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = await identity.mfaSettings.enable(userIdOf(ctx), code, await sessionId(ctx), requestMeta(ctx));
+        ctx.body = await identity.mfaSettings.enable(userIdOf(ctx), code, sessionIdOf(ctx), requestMeta(ctx));
       },
     },
     {
@@ -84,7 +80,7 @@ export function authMfaRoutes(identity: Identity, services: Pick<Services, 'db' 
       body: 'auth-mfa-reauth',
       handler: async (ctx) => {
         const body = oneFactor(bodyOf<Reauth>(ctx), ['code', 'recoveryCode']);
-        ctx.body = await identity.mfaSettings.disable(userIdOf(ctx), body, await sessionId(ctx), requestMeta(ctx));
+        ctx.body = await identity.mfaSettings.disable(userIdOf(ctx), body, sessionIdOf(ctx), requestMeta(ctx));
       },
     },
     {
@@ -100,32 +96,7 @@ export function authMfaRoutes(identity: Identity, services: Pick<Services, 'db' 
         ctx.body = await identity.mfaSettings.regenerateRecoveryCodes(
           userIdOf(ctx),
           body,
-          await sessionId(ctx),
-          requestMeta(ctx),
-        );
-      },
-    },
-    {
-      method: 'post',
-      path: '/api/v1/organizations/:slug/members/:userId/mfa/reset',
-      summary: "Owner only: remove a member's MFA (lost authenticator, no recovery codes left) and end their sessions",
-      tag: TAG,
-      access: { kind: 'organization', action: 'org.members.mfa.reset' },
-      handler: async (ctx) => {
-        const principal = ctx.state.principal;
-        const org = await findOrganizationBySlug(services.db, String(ctx.params.slug));
-        // Another organization's slug answers like an unknown one (tenancy: 404, never 403).
-        if (!principal || !org || org.id !== principal.organizationId) throw new NotFound('organization not found');
-        const target = String(ctx.params.userId);
-        if (!isUuid(target) || !(await findMembership(services.db, target, org.id))) {
-          throw new NotFound('member not found');
-        }
-        if (target === principal.userId) {
-          throw new InvalidInput('use POST /api/v1/auth/mfa/disable for your own account');
-        }
-        ctx.body = await identity.mfaSettings.reset(
-          target,
-          { actorType: 'user', actor: principal.actor, userId: principal.userId, organizationId: org.id },
+          sessionIdOf(ctx),
           requestMeta(ctx),
         );
       },

@@ -1,20 +1,17 @@
-import type { AuditService } from '../../src/audit/audit-service';
-import { IAM_CATEGORIES, type AuditCategory } from '../../src/audit/types';
-import type { Db } from '../../src/db/knex';
-import { InvalidInput } from '../../src/errors';
-import { accessOverview } from '../../src/iam/access-overview';
-import { iamAuditReport, reportPeriod } from '../../src/iam/audit-report';
-import type { AuthorizationChain } from '../../src/iam/authorization-chain';
-import { createEffectivePermissions, type EffectivePermissionsQuery } from '../../src/iam/effective-permissions';
-import type { AppContext } from '../context';
-import type { RouteDef } from '../route-def';
-import { auditQueryFrom } from './audit';
-import { orgCallerOf, paramOf, queryOf } from './org-request';
+import type { AuditService } from '../../../src/audit/audit-service';
+import { IAM_CATEGORIES, type AuditCategory } from '../../../src/audit/types';
+import { InvalidInput } from '../../../src/errors';
+import { reportPeriod } from '../../../src/iam/audit-report';
+import type { EffectivePermissionsQuery } from '../../../src/iam/effective-permissions';
+import type { IamViews } from '../../../src/iam/iam-views';
+import type { AppContext } from '../../context';
+import { orgCallerOf, paramOf, queryOf } from '../../request';
+import type { RouteDef } from '../../route-def';
+import { auditQueryFrom } from '../audit/audit-routes';
 
 export interface IamRouteDeps {
-  db: Db;
-  audit: AuditService;
-  authorization: AuthorizationChain;
+  iam: IamViews;
+  audit: Pick<AuditService, 'list'>;
   auditPageMax: number;
 }
 
@@ -28,7 +25,7 @@ function permissionsQuery(ctx: AppContext): EffectivePermissionsQuery {
 
 /** IAM center views: effective permissions, the access overview, IAM audit entries and their summary. */
 export function iamRoutes(deps: IamRouteDeps): RouteDef[] {
-  const permissions = createEffectivePermissions(deps);
+  const { iam } = deps;
   return [
     {
       method: 'get',
@@ -38,7 +35,7 @@ export function iamRoutes(deps: IamRouteDeps): RouteDef[] {
       access: { kind: 'organization', action: 'org.iam.self.read' },
       query: 'iam-permissions-query',
       handler: async (ctx) => {
-        ctx.body = await permissions.mine(orgCallerOf(ctx), permissionsQuery(ctx));
+        ctx.body = await iam.myPermissions(orgCallerOf(ctx), permissionsQuery(ctx));
       },
     },
     {
@@ -49,7 +46,7 @@ export function iamRoutes(deps: IamRouteDeps): RouteDef[] {
       access: { kind: 'organization', action: 'org.iam.read' },
       query: 'iam-permissions-query',
       handler: async (ctx) => {
-        ctx.body = await permissions.ofMember(orgCallerOf(ctx), paramOf(ctx, 'userId'), permissionsQuery(ctx));
+        ctx.body = await iam.memberPermissions(orgCallerOf(ctx), paramOf(ctx, 'userId'), permissionsQuery(ctx));
       },
     },
     {
@@ -59,7 +56,7 @@ export function iamRoutes(deps: IamRouteDeps): RouteDef[] {
       tag: 'iam',
       access: { kind: 'organization', action: 'org.iam.read' },
       handler: async (ctx) => {
-        ctx.body = await accessOverview(deps.db, orgCallerOf(ctx));
+        ctx.body = await iam.accessOverview(orgCallerOf(ctx));
       },
     },
     {
@@ -86,8 +83,7 @@ export function iamRoutes(deps: IamRouteDeps): RouteDef[] {
       access: { kind: 'organization', action: 'org.iam.audit.read' },
       query: 'iam-audit-report-query',
       handler: async (ctx) => {
-        const caller = orgCallerOf(ctx);
-        ctx.body = await iamAuditReport(deps.db, caller.organizationId, reportPeriod(queryOf(ctx)));
+        ctx.body = await iam.auditReport(orgCallerOf(ctx), reportPeriod(queryOf(ctx)));
       },
     },
   ];

@@ -1,7 +1,7 @@
-import type { GrantFilters, GrantRole, NewGrant } from '../../src/permissions/grant-repository';
-import type { GrantService } from '../../src/permissions/grant-service';
-import type { RouteDef } from '../route-def';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from './org-request';
+import type { GrantFilters, GrantRole, NewGrant } from '../../../src/permissions/grant-repository';
+import type { GrantService } from '../../../src/permissions/grant-service';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** IAM center: resource grants, a user's or team's role on one cluster, project or tenant (/api/v2/permissions). */
 export function permissionRoutes(grants: GrantService, pageMax: number): RouteDef[] {

@@ -1,5 +1,5 @@
-import type { SchemaValidator } from '../../src/http/schema-validator';
-import type { RouteDef } from '../route-def';
+import type { SchemaValidator } from '../../../src/http/schema-validator';
+import type { RouteDef } from '../../route-def';
 
 /** OpenAPI 3.1 generated from the same route table and JSON Schemas the server enforces. */
 export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, version: string): Record<string, unknown> {

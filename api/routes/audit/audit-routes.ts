@@ -1,8 +1,8 @@
-import type { AuditService } from '../../src/audit/audit-service';
-import { AUDIT_CATEGORIES, type AuditCategory, type AuditQuery } from '../../src/audit/types';
-import { InvalidInput } from '../../src/errors';
-import type { AppContext } from '../context';
-import type { RouteDef } from '../route-def';
+import type { AuditService } from '../../../src/audit/audit-service';
+import { AUDIT_CATEGORIES, type AuditCategory, type AuditQuery } from '../../../src/audit/types';
+import { InvalidInput } from '../../../src/errors';
+import type { AppContext } from '../../context';
+import type { RouteDef } from '../../route-def';
 
 type Filters = Omit<AuditQuery, 'organizationId' | 'limit' | 'categories'>;
 

@@ -1,8 +1,8 @@
-import type { InvitationService } from '../../src/invitations/invitation-service';
-import type { OrgRole } from '../../src/iam/principal';
-import type { InvitationStatus } from '../../src/temporal/definitions';
-import type { RouteDef } from '../route-def';
-import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf } from './org-request';
+import type { InvitationService } from '../../../src/invitations/invitation-service';
+import type { OrgRole } from '../../../src/iam/principal';
+import type { InvitationStatus } from '../../../src/invitations/invitation-workflow-contract';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** Invitations (spec state table): admin paths by id under the organization, public lookup and accept by token. */
 export function invitationRoutes(invitations: InvitationService, pageMax: number): RouteDef[] {

@@ -1,6 +1,7 @@
-import { setPlan, type OperatorDeps } from '../../src/admin/operator-commands';
-import type { RouteDef } from '../route-def';
-import { bodyOf, callerOf, paramOf } from './org-request';
+import { setPlan, type OperatorDeps } from '../../../src/admin/operator-commands';
+import type { RouteDef } from '../../route-def';
+import { auditActor } from '../../../src/iam/caller';
+import { bodyOf, callerOf, paramOf } from '../../request';
 
 /** Plan tiers are set by the operators of the instance: the CLI (`npm run admin set-plan`) or this route. */
 export function planAdminRoutes(deps: OperatorDeps): RouteDef[] {
@@ -13,17 +14,8 @@ export function planAdminRoutes(deps: OperatorDeps): RouteDef[] {
       access: { kind: 'instance-admin', action: 'instance.organizations.plan.update' },
       body: 'organization-plan-update',
       handler: async (ctx) => {
-        const { principal, requestId } = callerOf(ctx);
-        const org = await setPlan(
-          deps,
-          { org: paramOf(ctx, 'slug'), plan: bodyOf<{ plan: string }>(ctx).plan },
-          {
-            userId: principal.userId,
-            actorType: 'user',
-            actor: principal.actor,
-            requestId,
-          },
-        );
+        const input = { org: paramOf(ctx, 'slug'), plan: bodyOf<{ plan: string }>(ctx).plan };
+        const org = await setPlan(deps, input, auditActor(callerOf(ctx)));
         ctx.body = { id: org.id, slug: org.slug, name: org.name, plan: org.plan };
       },
     },

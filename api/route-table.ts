@@ -1,0 +1,45 @@
+import type { ApiServices } from '../src/runtime/api-services';
+import type { RouteDef } from './route-def';
+import { auditRoutes } from './routes/audit/audit-routes';
+import { authRoutes } from './routes/auth/auth-routes';
+import { iamRoutes } from './routes/iam/iam-routes';
+import { k8sRoutes } from './routes/k8s/k8s-routes';
+import { invitationRoutes } from './routes/orgs/invitation-routes';
+import { memberMfaRoutes } from './routes/orgs/member-mfa-routes';
+import { organizationRoutes } from './routes/orgs/organization-routes';
+import { permissionRoutes } from './routes/permissions/permission-routes';
+import { platformConfigRoutes } from './routes/platform-config/platform-config-routes';
+import { diagnosticsRoutes } from './routes/platform/diagnostics-routes';
+import { healthRoutes } from './routes/platform/health-routes';
+import { buildOpenApi, openApiRoute } from './routes/platform/openapi-route';
+import { planAdminRoutes } from './routes/plans/plan-admin-routes';
+import { teamRoutes } from './routes/teams/team-routes';
+
+export const API_VERSION = '0.1.0';
+
+/**
+ * The full route table, one entry per domain: the OpenAPI document, the role matrix test and the router all read
+ * this one list. A new domain adds its route group here and its service in src/runtime/domain-services.ts.
+ */
+export function routeTable(services: ApiServices): RouteDef[] {
+  const { config } = services;
+  const pageMax = config.orgs.pageMax;
+  const routes: RouteDef[] = [
+    ...healthRoutes(services.readiness, config.exposeMetrics ? services.metrics.registry : null),
+    ...auditRoutes(services.audit, config.auditPageMax),
+    ...diagnosticsRoutes(services),
+    ...k8sRoutes(services),
+    ...authRoutes(services.identity),
+    ...organizationRoutes(services.orgs, pageMax),
+    ...memberMfaRoutes(services.memberMfa),
+    ...invitationRoutes(services.invitations, pageMax),
+    ...teamRoutes(services.teams, pageMax),
+    ...permissionRoutes(services.grants, pageMax),
+    ...iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: config.auditPageMax }),
+    ...platformConfigRoutes(services, pageMax),
+    ...planAdminRoutes(services),
+  ];
+  let cached: Record<string, unknown> | undefined;
+  routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
+  return routes;
+}

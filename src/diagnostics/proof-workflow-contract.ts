@@ -1,0 +1,21 @@
+/** The proof workflow (workflows/proof.ts): API -> Temporal -> worker -> activity -> PostgreSQL for one organization. */
+import { defineQuery } from '@temporalio/workflow';
+
+export function proofWorkflowId(organizationId: string, runId: string): string {
+  return `proof-${organizationId}-${runId}`;
+}
+
+export interface ProofInput {
+  runId: string;
+  organizationId: string | null;
+  steps: number;
+  stepDelayMs: number;
+}
+
+export interface ProofResult {
+  runId: string;
+  stepsCompleted: number;
+  auditEntryId: string;
+}
+
+export const proofProgressQuery = defineQuery<number>('proofProgress');

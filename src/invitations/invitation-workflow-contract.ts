@@ -1,0 +1,67 @@
+/**
+ * The invitation workflow (workflows/invitation.ts): one workflow `invitation-<id>` per invitation, human actions as
+ * Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { AuditActor } from '../audit/types';
+
+export function invitationWorkflowId(invitationId: string): string {
+  return `invitation-${invitationId}`;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
+export interface InvitationWorkflowInput {
+  invitationId: string;
+  organizationId: string;
+  /** Compared with the accepting user's email by the accept validator. */
+  email: string;
+  /** SHA-256 of the current token (never the token itself: history is storage too). */
+  tokenHash: string;
+  /** ISO instant of the current expiry; reissue moves it by `ttlMs` from the reissue. */
+  expiresAt: string;
+  ttlMs: number;
+}
+
+export interface ReissueInvitationRequest {
+  tokenHash: string;
+  actor: AuditActor;
+}
+export interface AcceptInvitationRequest {
+  tokenHash: string;
+  userId: string;
+  email: string;
+  actor: AuditActor;
+}
+export interface AcceptInvitationResult {
+  organizationId: string;
+  userId: string;
+  role: string;
+}
+export interface InvitationState {
+  status: InvitationStatus;
+  expiresAt: string;
+  reissues: number;
+}
+
+export const reissueInvitationUpdate = defineUpdate<{ expiresAt: string }, [ReissueInvitationRequest]>(
+  'reissueInvitation',
+);
+export const revokeInvitationUpdate = defineUpdate<{ status: InvitationStatus }, [{ actor: AuditActor }]>(
+  'revokeInvitation',
+);
+export const acceptInvitationUpdate = defineUpdate<AcceptInvitationResult, [AcceptInvitationRequest]>(
+  'acceptInvitation',
+);
+export const invitationStateQuery = defineQuery<InvitationState>('invitationState');
+
+/**
+ * ApplicationFailure types of rejected invitation updates: the reason travels in the failure's type (never parsed
+ * from its message) and the API maps each type to one HTTP answer.
+ */
+export const INVITATION_FAILURE = {
+  notPending: 'InvitationNotPending',
+  emailMismatch: 'InvitationEmailMismatch',
+  tokenSuperseded: 'InvitationTokenSuperseded',
+  alreadyMember: 'InvitationAlreadyMember',
+} as const;

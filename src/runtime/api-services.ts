@@ -1,0 +1,40 @@
+import path from 'node:path';
+import type { Config } from '../config';
+import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
+import { createAccessTokens, type AccessTokens } from '../identity/access-token';
+import { createIdentity, type Identity } from '../identity/identity';
+import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
+import type { Logger } from '../logging/logger';
+import { createMemberMfaReset, type MemberMfaReset } from '../orgs/member-mfa-reset';
+import { createServices, type Endpoints, type Services } from './services';
+
+/** What only the HTTP API needs on top of the shared services: JWT keys, request schemas, the identity flows. */
+export interface ApiServices extends Services {
+  schemas: SchemaValidator;
+  accessTokens: AccessTokens;
+  identity: Identity;
+  memberMfa: MemberMfaReset;
+}
+
+async function accessTokensFor(config: Config): Promise<AccessTokens> {
+  const pems =
+    config.jwt.privateKeyPem && config.jwt.publicKeyPem
+      ? { privatePem: config.jwt.privateKeyPem, publicPem: config.jwt.publicKeyPem }
+      : await loadOrCreateKeyFile(path.join(config.dataDir, 'secrets', 'jwt-signing-key.json'));
+  const keys = await signingKeysFromPem(pems.privatePem, pems.publicPem, config.jwt.previousPublicKeyPems);
+  return createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds);
+}
+
+/** The composition root of an API process: the shared services plus the HTTP-only parts, each built once. */
+export async function createApiServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<ApiServices> {
+  const services = await createServices(config, endpoints, log);
+  const accessTokens = await accessTokensFor(config);
+  const identity = createIdentity({ ...services, accessTokens });
+  return {
+    ...services,
+    schemas: loadSchemaValidator(),
+    accessTokens,
+    identity,
+    memberMfa: createMemberMfaReset({ db: services.db, audit: services.audit, mfa: identity.mfaSettings }),
+  };
+}

@@ -1,0 +1,54 @@
+import { ACTION_ROLES } from '../iam/action-roles';
+import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
+import { createIamViews, type IamViews } from '../iam/iam-views';
+import { createInvitationService, type InvitationService } from '../invitations/invitation-service';
+import { createOrgService, type OrgService } from '../orgs/org-service';
+import { createGrantService, type GrantService } from '../permissions/grant-service';
+import { createEnvironmentService, type EnvironmentService } from '../platform-config/environment-service';
+import { createTenantService, type TenantService } from '../platform-config/tenant-service';
+import { createPlanGate, type PlanGate } from '../plans/plan-gate';
+import { createTeamService, type TeamService } from '../teams/team-service';
+import type { CoreServices } from './services';
+
+/** The domain modules, each built once from the core services. New domains add their service here. */
+export interface DomainServices {
+  /** Organization role -> resource grants -> approval policy hooks, for every organization route (src/iam). */
+  authorization: AuthorizationChain;
+  /** Plan tiers: `plans.require(orgId, feature)` answers 403 naming the plan needed. */
+  plans: PlanGate;
+  orgs: OrgService;
+  invitations: InvitationService;
+  teams: TeamService;
+  grants: GrantService;
+  /** Effective permissions, access overview and the IAM audit report. */
+  iamViews: IamViews;
+  environments: EnvironmentService;
+  tenants: TenantService;
+}
+
+export function createDomainServices(core: CoreServices): DomainServices {
+  const { db, audit, config } = core;
+  const owned = { db, audit };
+  const authorization = createAuthorizationChain(db, ACTION_ROLES);
+  const invitations = createInvitationService({
+    db,
+    audit,
+    temporal: core.temporal,
+    workflows: core.workflows,
+    mailer: core.mailer,
+    log: core.log,
+    ttlMs: config.orgs.invitationTtlMs,
+    publicUrl: config.publicUrl,
+  });
+  return {
+    authorization,
+    plans: createPlanGate(db),
+    orgs: createOrgService({ ...owned, endInvitationWorkflows: (ids) => invitations.endWorkflows(ids) }),
+    invitations,
+    teams: createTeamService(owned),
+    grants: createGrantService(owned),
+    iamViews: createIamViews({ db, authorization }),
+    environments: createEnvironmentService(owned),
+    tenants: createTenantService(owned),
+  };
+}
