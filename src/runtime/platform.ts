@@ -1,4 +1,6 @@
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { installTemporalRuntime } from '../temporal/runtime';
+import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createPlatformWorker } from '../../workers/create-worker';
@@ -10,15 +12,6 @@ import { taskQueue } from '../temporal/definitions';
 import { createLogger, errorFields, type Logger } from '../logging/logger';
 import { createApiServices, type ApiServices } from './api-services';
 import { closeServices, createServices, type Services, type Endpoints } from './services';
-
-let runtimeInstalled = false;
-
-/** Our own signal handling decides the shutdown order, so the SDK must not react to signals by itself. */
-export function installTemporalRuntime(): void {
-  if (runtimeInstalled) return;
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
-  runtimeInstalled = true;
-}
 
 export interface RunningPlatform {
   services: Services;
@@ -50,6 +43,11 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
   let workerRun: Promise<void> | null = null;
   let nativeConnection: NativeConnection | null = null;
   if (roles.worker) {
+    // Idempotent; against an external cluster it needs operator rights, so a refusal is a warning, not a stop.
+    await ensureSearchAttributes(services.temporal.connection, config.temporal.namespace).then(
+      (added) => added.length > 0 && log.info('search attributes registered', { added }),
+      (err: unknown) => log.warn('search attributes not registered', errorFields(err)),
+    );
     nativeConnection = await NativeConnection.connect(connectionOptions(config.temporal, endpoints.temporalAddress));
     worker = await createPlatformWorker({
       connection: nativeConnection,

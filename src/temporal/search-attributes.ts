@@ -1,20 +1,31 @@
-import type { Connection } from '@temporalio/client';
+import type { ConnectionLike } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTE_DECLARATIONS } from './definitions';
 
-/**
- * Registers the platform's custom search attributes when missing (idempotent). The embedded dev server gets them
- * as start flags; against an external cluster this runs at worker start and needs operator permission.
- */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
-  const existing = await connection.operatorService.listSearchAttributes({ namespace });
-  const known = new Set(Object.keys(existing.customAttributes ?? {}));
-  const missing = SEARCH_ATTRIBUTE_DECLARATIONS.filter((sa) => !known.has(sa.name));
-  if (missing.length === 0) return [];
+type Operator = Pick<ConnectionLike, 'operatorService'>;
+
+/** Registers the given custom search attributes (all Keyword) through the operator API. */
+export async function registerSearchAttributes(
+  connection: Operator,
+  namespace: string,
+  names: string[] = SEARCH_ATTRIBUTE_DECLARATIONS.map((sa) => sa.name),
+): Promise<string[]> {
+  if (names.length === 0) return [];
   const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(missing.map((sa) => [sa.name, keyword])),
+    searchAttributes: Object.fromEntries(names.map((name) => [name, keyword])),
   });
-  return missing.map((sa) => sa.name);
+  return names;
+}
+
+/**
+ * Registers the platform's custom search attributes when missing (idempotent). The embedded dev server gets them
+ * as start flags; against an external cluster the worker runs this at start, which needs operator permission.
+ */
+export async function ensureSearchAttributes(connection: Operator, namespace: string): Promise<string[]> {
+  const existing = await connection.operatorService.listSearchAttributes({ namespace });
+  const known = new Set(Object.keys(existing.customAttributes ?? {}));
+  const missing = SEARCH_ATTRIBUTE_DECLARATIONS.filter((sa) => !known.has(sa.name)).map((sa) => sa.name);
+  return registerSearchAttributes(connection, namespace, missing);
 }

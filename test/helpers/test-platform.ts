@@ -4,7 +4,7 @@ import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logging/logger';
-import { installTemporalRuntime } from '../../src/runtime/platform';
+import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { createApiServices, type ApiServices } from '../../src/runtime/api-services';
 import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';

@@ -12,7 +12,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 type Result = { severity: string; message: string; path: string; resource: string };
 type Validation = { valid: boolean; results: Result[]; summary: { errors: number; warnings: number; info: number } };
 
-const CORPUS = path.join(repoRoot(), '..', 'shared', 'corpus');
+const CORPUS = path.join(repoRoot(), 'test', 'fixtures', 'corpus');
 const corpus = (rel: string) => fs.readFileSync(path.join(CORPUS, rel), 'utf8');
 const KC = 'kubeconform/fixtures';
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { installTemporalRuntime } from '../../../src/runtime/platform';
+import { installTemporalRuntime } from '../../../src/temporal/runtime';
 import {
   reissueInvitationUpdate,
   revokeInvitationUpdate,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { repoRoot } from '../../../src/paths';
 import { ValidationEngine, type ValidationResponse, type ValidationResult } from '../../../src/validation';
 
-/** ../shared/corpus beside the repository: third-party manifests with the results their sources state. */
-export const CORPUS = path.resolve(repoRoot(), '..', 'shared', 'corpus');
+/** test/fixtures/corpus: third-party manifests with the results their sources state (provenance in its README). */
+export const CORPUS = path.join(repoRoot(), 'test', 'fixtures', 'corpus');
 
 export function corpusFile(relative: string): string {
   return fs.readFileSync(path.join(CORPUS, relative), 'utf8');

@@ -1,10 +1,7 @@
-/** The committed data under schemas/k8s: regenerable bundles, constraints that all apply, deprecations that agree with the schemas. */
-import fs from 'node:fs';
+/** The committed data under schemas/k8s: constraints that all apply, deprecations that agree with the schemas. */
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { repoRoot } from '../../../src/paths';
 import { SUPPORTED_K8S_VERSIONS } from '../../../src/validation';
-import { buildBundles } from '../../../src/validation/bundle/build-bundles';
 import { Deprecations } from '../../../src/validation/deprecations';
 import { loadBundle } from '../../../src/validation/registry/bundle-loader';
 import { applyConstraints, loadConstraints } from '../../../src/validation/registry/constraints';
@@ -20,28 +17,6 @@ const served = new Map(
 const everServed = new Set([...served.values()].flatMap((s) => [...s].map((k) => k.split(' ')[0])));
 const deprecations = Deprecations.load(DIR);
 const minor = (v: string): number => Number(v.split('.')[1]);
-
-describe('bundles', () => {
-  it('are what scripts/build-k8s-schemas.ts makes of ../shared/data/k8s', () => {
-    const { bundles, conflicts } = buildBundles(
-      fs.readFileSync(path.join(repoRoot(), '..', 'shared', 'data', 'k8s', 'openapi-v3.tar.gz')),
-      'x',
-    );
-    expect(conflicts).toEqual([]);
-    expect(bundles.map((b) => b.kubernetesVersion)).toEqual([...SUPPORTED_K8S_VERSIONS]);
-    for (const bundle of bundles) {
-      const committed: unknown = JSON.parse(
-        zlib.gunzipSync(fs.readFileSync(path.join(DIR, `${bundle.kubernetesVersion}.json.gz`))).toString(),
-      );
-      expect(committed).toEqual({ ...bundle, source: expect.any(String) });
-    }
-  });
-
-  it('stay small enough to commit', () => {
-    const total = SUPPORTED_K8S_VERSIONS.reduce((sum, v) => sum + fs.statSync(path.join(DIR, `${v}.json.gz`)).size, 0);
-    expect(total).toBeLessThan(3 * 1024 * 1024);
-  });
-});
 
 describe('constraints.yaml', () => {
   const { constraints, nameNotRequired } = loadConstraints(DIR);

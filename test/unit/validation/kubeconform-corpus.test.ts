@@ -1,5 +1,5 @@
 /**
- * The expectations ../shared/corpus/EXPECTED-kubeconform.md states for kubeconform's fixtures, against
+ * The expectations test/fixtures/corpus/EXPECTED-kubeconform.md states for kubeconform's fixtures, against
  * Kubernetes 1.29 (kubeconform defaults to master; our oldest and newest versions are covered elsewhere).
  */
 import { DEFAULT_LIMITS, ManifestRejected, type ValidationResponse } from '../../../src/validation';

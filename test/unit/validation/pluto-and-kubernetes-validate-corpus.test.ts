@@ -1,4 +1,4 @@
-/** The expectations ../shared/corpus/EXPECTED-pluto-and-kubernetes-validate.md states. */
+/** The expectations test/fixtures/corpus/EXPECTED-pluto-and-kubernetes-validate.md states. */
 import { SUPPORTED_K8S_VERSIONS, type ValidationResponse } from '../../../src/validation';
 import { bySeverity, corpusFile, engine } from './corpus';
 

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../../src/paths';
-import { ManifestRejected, type ValidationResponse } from '../../../src/validation';
-import { CORPUS, engine } from './corpus';
+import { repoRoot } from '../../src/paths';
+import { ManifestRejected, type ValidationResponse } from '../../src/validation';
+import { CORPUS, engine } from '../unit/validation/corpus';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');
 
