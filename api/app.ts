@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health';
 import { k8sRoutes } from './routes/k8s';
 import { buildOpenApi, openApiRoute } from './routes/openapi';
 import { organizationRoutes } from './routes/organization-routes';
+import { projectRoutes } from './routes/project-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -29,6 +30,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...k8sRoutes(services),
     ...authRoutes(services),
     ...organizationRoutes(services),
+    ...projectRoutes(services.projects, services.config.orgs.pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

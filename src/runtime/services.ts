@@ -17,6 +17,8 @@ import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { connectClient } from '../temporal/connection';
 import { createCrdService, type CrdService } from '../crds/crd-service';
 import { ValidationEngine } from '../validation';
+import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
+import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -46,6 +48,10 @@ export interface Services {
   validation: ValidationEngine;
   /** CustomResourceDefinitions registered per organization. */
   crds: CrdService;
+  /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
+  repositories: RepositoryStore;
+  /** Projects with their environments, tenants and workloads. */
+  projects: ProjectDomain;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -84,6 +90,7 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   const validation = new ValidationEngine();
   readiness.add(validation.readinessCheck());
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
+  const repositories = createRepositoryStore(config.dataDir);
   return {
     config,
     endpoints,
@@ -100,6 +107,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     plans: createPlanGate(db),
     validation,
     crds: createCrdService(db, audit, validation),
+    repositories,
+    projects: createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl }),
   };
 }
 
