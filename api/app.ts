@@ -18,6 +18,7 @@ import { k8sRoutes } from './routes/k8s';
 import { buildOpenApi, openApiRoute } from './routes/openapi';
 import { organizationRoutes } from './routes/organization-routes';
 import { projectRoutes } from './routes/project-routes';
+import { gitopsRoutes } from './routes/gitops-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -31,6 +32,7 @@ export function routeTable(services: Services): RouteDef[] {
     ...authRoutes(services),
     ...organizationRoutes(services),
     ...projectRoutes(services.projects, services.config.orgs.pageMax),
+    ...gitopsRoutes(services.gitops),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -81,4 +81,13 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.workloads.create': 'member',
   'projects.*.workloads.update': 'member',
   'projects.*.workloads.delete': 'member',
+  // Hosted repository: reading (and cloning over /git/r/...) for every member, writes for members.
+  'projects.*.files.read': 'viewer',
+  'projects.*.files.write': 'member',
+  'projects.*.git.read': 'viewer',
+  'projects.*.delivery.preview': 'viewer',
+  'projects.*.delivery.generate': 'member',
+  'projects.*.compare': 'viewer',
+  'projects.*.images.preview': 'viewer',
+  'projects.*.images.update': 'member',
 };

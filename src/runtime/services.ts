@@ -19,6 +19,7 @@ import { createCrdService, type CrdService } from '../crds/crd-service';
 import { ValidationEngine } from '../validation';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
+import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -52,6 +53,8 @@ export interface Services {
   repositories: RepositoryStore;
   /** Projects with their environments, tenants and workloads. */
   projects: ProjectDomain;
+  /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
+  gitops: GitopsDomain;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -91,12 +94,14 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   readiness.add(validation.readinessCheck());
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
   const repositories = createRepositoryStore(config.dataDir);
+  const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
+  const metrics = createMetrics();
   return {
     config,
     endpoints,
     log: logger,
     db,
-    metrics: createMetrics(),
+    metrics,
     audit,
     temporal,
     schemas: loadSchemaValidator(),
@@ -108,7 +113,16 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     validation,
     crds: createCrdService(db, audit, validation),
     repositories,
-    projects: createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl }),
+    projects,
+    gitops: createGitopsDomain({
+      temporal,
+      config,
+      metrics,
+      db,
+      projects: projects.projects,
+      repositories,
+      validation,
+    }),
   };
 }
 

@@ -1,5 +1,5 @@
-import { WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
+import { WorkflowIdConflictPolicy, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import type { SearchAttributePair, Workflow } from '@temporalio/common';
 import type { Services } from '../runtime/services';
 import { taskQueue, type TaskQueueName } from './definitions';
 
@@ -17,12 +17,13 @@ export interface StartOptions {
  * The one way the platform starts workflows: business-key ids with USE_EXISTING, so a retried API call gets the
  * running workflow back instead of a second one, the configured task queue prefix, and the start counter.
  */
-export async function startWorkflow(
+export async function startWorkflow<W extends Workflow>(
   services: Pick<Services, 'temporal' | 'config' | 'metrics'>,
-  workflowType: string,
+  workflowType: string | W,
   opts: StartOptions,
-): Promise<WorkflowHandle> {
-  const handle = await services.temporal.workflow.start(workflowType, {
+): Promise<WorkflowHandle<W>> {
+  // A function reference is started by its name; passing it keeps the argument and result types with the call.
+  const options = {
     taskQueue: taskQueue(services.config.temporal.taskQueuePrefix, opts.queue ?? 'platform'),
     workflowId: opts.workflowId,
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -30,7 +31,11 @@ export async function startWorkflow(
     typedSearchAttributes: opts.searchAttributes,
     memo: opts.memo,
     staticSummary: opts.summary,
+    // The SDK's conditional type of `args` cannot be satisfied for a generic W; callers pass the workflow's arguments.
+  } as unknown as WorkflowStartOptions<W>;
+  const handle = await services.temporal.workflow.start<W>(workflowType, options);
+  services.metrics.workflowStarts.inc({
+    workflow: typeof workflowType === 'string' ? workflowType : workflowType.name,
   });
-  services.metrics.workflowStarts.inc({ workflow: workflowType });
   return handle;
 }
