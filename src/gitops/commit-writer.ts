@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { blobId, git, gitText } from './git-plumbing';
+import { blobId, git, gitText, resolveRef } from './git-plumbing';
 import { MAIN_BRANCH } from './repository-store';
 
 export interface FileChanges {
@@ -91,6 +91,7 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 /** The newest commit of the branch carrying `Idempotency-Key: <key>`: what a retried write finds instead of redoing. */
 export async function findCommitByKey(repo: string, key: string): Promise<string | null> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new Error('invalid idempotency key');
+  if ((await resolveRef(repo, BRANCH_REF)) === null) return null;
   const out = await gitText(repo, [
     'log',
     '-n',

@@ -27,11 +27,10 @@ export async function loadProject(
 ): Promise<LoadedProject | null> {
   const project = await findProjectById(db, organizationId, projectId);
   if (!project) return null;
-  const [tenants, environments, workloads] = await Promise.all([
-    listProjectTenants(db, organizationId, projectId),
-    listProjectEnvironments(db, projectId),
-    listWorkloads(db, projectId),
-  ]);
+  // One after the other: `db` may be a transaction, whose single connection runs one query at a time.
+  const tenants = await listProjectTenants(db, organizationId, projectId);
+  const environments = await listProjectEnvironments(db, projectId);
+  const workloads = await listWorkloads(db, projectId);
   return {
     project,
     tenants,

@@ -36,9 +36,10 @@ function edits(a: string[], b: string[]): Op[] {
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push({ kind: ' ', line: a[i++] ?? '', a: i - 1, b: j++ });
-    else if (j < m && (i === n || (table[i * width + j + 1] ?? 0) >= (table[(i + 1) * width + j] ?? 0)))
-      ops.push({ kind: '+', line: b[j++] ?? '', a: i, b: j - 1 });
-    else ops.push({ kind: '-', line: a[i++] ?? '', a: i - 1, b: j });
+    // Deletions before insertions, as diff -u prints them.
+    else if (i < n && (j === m || (table[(i + 1) * width + j] ?? 0) >= (table[i * width + j + 1] ?? 0)))
+      ops.push({ kind: '-', line: a[i++] ?? '', a: i - 1, b: j });
+    else ops.push({ kind: '+', line: b[j++] ?? '', a: i, b: j - 1 });
   }
   return ops;
 }

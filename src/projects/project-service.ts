@@ -4,6 +4,7 @@ import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { Page, PageRequest } from '../orgs/pagination';
 import { findEnvironment } from '../platform-config/environment-repository';
+import { gitUrlOf } from '../gitops/delivery-model';
 import type { RepositoryStore } from '../gitops/repository-store';
 import { isSupportedVersion } from '../validation';
 import { slugKey } from './project-errors';
@@ -70,10 +71,7 @@ export function createProjectService(deps: ProjectDeps) {
   const record = (...args: Parameters<typeof audited>) =>
     audited(args[0], args[1], args[2], args[3], args[4], { projectId: args[3].id, ...args[5] });
 
-  const view = (project: Project): ProjectView => ({
-    ...project,
-    gitUrl: `${deps.publicUrl}/git/r/${project.organizationSlug}/${project.slug}.git`,
-  });
+  const view = (project: Project): ProjectView => ({ ...project, gitUrl: gitUrlOf(deps.publicUrl, project) });
 
   async function environmentOf(project: Project, slug: string, trx: Queryable = db): Promise<ProjectEnvironment> {
     const env = await findProjectEnvironment(trx, project.id, slug);
