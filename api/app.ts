@@ -3,6 +3,7 @@ import { withCurrentMembership } from '../src/iam/current-membership';
 import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
 import type { ApiServices } from '../src/runtime/api-services';
 import { AuthChain } from './auth-chain';
+import { gitHttp } from './git-http';
 import type { AppState } from './context';
 import { bodyReader } from './middleware/body-reader';
 import { errorHandler } from './middleware/error-handler';
@@ -17,14 +18,16 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.maxIpsCount = services.config.trustedProxyCount;
   app.silent = true;
   // Identity, then the current membership (org context and role), then role, grants and approval hooks.
-  const auth = new AuthChain(
-    [withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db)))],
-    services.authorization,
-  );
+  const authenticators = [
+    withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))),
+  ];
+  const auth = new AuthChain(authenticators, services.authorization);
   const router = mountRoutes(routeTable(services), auth, services.schemas);
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));
   app.use(errorHandler());
+  // Git over HTTP streams packs both ways, so it comes before the body reader.
+  app.use(gitHttp({ ...services, authenticators }));
   app.use(bodyReader(services.config.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -14,6 +14,8 @@ import { healthRoutes } from './routes/platform/health-routes';
 import { buildOpenApi, openApiRoute } from './routes/platform/openapi-route';
 import { planAdminRoutes } from './routes/plans/plan-admin-routes';
 import { teamRoutes } from './routes/teams/team-routes';
+import { projectRoutes } from './routes/projects/project-routes';
+import { gitopsRoutes } from './routes/gitops/gitops-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -38,6 +40,8 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: config.auditPageMax }),
     ...platformConfigRoutes(services, pageMax),
     ...planAdminRoutes(services),
+    ...projectRoutes(services.projects, pageMax),
+    ...gitopsRoutes(services.gitops),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createGitActivities } from '../activities/git';
 import type { Metrics } from '../src/http/metrics';
 import { repoRoot } from '../src/paths';
 
@@ -47,6 +48,21 @@ export async function createPlatformWorker(opts: WorkerOptions): Promise<Worker>
     taskQueue: opts.taskQueue,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     activities: instrument(createActivities(opts.deps), opts.metrics),
+    shutdownGraceTime: opts.shutdownGraceMs,
+    shutdownForceTime: opts.shutdownGraceMs * 2,
+  });
+}
+
+/**
+ * The worker of the `git` task queue: activities only (the one commit path). Its processes own the hosted
+ * repositories; the commit workflows themselves run on the platform queue.
+ */
+export async function createGitWorker(opts: Omit<WorkerOptions, 'bundlePath'>): Promise<Worker> {
+  return Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.taskQueue,
+    activities: instrument(createGitActivities(opts.deps), opts.metrics),
     shutdownGraceTime: opts.shutdownGraceMs,
     shutdownForceTime: opts.shutdownGraceMs * 2,
   });

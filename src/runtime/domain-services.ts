@@ -1,3 +1,5 @@
+import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
+import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
 import { createIamViews, type IamViews } from '../iam/iam-views';
@@ -7,6 +9,7 @@ import { createGrantService, type GrantService } from '../permissions/grant-serv
 import { createEnvironmentService, type EnvironmentService } from '../platform-config/environment-service';
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
+import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createTeamService, type TeamService } from '../teams/team-service';
 import type { CoreServices } from './services';
 
@@ -24,6 +27,12 @@ export interface DomainServices {
   iamViews: IamViews;
   environments: EnvironmentService;
   tenants: TenantService;
+  /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
+  repositories: RepositoryStore;
+  /** Projects with their environments, tenants and workloads. */
+  projects: ProjectDomain;
+  /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
+  gitops: GitopsDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -40,6 +49,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
     ttlMs: config.orgs.invitationTtlMs,
     publicUrl: config.publicUrl,
   });
+  const repositories = createRepositoryStore(config.dataDir);
+  const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
     plans: createPlanGate(db),
@@ -50,5 +61,16 @@ export function createDomainServices(core: CoreServices): DomainServices {
     iamViews: createIamViews({ db, authorization }),
     environments: createEnvironmentService(owned),
     tenants: createTenantService(owned),
+    repositories,
+    projects,
+    gitops: createGitopsDomain({
+      db,
+      workflows: core.workflows,
+      taskQueuePrefix: config.temporal.taskQueuePrefix,
+      publicUrl: config.publicUrl,
+      projects: projects.projects,
+      repositories,
+      validation: core.validation,
+    }),
   };
 }

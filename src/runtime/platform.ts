@@ -3,7 +3,7 @@ import { installTemporalRuntime } from '../temporal/runtime';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
-import { createPlatformWorker } from '../../workers/create-worker';
+import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -42,6 +42,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
   let worker: Worker | null = null;
   let workerRun: Promise<void> | null = null;
   let nativeConnection: NativeConnection | null = null;
+  let stopWorkers = () => undefined as void;
   if (roles.worker) {
     // Idempotent; against an external cluster it needs operator rights, so a refusal is a warning, not a stop.
     await ensureSearchAttributes(services.temporal.connection, config.temporal.namespace).then(
@@ -58,7 +59,21 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       shutdownGraceMs: config.workerShutdownGraceMs,
       bundlePath: config.temporal.workflowBundlePath,
     });
-    workerRun = worker.run().catch((err: unknown) => log.error('worker stopped with an error', errorFields(err)));
+    // The `git` queue's worker (the one commit path) runs beside it; both stop together.
+    const gitWorker = await createGitWorker({
+      connection: nativeConnection,
+      namespace: config.temporal.namespace,
+      taskQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
+      deps: services,
+      metrics: services.metrics,
+      shutdownGraceMs: config.workerShutdownGraceMs,
+    });
+    const workers = [worker, gitWorker];
+    workerRun = Promise.all(workers.map((w) => w.run())).then(
+      () => undefined,
+      (err: unknown) => log.error('worker stopped with an error', errorFields(err)),
+    );
+    stopWorkers = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
   }
   const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
   const metricsServer =
@@ -73,8 +88,8 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     async stop() {
       if (http) await http.shutdown(config.shutdownGraceMs);
       await metricsServer?.close();
-      if (worker && workerRun) {
-        worker.shutdown();
+      if (workerRun) {
+        stopWorkers();
         await workerRun;
       }
       await nativeConnection?.close();

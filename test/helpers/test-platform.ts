@@ -8,7 +8,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { createApiServices, type ApiServices } from '../../src/runtime/api-services';
 import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';
-import { createPlatformWorker } from '../../workers/create-worker';
+import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { harnessState } from './harness-state';
 import { createTestDatabase, type TestDatabase } from './test-db';
 
@@ -61,6 +61,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
   const http = await listen(createApp(services), '127.0.0.1', 0, services.readiness, log);
   let connection: NativeConnection | null = null;
   let running: Promise<void> | null = null;
+  let stopGitWorker = () => undefined as void;
   const platform: TestPlatform = {
     config,
     services,
@@ -79,12 +80,22 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
         shutdownGraceMs: 1000,
         bundlePath: harnessState().bundlePath,
       });
+      const gitWorker = await createGitWorker({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: taskQueue(prefix, 'git'),
+        deps: services,
+        metrics: services.metrics,
+        shutdownGraceMs: 1000,
+      });
       platform.worker = worker;
-      running = worker.run();
+      stopGitWorker = () => gitWorker.shutdown();
+      running = Promise.all([worker.run(), gitWorker.run()]).then(() => undefined);
     },
     async stopWorker() {
       if (platform.worker && running) {
         platform.worker.shutdown();
+        stopGitWorker();
         await running;
       }
       platform.worker = null;

@@ -85,6 +85,15 @@ beforeAll(async () => {
     body: { slug: 'acme', name: 'A' },
   });
   await http.post('/api/v2/org/environments', { token: owner, body: { slug: 'prod', production: true } });
+  // A project named like the organization, so the `slug` parameter names a real project on project routes too.
+  const project = await http.post<{ id: string }>('/api/v2/projects', {
+    token: owner,
+    body: { slug: a.org.slug, name: 'Matrix' },
+  });
+  await http.post(`/api/v2/projects/${a.org.slug}/environments`, {
+    token: owner,
+    body: { environment: 'prod', kubernetesVersion: '1.31' },
+  });
   const invitation = await http.post<{ id: string }>(`/api/v1/organizations/${a.org.slug}/invitations`, {
     token: owner,
     body: { email: 'matrix@example.test', role: 'viewer' },
@@ -98,7 +107,7 @@ beforeAll(async () => {
     environment: 'prod',
     userId: viewerId,
   });
-  secretsOfA.push(a.org.id, team.body.id, grant.body.id, tenant.body.id, invitation.body.id, viewerId);
+  secretsOfA.push(project.body.id, a.org.id, team.body.id, grant.body.id, tenant.body.id, invitation.body.id, viewerId);
 });
 afterAll(() => platform.close());
 

@@ -1,0 +1,165 @@
+import type { CompareQuery, DiffType } from '../../../src/gitops/compare-service';
+import type { GitopsDomain } from '../../../src/gitops/gitops-domain';
+import type { AppContext } from '../../context';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, orgCallerOf, paramOf, queryOf } from '../../request';
+
+type BulkBody = { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string };
+
+const PROJECT = '/api/v2/projects/:slug';
+
+/** The client's Idempotency-Key header: a retried write with the same key returns the first commit. */
+function keyOf(ctx: AppContext): string | undefined {
+  return ctx.get('Idempotency-Key') || undefined;
+}
+
+function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
+  const tag = 'files';
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/files`,
+      summary: 'Files of the repository at a ref (default main), optionally under a directory',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.files.read' },
+      query: 'files-list-query',
+      handler: async (ctx) => {
+        ctx.body = await files.list(orgCallerOf(ctx), paramOf(ctx, 'slug'), queryOf(ctx));
+      },
+    },
+    {
+      method: 'get',
+      path: `${PROJECT}/files/content`,
+      summary: 'One file at a ref',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.files.read' },
+      query: 'file-read-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx);
+        ctx.body = await files.read(orgCallerOf(ctx), paramOf(ctx, 'slug'), { ref: q.ref, path: q.path ?? '' });
+      },
+    },
+    {
+      method: 'put',
+      path: `${PROJECT}/files/content`,
+      summary: 'Write a file with a commit message (one commit; Idempotency-Key header honoured)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.files.write' },
+      body: 'file-write',
+      handler: async (ctx) => {
+        ctx.body = await files.write(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+      },
+    },
+    {
+      method: 'delete',
+      path: `${PROJECT}/files/content`,
+      summary: 'Delete a file with a commit message',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.files.write' },
+      body: 'file-delete',
+      handler: async (ctx) => {
+        ctx.body = await files.delete(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+      },
+    },
+    {
+      method: 'get',
+      path: `${PROJECT}/commits`,
+      summary: 'History: commits with author, message, SHA, date and trailers, newest first',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.files.read' },
+      query: 'commits-query',
+      handler: async (ctx) => {
+        ctx.body = await files.history(orgCallerOf(ctx), paramOf(ctx, 'slug'), queryOf(ctx));
+      },
+    },
+  ];
+}
+
+function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
+  const tag = 'delivery';
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/delivery/preview`,
+      summary: 'What generate would write, per tenant, environment and service, with diffs and validation',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.delivery.preview' },
+      query: 'delivery-preview-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx);
+        ctx.body = await gitops.delivery.preview(orgCallerOf(ctx), paramOf(ctx, 'slug'), {
+          tenant: q.tenant,
+          environment: q.environment,
+          service: q.service,
+          changedOnly: q.changedOnly === 'true',
+        });
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/delivery/generate`,
+      summary: 'Generate and commit every manifest (one commit); 422 with the results when the policy blocks',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.delivery.generate' },
+      body: 'delivery-generate',
+      handler: async (ctx) => {
+        const result = await gitops.delivery.generate(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+        ctx.status = result.blocked ? 422 : 200;
+        ctx.body = result.blocked ? { error: 'validation failed: nothing was committed', ...result } : result;
+      },
+    },
+    {
+      method: 'get',
+      path: `${PROJECT}/compare`,
+      summary:
+        'Compare two environments of the repository (image, replicas, variables, resources, manifests, Application)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.compare' },
+      query: 'compare-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx);
+        const query: CompareQuery = {
+          from: q.from ?? '',
+          to: q.to ?? '',
+          tenant: q.tenant,
+          service: q.service,
+          type: q.type as DiffType | undefined,
+          changedOnly: q.changedOnly !== 'false',
+        };
+        ctx.body = await gitops.compare.compare(orgCallerOf(ctx), paramOf(ctx, 'slug'), query);
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/bulk-update/preview`,
+      summary: 'Files a bulk image update would change, with diffs (nothing is written)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.images.preview' },
+      body: 'bulk-update',
+      handler: async (ctx) => {
+        ctx.body = await gitops.compare.bulkPreview(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<BulkBody>(ctx));
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/bulk-update`,
+      summary: 'Set a workload tag on tenant and environment pairs: one commit, one image.update audit entry per pair',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.images.update' },
+      body: 'bulk-update',
+      handler: async (ctx) => {
+        ctx.body = await gitops.compare.bulkApply(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          bodyOf<BulkBody>(ctx),
+          keyOf(ctx),
+        );
+      },
+    },
+  ];
+}
+
+/** Files, history, delivery, compare and bulk update of a project's hosted repository. */
+export function gitopsRoutes(gitops: GitopsDomain): RouteDef[] {
+  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops)];
+}

@@ -1,0 +1,318 @@
+import type { ProjectFilter, ProjectPolicy } from '../../../src/projects/project-repository';
+import type { EnvironmentChanges, EnvironmentInput, ProjectService } from '../../../src/projects/project-service';
+import type { ProjectTenantService } from '../../../src/projects/project-tenant-service';
+import type { WorkloadChanges, WorkloadInput, WorkloadService } from '../../../src/projects/workload-service';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+
+export interface ProjectRouteDeps {
+  projects: ProjectService;
+  tenants: ProjectTenantService;
+  workloads: WorkloadService;
+}
+
+const PROJECT = '/api/v2/projects/:slug';
+
+/** Projects (/api/v2/projects), their policy and environments. */
+function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[] {
+  const tag = 'projects';
+  return [
+    {
+      method: 'get',
+      path: '/api/v2/projects',
+      summary: 'Projects of the organization, by slug; filter by q (slug or name) and archived',
+      tag,
+      access: { kind: 'organization', action: 'org.projects.read' },
+      query: 'project-list-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx);
+        const filter: ProjectFilter = {
+          q: q.q,
+          archived: q.archived === undefined ? undefined : q.archived === 'true',
+        };
+        ctx.body = await projects.list(orgCallerOf(ctx), filter, pageOf(ctx, pageMax));
+      },
+    },
+    {
+      method: 'post',
+      path: '/api/v2/projects',
+      summary: 'Create a project with its hosted Git repository',
+      tag,
+      access: { kind: 'organization', action: 'org.projects.create' },
+      body: 'project-create',
+      status: 201,
+      handler: async (ctx) =>
+        created(ctx, await projects.create(orgCallerOf(ctx), bodyOf<{ slug: string; name: string }>(ctx))),
+    },
+    {
+      method: 'get',
+      path: PROJECT,
+      summary: 'One project with its Git URL and policy',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.read' },
+      handler: async (ctx) => {
+        ctx.body = await projects.get(orgCallerOf(ctx), paramOf(ctx, 'slug'));
+      },
+    },
+    {
+      method: 'patch',
+      path: PROJECT,
+      summary: "Change a project's name or description",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.update' },
+      body: 'project-update',
+      handler: async (ctx) => {
+        ctx.body = await projects.update(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx));
+      },
+    },
+    {
+      method: 'put',
+      path: `${PROJECT}/archived`,
+      summary: 'Archive or unarchive a project (archived projects take no commits)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.archive' },
+      body: 'project-archive',
+      handler: async (ctx) => {
+        const { archived } = bodyOf<{ archived: boolean }>(ctx);
+        ctx.body = await projects.setArchived(orgCallerOf(ctx), paramOf(ctx, 'slug'), archived);
+      },
+    },
+    {
+      method: 'delete',
+      path: PROJECT,
+      summary: 'Delete a project and its repository (?confirm=<slug>)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.delete' },
+      query: 'project-delete-query',
+      handler: async (ctx) => {
+        await projects.delete(orgCallerOf(ctx), paramOf(ctx, 'slug'), queryOf(ctx).confirm ?? '');
+        noContent(ctx);
+      },
+    },
+    {
+      method: 'get',
+      path: `${PROJECT}/policy`,
+      summary: 'The project policy record (validation.errors, validation.deprecations)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.policy.read' },
+      handler: async (ctx) => {
+        ctx.body = await projects.policy(orgCallerOf(ctx), paramOf(ctx, 'slug'));
+      },
+    },
+    {
+      method: 'patch',
+      path: `${PROJECT}/policy`,
+      summary: 'Change the validation policy of delivery generation (block or warn)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.policy.update' },
+      body: 'project-policy-update',
+      handler: async (ctx) => {
+        const changes = bodyOf<{ validation: Partial<ProjectPolicy['validation']> }>(ctx);
+        ctx.body = await projects.updatePolicy(orgCallerOf(ctx), paramOf(ctx, 'slug'), changes);
+      },
+    },
+  ];
+}
+
+function environmentRoutes(projects: ProjectService): RouteDef[] {
+  const tag = 'projects';
+  const one = `${PROJECT}/environments/:environment`;
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/environments`,
+      summary: "The project's environments in order, with Kubernetes versions and delivery settings",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.read' },
+      handler: async (ctx) => {
+        ctx.body = { items: await projects.environments(orgCallerOf(ctx), paramOf(ctx, 'slug')), nextCursor: null };
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/environments`,
+      summary: 'Add an environment of the organization catalogue with its Kubernetes version',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.add' },
+      body: 'project-environment-add',
+      status: 201,
+      handler: async (ctx) =>
+        created(
+          ctx,
+          await projects.addEnvironment(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<EnvironmentInput>(ctx)),
+        ),
+    },
+    {
+      method: 'get',
+      path: one,
+      summary: 'One environment of the project',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.read' },
+      handler: async (ctx) => {
+        ctx.body = await projects.environment(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'));
+      },
+    },
+    {
+      method: 'patch',
+      path: one,
+      summary: "Change an environment's Kubernetes version or delivery settings",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.update' },
+      body: 'project-environment-update',
+      handler: async (ctx) => {
+        const changes = bodyOf<EnvironmentChanges>(ctx);
+        ctx.body = await projects.updateEnvironment(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          paramOf(ctx, 'environment'),
+          changes,
+        );
+      },
+    },
+    {
+      method: 'delete',
+      path: one,
+      summary: 'Remove an environment from the project',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.remove' },
+      handler: async (ctx) => {
+        await projects.removeEnvironment(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'));
+        noContent(ctx);
+      },
+    },
+  ];
+}
+
+function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
+  const tag = 'tenants';
+  const one = '/api/v2/tenants/:id';
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/tenants`,
+      summary: 'Tenants of the project, by slug',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.tenants.read' },
+      handler: async (ctx) => {
+        ctx.body = { items: await tenants.list(orgCallerOf(ctx), paramOf(ctx, 'slug')), nextCursor: null };
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/tenants`,
+      summary: 'Add a tenant to the project (tied to the tenant catalogue entry of the same slug)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.tenants.add' },
+      body: 'project-tenant-add',
+      status: 201,
+      handler: async (ctx) =>
+        created(
+          ctx,
+          await tenants.add(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<{ slug: string; name: string }>(ctx)),
+        ),
+    },
+    {
+      method: 'get',
+      path: one,
+      summary: 'One project tenant',
+      tag,
+      access: { kind: 'organization', action: 'tenants.{id}.read' },
+      handler: async (ctx) => {
+        ctx.body = await tenants.get(orgCallerOf(ctx), paramOf(ctx, 'id'));
+      },
+    },
+    {
+      method: 'patch',
+      path: one,
+      summary: 'Rename a project tenant',
+      tag,
+      access: { kind: 'organization', action: 'tenants.{id}.update' },
+      body: 'project-tenant-update',
+      handler: async (ctx) => {
+        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<{ name: string }>(ctx));
+      },
+    },
+    {
+      method: 'delete',
+      path: one,
+      summary: 'Remove a tenant from its project',
+      tag,
+      access: { kind: 'organization', action: 'tenants.{id}.remove' },
+      handler: async (ctx) => {
+        await tenants.remove(orgCallerOf(ctx), paramOf(ctx, 'id'));
+        noContent(ctx);
+      },
+    },
+  ];
+}
+
+function workloadRoutes(workloads: WorkloadService): RouteDef[] {
+  const tag = 'workloads';
+  const one = `${PROJECT}/workloads/:name`;
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/workloads`,
+      summary: 'Workloads (services) of the project with their overrides',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.workloads.read' },
+      handler: async (ctx) => {
+        ctx.body = { items: await workloads.list(orgCallerOf(ctx), paramOf(ctx, 'slug')), nextCursor: null };
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/workloads`,
+      summary: 'Add a workload: image, ports, replicas, resources, probes, variables, overrides',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.workloads.create' },
+      body: 'workload-create',
+      status: 201,
+      handler: async (ctx) =>
+        created(ctx, await workloads.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<WorkloadInput>(ctx))),
+    },
+    {
+      method: 'get',
+      path: one,
+      summary: 'One workload',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.workloads.read' },
+      handler: async (ctx) => {
+        ctx.body = await workloads.get(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'name'));
+      },
+    },
+    {
+      method: 'patch',
+      path: one,
+      summary: 'Change a workload (given fields replace the stored ones)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.workloads.update' },
+      body: 'workload-update',
+      handler: async (ctx) => {
+        const changes = bodyOf<WorkloadChanges>(ctx);
+        ctx.body = await workloads.update(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'name'), changes);
+      },
+    },
+    {
+      method: 'delete',
+      path: one,
+      summary: 'Remove a workload (the next generate removes its manifests)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.workloads.delete' },
+      handler: async (ctx) => {
+        await workloads.remove(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'name'));
+        noContent(ctx);
+      },
+    },
+  ];
+}
+
+/** Projects, their environments, tenants and workloads. */
+export function projectRoutes(deps: ProjectRouteDeps, pageMax: number): RouteDef[] {
+  return [
+    ...projectCrudRoutes(deps.projects, pageMax),
+    ...environmentRoutes(deps.projects),
+    ...tenantRoutes(deps.tenants),
+    ...workloadRoutes(deps.workloads),
+  ];
+}

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto';
+import type { AuditService } from '../audit/audit-service';
+import type { AuditEntryInput } from '../audit/types';
+import type { Db, Tx } from '../db/knex';
+import { findWorkload, updateWorkload } from '../projects/workload-repository';
+import { withTenantTag } from '../projects/workload-spec';
+import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
+import { loadProject, type LoadedProject } from './delivery-model';
+import { readTree, resolveRef } from './git-plumbing';
+import { isManaged, renderAll, serviceDir, type Target } from './manifests';
+import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+
+/** What a write does to the repository (and, for an image update, to the workload's overrides). */
+export type CommitOperation =
+  | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
+  /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
+  | { type: 'generate'; digest: string; details?: Record<string, unknown> }
+  | { type: 'image'; workload: string; pairs: { tenant: string; environment: string }[]; tag: string };
+
+export interface CommitActor {
+  userId: string | null;
+  actorType: 'user' | 'service_account' | 'system';
+  actor: string;
+  email: string | null;
+  requestId: string | null;
+}
+
+export interface CommitRequest {
+  organizationId: string;
+  projectId: string;
+  /** Names the write: a retry with the same key finds the first commit (trailer `Idempotency-Key`). */
+  idempotencyKey: string;
+  /** The workflow running the write; its audit entries carry it, the commit names it (trailer `Audit-Workflow-Id`). */
+  workflowId: string;
+  message: string;
+  actor: CommitActor;
+  releaseId?: string;
+  operation: CommitOperation;
+}
+
+export interface CommitOutcome {
+  /** The commit that holds the change: new, found again on a retry, or null when nothing changed. */
+  sha: string | null;
+  created: boolean;
+  auditIds: string[];
+}
+
+/** Failure types the API maps to answers (ApplicationFailure type names). */
+export const COMMIT_FAILURE = {
+  projectGone: 'ProjectGone',
+  archived: 'ProjectArchived',
+  deliveryChanged: 'DeliveryChanged',
+  badTarget: 'BadTarget',
+} as const;
+
+export class CommitRefused extends Error {
+  constructor(
+    readonly type: (typeof COMMIT_FAILURE)[keyof typeof COMMIT_FAILURE],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Digest of a rendered tree: the generate request carries the digest of what was validated. */
+export function renderDigest(files: Map<string, string>): string {
+  const hash = createHash('sha256');
+  for (const file of [...files.keys()].sort()) hash.update(`${file}\0${files.get(file) ?? ''}\0`);
+  return hash.digest('hex');
+}
+
+export interface CommitPathDeps {
+  db: Db;
+  audit: AuditService;
+  repositories: RepositoryStore;
+  publicUrl: string;
+}
+
+/** Changes to the managed part of the tree that make it equal to `rendered`. */
+export function managedChanges(current: Map<string, string>, rendered: Map<string, string>): FileChanges {
+  const writes = new Map([...rendered].filter(([file, text]) => current.get(file) !== text));
+  const deletes = [...current.keys()].filter((file) => isManaged(file) && !rendered.has(file));
+  return { writes, deletes };
+}
+
+/**
+ * The one commit path: every write to a project's repository runs here, in the `git` task queue's activity.
+ *
+ * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository is held (in the
+ *   transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
+ * - Idempotent: a retry finds its own commit by the `Idempotency-Key` trailer and returns it; the database side (an
+ *   image update's overrides, the audit entries) is applied again only when it is missing.
+ * - Never an empty commit: a change that leaves the tree as it is commits nothing and returns sha null.
+ * - The audit entries of the write carry the commit SHA (`gitCommitSha`) and the workflow id.
+ */
+export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
+  const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
+  return deps.db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+    const loaded = await loadProject(trx, req.organizationId, req.projectId, deps.publicUrl);
+    if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
+    const existing = (await deps.repositories.exists(req.organizationId, req.projectId))
+      ? await findCommitByKey(repo, req.idempotencyKey)
+      : null;
+    const recorded = await auditIdsOf(trx, req.workflowId);
+    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded };
+    if (loaded.project.archived && !existing)
+      throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
+    await deps.repositories.ensure(req.organizationId, req.projectId);
+
+    const mutated = await applyDatabaseSide(trx, loaded, req, deps.publicUrl);
+    let sha = existing;
+    if (!existing) {
+      const parent = await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`);
+      const changes = await changesFor(repo, parent, mutated, req.operation);
+      sha = await writeCommit(repo, parent, changes, {
+        author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
+        message: req.message,
+        trailers: trailersOf(req),
+      });
+    }
+    const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
+    return { sha, created: sha !== null && sha !== existing, auditIds };
+  });
+}
+
+function trailersOf(req: CommitRequest): [string, string][] {
+  const trailers: [string, string][] = [
+    ['Idempotency-Key', req.idempotencyKey],
+    ['Audit-Workflow-Id', req.workflowId],
+    ['Actor', req.actor.actor],
+  ];
+  if (req.releaseId) trailers.push(['Release-Id', req.releaseId]);
+  if (req.actor.requestId) trailers.push(['Request-Id', req.actor.requestId]);
+  return trailers;
+}
+
+async function auditIdsOf(trx: Tx, workflowId: string): Promise<string[]> {
+  const rows = (await trx('audit_log').where({ workflow_id: workflowId }).orderBy('seq').select('id')) as {
+    id: string;
+  }[];
+  return rows.map((r) => r.id);
+}
+
+/** An image update sets the tenant-and-environment tag in the workload's overrides (idempotent: same value again). */
+async function applyDatabaseSide(
+  trx: Tx,
+  loaded: LoadedProject,
+  req: CommitRequest,
+  publicUrl: string,
+): Promise<LoadedProject> {
+  const op = req.operation;
+  if (op.type !== 'image') return loaded;
+  const workload = await findWorkload(trx, loaded.project.id, op.workload, true);
+  if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${op.workload} not found`);
+  let overrides = workload.overrides;
+  for (const pair of op.pairs) overrides = withTenantTag(overrides, pair.tenant, pair.environment, op.tag);
+  await updateWorkload(trx, workload.id, { overrides });
+  const reloaded = await loadProject(trx, req.organizationId, req.projectId, publicUrl);
+  if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
+  return reloaded;
+}
+
+async function changesFor(
+  repo: string,
+  parent: string | null,
+  loaded: LoadedProject,
+  op: CommitOperation,
+): Promise<FileChanges> {
+  if (op.type === 'files') {
+    return { writes: new Map(op.writes.map((w) => [w.path, w.content])), deletes: op.deletes };
+  }
+  if (op.type === 'image') {
+    const wanted = new Set(op.pairs.map((p) => `${p.tenant}/${p.environment}`));
+    const rendered = renderAll(
+      loaded.model,
+      (t: Target) => t.service === op.workload && wanted.has(`${t.tenant}/${t.environment}`),
+    );
+    const dirs = op.pairs.map((p) => serviceDir({ ...p, service: op.workload }));
+    const current = new Map<string, string>();
+    for (const dir of dirs) for (const [file, text] of await readTree(repo, parent, `${dir}/`)) current.set(file, text);
+    return managedChanges(current, rendered);
+  }
+  const rendered = renderAll(loaded.model);
+  if (renderDigest(rendered) !== op.digest) {
+    throw new CommitRefused(
+      COMMIT_FAILURE.deliveryChanged,
+      'the project changed between validation and commit; generate again',
+    );
+  }
+  const current = new Map([...(await readTree(repo, parent))].filter(([file]) => isManaged(file)));
+  return managedChanges(current, rendered);
+}
+
+async function writeAudit(
+  audit: AuditService,
+  trx: Tx,
+  loaded: LoadedProject,
+  req: CommitRequest,
+  sha: string | null,
+): Promise<string[]> {
+  const base: Omit<AuditEntryInput, 'action' | 'category'> = {
+    organizationId: req.organizationId,
+    projectId: req.projectId,
+    userId: req.actor.userId,
+    actorType: req.actor.actorType,
+    actor: req.actor.actor,
+    requestId: req.actor.requestId,
+    workflowId: req.workflowId,
+    gitCommitSha: sha,
+    resourceType: 'project',
+    resourceId: req.projectId,
+  };
+  const op = req.operation;
+  const project = loaded.project.slug;
+  const entries: AuditEntryInput[] = [];
+  if (op.type === 'files') {
+    entries.push({
+      ...base,
+      action: 'git.files.commit',
+      category: 'git',
+      details: { project, message: req.message, writes: op.writes.map((w) => w.path), deletes: op.deletes },
+    });
+  } else if (op.type === 'generate') {
+    entries.push({ ...base, action: 'delivery.generate', category: 'delivery', details: { project, ...op.details } });
+  } else {
+    const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
+    for (const pair of op.pairs) {
+      entries.push({
+        ...base,
+        action: 'image.update',
+        category: 'delivery',
+        tenantId: tenantIds.get(pair.tenant) ?? null,
+        resourceType: 'workload',
+        resourceId: op.workload,
+        details: {
+          project,
+          workload: op.workload,
+          tenant: pair.tenant,
+          environment: pair.environment,
+          tag: op.tag,
+          event: 'images updated via bulk operation',
+        },
+      });
+    }
+  }
+  const ids: string[] = [];
+  for (const entry of entries) ids.push((await audit.append(trx, entry)).id);
+  return ids;
+}

@@ -1,0 +1,203 @@
+import { parseAllDocuments } from 'yaml';
+import { InvalidInput, NotFound } from '../errors';
+import type { OrgCaller } from '../iam/caller';
+import { listProjectEnvironments } from '../projects/project-environment-repository';
+import type { ProjectService } from '../projects/project-service';
+import { listProjectTenants } from '../projects/project-tenant-repository';
+import { findWorkload } from '../projects/workload-repository';
+import { withTenantTag } from '../projects/workload-spec';
+import type { Db } from '../db/knex';
+import type { CommitClient } from './commit-client';
+import { loadProject, type LoadedProject } from './delivery-model';
+import { readTree, resolveRef } from './git-plumbing';
+import { renderAll, serviceDir, targetOf } from './manifests';
+import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { unifiedDiff } from './unified-diff';
+
+export const DIFF_TYPES = ['image', 'replicas', 'variables', 'resources', 'manifests', 'application'] as const;
+export type DiffType = (typeof DIFF_TYPES)[number];
+
+export interface CompareQuery {
+  from: string;
+  to: string;
+  tenant?: string;
+  service?: string;
+  type?: DiffType;
+  /** Default true: leave out tenant/service pairs without differences. */
+  changedOnly?: boolean;
+}
+
+interface Side {
+  image: string | null;
+  replicas: number | null;
+  variables: Record<string, string>;
+  resources: unknown;
+  manifests: string;
+  application: unknown;
+}
+
+type Doc = Record<string, unknown> & { kind?: string; spec?: Record<string, unknown>; data?: Record<string, string> };
+
+/** What one tenant's service looks like in one environment's directory of the repository. */
+function sideOf(files: Map<string, string>, dir: string, appFile: string, environment: string): Side | null {
+  const own = [...files].filter(([p]) => p.startsWith(`${dir}/`)).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (own.length === 0) return null;
+  const docs = own.flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS() as Doc));
+  const deployment = docs.find((d) => d.kind === 'Deployment');
+  const container = (
+    ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
+  )?.[0];
+  const app = files.get(appFile);
+  const appSpec = app ? ((parseAllDocuments(app)[0]?.toJS() as Doc | undefined)?.spec ?? null) : null;
+  const { source, ...settings } = (appSpec ?? {}) as { source?: Record<string, unknown> };
+  // The environment's own name is not a difference: it is normalised out of labels and paths.
+  const label = new RegExp(`(delivery-platform/environment: )${environment}$`, 'gm');
+  return {
+    image: typeof container?.image === 'string' ? container.image : null,
+    replicas: typeof deployment?.spec?.replicas === 'number' ? deployment.spec.replicas : null,
+    variables: docs.find((d) => d.kind === 'ConfigMap')?.data ?? {},
+    resources: container?.resources ?? null,
+    manifests: own
+      .map(([p, text]) => `# ${p.slice(dir.length + 1)}\n${text.replace(label, '$1<environment>')}`)
+      .join(''),
+    application: appSpec ? { ...settings, source: { ...source, path: undefined } } : null,
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export type CompareService = ReturnType<typeof createCompareService>;
+
+/** Environment compare (read-only, from the repository) and the bulk image update (one commit). */
+export function createCompareService(deps: {
+  db: Db;
+  projects: ProjectService;
+  repositories: RepositoryStore;
+  commit: CommitClient;
+  publicUrl: string;
+}) {
+  const { db, projects, repositories } = deps;
+
+  async function headFiles(organizationId: string, projectId: string) {
+    const repo = repositories.pathOf(organizationId, projectId);
+    const head = (await repositories.exists(organizationId, projectId)) ? await resolveRef(repo, MAIN_BRANCH) : null;
+    return {
+      repo,
+      head,
+      files: await readTree(repo, head, 'tenants/').then(
+        async (t) => new Map([...t, ...(await readTree(repo, head, 'applications/'))]),
+      ),
+    };
+  }
+
+  /** Checks a bulk request against the project: every bad pair is named, nothing is committed. */
+  async function checkBulk(
+    caller: OrgCaller,
+    slug: string,
+    body: { workload: string; pairs: { tenant: string; environment: string }[] },
+  ) {
+    const project = await projects.projectOf(caller, slug);
+    const workload = await findWorkload(db, project.id, body.workload);
+    if (!workload) throw new InvalidInput(`workload ${body.workload} is not part of project ${slug}`);
+    const tenants = new Set((await listProjectTenants(db, caller.organizationId, project.id)).map((t) => t.slug));
+    const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
+    const bad = body.pairs.filter((p) => !tenants.has(p.tenant) || !envs.has(p.environment));
+    if (bad.length > 0) {
+      const named = bad.map((p) => `${p.tenant}/${p.environment}`).join(', ');
+      throw new InvalidInput(`unknown tenant or environment not in the project: ${named}`);
+    }
+    return project;
+  }
+
+  return {
+    async compare(caller: OrgCaller, slug: string, q: CompareQuery) {
+      const project = await projects.projectOf(caller, slug);
+      const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
+      for (const env of [q.from, q.to])
+        if (!envs.has(env)) throw new NotFound(`environment ${env} is not part of the project`);
+      const { head, files } = await headFiles(project.organizationId, project.id);
+      const pairs = new Set<string>();
+      for (const path of files.keys()) {
+        const t = targetOf(path);
+        if (t && (t.environment === q.from || t.environment === q.to)) pairs.add(`${t.tenant}/${t.service}`);
+      }
+      const items = [];
+      for (const pair of [...pairs].sort()) {
+        const [tenant = '', service = ''] = pair.split('/');
+        if ((q.tenant && q.tenant !== tenant) || (q.service && q.service !== service)) continue;
+        const side = (env: string) =>
+          sideOf(
+            files,
+            serviceDir({ tenant, environment: env, service }),
+            `applications/${tenant}/${env}/${service}.yaml`,
+            env,
+          );
+        const a = side(q.from);
+        const b = side(q.to);
+        const differences = [];
+        for (const type of DIFF_TYPES) {
+          if (q.type && q.type !== type) continue;
+          const va = a ? a[type] : null;
+          const vb = b ? b[type] : null;
+          if (same(va, vb)) continue;
+          differences.push(
+            type === 'manifests'
+              ? {
+                  type,
+                  diff: unifiedDiff(
+                    `${tenant}/${service}`,
+                    (va as string | null) ?? null,
+                    (vb as string | null) ?? null,
+                  ),
+                }
+              : { type, from: va, to: vb },
+          );
+        }
+        if (differences.length === 0 && q.changedOnly !== false) continue;
+        items.push({ tenant, service, presentIn: { from: a !== null, to: b !== null }, differences });
+      }
+      return { commit: head, from: q.from, to: q.to, items };
+    },
+
+    async bulkPreview(
+      caller: OrgCaller,
+      slug: string,
+      body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string },
+    ) {
+      const project = await checkBulk(caller, slug, body);
+      const loaded = (await loadProject(db, caller.organizationId, project.id, deps.publicUrl)) as LoadedProject;
+      const workloads = loaded.model.workloads.map((w) => {
+        if (w.name !== body.workload) return w;
+        let overrides = w.overrides;
+        for (const p of body.pairs) overrides = withTenantTag(overrides, p.tenant, p.environment, body.tag);
+        return { ...w, overrides };
+      });
+      const wanted = new Set(body.pairs.map((p) => `${p.tenant}/${p.environment}`));
+      const rendered = renderAll(
+        { ...loaded.model, workloads },
+        (t) => t.service === body.workload && wanted.has(`${t.tenant}/${t.environment}`),
+      );
+      const { files } = await headFiles(project.organizationId, project.id);
+      const changed = [...rendered]
+        .filter(([path, text]) => files.get(path) !== text)
+        .map(([path, text]) => ({ path, diff: unifiedDiff(path, files.get(path) ?? null, text) }));
+      return { workload: body.workload, tag: body.tag, files: changed };
+    },
+
+    async bulkApply(
+      caller: OrgCaller,
+      slug: string,
+      body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string },
+      key?: string,
+    ) {
+      const project = await checkBulk(caller, slug, body);
+      const outcome = await deps.commit(caller, project, {
+        message:
+          body.message ?? `Update ${body.workload} to ${body.tag} for ${body.pairs.length} tenant environment(s)`,
+        idempotencyKey: key,
+        operation: { type: 'image', workload: body.workload, pairs: body.pairs, tag: body.tag },
+      });
+      return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds };
+    },
+  };
+}

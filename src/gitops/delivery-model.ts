@@ -1,0 +1,58 @@
+import type { Queryable } from '../db/knex';
+import { listProjectEnvironments } from '../projects/project-environment-repository';
+import { findProjectById, type Project } from '../projects/project-repository';
+import { listProjectTenants, type ProjectTenant } from '../projects/project-tenant-repository';
+import { listWorkloads, type Workload } from '../projects/workload-repository';
+import type { ProjectEnvironment } from '../projects/project-environment-repository';
+import type { DeliveryModel } from './manifests';
+
+/** What the generator renders from, with the rows behind it (tenant ids for audit entries, versions to validate). */
+export interface LoadedProject {
+  project: Project;
+  tenants: ProjectTenant[];
+  environments: ProjectEnvironment[];
+  workloads: Workload[];
+  model: DeliveryModel;
+}
+
+export function gitUrlOf(publicUrl: string, project: Pick<Project, 'organizationSlug' | 'slug'>): string {
+  return `${publicUrl}/git/r/${project.organizationSlug}/${project.slug}.git`;
+}
+
+export async function loadProject(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+  publicUrl: string,
+): Promise<LoadedProject | null> {
+  const project = await findProjectById(db, organizationId, projectId);
+  if (!project) return null;
+  // One after the other: `db` may be a transaction, whose single connection runs one query at a time.
+  const tenants = await listProjectTenants(db, organizationId, projectId);
+  const environments = await listProjectEnvironments(db, projectId);
+  const workloads = await listWorkloads(db, projectId);
+  return {
+    project,
+    tenants,
+    environments,
+    workloads,
+    model: {
+      project: project.slug,
+      repoUrl: gitUrlOf(publicUrl, project),
+      tenants: tenants.map((t) => t.slug),
+      environments: environments.map((e) => ({ slug: e.environment, kubernetesVersion: e.kubernetesVersion })),
+      workloads: workloads.map((w) => ({
+        name: w.name,
+        spec: {
+          image: w.image,
+          replicas: w.replicas,
+          ports: w.ports,
+          resources: w.resources,
+          probes: w.probes,
+          variables: w.variables,
+        },
+        overrides: w.overrides,
+      })),
+    },
+  };
+}

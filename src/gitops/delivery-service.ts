@@ -1,0 +1,139 @@
+import { InvalidInput } from '../errors';
+import type { OrgCaller } from '../iam/caller';
+import type { Project } from '../projects/project-repository';
+import type { ProjectService } from '../projects/project-service';
+import type { Db } from '../db/knex';
+import type { ValidationEngine } from '../validation';
+import { applicationName } from './application-name';
+import type { CommitClient } from './commit-client';
+import { renderDigest } from './commit-path';
+import { loadProject, type LoadedProject } from './delivery-model';
+import { validateDelivery } from './delivery-validation';
+import { readTree, resolveRef } from './git-plumbing';
+import { isManaged, renderAll, targetOf, type Target } from './manifests';
+import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { unifiedDiff } from './unified-diff';
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'unchanged';
+
+export interface PreviewFilter {
+  tenant?: string;
+  environment?: string;
+  service?: string;
+  /** Leave unchanged files out (default false for preview). */
+  changedOnly?: boolean;
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  projects: ProjectService;
+  repositories: RepositoryStore;
+  validation: ValidationEngine;
+  commit: CommitClient;
+  publicUrl: string;
+}
+
+const matches = (t: Target, f: PreviewFilter) =>
+  (!f.tenant || f.tenant === t.tenant) &&
+  (!f.environment || f.environment === t.environment) &&
+  (!f.service || f.service === t.service);
+
+/** Generated files against the repository, grouped by tenant, environment and service. */
+function groupChanges(
+  project: string,
+  current: Map<string, string>,
+  rendered: Map<string, string>,
+  filter: PreviewFilter,
+) {
+  const groups = new Map<string, Target & { application: string; files: unknown[] }>();
+  const counts: Record<FileStatus, number> = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
+  const paths = [...new Set([...rendered.keys(), ...[...current.keys()].filter(isManaged)])].sort();
+  for (const path of paths) {
+    const target = targetOf(path);
+    if (!target || !matches(target, filter)) continue;
+    const before = current.get(path) ?? null;
+    const after = rendered.get(path) ?? null;
+    const status: FileStatus =
+      before === null ? 'added' : after === null ? 'deleted' : before === after ? 'unchanged' : 'modified';
+    counts[status] += 1;
+    if (status === 'unchanged' && filter.changedOnly) continue;
+    const key = `${target.tenant}/${target.environment}/${target.service}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { ...target, application: applicationName({ project, ...target }), files: [] };
+      groups.set(key, group);
+    }
+    group.files.push({ path, status, content: after, diff: unifiedDiff(path, before, after) });
+  }
+  return { counts, targets: [...groups.values()] };
+}
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;
+
+/** Delivery preview and generate (the validation policy of the project decides whether errors block). */
+export function createDeliveryService(deps: DeliveryDeps) {
+  const { db, projects, repositories } = deps;
+
+  async function state(project: Project) {
+    const loaded = (await loadProject(db, project.organizationId, project.id, deps.publicUrl)) as LoadedProject;
+    const repo = repositories.pathOf(project.organizationId, project.id);
+    const head = (await repositories.exists(project.organizationId, project.id))
+      ? await resolveRef(repo, MAIN_BRANCH)
+      : null;
+    const current = await readTree(repo, head);
+    return { loaded, head, current, rendered: renderAll(loaded.model) };
+  }
+
+  return {
+    async preview(caller: OrgCaller, slug: string, filter: PreviewFilter) {
+      const project = await projects.projectOf(caller, slug);
+      const { loaded, head, current, rendered } = await state(project);
+      const selected = new Map([...rendered].filter(([path]) => matches(targetOf(path) as Target, filter)));
+      const validation = validateDelivery(
+        deps.validation,
+        selected,
+        loaded.environments,
+        (e) => e.delivery.validateOnPreview,
+        project.policy.validation,
+      );
+      return {
+        commit: head,
+        digest: renderDigest(rendered),
+        ...groupChanges(project.slug, current, rendered, filter),
+        validation,
+      };
+    },
+
+    /**
+     * Validates (environments with "validate on generate"), applies the policy, and commits the whole generated tree
+     * in one commit. `blocked` answers carry the results and commit nothing.
+     */
+    async generate(caller: OrgCaller, slug: string, body: { message?: string }, key?: string) {
+      const project = await projects.projectOf(caller, slug);
+      const { loaded, current, rendered } = await state(project);
+      if (loaded.environments.length === 0 || loaded.tenants.length === 0 || loaded.workloads.length === 0) {
+        throw new InvalidInput('the project needs at least one environment, tenant and workload to generate');
+      }
+      const validation = validateDelivery(
+        deps.validation,
+        rendered,
+        loaded.environments,
+        (e) => e.delivery.validateOnGenerate,
+        project.policy.validation,
+      );
+      const { counts } = groupChanges(project.slug, current, rendered, {});
+      if (validation.blocked)
+        return { blocked: true as const, commit: null, created: false, changes: counts, validation };
+      const outcome = await deps.commit(caller, project, {
+        message: body.message ?? `Generate delivery manifests for ${project.slug}`,
+        idempotencyKey: key,
+        operation: {
+          type: 'generate',
+          digest: renderDigest(rendered),
+          details: { changes: counts, validation: { ...validation.summary, blocked: false } },
+        },
+      });
+      return { blocked: false as const, commit: outcome.sha, created: outcome.created, changes: counts, validation };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+
+/**
+ * Plain `git` plumbing on bare repositories, one child process per call, no working tree: blobs, trees and commits are
+ * written straight into the object database and the branch moves with a compare-and-swap `update-ref`.
+ */
+export interface GitRun {
+  input?: string | Buffer;
+  env?: Record<string, string>;
+  /** Exit codes that are answers, not failures (e.g. 1 for "not found"). */
+  okCodes?: number[];
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0] ?? ''} failed (${String(code)}): ${stderr.trim().slice(0, 500)}`);
+  }
+}
+
+export function git(repo: string, args: string[], opts: GitRun = {}): Promise<{ stdout: Buffer; code: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['--git-dir', repo, ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LC_ALL: 'C', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) {
+        resolve({ stdout: Buffer.concat(out), code: code ?? 0 });
+      } else reject(new GitError(args, code, err));
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export async function gitText(repo: string, args: string[], opts: GitRun = {}): Promise<string> {
+  return (await git(repo, args, opts)).stdout.toString('utf8');
+}
+
+/** The commit a ref points at, or null (an empty repository, an unknown ref). */
+export async function resolveRef(repo: string, ref: string): Promise<string | null> {
+  const { stdout, code } = await git(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], {
+    okCodes: [1, 128],
+  });
+  return code === 0 ? stdout.toString().trim() : null;
+}
+
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  sha: string;
+  size: number;
+}
+
+/** Every file of a commit (recursive), optionally under one directory. */
+export async function listFiles(repo: string, commit: string, under = ''): Promise<TreeEntry[]> {
+  const args = ['ls-tree', '-r', '-z', '--long', commit];
+  if (under) args.push('--', under);
+  const out = await gitText(repo, args);
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      const [mode = '', , sha = '', size = '0'] = line.slice(0, tab).split(/\s+/);
+      return { path: line.slice(tab + 1), mode, sha, size: Number(size) };
+    });
+}
+
+/** Contents of many blobs through one `cat-file --batch` process. */
+export async function readBlobs(repo: string, shas: string[]): Promise<Map<string, Buffer>> {
+  const result = new Map<string, Buffer>();
+  const unique = [...new Set(shas)];
+  if (unique.length === 0) return result;
+  const { stdout } = await git(repo, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
+  let offset = 0;
+  for (const sha of unique) {
+    const eol = stdout.indexOf(0x0a, offset);
+    const header = stdout.subarray(offset, eol).toString();
+    const [, type, size] = header.split(' ');
+    if (type !== 'blob') throw new Error(`object ${sha} is not a blob`);
+    const start = eol + 1;
+    result.set(sha, stdout.subarray(start, start + Number(size)));
+    offset = start + Number(size) + 1;
+  }
+  return result;
+}
+
+/** Every file of a commit with its content (text), keyed by path. */
+export async function readTree(repo: string, commit: string | null, under = ''): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  if (!commit) return files;
+  const entries = (await listFiles(repo, commit, under)).filter((e) => e.mode.startsWith('100'));
+  const blobs = await readBlobs(
+    repo,
+    entries.map((e) => e.sha),
+  );
+  for (const e of entries) files.set(e.path, blobs.get(e.sha)?.toString('utf8') ?? '');
+  return files;
+}
+
+/** The blob ids `git hash-object` would give these contents (no object is written). */
+export function blobId(content: string | Buffer): string {
+  const body = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
+  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+}

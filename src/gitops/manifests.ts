@@ -1,0 +1,186 @@
+import { stringify } from 'yaml';
+import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
+import { applicationName } from './application-name';
+
+/**
+ * The repository layout the delivery generator writes (docs/gitops.md):
+ *
+ *     tenants/<tenant>/<environment>/<service>/kustomization.yaml   plain kustomize directory of one service
+ *     tenants/<tenant>/<environment>/<service>/deployment.yaml
+ *     tenants/<tenant>/<environment>/<service>/service.yaml         when the workload declares ports
+ *     tenants/<tenant>/<environment>/<service>/configmap.yaml       when it has variables
+ *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
+ *
+ * Everything under `tenants/` and `applications/` belongs to the generator; other paths (a README, files written
+ * through the files API) are left alone.
+ */
+export const MANAGED_ROOTS = ['tenants/', 'applications/'] as const;
+
+export interface DeliveryModel {
+  project: string;
+  repoUrl: string;
+  tenants: string[];
+  environments: { slug: string; kubernetesVersion: string }[];
+  workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
+}
+
+export interface Target {
+  tenant: string;
+  environment: string;
+  service: string;
+}
+
+export function isManaged(path: string): boolean {
+  return MANAGED_ROOTS.some((root) => path.startsWith(root));
+}
+
+export function serviceDir(t: Target): string {
+  return `tenants/${t.tenant}/${t.environment}/${t.service}`;
+}
+
+export function applicationPath(t: Target): string {
+  return `applications/${t.tenant}/${t.environment}/${t.service}.yaml`;
+}
+
+/** Which target a generated path belongs to (null for paths outside the layout). */
+export function targetOf(path: string): Target | null {
+  const service = /^tenants\/([^/]+)\/([^/]+)\/([^/]+)\/[^/]+$/.exec(path);
+  const app = /^applications\/([^/]+)\/([^/]+)\/([^/]+)\.yaml$/.exec(path);
+  const m = service ?? app;
+  return m ? { tenant: m[1] ?? '', environment: m[2] ?? '', service: m[3] ?? '' } : null;
+}
+
+const yaml = (doc: unknown) => stringify(doc, { lineWidth: 0, sortMapEntries: false });
+
+function labels(project: string, t: Target) {
+  return {
+    'app.kubernetes.io/name': t.service,
+    'app.kubernetes.io/instance': `${t.service}-${t.tenant}`,
+    'app.kubernetes.io/part-of': project,
+    'app.kubernetes.io/managed-by': 'delivery-platform',
+    'delivery-platform/tenant': t.tenant,
+    'delivery-platform/environment': t.environment,
+  };
+}
+
+function deployment(project: string, t: Target, spec: WorkloadSpec, hasConfig: boolean) {
+  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': `${t.service}-${t.tenant}` };
+  const container: Record<string, unknown> = { name: t.service, image: `${spec.image.repository}:${spec.image.tag}` };
+  if (spec.ports.length > 0) container.ports = spec.ports;
+  if (hasConfig) container.envFrom = [{ configMapRef: { name: `${t.service}-config` } }];
+  if (Object.keys(spec.resources).length > 0) container.resources = spec.resources;
+  if (spec.probes.liveness) container.livenessProbe = spec.probes.liveness;
+  if (spec.probes.readiness) container.readinessProbe = spec.probes.readiness;
+  if (spec.probes.startup) container.startupProbe = spec.probes.startup;
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: t.service, labels: labels(project, t) },
+    spec: {
+      replicas: spec.replicas,
+      selector: { matchLabels: selector },
+      template: { metadata: { labels: labels(project, t) }, spec: { containers: [container] } },
+    },
+  };
+}
+
+function service(project: string, t: Target, spec: WorkloadSpec) {
+  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': `${t.service}-${t.tenant}` };
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: t.service, labels: labels(project, t) },
+    spec: {
+      selector,
+      ports: spec.ports.map((p) => ({
+        ...(p.name ? { name: p.name } : {}),
+        port: p.containerPort,
+        targetPort: p.containerPort,
+        protocol: p.protocol ?? 'TCP',
+      })),
+    },
+  };
+}
+
+function application(model: DeliveryModel, t: Target) {
+  return {
+    apiVersion: 'argoproj.io/v1alpha1',
+    kind: 'Application',
+    metadata: {
+      name: applicationName({ project: model.project, ...t }),
+      namespace: 'argocd',
+      labels: {
+        'delivery-platform/project': model.project,
+        'delivery-platform/tenant': t.tenant,
+        'delivery-platform/environment': t.environment,
+        'delivery-platform/service': t.service,
+      },
+    },
+    spec: {
+      project: 'default',
+      source: { repoURL: model.repoUrl, targetRevision: 'main', path: serviceDir(t) },
+      destination: { server: 'https://kubernetes.default.svc', namespace: t.tenant },
+      syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
+    },
+  };
+}
+
+/** The files of one target: path -> YAML text. */
+export function renderTarget(
+  model: DeliveryModel,
+  workload: DeliveryModel['workloads'][number],
+  t: Target,
+): Map<string, string> {
+  const spec = effectiveSpec(workload.spec, workload.overrides, t.tenant, t.environment);
+  const dir = serviceDir(t);
+  const files = new Map<string, string>();
+  const hasConfig = Object.keys(spec.variables).length > 0;
+  const resources = ['deployment.yaml'];
+  files.set(`${dir}/deployment.yaml`, yaml(deployment(model.project, t, spec, hasConfig)));
+  if (spec.ports.length > 0) {
+    files.set(`${dir}/service.yaml`, yaml(service(model.project, t, spec)));
+    resources.push('service.yaml');
+  }
+  if (hasConfig) {
+    const data = Object.fromEntries(Object.entries(spec.variables).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const configMap = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `${t.service}-config`, labels: labels(model.project, t) },
+      data,
+    };
+    files.set(`${dir}/configmap.yaml`, yaml(configMap));
+    resources.push('configmap.yaml');
+  }
+  files.set(
+    `${dir}/kustomization.yaml`,
+    yaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: resources.sort() }),
+  );
+  files.set(applicationPath(t), yaml(application(model, t)));
+  return files;
+}
+
+/** Every target of the model: each tenant in each environment runs each workload. */
+export function targetsOf(model: DeliveryModel): Target[] {
+  const targets: Target[] = [];
+  for (const tenant of model.tenants)
+    for (const env of model.environments)
+      for (const w of model.workloads) targets.push({ tenant, environment: env.slug, service: w.name });
+  return targets;
+}
+
+/** The whole generated tree of a project. */
+export function renderAll(model: DeliveryModel, filter: (t: Target) => boolean = () => true): Map<string, string> {
+  const files = new Map<string, string>();
+  const byName = new Map(model.workloads.map((w) => [w.name, w]));
+  for (const t of targetsOf(model).filter(filter)) {
+    const workload = byName.get(t.service);
+    if (workload) for (const [path, text] of renderTarget(model, workload, t)) files.set(path, text);
+  }
+  return files;
+}
+
+/** Kubernetes manifests among generated files (what the validation engine checks): not kustomize or Argo CD files. */
+export function isKubernetesManifest(path: string): boolean {
+  return path.startsWith('tenants/') && !path.endsWith('/kustomization.yaml');
+}

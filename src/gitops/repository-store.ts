@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The branch every hosted repository delivers from. */
+export const MAIN_BRANCH = 'main';
+
+/**
+ * The one module that knows where hosted repositories live: `<DATA_DIR>/git/<organization id>/<project id>.git`, one
+ * directory per organization and one bare repository per project. Ids, not slugs, so nothing moves on a rename.
+ * Callers ask it for paths and never build them, so a later scale-out can move repositories to shared storage (or
+ * behind one Git-owning worker pool) by changing this module only.
+ */
+export interface RepositoryStore {
+  /** Directory holding one organization's repositories (`GIT_PROJECT_ROOT` of the Git HTTP backend). */
+  organizationRoot(organizationId: string): string;
+  /** Path of a project's bare repository. */
+  pathOf(organizationId: string, projectId: string): string;
+  /** Name of the repository inside its organization root (`<project id>.git`). */
+  nameOf(projectId: string): string;
+  /** Creates the bare repository when missing (idempotent). */
+  ensure(organizationId: string, projectId: string): Promise<string>;
+  exists(organizationId: string, projectId: string): Promise<boolean>;
+  remove(organizationId: string, projectId: string): Promise<void>;
+}
+
+export function createRepositoryStore(dataDir: string): RepositoryStore {
+  const root = path.join(dataDir, 'git');
+  const store: RepositoryStore = {
+    organizationRoot: (organizationId) => path.join(root, organizationId),
+    nameOf: (projectId) => `${projectId}.git`,
+    pathOf: (organizationId, projectId) => path.join(root, organizationId, `${projectId}.git`),
+    async ensure(organizationId, projectId) {
+      const dir = store.pathOf(organizationId, projectId);
+      await fs.mkdir(path.dirname(dir), { recursive: true });
+      await run('git', ['init', '--quiet', '--bare', `--initial-branch=${MAIN_BRANCH}`, dir]);
+      return dir;
+    },
+    async exists(organizationId, projectId) {
+      return fs
+        .stat(path.join(store.pathOf(organizationId, projectId), 'HEAD'))
+        .then(() => true)
+        .catch(() => false);
+    },
+    async remove(organizationId, projectId) {
+      await fs.rm(store.pathOf(organizationId, projectId), { recursive: true, force: true });
+    },
+  };
+  return store;
+}

@@ -1,0 +1,154 @@
+import type { Queryable } from '../db/knex';
+import { insertOne, timestampsOf } from '../db/owned-rows';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+
+export type ValidationMode = 'block' | 'warn';
+
+/** The project policy record: what delivery generation does with validation errors and deprecations. */
+export interface ProjectPolicy {
+  validation: { errors: ValidationMode; deprecations: ValidationMode };
+}
+
+export interface Project {
+  id: string;
+  organizationId: string;
+  /** Slug of the owning organization: part of the Git URL. */
+  organizationSlug: string;
+  slug: string;
+  name: string;
+  description: string;
+  archived: boolean;
+  archivedAt: string | null;
+  policy: ProjectPolicy;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface ProjectRow {
+  id: string;
+  organization_id: string;
+  organization_slug: string;
+  slug: string;
+  name: string;
+  description: string;
+  archived_at: Date | null;
+  validation_errors: ValidationMode;
+  validation_deprecations: ValidationMode;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function rowToProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    organizationSlug: row.organization_slug,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    archived: row.archived_at !== null,
+    archivedAt: row.archived_at?.toISOString() ?? null,
+    policy: { validation: { errors: row.validation_errors, deprecations: row.validation_deprecations } },
+    ...timestampsOf(row),
+  };
+}
+
+function projects(db: Queryable, organizationId: string) {
+  return db('projects as p')
+    .join('organizations as o', 'o.id', 'p.organization_id')
+    .leftJoin('project_policies as pp', 'pp.project_id', 'p.id')
+    .where('p.organization_id', organizationId)
+    .select(
+      'p.id',
+      'p.organization_id',
+      'o.slug as organization_slug',
+      'p.slug',
+      'p.name',
+      'p.description',
+      'p.archived_at',
+      db.raw("coalesce(pp.validation_errors, 'block') as validation_errors"),
+      db.raw("coalesce(pp.validation_deprecations, 'warn') as validation_deprecations"),
+      'p.created_at',
+      'p.updated_at',
+    );
+}
+
+export async function insertProject(
+  db: Queryable,
+  organizationId: string,
+  input: { slug: string; name: string; description: string },
+): Promise<string> {
+  const row = await insertOne<{ id: string }>(
+    db('projects')
+      .insert({ organization_id: organizationId, ...input })
+      .returning('id'),
+    'a project with this slug already exists',
+  );
+  await db('project_policies').insert({ project_id: row.id, organization_id: organizationId });
+  return row.id;
+}
+
+export async function findProjectBySlug(db: Queryable, organizationId: string, slug: string): Promise<Project | null> {
+  const row = (await projects(db, organizationId).where('p.slug', slug).first()) as ProjectRow | undefined;
+  return row ? rowToProject(row) : null;
+}
+
+export async function findProjectById(db: Queryable, organizationId: string, id: string): Promise<Project | null> {
+  const row = (await projects(db, organizationId).where('p.id', id).first()) as ProjectRow | undefined;
+  return row ? rowToProject(row) : null;
+}
+
+export interface ProjectFilter {
+  /** Substring of slug or name, case-insensitive. */
+  q?: string;
+  archived?: boolean;
+}
+
+export function listProjects(
+  db: Queryable,
+  organizationId: string,
+  filter: ProjectFilter,
+  page: PageRequest,
+): Promise<Page<Project>> {
+  const query = projects(db, organizationId);
+  if (filter.q) {
+    const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    void query.where((w) => void w.whereILike('p.slug', like).orWhereILike('p.name', like));
+  }
+  if (filter.archived !== undefined) {
+    void (filter.archived ? query.whereNotNull('p.archived_at') : query.whereNull('p.archived_at'));
+  }
+  return keysetPage<ProjectRow, Project>(query, ['p.slug', 'p.id'], page, (r) => [r.slug, r.id], rowToProject);
+}
+
+/** False when the project is gone. */
+export async function updateProject(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; description?: string; archived_at?: Date | null },
+): Promise<boolean> {
+  const count = await db('projects')
+    .where({ organization_id: organizationId, id })
+    .update({ ...changes, updated_at: db.fn.now() });
+  return count > 0;
+}
+
+export async function updatePolicy(
+  db: Queryable,
+  projectId: string,
+  validation: Partial<ProjectPolicy['validation']>,
+): Promise<void> {
+  await db('project_policies')
+    .where({ project_id: projectId })
+    .update({
+      ...(validation.errors ? { validation_errors: validation.errors } : {}),
+      ...(validation.deprecations ? { validation_deprecations: validation.deprecations } : {}),
+      updated_at: db.fn.now(),
+    });
+}
+
+/** Environments, tenants, workloads and the policy go with it (ON DELETE CASCADE). */
+export async function deleteProject(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return (await db('projects').where({ organization_id: organizationId, id }).delete()) > 0;
+}

@@ -1,0 +1,117 @@
+import type { Queryable } from '../db/knex';
+import { insertOne, timestampsOf } from '../db/owned-rows';
+
+/** A tenant a project deploys for; `catalogueTenantId` is its entry in the organization's tenant catalogue. */
+export interface ProjectTenant {
+  id: string;
+  projectId: string;
+  projectSlug: string;
+  catalogueTenantId: string;
+  slug: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  project_id: string;
+  project_slug: string;
+  org_tenant_id: string;
+  slug: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function rowToTenant(row: Row): ProjectTenant {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    projectSlug: row.project_slug,
+    catalogueTenantId: row.org_tenant_id,
+    slug: row.slug,
+    name: row.name,
+    ...timestampsOf(row),
+  };
+}
+
+function tenants(db: Queryable, organizationId: string) {
+  return db('project_tenants as pt')
+    .join('projects as p', 'p.id', 'pt.project_id')
+    .where('pt.organization_id', organizationId)
+    .select(
+      'pt.id',
+      'pt.project_id',
+      'p.slug as project_slug',
+      'pt.org_tenant_id',
+      'pt.slug',
+      'pt.name',
+      'pt.created_at',
+      'pt.updated_at',
+    );
+}
+
+/** A project has at most this many tenants in one unpaginated list (the delivery generator reads them all). */
+export const MAX_PROJECT_TENANTS = 1000;
+
+export async function listProjectTenants(db: Queryable, organizationId: string, projectId: string) {
+  const rows = (await tenants(db, organizationId)
+    .where('pt.project_id', projectId)
+    .orderBy('pt.slug')
+    .limit(MAX_PROJECT_TENANTS)) as Row[];
+  return rows.map(rowToTenant);
+}
+
+export async function findProjectTenant(db: Queryable, organizationId: string, id: string) {
+  const row = (await tenants(db, organizationId).where('pt.id', id).first()) as Row | undefined;
+  return row ? rowToTenant(row) : null;
+}
+
+/** The catalogue entry with this slug, created when missing (id of the entry, and whether it was created). */
+export async function catalogueTenantFor(
+  db: Queryable,
+  organizationId: string,
+  input: { slug: string; name: string },
+): Promise<{ id: string; created: boolean }> {
+  const inserted = (await db('org_tenants')
+    .insert({ organization_id: organizationId, slug: input.slug, name: input.name })
+    .onConflict(['organization_id', 'slug'])
+    .ignore()
+    .returning('id')) as { id: string }[];
+  if (inserted[0]) return { id: inserted[0].id, created: true };
+  const row = (await db('org_tenants').where({ organization_id: organizationId, slug: input.slug }).first('id')) as {
+    id: string;
+  };
+  return { id: row.id, created: false };
+}
+
+export async function insertProjectTenant(
+  db: Queryable,
+  ids: { organizationId: string; projectId: string; catalogueTenantId: string },
+  input: { slug: string; name: string },
+): Promise<string> {
+  const row = await insertOne<{ id: string }>(
+    db('project_tenants')
+      .insert({
+        organization_id: ids.organizationId,
+        project_id: ids.projectId,
+        org_tenant_id: ids.catalogueTenantId,
+        ...input,
+      })
+      .returning('id'),
+    'the tenant is already part of this project',
+  );
+  return row.id;
+}
+
+export async function updateProjectTenant(db: Queryable, organizationId: string, id: string, name: string) {
+  const count = await db('project_tenants')
+    .where({ organization_id: organizationId, id })
+    .update({ name, updated_at: db.fn.now() });
+  return count > 0;
+}
+
+export async function deleteProjectTenant(db: Queryable, organizationId: string, id: string) {
+  return (await db('project_tenants').where({ organization_id: organizationId, id }).delete()) > 0;
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from '../db/knex';
+import { insertOne, timestampsOf } from '../db/owned-rows';
+import type { WorkloadOverrides, WorkloadSpec } from './workload-spec';
+
+export interface Workload extends WorkloadSpec {
+  id: string;
+  name: string;
+  overrides: WorkloadOverrides;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  spec: WorkloadSpec;
+  overrides: WorkloadOverrides;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = ['id', 'name', 'spec', 'overrides', 'created_at', 'updated_at'] as const;
+
+/** The delivery generator reads every workload of a project at once; this bounds it. */
+export const MAX_WORKLOADS = 200;
+
+function rowToWorkload(row: Row): Workload {
+  return { id: row.id, name: row.name, ...row.spec, overrides: row.overrides, ...timestampsOf(row) };
+}
+
+export async function listWorkloads(db: Queryable, projectId: string): Promise<Workload[]> {
+  const rows = (await db('workloads')
+    .where({ project_id: projectId })
+    .orderBy('name')
+    .limit(MAX_WORKLOADS)
+    .select(COLUMNS)) as Row[];
+  return rows.map(rowToWorkload);
+}
+
+/** `forUpdate` locks the row until the transaction ends (overrides are read, changed and written back). */
+export async function findWorkload(db: Queryable, projectId: string, name: string, forUpdate = false) {
+  const query = db('workloads').where({ project_id: projectId, name }).first(COLUMNS);
+  const row = (await (forUpdate ? query.forUpdate() : query)) as Row | undefined;
+  return row ? rowToWorkload(row) : null;
+}
+
+export async function insertWorkload(
+  db: Queryable,
+  ids: { organizationId: string; projectId: string },
+  input: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides },
+): Promise<void> {
+  await insertOne(
+    db('workloads')
+      .insert({
+        organization_id: ids.organizationId,
+        project_id: ids.projectId,
+        name: input.name,
+        spec: JSON.stringify(input.spec),
+        overrides: JSON.stringify(input.overrides),
+      })
+      .returning('id'),
+    'a workload with this name already exists',
+  );
+}
+
+export async function updateWorkload(
+  db: Queryable,
+  id: string,
+  changes: { spec?: WorkloadSpec; overrides?: WorkloadOverrides },
+): Promise<void> {
+  await db('workloads')
+    .where({ id })
+    .update({
+      ...(changes.spec ? { spec: JSON.stringify(changes.spec) } : {}),
+      ...(changes.overrides ? { overrides: JSON.stringify(changes.overrides) } : {}),
+      updated_at: db.fn.now(),
+    });
+}
+
+export async function deleteWorkload(db: Queryable, id: string): Promise<void> {
+  await db('workloads').where({ id }).delete();
+}

@@ -1,0 +1,92 @@
+import { NotFound } from '../errors';
+import type { OrgCaller } from '../iam/caller';
+import type { OrgDomainDeps } from '../iam/cross-org';
+import { orgEntry } from '../iam/caller';
+import type { Tx } from '../db/knex';
+import type { Project } from './project-repository';
+import type { ProjectService } from './project-service';
+import {
+  deleteWorkload,
+  findWorkload,
+  insertWorkload,
+  listWorkloads,
+  updateWorkload,
+  type Workload,
+} from './workload-repository';
+import { withDefaults, type WorkloadOverrides, type WorkloadSpec } from './workload-spec';
+
+export type WorkloadInput = Partial<WorkloadSpec> &
+  Pick<WorkloadSpec, 'image'> & { name: string; overrides?: WorkloadOverrides };
+export type WorkloadChanges = Partial<WorkloadSpec> & { overrides?: WorkloadOverrides };
+
+export type WorkloadService = ReturnType<typeof createWorkloadService>;
+
+/** Workloads (services) of a project with their per-environment and per-tenant-and-environment overrides. */
+export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectService }) {
+  const { db, audit, projects } = deps;
+
+  const record = (trx: Tx, caller: OrgCaller, action: string, project: Project, name: string, details = {}) =>
+    audit.append(
+      trx,
+      orgEntry(caller, {
+        action,
+        category: 'configuration',
+        resourceType: 'workload',
+        resourceId: name,
+        projectId: project.id,
+        details: { project: project.slug, workload: name, ...details },
+      }),
+    );
+
+  async function workloadOf(project: Project, name: string, trx: Tx | typeof db = db, forUpdate = false) {
+    const workload = await findWorkload(trx, project.id, name, forUpdate);
+    if (!workload) throw new NotFound('workload not found');
+    return workload;
+  }
+
+  return {
+    async list(caller: OrgCaller, projectSlug: string): Promise<Workload[]> {
+      return listWorkloads(db, (await projects.projectOf(caller, projectSlug)).id);
+    },
+
+    async get(caller: OrgCaller, projectSlug: string, name: string): Promise<Workload> {
+      return workloadOf(await projects.projectOf(caller, projectSlug), name);
+    },
+
+    create(caller: OrgCaller, projectSlug: string, input: WorkloadInput): Promise<Workload> {
+      return db.transaction(async (trx) => {
+        const project = await projects.projectOf(caller, projectSlug, trx);
+        const { name, overrides, ...spec } = input;
+        await insertWorkload(
+          trx,
+          { organizationId: caller.organizationId, projectId: project.id },
+          { name, spec: withDefaults(spec), overrides: overrides ?? {} },
+        );
+        await record(trx, caller, 'workload.create', project, name, { image: spec.image });
+        return workloadOf(project, name, trx);
+      });
+    },
+
+    /** Fields given replace the stored ones (`overrides` as a whole). */
+    update(caller: OrgCaller, projectSlug: string, name: string, changes: WorkloadChanges): Promise<Workload> {
+      return db.transaction(async (trx) => {
+        const project = await projects.projectOf(caller, projectSlug, trx);
+        const current = await workloadOf(project, name, trx, true);
+        const { overrides, ...specChanges } = changes;
+        const spec = withDefaults({ ...current, ...specChanges });
+        await updateWorkload(trx, current.id, { spec, overrides });
+        await record(trx, caller, 'workload.update', project, name, { changes });
+        return workloadOf(project, name, trx);
+      });
+    },
+
+    remove(caller: OrgCaller, projectSlug: string, name: string): Promise<void> {
+      return db.transaction(async (trx) => {
+        const project = await projects.projectOf(caller, projectSlug, trx);
+        const current = await workloadOf(project, name, trx, true);
+        await deleteWorkload(trx, current.id);
+        await record(trx, caller, 'workload.delete', project, name);
+      });
+    },
+  };
+}

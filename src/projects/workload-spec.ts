@@ -1,0 +1,106 @@
+/**
+ * What a workload declares and how its overrides apply. Precedence: workload < environment < tenant-and-environment;
+ * variables merge key by key, resources by request/limit entry, tag and replicas replace.
+ */
+export interface ResourceAmounts {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface WorkloadResources {
+  requests?: ResourceAmounts;
+  limits?: ResourceAmounts;
+}
+
+export interface ContainerPort {
+  name?: string;
+  containerPort: number;
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+}
+
+/** Kubernetes Probe objects, passed through as written (the validation engine checks them). */
+export interface WorkloadProbes {
+  liveness?: Record<string, unknown>;
+  readiness?: Record<string, unknown>;
+  startup?: Record<string, unknown>;
+}
+
+export interface WorkloadSpec {
+  image: { repository: string; tag: string };
+  replicas: number;
+  ports: ContainerPort[];
+  resources: WorkloadResources;
+  probes: WorkloadProbes;
+  variables: Record<string, string>;
+}
+
+/** What an environment, or a tenant in an environment, may change. */
+export interface WorkloadOverride {
+  tag?: string;
+  replicas?: number;
+  variables?: Record<string, string>;
+  resources?: WorkloadResources;
+}
+
+export interface WorkloadOverrides {
+  /** By environment slug. */
+  environments?: Record<string, WorkloadOverride>;
+  /** By tenant slug, then environment slug. */
+  tenants?: Record<string, Record<string, WorkloadOverride>>;
+}
+
+/** The workload fields a create body may leave out. */
+export function withDefaults(input: Partial<WorkloadSpec> & Pick<WorkloadSpec, 'image'>): WorkloadSpec {
+  return {
+    image: input.image,
+    replicas: input.replicas ?? 1,
+    ports: input.ports ?? [],
+    resources: input.resources ?? {},
+    probes: input.probes ?? {},
+    variables: input.variables ?? {},
+  };
+}
+
+function mergeResources(base: WorkloadResources, over: WorkloadResources | undefined): WorkloadResources {
+  if (!over) return base;
+  const merged: WorkloadResources = {};
+  for (const key of ['requests', 'limits'] as const) {
+    const amounts = { ...base[key], ...over[key] };
+    if (Object.keys(amounts).length > 0) merged[key] = amounts;
+  }
+  return merged;
+}
+
+function applyOverride(spec: WorkloadSpec, over: WorkloadOverride | undefined): WorkloadSpec {
+  if (!over) return spec;
+  return {
+    ...spec,
+    image: { ...spec.image, tag: over.tag ?? spec.image.tag },
+    replicas: over.replicas ?? spec.replicas,
+    variables: { ...spec.variables, ...over.variables },
+    resources: mergeResources(spec.resources, over.resources),
+  };
+}
+
+/** The workload as one tenant runs it in one environment. */
+export function effectiveSpec(
+  spec: WorkloadSpec,
+  overrides: WorkloadOverrides,
+  tenant: string,
+  environment: string,
+): WorkloadSpec {
+  const env = applyOverride(spec, overrides.environments?.[environment]);
+  return applyOverride(env, overrides.tenants?.[tenant]?.[environment]);
+}
+
+/** Overrides with one tenant-and-environment tag set (the bulk image update). */
+export function withTenantTag(
+  overrides: WorkloadOverrides,
+  tenant: string,
+  environment: string,
+  tag: string,
+): WorkloadOverrides {
+  const tenants = { ...overrides.tenants };
+  tenants[tenant] = { ...tenants[tenant], [environment]: { ...tenants[tenant]?.[environment], tag } };
+  return { ...overrides, tenants };
+}

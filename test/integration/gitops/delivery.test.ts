@@ -1,0 +1,284 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { makeOrg } from '../../helpers/fixtures';
+import { httpClient } from '../../helpers/http-client';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { createGitActivities } from '../../../activities/git';
+import { applicationName } from '../../../src/gitops/application-name';
+import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
+
+let platform: TestPlatform;
+let http: ReturnType<typeof httpClient>;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let other: Awaited<ReturnType<typeof makeOrg>>;
+let owner: string;
+let tenantIds: Record<string, string>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  http = httpClient(platform.url);
+  org = await makeOrg(platform, ['owner', 'viewer']);
+  other = await makeOrg(platform, ['owner']);
+  owner = org.members.owner!.token;
+  tenantIds = await makeProject(platform, owner, 'shop', ['acme', 'globex']);
+}, 120_000);
+afterAll(() => platform.close());
+
+const manifestFiles = (t: string, e: string) =>
+  ['configmap.yaml', 'deployment.yaml', 'kustomization.yaml', 'service.yaml'].map((f) => `tenants/${t}/${e}/web/${f}`);
+
+async function headOf(dir: string) {
+  return (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
+}
+
+describe('delivery of a project to its hosted repository', () => {
+  let firstSha: string;
+
+  it('generates the documented layout, clonable with stock git over HTTP, every manifest valid for its version', async () => {
+    const res = await http.post<{ commit: string; created: boolean; validation: { summary: { errors: number } } }>(
+      '/api/v2/projects/shop/delivery/generate',
+      { token: owner, body: {} },
+    );
+    expect([res.status, res.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+    expect(res.body.created).toBe(true);
+    expect(res.body.validation.summary.errors).toBe(0);
+    firstSha = res.body.commit;
+
+    const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+    expect([clone.ok, clone.stderr]).toEqual([true, '']);
+    expect(await headOf(clone.dir)).toBe(firstSha);
+    const expected: string[] = [];
+    for (const t of ['acme', 'globex'])
+      for (const e of ['dev', 'prod']) expected.push(...manifestFiles(t, e), `applications/${t}/${e}/web.yaml`);
+    expect(await filesOf(clone.dir)).toEqual(expected.sort());
+
+    const app = await fs.readFile(path.join(clone.dir, 'applications/acme/prod/web.yaml'), 'utf8');
+    expect(app).toContain(
+      `name: ${applicationName({ project: 'shop', tenant: 'acme', environment: 'prod', service: 'web' })}`,
+    );
+    expect(app).toContain(`repoURL: ${platform.config.publicUrl}/git/r/${org.org.slug}/shop.git`);
+    expect(app).toContain('path: tenants/acme/prod/web');
+
+    for (const [env, version] of [
+      ['dev', '1.27'],
+      ['prod', '1.31'],
+    ] as const) {
+      for (const t of ['acme', 'globex']) {
+        for (const f of ['configmap.yaml', 'deployment.yaml', 'service.yaml']) {
+          const text = await fs.readFile(path.join(clone.dir, `tenants/${t}/${env}/web/${f}`), 'utf8');
+          const result = platform.services.validation.validate(text, version);
+          expect([t, env, f, result.summary.errors, result.results]).toEqual([t, env, f, 0, expect.any(Array)]);
+        }
+      }
+    }
+  });
+
+  it('commits nothing when nothing changed', async () => {
+    const res = await http.post<{ commit: string | null; created: boolean }>(
+      '/api/v2/projects/shop/delivery/generate',
+      {
+        token: owner,
+        body: {},
+      },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: false, commit: null });
+  });
+
+  it('compares environments that differ only in one tenant tag, then bulk-updates three pairs in one commit', async () => {
+    const patch = await http.patch('/api/v2/projects/shop/workloads/web', {
+      token: owner,
+      body: { overrides: { tenants: { acme: { prod: { tag: '2.0.0' } } } } },
+    });
+    expect(patch.status).toBe(200);
+    expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
+
+    const compare = await http.get<{ items: { tenant: string; service: string; differences: { type: string }[] }[] }>(
+      '/api/v2/projects/shop/compare?from=dev&to=prod',
+      { token: owner },
+    );
+    expect(compare.status).toBe(200);
+    expect(compare.body.items).toHaveLength(1);
+    expect(compare.body.items[0]).toMatchObject({
+      tenant: 'acme',
+      service: 'web',
+      differences: [
+        { type: 'image', from: 'registry.example.com/shop/web:1.0.0', to: 'registry.example.com/shop/web:2.0.0' },
+        { type: 'manifests' },
+      ],
+    });
+    const manifestDiff = (compare.body.items[0]?.differences[1] as unknown as { diff: string }).diff;
+    expect(
+      manifestDiff
+        .split('\n')
+        .filter((l) => /^[-+][^-+]/.test(l))
+        .map((l) => l.replace(/\s+/, ' ')),
+    ).toEqual(['- image: registry.example.com/shop/web:1.0.0', '+ image: registry.example.com/shop/web:2.0.0']);
+
+    const pairs = [
+      { tenant: 'acme', environment: 'dev' },
+      { tenant: 'acme', environment: 'prod' },
+      { tenant: 'globex', environment: 'prod' },
+    ];
+    const bad = await http.post('/api/v2/projects/shop/bulk-update', {
+      token: owner,
+      body: { workload: 'web', tag: '3.0.0', pairs: [...pairs, { tenant: 'nobody', environment: 'dev' }] },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('nobody/dev');
+
+    const preview = await http.post<{ files: { path: string }[] }>('/api/v2/projects/shop/bulk-update/preview', {
+      token: owner,
+      body: { workload: 'web', tag: '3.0.0', pairs },
+    });
+    const expectedFiles = pairs.map((p) => `tenants/${p.tenant}/${p.environment}/web/deployment.yaml`).sort();
+    expect(preview.body.files.map((f) => f.path).sort()).toEqual(expectedFiles);
+
+    const apply = await http.post<{ commit: string; auditIds: string[] }>('/api/v2/projects/shop/bulk-update', {
+      token: owner,
+      body: { workload: 'web', tag: '3.0.0', pairs },
+    });
+    expect(apply.status).toBe(200);
+    const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+    expect(await headOf(clone.dir)).toBe(apply.body.commit);
+    const touched = await gitCli(['diff', '--name-only', 'HEAD~1', 'HEAD'], clone.dir);
+    expect(touched.stdout.trim().split('\n').sort()).toEqual(expectedFiles);
+    const entries = await platform.services
+      .db('audit_log')
+      .where({ organization_id: org.org.id, action: 'image.update' })
+      .select('git_commit_sha', 'tenant_id');
+    expect(entries).toHaveLength(3);
+    expect(new Set(entries.map((e: { git_commit_sha: string }) => e.git_commit_sha))).toEqual(
+      new Set([apply.body.commit]),
+    );
+    expect(entries.map((e: { tenant_id: string }) => e.tenant_id).sort()).toEqual(
+      [tenantIds.acme, tenantIds.acme, tenantIds.globex].sort(),
+    );
+  });
+
+  it('refuses push with a clear message', async () => {
+    const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+    await fs.writeFile(path.join(clone.dir, 'x.txt'), 'x');
+    await gitCli(['-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qam', 'x', '--allow-empty'], clone.dir);
+    const push = await gitCli(['push', 'origin', 'HEAD:main'], clone.dir);
+    expect(push.ok).toBe(false);
+    expect(push.stderr).toContain('pushing is not supported');
+  });
+});
+
+describe('the one commit path', () => {
+  it('lands two concurrent writes as two commits', async () => {
+    const before = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
+    const writes = await Promise.all(
+      ['a', 'b'].map((name) =>
+        http.put<{ commit: string }>('/api/v2/projects/shop/files/content', {
+          token: owner,
+          body: { path: `notes/${name}.md`, content: `# ${name}\n`, message: `Add ${name}` },
+        }),
+      ),
+    );
+    expect(writes.map((w) => w.status)).toEqual([200, 200]);
+    expect(writes[0]?.body.commit).not.toBe(writes[1]?.body.commit);
+    const after = await http.get<{ items: { sha: string; author: { email: string } }[] }>(
+      '/api/v2/projects/shop/commits?limit=200',
+      { token: owner },
+    );
+    expect(after.body.items).toHaveLength(before.body.items.length + 2);
+    expect(after.body.items[0]?.author.email).toBe(org.members.owner!.user.email);
+    const list = await http.get<{ items: { path: string }[] }>('/api/v2/projects/shop/files?path=notes', {
+      token: owner,
+    });
+    expect(list.body.items.map((i) => i.path)).toEqual(['notes/a.md', 'notes/b.md']);
+  });
+
+  it('returns the first SHA for a retried write with the same idempotency key, and makes no second commit', async () => {
+    const body = { path: 'notes/once.md', content: 'once\n', message: 'Once' };
+    const headers = { 'Idempotency-Key': 'retry-key-1' };
+    const first = await http.put<{ commit: string }>('/api/v2/projects/shop/files/content', {
+      token: owner,
+      body,
+      headers,
+    });
+    // The activity itself, called again as a retry would, with the same request.
+    const project = await platform.services.projects.projects.projectOf(
+      {
+        principal: { organizationId: org.org.id, role: 'owner' } as never,
+        requestId: null,
+        organizationId: org.org.id,
+        role: 'owner',
+      },
+      'shop',
+    );
+    const outcome = await createGitActivities(platform.services).commitToRepository({
+      organizationId: org.org.id,
+      projectId: project.id,
+      idempotencyKey: 'retry-key-1',
+      workflowId: `git-commit-${project.id}-retry-key-1`,
+      message: 'Once',
+      actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
+      operation: { type: 'files', writes: [{ path: 'notes/once.md', content: 'changed\n' }], deletes: [] },
+    });
+    expect(outcome).toMatchObject({ sha: first.body.commit, created: false });
+    const second = await http.put<{ commit: string }>('/api/v2/projects/shop/files/content', {
+      token: owner,
+      body,
+      headers,
+    });
+    expect(second.body.commit).toBe(first.body.commit);
+    const history = await http.get<{ items: { trailers: Record<string, string> }[] }>('/api/v2/projects/shop/commits', {
+      token: owner,
+    });
+    expect(history.body.items.filter((c) => c.trailers['Idempotency-Key'] === 'retry-key-1')).toHaveLength(1);
+  });
+});
+
+describe('validation policy of delivery generate', () => {
+  it('blocks a schema error under block (no commit) and commits under warn', async () => {
+    await makeProject(platform, owner, 'broken', ['acme'], {
+      probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
+    });
+    const blocked = await http.post<{ validation: { summary: { errors: number } }; commit: null }>(
+      '/api/v2/projects/broken/delivery/generate',
+      { token: owner, body: {} },
+    );
+    expect(blocked.status).toBe(422);
+    expect(blocked.body.validation.summary.errors).toBeGreaterThan(0);
+    const empty = await http.get<{ items: unknown[] }>('/api/v2/projects/broken/commits', { token: owner });
+    expect(empty.body.items).toHaveLength(0);
+
+    const policy = await http.patch('/api/v2/projects/broken/policy', {
+      token: owner,
+      body: { validation: { errors: 'warn' } },
+    });
+    expect(policy.body).toEqual({ validation: { errors: 'warn', deprecations: 'warn' } });
+    const warned = await http.post<{ commit: string; validation: { summary: { errors: number } } }>(
+      '/api/v2/projects/broken/delivery/generate',
+      { token: owner, body: {} },
+    );
+    expect(warned.status).toBe(200);
+    expect(warned.body.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(warned.body.validation.summary.errors).toBeGreaterThan(0);
+  });
+});
+
+describe('access to the repository', () => {
+  it('keeps another organization out (clone, files, project) and viewers from writing', async () => {
+    const outsider = other.members.owner!.token;
+    const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', outsider));
+    expect(clone.ok).toBe(false);
+    expect(clone.stderr).toMatch(/404|not found/i);
+    const anonymous = await fetch(`${platform.url}/git/r/${org.org.slug}/shop.git/info/refs?service=git-upload-pack`);
+    expect(anonymous.status).toBe(401);
+    expect((await http.get('/api/v2/projects/shop/files', { token: outsider })).status).toBe(404);
+    expect((await http.get('/api/v2/projects/shop', { token: outsider })).status).toBe(404);
+
+    const viewer = org.members.viewer!.token;
+    expect((await http.get('/api/v2/projects/shop/files', { token: viewer })).status).toBe(200);
+    const write = await http.put('/api/v2/projects/shop/files/content', {
+      token: viewer,
+      body: { path: 'x.md', content: 'x', message: 'x' },
+    });
+    expect(write.status).toBe(403);
+    expect((await cloneInto(cloneUrl(platform, org.org.slug, 'shop', viewer))).ok).toBe(true);
+  });
+});
