@@ -1,23 +1,35 @@
 import Router from '@koa/router';
 import type { Next } from 'koa';
+import { refuseNulCharacters } from '../src/http/nul-characters';
 import type { SchemaValidator } from '../src/http/schema-validator';
 import type { AppContext, AppState } from './context';
 import type { RouteDef } from './route-def';
 import type { AuthChain } from './auth-chain';
 
+/** Path parameters are checked against this schema: a route may only use a parameter name it declares. */
+const PATH_PARAMS = 'path-params';
+
 /**
- * Every route goes through the same chain in the same order: identity, organization context, authorization of the
- * declared action, request validation, then the thin handler.
+ * Every route goes through the same chain in the same order: refusal of text PostgreSQL cannot store (NUL
+ * characters), identity, organization context, authorization of the declared action, request validation (path
+ * parameters, query, body), then the thin handler.
  */
 export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: SchemaValidator): Router<AppState> {
   const router = new Router<AppState>();
+  const declaredParams = Object.keys(schemas.schema(PATH_PARAMS).properties as Record<string, unknown>);
   for (const route of routes) {
     if (route.access.kind !== 'public' && !route.access.action) {
       throw new Error(`route ${route.method.toUpperCase()} ${route.path} declares no action`);
     }
+    for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+      if (!declaredParams.includes(name!))
+        throw new Error(`route ${route.path}: parameter ${name} not in ${PATH_PARAMS}`);
+    }
     const stack = [
       async (ctx: AppContext, next: Next) => {
+        refuseNulCharacters({ path: ctx.params, query: ctx.query, body: ctx.state.body });
         await auth.enforce(ctx, route.access);
+        schemas.check(PATH_PARAMS, { ...ctx.params }, 'path');
         if (route.query) schemas.check(route.query, { ...ctx.query }, 'query');
         if (route.body) schemas.check(route.body, ctx.state.body ?? {}, 'body');
         return next();

@@ -21,7 +21,7 @@ export async function listen(app: Koa<AppState>, host: string, port: number, rea
     server.listen(port, host, () => resolve());
   });
   const { port: actual } = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const running: RunningServer = {
     url: `http://${shownHost}:${actual}`,
     server,

@@ -1,4 +1,4 @@
-import { configFromProcess, exitOnConfigError, type Config } from '../src/config';
+import { ConfigError, configFromProcess, exitOnConfigError, type Config } from '../src/config';
 import { createLogger, errorFields } from '../src/logging/logger';
 import { resolveEndpoints } from '../src/runtime/embedded';
 import { runPlatform } from '../src/runtime/platform';
@@ -21,8 +21,12 @@ async function main(config: Config): Promise<void> {
     await running.stop();
     await endpoints.stop();
   });
+  // The public URL is what a browser must open (the refresh Origin check accepts it); by default it is where we listen.
+  const listening = running.http?.url ?? '-';
+  const api =
+    new URL(config.publicUrl).origin === listening ? listening : `${config.publicUrl} (listening on ${listening})`;
   const lines = [
-    `API:         ${running.http?.url ?? '-'}`,
+    `API:         ${api}`,
     `Temporal UI: ${endpoints.temporalUiUrl ?? '(external cluster)'}`,
     `Started in ${Date.now() - started} ms. Ctrl-C stops everything.`,
   ];
@@ -36,6 +40,8 @@ try {
   exitOnConfigError(err);
 }
 main(config).catch((err: unknown) => {
+  // A setting that only proves wrong at start (DATA_DIR out of reach of PostgreSQL) stops like a bad value.
+  if (err instanceof ConfigError) exitOnConfigError(err);
   createLogger('error').error('start failed', errorFields(err));
   process.exit(1);
 });

@@ -12,7 +12,9 @@ import { freePort } from '../../src/net/free-port';
  * The whole platform on embedded defaults in a throwaway DATA_DIR (API, worker, PostgreSQL, Temporal), with an owner
  * and a token, so the HTTP figures come from the real route, auth chain included.
  */
-export async function startBenchPlatform(): Promise<{ baseUrl: string; token: string; stop(): Promise<void> }> {
+export async function startBenchPlatform(
+  env: Record<string, string> = {},
+): Promise<{ baseUrl: string; token: string; stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-platform-'));
   fs.chmodSync(dataDir, 0o755);
   const config = loadConfig({
@@ -23,6 +25,7 @@ export async function startBenchPlatform(): Promise<{ baseUrl: string; token: st
     EMBEDDED_PG_PORT: String(await freePort()),
     PATH: process.env.PATH,
     LOG_LEVEL: 'warn',
+    ...env,
   });
   const log = createLogger('warn');
   const endpoints = await resolveEndpoints(config, log);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
+import { isUuid } from '../iam/caller';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
 
@@ -149,10 +150,13 @@ export function encodeCursor(seq: string): string {
   return Buffer.from(`a:${seq}`).toString('base64url');
 }
 
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/** The seq of a cursor we made, or null: anything else, a seq beyond the bigint column included, names no page. */
 export function decodeCursor(cursor: string): string | null {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const match = /^a:(\d{1,19})$/.exec(text);
-  return match?.[1] ?? null;
+  const seq = /^a:(\d{1,19})$/.exec(text)?.[1];
+  return seq !== undefined && BigInt(seq) <= BIGINT_MAX ? seq : null;
 }
 
 /** Newest first; the cursor is the last seq seen, so pages stay stable while new entries arrive. */
@@ -171,8 +175,10 @@ export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: strin
     else void query.where('action', q.action);
   }
   if (q.categories) void query.whereIn('category', q.categories);
+  // The actor as recorded, or, for a user id, every entry that user made: never "no user id" for any other text.
   const actor = q.actor;
-  if (actor) void query.where((b) => void b.where('actor', actor).orWhere('user_id', uuidOrNull(actor)));
+  if (actor && isUuid(actor)) void query.where((b) => void b.where('actor', actor).orWhere('user_id', actor));
+  else if (actor) void query.where('actor', actor);
   if (q.actorType) void query.where('actor_type', q.actorType);
   if (q.resourceType) void query.where('resource_type', q.resourceType);
   if (q.resourceId) void query.where('resource_id', q.resourceId);
@@ -185,10 +191,6 @@ export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: strin
     items: page.map(rowToEntry),
     nextCursor: rows.length > q.limit && last ? encodeCursor(last.seq) : null,
   };
-}
-
-function uuidOrNull(value: string): string | null {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value : null;
 }
 
 /** Streams one chain in order, in batches, for verification. */

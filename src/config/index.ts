@@ -83,7 +83,7 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
   }
   const host = readString(env, 'HOST', '127.0.0.1');
-  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? localUrl(host, port);
   return {
     port,
     host,
@@ -115,13 +115,22 @@ export function loadConfig(env: Env): Config {
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
     exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
     workerMetricsPort: readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
-    jwt: loadJwtConfig(env, port),
+    jwt: loadJwtConfig(env, publicUrl),
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
   };
 }
 
-function loadJwtConfig(env: Env, port: number): JwtConfig {
+/**
+ * The URL the API answers on locally, which `npm start` prints: the default PUBLIC_URL, so a browser opened on the
+ * printed URL passes the refresh Origin check. A wildcard bind address is reached through the loopback address.
+ */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function loadJwtConfig(env: Env, publicUrl: string): JwtConfig {
   const privateKeyPem = readOptional(env, 'JWT_PRIVATE_KEY');
   const publicKeyPem = readOptional(env, 'JWT_PUBLIC_KEY');
   if ((privateKeyPem === undefined) !== (publicKeyPem === undefined)) {
@@ -138,7 +147,7 @@ function loadJwtConfig(env: Env, port: number): JwtConfig {
           .map((pem) => pem.trim())
           .filter(Boolean)
       : [],
-    issuer: readString(env, 'JWT_ISSUER', readOptional(env, 'PUBLIC_URL') ?? `http://localhost:${port}`),
+    issuer: readString(env, 'JWT_ISSUER', publicUrl),
     audience: readString(env, 'JWT_AUDIENCE', 'delivery-platform-api'),
     accessTokenTtlSeconds: readInt(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 3600),
   };

@@ -33,7 +33,8 @@ function decodeCursor(cursor: string): [string, string] {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 3 && value[0] === 'k1') {
       const [, a, b] = value as unknown[];
-      if (typeof a === 'string' && typeof b === 'string') return [a, b];
+      // Both keys reach PostgreSQL as text, which cannot hold a NUL character.
+      if (typeof a === 'string' && typeof b === 'string' && !`${a}${b}`.includes('\u0000')) return [a, b];
     }
   } catch {
     // fall through: a cursor we did not make

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logging/logger';
+import { checkPostgresUserAccess } from './postgres-user-access';
 
 export interface EmbeddedPg {
   url: string;
+  /** The postmaster's process id (from postmaster.pid). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ async function loadEmbeddedPostgres() {
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPg> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.join(dataDir, 'postgres');
+  checkPostgresUserAccess(dataDir, databaseDir);
   const fresh = !fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -60,6 +64,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
+    pid: Number(fs.readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop: () => pg.stop(),
   };
 }

@@ -7,7 +7,7 @@ import { repoRoot } from '../paths';
 
 export interface SchemaValidator {
   /** Throws InvalidInput `invalid request body: <reason>` unless `value` matches schema `id`. */
-  check(id: string, value: unknown, what?: 'body' | 'query'): void;
+  check(id: string, value: unknown, what?: 'body' | 'query' | 'path'): void;
   schema(id: string): Record<string, unknown>;
   ids(): string[];
 }

@@ -16,7 +16,7 @@ export function createPasswordService(deps: IdentityDeps) {
   const rule = config.rates.reset;
 
   return {
-    /** Same answer for every address; the mail goes out after the response, so timing tells nothing (EN-1). */
+    /** Same answer for every address; lookup, token and mail come after the response, so timing tells nothing (EN-1). */
     async forgot(email: string, meta: RequestMeta) {
       await limiter.hit(
         [
@@ -25,11 +25,12 @@ export function createPasswordService(deps: IdentityDeps) {
         ],
         config.rateWindowMs,
       );
-      const user = await credentialsByEmail(db, email);
-      if (user && !user.disabled) {
+      mailer.sendLater(async () => {
+        const user = await credentialsByEmail(db, email);
+        if (!user || user.disabled) return null;
         const token = await issueEmailToken(db, user.id, 'password_reset', config.passwordResetTtlMs);
-        mailer.sendLater(mails.passwordReset(user.email, token, Math.round(config.passwordResetTtlMs / 60_000)));
-      }
+        return mails.passwordReset(user.email, token, Math.round(config.passwordResetTtlMs / 60_000));
+      });
       return CHECK_YOUR_EMAIL;
     },
 

@@ -1,16 +1,19 @@
 import { Conflict, Forbidden, InvalidInput } from '../errors';
 import { accountKey, addressKey } from '../rate-limit/fixed-window-limiter';
+import { canonicalEmail } from '../users/email-address';
 import { insertUser, normalizeEmail } from '../users/user-repository';
 import { AUTH_ACTIONS, authEntry, type RequestMeta } from './auth-audit';
 import { consumeEmailToken, issueEmailToken } from './email-tokens';
+import type { MailMessage } from '../mail/mailer';
 import type { IdentityDeps } from './identity-deps';
 import { hashPassword } from './password-hash';
 import { credentialsByEmail, credentialsById, markEmailVerified } from './user-credentials';
 
-/** Registration and resend answer the same whether or not the address has an account (EN-1). */
+/**
+ * Registration and resend answer the same, in the same time, whether or not the address has an account (EN-1):
+ * everything that depends on the account runs after the answer (Mailer.sendLater).
+ */
 export const CHECK_YOUR_EMAIL = { status: 'check your email to continue' } as const;
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 
 export function createRegistrationService(deps: IdentityDeps) {
   const { db, audit, mailer, mails, limiter, config, policy } = deps;
@@ -26,66 +29,71 @@ export function createRegistrationService(deps: IdentityDeps) {
     );
   }
 
-  /** Unverified: a fresh link. Verified: a notice that the account exists. Unknown: nothing. */
-  async function resendFor(userId: string, fromRegistration: boolean) {
+  /** Unverified: a fresh link. Verified: a notice that the account exists (to a registration only). */
+  async function resendMail(userId: string, fromRegistration: boolean): Promise<MailMessage | null> {
     const user = await credentialsById(db, userId);
-    if (!user || user.disabled) return;
-    if (user.emailVerified) {
-      if (fromRegistration) mailer.sendLater(mails.alreadyRegistered(user.email));
-      return;
-    }
+    if (!user || user.disabled) return null;
+    if (user.emailVerified) return fromRegistration ? mails.alreadyRegistered(user.email) : null;
     const token = await issueEmailToken(db, user.id, 'verify_email', config.emailVerificationTtlMs);
-    mailer.sendLater(mails.verifyEmail(user.email, token, ttlHours));
+    return mails.verifyEmail(user.email, token, ttlHours);
+  }
+
+  /** The account, created unless the address is taken, and the mail that follows; runs after the answer. */
+  async function registrationMail(
+    input: { email: string; name: string; passwordHash: string },
+    meta: RequestMeta,
+  ): Promise<MailMessage | null> {
+    const existing = await credentialsByEmail(db, input.email);
+    if (existing) return resendMail(existing.id, true);
+    try {
+      return await db.transaction(async (trx) => {
+        const created = await insertUser(trx, {
+          email: input.email,
+          name: input.name.trim(),
+          passwordHash: input.passwordHash,
+          verified: false,
+        });
+        await audit.append(
+          trx,
+          authEntry({
+            action: AUTH_ACTIONS.register,
+            meta,
+            userId: created.id,
+            actor: created.email,
+            details: { method: 'password' },
+          }),
+        );
+        const token = await issueEmailToken(trx, created.id, 'verify_email', config.emailVerificationTtlMs);
+        return mails.verifyEmail(created.email, token, ttlHours);
+      });
+    } catch (err) {
+      // A concurrent registration of the same address won the race: that one sends the mail.
+      if (err instanceof Conflict) return null;
+      throw err;
+    }
   }
 
   return {
+    /**
+     * Checks what the request alone decides (address form, password policy, rate limits) and hashes the password
+     * for every address alike; whether the address is taken is looked at only after the answer.
+     */
     async register(input: { email: string; password: string; name: string }, meta: RequestMeta) {
       if (!config.registrationOpen) throw new Forbidden('registration is closed on this deployment');
-      if (!EMAIL.test(input.email)) throw new InvalidInput('email is not a valid address');
-      policy.check(input.password, input.email);
-      await limit('register', input.email, meta);
-      // Hash first in every case, so a taken address answers in the same time as a new one.
+      const email = canonicalEmail(input.email);
+      policy.check(input.password, email);
+      await limit('register', email, meta);
       const passwordHash = await hashPassword(input.password);
-      const existing = await credentialsByEmail(db, input.email);
-      if (existing) {
-        await resendFor(existing.id, true);
-        return CHECK_YOUR_EMAIL;
-      }
-      try {
-        const { user, token } = await db.transaction(async (trx) => {
-          const created = await insertUser(trx, {
-            email: input.email,
-            name: input.name.trim(),
-            passwordHash,
-            verified: false,
-          });
-          await audit.append(
-            trx,
-            authEntry({
-              action: AUTH_ACTIONS.register,
-              meta,
-              userId: created.id,
-              actor: created.email,
-              details: { method: 'password' },
-            }),
-          );
-          return {
-            user: created,
-            token: await issueEmailToken(trx, created.id, 'verify_email', config.emailVerificationTtlMs),
-          };
-        });
-        mailer.sendLater(mails.verifyEmail(user.email, token, ttlHours));
-      } catch (err) {
-        // A concurrent registration of the same address won the race: answer exactly as for any taken address.
-        if (!(err instanceof Conflict)) throw err;
-      }
+      mailer.sendLater(() => registrationMail({ email, name: input.name, passwordHash }, meta));
       return CHECK_YOUR_EMAIL;
     },
 
     async resendVerification(email: string, meta: RequestMeta) {
       await limit('resend', email, meta, config.rates.reset);
-      const user = await credentialsByEmail(db, email);
-      if (user) await resendFor(user.id, false);
+      mailer.sendLater(async () => {
+        const user = await credentialsByEmail(db, email);
+        return user ? resendMail(user.id, false) : null;
+      });
       return CHECK_YOUR_EMAIL;
     },
 

@@ -23,9 +23,11 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /**
    * Sends after the caller has answered, logging failures. Used where the response must not depend on whether a
-   * mail was sent (no account enumeration by status or timing); close() waits for these.
+   * mail was sent (no account enumeration by status or timing); close() waits for these. Given a function, runs it
+   * after the answer too and sends what it returns (nothing for null): the work that depends on whether an account
+   * exists (looking it up, issuing its token) then costs the answer nothing either.
    */
-  sendLater(message: MailMessage): void;
+  sendLater(message: MailMessage | (() => Promise<MailMessage | null>)): void;
   close(): Promise<void>;
 }
 
@@ -48,8 +50,17 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
     deliveryConfigured: config.smtpUrl !== undefined,
     send: deliver,
     sendLater(message) {
-      const sending = deliver(message)
-        .catch((err: unknown) => mailLog.error('mail not sent', { to: message.to, ...errorFields(err) }))
+      const compose = typeof message === 'function' ? message : () => Promise.resolve(message);
+      // setImmediate: the caller's response goes out before any of the work starts.
+      const sending = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(compose)
+        .then(async (composed) => {
+          if (!composed) return;
+          await deliver(composed).catch((err: unknown) =>
+            mailLog.error('mail not sent', { to: composed.to, ...errorFields(err) }),
+          );
+        })
+        .catch((err: unknown) => mailLog.error('mail not composed', errorFields(err)))
         .finally(() => pending.delete(sending));
       pending.add(sending);
     },

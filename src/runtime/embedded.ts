@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../embedded/postgres';
+import { clearProcessRecord, processRecordFile, recordProcess, stopOrphan } from '../embedded/process-record';
 import { locateTemporalCli } from '../embedded/temporal-cli';
 import { startDownloadedDevServer } from '../embedded/temporal-download';
 import { startDevServer, type DevServer } from '../embedded/temporal-server';
@@ -36,10 +37,20 @@ async function reachable(url: string): Promise<boolean> {
 export async function resolveDatabase(config: Config, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
   const url = embeddedDatabaseUrl(config);
+  const record = processRecordFile(config.dataDir, 'postgres');
+  await stopOrphan(record, 'postgres', 'SIGINT', log);
+  // Still reachable: started by a run that is alive (the platform, while the operator CLI runs), which stops it.
   if (await reachable(url)) return { url, stop: async () => undefined };
   log.info('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
   const started = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, log);
-  return { url: started.url, stop: () => started.stop() };
+  recordProcess(record, started.pid);
+  return {
+    url: started.url,
+    stop: async () => {
+      await started.stop();
+      clearProcessRecord(record);
+    },
+  };
 }
 
 /** The dev server from the CLI when one can be found or installed, else downloaded by the SDK. */
@@ -62,8 +73,10 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
       dbFile,
     });
   }
+  const record = processRecordFile(config.dataDir, 'temporal');
+  await stopOrphan(record, 'temporal', 'SIGTERM', log);
   log.info('starting Temporal dev server', { cliPath });
-  return startDevServer({
+  const server = await startDevServer({
     cliPath,
     port: config.temporal.embeddedPort,
     uiPort: config.temporal.uiPort,
@@ -71,6 +84,14 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
     dbFile,
     logFile: path.join(config.dataDir, 'temporal', 'server.log'),
   });
+  if (server.process.pid !== undefined) recordProcess(record, server.process.pid);
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      clearProcessRecord(record);
+    },
+  };
 }
 
 /** External services when configured; otherwise embedded PostgreSQL and the Temporal dev server under DATA_DIR. */

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { isUniqueViolation } from '../db/knex';
 import { Conflict } from '../errors';
+import { canonicalEmail, emailLookupKey } from './email-address';
 
 export interface User {
   id: string;
@@ -33,8 +34,9 @@ export function rowToUser(row: UserRow): User {
   };
 }
 
+/** The form addresses are compared in (see email-address.ts); the stored form of every account. */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return emailLookupKey(email);
 }
 
 export async function insertUser(
@@ -44,7 +46,7 @@ export async function insertUser(
   try {
     const [row] = (await db('users')
       .insert({
-        email: normalizeEmail(input.email),
+        email: canonicalEmail(input.email),
         name: input.name,
         password_hash: input.passwordHash,
         email_verified_at: input.verified ? db.fn.now() : null,

@@ -62,6 +62,14 @@ describe('embedded run', () => {
   it('comes up ready with the Temporal UI, keeps data across a restart, and leaves nothing running', async () => {
     const first = await startPlatform();
     expect(first.output()).toContain(`Temporal UI: http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
+    // A browser on the printed URL passes the refresh Origin check (PUBLIC_URL's default is that URL).
+    const printed = /API: +(\S+)/.exec(first.output())?.[1];
+    expect(printed).toBe(`http://127.0.0.1:${env.PORT}`);
+    const refresh = await fetch(`${printed}/api/v1/auth/refresh`, { method: 'POST', headers: { Origin: printed! } });
+    expect({ status: refresh.status, body: await refresh.json() }).toEqual({
+      status: 401,
+      body: { error: expect.not.stringMatching(/cross-origin/) },
+    });
     const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
 
@@ -84,4 +92,43 @@ describe('embedded run', () => {
     expect(rows.map((r: { email: string }) => r.email)).toContain('keep@example.test');
     await stopPlatform(second);
   }, 180_000);
+});
+
+describe('after a crash', () => {
+  it('stops the PostgreSQL and Temporal dev server a killed run left, by their recorded process ids', async () => {
+    const crashed = await startPlatform();
+    crashed.kill('SIGKILL');
+    expect(await exited(crashed)).toBe('SIGKILL');
+    // The children outlive the killed Node process: orphans a next start must not simply reuse and forget.
+    expect(await portOpen(Number(env.EMBEDDED_PG_PORT))).toBe(true);
+    expect(await portOpen(Number(env.TEMPORAL_PORT))).toBe(true);
+
+    const next = await startPlatform();
+    await stopPlatform(next);
+  }, 180_000);
+});
+
+describe('unreachable DATA_DIR', () => {
+  // As root, embedded PostgreSQL runs as the user postgres, who cannot pass through a folder only root may enter.
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+  asRoot(
+    'exits at once saying which folder blocks the postgres user and how to fix it',
+    async () => {
+      const locked = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-locked-'));
+      fs.chmodSync(locked, 0o700);
+      try {
+        const { code, output } = await runScript('scripts/start.ts', [], {
+          ...env,
+          DATA_DIR: path.join(locked, 'data'),
+        });
+        expect(code).toBe(78);
+        expect(output).toContain(`configuration error: DATA_DIR ${path.join(locked, 'data')}`);
+        expect(output).toContain(`chmod o+x ${locked}`);
+        expect(output).not.toMatch(/init script exited/);
+      } finally {
+        fs.rmSync(locked, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

@@ -4,7 +4,6 @@ import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { orgCallerOf } from '../../request';
 
-const ID = /^[0-9a-f-]{36}$/;
 const GVK = /^[A-Za-z0-9.-]{1,253}$/;
 
 /** The spec's own messages for the validate body, instead of the generic schema message. */
@@ -125,7 +124,6 @@ export function k8sRoutes(services: Pick<Services, 'validation' | 'crds' | 'plan
       status: 204,
       handler: async (ctx) => {
         const id = ctx.params.id ?? '';
-        if (!ID.test(id)) throw new NotFound('CRD not found');
         await crds.remove(orgCallerOf(ctx), id);
         ctx.status = 204;
       },

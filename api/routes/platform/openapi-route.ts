@@ -6,11 +6,12 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const oasPath = route.path.replace(/:(\w+)/g, '{$1}');
+    const pathSchemas = schemas.schema('path-params').properties as Record<string, unknown>;
     const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: pathSchemas[m[1]!],
     }));
     const queryParams = route.query ? queryParameters(schemas.schema(route.query)) : [];
     const op: Record<string, unknown> = {

@@ -146,3 +146,45 @@ describe('GET /api/v2/audit-logs', () => {
     expect(viewer.status).toBe(403);
   });
 });
+
+describe('actor filter', () => {
+  it('matches the named actor exactly: entries without a user id do not match a non-uuid actor', async () => {
+    const a = await makeOrg(platform, ['owner']);
+    const owner = a.members.owner!;
+    await append(a.org.id, 'image.update', { actorType: 'system', actor: 'image-webhook', category: 'webhook' });
+    await append(a.org.id, 'release.deploy', { actorType: 'system', actor: 'scheduler', category: 'deployment' });
+    await append(a.org.id, 'release.approve', { userId: owner.user.id, actor: 'bob@example.test' });
+    const token = owner.token;
+
+    const webhook = await http.get<Page>('/api/v2/audit-logs?actor=image-webhook', { token });
+    expect(webhook.body.items.map((e) => e.actor)).toEqual(['image-webhook']);
+    const byEmail = await http.get<Page>('/api/v2/audit-logs?actor=bob%40example.test', { token });
+    expect(byEmail.body.items.map((e) => e.action)).toEqual(['release.approve']);
+    // A user id matches the entries that user made, whatever name they carried at the time.
+    const byId = await http.get<Page>(`/api/v2/audit-logs?actor=${owner.user.id}`, { token });
+    expect(byId.body.items.length).toBeGreaterThan(0);
+    expect(byId.body.items.every((e) => e.userId === owner.user.id)).toBe(true);
+    expect(byId.body.items.map((e) => e.action)).toContain('release.approve');
+  });
+});
+
+describe('input PostgreSQL cannot hold is refused at the edge', () => {
+  it('answers 400 for a NUL character in a filter and for a cursor beyond the bigint range', async () => {
+    const a = await makeOrg(platform, ['owner']);
+    const token = a.members.owner!.token;
+    for (const field of ['actor', 'resourceType', 'resourceId']) {
+      const res = await http.get(`/api/v2/audit-logs?${field}=a%00b`, { token });
+      expect({ field, status: res.status, body: res.body }).toEqual({
+        field,
+        status: 400,
+        body: { error: `invalid request query: ${field} must not contain NUL characters` },
+      });
+    }
+    const beyond = Buffer.from('a:9999999999999999999').toString('base64url');
+    expect((await http.get(`/api/v2/audit-logs?cursor=${beyond}`, { token })).body).toEqual({
+      error: 'invalid cursor',
+    });
+    const largest = Buffer.from('a:9223372036854775807').toString('base64url');
+    expect((await http.get(`/api/v2/audit-logs?cursor=${largest}`, { token })).status).toBe(200);
+  });
+});

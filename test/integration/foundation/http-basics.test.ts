@@ -1,4 +1,5 @@
 import { routeTable } from '../../../api/route-table';
+import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
@@ -67,6 +68,57 @@ describe('errors and request ids', () => {
     const res = await http.get('/api/v2/audit-logs');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'missing or invalid token' });
+  });
+});
+
+describe('input PostgreSQL cannot hold is refused at the edge with 400', () => {
+  it('refuses a NUL character in any JSON string or key of a body, before anything reads it', async () => {
+    const inValue = await http.post('/api/v1/auth/login', { body: { email: 'a\u0000@example.test', password: 'x' } });
+    expect(inValue.status).toBe(400);
+    expect(inValue.body).toEqual({ error: 'invalid request body: email must not contain NUL characters' });
+    const nested = await http.post('/api/v1/auth/login', {
+      rawBody: '{"email":"a@example.test","password":"x","more":[{"k\\u0000":1}]}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(nested.body).toEqual({ error: 'invalid request body: more.0.k\\u0000 must not contain NUL characters' });
+  });
+
+  it('refuses a list cursor whose keys hold a NUL character', async () => {
+    const { members } = await makeOrg(platform, ['owner']);
+    const cursor = Buffer.from(JSON.stringify(['k1', 'a\u0000', 'b'])).toString('base64url');
+    const res = await http.get(`/api/v1/organizations?cursor=${cursor}`, { token: members.owner!.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid cursor' });
+  });
+
+  it('refuses a NUL character in a path parameter', async () => {
+    const res = await http.get('/api/v1/invitations/abc%00def');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid request path: token must not contain NUL characters' });
+  });
+
+  it('refuses a non-uuid on every route whose parameter is an id, whatever the route did with it', async () => {
+    const { members } = await makeOrg(platform, ['owner']);
+    const token = members.owner!.token;
+    const uuidParams = new Set(
+      Object.entries(platform.services.schemas.schema('path-params').properties as Record<string, { format?: string }>)
+        .filter(([, schema]) => schema.format === 'uuid')
+        .map(([name]) => name),
+    );
+    const routes = routeTable(platform.services).filter((r) =>
+      [...r.path.matchAll(/:(\w+)/g)].some((m) => uuidParams.has(m[1]!)),
+    );
+    expect(routes.length).toBeGreaterThan(10);
+    const answers = await Promise.all(
+      routes.map(async (route) => {
+        // 36 characters of the old `[0-9a-f-]{36}` route patterns that are no uuid.
+        const path = route.path.replace(/:(\w+)/g, (_, name: string) => (uuidParams.has(name) ? '-'.repeat(36) : 'x'));
+        const body = route.method === 'get' ? undefined : {};
+        const res = await http.request(route.method.toUpperCase(), path, { token, body });
+        return { route: `${route.method} ${route.path}`, status: res.status };
+      }),
+    );
+    expect(answers.filter((a) => a.status !== 400)).toEqual([]);
   });
 });
 

@@ -356,7 +356,7 @@ describe('disabling and resetting MFA', () => {
           token: ownerToken,
         })
       ).status,
-    ).toBe(404);
+    ).toBe(400);
     const reset = await env.http.post(path, { token: ownerToken });
     expect(reset.status).toBe(200);
     expect(reset.body).toEqual({ userId: member.userId, mfa: 'not-configured' });

@@ -1,3 +1,4 @@
+import { eventually } from '../../helpers/net';
 import { tokenFromMail } from '../../helpers/smtp-capture';
 import {
   authAudit,
@@ -129,6 +130,54 @@ describe('registration and email verification', () => {
   });
 });
 
+describe('look-alike email addresses', () => {
+  const register = (email: string) =>
+    env.http.post('/api/v1/auth/register', { body: { email, password: strongPassword(), name: 'Look' } });
+  const stored = async (email: string) =>
+    (await env.platform.services.db('users').where({ email }).select('email')).map((r: { email: string }) => r.email);
+
+  it('stores the NFKC form with an IDNA (ASCII, lower-case) domain, so fullwidth and IDN spellings are one account', async () => {
+    const local = uniqueEmail('fw').split('@')[0]!;
+    const fullwidth = [...`${local}@EXAMPLE.test`]
+      .map((c) => (c >= '!' && c <= '~' ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c))
+      .join('');
+    expect((await register(fullwidth)).status).toBe(202);
+    await env.smtp.waitFor(`${local}@example.test`, /confirm your email/i);
+    expect(await stored(`${local}@example.test`)).toEqual([`${local}@example.test`]);
+    expect((await register(`${local}@example.test`)).status).toBe(202);
+    await env.smtp.waitFor(`${local}@example.test`, /confirm your email/i, 1);
+    expect(await stored(`${local}@example.test`)).toHaveLength(1);
+
+    expect((await register(`${local}@BÜCHER.example`)).status).toBe(202);
+    const idn = `${local}@xn--bcher-kva.example`;
+    expect(await eventually(async () => (await stored(idn)).length > 0 && stored(idn), 10_000, 'IDN row')).toEqual([
+      idn,
+    ]);
+  });
+
+  it('refuses invisible and bidirectional controls and local parts mixing scripts, with a clear 400', async () => {
+    const cases: [string, RegExp][] = [
+      ['ali\u200bce@example.test', /invisible or control/],
+      ['ali\u00adce@example.test', /invisible or control/],
+      ['\u202eecila@example.test', /invisible or control/],
+      ['alice@exa\u2066mple.test', /invisible or control/],
+      ['\u0430lice@example.test', /mixes scripts/],
+      ['p\u0430ypal@example.test', /mixes scripts/],
+      ['alice@ex ample.test', /not a valid address/],
+    ];
+    for (const [email, message] of cases) {
+      const res = await register(email);
+      expect({ email, status: res.status, body: res.body }).toEqual({
+        email,
+        status: 400,
+        body: { error: expect.stringMatching(message) },
+      });
+    }
+    // One script is fine, whatever it is.
+    expect((await register(`\u0430\u043b\u0438\u0441\u0430-${Date.now()}@example.test`)).status).toBe(202);
+  });
+});
+
 describe('no account enumeration', () => {
   it('row 7: unknown email and wrong password give identical status and body, and both pay the KDF', async () => {
     const { email } = await registerVerified(env);
@@ -167,6 +216,59 @@ describe('no account enumeration', () => {
     }
     await env.smtp.waitFor(email, /reset your password/i);
     expect(env.smtp.to(ghost)).toHaveLength(0);
+  });
+});
+
+describe('no account enumeration by timing', () => {
+  it('forgot-password, resend-verification and register answer before any work that depends on the account', async () => {
+    const verified = await registerVerified(env);
+    const pending = uniqueEmail('pending');
+    expect(
+      (
+        await env.http.post('/api/v1/auth/register', {
+          body: { email: pending, password: strongPassword(), name: 'P' },
+        })
+      ).status,
+    ).toBe(202);
+    await env.smtp.waitFor(pending, /confirm your email/i);
+    // While users and email tokens cannot be written, a route that wrote either for an address could not answer.
+    let release = () => undefined as void;
+    let locked = () => undefined as void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const held = env.platform.services.db.transaction(async (trx) => {
+      await trx.raw('LOCK TABLE users, email_tokens IN EXCLUSIVE MODE');
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await isLocked;
+    const calls: [string, Record<string, string>][] = [
+      ['/api/v1/auth/password/forgot', { email: verified.email }],
+      ['/api/v1/auth/password/forgot', { email: uniqueEmail('ghost') }],
+      ['/api/v1/auth/resend-verification', { email: pending }],
+      ['/api/v1/auth/resend-verification', { email: uniqueEmail('ghost') }],
+      ['/api/v1/auth/register', { email: pending, password: strongPassword(), name: 'Again' }],
+      ['/api/v1/auth/register', { email: uniqueEmail('new'), password: strongPassword(), name: 'New' }],
+    ];
+    try {
+      const answers = await Promise.all(
+        calls.map(async ([path, body]) => {
+          const res = await fetch(`${env.platform.url}${path}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(5000),
+          }).catch((err: Error) => ({ status: err.name }));
+          return `${path} ${res.status}`;
+        }),
+      );
+      expect(answers).toEqual(calls.map(([path]) => `${path} 202`));
+    } finally {
+      release();
+      await held;
+    }
+    // The work happens once the tables are free again: the mails still go out.
+    await env.smtp.waitFor(verified.email, /reset your password/i);
+    await env.smtp.waitFor(pending, /confirm your email/i, 2);
   });
 });
 

@@ -297,7 +297,7 @@ describe('sessions', () => {
     });
     const bId = bSessions.body.items[0]?.id;
     expect((await env.http.delete(`/api/v1/auth/sessions/${bId}`, { token: a.accessToken })).status).toBe(404);
-    expect((await env.http.delete('/api/v1/auth/sessions/not-a-uuid', { token: a.accessToken })).status).toBe(404);
+    expect((await env.http.delete('/api/v1/auth/sessions/not-a-uuid', { token: a.accessToken })).status).toBe(400);
   });
 });
 

@@ -211,7 +211,7 @@ describe('members', () => {
     expect(after.status).toBe(403);
     expect(after.body).toEqual({ error: 'you are not a member of the active organization' });
     expect((await http.delete(path(`/${viewer.user.id}`), { token: members.admin!.token })).status).toBe(404);
-    expect((await http.delete(path('/not-a-uuid'), { token: members.admin!.token })).status).toBe(404);
+    expect((await http.delete(path('/not-a-uuid'), { token: members.admin!.token })).status).toBe(400);
   });
 
   it('requires an active organization for organization routes', async () => {

@@ -12,6 +12,18 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    [{}, 'http://127.0.0.1:8080'],
+    [{ PORT: '9000', HOST: '0.0.0.0' }, 'http://127.0.0.1:9000'],
+    [{ HOST: '::1' }, 'http://[::1]:8080'],
+    [{ HOST: 'localhost' }, 'http://localhost:8080'],
+  ])('defaults PUBLIC_URL and the JWT issuer to the URL npm start prints, for %p', (env, url) => {
+    const config = loadConfig(env);
+    expect(config.publicUrl).toBe(url);
+    expect(config.jwt.issuer).toBe(url);
+    expect(config.identity.allowedOrigins).toEqual([url]);
+  });
+
+  it.each([
     [{ PORT: 'eighty' }, 'PORT must be an integer'],
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use one of postgres:, postgresql:'],
