@@ -6,7 +6,8 @@ import { migrateLatest } from '../src/db/migrate';
 import { AppError } from '../src/errors';
 import { operatorEndSessions, operatorResetMfa } from '../src/identity/operator-identity';
 import { createLogger } from '../src/logging/logger';
-import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
+import { createPasswordPolicy } from '../src/identity/password-policy';
+import { createOrg, createUser, setPlan, verifyAudit, type UserCreationDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
 
@@ -29,7 +30,7 @@ function need(options: Options, name: string): string {
 
 class UsageError extends Error {}
 
-const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ output: unknown; exitCode: number }>> = {
+const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{ output: unknown; exitCode: number }>> = {
   'create-user': async (deps, o) => ({
     output: await createUser(deps, { email: need(o, 'email'), password: need(o, 'password'), name: o.name }),
     exitCode: 0,
@@ -90,7 +91,10 @@ async function main(): Promise<number> {
   const db = createDb(database.url, 2);
   try {
     await migrateLatest(db);
-    const { output, exitCode } = await command({ db, audit: createAuditService(db) }, values as Options);
+    const { output, exitCode } = await command(
+      { db, audit: createAuditService(db), passwordPolicy: createPasswordPolicy(config.identity.passwordBlocklistFile) },
+      values as Options,
+    );
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     return exitCode;
   } finally {

@@ -5,7 +5,7 @@ import { errorFields, type Logger } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
 import { createLoginBackoff } from '../rate-limit/login-backoff';
 import { createRateLimiter } from '../rate-limit/fixed-window-limiter';
-import { sweepStaleAuthRows } from '../rate-limit/stale-rows';
+import { sweepStaleAuthRows } from './stale-auth-rows';
 import type { AccessTokens } from './access-token';
 import { authMails } from './auth-mails';
 import type { IdentityDeps } from './identity-deps';
@@ -36,7 +36,7 @@ export interface IdentityInputs {
 export function createIdentity(inputs: IdentityInputs) {
   const config = inputs.config.identity;
   const limiter = createRateLimiter(inputs.db, {
-    sweep: () => sweepStaleAuthRows(inputs.db, { rateWindowMs: config.rateWindowMs, lockAfter: config.loginLockAfter }),
+    sweep: () => sweepStaleAuthRows(inputs.db, { lockAfter: config.loginLockAfter }),
     sweepEvery: 500,
     onError: (err) => inputs.log.warn('auth housekeeping failed', errorFields(err)),
   });
@@ -80,6 +80,8 @@ export function createIdentity(inputs: IdentityInputs) {
     login: createLoginService(deps, mfaLogin),
     registration: createRegistrationService(deps),
     passwords: createPasswordService(deps),
+    /** The password rules every way of setting a password applies (the operator CLI's create-user too). */
+    passwordPolicy: deps.policy,
     oauth,
     /** GET /api/v1/auth/me: the user, the active organization, every membership and the MFA state. */
     async me(userId: string, organizationId: string | null) {

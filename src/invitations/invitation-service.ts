@@ -9,6 +9,8 @@ import type { OrgRole } from '../iam/principal';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
+import { canonicalEmail } from '../users/email-address';
+import { accountKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { resolveActiveOrg } from '../orgs/active-org';
 import { findMemberByEmail } from '../orgs/membership-repository';
 import { findOrganizationById, type Organization } from '../orgs/org-repository';
@@ -47,6 +49,10 @@ export interface InvitationServiceDeps {
   workflows: WorkflowStarter;
   mailer: Pick<Mailer, 'send'>;
   log: Logger;
+  limiter: RateLimiter;
+  /** Sends and reissues per organization and per invited address within `rateWindowMs` (429 beyond). */
+  rates: { perOrganization: number; perAddress: number };
+  rateWindowMs: number;
   ttlMs: number;
   publicUrl: string;
 }
@@ -121,6 +127,17 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     }
   }
 
+  /** Every send and reissue mails someone: counted per organization and per address before anything changes. */
+  function countMail(organizationId: string, email: string): Promise<void> {
+    return deps.limiter.hit(
+      [
+        { key: `invite:org:${organizationId}`, limit: deps.rates.perOrganization },
+        { key: accountKey('invite', email), limit: deps.rates.perAddress },
+      ],
+      deps.rateWindowMs,
+    );
+  }
+
   const invitationOf = scopedLookup(
     deps,
     { table: 'invitations', column: 'id', resourceType: 'invitation', category: 'member_management', parse: uuidKey },
@@ -155,7 +172,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     async send(caller: OrgCaller, slug: string, input: { email: string; role: OrgRole }): Promise<SentInvitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
       if (input.role === 'owner' && caller.role !== 'owner') throw new Forbidden('only an owner can invite an owner');
-      const email = input.email.trim().toLowerCase();
+      const email = canonicalEmail(input.email);
       if (await findMemberByEmail(db, org.id, email)) {
         throw new Conflict('this user is already a member of the organization');
       }
@@ -165,6 +182,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         await ensureWorkflow(existing);
         return { invitation: rowToInvitation(existing), created: false, emailSent: false };
       }
+      await countMail(org.id, email);
       const id = randomUUID();
       const token = newInvitationToken();
       const row = await db.transaction(async (trx) => {
@@ -226,6 +244,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       const org = await resolveActiveOrg(deps, caller, slug);
       const row = await invitationOf(caller, id);
       requirePending(row);
+      await countMail(org.id, row.email);
       const token = newInvitationToken();
       const tokenHash = hashInvitationToken(token);
       await update(row, (h) =>

@@ -46,6 +46,9 @@ export function createDomainServices(core: CoreServices): DomainServices {
     workflows: core.workflows,
     mailer: core.mailer,
     log: core.log,
+    limiter: core.limiter,
+    rates: config.orgs.invitationRates,
+    rateWindowMs: config.orgs.invitationRateWindowMs,
     ttlMs: config.orgs.invitationTtlMs,
     publicUrl: config.publicUrl,
   });

@@ -8,6 +8,7 @@ import { createMetrics, type Metrics } from '../http/metrics';
 import { createReadiness, type Readiness } from '../http/readiness';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
+import { createRateLimiter, sweepExpiredCounters, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { connectClient } from '../temporal/connection';
 import { createWorkflowStarter, type WorkflowStarter } from '../temporal/start-workflow';
 import { ValidationEngine } from '../validation';
@@ -33,6 +34,8 @@ export interface CoreServices {
   readiness: Readiness;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
   mailer: Mailer;
+  /** Fixed-window counters in PostgreSQL shared by every replica (invitation sends, lookups that miss). */
+  limiter: RateLimiter;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
   validation: ValidationEngine;
   /** CustomResourceDefinitions registered per organization (the validation engine reads them). */
@@ -86,6 +89,11 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics),
     readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
+    limiter: createRateLimiter(db, {
+      sweep: () => sweepExpiredCounters(db),
+      sweepEvery: 500,
+      onError: (err) => logger.warn('rate counter sweep failed', { err: String(err) }),
+    }),
     validation,
     crds: createCrdService(db, audit, validation),
   };
