@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { AuditService } from '../audit/audit-service';
-import type { Db } from '../db/knex';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { auditActor, orgEntry, requireUser, uuidKey, type Caller, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import type { OrgRole } from '../iam/principal';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
@@ -42,9 +40,7 @@ import {
 } from './invitation-repository';
 import { hashInvitationToken, isInvitationTokenShape, newInvitationToken } from './invitation-token';
 
-export interface InvitationServiceDeps {
-  db: Db;
-  audit: AuditService;
+export interface InvitationServiceDeps extends OrgDomainDeps {
   temporal: Client;
   workflows: WorkflowStarter;
   mailer: Pick<Mailer, 'send'>;

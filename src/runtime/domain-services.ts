@@ -37,11 +37,10 @@ export interface DomainServices {
 
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
-  const owned = { db, audit };
+  const owned = { db, audit, misses: core.misses };
   const authorization = createAuthorizationChain(db, ACTION_ROLES);
   const invitations = createInvitationService({
-    db,
-    audit,
+    ...owned,
     temporal: core.temporal,
     workflows: core.workflows,
     mailer: core.mailer,
@@ -53,7 +52,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
+  const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
     plans: createPlanGate(db),

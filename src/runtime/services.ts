@@ -5,6 +5,7 @@ import { createCrdService, type CrdService } from '../crds/crd-service';
 import { createDb, type Db } from '../db/knex';
 import { migrationsCurrent } from '../db/migrate';
 import { createMetrics, type Metrics } from '../http/metrics';
+import { createLookupMisses, type LookupMisses } from '../iam/lookup-misses';
 import { createReadiness, type Readiness } from '../http/readiness';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
@@ -36,6 +37,8 @@ export interface CoreServices {
   mailer: Mailer;
   /** Fixed-window counters in PostgreSQL shared by every replica (invitation sends, lookups that miss). */
   limiter: RateLimiter;
+  /** Identifier lookups that found nothing in the caller's organization: rate limited, foreign ones logged. */
+  misses: LookupMisses;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
   validation: ValidationEngine;
   /** CustomResourceDefinitions registered per organization (the validation engine reads them). */
@@ -76,6 +79,11 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
   const metrics = createMetrics();
   const audit = createAuditService(db);
+  const limiter = createRateLimiter(db, {
+    sweep: () => sweepExpiredCounters(db),
+    sweepEvery: 500,
+    onError: (err) => logger.warn('rate counter sweep failed', { err: String(err) }),
+  });
   const validation = new ValidationEngine();
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
   const core: CoreServices = {
@@ -89,10 +97,13 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics),
     readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
-    limiter: createRateLimiter(db, {
-      sweep: () => sweepExpiredCounters(db),
-      sweepEvery: 500,
-      onError: (err) => logger.warn('rate counter sweep failed', { err: String(err) }),
+    limiter,
+    misses: createLookupMisses({
+      limiter,
+      log: logger,
+      denials: metrics.crossOrgDenials,
+      limit: config.orgs.lookupMissesPerCaller,
+      windowMs: config.orgs.lookupMissWindowMs,
     }),
     validation,
     crds: createCrdService(db, audit, validation),
