@@ -13,7 +13,7 @@ import { createLoginService } from './login-service';
 import { findMembership, listMemberships } from './membership-lookup';
 import { createMfaLogin } from './mfa/mfa-login';
 import { createMfaSettings } from './mfa/mfa-settings';
-import { createSecretBox, loadMfaKey } from './mfa/secret-box';
+import type { SecretBox } from './mfa/secret-box';
 import { createOAuthService } from './oauth/oauth-service';
 import { createPasswordService } from './password-service';
 import { createPasswordPolicy } from './password-policy';
@@ -30,6 +30,7 @@ export interface IdentityInputs {
   mailer: Mailer;
   log: Logger;
   accessTokens: AccessTokens;
+  secrets: SecretBox;
 }
 
 /** The identity services, composed once from the platform services (routes call these, never the repositories). */
@@ -58,7 +59,7 @@ export function createIdentity(inputs: IdentityInputs) {
     mailer: inputs.mailer,
     log: inputs.log,
     config,
-    box: createSecretBox(loadMfaKey(config.mfaKey, inputs.config.dataDir)),
+    box: inputs.secrets,
     mails: authMails(inputs.config.publicUrl),
     limiter,
     backoff: createLoginBackoff(inputs.db, {

@@ -43,7 +43,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     ...owned,
     temporal: core.temporal,
     workflows: core.workflows,
-    mailer: core.mailer,
+    secrets: core.secrets,
     log: core.log,
     limiter: core.limiter,
     rates: config.orgs.invitationRates,

@@ -6,6 +6,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrationsCurrent } from '../db/migrate';
 import { createMetrics, type Metrics } from '../http/metrics';
 import { createLookupMisses, type LookupMisses } from '../iam/lookup-misses';
+import { createSecretBox, loadMfaKey, type SecretBox } from '../identity/mfa/secret-box';
 import { createReadiness, type Readiness } from '../http/readiness';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
@@ -37,6 +38,8 @@ export interface CoreServices {
   mailer: Mailer;
   /** Fixed-window counters in PostgreSQL shared by every replica (invitation sends, lookups that miss). */
   limiter: RateLimiter;
+  /** AES-256-GCM for secrets at rest (TOTP seeds, invitation tokens awaiting their mail), MFA_ENCRYPTION_KEY. */
+  secrets: SecretBox;
   /** Identifier lookups that found nothing in the caller's organization: rate limited, foreign ones logged. */
   misses: LookupMisses;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
@@ -98,6 +101,7 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
     limiter,
+    secrets: createSecretBox(loadMfaKey(config.identity.mfaKey, config.dataDir)),
     misses: createLookupMisses({
       limiter,
       log: logger,
