@@ -13,6 +13,8 @@ import {
 } from '../src/invitations/invitation-repository';
 import { openInvitationToken } from '../src/invitations/invitation-token';
 import type { Mailer } from '../src/mail/mailer';
+import { atLeast } from '../src/iam/role-authorizer';
+import { findMember } from '../src/orgs/membership-repository';
 import { findOrganizationById } from '../src/orgs/org-repository';
 import { findUserById } from '../src/users/user-repository';
 import {
@@ -21,6 +23,7 @@ import {
   type AcceptInvitationRequest,
   type AcceptInvitationResult,
   type InvitationMailOutcome,
+  type RevokeInvitationRequest,
   type InvitationStatus,
 } from '../src/invitations/invitation-workflow-contract';
 import type { AuditActor } from '../src/audit/types';
@@ -134,13 +137,17 @@ export function createInvitationActivities({ db, audit, mailer, secrets, config 
       });
     },
 
-    async revokeInvitation(input: Target & { actor: AuditActor }): Promise<void> {
+    async revokeInvitation(input: Target & RevokeInvitationRequest): Promise<void> {
       await transition(async (trx) => {
         const row = await lockInvitation(trx, input.invitationId);
         if (row?.status === 'revoked') return;
         if (!row || row.status !== 'pending') throw notPending(row);
         await updateInvitation(trx, row.id, { status: 'revoked' });
-        await audit.append(trx, entry(row, input.workflowId, input.actor, 'invitation.revoke'));
+        const audited = entry(row, input.workflowId, input.actor, 'invitation.revoke');
+        await audit.append(
+          trx,
+          input.reason ? { ...audited, details: { ...audited.details, reason: input.reason } } : audited,
+        );
       });
     },
 
@@ -160,6 +167,14 @@ export function createInvitationActivities({ db, audit, mailer, secrets, config 
         }
         if (row.email.toLowerCase() !== input.email.toLowerCase()) {
           throw ApplicationFailure.nonRetryable('invitation email mismatch', INVITATION_FAILURE.emailMismatch);
+        }
+        // The inviter must still be able to invite: a revocation that did not reach this workflow cannot be a way in.
+        const inviter = row.invited_by ? await findMember(trx, row.organization_id, row.invited_by) : null;
+        if (row.invited_by && !atLeast(inviter?.role ?? null, 'admin')) {
+          throw ApplicationFailure.nonRetryable(
+            'invitation is revoked: its sender can no longer invite',
+            INVITATION_FAILURE.notPending,
+          );
         }
         const inserted = (await trx('memberships')
           .insert({ organization_id: row.organization_id, user_id: input.userId, role: row.role })

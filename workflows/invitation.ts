@@ -110,7 +110,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
     revokeInvitationUpdate,
     (req) =>
       exclusively(async () => {
-        await unwrap(revokeInvitation({ invitationId: input.invitationId, workflowId, actor: req.actor }));
+        await unwrap(revokeInvitation({ invitationId: input.invitationId, workflowId, ...req }));
         setStatus('revoked');
         return { status };
       }),

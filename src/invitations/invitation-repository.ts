@@ -179,6 +179,16 @@ export async function listUnstartedInvitations(
     .select(INVITATION_COLUMNS)) as InvitationRow[];
 }
 
+export async function listPendingSentBy(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<InvitationRow[]> {
+  return (await db('invitations')
+    .where({ organization_id: organizationId, invited_by: userId, status: 'pending' })
+    .select(INVITATION_COLUMNS)) as InvitationRow[];
+}
+
 export async function findPendingByEmail(
   db: Queryable,
   organizationId: string,

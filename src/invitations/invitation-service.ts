@@ -33,6 +33,7 @@ import {
   findPendingByEmail,
   insertInvitation,
   listInvitations,
+  listPendingSentBy,
   listUnstartedInvitations,
   markWorkflowStarted,
   rowToInvitation,
@@ -297,6 +298,23 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       const rows = await listUnstartedInvitations(db, new Date(), limit);
       for (const row of rows) await ensureWorkflow(row);
       return rows.length;
+    },
+
+    async revokeSentBy(caller: OrgCaller, organizationId: string, userId: string, reason: string): Promise<number> {
+      const rows = await listPendingSentBy(db, organizationId, userId);
+      let revoked = 0;
+      for (const row of rows) {
+        try {
+          await update(row, (h) =>
+            h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+          );
+          revoked += 1;
+        } catch (err) {
+          // Ended meanwhile (accepted, expired): nothing left to revoke. Anything else: the accept check still holds.
+          deps.log.warn('invitation of a lost inviter not revoked', { invitationId: row.id, ...errorFields(err) });
+        }
+      }
+      return revoked;
     },
 
     /** Ends the workflows of invitations whose organization was deleted (best effort: their rows are gone). */

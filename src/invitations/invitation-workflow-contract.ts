@@ -56,7 +56,12 @@ export const reissueInvitationUpdate = defineUpdate<
   { expiresAt: string; mail: InvitationMailOutcome },
   [ReissueInvitationRequest]
 >('reissueInvitation');
-export const revokeInvitationUpdate = defineUpdate<{ status: InvitationStatus }, [{ actor: AuditActor }]>(
+/** `reason` is set when the platform revokes on its own account (the inviter lost the right to invite). */
+export interface RevokeInvitationRequest {
+  actor: AuditActor;
+  reason?: string;
+}
+export const revokeInvitationUpdate = defineUpdate<{ status: InvitationStatus }, [RevokeInvitationRequest]>(
   'revokeInvitation',
 );
 export const acceptInvitationUpdate = defineUpdate<AcceptInvitationResult, [AcceptInvitationRequest]>(

@@ -28,8 +28,16 @@ import {
 import type { Page, PageRequest } from '../db/pagination';
 
 export interface OrgServiceDeps extends OrgDomainDeps {
-  /** Ends the invitation workflows of a deleted organization (their rows are gone with it). */
-  endInvitationWorkflows(workflowIds: string[]): Promise<void>;
+  /** The invitation workflows this service ends: those of a deleted organization, those a lost inviter sent. */
+  invitations: InvitationPort;
+}
+
+/** What membership changes need from invitations (src/invitations implements it; orgs never touch its rows). */
+export interface InvitationPort {
+  /** Ends the workflows of a deleted organization's invitations (their rows are gone with it). */
+  endWorkflows(workflowIds: string[]): Promise<void>;
+  /** Revokes, through their workflows and audited, the pending invitations `userId` sent in the organization. */
+  revokeSentBy(caller: OrgCaller, organizationId: string, userId: string, reason: string): Promise<number>;
 }
 
 export type OrgService = ReturnType<typeof createOrgService>;
@@ -152,7 +160,7 @@ export function createOrgService(deps: OrgServiceDeps) {
         await deleteOrganization(trx, org.id);
         return pending;
       });
-      await deps.endInvitationWorkflows(workflowIds);
+      await deps.invitations.endWorkflows(workflowIds);
     },
 
     async listMembers(caller: OrgCaller, slug: string, page: PageRequest): Promise<Page<Member>> {
@@ -160,11 +168,12 @@ export function createOrgService(deps: OrgServiceDeps) {
       return listMembers(db, org.id, page);
     },
 
+    /** Lowering an inviter below admin revokes the invitations they sent: no way back in through them. */
     async changeRole(caller: OrgCaller, slug: string, userId: string, role: OrgRole): Promise<Member> {
-      return db.transaction(async (trx) => {
+      const changed = await db.transaction(async (trx) => {
         const locked = await lockedMember(trx, caller, slug, userId, 'org.members.update');
         const { org, member } = locked;
-        if (member.role === role) return member;
+        if (member.role === role) return { ...member, from: role, organizationId: org.id };
         checkOwnerRule(locked.caller, member, role);
         await keepsAnOwner(trx, org.id, member, role);
         await setMemberRole(trx, org.id, member.userId, role);
@@ -179,12 +188,17 @@ export function createOrgService(deps: OrgServiceDeps) {
             details: { email: member.email, from: member.role, to: role },
           }),
         );
-        return { ...member, role };
+        return { ...member, role, from: member.role, organizationId: org.id };
       });
+      const { from, organizationId, ...member } = changed;
+      if (atLeast(from, 'admin') && !atLeast(role, 'admin')) {
+        await deps.invitations.revokeSentBy(caller, organizationId, userId, `inviter's role lowered to ${role}`);
+      }
+      return member;
     },
 
     async removeMember(caller: OrgCaller, slug: string, userId: string): Promise<void> {
-      await db.transaction(async (trx) => {
+      const organizationId = await db.transaction(async (trx) => {
         const locked = await lockedMember(trx, caller, slug, userId, 'org.members.remove');
         const { org, member } = locked;
         checkOwnerRule(locked.caller, member, null);
@@ -200,7 +214,9 @@ export function createOrgService(deps: OrgServiceDeps) {
             details: { email: member.email, role: member.role },
           }),
         );
+        return org.id;
       });
+      await deps.invitations.revokeSentBy(caller, organizationId, userId, 'inviter removed from the organization');
     },
   };
 }

@@ -56,7 +56,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
   return {
     authorization,
     plans: createPlanGate(db),
-    orgs: createOrgService({ ...owned, endInvitationWorkflows: (ids) => invitations.endWorkflows(ids) }),
+    orgs: createOrgService({ ...owned, invitations }),
     invitations,
     teams: createTeamService(owned),
     grants: createGrantService(owned),
