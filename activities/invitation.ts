@@ -15,7 +15,7 @@ import { openInvitationToken } from '../src/invitations/invitation-token';
 import type { Mailer } from '../src/mail/mailer';
 import { atLeast } from '../src/iam/role-authorizer';
 import { findMember } from '../src/orgs/membership-repository';
-import { findOrganizationById } from '../src/orgs/org-repository';
+import { addMembershipIfAbsent, findOrganizationById } from '../src/orgs/org-repository';
 import { findUserById } from '../src/users/user-repository';
 import {
   INVITATION_FAILURE,
@@ -176,12 +176,7 @@ export function createInvitationActivities({ db, audit, mailer, secrets, config 
             INVITATION_FAILURE.notPending,
           );
         }
-        const inserted = (await trx('memberships')
-          .insert({ organization_id: row.organization_id, user_id: input.userId, role: row.role })
-          .onConflict(['organization_id', 'user_id'])
-          .ignore()
-          .returning('user_id')) as unknown[];
-        if (inserted.length === 0) {
+        if (!(await addMembershipIfAbsent(trx, row.organization_id, input.userId, row.role))) {
           throw ApplicationFailure.nonRetryable(
             'already a member of this organization',
             INVITATION_FAILURE.alreadyMember,

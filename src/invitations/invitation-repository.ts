@@ -179,6 +179,12 @@ export async function listUnstartedInvitations(
     .select(INVITATION_COLUMNS)) as InvitationRow[];
 }
 
+export async function pendingWorkflowIds(db: Queryable, organizationId: string): Promise<string[]> {
+  return (await db('invitations')
+    .where({ organization_id: organizationId, status: 'pending' })
+    .pluck('workflow_id')) as string[];
+}
+
 export async function listPendingSentBy(
   db: Queryable,
   organizationId: string,

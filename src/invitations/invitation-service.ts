@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { canonicalEmail } from '../users/email-address';
+import { findUserById } from '../users/user-repository';
 import { accountKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { resolveActiveOrg } from '../orgs/active-org';
 import { findMemberByEmail } from '../orgs/membership-repository';
@@ -34,6 +35,7 @@ import {
   insertInvitation,
   listInvitations,
   listPendingSentBy,
+  pendingWorkflowIds,
   listUnstartedInvitations,
   markWorkflowStarted,
   rowToInvitation,
@@ -270,11 +272,10 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     async accept(caller: Caller, token: string) {
       const { userId } = requireUser(caller);
       const row = await pendingRowForToken(token);
-      const user = (await db('users').where({ id: userId }).first('email', 'email_verified_at')) as
-        { email: string; email_verified_at: Date | null } | undefined;
+      const user = await findUserById(db, userId);
       if (!user) throw new NotFound('user not found');
       if (user.email.toLowerCase() !== row.email.toLowerCase()) throw new Forbidden('invitation email mismatch');
-      if (user.email_verified_at === null) {
+      if (!user.emailVerified) {
         throw new Forbidden('verify your email address before accepting an invitation');
       }
       const result = await update(row, (h) =>
@@ -316,6 +317,8 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       }
       return revoked;
     },
+
+    pendingWorkflowIds,
 
     /** Ends the workflows of invitations whose organization was deleted (best effort: their rows are gone). */
     async endWorkflows(workflowIds: string[]): Promise<void> {

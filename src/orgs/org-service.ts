@@ -1,4 +1,4 @@
-import type { Tx } from '../db/knex';
+import type { Queryable, Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
 import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import { ACTION_ROLES } from '../iam/action-roles';
@@ -34,6 +34,8 @@ export interface OrgServiceDeps extends OrgDomainDeps {
 
 /** What membership changes need from invitations (src/invitations implements it; orgs never touch its rows). */
 export interface InvitationPort {
+  /** The workflows of the organization's pending invitations, read in the caller's transaction. */
+  pendingWorkflowIds(db: Queryable, organizationId: string): Promise<string[]>;
   /** Ends the workflows of a deleted organization's invitations (their rows are gone with it). */
   endWorkflows(workflowIds: string[]): Promise<void>;
   /** Revokes, through their workflows and audited, the pending invitations `userId` sent in the organization. */
@@ -143,9 +145,7 @@ export function createOrgService(deps: OrgServiceDeps) {
       if (confirm !== org.slug) throw new InvalidInput('confirm must repeat the organization slug');
       const workflowIds = await db.transaction(async (trx) => {
         await lockOrganization(trx, org.id);
-        const pending = (await trx('invitations')
-          .where({ organization_id: org.id, status: 'pending' })
-          .pluck('workflow_id')) as string[];
+        const pending = await deps.invitations.pendingWorkflowIds(trx, org.id);
         // The audit entry stays in the organization's chain after the organization row is gone.
         await audit.append(
           trx,
