@@ -2,7 +2,7 @@ import type { CliArgs } from '../cli-args';
 import type { Reporter } from './reporters/reporter';
 import type { BufferedOutput } from './output';
 import { createValidator } from './setup';
-import { expandInputs } from './sources';
+import type { Source } from './sources';
 import { addTotals, countOutcome, emptyTotals, summaryLine, type Totals } from './totals';
 import { validateSource, type SourceEvent } from './validate-source';
 import { WorkerPool } from './worker-pool';
@@ -34,10 +34,15 @@ async function reportFile(
  * With --workers N, files are validated on N worker threads and still printed in input order; standard
  * input is always read here.
  */
-export async function run(args: CliArgs, base: string, reporter: Reporter, out: BufferedOutput): Promise<Totals> {
+export async function run(
+  args: CliArgs,
+  base: string,
+  sources: readonly Source[],
+  reporter: Reporter,
+  out: BufferedOutput,
+): Promise<Totals> {
   // Built here even with workers: it checks the --crd files before any worker starts, and reads stdin.
   const validate = await createValidator(args, base);
-  const sources = expandInputs(base, args.inputs);
   const pool =
     args.workers > 1 && sources.length > 1
       ? new WorkerPool(args.workers, { args: toWorkerArgs(args), base }, args.workers * 4)

@@ -8,6 +8,8 @@ export interface Source {
   name: string;
   file?: string;
   error?: string;
+  /** Size of a file when listed. */
+  bytes?: number;
 }
 
 export const STDIN = '<stdin>';
@@ -34,7 +36,7 @@ export function expandInputs(base: string, inputs: readonly string[]): Source[] 
       return;
     }
     if (!stat.isDirectory()) {
-      if (given || MANIFEST.test(name)) sources.push({ name, file });
+      if (given || MANIFEST.test(name)) sources.push({ name, file, bytes: stat.size });
       return;
     }
     for (const entry of entries) walk(path.join(file, entry), path.join(name, entry), false);
