@@ -133,7 +133,7 @@ export function validateResources(resources: readonly ManifestResource[], ctx: M
   return resources.map((candidate) => validateCandidate(candidate, ctx));
 }
 
-export function summarize(results: readonly ValidationResult[]): ValidationResponse['summary'] {
+function summarize(results: readonly ValidationResult[]): ValidationResponse['summary'] {
   const summary = { errors: 0, warnings: 0, info: 0 };
   for (const r of results) {
     if (r.severity === 'error') summary.errors++;
