@@ -27,8 +27,3 @@ export interface RouteDef {
   status?: number;
   handler: (ctx: AppContext) => Promise<void>;
 }
-
-/** The action of a route, or null for public routes: the role-matrix test reads this. */
-export function actionOf(route: RouteDef): string | null {
-  return route.access.kind === 'public' ? null : route.access.action;
-}

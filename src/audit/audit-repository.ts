@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
-import { isUuid } from '../iam/caller';
+import { isUuid } from '../db/uuid';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
 

@@ -1,5 +1,6 @@
 import type { AuditActor, AuditEntryInput } from '../audit/types';
 import { InvalidInput, NotFound, Unauthorized } from '../errors';
+import { isUuid } from '../db/uuid';
 import type { OrgRole, Principal } from './principal';
 
 /** Who is acting and for which request: what services need to scope queries and to write audit entries. */
@@ -35,12 +36,6 @@ export function auditActor(caller: Caller): AuditActor {
     actor: caller.principal.actor,
     requestId: caller.requestId,
   };
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** Parses a uuid path identifier for `scopedLookup`: anything else names nothing. */

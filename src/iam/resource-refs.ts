@@ -17,10 +17,6 @@ const SEGMENT_TYPES: Readonly<Record<string, ResourceType>> = {
   tenants: 'tenant',
 };
 
-export function isResourceType(value: unknown): value is ResourceType {
-  return typeof value === 'string' && (RESOURCE_TYPES as readonly string[]).includes(value);
-}
-
 /**
  * The resources an action is about, e.g. `projects.web.tenants.t1.rollback` -> project web, tenant t1. Only actions
  * rooted at a resource collection name resources: `org.tenants.read` is about the organization's catalogue.

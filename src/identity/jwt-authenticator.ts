@@ -1,3 +1,4 @@
+import { isUuid } from '../db/uuid';
 import type { Queryable } from '../db/knex';
 import type { Authenticator } from '../iam/authenticator';
 import type { Principal } from '../iam/principal';
@@ -10,12 +11,10 @@ import type { AccessTokenClaims, AccessTokens } from './access-token';
  */
 export type TokenLiveness = (claims: AccessTokenClaims) => Promise<boolean>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function tokenLiveness(db: Queryable): TokenLiveness {
   return async (claims) => {
     const sid = claims.sessionId;
-    if (!UUID.test(claims.userId) || (sid !== undefined && !UUID.test(sid))) return false;
+    if (!isUuid(claims.userId) || (sid !== undefined && !isUuid(sid))) return false;
     const query = db('users as u')
       .where('u.id', claims.userId)
       .first(

@@ -1,5 +1,6 @@
 import { Forbidden, InvalidInput, NotFound } from '../errors';
-import { isUuid, type OrgCaller } from '../iam/caller';
+import { isUuid } from '../db/uuid';
+import { type OrgCaller } from '../iam/caller';
 import type { CrossOrgDeps } from '../iam/cross-org';
 import type { RequestMeta } from '../identity/auth-audit';
 import type { MfaSettings } from '../identity/mfa/mfa-settings';

@@ -1,6 +1,7 @@
 import type { Queryable, Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
-import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import { isUuid } from '../db/uuid';
+import { auditActor, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import { ACTION_ROLES } from '../iam/action-roles';
 import type { OrgRole } from '../iam/principal';
 import { atLeast, minimumRole } from '../iam/role-authorizer';

@@ -1,6 +1,7 @@
 import type { Tx } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
-import { isUuid, orgEntry, type OrgCaller } from '../iam/caller';
+import { isUuid } from '../db/uuid';
+import { orgEntry, type OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';

@@ -1,5 +1,6 @@
 import { NotFound } from '../errors';
-import { isUuid, type OrgCaller } from '../iam/caller';
+import { isUuid } from '../db/uuid';
+import { type OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../db/pagination';

@@ -2,11 +2,6 @@ import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import type { TemporalConfig } from '../config';
 
-export interface TemporalTarget {
-  address: string;
-  namespace: string;
-}
-
 /** Connection options shared by the client (API) and, through NativeConnection, the workers. */
 export interface SharedConnectionOptions {
   address: string;

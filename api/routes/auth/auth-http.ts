@@ -1,6 +1,6 @@
 import type { IdentityConfig } from '../../../src/config/identity';
 import { Forbidden, InvalidInput } from '../../../src/errors';
-import { isUuid } from '../../../src/iam/caller';
+import { isUuid } from '../../../src/db/uuid';
 import type { RequestMeta } from '../../../src/identity/auth-audit';
 import type { MembershipView } from '../../../src/identity/membership-lookup';
 import type { IssuedSession } from '../../../src/identity/session-service';
