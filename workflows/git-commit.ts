@@ -14,6 +14,8 @@ export async function gitCommitWorkflow(input: { request: CommitRequest; taskQue
   const { commitToRepository } = proxyActivities<GitActivities>({
     taskQueue: input.taskQueue,
     startToCloseTimeout: '2 minutes',
+    // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
+    heartbeatTimeout: '5 seconds',
     retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 },
   });
   return commitToRepository(input.request);
