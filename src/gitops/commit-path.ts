@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditEntryInput } from '../audit/types';
 import type { Db, Tx } from '../db/knex';
+import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { findWorkload, updateWorkload } from '../projects/workload-repository';
 import { withTenantTag } from '../projects/workload-spec';
 import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
@@ -239,12 +240,20 @@ async function writeAudit(
           tenant: pair.tenant,
           environment: pair.environment,
           tag: op.tag,
-          event: 'images updated via bulk operation',
         },
       });
     }
   }
   const ids: string[] = [];
   for (const entry of entries) ids.push((await audit.append(trx, entry)).id);
+  if (op.type === 'image') {
+    // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.imagesBulkUpdated,
+      payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha: sha, auditIds: ids },
+    });
+  }
   return ids;
 }

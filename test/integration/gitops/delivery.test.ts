@@ -7,6 +7,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { createGitActivities } from '../../../activities/git';
 import { applicationName } from '../../../src/gitops/application-name';
 import type { CommitRequest } from '../../../src/gitops/commit-path';
+import { listDomainEvents } from '../../../src/events/domain-event-repository';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
 
 let platform: TestPlatform;
@@ -168,6 +169,11 @@ describe('delivery of a project to its hosted repository', () => {
     expect(entries.map((e: { tenant_id: string }) => e.tenant_id).sort()).toEqual(
       [tenantIds.acme, tenantIds.acme, tenantIds.globex].sort(),
     );
+    const events = await listDomainEvents(platform.services.db, org.org.id);
+    expect(events.map((e) => [e.type, e.payload.gitCommitSha, e.payload.pairs])).toEqual([
+      ['images updated via bulk operation', apply.body.commit, pairs],
+    ]);
+    expect(new Set(events[0]?.payload.auditIds as string[])).toEqual(new Set(apply.body.auditIds));
   });
 
   it('refuses push with a clear message', async () => {
