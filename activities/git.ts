@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from '../src/gitops/commit-path';
+import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
 import type { GitActivities } from '../workflows/git-commit';
 
@@ -8,7 +9,7 @@ const HEARTBEAT_MS = 1000;
 
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config'>,
+  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'remoteTokens'>,
 ): GitActivities {
   const deps = {
     db: services.db,
@@ -31,6 +32,11 @@ export function createGitActivities(
       } finally {
         clearInterval(beat);
       }
+    },
+
+    /** A failed push is recorded, then thrown, so Temporal retries it (gitPushWorkflow). */
+    async pushToRemote(req: PushRequest): Promise<PushOutcome> {
+      return pushToRemote({ db: services.db, repositories: services.repositories, tokens: services.remoteTokens }, req);
     },
   };
 }

@@ -9,6 +9,7 @@ import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer'
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
+import { findRemote } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** What a write does to the repository (and, for an image update, to the workload's overrides). */
@@ -44,6 +45,8 @@ export interface CommitOutcome {
   sha: string | null;
   created: boolean;
   auditIds: string[];
+  /** The project has an external remote: the commit workflow then pushes to it. */
+  remote: boolean;
 }
 
 /** Failure types the API maps to answers (ApplicationFailure type names). */
@@ -104,7 +107,8 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
       ? await findCommitByKey(repo, req.idempotencyKey)
       : null;
     const recorded = await auditIdsOf(trx, req.workflowId);
-    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded };
+    const remote = (await findRemote(trx, req.projectId)) !== null;
+    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
     await deps.repositories.ensure(req.organizationId, req.projectId);
@@ -121,7 +125,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
       });
     }
     const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
-    return { sha, created: sha !== null && sha !== existing, auditIds };
+    return { sha, created: sha !== null && sha !== existing, auditIds, remote };
   });
 }
 

@@ -1,5 +1,7 @@
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
+import { createRemoteTokenBox, type RemoteTokenBox } from '../gitops/remote-token-box';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
+import { loadMfaKey } from '../identity/mfa/secret-box';
 import { ACTION_ROLES } from '../iam/action-roles';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
 import { createIamViews, type IamViews } from '../iam/iam-views';
@@ -29,6 +31,8 @@ export interface DomainServices {
   tenants: TenantService;
   /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
   repositories: RepositoryStore;
+  /** Seals external remote tokens at rest (src/gitops/remote-token-box.ts). */
+  remoteTokens: RemoteTokenBox;
   /** Projects with their environments, tenants and workloads. */
   projects: ProjectDomain;
   /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
@@ -50,6 +54,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
+  const remoteTokens = createRemoteTokenBox(loadMfaKey(config.identity.mfaKey, config.dataDir));
   const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
@@ -62,6 +67,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     environments: createEnvironmentService(owned),
     tenants: createTenantService(owned),
     repositories,
+    remoteTokens,
     projects,
     gitops: createGitopsDomain({
       db,
@@ -71,6 +77,9 @@ export function createDomainServices(core: CoreServices): DomainServices {
       projects: projects.projects,
       repositories,
       validation: core.validation,
+      audit,
+      remoteTokens,
+      remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
   };
 }
