@@ -103,15 +103,14 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
     const loaded = await loadProject(trx, req.organizationId, req.projectId, deps.publicUrl);
     if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-    const existing = (await deps.repositories.exists(req.organizationId, req.projectId))
-      ? await findCommitByKey(repo, req.idempotencyKey)
-      : null;
+    const present = await deps.repositories.exists(req.organizationId, req.projectId);
+    const existing = present ? await findCommitByKey(repo, req.idempotencyKey) : null;
     const recorded = await auditIdsOf(trx, req.workflowId);
     const remote = (await findRemote(trx, req.projectId)) !== null;
     if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
-    await deps.repositories.ensure(req.organizationId, req.projectId);
+    if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
     const mutated = await applyDatabaseSide(trx, loaded, req, deps.publicUrl);
     let sha = existing;
@@ -181,9 +180,11 @@ async function changesFor(
       loaded.model,
       (t: Target) => t.service === op.workload && wanted.has(`${t.tenant}/${t.environment}`),
     );
-    const dirs = op.pairs.map((p) => serviceDir({ ...p, service: op.workload }));
-    const current = new Map<string, string>();
-    for (const dir of dirs) for (const [file, text] of await readTree(repo, parent, `${dir}/`)) current.set(file, text);
+    // One listing and one batch read for all the pairs' directories, whatever their number.
+    const dirs = new Set(op.pairs.map((p) => `${serviceDir({ ...p, service: op.workload })}/`));
+    const current = await readTree(repo, parent, 'tenants/', (file) =>
+      dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
+    );
     return managedChanges(current, rendered);
   }
   const rendered = renderAll(loaded.model);
