@@ -104,7 +104,9 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     const loaded = await loadProject(trx, req.organizationId, req.projectId, deps.publicUrl);
     if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
     const present = await deps.repositories.exists(req.organizationId, req.projectId);
-    const existing = present ? await findCommitByKey(repo, req.idempotencyKey) : null;
+    // The branch cannot move before this transaction ends: every writer takes the lock above first.
+    const parent = present ? await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`) : null;
+    const existing = await findCommitByKey(repo, req.idempotencyKey, parent);
     const recorded = await auditIdsOf(trx, req.workflowId);
     const remote = (await findRemote(trx, req.projectId)) !== null;
     if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
@@ -115,7 +117,6 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     const mutated = await applyDatabaseSide(trx, loaded, req, deps.publicUrl);
     let sha = existing;
     if (!existing) {
-      const parent = await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`);
       const changes = await changesFor(repo, parent, mutated, req.operation);
       sha = await writeCommit(repo, parent, changes, {
         author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
