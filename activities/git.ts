@@ -9,7 +9,7 @@ const HEARTBEAT_MS = 1000;
 
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'remoteTokens'>,
+  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets'>,
 ): GitActivities {
   const deps = {
     db: services.db,
@@ -36,7 +36,7 @@ export function createGitActivities(
 
     /** A failed push is recorded, then thrown, so Temporal retries it (gitPushWorkflow). */
     async pushToRemote(req: PushRequest): Promise<PushOutcome> {
-      return pushToRemote({ db: services.db, repositories: services.repositories, tokens: services.remoteTokens }, req);
+      return pushToRemote({ db: services.db, repositories: services.repositories, secrets: services.secrets }, req);
     },
   };
 }

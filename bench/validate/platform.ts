@@ -38,7 +38,10 @@ export async function startBenchPlatform(
     log,
   );
   await platform.services.validation.init({ preload: ['1.29'] });
-  const user = await createUser(platform.services, { email: 'bench@example.test', password: 'bench password 1' });
+  const user = await createUser(
+    { ...platform.services, passwordPolicy: platform.api!.identity.passwordPolicy },
+    { email: 'bench@example.test', password: 'bench password 1' },
+  );
   const org = await createOrg(platform.services, { slug: 'bench', name: 'Bench', owner: user.email });
   const { token } = await platform.api!.accessTokens.sign({
     userId: user.id,

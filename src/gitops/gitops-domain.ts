@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/audit-service';
+import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';
 import type { ProjectService } from '../projects/project-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
@@ -8,7 +9,6 @@ import { createCompareService } from './compare-service';
 import { createDeliveryService } from './delivery-service';
 import { createFilesService } from './files-service';
 import { createRemoteService } from './remote-service';
-import type { RemoteTokenBox } from './remote-token-box';
 import type { RepositoryStore } from './repository-store';
 
 export type GitopsDomain = ReturnType<typeof createGitopsDomain>;
@@ -23,7 +23,7 @@ export function createGitopsDomain(deps: {
   repositories: RepositoryStore;
   validation: ValidationEngine;
   audit: AuditService;
-  remoteTokens: RemoteTokenBox;
+  secrets: SecretBox;
   remoteAllowHttp: boolean;
 }) {
   const commit = createCommitClient(deps);

@@ -1,13 +1,13 @@
 import type { Db } from '../db/knex';
 import { git, GitError } from './git-plumbing';
-import { findRemote, recordPush, type PushStatus } from './remote-repository';
-import type { RemoteTokenBox } from './remote-token-box';
+import { findRemote, recordPush, remoteTokenAad, type PushStatus } from './remote-repository';
+import type { SecretBox } from '../identity/mfa/secret-box';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 export interface PushDeps {
   db: Db;
   repositories: RepositoryStore;
-  tokens: RemoteTokenBox;
+  secrets: SecretBox;
 }
 
 export interface PushRequest {
@@ -59,7 +59,7 @@ export async function pushToRemote(deps: PushDeps, req: PushRequest): Promise<Pu
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git-push:${repo}`]);
     const remote = await findRemote(trx, req.projectId);
     if (!remote) return { status: 'skipped', error: null };
-    const token = remote.tokenSealed ? deps.tokens.open(remote.tokenSealed, req.projectId) : null;
+    const token = remote.tokenSealed ? deps.secrets.open(remote.tokenSealed, remoteTokenAad(req.projectId)) : null;
     // Results are recorded outside the lock's transaction: a failure is kept although the activity then throws.
     const record = (status: PushStatus, error: string | null) =>
       recordPush(deps.db, { projectId: req.projectId, sha: req.sha, url: remote.url, status, error });

@@ -9,6 +9,12 @@ export interface ProjectRemote {
   updatedAt: string;
 }
 
+/**
+ * Associated data of a sealed remote token (the platform's secrets box, MFA_ENCRYPTION_KEY): the token opens only for
+ * its own project, and never where another kind of sealed secret is expected.
+ */
+export const remoteTokenAad = (projectId: string) => `git-remote-token:${projectId}`;
+
 export type PushStatus = 'pushed' | 'failed';
 
 export interface PushResult {

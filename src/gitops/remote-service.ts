@@ -1,11 +1,11 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
+import type { SecretBox } from '../identity/mfa/secret-box';
 import { InvalidInput, NotFound } from '../errors';
 import { orgEntry, type OrgCaller } from '../iam/caller';
 import type { Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { deleteRemote, findRemote, saveRemote, type ProjectRemote } from './remote-repository';
-import type { RemoteTokenBox } from './remote-token-box';
+import { deleteRemote, findRemote, remoteTokenAad, saveRemote, type ProjectRemote } from './remote-repository';
 
 export interface RemoteView {
   /** null when the project has no external remote. */
@@ -48,7 +48,7 @@ export function createRemoteService(deps: {
   db: Db;
   audit: AuditService;
   projects: ProjectService;
-  remoteTokens: RemoteTokenBox;
+  secrets: SecretBox;
   remoteAllowHttp: boolean;
 }) {
   const { db, audit, projects } = deps;
@@ -76,7 +76,9 @@ export function createRemoteService(deps: {
         const project = await projects.projectOf(caller, slug, trx);
         const current = await findRemote(trx, project.id);
         const tokenSealed =
-          body.token !== undefined ? deps.remoteTokens.seal(body.token, project.id) : (current?.tokenSealed ?? null);
+          body.token !== undefined
+            ? deps.secrets.seal(body.token, remoteTokenAad(project.id))
+            : (current?.tokenSealed ?? null);
         const saved = await saveRemote(trx, {
           projectId: project.id,
           organizationId: project.organizationId,

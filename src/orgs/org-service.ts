@@ -1,10 +1,10 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
+import type { Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
 import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import { ACTION_ROLES } from '../iam/action-roles';
 import type { OrgRole } from '../iam/principal';
 import { atLeast, minimumRole } from '../iam/role-authorizer';
+import type { OrgDomainDeps } from '../iam/cross-org';
 import { resolveActiveOrg } from './active-org';
 import {
   countOwners,
@@ -27,9 +27,7 @@ import {
 } from './org-repository';
 import type { Page, PageRequest } from '../db/pagination';
 
-export interface OrgServiceDeps {
-  db: Db;
-  audit: AuditService;
+export interface OrgServiceDeps extends OrgDomainDeps {
   /** Ends the invitation workflows of a deleted organization (their rows are gone with it). */
   endInvitationWorkflows(workflowIds: string[]): Promise<void>;
 }
@@ -61,7 +59,7 @@ export function createOrgService(deps: OrgServiceDeps) {
    * member, or 404. The returned caller carries the role as it is now.
    */
   async function lockedMember(trx: Tx, caller: OrgCaller, slug: string, userId: string, action: string) {
-    const org = await resolveActiveOrg({ db: trx, audit }, caller, slug);
+    const org = await resolveActiveOrg({ db: trx, misses: deps.misses }, caller, slug);
     await lockOrganization(trx, org.id);
     const current: OrgCaller = { ...caller, role: await lockedCallerRole(trx, caller, org.id, action) };
     const member = isUuid(userId) ? await findMember(trx, org.id, userId) : null;

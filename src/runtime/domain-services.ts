@@ -1,7 +1,5 @@
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
-import { createRemoteTokenBox, type RemoteTokenBox } from '../gitops/remote-token-box';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
-import { loadMfaKey } from '../identity/mfa/secret-box';
 import { ACTION_ROLES } from '../iam/action-roles';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
 import { createIamViews, type IamViews } from '../iam/iam-views';
@@ -31,8 +29,6 @@ export interface DomainServices {
   tenants: TenantService;
   /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
   repositories: RepositoryStore;
-  /** Seals external remote tokens at rest (src/gitops/remote-token-box.ts). */
-  remoteTokens: RemoteTokenBox;
   /** Projects with their environments, tenants and workloads. */
   projects: ProjectDomain;
   /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
@@ -41,21 +37,22 @@ export interface DomainServices {
 
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
-  const owned = { db, audit };
+  const owned = { db, audit, misses: core.misses };
   const authorization = createAuthorizationChain(db, ACTION_ROLES);
   const invitations = createInvitationService({
-    db,
-    audit,
+    ...owned,
     temporal: core.temporal,
     workflows: core.workflows,
-    mailer: core.mailer,
+    secrets: core.secrets,
     log: core.log,
+    limiter: core.limiter,
+    rates: config.orgs.invitationRates,
+    rateWindowMs: config.orgs.invitationRateWindowMs,
     ttlMs: config.orgs.invitationTtlMs,
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const remoteTokens = createRemoteTokenBox(loadMfaKey(config.identity.mfaKey, config.dataDir));
-  const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
+  const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
     plans: createPlanGate(db),
@@ -67,7 +64,6 @@ export function createDomainServices(core: CoreServices): DomainServices {
     environments: createEnvironmentService(owned),
     tenants: createTenantService(owned),
     repositories,
-    remoteTokens,
     projects,
     gitops: createGitopsDomain({
       db,
@@ -78,7 +74,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       repositories,
       validation: core.validation,
       audit,
-      remoteTokens,
+      secrets: core.secrets,
       remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
   };

@@ -21,7 +21,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('project_id').primary().references('projects.id').onDelete('CASCADE');
     t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
     t.text('url').notNullable();
-    // AES-256-GCM, bound to the project id (src/gitops/remote-token-box.ts); null for a remote without a token.
+    // The platform's secrets box (AES-256-GCM), bound to the project (remoteTokenAad); null for no token.
     t.text('token_sealed');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
