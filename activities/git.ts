@@ -1,11 +1,15 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from '../src/gitops/commit-path';
+import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
 import type { GitActivities } from '../workflows/git-commit';
 
+/** How often a running commit tells Temporal it is alive (the workflow's heartbeat timeout is a few of these). */
+const HEARTBEAT_MS = 1000;
+
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config'>,
+  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets'>,
 ): GitActivities {
   const deps = {
     db: services.db,
@@ -15,13 +19,24 @@ export function createGitActivities(
   };
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {
+      // Heartbeats let Temporal notice a worker that died mid-commit within seconds and retry elsewhere; the retry is
+      // safe because the commit path is idempotent by the request's key.
+      const context = Context.current();
+      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
         return await runCommit(deps, req);
       } catch (err) {
         // A refusal is an answer, not a fault: retrying cannot change it.
         if (err instanceof CommitRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
         throw err;
+      } finally {
+        clearInterval(beat);
       }
+    },
+
+    /** A failed push is recorded, then thrown, so Temporal retries it (gitPushWorkflow). */
+    async pushToRemote(req: PushRequest): Promise<PushOutcome> {
+      return pushToRemote({ db: services.db, repositories: services.repositories, secrets: services.secrets }, req);
     },
   };
 }

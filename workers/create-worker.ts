@@ -63,6 +63,7 @@ export async function createGitWorker(opts: Omit<WorkerOptions, 'bundlePath'>): 
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities: instrument(createGitActivities(opts.deps), opts.metrics),
+    maxConcurrentActivityTaskExecutions: opts.deps.config.gitops.workerConcurrency,
     shutdownGraceTime: opts.shutdownGraceMs,
     shutdownForceTime: opts.shutdownGraceMs * 2,
   });

@@ -1,4 +1,4 @@
 /** Every workflow type the platform registers; the worker bundles this file. */
 export { proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
-export { gitCommitWorkflow } from './git-commit';
+export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';

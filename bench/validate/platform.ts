@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logging/logger';
 import { resolveEndpoints } from '../../src/runtime/embedded';
 import { runPlatform } from '../../src/runtime/platform';
+import type { Services } from '../../src/runtime/services';
 import { freePort } from '../../src/net/free-port';
 
 /**
@@ -14,7 +15,8 @@ import { freePort } from '../../src/net/free-port';
  */
 export async function startBenchPlatform(
   env: Record<string, string> = {},
-): Promise<{ baseUrl: string; token: string; stop(): Promise<void> }> {
+  opts: { worker?: boolean } = {},
+): Promise<{ baseUrl: string; token: string; services: Services; stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-platform-'));
   fs.chmodSync(dataDir, 0o755);
   const config = loadConfig({
@@ -29,7 +31,12 @@ export async function startBenchPlatform(
   });
   const log = createLogger('warn');
   const endpoints = await resolveEndpoints(config, log);
-  const platform = await runPlatform(config, endpoints, { api: true, worker: false, migrate: true }, log);
+  const platform = await runPlatform(
+    config,
+    endpoints,
+    { api: true, worker: opts.worker ?? false, migrate: true },
+    log,
+  );
   await platform.services.validation.init({ preload: ['1.29'] });
   const user = await createUser(
     { ...platform.services, passwordPolicy: platform.api!.identity.passwordPolicy },
@@ -45,6 +52,7 @@ export async function startBenchPlatform(
   return {
     baseUrl: platform.http!.url,
     token,
+    services: platform.services,
     async stop() {
       await platform.stop();
       await endpoints.stop();

@@ -11,6 +11,7 @@ import {
   readUrl,
 } from './parse';
 import { loadIdentityConfig, type IdentityConfig } from './identity';
+import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 
 export { ConfigError } from './parse';
@@ -60,6 +61,7 @@ export interface Config {
   jwt: JwtConfig;
   identity: IdentityConfig;
   orgs: OrgsConfig;
+  gitops: GitopsConfig;
 }
 
 export interface JwtConfig {
@@ -118,6 +120,7 @@ export function loadConfig(env: Env): Config {
     jwt: loadJwtConfig(env, publicUrl),
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
+    gitops: loadGitopsConfig(env),
   };
 }
 

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditEntryInput } from '../audit/types';
 import type { Db, Tx } from '../db/knex';
+import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { findWorkload, updateWorkload } from '../projects/workload-repository';
 import { withTenantTag } from '../projects/workload-spec';
 import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
+import { findRemote } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** What a write does to the repository (and, for an image update, to the workload's overrides). */
@@ -43,6 +45,8 @@ export interface CommitOutcome {
   sha: string | null;
   created: boolean;
   auditIds: string[];
+  /** The project has an external remote: the commit workflow then pushes to it. */
+  remote: boolean;
 }
 
 /** Failure types the API maps to answers (ApplicationFailure type names). */
@@ -99,19 +103,20 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
     const loaded = await loadProject(trx, req.organizationId, req.projectId, deps.publicUrl);
     if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-    const existing = (await deps.repositories.exists(req.organizationId, req.projectId))
-      ? await findCommitByKey(repo, req.idempotencyKey)
-      : null;
+    const present = await deps.repositories.exists(req.organizationId, req.projectId);
+    // The branch cannot move before this transaction ends: every writer takes the lock above first.
+    const parent = present ? await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`) : null;
+    const existing = await findCommitByKey(repo, req.idempotencyKey, parent);
     const recorded = await auditIdsOf(trx, req.workflowId);
-    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded };
+    const remote = (await findRemote(trx, req.projectId)) !== null;
+    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
-    await deps.repositories.ensure(req.organizationId, req.projectId);
+    if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
     const mutated = await applyDatabaseSide(trx, loaded, req, deps.publicUrl);
     let sha = existing;
     if (!existing) {
-      const parent = await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`);
       const changes = await changesFor(repo, parent, mutated, req.operation);
       sha = await writeCommit(repo, parent, changes, {
         author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
@@ -120,7 +125,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
       });
     }
     const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
-    return { sha, created: sha !== null && sha !== existing, auditIds };
+    return { sha, created: sha !== null && sha !== existing, auditIds, remote };
   });
 }
 
@@ -176,9 +181,11 @@ async function changesFor(
       loaded.model,
       (t: Target) => t.service === op.workload && wanted.has(`${t.tenant}/${t.environment}`),
     );
-    const dirs = op.pairs.map((p) => serviceDir({ ...p, service: op.workload }));
-    const current = new Map<string, string>();
-    for (const dir of dirs) for (const [file, text] of await readTree(repo, parent, `${dir}/`)) current.set(file, text);
+    // One listing and one batch read for all the pairs' directories, whatever their number.
+    const dirs = new Set(op.pairs.map((p) => `${serviceDir({ ...p, service: op.workload })}/`));
+    const current = await readTree(repo, parent, 'tenants/', (file) =>
+      dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
+    );
     return managedChanges(current, rendered);
   }
   const rendered = renderAll(loaded.model);
@@ -239,12 +246,20 @@ async function writeAudit(
           tenant: pair.tenant,
           environment: pair.environment,
           tag: op.tag,
-          event: 'images updated via bulk operation',
         },
       });
     }
   }
   const ids: string[] = [];
   for (const entry of entries) ids.push((await audit.append(trx, entry)).id);
+  if (op.type === 'image') {
+    // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.imagesBulkUpdated,
+      payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha: sha, auditIds: ids },
+    });
+  }
   return ids;
 }

@@ -88,10 +88,14 @@ export async function writeCommit(
 /** Idempotency keys are plain tokens, so they go into a regular expression as they are. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** The newest commit of the branch carrying `Idempotency-Key: <key>`: what a retried write finds instead of redoing. */
-export async function findCommitByKey(repo: string, key: string): Promise<string | null> {
+/**
+ * The newest commit of the branch carrying `Idempotency-Key: <key>`: what a retried write finds instead of redoing.
+ * `tip` is the branch's commit when the caller resolved it already (null: the branch does not exist).
+ */
+export async function findCommitByKey(repo: string, key: string, tip?: string | null): Promise<string | null> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new Error('invalid idempotency key');
-  if ((await resolveRef(repo, BRANCH_REF)) === null) return null;
+  const from = tip === undefined ? await resolveRef(repo, BRANCH_REF) : tip;
+  if (from === null) return null;
   const out = await gitText(repo, [
     'log',
     '-n',
@@ -99,7 +103,7 @@ export async function findCommitByKey(repo: string, key: string): Promise<string
     '--format=%H',
     '--extended-regexp',
     `--grep=^Idempotency-Key: ${key}$`,
-    BRANCH_REF,
+    from,
     '--',
   ]);
   return out.trim() || null;

@@ -1,4 +1,4 @@
-import { parseAllDocuments } from 'yaml';
+import { loadAll } from 'js-yaml';
 import { InvalidInput, NotFound } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
@@ -10,7 +10,7 @@ import type { Db } from '../db/knex';
 import type { CommitClient } from './commit-client';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
-import { renderAll, serviceDir, targetOf } from './manifests';
+import { renderAll, serviceDir, targetOf, type Target } from './manifests';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
 
@@ -39,16 +39,15 @@ interface Side {
 type Doc = Record<string, unknown> & { kind?: string; spec?: Record<string, unknown>; data?: Record<string, string> };
 
 /** What one tenant's service looks like in one environment's directory of the repository. */
-function sideOf(files: Map<string, string>, dir: string, appFile: string, environment: string): Side | null {
-  const own = [...files].filter(([p]) => p.startsWith(`${dir}/`)).sort(([a], [b]) => (a < b ? -1 : 1));
+function sideOf(files: [string, string][], dir: string, app: string | undefined, environment: string): Side | null {
+  const own = [...files].sort(([a], [b]) => (a < b ? -1 : 1));
   if (own.length === 0) return null;
-  const docs = own.flatMap(([, text]) => parseAllDocuments(text).map((d) => d.toJS() as Doc));
+  const docs = own.flatMap(([, text]) => loadAll(text) as Doc[]);
   const deployment = docs.find((d) => d.kind === 'Deployment');
   const container = (
     ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
   )?.[0];
-  const app = files.get(appFile);
-  const appSpec = app ? ((parseAllDocuments(app)[0]?.toJS() as Doc | undefined)?.spec ?? null) : null;
+  const appSpec = app ? ((loadAll(app)[0] as Doc | undefined)?.spec ?? null) : null;
   const { source, ...settings } = (appSpec ?? {}) as { source?: Record<string, unknown> };
   // The environment's own name is not a difference: it is normalised out of labels and paths.
   const label = new RegExp(`(delivery-platform/environment: )${environment}$`, 'gm');
@@ -78,16 +77,16 @@ export function createCompareService(deps: {
 }) {
   const { db, projects, repositories } = deps;
 
-  async function headFiles(organizationId: string, projectId: string) {
+  /** Generated files at `main` whose target `keep` picks (only those are read). */
+  async function headFiles(organizationId: string, projectId: string, keep: (t: Target) => boolean) {
     const repo = repositories.pathOf(organizationId, projectId);
     const head = (await repositories.exists(organizationId, projectId)) ? await resolveRef(repo, MAIN_BRANCH) : null;
-    return {
-      repo,
-      head,
-      files: await readTree(repo, head, 'tenants/').then(
-        async (t) => new Map([...t, ...(await readTree(repo, head, 'applications/'))]),
-      ),
+    const picked = (path: string) => {
+      const target = targetOf(path);
+      return target !== null && keep(target);
     };
+    const tenants = await readTree(repo, head, 'tenants/', picked);
+    return { head, files: new Map([...tenants, ...(await readTree(repo, head, 'applications/', picked))]) };
   }
 
   /** Checks a bulk request against the project: every bad pair is named, nothing is committed. */
@@ -115,23 +114,28 @@ export function createCompareService(deps: {
       const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
       for (const env of [q.from, q.to])
         if (!envs.has(env)) throw new NotFound(`environment ${env} is not part of the project`);
-      const { head, files } = await headFiles(project.organizationId, project.id);
+      const { head, files } = await headFiles(
+        project.organizationId,
+        project.id,
+        (t) => t.environment === q.from || t.environment === q.to,
+      );
       const pairs = new Set<string>();
-      for (const path of files.keys()) {
-        const t = targetOf(path);
-        if (t && (t.environment === q.from || t.environment === q.to)) pairs.add(`${t.tenant}/${t.service}`);
+      const byDir = new Map<string, [string, string][]>();
+      for (const [path, text] of files) {
+        const t = targetOf(path) as Target;
+        pairs.add(`${t.tenant}/${t.service}`);
+        if (!path.startsWith('tenants/')) continue;
+        const dir = serviceDir(t);
+        byDir.set(dir, [...(byDir.get(dir) ?? []), [path, text]]);
       }
       const items = [];
       for (const pair of [...pairs].sort()) {
         const [tenant = '', service = ''] = pair.split('/');
         if ((q.tenant && q.tenant !== tenant) || (q.service && q.service !== service)) continue;
-        const side = (env: string) =>
-          sideOf(
-            files,
-            serviceDir({ tenant, environment: env, service }),
-            `applications/${tenant}/${env}/${service}.yaml`,
-            env,
-          );
+        const side = (env: string) => {
+          const dir = serviceDir({ tenant, environment: env, service });
+          return sideOf(byDir.get(dir) ?? [], dir, files.get(`applications/${tenant}/${env}/${service}.yaml`), env);
+        };
         const a = side(q.from);
         const b = side(q.to);
         const differences = [];
@@ -177,7 +181,9 @@ export function createCompareService(deps: {
         { ...loaded.model, workloads },
         (t) => t.service === body.workload && wanted.has(`${t.tenant}/${t.environment}`),
       );
-      const { files } = await headFiles(project.organizationId, project.id);
+      const { files } = await headFiles(project.organizationId, project.id, (t) =>
+        wanted.has(`${t.tenant}/${t.environment}`),
+      );
       const changed = [...rendered]
         .filter(([path, text]) => files.get(path) !== text)
         .map(([path, text]) => ({ path, diff: unifiedDiff(path, files.get(path) ?? null, text) }));

@@ -38,6 +38,20 @@ const matches = (t: Target, f: PreviewFilter) =>
   (!f.environment || f.environment === t.environment) &&
   (!f.service || f.service === t.service);
 
+const statusOf = (before: string | null, after: string | null): FileStatus =>
+  before === null ? 'added' : after === null ? 'deleted' : before === after ? 'unchanged' : 'modified';
+
+const managedPaths = (current: Map<string, string>, rendered: Map<string, string>) =>
+  [...new Set([...rendered.keys(), ...[...current.keys()].filter(isManaged)])].sort();
+
+/** How many generated files generate would add, modify, delete or leave (no diffs: generate answers counts only). */
+function countChanges(current: Map<string, string>, rendered: Map<string, string>) {
+  const counts: Record<FileStatus, number> = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
+  for (const path of managedPaths(current, rendered))
+    counts[statusOf(current.get(path) ?? null, rendered.get(path) ?? null)] += 1;
+  return counts;
+}
+
 /** Generated files against the repository, grouped by tenant, environment and service. */
 function groupChanges(
   project: string,
@@ -47,14 +61,12 @@ function groupChanges(
 ) {
   const groups = new Map<string, Target & { application: string; files: unknown[] }>();
   const counts: Record<FileStatus, number> = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
-  const paths = [...new Set([...rendered.keys(), ...[...current.keys()].filter(isManaged)])].sort();
-  for (const path of paths) {
+  for (const path of managedPaths(current, rendered)) {
     const target = targetOf(path);
     if (!target || !matches(target, filter)) continue;
     const before = current.get(path) ?? null;
     const after = rendered.get(path) ?? null;
-    const status: FileStatus =
-      before === null ? 'added' : after === null ? 'deleted' : before === after ? 'unchanged' : 'modified';
+    const status = statusOf(before, after);
     counts[status] += 1;
     if (status === 'unchanged' && filter.changedOnly) continue;
     const key = `${target.tenant}/${target.environment}/${target.service}`;
@@ -121,9 +133,12 @@ export function createDeliveryService(deps: DeliveryDeps) {
         (e) => e.delivery.validateOnGenerate,
         project.policy.validation,
       );
-      const { counts } = groupChanges(project.slug, current, rendered, {});
+      const counts = countChanges(current, rendered);
       if (validation.blocked)
         return { blocked: true as const, commit: null, created: false, changes: counts, validation };
+      // Nothing to write: answer without a commit workflow (the commit path would find the same and commit nothing).
+      if (counts.added + counts.modified + counts.deleted === 0)
+        return { blocked: false as const, commit: null, created: false, changes: counts, validation };
       const outcome = await deps.commit(caller, project, {
         message: body.message ?? `Generate delivery manifests for ${project.slug}`,
         idempotencyKey: key,

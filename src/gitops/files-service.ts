@@ -1,8 +1,10 @@
+import type { Queryable } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import type { ProjectService } from '../projects/project-service';
 import type { CommitClient } from './commit-client';
 import { gitText, listFiles, readBlobs, resolveRef } from './git-plumbing';
+import { pushesOf, type PushResult } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** Refs the files API accepts: a branch, a tag or a commit id, never an option or a range. */
@@ -29,6 +31,8 @@ export interface CommitInfo {
   author: { name: string; email: string };
   date: string;
   trailers: Record<string, string>;
+  /** The push of this commit to the project's external remote; null when none was made. */
+  push: PushResult | null;
 }
 
 /** History entries per page at most. */
@@ -38,6 +42,7 @@ export type FilesService = ReturnType<typeof createFilesService>;
 
 /** The files API: the tree and files at a ref, history, and writes through the one commit path. */
 export function createFilesService(deps: {
+  db: Queryable;
   projects: ProjectService;
   repositories: RepositoryStore;
   commit: CommitClient;
@@ -110,7 +115,7 @@ export function createFilesService(deps: {
     },
 
     async history(caller: OrgCaller, slug: string, query: { ref?: string; path?: string; limit?: string }) {
-      const { repo, commitSha } = await at(caller, slug, query.ref);
+      const { project, repo, commitSha } = await at(caller, slug, query.ref);
       const limit = Math.min(Number(query.limit ?? 50) || 50, MAX_HISTORY);
       if (!commitSha) return { items: [] as CommitInfo[] };
       const args = ['log', `-n${limit}`, '-z', '--format=%H%x1f%an%x1f%ae%x1f%aI%x1f%B', commitSha, '--'];
@@ -123,9 +128,14 @@ export function createFilesService(deps: {
           const [sha = '', name = '', email = '', date = '', body = ''] = record.split('\x1f');
           const trailers: Record<string, string> = {};
           for (const m of body.matchAll(/^([A-Za-z-]+): (.+)$/gm)) trailers[m[1] ?? ''] = m[2] ?? '';
-          return { sha, author: { name, email }, date, message: body.trim(), trailers };
+          return { sha, author: { name, email }, date, message: body.trim(), trailers, push: null };
         });
-      return { items };
+      const pushes = await pushesOf(
+        deps.db,
+        project.id,
+        items.map((c) => c.sha),
+      );
+      return { items: items.map((c) => ({ ...c, push: pushes.get(c.sha) ?? null })) };
     },
   };
 }

@@ -96,11 +96,16 @@ export async function readBlobs(repo: string, shas: string[]): Promise<Map<strin
   return result;
 }
 
-/** Every file of a commit with its content (text), keyed by path. */
-export async function readTree(repo: string, commit: string | null, under = ''): Promise<Map<string, string>> {
+/** Every file of a commit with its content (text), keyed by path; `keep` picks files before their contents are read. */
+export async function readTree(
+  repo: string,
+  commit: string | null,
+  under = '',
+  keep: (path: string) => boolean = () => true,
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   if (!commit) return files;
-  const entries = (await listFiles(repo, commit, under)).filter((e) => e.mode.startsWith('100'));
+  const entries = (await listFiles(repo, commit, under)).filter((e) => e.mode.startsWith('100') && keep(e.path));
   const blobs = await readBlobs(
     repo,
     entries.map((e) => e.sha),

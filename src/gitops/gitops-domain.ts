@@ -1,3 +1,5 @@
+import type { AuditService } from '../audit/audit-service';
+import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';
 import type { ProjectService } from '../projects/project-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
@@ -6,11 +8,12 @@ import { createCommitClient } from './commit-client';
 import { createCompareService } from './compare-service';
 import { createDeliveryService } from './delivery-service';
 import { createFilesService } from './files-service';
+import { createRemoteService } from './remote-service';
 import type { RepositoryStore } from './repository-store';
 
 export type GitopsDomain = ReturnType<typeof createGitopsDomain>;
 
-/** The services over hosted repositories: files, delivery preview and generate, compare and bulk update. */
+/** The services over hosted repositories: files, delivery, compare and bulk update, the external remote. */
 export function createGitopsDomain(deps: {
   workflows: WorkflowStarter;
   taskQueuePrefix: string;
@@ -19,6 +22,9 @@ export function createGitopsDomain(deps: {
   projects: ProjectService;
   repositories: RepositoryStore;
   validation: ValidationEngine;
+  audit: AuditService;
+  secrets: SecretBox;
+  remoteAllowHttp: boolean;
 }) {
   const commit = createCommitClient(deps);
   const shared = { ...deps, commit };
@@ -26,5 +32,6 @@ export function createGitopsDomain(deps: {
     files: createFilesService(shared),
     delivery: createDeliveryService(shared),
     compare: createCompareService(shared),
+    remote: createRemoteService(shared),
   };
 }

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { dump } from 'js-yaml';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
 import { applicationName } from './application-name';
 
@@ -50,7 +50,8 @@ export function targetOf(path: string): Target | null {
   return m ? { tenant: m[1] ?? '', environment: m[2] ?? '', service: m[3] ?? '' } : null;
 }
 
-const yaml = (doc: unknown) => stringify(doc, { lineWidth: 0, sortMapEntries: false });
+// js-yaml: several times faster than `yaml` at dumping, which a 1,000-Application generate does 5,000 times.
+const yaml = (doc: unknown) => dump(doc, { lineWidth: -1, noRefs: true, quotingType: '"' });
 
 function labels(project: string, t: Target) {
   return {

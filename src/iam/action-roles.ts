@@ -90,4 +90,7 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.compare': 'viewer',
   'projects.*.images.preview': 'viewer',
   'projects.*.images.update': 'member',
+  // The external remote: its URL is visible to members, changing it (and its token) is configuration.
+  'projects.*.remote.read': 'viewer',
+  'projects.*.remote.update': 'admin',
 };

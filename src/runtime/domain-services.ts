@@ -73,6 +73,9 @@ export function createDomainServices(core: CoreServices): DomainServices {
       projects: projects.projects,
       repositories,
       validation: core.validation,
+      audit,
+      secrets: core.secrets,
+      remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
   };
 }

@@ -159,7 +159,45 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
   ];
 }
 
-/** Files, history, delivery, compare and bulk update of a project's hosted repository. */
+function remoteRoutes(remote: GitopsDomain['remote']): RouteDef[] {
+  const tag = 'files';
+  return [
+    {
+      method: 'get',
+      path: `${PROJECT}/remote`,
+      summary: 'The external Git remote every commit is pushed to (url, hasToken; never the token; url null when none)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.remote.read' },
+      handler: async (ctx) => {
+        ctx.body = await remote.get(orgCallerOf(ctx), paramOf(ctx, 'slug'));
+      },
+    },
+    {
+      method: 'put',
+      path: `${PROJECT}/remote`,
+      summary: 'Set the external Git remote (HTTPS URL, token sealed at rest; an absent token keeps the stored one)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.remote.update' },
+      body: 'project-remote',
+      handler: async (ctx) => {
+        ctx.body = await remote.set(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx));
+      },
+    },
+    {
+      method: 'delete',
+      path: `${PROJECT}/remote`,
+      summary: 'Stop pushing to the external Git remote',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.remote.update' },
+      handler: async (ctx) => {
+        await remote.remove(orgCallerOf(ctx), paramOf(ctx, 'slug'));
+        ctx.status = 204;
+      },
+    },
+  ];
+}
+
+/** Files, history, delivery, compare and bulk update of a project's hosted repository, and its external remote. */
 export function gitopsRoutes(gitops: GitopsDomain): RouteDef[] {
-  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops)];
+  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops), ...remoteRoutes(gitops.remote)];
 }

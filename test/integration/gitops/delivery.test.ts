@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { createGitActivities } from '../../../activities/git';
 import { applicationName } from '../../../src/gitops/application-name';
+import type { CommitRequest } from '../../../src/gitops/commit-path';
+import { listDomainEvents } from '../../../src/events/domain-event-repository';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
 
 let platform: TestPlatform;
@@ -120,12 +123,24 @@ describe('delivery of a project to its hosted repository', () => {
       { tenant: 'acme', environment: 'prod' },
       { tenant: 'globex', environment: 'prod' },
     ];
+    const headBefore = await http.get<{ items: { sha: string }[] }>('/api/v2/projects/shop/commits?limit=1', {
+      token: owner,
+    });
     const bad = await http.post('/api/v2/projects/shop/bulk-update', {
       token: owner,
-      body: { workload: 'web', tag: '3.0.0', pairs: [...pairs, { tenant: 'nobody', environment: 'dev' }] },
+      body: {
+        workload: 'web',
+        tag: '3.0.0',
+        pairs: [...pairs, { tenant: 'nobody', environment: 'dev' }, { tenant: 'acme', environment: 'staging' }],
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('nobody/dev');
+    expect(bad.body.error).toContain('acme/staging');
+    const headAfter = await http.get<{ items: { sha: string }[] }>('/api/v2/projects/shop/commits?limit=1', {
+      token: owner,
+    });
+    expect(headAfter.body.items[0]?.sha).toBe(headBefore.body.items[0]?.sha);
 
     const preview = await http.post<{ files: { path: string }[] }>('/api/v2/projects/shop/bulk-update/preview', {
       token: owner,
@@ -154,6 +169,11 @@ describe('delivery of a project to its hosted repository', () => {
     expect(entries.map((e: { tenant_id: string }) => e.tenant_id).sort()).toEqual(
       [tenantIds.acme, tenantIds.acme, tenantIds.globex].sort(),
     );
+    const events = await listDomainEvents(platform.services.db, org.org.id);
+    expect(events.map((e) => [e.type, e.payload.gitCommitSha, e.payload.pairs])).toEqual([
+      ['images updated via bulk operation', apply.body.commit, pairs],
+    ]);
+    expect(new Set(events[0]?.payload.auditIds as string[])).toEqual(new Set(apply.body.auditIds));
   });
 
   it('refuses push with a clear message', async () => {
@@ -209,7 +229,8 @@ describe('the one commit path', () => {
       },
       'shop',
     );
-    const outcome = await createGitActivities(platform.services).commitToRepository({
+    const { commitToRepository } = createGitActivities(platform.services);
+    const request: CommitRequest = {
       organizationId: org.org.id,
       projectId: project.id,
       idempotencyKey: 'retry-key-1',
@@ -217,7 +238,8 @@ describe('the one commit path', () => {
       message: 'Once',
       actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
       operation: { type: 'files', writes: [{ path: 'notes/once.md', content: 'changed\n' }], deletes: [] },
-    });
+    };
+    const outcome = await new MockActivityEnvironment().run(commitToRepository, request);
     expect(outcome).toMatchObject({ sha: first.body.commit, created: false });
     const second = await http.put<{ commit: string }>('/api/v2/projects/shop/files/content', {
       token: owner,

@@ -1,0 +1,69 @@
+import type { Queryable } from '../db/knex';
+
+/**
+ * Notifiable events of the domain, recorded in the transaction of the change they report (an outbox): the
+ * notifications module reads them in `seq` order. Types are plain strings named after what happened.
+ */
+export const DOMAIN_EVENT = {
+  imagesBulkUpdated: 'images updated via bulk operation',
+} as const;
+export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
+
+export interface DomainEventInput {
+  organizationId: string;
+  projectId: string | null;
+  type: DomainEventType;
+  payload: Record<string, unknown>;
+}
+
+export interface DomainEvent extends DomainEventInput {
+  id: string;
+  seq: number;
+  createdAt: string;
+}
+
+interface Row {
+  id: string;
+  seq: string;
+  organization_id: string;
+  project_id: string | null;
+  type: DomainEventType;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+export async function recordDomainEvent(db: Queryable, event: DomainEventInput): Promise<string> {
+  const [row] = (await db('domain_events')
+    .insert({
+      organization_id: event.organizationId,
+      project_id: event.projectId,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+    })
+    .returning('id')) as { id: string }[];
+  return row!.id;
+}
+
+/** Events of one organization after `afterSeq`, oldest first. */
+export async function listDomainEvents(
+  db: Queryable,
+  organizationId: string,
+  afterSeq = 0,
+  limit = 100,
+): Promise<DomainEvent[]> {
+  const rows = (await db('domain_events')
+    .where({ organization_id: organizationId })
+    .andWhere('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .select('id', 'seq', 'organization_id', 'project_id', 'type', 'payload', 'created_at')) as Row[];
+  return rows.map((r) => ({
+    id: r.id,
+    seq: Number(r.seq),
+    organizationId: r.organization_id,
+    projectId: r.project_id,
+    type: r.type,
+    payload: r.payload,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
