@@ -11,7 +11,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 const OWNERS: Record<string, string> = {
   audit_log: 'src/audit',
   custom_resource_definitions: 'src/crds',
+  domain_events: 'src/events',
   email_tokens: 'src/identity',
+  git_remote_pushes: 'src/gitops',
   invitations: 'src/invitations',
   login_failures: 'src/rate-limit',
   memberships: 'src/orgs',
@@ -24,6 +26,7 @@ const OWNERS: Record<string, string> = {
   org_tenants: 'src/platform-config',
   project_environments: 'src/projects',
   project_policies: 'src/projects',
+  project_remotes: 'src/gitops',
   project_tenants: 'src/projects',
   projects: 'src/projects',
   rate_limit_counters: 'src/rate-limit',
