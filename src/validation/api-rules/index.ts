@@ -27,9 +27,16 @@ const KIND_RULES: Record<string, readonly RuleCheck[]> = {
   PodDisruptionBudget: [checkPodDisruptionBudget],
 };
 
-/** `1.32` -> 32. */
+const minors = new Map<string, number>();
+
+/** `1.32` -> 32, parsed once per release. */
 function minorOf(version: string): number {
-  return Number(version.slice(version.indexOf('.') + 1));
+  let minor = minors.get(version);
+  if (minor === undefined) {
+    minor = Number(version.slice(version.indexOf('.') + 1));
+    minors.set(version, minor);
+  }
+  return minor;
 }
 
 /**

@@ -57,6 +57,11 @@ const SHAPES: Record<string, WorkloadShape> = {
   },
 };
 
+/** Where each kind keeps its pod spec, built once. */
+const POD_SPEC_PATHS: Record<string, readonly PathSegment[]> = Object.fromEntries(
+  Object.entries(SHAPES).map(([kind, shape]) => [kind, [...shape.template, 'spec']]),
+);
+
 function at(object: unknown, path: readonly PathSegment[]): unknown {
   let node = object;
   for (const segment of path) node = isRecord(node) ? ownField(node, segment as string) : undefined;
@@ -97,8 +102,9 @@ export function checkWorkload(object: JsonRecord, kind: string, ctx: RuleContext
   }
   const podSpec = recordField(template, 'spec');
   if (podSpec) {
-    checkPodSpec(podSpec, [...shape.template, 'spec'], ctx);
-    if (shape.restart) checkRestartPolicy(podSpec, [...shape.template, 'spec'], shape.restart, ctx);
+    const specPath = POD_SPEC_PATHS[kind] ?? [];
+    checkPodSpec(podSpec, specPath, ctx);
+    if (shape.restart) checkRestartPolicy(podSpec, specPath, shape.restart, ctx);
   }
   const spec = recordField(object, 'spec');
   if (!spec || kind === 'Pod') return;
