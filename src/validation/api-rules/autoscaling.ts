@@ -37,8 +37,8 @@ export function checkPodDisruptionBudget(object: JsonRecord, ctx: RuleContext): 
   if (minAvailable !== undefined && minAvailable !== null && maxUnavailable !== undefined && maxUnavailable !== null) {
     invalid(ctx, ['spec'], spec, ['minAvailable and maxUnavailable cannot be both set']);
   }
-  checkIntOrPercent(minAvailable, ['spec', 'minAvailable'], ctx);
-  checkIntOrPercent(maxUnavailable, ['spec', 'maxUnavailable'], ctx);
+  checkIntOrPercent(minAvailable, ['spec', 'minAvailable'], ctx, true);
+  checkIntOrPercent(maxUnavailable, ['spec', 'maxUnavailable'], ctx, true);
   const selector = ownField(spec, 'selector');
   if (isRecord(selector)) checkLabelSelector(selector, ['spec', 'selector'], ctx);
 }

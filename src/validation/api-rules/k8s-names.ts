@@ -14,7 +14,7 @@ export const inclusiveRangeError = (lo: number, hi: number): string => `must be 
 
 /** RegexError of validation.go: the rule, its examples and the regular expression the API server applies. */
 function regexError(message: string, format: string, ...examples: string[]): string {
-  const shown = examples.map((e) => `'${e}', `).join('or ');
+  const shown = examples.map((e) => `'${e}', `).join(' or ');
   return `${message} (e.g. ${shown}regex used for validation is '${format}')`;
 }
 

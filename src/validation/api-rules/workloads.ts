@@ -119,8 +119,8 @@ export function checkRollingUpdate(object: JsonRecord, ctx: RuleContext): void {
   const maxUnavailable = ownField(strategy, 'maxUnavailable');
   const maxSurge = ownField(strategy, 'maxSurge');
   const base = ['spec', 'strategy', 'rollingUpdate'];
-  checkIntOrPercent(maxUnavailable, [...base, 'maxUnavailable'], ctx);
-  checkIntOrPercent(maxSurge, [...base, 'maxSurge'], ctx);
+  checkIntOrPercent(maxUnavailable, [...base, 'maxUnavailable'], ctx, true);
+  checkIntOrPercent(maxSurge, [...base, 'maxSurge'], ctx, false);
   const zero = (value: unknown): boolean => value === 0 || value === '0%';
   if (zero(maxUnavailable) && zero(maxSurge)) {
     invalid(ctx, [...base, 'maxUnavailable'], maxUnavailable, ['may not be 0 when `maxSurge` is 0']);
