@@ -216,9 +216,17 @@ describe('hostile input through the route (SECURITY-BAR 28 to 34)', () => {
     const merge = await validate(
       '%YAML 1.1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: x}\ndata:\n  <<: *m\n  enabled: no\n',
     );
-    // No merge: `<<` stays an ordinary key holding the aliased map, and `no` stays the string "no".
+    // No merge: `<<` stays an ordinary key holding the aliased map, and `no` stays the string "no". The key is then
+    // twice wrong: its value is a map (schema type error) and `<<` is no ConfigMap key (API-server rule, issue 15).
     expect(merge.status).toBe(200);
-    expect(merge.body.results).toEqual([expect.objectContaining({ severity: 'error', path: 'data["<<"]' })]);
+    expect(merge.body.results).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'data["<<"]',
+        message: expect.stringMatching(/invalid type/),
+      }),
+      expect.objectContaining({ severity: 'error', path: 'data["<<"]', message: expect.stringMatching(/config key/) }),
+    ]);
     const tag = await validate('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  f: !!js/function "x"\n');
     expect(tag.status).toBe(400);
     const noBool = await validate('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  enabled: no\n');
