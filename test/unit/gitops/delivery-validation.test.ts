@@ -2,6 +2,7 @@
 import { stringify } from 'yaml';
 import { validateDelivery } from '../../../src/gitops/delivery-validation';
 import type { ProjectEnvironment } from '../../../src/projects/project-environment-repository';
+import { deployment } from '../validation/api-server-rules';
 import { engine } from '../validation/corpus';
 
 const ENV: ProjectEnvironment = {
@@ -16,16 +17,8 @@ const ENV: ProjectEnvironment = {
   updatedAt: '2026-01-01T00:00:00Z',
 };
 
-function deploymentFile(templateLabels: Record<string, string>): string {
-  return stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'web' },
-    spec: {
-      selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { labels: templateLabels }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
-    },
-  });
+function deploymentFile(labels: Record<string, string>): string {
+  return stringify(deployment({ labels }));
 }
 
 describe('validateDelivery', () => {
