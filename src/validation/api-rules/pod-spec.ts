@@ -11,108 +11,135 @@ const POD_RESTART_POLICIES = new Set(['Always', 'OnFailure', 'Never']);
 
 const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 
-function checkPorts(ports: unknown[], at: readonly PathSegment[], ctx: RuleContext): void {
-  let names: Set<string> | undefined;
+/** Where a container is: the pod spec's path, the list and the index; paths are built from it only for a failure. */
+interface ContainerAt {
+  spec: readonly PathSegment[];
+  list: string;
+  index: number;
+}
+
+function under(at: ContainerAt, ...rest: PathSegment[]): PathSegment[] {
+  return [...at.spec, at.list, at.index, ...rest];
+}
+
+/** Whether `ports[j]`'s name was used by an earlier port (a scan, not a Set: containers have a handful of ports). */
+function portNameTaken(ports: unknown[], j: number, name: string): boolean {
+  for (let k = 0; k < j; k++) {
+    const other: unknown = ports[k];
+    if (isRecord(other) && ownField(other, 'name') === name) return true;
+  }
+  return false;
+}
+
+function checkPorts(ports: unknown[], at: ContainerAt, ctx: RuleContext): void {
   for (let j = 0; j < ports.length; j++) {
     const port: unknown = ports[j];
     if (!isRecord(port)) continue;
     const containerPort = ownField(port, 'containerPort');
     if (isInt32(containerPort)) {
       const problems = isValidPortNum(containerPort);
-      if (problems.length > 0) invalid(ctx, [...at, j, 'containerPort'], containerPort, problems);
+      if (problems.length > 0) invalid(ctx, under(at, 'ports', j, 'containerPort'), containerPort, problems);
     }
     const hostPort = ownField(port, 'hostPort');
     if (isInt32(hostPort) && hostPort !== 0) {
       const problems = isValidPortNum(hostPort);
-      if (problems.length > 0) invalid(ctx, [...at, j, 'hostPort'], hostPort, problems);
+      if (problems.length > 0) invalid(ctx, under(at, 'ports', j, 'hostPort'), hostPort, problems);
     }
     const name = ownField(port, 'name');
     if (typeof name !== 'string' || name === '') continue;
     const problems = isValidPortName(name);
-    if (problems.length > 0) invalid(ctx, [...at, j, 'name'], name, problems);
-    names ??= new Set();
-    if (names.has(name)) duplicate(ctx, [...at, j, 'name'], name, 'port names must be unique within a container');
-    names.add(name);
+    if (problems.length > 0) invalid(ctx, under(at, 'ports', j, 'name'), name, problems);
+    if (portNameTaken(ports, j, name)) {
+      duplicate(ctx, under(at, 'ports', j, 'name'), name, 'port names must be unique within a container');
+    }
   }
 }
 
-function checkEnv(env: unknown[], at: readonly PathSegment[], ctx: RuleContext): void {
+function checkEnv(env: unknown[], at: ContainerAt, ctx: RuleContext): void {
   const rule = ctx.minor >= RELAXED_ENV_NAMES_FROM ? isRelaxedEnvVarName : isEnvVarName;
   for (let k = 0; k < env.length; k++) {
     const variable: unknown = env[k];
     if (!isRecord(variable)) continue;
     const name = ownField(variable, 'name');
-    if (name === '') required(ctx, [...at, k, 'name'], 'an environment variable needs a name');
+    if (name === '') required(ctx, under(at, 'env', k, 'name'), 'an environment variable needs a name');
     if (typeof name !== 'string' || name === '') continue;
     const problems = rule(name);
-    if (problems.length > 0) invalid(ctx, [...at, k, 'name'], name, problems);
+    if (problems.length > 0) invalid(ctx, under(at, 'env', k, 'name'), name, problems);
   }
 }
 
-/** Values of one of requests/limits that parse (the schema's quantity format reports the others); negative ones are reported. */
-function quantities(amounts: unknown, at: readonly PathSegment[], ctx: RuleContext): Map<string, number> | undefined {
-  if (!isRecord(amounts)) return undefined;
-  let values: Map<string, number> | undefined;
+/** Negative quantities of requests or limits; unparsable ones are the schema's quantity-format errors. */
+function checkNotNegative(amounts: JsonRecord, part: string, at: ContainerAt, ctx: RuleContext): void {
   for (const resource in amounts) {
     if (!Object.prototype.hasOwnProperty.call(amounts, resource)) continue;
-    const raw = amounts[resource];
-    const value = quantityValue(raw);
-    if (value === undefined) continue;
-    if (value < 0) invalid(ctx, [...at, resource], raw, ['must be greater than or equal to 0']);
-    values ??= new Map();
-    values.set(resource, value);
+    const value = quantityValue(amounts[resource]);
+    if (value !== undefined && value < 0) {
+      invalid(ctx, under(at, 'resources', part, resource), amounts[resource], ['must be greater than or equal to 0']);
+    }
   }
-  return values;
 }
 
-/** ValidateResourceRequirements: quantities parse, are not negative, and no request exceeds its limit. */
-function checkResources(resources: JsonRecord, at: readonly PathSegment[], ctx: RuleContext): void {
-  const limits = quantities(ownField(resources, 'limits'), [...at, 'limits'], ctx);
-  const requests = quantities(ownField(resources, 'requests'), [...at, 'requests'], ctx);
-  if (!limits || !requests) return;
-  const rawLimits = ownField(resources, 'limits') as JsonRecord;
-  const rawRequests = ownField(resources, 'requests') as JsonRecord;
-  for (const [resource, request] of requests) {
-    const limit = limits.get(resource);
-    if (limit !== undefined && request > limit) {
-      const shown = String(rawLimits[resource]);
-      invalid(ctx, [...at, 'requests', resource], rawRequests[resource], [
-        `must be less than or equal to ${resource} limit of ${shown}`,
+/** ValidateResourceRequirements: quantities are not negative, and no request exceeds its limit. */
+function checkResources(resources: JsonRecord, at: ContainerAt, ctx: RuleContext): void {
+  const limits = ownField(resources, 'limits');
+  const requests = ownField(resources, 'requests');
+  if (isRecord(limits)) checkNotNegative(limits, 'limits', at, ctx);
+  if (!isRecord(requests)) return;
+  checkNotNegative(requests, 'requests', at, ctx);
+  if (!isRecord(limits)) return;
+  for (const resource in requests) {
+    if (!Object.prototype.hasOwnProperty.call(requests, resource)) continue;
+    const request = quantityValue(requests[resource]);
+    const limit = quantityValue(ownField(limits, resource));
+    if (request !== undefined && limit !== undefined && request > limit) {
+      invalid(ctx, under(at, 'resources', 'requests', resource), requests[resource], [
+        `must be less than or equal to ${resource} limit of ${String(limits[resource])}`,
       ]);
     }
   }
 }
 
+/** Whether a container before `list[i]` (in list order) has this name. */
+function containerNameTaken(podSpec: JsonRecord, list: string, i: number, name: string): boolean {
+  for (const earlierList of CONTAINER_LISTS) {
+    const containers = ownField(podSpec, earlierList);
+    const end = earlierList === list ? i : Array.isArray(containers) ? containers.length : 0;
+    for (let k = 0; k < end && Array.isArray(containers); k++) {
+      const other: unknown = containers[k];
+      if (isRecord(other) && ownField(other, 'name') === name) return true;
+    }
+    if (earlierList === list) return false;
+  }
+  return false;
+}
+
 /**
  * The containers of a pod spec (core ValidatePodSpec): names are DNS labels unique across all container lists, ports
  * are in range with IANA service names unique per container, environment variable names follow the release's rule,
- * resource quantities parse and requests stay within limits.
+ * resource quantities are not negative and requests stay within limits. Nothing is allocated for a valid spec.
  */
-export function checkPodSpec(podSpec: JsonRecord, at: readonly PathSegment[], ctx: RuleContext): void {
-  let names: Set<string> | undefined;
+export function checkPodSpec(podSpec: JsonRecord, spec: readonly PathSegment[], ctx: RuleContext): void {
   for (const list of CONTAINER_LISTS) {
     const containers = ownField(podSpec, list);
     if (!Array.isArray(containers)) continue;
     for (let i = 0; i < containers.length; i++) {
       const container: unknown = containers[i];
       if (!isRecord(container)) continue;
+      const at: ContainerAt = { spec, list, index: i };
       const name = ownField(container, 'name');
       if (typeof name === 'string' && name !== '') {
         const problems = isDNS1123Label(name);
-        if (problems.length > 0) invalid(ctx, [...at, list, i, 'name'], name, problems);
-        names ??= new Set();
-        if (names.has(name)) {
-          duplicate(ctx, [...at, list, i, 'name'], name, 'container names must be unique across all containers');
+        if (problems.length > 0) invalid(ctx, under(at, 'name'), name, problems);
+        if (containerNameTaken(podSpec, list, i, name)) {
+          duplicate(ctx, under(at, 'name'), name, 'container names must be unique across all containers');
         }
-        names.add(name);
       }
-      // Paths are only built for the fields a container has.
       const ports = ownField(container, 'ports');
-      if (Array.isArray(ports)) checkPorts(ports, [...at, list, i, 'ports'], ctx);
+      if (Array.isArray(ports)) checkPorts(ports, at, ctx);
       const env = ownField(container, 'env');
-      if (Array.isArray(env)) checkEnv(env, [...at, list, i, 'env'], ctx);
+      if (Array.isArray(env)) checkEnv(env, at, ctx);
       const resources = ownField(container, 'resources');
-      if (isRecord(resources)) checkResources(resources, [...at, list, i, 'resources'], ctx);
+      if (isRecord(resources)) checkResources(resources, at, ctx);
     }
   }
 }

@@ -46,7 +46,10 @@ export function nonNegative(ctx: RuleContext, segments: readonly PathSegment[], 
   if (typeof value === 'number' && value < 0) invalid(ctx, segments, value, ['must be greater than or equal to 0']);
 }
 
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
 /** An int32 field's value as the rules check it: other numbers and types are the schema check's errors. */
 export function isInt32(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+  return typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX;
 }
