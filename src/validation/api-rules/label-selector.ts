@@ -10,7 +10,7 @@ const WITHOUT_VALUES = new Set(['Exists', 'DoesNotExist']);
 /** metav1 ValidateLabelSelector: matchLabels as labels, each matchExpressions requirement well-formed. */
 export function checkLabelSelector(selector: JsonRecord, at: readonly PathSegment[], ctx: RuleContext): void {
   const matchLabels = ownField(selector, 'matchLabels');
-  if (isRecord(matchLabels)) checkLabels(matchLabels, [...at, 'matchLabels'], ctx);
+  if (isRecord(matchLabels)) checkLabels(matchLabels, at, ctx, 'matchLabels');
   const expressions = ownField(selector, 'matchExpressions');
   if (!Array.isArray(expressions)) return;
   for (let i = 0; i < expressions.length; i++) {

@@ -8,6 +8,7 @@ import {
   isValidLabelValue,
   isValidPathSegmentName,
   maxLenError,
+  NONE,
   type Problems,
 } from './k8s-names';
 import { invalid, violation, type RuleContext } from './rule-context';
@@ -38,18 +39,18 @@ const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 /** batch ValidateCronJob: the Jobs it creates append an 11-character suffix to a DNS-1035 label. */
 const CRON_JOB_NAME_MAX = 52;
 
-/** ValidateLabels: each key a qualified name, each value a label value. */
-export function checkLabels(labels: unknown, at: readonly PathSegment[], ctx: RuleContext): void {
+/** ValidateLabels: each key a qualified name, each value a label value; reported at `[...at, field?, key]`. */
+export function checkLabels(labels: unknown, at: readonly PathSegment[], ctx: RuleContext, field?: string): void {
   if (!isRecord(labels)) return;
   for (const key in labels) {
     if (!Object.prototype.hasOwnProperty.call(labels, key)) continue;
     const keyProblems = isQualifiedName(key);
-    if (keyProblems.length > 0) invalid(ctx, [...at, key], key, keyProblems);
     const value = labels[key];
-    if (typeof value === 'string') {
-      const valueProblems = isValidLabelValue(value);
-      if (valueProblems.length > 0) invalid(ctx, [...at, key], value, valueProblems);
-    }
+    const valueProblems = typeof value === 'string' ? isValidLabelValue(value) : NONE;
+    if (keyProblems.length === 0 && valueProblems.length === 0) continue;
+    const path = field === undefined ? [...at, key] : [...at, field, key];
+    if (keyProblems.length > 0) invalid(ctx, path, key, keyProblems);
+    if (valueProblems.length > 0) invalid(ctx, path, value, valueProblems);
   }
 }
 

@@ -57,10 +57,27 @@ const SHAPES: Record<string, WorkloadShape> = {
   },
 };
 
-/** Where each kind keeps its pod spec, built once. */
-const POD_SPEC_PATHS: Record<string, readonly PathSegment[]> = Object.fromEntries(
-  Object.entries(SHAPES).map(([kind, shape]) => [kind, [...shape.template, 'spec']]),
+/** The paths each kind's rules report at, built once: a valid workload allocates none. */
+interface ShapePaths {
+  spec: readonly PathSegment[];
+  labels: readonly PathSegment[];
+  annotations: readonly PathSegment[];
+  nonNegative: readonly (readonly PathSegment[])[];
+}
+const PATHS: Record<string, ShapePaths> = Object.fromEntries(
+  Object.entries(SHAPES).map(([kind, shape]) => [
+    kind,
+    {
+      spec: [...shape.template, 'spec'],
+      labels: [...shape.template, 'metadata', 'labels'],
+      annotations: [...shape.template, 'metadata', 'annotations'],
+      nonNegative: shape.nonNegative.map((field) => ['spec', field]),
+    },
+  ]),
 );
+const TEMPLATE_LABELS = ['spec', 'template', 'metadata', 'labels'];
+const SELECTOR = ['spec', 'selector'];
+const ROLLING_UPDATE = ['spec', 'strategy', 'rollingUpdate'];
 
 function at(object: unknown, path: readonly PathSegment[]): unknown {
   let node = object;
@@ -69,19 +86,18 @@ function at(object: unknown, path: readonly PathSegment[]): unknown {
 }
 
 function checkSelector(kind: string, spec: JsonRecord, templateLabels: JsonRecord | undefined, ctx: RuleContext): void {
-  const labelsPath = ['spec', 'template', 'metadata', 'labels'];
   const selector = ownField(spec, 'selector');
   if (!isRecord(selector)) return;
   if (SHAPES[kind]?.selector === 'map') {
     const matches = Object.entries(selector).every(([key, value]) => templateLabels?.[key] === value);
-    if (!matches) invalid(ctx, labelsPath, templateLabels ?? {}, ['`selector` does not match template `labels`']);
+    if (!matches) invalid(ctx, TEMPLATE_LABELS, templateLabels ?? {}, ['`selector` does not match template `labels`']);
     return;
   }
-  checkLabelSelector(selector, ['spec', 'selector'], ctx);
+  checkLabelSelector(selector, SELECTOR, ctx);
   if (isEmptySelector(selector)) {
-    invalid(ctx, ['spec', 'selector'], selector, [`empty selector is invalid for ${kind.toLowerCase()}`]);
+    invalid(ctx, SELECTOR, selector, [`empty selector is invalid for ${kind.toLowerCase()}`]);
   } else if (!selectorMatches(selector, templateLabels)) {
-    invalid(ctx, labelsPath, templateLabels ?? {}, ['`selector` does not match template `labels`']);
+    invalid(ctx, TEMPLATE_LABELS, templateLabels ?? {}, ['`selector` does not match template `labels`']);
   }
 }
 
@@ -91,38 +107,40 @@ function checkSelector(kind: string, spec: JsonRecord, templateLabels: JsonRecor
  */
 export function checkWorkload(object: JsonRecord, kind: string, ctx: RuleContext): void {
   const shape = SHAPES[kind];
-  if (!shape) return;
+  const paths = PATHS[kind];
+  if (!shape || !paths) return;
   const template = shape.template.length === 0 ? object : at(object, shape.template);
   if (!isRecord(template)) return;
   const metadata = recordField(template, 'metadata');
   const templateLabels = metadata ? recordField(metadata, 'labels') : undefined;
   if (shape.template.length > 0 && metadata) {
-    checkLabels(ownField(metadata, 'labels'), [...shape.template, 'metadata', 'labels'], ctx);
-    checkAnnotations(ownField(metadata, 'annotations'), [...shape.template, 'metadata', 'annotations'], ctx);
+    checkLabels(ownField(metadata, 'labels'), paths.labels, ctx);
+    checkAnnotations(ownField(metadata, 'annotations'), paths.annotations, ctx);
   }
   const podSpec = recordField(template, 'spec');
   if (podSpec) {
-    const specPath = POD_SPEC_PATHS[kind] ?? [];
-    checkPodSpec(podSpec, specPath, ctx);
-    if (shape.restart) checkRestartPolicy(podSpec, specPath, shape.restart, ctx);
+    checkPodSpec(podSpec, paths.spec, ctx);
+    if (shape.restart) checkRestartPolicy(podSpec, paths.spec, shape.restart, ctx);
   }
   const spec = recordField(object, 'spec');
   if (!spec || kind === 'Pod') return;
-  for (const field of shape.nonNegative) nonNegative(ctx, ['spec', field], ownField(spec, field));
+  for (let i = 0; i < shape.nonNegative.length; i++) {
+    const field = shape.nonNegative[i] ?? '';
+    nonNegative(ctx, paths.nonNegative[i] ?? [], ownField(spec, field));
+  }
   if (shape.selector) checkSelector(kind, spec, templateLabels, ctx);
 }
 
 /** apps ValidateRollingUpdateDeployment: counts or percents, not both 0, maxUnavailable at most 100%. */
 export function checkRollingUpdate(object: JsonRecord, ctx: RuleContext): void {
-  const strategy = at(object, ['spec', 'strategy', 'rollingUpdate']);
+  const strategy = at(object, ROLLING_UPDATE);
   if (!isRecord(strategy)) return;
   const maxUnavailable = ownField(strategy, 'maxUnavailable');
   const maxSurge = ownField(strategy, 'maxSurge');
-  const base = ['spec', 'strategy', 'rollingUpdate'];
-  checkIntOrPercent(maxUnavailable, [...base, 'maxUnavailable'], ctx, true);
-  checkIntOrPercent(maxSurge, [...base, 'maxSurge'], ctx, false);
+  checkIntOrPercent(maxUnavailable, [...ROLLING_UPDATE, 'maxUnavailable'], ctx, true);
+  checkIntOrPercent(maxSurge, [...ROLLING_UPDATE, 'maxSurge'], ctx, false);
   const zero = (value: unknown): boolean => value === 0 || value === '0%';
   if (zero(maxUnavailable) && zero(maxSurge)) {
-    invalid(ctx, [...base, 'maxUnavailable'], maxUnavailable, ['may not be 0 when `maxSurge` is 0']);
+    invalid(ctx, [...ROLLING_UPDATE, 'maxUnavailable'], maxUnavailable, ['may not be 0 when `maxSurge` is 0']);
   }
 }
