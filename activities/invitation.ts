@@ -1,12 +1,29 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { AuditService } from '../src/audit/audit-service';
 import type { AuditEntryInput } from '../src/audit/types';
 import type { Db, Tx } from '../src/db/knex';
-import { lockInvitation, updateInvitation, type InvitationRow } from '../src/invitations/invitation-repository';
+import type { SecretBox } from '../src/identity/mfa/secret-box';
+import { invitationMail } from '../src/invitations/invitation-mail';
+import {
+  lockInvitation,
+  lockInvitationForMail,
+  recordInvitationMailed,
+  updateInvitation,
+  type InvitationRow,
+} from '../src/invitations/invitation-repository';
+import { openInvitationToken } from '../src/invitations/invitation-token';
+import type { Mailer } from '../src/mail/mailer';
+import { atLeast } from '../src/iam/role-authorizer';
+import { findMember } from '../src/orgs/membership-repository';
+import { addMembershipIfAbsent, findOrganizationById } from '../src/orgs/org-repository';
+import { findUserById } from '../src/users/user-repository';
 import {
   INVITATION_FAILURE,
+  INVITATION_MAIL_ATTEMPTS,
   type AcceptInvitationRequest,
   type AcceptInvitationResult,
+  type InvitationMailOutcome,
+  type RevokeInvitationRequest,
   type InvitationStatus,
 } from '../src/invitations/invitation-workflow-contract';
 import type { AuditActor } from '../src/audit/types';
@@ -14,6 +31,9 @@ import type { AuditActor } from '../src/audit/types';
 export interface InvitationActivityDeps {
   db: Db;
   audit: AuditService;
+  mailer: Pick<Mailer, 'send'>;
+  secrets: SecretBox;
+  config: { publicUrl: string };
 }
 
 interface Target {
@@ -48,10 +68,44 @@ const TIMER: AuditActor = { userId: null, actorType: 'system', actor: 'invitatio
  * transaction. Activities run at least once, so each recognises its own earlier committed attempt and returns the
  * same answer without a second change or audit entry.
  */
-export function createInvitationActivities({ db, audit }: InvitationActivityDeps) {
+export function createInvitationActivities({ db, audit, mailer, secrets, config }: InvitationActivityDeps) {
   const transition = <T>(work: (trx: Tx) => Promise<T>) => db.transaction(work);
 
   return {
+    /**
+     * Mails the current token once. The row stays locked while the SMTP server takes the message, so concurrent
+     * attempts wait; after a crash between the SMTP answer and the commit the retry sends again with the same
+     * Message-ID (the one case a copy can arrive twice, and receiving systems recognise it). Failures are retried by
+     * Temporal; the last attempt records the error on the row instead, and the invitation stands.
+     */
+    async mailInvitation(input: Target): Promise<InvitationMailOutcome> {
+      return transition(async (trx) => {
+        const row = await lockInvitationForMail(trx, input.invitationId);
+        if (!row || row.status !== 'pending' || !row.sealed_token) return 'skipped';
+        const org = await findOrganizationById(trx, row.organization_id);
+        if (!org) return 'skipped';
+        const inviter = row.invited_by ? await findUserById(trx, row.invited_by) : null;
+        const message = invitationMail({
+          to: row.email,
+          organizationName: org.name,
+          role: row.role,
+          inviter: inviter?.email ?? 'An administrator',
+          token: openInvitationToken(secrets, row.sealed_token, row.id),
+          expiresAt: row.expires_at.toISOString(),
+          publicUrl: config.publicUrl,
+        });
+        try {
+          await mailer.send({ ...message, messageId: `<invitation-${row.id}-${row.reissue_count}@delivery-platform>` });
+        } catch (err) {
+          if (Context.current().info.attempt < INVITATION_MAIL_ATTEMPTS) throw err;
+          await updateInvitation(trx, row.id, { mail_error: err instanceof Error ? err.message : String(err) });
+          return 'failed';
+        }
+        await recordInvitationMailed(trx, row.id, row.token_hash);
+        return 'sent';
+      });
+    },
+
     /** Returns the status the invitation ends with; a row gone with its organization reads as revoked. */
     async expireInvitation(input: Target): Promise<InvitationStatus> {
       return transition(async (trx) => {
@@ -64,13 +118,17 @@ export function createInvitationActivities({ db, audit }: InvitationActivityDeps
       });
     },
 
-    async reissueInvitation(input: Target & { tokenHash: string; expiresAt: string; actor: AuditActor }) {
+    async reissueInvitation(
+      input: Target & { tokenHash: string; sealedToken: string; expiresAt: string; actor: AuditActor },
+    ) {
       await transition(async (trx) => {
         const row = await lockInvitation(trx, input.invitationId);
         if (row?.token_hash === input.tokenHash) return;
         if (!row || row.status !== 'pending') throw notPending(row);
         await updateInvitation(trx, row.id, {
           token_hash: input.tokenHash,
+          sealed_token: input.sealedToken,
+          mail_error: null,
           expires_at: new Date(input.expiresAt),
           reissue_count: row.reissue_count + 1,
         });
@@ -79,13 +137,17 @@ export function createInvitationActivities({ db, audit }: InvitationActivityDeps
       });
     },
 
-    async revokeInvitation(input: Target & { actor: AuditActor }): Promise<void> {
+    async revokeInvitation(input: Target & RevokeInvitationRequest): Promise<void> {
       await transition(async (trx) => {
         const row = await lockInvitation(trx, input.invitationId);
         if (row?.status === 'revoked') return;
         if (!row || row.status !== 'pending') throw notPending(row);
         await updateInvitation(trx, row.id, { status: 'revoked' });
-        await audit.append(trx, entry(row, input.workflowId, input.actor, 'invitation.revoke'));
+        const audited = entry(row, input.workflowId, input.actor, 'invitation.revoke');
+        await audit.append(
+          trx,
+          input.reason ? { ...audited, details: { ...audited.details, reason: input.reason } } : audited,
+        );
       });
     },
 
@@ -106,12 +168,15 @@ export function createInvitationActivities({ db, audit }: InvitationActivityDeps
         if (row.email.toLowerCase() !== input.email.toLowerCase()) {
           throw ApplicationFailure.nonRetryable('invitation email mismatch', INVITATION_FAILURE.emailMismatch);
         }
-        const inserted = (await trx('memberships')
-          .insert({ organization_id: row.organization_id, user_id: input.userId, role: row.role })
-          .onConflict(['organization_id', 'user_id'])
-          .ignore()
-          .returning('user_id')) as unknown[];
-        if (inserted.length === 0) {
+        // The inviter must still be able to invite: a revocation that did not reach this workflow cannot be a way in.
+        const inviter = row.invited_by ? await findMember(trx, row.organization_id, row.invited_by) : null;
+        if (row.invited_by && !atLeast(inviter?.role ?? null, 'admin')) {
+          throw ApplicationFailure.nonRetryable(
+            'invitation is revoked: its sender can no longer invite',
+            INVITATION_FAILURE.notPending,
+          );
+        }
+        if (!(await addMembershipIfAbsent(trx, row.organization_id, input.userId, row.role))) {
           throw ApplicationFailure.nonRetryable(
             'already a member of this organization',
             INVITATION_FAILURE.alreadyMember,

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { findWorkflowEntry } from '../src/audit/audit-repository';
 import type { AuditService } from '../src/audit/audit-service';
 import type { Db } from '../src/db/knex';
 
@@ -18,10 +19,8 @@ export function createProofActivities({ db, audit }: ProofActivityDeps) {
     async recordProof(input: { runId: string; organizationId: string | null; workflowId: string; steps: number }) {
       return db.transaction(async (trx) => {
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`proof:${input.workflowId}`]);
-        const existing = (await trx('audit_log')
-          .where({ workflow_id: input.workflowId, action: 'system.proof.complete' })
-          .first('id')) as { id: string } | undefined;
-        if (existing) return existing.id;
+        const existing = await findWorkflowEntry(trx, input.workflowId, 'system.proof.complete');
+        if (existing) return existing;
         const entry = await audit.append(trx, {
           organizationId: input.organizationId,
           actorType: 'system',

@@ -1,3 +1,4 @@
+import { findOrganizationById } from '../src/orgs/org-repository';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { Next } from 'koa';
@@ -90,10 +91,7 @@ export function gitHttp(deps: GitHttpDeps) {
     }
     const principal = await principalOf(ctx, deps.authenticators);
     if (!READ_PATHS.has(rest)) throw new NotFound('not found');
-    const org = principal.organizationId
-      ? ((await deps.db('organizations').where({ id: principal.organizationId }).first('slug')) as
-          { slug: string } | undefined)
-      : undefined;
+    const org = principal.organizationId ? await findOrganizationById(deps.db, principal.organizationId) : null;
     const project =
       org?.slug === orgSlug && principal.organizationId
         ? await findProjectBySlug(deps.db, principal.organizationId, projectSlug)

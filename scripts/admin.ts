@@ -6,7 +6,8 @@ import { migrateLatest } from '../src/db/migrate';
 import { AppError } from '../src/errors';
 import { operatorEndSessions, operatorResetMfa } from '../src/identity/operator-identity';
 import { createLogger } from '../src/logging/logger';
-import { createOrg, createUser, setPlan, verifyAudit, type OperatorDeps } from '../src/admin/operator-commands';
+import { createPasswordPolicy } from '../src/identity/password-policy';
+import { createOrg, createUser, setPlan, verifyAudit, type UserCreationDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
 
@@ -29,35 +30,36 @@ function need(options: Options, name: string): string {
 
 class UsageError extends Error {}
 
-const commands: Record<string, (deps: OperatorDeps, o: Options) => Promise<{ output: unknown; exitCode: number }>> = {
-  'create-user': async (deps, o) => ({
-    output: await createUser(deps, { email: need(o, 'email'), password: need(o, 'password'), name: o.name }),
-    exitCode: 0,
-  }),
-  'create-org': async (deps, o) => ({
-    output: await createOrg(deps, {
-      slug: need(o, 'slug'),
-      name: need(o, 'name'),
-      owner: need(o, 'owner'),
-      plan: o.plan,
+const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{ output: unknown; exitCode: number }>> =
+  {
+    'create-user': async (deps, o) => ({
+      output: await createUser(deps, { email: need(o, 'email'), password: need(o, 'password'), name: o.name }),
+      exitCode: 0,
     }),
-    exitCode: 0,
-  }),
-  'set-plan': async (deps, o) => ({
-    output: await setPlan(deps, { org: need(o, 'org'), plan: need(o, 'plan') }),
-    exitCode: 0,
-  }),
-  'reset-mfa': async (deps, o) => ({
-    output: await operatorResetMfa(deps, need(o, 'email'), configFromProcess()),
-    exitCode: 0,
-  }),
-  'end-sessions': async (deps, o) => ({ output: await operatorEndSessions(deps, need(o, 'email')), exitCode: 0 }),
-  'grant-app-role': async (deps, o) => ({ output: await grantAppRole(deps, need(o, 'role')), exitCode: 0 }),
-  'verify-audit': async (deps) => {
-    const report = await verifyAudit(deps);
-    return { output: report, exitCode: report.ok ? 0 : 1 };
-  },
-};
+    'create-org': async (deps, o) => ({
+      output: await createOrg(deps, {
+        slug: need(o, 'slug'),
+        name: need(o, 'name'),
+        owner: need(o, 'owner'),
+        plan: o.plan,
+      }),
+      exitCode: 0,
+    }),
+    'set-plan': async (deps, o) => ({
+      output: await setPlan(deps, { org: need(o, 'org'), plan: need(o, 'plan') }),
+      exitCode: 0,
+    }),
+    'reset-mfa': async (deps, o) => ({
+      output: await operatorResetMfa(deps, need(o, 'email'), configFromProcess()),
+      exitCode: 0,
+    }),
+    'end-sessions': async (deps, o) => ({ output: await operatorEndSessions(deps, need(o, 'email')), exitCode: 0 }),
+    'grant-app-role': async (deps, o) => ({ output: await grantAppRole(deps, need(o, 'role')), exitCode: 0 }),
+    'verify-audit': async (deps) => {
+      const report = await verifyAudit(deps);
+      return { output: report, exitCode: report.ok ? 0 : 1 };
+    },
+  };
 
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
@@ -90,7 +92,14 @@ async function main(): Promise<number> {
   const db = createDb(database.url, 2);
   try {
     await migrateLatest(db);
-    const { output, exitCode } = await command({ db, audit: createAuditService(db) }, values as Options);
+    const { output, exitCode } = await command(
+      {
+        db,
+        audit: createAuditService(db),
+        passwordPolicy: createPasswordPolicy(config.identity.passwordBlocklistFile),
+      },
+      values as Options,
+    );
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     return exitCode;
   } finally {

@@ -14,6 +14,7 @@ import { Turns } from './lib/turns';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import {
   INVITATION_FAILURE,
+  INVITATION_MAIL_ATTEMPTS,
   acceptInvitationUpdate,
   invitationStateQuery,
   reissueInvitationUpdate,
@@ -30,6 +31,12 @@ const { expireInvitation, reissueInvitation, revokeInvitation, acceptInvitation 
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
 });
 
+// The activity itself turns its last attempt's failure into the `failed` outcome (recorded on the row).
+const { mailInvitation } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: INVITATION_MAIL_ATTEMPTS },
+});
+
 /** Activity failures reach the API caller as the ApplicationFailure the activity raised (its type is the reason). */
 async function unwrap<T>(call: Promise<T>): Promise<T> {
   try {
@@ -44,7 +51,8 @@ async function unwrap<T>(call: Promise<T>): Promise<T> {
  * One invitation from send to its end: a durable timer expires it unless a reissue moves the deadline (resettable
  * timer) or an accept or revoke ends it first. Human actions are Updates: validators reject at once (nothing is
  * written to history), handlers run one at a time and change the row through activities (row + audit entry in one
- * transaction). The row in PostgreSQL is what lists read; this workflow owns the transitions and the timer.
+ * transaction). The row in PostgreSQL is what lists read; this workflow owns the transitions, the timer and the
+ * invitation mails (first send and each reissue, through an idempotent activity).
  */
 export async function invitationWorkflow(input: InvitationWorkflowInput): Promise<InvitationState> {
   const { workflowId } = workflowInfo();
@@ -85,6 +93,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
             invitationId: input.invitationId,
             workflowId,
             tokenHash: req.tokenHash,
+            sealedToken: req.sealedToken,
             expiresAt,
             actor: req.actor,
           }),
@@ -92,7 +101,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
         tokenHash = req.tokenHash;
         deadline.moveTo(Date.parse(expiresAt));
         reissues += 1;
-        return { expiresAt };
+        return { expiresAt, mail: await mailInvitation({ invitationId: input.invitationId, workflowId }) };
       }),
     { validator: (_req) => requirePending() },
   );
@@ -101,7 +110,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
     revokeInvitationUpdate,
     (req) =>
       exclusively(async () => {
-        await unwrap(revokeInvitation({ invitationId: input.invitationId, workflowId, actor: req.actor }));
+        await unwrap(revokeInvitation({ invitationId: input.invitationId, workflowId, ...req }));
         setStatus('revoked');
         return { status };
       }),
@@ -131,6 +140,11 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
       },
     },
   );
+
+  // The first mail is this workflow's own step, so a send that crashed after its commit still mails once.
+  await turns.exclusively(async () => {
+    if (status === 'pending') await mailInvitation({ invitationId: input.invitationId, workflowId });
+  });
 
   while (status === 'pending') {
     // Resettable timer: a reissue moves the deadline and the wait starts again from the new instant.

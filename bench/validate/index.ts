@@ -1,21 +1,23 @@
 /**
  * Validation benchmark:
- *   npm run bench:validate [-- --version 1.29] [--base-url URL --token T] [--no-kubernetes-validate]
- * Without --base-url the HTTP figures come from a platform started here on embedded defaults.
+ *   npm run bench:validate [-- --version 1.29] [--base-url URL --token T] [--no-kubernetes-validate] [--no-http]
+ * Without --base-url the HTTP figures come from a platform started here on embedded defaults; --no-http skips them.
  *
  * Builds a 10,000-resource manifest from the corpus, then prints:
  * - in-process throughput of one validate() call over the whole file (one core: the engine is synchronous);
  * - p50/p99 latency of in-process validate() calls of 100 resources;
- * - the same file through kubernetes-validate (PyPI, in .venv-bench) and through our CLI, wall time with
- *   startup, and the ratio;
+ * - the compiled delivery-validate command (cliFigures): start-up on a one-document file, and wall time and
+ *   peak memory on 1, 10,000, 40,000 and 100,000 resources;
+ * - the same 10,000-resource file through kubernetes-validate (PyPI, in .venv-bench), and the ratio;
  * - with --base-url and --token, the same 100-resource latencies over HTTP (measureHttp).
  * Targets (issue 4): >= 5,000 resources/s in-process, p99 < 50 ms for 100 resources.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../src/paths';
 import { ValidationEngine } from '../../src/validation';
+import { CLI } from '../../test/tooling/helpers/built-cli';
+import { cliFigures } from './cli-figures';
 import { buildManifest, corpusDocuments } from './corpus-file';
 import { measureHttp } from './http';
 import { startBenchPlatform } from './platform';
@@ -76,15 +78,8 @@ async function main(): Promise<void> {
     `in-process, whole file: ${runs.map((ms) => ms.toFixed(0)).join(' / ')} ms -> ${Math.round(RESOURCES / (bestMs / 1000))} resources/s (best of 3; ${JSON.stringify(summary)})`,
   );
 
-  const ours = timeProcess(path.join(repoRoot(), 'node_modules', '.bin', 'tsx'), [
-    'src/validation/cli.ts',
-    '--version',
-    version,
-    '--output',
-    'json',
-    file,
-  ]);
-  line(`our CLI (tsx, startup included): ${ours.seconds.toFixed(2)} s, exit ${ours.exitCode}`);
+  await cliFigures(version, docs, path.dirname(file), line);
+  const ours = timeProcess(process.execPath, [CLI, '--version', version, '--output', 'json', file]);
   const perSecond = Math.round(RESOURCES / (bestMs / 1000));
   line(
     `targets: >= 5000 resources/s in-process ${perSecond >= 5000 ? 'met' : 'MISSED'}; p99 < 50 ms ${calls.p99 < 50 ? 'met' : 'MISSED'}`,
@@ -99,6 +94,7 @@ async function main(): Promise<void> {
     );
   }
 
+  if (process.argv.includes('--no-http')) return;
   // Over HTTP: against --base-url/--token when given, else a platform started here on embedded defaults.
   const given = flag('--base-url');
   const target = given

@@ -31,7 +31,10 @@ export async function startBenchPlatform(
   const endpoints = await resolveEndpoints(config, log);
   const platform = await runPlatform(config, endpoints, { api: true, worker: false, migrate: true }, log);
   await platform.services.validation.init({ preload: ['1.29'] });
-  const user = await createUser(platform.services, { email: 'bench@example.test', password: 'bench password 1' });
+  const user = await createUser(
+    { ...platform.services, passwordPolicy: platform.api!.identity.passwordPolicy },
+    { email: 'bench@example.test', password: 'bench password 1' },
+  );
   const org = await createOrg(platform.services, { slug: 'bench', name: 'Bench', owner: user.email });
   const { token } = await platform.api!.accessTokens.sign({
     userId: user.id,

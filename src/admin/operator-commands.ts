@@ -4,6 +4,7 @@ import { verifyChains, type ChainReport } from '../audit/verify-chain';
 import type { Db } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { hashPassword } from '../identity/password-hash';
+import type { PasswordPolicy } from '../identity/password-policy';
 import {
   PLANS,
   SLUG_PATTERN,
@@ -14,12 +15,19 @@ import {
   type Organization,
   type Plan,
 } from '../orgs/org-repository';
+import { requireDisplayName } from '../users/display-name';
+import { canonicalEmail, emailLookupKey } from '../users/email-address';
 import { findUserByEmail, insertUser, type User } from '../users/user-repository';
 
 /** What an instance operator does before any user exists; every change is audited as a system action. */
 export interface OperatorDeps {
   db: Db;
   audit: AuditService;
+}
+
+export interface UserCreationDeps extends OperatorDeps {
+  /** The same password rules as registration (length, shipped and operator blocklists, not the email). */
+  passwordPolicy: PasswordPolicy;
 }
 
 const OPERATOR = 'operator-cli';
@@ -29,12 +37,13 @@ function parsePlan(plan: string): Plan {
   return plan as Plan;
 }
 
-export async function createUser(deps: OperatorDeps, input: { email: string; password: string; name?: string }) {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new InvalidInput('email is not valid');
-  if ([...input.password].length < 8) throw new InvalidInput('password must be at least 8 characters');
+export async function createUser(deps: UserCreationDeps, input: { email: string; password: string; name?: string }) {
+  const email = canonicalEmail(input.email);
+  const name = requireDisplayName('name', input.name ?? '');
+  deps.passwordPolicy.check(input.password, email);
   const passwordHash = await hashPassword(input.password);
   return deps.db.transaction(async (trx): Promise<User> => {
-    const user = await insertUser(trx, { email: input.email, name: input.name ?? '', passwordHash, verified: true });
+    const user = await insertUser(trx, { email, name, passwordHash, verified: true });
     await deps.audit.append(trx, {
       organizationId: null,
       userId: user.id,
@@ -55,9 +64,10 @@ export async function createOrg(
   input: { slug: string; name: string; owner: string; plan?: string },
 ) {
   if (!SLUG_PATTERN.test(input.slug)) throw new InvalidInput('slug must be lowercase letters, digits and dashes');
+  requireDisplayName('name', input.name);
   const plan = parsePlan(input.plan ?? 'free');
   return deps.db.transaction(async (trx): Promise<Organization> => {
-    const owner = await findUserByEmail(trx, input.owner);
+    const owner = await findUserByEmail(trx, emailLookupKey(input.owner));
     if (!owner) throw new NotFound(`no user with email ${input.owner}`);
     const org = await insertOrganization(trx, { slug: input.slug, name: input.name, plan });
     await insertMembership(trx, org.id, owner.id, 'owner');

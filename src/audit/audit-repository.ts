@@ -214,3 +214,10 @@ export async function listChains(db: Queryable): Promise<string[]> {
   const rows = (await db('audit_log').distinct('chain').orderBy('chain')) as { chain: string }[];
   return rows.map((r) => r.chain);
 }
+
+/** The id of the entry a workflow wrote with `action`, if any: how an activity recognises its own earlier attempt. */
+export async function findWorkflowEntry(db: Queryable, workflowId: string, action: string): Promise<string | null> {
+  const row = (await db('audit_log').where({ workflow_id: workflowId, action }).first('id')) as
+    { id: string } | undefined;
+  return row?.id ?? null;
+}

@@ -5,11 +5,27 @@ export interface OrgsConfig {
   invitationTtlMs: number;
   /** ORG_PAGE_MAX: the largest page size of organization, member, team, grant and invitation lists. */
   pageMax: number;
+  /** INVITATION_RECONCILE_INTERVAL: how often a worker starts workflows that pending invitation rows are missing. */
+  invitationReconcileIntervalMs: number;
+  /** Invitation sends and reissues (each mails someone) within `invitationRateWindowMs`. */
+  invitationRates: { perOrganization: number; perAddress: number };
+  invitationRateWindowMs: number;
+  /** Lookups by identifier that find nothing in the caller's organization (missing or foreign), per caller. */
+  lookupMissesPerCaller: number;
+  lookupMissWindowMs: number;
 }
 
 export function loadOrgsConfig(env: Env): OrgsConfig {
   return {
     invitationTtlMs: readDurationMs(env, 'INVITATION_TTL', 7 * 86_400_000),
     pageMax: readInt(env, 'ORG_PAGE_MAX', 100, 1, 1000),
+    invitationReconcileIntervalMs: readDurationMs(env, 'INVITATION_RECONCILE_INTERVAL', 60_000),
+    invitationRates: {
+      perOrganization: readInt(env, 'INVITATION_RATE_PER_ORG', 100, 1, 1_000_000),
+      perAddress: readInt(env, 'INVITATION_RATE_PER_ADDRESS', 5, 1, 1_000_000),
+    },
+    invitationRateWindowMs: readDurationMs(env, 'INVITATION_RATE_WINDOW', 3_600_000),
+    lookupMissesPerCaller: readInt(env, 'LOOKUP_MISS_RATE_PER_CALLER', 120, 1, 1_000_000),
+    lookupMissWindowMs: readDurationMs(env, 'LOOKUP_MISS_RATE_WINDOW', 60_000),
   };
 }

@@ -5,6 +5,8 @@ export interface Metrics {
   httpDuration: Histogram<'route' | 'method' | 'status'>;
   workflowStarts: Counter<'workflow'>;
   activityFailures: Counter<'activity'>;
+  /** Lookups of another organization's identifiers (answered 404 like missing ones): the operators' probe signal. */
+  crossOrgDenials: Counter<'resource_type'>;
 }
 
 /** One registry per process; API and worker processes each expose theirs. */
@@ -30,6 +32,12 @@ export function createMetrics(): Metrics {
       name: 'temporal_activity_failures_total',
       help: 'Activity attempts that failed in this process',
       labelNames: ['activity'],
+      registers: [registry],
+    }),
+    crossOrgDenials: new Counter({
+      name: 'security_cross_organization_denials_total',
+      help: "Lookups by identifier that named another organization's resource",
+      labelNames: ['resource_type'],
       registers: [registry],
     }),
   };

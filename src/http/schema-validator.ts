@@ -4,6 +4,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { InvalidInput } from '../errors';
 import { repoRoot } from '../paths';
+import { DISPLAY_NAME_RULE, isDisplayName } from '../users/display-name';
 
 export interface SchemaValidator {
   /** Throws InvalidInput `invalid request body: <reason>` unless `value` matches schema `id`. */
@@ -16,6 +17,7 @@ export interface SchemaValidator {
 export function loadSchemaValidator(dir = path.join(repoRoot(), 'schemas', 'requests')): SchemaValidator {
   const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: true });
   addFormats(ajv);
+  ajv.addFormat('display-name', { type: 'string', validate: isDisplayName });
   const schemas = new Map<string, Record<string, unknown>>();
   const compiled = new Map<string, ValidateFunction>();
   for (const file of fs
@@ -52,6 +54,9 @@ function describe(error: ErrorObject | undefined): string {
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty?: string }).missingProperty ?? '';
     return `${where ? `${where}.` : ''}${missing} is required`;
+  }
+  if (error.keyword === 'format' && (error.params as { format?: string }).format === 'display-name') {
+    return `${where} ${DISPLAY_NAME_RULE}`;
   }
   return `${where || 'body'} ${error.message ?? 'is invalid'}`;
 }

@@ -2,17 +2,19 @@ import type { AuditService } from '../audit/audit-service';
 import type { AuditCategory, AuditEntryInput } from '../audit/types';
 import type { Db, Queryable, Tx } from '../db/knex';
 import { NotFound } from '../errors';
-import { auditActor, orgEntry, uuidKey, type OrgCaller } from './caller';
+import { orgEntry, uuidKey, type OrgCaller } from './caller';
+import type { LookupMisses } from './lookup-misses';
 
 export interface CrossOrgDeps {
   db: Queryable;
-  audit: AuditService;
+  misses: LookupMisses;
 }
 
 /** What every organization-scoped domain service is built from. */
 export interface OrgDomainDeps {
   db: Db;
   audit: AuditService;
+  misses: LookupMisses;
 }
 
 /** How to find a resource by the identifier a caller sent, regardless of organization. */
@@ -21,20 +23,17 @@ export interface ResourceProbe {
   /** Column the identifier is matched against (id, slug). */
   column: string;
   value: string;
-  /** Readable type for the message and the audit entry, e.g. `team`. */
+  /** Readable type for the message and the security log, e.g. `team`. */
   resourceType: string;
   category: AuditCategory;
   /** Column holding the owning organization; `id` for the organizations table itself. */
   orgColumn?: string;
 }
 
-export const CROSS_ORG_ACTION = 'access.cross_organization.denied';
-
 /**
- * Another organization's resources answer exactly like missing ones (404, same message, no data). When the identifier
- * does belong to another organization, the attempt is written to the caller's own organization audit chain as a
- * blocked action, so its administrators see members probing foreign ids; the target organization learns nothing about
- * the caller and the caller learns nothing about the target.
+ * Another organization's resources answer exactly like missing ones (404, same message, no data, same work): the
+ * probe query runs for both, both count against the caller's miss limit, and only the operators' security log and
+ * metrics learn that the identifier belonged elsewhere (lookup-misses.ts).
  */
 export async function notFoundInOrg(deps: CrossOrgDeps, caller: OrgCaller, probe: ResourceProbe): Promise<never> {
   const orgColumn = probe.orgColumn ?? 'organization_id';
@@ -43,18 +42,7 @@ export async function notFoundInOrg(deps: CrossOrgDeps, caller: OrgCaller, probe
     .where(probe.column, probe.value)
     .whereNot(orgColumn, caller.organizationId)
     .first(orgColumn)) as Record<string, string> | undefined;
-  if (foreign) {
-    await deps.audit.appendStandalone({
-      organizationId: caller.organizationId,
-      ...auditActor(caller),
-      action: CROSS_ORG_ACTION,
-      category: probe.category,
-      resourceType: probe.resourceType,
-      resourceId: probe.value,
-      status: 'blocked',
-      details: { reason: 'resource belongs to another organization' },
-    });
-  }
+  await deps.misses.record(caller, probe, foreign !== undefined);
   throw new NotFound(`${probe.resourceType} not found`);
 }
 
@@ -66,7 +54,7 @@ export interface LookupSpec extends Omit<ResourceProbe, 'value'> {
 
 /**
  * The one way services turn a path identifier into a resource of the caller's organization: found, or 404 exactly
- * like a missing one (with the cross-organization audit entry when it belongs elsewhere).
+ * like a missing one (see `notFoundInOrg`).
  */
 export function scopedLookup<T>(
   deps: CrossOrgDeps,
@@ -113,7 +101,7 @@ export type OrgResourceSpec = Omit<LookupSpec, 'column' | 'parse'> & Partial<Pic
 
 /**
  * The set-up every organization-owned resource type of a service shares: the scoped by-identifier lookup (404 like
- * missing, cross-organization audit), the audit writer of its changes, and `found`, which turns a change that found
+ * missing), the audit writer of its changes, and `found`, which turns a change that found
  * its row gone (a concurrent delete won) into the same 404, so the transaction rolls back with its audit entry.
  */
 export function orgResource<T>(

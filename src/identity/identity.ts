@@ -5,7 +5,7 @@ import { errorFields, type Logger } from '../logging/logger';
 import type { Mailer } from '../mail/mailer';
 import { createLoginBackoff } from '../rate-limit/login-backoff';
 import { createRateLimiter } from '../rate-limit/fixed-window-limiter';
-import { sweepStaleAuthRows } from '../rate-limit/stale-rows';
+import { sweepStaleAuthRows } from './stale-auth-rows';
 import type { AccessTokens } from './access-token';
 import { authMails } from './auth-mails';
 import type { IdentityDeps } from './identity-deps';
@@ -13,7 +13,7 @@ import { createLoginService } from './login-service';
 import { findMembership, listMemberships } from './membership-lookup';
 import { createMfaLogin } from './mfa/mfa-login';
 import { createMfaSettings } from './mfa/mfa-settings';
-import { createSecretBox, loadMfaKey } from './mfa/secret-box';
+import type { SecretBox } from './mfa/secret-box';
 import { createOAuthService } from './oauth/oauth-service';
 import { createPasswordService } from './password-service';
 import { createPasswordPolicy } from './password-policy';
@@ -30,13 +30,14 @@ export interface IdentityInputs {
   mailer: Mailer;
   log: Logger;
   accessTokens: AccessTokens;
+  secrets: SecretBox;
 }
 
 /** The identity services, composed once from the platform services (routes call these, never the repositories). */
 export function createIdentity(inputs: IdentityInputs) {
   const config = inputs.config.identity;
   const limiter = createRateLimiter(inputs.db, {
-    sweep: () => sweepStaleAuthRows(inputs.db, { rateWindowMs: config.rateWindowMs, lockAfter: config.loginLockAfter }),
+    sweep: () => sweepStaleAuthRows(inputs.db, { lockAfter: config.loginLockAfter }),
     sweepEvery: 500,
     onError: (err) => inputs.log.warn('auth housekeeping failed', errorFields(err)),
   });
@@ -58,7 +59,7 @@ export function createIdentity(inputs: IdentityInputs) {
     mailer: inputs.mailer,
     log: inputs.log,
     config,
-    box: createSecretBox(loadMfaKey(config.mfaKey, inputs.config.dataDir)),
+    box: inputs.secrets,
     mails: authMails(inputs.config.publicUrl),
     limiter,
     backoff: createLoginBackoff(inputs.db, {
@@ -80,6 +81,8 @@ export function createIdentity(inputs: IdentityInputs) {
     login: createLoginService(deps, mfaLogin),
     registration: createRegistrationService(deps),
     passwords: createPasswordService(deps),
+    /** The password rules every way of setting a password applies (the operator CLI's create-user too). */
+    passwordPolicy: deps.policy,
     oauth,
     /** GET /api/v1/auth/me: the user, the active organization, every membership and the MFA state. */
     async me(userId: string, organizationId: string | null) {

@@ -1,4 +1,5 @@
 import type { MailMessage } from '../mail/mailer';
+import { asDisplayName } from '../users/display-name';
 
 export interface InvitationMailInput {
   to: string;
@@ -14,11 +15,13 @@ export interface InvitationMailInput {
 export function invitationMail(input: InvitationMailInput): MailMessage {
   const base = input.publicUrl.replace(/\/$/, '');
   const link = `${base}/invitations/${input.token}`;
+  const organization = asDisplayName(input.organizationName);
+  const inviter = asDisplayName(input.inviter);
   return {
     to: input.to,
-    subject: `You are invited to join ${input.organizationName}`,
+    subject: `You are invited to join ${organization}`,
     text: [
-      `${input.inviter} invited you to join the organization "${input.organizationName}" as ${input.role}.`,
+      `${inviter} invited you to join the organization "${organization}" as ${input.role}.`,
       '',
       `Accept the invitation: ${link}`,
       `(API: POST ${base}/api/v1/invitations/${input.token}/accept while signed in with ${input.to})`,

@@ -16,6 +16,8 @@ export interface Invitation {
   acceptedBy: string | null;
   reissueCount: number;
   workflowId: string;
+  /** The invitation mail of the current token: `pending` until the workflow's mail activity has sent it. */
+  mail: { status: 'pending' | 'sent' | 'failed'; sentAt: string | null; error: string | null };
   createdAt: string;
   updatedAt: string;
 }
@@ -32,6 +34,10 @@ export interface InvitationRow {
   accepted_by: string | null;
   reissue_count: number;
   workflow_id: string;
+  workflow_started_at: Date | null;
+  mailed_token_hash: string | null;
+  mail_sent_at: Date | null;
+  mail_error: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -48,6 +54,10 @@ export const INVITATION_COLUMNS = [
   'accepted_by',
   'reissue_count',
   'workflow_id',
+  'workflow_started_at',
+  'mailed_token_hash',
+  'mail_sent_at',
+  'mail_error',
   'created_at',
   'updated_at',
 ] as const;
@@ -69,6 +79,11 @@ export function rowToInvitation(row: InvitationRow): Invitation {
     acceptedBy: row.accepted_by,
     reissueCount: row.reissue_count,
     workflowId: row.workflow_id,
+    mail: {
+      status: row.mailed_token_hash === row.token_hash ? 'sent' : row.mail_error ? 'failed' : 'pending',
+      sentAt: row.mail_sent_at?.toISOString() ?? null,
+      error: row.mail_error,
+    },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -83,6 +98,8 @@ export interface NewInvitation {
   expiresAt: Date;
   invitedBy: string | null;
   workflowId: string;
+  /** The token sealed for its mail (the mail activity opens it, sends, and clears it). */
+  sealedToken: string;
 }
 
 export function insertInvitation(db: Queryable, input: NewInvitation): Promise<InvitationRow> {
@@ -98,6 +115,7 @@ export function insertInvitation(db: Queryable, input: NewInvitation): Promise<I
         expires_at: input.expiresAt,
         invited_by: input.invitedBy,
         workflow_id: input.workflowId,
+        sealed_token: input.sealedToken,
       })
       .returning(INVITATION_COLUMNS),
     'a pending invitation for this email already exists',
@@ -123,6 +141,60 @@ export async function lockInvitation(db: Queryable, id: string): Promise<Invitat
   return row ?? null;
 }
 
+/** The locked row with the sealed token awaiting its mail (null once mailed). */
+export async function lockInvitationForMail(
+  db: Queryable,
+  id: string,
+): Promise<(InvitationRow & { sealed_token: string | null }) | null> {
+  const row = (await db('invitations')
+    .where({ id })
+    .forUpdate()
+    .first([...INVITATION_COLUMNS, 'sealed_token'])) as (InvitationRow & { sealed_token: string | null }) | undefined;
+  return row ?? null;
+}
+
+/** The mail of `tokenHash` went out: its sealed token is no longer needed. */
+export async function recordInvitationMailed(db: Queryable, id: string, tokenHash: string): Promise<void> {
+  await db('invitations')
+    .where({ id })
+    .update({ sealed_token: null, mailed_token_hash: tokenHash, mail_sent_at: db.fn.now(), mail_error: null });
+}
+
+export async function markWorkflowStarted(db: Queryable, id: string): Promise<void> {
+  await db('invitations').where({ id }).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+}
+
+/** Pending rows whose workflow start was never confirmed (the process died between commit and start). */
+export async function listUnstartedInvitations(
+  db: Queryable,
+  olderThan: Date,
+  limit: number,
+): Promise<InvitationRow[]> {
+  return (await db('invitations')
+    .whereNull('workflow_started_at')
+    .where({ status: 'pending' })
+    .where('created_at', '<', olderThan)
+    .orderBy('created_at')
+    .limit(limit)
+    .select(INVITATION_COLUMNS)) as InvitationRow[];
+}
+
+export async function pendingWorkflowIds(db: Queryable, organizationId: string): Promise<string[]> {
+  return (await db('invitations')
+    .where({ organization_id: organizationId, status: 'pending' })
+    .pluck('workflow_id')) as string[];
+}
+
+export async function listPendingSentBy(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+): Promise<InvitationRow[]> {
+  return (await db('invitations')
+    .where({ organization_id: organizationId, invited_by: userId, status: 'pending' })
+    .select(INVITATION_COLUMNS)) as InvitationRow[];
+}
+
 export async function findPendingByEmail(
   db: Queryable,
   organizationId: string,
@@ -138,7 +210,11 @@ export async function findPendingByEmail(
 export async function updateInvitation(
   db: Queryable,
   id: string,
-  changes: Partial<Pick<InvitationRow, 'status' | 'token_hash' | 'expires_at' | 'accepted_by' | 'reissue_count'>>,
+  changes: Partial<
+    Pick<InvitationRow, 'status' | 'token_hash' | 'expires_at' | 'accepted_by' | 'reissue_count' | 'mail_error'> & {
+      sealed_token: string | null;
+    }
+  >,
 ): Promise<void> {
   await db('invitations')
     .where({ id })

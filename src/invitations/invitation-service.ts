@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { AuditService } from '../audit/audit-service';
-import type { Db } from '../db/knex';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { auditActor, orgEntry, requireUser, uuidKey, type Caller, type OrgCaller } from '../iam/caller';
-import { scopedLookup } from '../iam/cross-org';
+import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import type { OrgRole } from '../iam/principal';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
-import type { Mailer } from '../mail/mailer';
+import type { SecretBox } from '../identity/mfa/secret-box';
+import { canonicalEmail } from '../users/email-address';
+import { findUserById } from '../users/user-repository';
+import { accountKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { resolveActiveOrg } from '../orgs/active-org';
 import { findMemberByEmail } from '../orgs/membership-repository';
-import { findOrganizationById, type Organization } from '../orgs/org-repository';
+import { findOrganizationById } from '../orgs/org-repository';
 import type { Page, PageRequest } from '../db/pagination';
 import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import {
@@ -26,7 +27,6 @@ import type { AuditActor } from '../audit/types';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { invitationWorkflow } from '../../workflows/invitation';
 import { endedInvitation, invitationUpdateError } from './invitation-errors';
-import { invitationMail } from './invitation-mail';
 import {
   effectiveStatus,
   findInvitation,
@@ -34,19 +34,30 @@ import {
   findPendingByEmail,
   insertInvitation,
   listInvitations,
+  listPendingSentBy,
+  pendingWorkflowIds,
+  listUnstartedInvitations,
+  markWorkflowStarted,
   rowToInvitation,
   type Invitation,
   type InvitationRow,
 } from './invitation-repository';
-import { hashInvitationToken, isInvitationTokenShape, newInvitationToken } from './invitation-token';
+import {
+  hashInvitationToken,
+  isInvitationTokenShape,
+  newInvitationToken,
+  sealInvitationToken,
+} from './invitation-token';
 
-export interface InvitationServiceDeps {
-  db: Db;
-  audit: AuditService;
+export interface InvitationServiceDeps extends OrgDomainDeps {
   temporal: Client;
   workflows: WorkflowStarter;
-  mailer: Pick<Mailer, 'send'>;
+  secrets: SecretBox;
   log: Logger;
+  limiter: RateLimiter;
+  /** Sends and reissues per organization and per invited address within `rateWindowMs` (429 beyond). */
+  rates: { perOrganization: number; perAddress: number };
+  rateWindowMs: number;
   ttlMs: number;
   publicUrl: string;
 }
@@ -55,7 +66,6 @@ export interface SentInvitation {
   invitation: Invitation;
   /** False when an identical pending invitation already existed (a retried send): nothing new was created. */
   created: boolean;
-  emailSent: boolean;
 }
 
 export interface InvitationLookup {
@@ -77,8 +87,9 @@ export function createInvitationService(deps: InvitationServiceDeps) {
   const { db, audit, temporal } = deps;
 
   /**
-   * Starts the workflow of a pending row. USE_EXISTING makes a retried call return the running workflow instead of
-   * a second one; a pending row whose workflow was lost gets a new run with its current token and deadline.
+   * Starts the workflow of a pending row and records that it runs. USE_EXISTING makes a retried call (or the
+   * reconciler racing the sender) find the running workflow instead of a second one; a pending row whose workflow
+   * was never started (a crash after the row's commit) gets its run, which mails the sealed token.
    */
   async function ensureWorkflow(row: InvitationRow): Promise<void> {
     const input: InvitationWorkflowInput = {
@@ -98,27 +109,18 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       ],
       summary: `Invitation ${row.id} (${row.role})`,
     });
+    await markWorkflowStarted(db, row.id);
   }
 
-  async function mail(org: Organization, row: InvitationRow, token: string, inviter: string): Promise<boolean> {
-    try {
-      await deps.mailer.send(
-        invitationMail({
-          to: row.email,
-          organizationName: org.name,
-          role: row.role,
-          inviter,
-          token,
-          expiresAt: row.expires_at.toISOString(),
-          publicUrl: deps.publicUrl,
-        }),
-      );
-      return true;
-    } catch (err) {
-      // The invitation stands; the admin sees emailSent: false and can reissue to send again.
-      deps.log.warn('invitation email not sent', { invitationId: row.id, ...errorFields(err) });
-      return false;
-    }
+  /** Every send and reissue mails someone: counted per organization and per address before anything changes. */
+  function countMail(organizationId: string, email: string): Promise<void> {
+    return deps.limiter.hit(
+      [
+        { key: `invite:org:${organizationId}`, limit: deps.rates.perOrganization },
+        { key: accountKey('invite', email), limit: deps.rates.perAddress },
+      ],
+      deps.rateWindowMs,
+    );
   }
 
   const invitationOf = scopedLookup(
@@ -155,7 +157,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     async send(caller: OrgCaller, slug: string, input: { email: string; role: OrgRole }): Promise<SentInvitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
       if (input.role === 'owner' && caller.role !== 'owner') throw new Forbidden('only an owner can invite an owner');
-      const email = input.email.trim().toLowerCase();
+      const email = canonicalEmail(input.email);
       if (await findMemberByEmail(db, org.id, email)) {
         throw new Conflict('this user is already a member of the organization');
       }
@@ -163,10 +165,12 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       if (existing && effectiveStatus(existing) === 'pending') {
         if (existing.role !== input.role) throw new Conflict('a pending invitation for this email already exists');
         await ensureWorkflow(existing);
-        return { invitation: rowToInvitation(existing), created: false, emailSent: false };
+        return { invitation: rowToInvitation(existing), created: false };
       }
+      await countMail(org.id, email);
       const id = randomUUID();
       const token = newInvitationToken();
+      const sealedToken = sealInvitationToken(deps.secrets, token, id);
       const row = await db.transaction(async (trx) => {
         // A pending row past its deadline whose timer never ran (workflow lost) makes room for the new one.
         if (existing) {
@@ -192,6 +196,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
           expiresAt: new Date(Date.now() + deps.ttlMs),
           invitedBy: caller.principal.userId,
           workflowId: invitationWorkflowId(id),
+          sealedToken,
         });
         await audit.append(
           trx,
@@ -206,9 +211,9 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         );
         return inserted;
       });
+      // A crash here leaves a pending row with no workflow: the reconciler starts it (and its first mail).
       await ensureWorkflow(row);
-      const emailSent = await mail(org, row, token, caller.principal.actor);
-      return { invitation: rowToInvitation(row), created: true, emailSent };
+      return { invitation: rowToInvitation(row), created: true };
     },
 
     async list(caller: OrgCaller, slug: string, status: InvitationStatus | undefined, page: PageRequest) {
@@ -221,19 +226,21 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       return rowToInvitation(await invitationOf(caller, id));
     },
 
-    /** New token, expiry restarted by the workflow (its timer resets), email sent again. */
+    /** New token, expiry restarted by the workflow (its timer resets), mailed by the workflow before it answers. */
     async reissue(caller: OrgCaller, slug: string, id: string): Promise<SentInvitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
       const row = await invitationOf(caller, id);
       requirePending(row);
+      await countMail(org.id, row.email);
       const token = newInvitationToken();
-      const tokenHash = hashInvitationToken(token);
-      await update(row, (h) =>
-        h.executeUpdate(reissueInvitationUpdate, { args: [{ tokenHash, actor: actorOf(caller) }] }),
-      );
+      const request = {
+        tokenHash: hashInvitationToken(token),
+        sealedToken: sealInvitationToken(deps.secrets, token, row.id),
+        actor: actorOf(caller),
+      };
+      await update(row, (h) => h.executeUpdate(reissueInvitationUpdate, { args: [request] }));
       const fresh = (await findInvitation(db, org.id, row.id)) ?? row;
-      const emailSent = await mail(org, fresh, token, caller.principal.actor);
-      return { invitation: rowToInvitation(fresh), created: false, emailSent };
+      return { invitation: rowToInvitation(fresh), created: false };
     },
 
     async revoke(caller: OrgCaller, slug: string, id: string): Promise<Invitation> {
@@ -265,11 +272,10 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     async accept(caller: Caller, token: string) {
       const { userId } = requireUser(caller);
       const row = await pendingRowForToken(token);
-      const user = (await db('users').where({ id: userId }).first('email', 'email_verified_at')) as
-        { email: string; email_verified_at: Date | null } | undefined;
+      const user = await findUserById(db, userId);
       if (!user) throw new NotFound('user not found');
       if (user.email.toLowerCase() !== row.email.toLowerCase()) throw new Forbidden('invitation email mismatch');
-      if (user.email_verified_at === null) {
+      if (!user.emailVerified) {
         throw new Forbidden('verify your email address before accepting an invitation');
       }
       const result = await update(row, (h) =>
@@ -284,6 +290,35 @@ export function createInvitationService(deps: InvitationServiceDeps) {
         role: result.role,
       };
     },
+
+    /**
+     * Starts the workflows that pending rows are missing (the sending process died between the row's commit and
+     * the start). Run by every worker process at start and periodically; returns how many rows it started.
+     */
+    async reconcile(limit = 100): Promise<number> {
+      const rows = await listUnstartedInvitations(db, new Date(), limit);
+      for (const row of rows) await ensureWorkflow(row);
+      return rows.length;
+    },
+
+    async revokeSentBy(caller: OrgCaller, organizationId: string, userId: string, reason: string): Promise<number> {
+      const rows = await listPendingSentBy(db, organizationId, userId);
+      let revoked = 0;
+      for (const row of rows) {
+        try {
+          await update(row, (h) =>
+            h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+          );
+          revoked += 1;
+        } catch (err) {
+          // Ended meanwhile (accepted, expired): nothing left to revoke. Anything else: the accept check still holds.
+          deps.log.warn('invitation of a lost inviter not revoked', { invitationId: row.id, ...errorFields(err) });
+        }
+      }
+      return revoked;
+    },
+
+    pendingWorkflowIds,
 
     /** Ends the workflows of invitations whose organization was deleted (best effort: their rows are gone). */
     async endWorkflows(workflowIds: string[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SecretBox } from '../identity/mfa/secret-box';
 
 /** 256 bits from the CSPRNG, URL-safe: the token travels in a link. */
 export function newInvitationToken(): string {
@@ -13,4 +14,13 @@ export function hashInvitationToken(token: string): string {
 /** Shape check before any lookup, so arbitrary path strings never reach the database. */
 export function isInvitationTokenShape(value: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+/** The token waits for its mail sealed, bound to its invitation: a sealed token copied to another row does not open. */
+export function sealInvitationToken(secrets: SecretBox, token: string, invitationId: string): string {
+  return secrets.seal(token, `invitation:${invitationId}`);
+}
+
+export function openInvitationToken(secrets: SecretBox, sealed: string, invitationId: string): string {
+  return secrets.open(sealed, `invitation:${invitationId}`);
 }

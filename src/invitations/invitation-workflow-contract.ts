@@ -25,8 +25,16 @@ export interface InvitationWorkflowInput {
 
 export interface ReissueInvitationRequest {
   tokenHash: string;
+  /** The new token sealed for its mail (ciphertext only: history is storage too). */
+  sealedToken: string;
   actor: AuditActor;
 }
+
+/** Attempts of the mail activity before it records the failure and lets the invitation stand (reissue mails again). */
+export const INVITATION_MAIL_ATTEMPTS = 5;
+
+/** What the mail activity did: sent the current token, found it already sent or the invitation ended, or gave up. */
+export type InvitationMailOutcome = 'sent' | 'skipped' | 'failed';
 export interface AcceptInvitationRequest {
   tokenHash: string;
   userId: string;
@@ -44,10 +52,16 @@ export interface InvitationState {
   reissues: number;
 }
 
-export const reissueInvitationUpdate = defineUpdate<{ expiresAt: string }, [ReissueInvitationRequest]>(
-  'reissueInvitation',
-);
-export const revokeInvitationUpdate = defineUpdate<{ status: InvitationStatus }, [{ actor: AuditActor }]>(
+export const reissueInvitationUpdate = defineUpdate<
+  { expiresAt: string; mail: InvitationMailOutcome },
+  [ReissueInvitationRequest]
+>('reissueInvitation');
+/** `reason` is set when the platform revokes on its own account (the inviter lost the right to invite). */
+export interface RevokeInvitationRequest {
+  actor: AuditActor;
+  reason?: string;
+}
+export const revokeInvitationUpdate = defineUpdate<{ status: InvitationStatus }, [RevokeInvitationRequest]>(
   'revokeInvitation',
 );
 export const acceptInvitationUpdate = defineUpdate<AcceptInvitationResult, [AcceptInvitationRequest]>(

@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** A stable Message-ID for a mail an activity may retry: receiving systems recognise a resent copy. */
+  messageId?: string;
 }
 
 /** Outgoing mail for every domain (verification, password reset, MFA codes, security notices, invitations). */

@@ -50,6 +50,21 @@ export async function setOrganizationPlan(db: Queryable, id: string, plan: Plan)
   await db('organizations').where({ id }).update({ plan, updated_at: db.fn.now() });
 }
 
+/** Adds the membership unless the user already is a member; false when they were (the row is left as it is). */
+export async function addMembershipIfAbsent(
+  db: Queryable,
+  organizationId: string,
+  userId: string,
+  role: OrgRole,
+): Promise<boolean> {
+  const inserted = (await db('memberships')
+    .insert({ organization_id: organizationId, user_id: userId, role })
+    .onConflict(['organization_id', 'user_id'])
+    .ignore()
+    .returning('user_id')) as unknown[];
+  return inserted.length > 0;
+}
+
 export async function insertMembership(db: Queryable, organizationId: string, userId: string, role: OrgRole) {
   try {
     await db('memberships').insert({ organization_id: organizationId, user_id: userId, role });

@@ -1,10 +1,10 @@
-import type { AuditService } from '../audit/audit-service';
-import type { Db, Tx } from '../db/knex';
+import type { Queryable, Tx } from '../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
 import { auditActor, isUuid, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import { ACTION_ROLES } from '../iam/action-roles';
 import type { OrgRole } from '../iam/principal';
 import { atLeast, minimumRole } from '../iam/role-authorizer';
+import type { OrgDomainDeps } from '../iam/cross-org';
 import { resolveActiveOrg } from './active-org';
 import {
   countOwners,
@@ -27,11 +27,19 @@ import {
 } from './org-repository';
 import type { Page, PageRequest } from '../db/pagination';
 
-export interface OrgServiceDeps {
-  db: Db;
-  audit: AuditService;
-  /** Ends the invitation workflows of a deleted organization (their rows are gone with it). */
-  endInvitationWorkflows(workflowIds: string[]): Promise<void>;
+export interface OrgServiceDeps extends OrgDomainDeps {
+  /** The invitation workflows this service ends: those of a deleted organization, those a lost inviter sent. */
+  invitations: InvitationPort;
+}
+
+/** What membership changes need from invitations (src/invitations implements it; orgs never touch its rows). */
+export interface InvitationPort {
+  /** The workflows of the organization's pending invitations, read in the caller's transaction. */
+  pendingWorkflowIds(db: Queryable, organizationId: string): Promise<string[]>;
+  /** Ends the workflows of a deleted organization's invitations (their rows are gone with it). */
+  endWorkflows(workflowIds: string[]): Promise<void>;
+  /** Revokes, through their workflows and audited, the pending invitations `userId` sent in the organization. */
+  revokeSentBy(caller: OrgCaller, organizationId: string, userId: string, reason: string): Promise<number>;
 }
 
 export type OrgService = ReturnType<typeof createOrgService>;
@@ -61,7 +69,7 @@ export function createOrgService(deps: OrgServiceDeps) {
    * member, or 404. The returned caller carries the role as it is now.
    */
   async function lockedMember(trx: Tx, caller: OrgCaller, slug: string, userId: string, action: string) {
-    const org = await resolveActiveOrg({ db: trx, audit }, caller, slug);
+    const org = await resolveActiveOrg({ db: trx, misses: deps.misses }, caller, slug);
     await lockOrganization(trx, org.id);
     const current: OrgCaller = { ...caller, role: await lockedCallerRole(trx, caller, org.id, action) };
     const member = isUuid(userId) ? await findMember(trx, org.id, userId) : null;
@@ -137,9 +145,7 @@ export function createOrgService(deps: OrgServiceDeps) {
       if (confirm !== org.slug) throw new InvalidInput('confirm must repeat the organization slug');
       const workflowIds = await db.transaction(async (trx) => {
         await lockOrganization(trx, org.id);
-        const pending = (await trx('invitations')
-          .where({ organization_id: org.id, status: 'pending' })
-          .pluck('workflow_id')) as string[];
+        const pending = await deps.invitations.pendingWorkflowIds(trx, org.id);
         // The audit entry stays in the organization's chain after the organization row is gone.
         await audit.append(
           trx,
@@ -154,7 +160,7 @@ export function createOrgService(deps: OrgServiceDeps) {
         await deleteOrganization(trx, org.id);
         return pending;
       });
-      await deps.endInvitationWorkflows(workflowIds);
+      await deps.invitations.endWorkflows(workflowIds);
     },
 
     async listMembers(caller: OrgCaller, slug: string, page: PageRequest): Promise<Page<Member>> {
@@ -162,11 +168,12 @@ export function createOrgService(deps: OrgServiceDeps) {
       return listMembers(db, org.id, page);
     },
 
+    /** Lowering an inviter below admin revokes the invitations they sent: no way back in through them. */
     async changeRole(caller: OrgCaller, slug: string, userId: string, role: OrgRole): Promise<Member> {
-      return db.transaction(async (trx) => {
+      const changed = await db.transaction(async (trx) => {
         const locked = await lockedMember(trx, caller, slug, userId, 'org.members.update');
         const { org, member } = locked;
-        if (member.role === role) return member;
+        if (member.role === role) return { ...member, from: role, organizationId: org.id };
         checkOwnerRule(locked.caller, member, role);
         await keepsAnOwner(trx, org.id, member, role);
         await setMemberRole(trx, org.id, member.userId, role);
@@ -181,12 +188,17 @@ export function createOrgService(deps: OrgServiceDeps) {
             details: { email: member.email, from: member.role, to: role },
           }),
         );
-        return { ...member, role };
+        return { ...member, role, from: member.role, organizationId: org.id };
       });
+      const { from, organizationId, ...member } = changed;
+      if (atLeast(from, 'admin') && !atLeast(role, 'admin')) {
+        await deps.invitations.revokeSentBy(caller, organizationId, userId, `inviter's role lowered to ${role}`);
+      }
+      return member;
     },
 
     async removeMember(caller: OrgCaller, slug: string, userId: string): Promise<void> {
-      await db.transaction(async (trx) => {
+      const organizationId = await db.transaction(async (trx) => {
         const locked = await lockedMember(trx, caller, slug, userId, 'org.members.remove');
         const { org, member } = locked;
         checkOwnerRule(locked.caller, member, null);
@@ -202,7 +214,9 @@ export function createOrgService(deps: OrgServiceDeps) {
             details: { email: member.email, role: member.role },
           }),
         );
+        return org.id;
       });
+      await deps.invitations.revokeSentBy(caller, organizationId, userId, 'inviter removed from the organization');
     },
   };
 }

@@ -1,3 +1,4 @@
+import { findOrganizationById } from '../orgs/org-repository';
 import type { Queryable } from '../db/knex';
 import { Forbidden, NotFound } from '../errors';
 import type { Plan } from '../orgs/org-repository';
@@ -18,9 +19,9 @@ export interface PlanGate {
 
 export function createPlanGate(db: Queryable): PlanGate {
   async function planOf(organizationId: string): Promise<Plan> {
-    const row = (await db('organizations').where({ id: organizationId }).first('plan')) as { plan: Plan } | undefined;
-    if (!row) throw new NotFound('organization not found');
-    return row.plan;
+    const org = await findOrganizationById(db, organizationId);
+    if (!org) throw new NotFound('organization not found');
+    return org.plan;
   }
   return {
     planOf,

@@ -45,14 +45,15 @@ export function createRateLimiter(
       let retryAfter = 0;
       for (const rule of rules) {
         const result = await db.raw<{ rows: { hits: number; retry_after: string }[] }>(
-          `INSERT INTO rate_limit_counters (key, window_start, hits) VALUES (?, now(), 1)
+          `INSERT INTO rate_limit_counters (key, window_start, hits, window_seconds) VALUES (?, now(), 1, ?)
            ON CONFLICT (key) DO UPDATE SET
+             window_seconds = EXCLUDED.window_seconds,
              hits = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
                          THEN 1 ELSE rate_limit_counters.hits + 1 END,
              window_start = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
                                  THEN now() ELSE rate_limit_counters.window_start END
            RETURNING hits, extract(epoch from window_start + make_interval(secs => ?) - now()) AS retry_after`,
-          [rule.key, seconds, seconds, seconds],
+          [rule.key, seconds, seconds, seconds, seconds],
         );
         const row = result.rows[0];
         if (row && row.hits > rule.limit) retryAfter = Math.max(retryAfter, Number(row.retry_after));
@@ -63,4 +64,9 @@ export function createRateLimiter(
       await db('rate_limit_counters').where({ key }).delete();
     },
   };
+}
+
+/** Removes counters whose own window has ended (each row records its window length). */
+export function sweepExpiredCounters(db: Db): Promise<number> {
+  return db('rate_limit_counters').whereRaw('window_start + make_interval(secs => window_seconds) < now()').delete();
 }

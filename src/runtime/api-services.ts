@@ -35,6 +35,6 @@ export async function createApiServices(config: Config, endpoints: Endpoints, lo
     schemas: loadSchemaValidator(),
     accessTokens,
     identity,
-    memberMfa: createMemberMfaReset({ db: services.db, audit: services.audit, mfa: identity.mfaSettings }),
+    memberMfa: createMemberMfaReset({ db: services.db, misses: services.misses, mfa: identity.mfaSettings }),
   };
 }

@@ -37,24 +37,26 @@ export interface DomainServices {
 
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
-  const owned = { db, audit };
+  const owned = { db, audit, misses: core.misses };
   const authorization = createAuthorizationChain(db, ACTION_ROLES);
   const invitations = createInvitationService({
-    db,
-    audit,
+    ...owned,
     temporal: core.temporal,
     workflows: core.workflows,
-    mailer: core.mailer,
+    secrets: core.secrets,
     log: core.log,
+    limiter: core.limiter,
+    rates: config.orgs.invitationRates,
+    rateWindowMs: config.orgs.invitationRateWindowMs,
     ttlMs: config.orgs.invitationTtlMs,
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const projects = createProjectDomain({ db, audit, repositories, publicUrl: config.publicUrl });
+  const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
     plans: createPlanGate(db),
-    orgs: createOrgService({ ...owned, endInvitationWorkflows: (ids) => invitations.endWorkflows(ids) }),
+    orgs: createOrgService({ ...owned, invitations }),
     invitations,
     teams: createTeamService(owned),
     grants: createGrantService(owned),

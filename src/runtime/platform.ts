@@ -4,6 +4,7 @@ import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
+import { startInvitationReconciler } from '../invitations/invitation-reconciler';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -69,11 +70,15 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       shutdownGraceMs: config.workerShutdownGraceMs,
     });
     const workers = [worker, gitWorker];
+    const reconciler = startInvitationReconciler(services.invitations, config.orgs.invitationReconcileIntervalMs, log);
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
       (err: unknown) => log.error('worker stopped with an error', errorFields(err)),
     );
-    stopWorkers = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+    stopWorkers = () => {
+      reconciler.stop();
+      workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+    };
   }
   const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
   const metricsServer =

@@ -5,9 +5,12 @@ import { createCrdService, type CrdService } from '../crds/crd-service';
 import { createDb, type Db } from '../db/knex';
 import { migrationsCurrent } from '../db/migrate';
 import { createMetrics, type Metrics } from '../http/metrics';
+import { createLookupMisses, type LookupMisses } from '../iam/lookup-misses';
+import { createSecretBox, loadMfaKey, type SecretBox } from '../identity/mfa/secret-box';
 import { createReadiness, type Readiness } from '../http/readiness';
 import { createLogger, type Logger } from '../logging/logger';
 import { createMailer, type Mailer } from '../mail/mailer';
+import { createRateLimiter, sweepExpiredCounters, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { connectClient } from '../temporal/connection';
 import { createWorkflowStarter, type WorkflowStarter } from '../temporal/start-workflow';
 import { ValidationEngine } from '../validation';
@@ -33,6 +36,12 @@ export interface CoreServices {
   readiness: Readiness;
   /** Outgoing mail: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail. */
   mailer: Mailer;
+  /** Fixed-window counters in PostgreSQL shared by every replica (invitation sends, lookups that miss). */
+  limiter: RateLimiter;
+  /** AES-256-GCM for secrets at rest (TOTP seeds, invitation tokens awaiting their mail), MFA_ENCRYPTION_KEY. */
+  secrets: SecretBox;
+  /** Identifier lookups that found nothing in the caller's organization: rate limited, foreign ones logged. */
+  misses: LookupMisses;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
   validation: ValidationEngine;
   /** CustomResourceDefinitions registered per organization (the validation engine reads them). */
@@ -73,6 +82,11 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   const temporal = await connectClient(config.temporal, endpoints.temporalAddress);
   const metrics = createMetrics();
   const audit = createAuditService(db);
+  const limiter = createRateLimiter(db, {
+    sweep: () => sweepExpiredCounters(db),
+    sweepEvery: 500,
+    onError: (err) => logger.warn('rate counter sweep failed', { err: String(err) }),
+  });
   const validation = new ValidationEngine();
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
   const core: CoreServices = {
@@ -86,6 +100,15 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics),
     readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
+    limiter,
+    secrets: createSecretBox(loadMfaKey(config.identity.mfaKey, config.dataDir)),
+    misses: createLookupMisses({
+      limiter,
+      log: logger,
+      denials: metrics.crossOrgDenials,
+      limit: config.orgs.lookupMissesPerCaller,
+      windowMs: config.orgs.lookupMissWindowMs,
+    }),
     validation,
     crds: createCrdService(db, audit, validation),
   };

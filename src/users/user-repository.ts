@@ -67,3 +67,8 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
     .first(USER_COLUMNS)) as UserRow | undefined;
   return row ? rowToUser(row) : null;
 }
+
+export async function findUserById(db: Queryable, id: string): Promise<User | null> {
+  const row = (await db('users').where({ id }).first(USER_COLUMNS)) as UserRow | undefined;
+  return row ? rowToUser(row) : null;
+}

@@ -5,9 +5,17 @@ import type { CrdRecord } from './crd/crd-types';
 import { CrdValidators } from './crd/crd-validators';
 import { customKindsFor } from './crd/custom-kinds';
 import { resolveLimits, type ManifestLimits } from './manifest/limits';
+import { parseDocument } from './manifest/parse-manifest';
+import type { DocumentChunk } from './manifest/split-documents';
 import { SchemaRegistry, type RegistryInitOptions } from './registry/schema-registry';
 import type { DeprecationList, ResourceListEntry, SchemaTree, ValidationResponse } from './types';
-import { validateManifest } from './validate-manifest';
+import {
+  resourcesOf,
+  validateManifest,
+  validateResources,
+  type ManifestContext,
+  type ResourceReport,
+} from './validate-manifest';
 import { SUPPORTED_K8S_VERSIONS } from './versions';
 
 export interface EngineOptions {
@@ -66,15 +74,34 @@ export class ValidationEngine {
   }
 
   validate(yamlText: string, version: string, options: ValidateOptions = {}): ValidationResponse {
-    const schemas = this.registry.schemas(version);
-    return validateManifest(yamlText, {
-      schemas,
+    return validateManifest(yamlText, this.context(version, options));
+  }
+
+  /**
+   * One document of a stream the caller splits (the CLI reads files this way, one document in memory at a
+   * time): its resources and their results. The limits apply to this document alone; ManifestRejected
+   * refuses this document only.
+   */
+  documentValidator(
+    version: string,
+    options: ValidateOptions = {},
+  ): (chunk: DocumentChunk, index: number) => ResourceReport[] {
+    const ctx = this.context(version, options);
+    return (chunk, index) => {
+      const doc = parseDocument(chunk, index, ctx.limits, { nodes: 0, aliases: 0 });
+      return validateResources(resourcesOf([doc], ctx.limits), ctx);
+    };
+  }
+
+  private context(version: string, options: ValidateOptions): ManifestContext {
+    return {
+      schemas: this.registry.schemas(version),
       deprecations: this.registry.deprecations,
       nameNotRequired: this.registry.constraints.nameNotRequired,
       customKinds: customKindsFor(options.crds ?? [], this.crdValidators),
       limits: resolveLimits(this.limits, options.limits),
       bestPractices: options.bestPractices ?? true,
-    });
+    };
   }
 
   listResources(version: string, crds: readonly CrdRecord[] = []): ResourceListEntry[] {

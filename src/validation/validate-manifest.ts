@@ -7,7 +7,7 @@ import type { Deprecations } from './deprecations';
 import { ManifestRejected } from './errors';
 import { isRecord, ownField, recordField, stringField, type JsonRecord } from './json';
 import type { ManifestLimits } from './manifest/limits';
-import { parseManifest } from './manifest/parse-manifest';
+import { parseManifest, type ParsedDocument } from './manifest/parse-manifest';
 import type { VersionSchemas } from './registry/version-schemas';
 import type { ValidationResponse, ValidationResult } from './types';
 
@@ -75,10 +75,10 @@ function listItems(value: unknown): unknown[] | undefined {
   return Array.isArray(items) ? items : items === undefined ? [] : undefined;
 }
 
-/** Documents, with `kind: List` items standing in for their List; empty documents dropped. */
-export function manifestResources(yamlText: string, limits: ManifestLimits): ManifestResource[] {
+/** Resources of parsed documents, with `kind: List` items standing in for their List; empty documents dropped. */
+export function resourcesOf(docs: Iterable<ParsedDocument>, limits: ManifestLimits): ManifestResource[] {
   const out: ManifestResource[] = [];
-  for (const doc of parseManifest(yamlText, limits)) {
+  for (const doc of docs) {
     const items = listItems(doc.value);
     if (doc.syntaxError !== undefined)
       out.push({ value: undefined, syntaxError: doc.syntaxError, documentIndex: doc.index });
@@ -91,33 +91,67 @@ export function manifestResources(yamlText: string, limits: ManifestLimits): Man
   return out;
 }
 
-/**
- * Validates every resource of a multi-document manifest independently against one release's schemas and
- * the supplied CRDs. Throws ManifestRejected when the manifest as a whole is refused; anything else that
- * goes wrong becomes a result, never an exception.
- */
-export function validateManifest(yamlText: string, ctx: ManifestContext): ValidationResponse {
-  const results: ValidationResult[] = [];
-  for (const candidate of manifestResources(yamlText, ctx.limits)) {
-    if (candidate.syntaxError !== undefined) {
-      const resource = `<unknown>/<document ${candidate.documentIndex + 1}>`;
-      results.push({ severity: 'error', message: candidate.syntaxError, path: '', resource });
-      continue;
-    }
-    try {
-      results.push(...validateResource(candidate.value, ctx));
-    } catch (error) {
-      if (error instanceof ManifestRejected) throw error;
-      const resource = isRecord(candidate.value) ? resourceLabel(candidate.value) : '<unknown>/<unnamed>';
-      const reason = error instanceof Error ? error.message : String(error);
-      results.push({ severity: 'error', message: `resource could not be validated: ${reason}`, path: '', resource });
-    }
+export function manifestResources(yamlText: string, limits: ManifestLimits): ManifestResource[] {
+  return resourcesOf(parseManifest(yamlText, limits), limits);
+}
+
+/** The results of one resource, with what a report groups them by. */
+export interface ResourceReport {
+  /** `Kind/Name` as in its results. */
+  resource: string;
+  /** The resource's kind; undefined when it has none or is not a mapping. */
+  kind?: string;
+  documentIndex: number;
+  results: ValidationResult[];
+}
+
+function validateCandidate(candidate: ManifestResource, ctx: ManifestContext): ResourceReport {
+  const { documentIndex } = candidate;
+  if (candidate.syntaxError !== undefined) {
+    const resource = `<unknown>/<document ${documentIndex + 1}>`;
+    return {
+      resource,
+      documentIndex,
+      results: [{ severity: 'error', message: candidate.syntaxError, path: '', resource }],
+    };
   }
+  const record = isRecord(candidate.value) ? candidate.value : undefined;
+  const resource = record ? resourceLabel(record) : '<unknown>/<unnamed>';
+  const kind = record && stringField(record, 'kind');
+  try {
+    return { resource, kind, documentIndex, results: validateResource(candidate.value, ctx) };
+  } catch (error) {
+    if (error instanceof ManifestRejected) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    const results: ValidationResult[] = [
+      { severity: 'error', message: `resource could not be validated: ${reason}`, path: '', resource },
+    ];
+    return { resource, kind, documentIndex, results };
+  }
+}
+
+/** Every resource's results, in order (see validateManifest). */
+export function validateResources(resources: readonly ManifestResource[], ctx: ManifestContext): ResourceReport[] {
+  return resources.map((candidate) => validateCandidate(candidate, ctx));
+}
+
+function summarize(results: readonly ValidationResult[]): ValidationResponse['summary'] {
   const summary = { errors: 0, warnings: 0, info: 0 };
   for (const r of results) {
     if (r.severity === 'error') summary.errors++;
     else if (r.severity === 'warning') summary.warnings++;
     else summary.info++;
   }
+  return summary;
+}
+
+/**
+ * Validates every resource of a multi-document manifest independently against one release's schemas and
+ * the supplied CRDs. Throws ManifestRejected when the manifest as a whole is refused; anything else that
+ * goes wrong becomes a result, never an exception.
+ */
+export function validateManifest(yamlText: string, ctx: ManifestContext): ValidationResponse {
+  const results = validateResources(manifestResources(yamlText, ctx.limits), ctx).flatMap((r) => r.results);
+  const summary = summarize(results);
   return { valid: summary.errors === 0, results, summary };
 }

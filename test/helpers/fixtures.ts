@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createOrg, createUser } from '../../src/admin/operator-commands';
+import { createOrg, createUser, type UserCreationDeps } from '../../src/admin/operator-commands';
 import type { OrgRole } from '../../src/iam/principal';
 import { insertMembership, type Organization } from '../../src/orgs/org-repository';
 import type { User } from '../../src/users/user-repository';
@@ -15,9 +15,15 @@ export function uniqueSlug(prefix = 'org'): string {
   return `${prefix}-${randomBytes(3).toString('hex')}`;
 }
 
+/** What the operator CLI's commands get, from a running test platform. */
+export function operatorDeps(platform: TestPlatform): UserCreationDeps {
+  const { db, audit, identity } = platform.services;
+  return { db, audit, passwordPolicy: identity.passwordPolicy };
+}
+
 export async function makeUser(platform: TestPlatform, email?: string): Promise<{ user: User; password: string }> {
   const password = `pw-${randomBytes(8).toString('hex')}`;
-  const user = await createUser(platform.services, {
+  const user = await createUser(operatorDeps(platform), {
     email: email ?? `${randomBytes(4).toString('hex')}@example.test`,
     password,
     name: 'Test User',
@@ -39,7 +45,7 @@ export async function tokenFor(platform: TestPlatform, user: User, org: Organiza
 /** An organization with an owner, plus members of the other roles on request. */
 export async function makeOrg(platform: TestPlatform, roles: OrgRole[] = ['owner'], plan = 'free') {
   const owner = await makeUser(platform);
-  const org = await createOrg(platform.services, {
+  const org = await createOrg(operatorDeps(platform), {
     slug: uniqueSlug(),
     name: 'Test Org',
     owner: owner.user.email,

@@ -40,6 +40,7 @@ export function parseMail(raw: string, to: string[] = [], from = ''): CapturedMa
  */
 export async function startSmtpCapture() {
   const mails: CapturedMail[] = [];
+  let refusals = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -48,6 +49,11 @@ export async function startSmtpCapture() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (refusals > 0) {
+          refusals -= 1;
+          callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+          return;
+        }
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to, from));
@@ -70,6 +76,10 @@ export async function startSmtpCapture() {
         15_000,
         `mail "${subject.source}" #${seen + 1} to ${address}`,
       );
+    },
+    /** The next `count` messages are refused with 550, as a relay that is down or rejects them would. */
+    refuseNext(count: number) {
+      refusals = count;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

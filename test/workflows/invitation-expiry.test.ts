@@ -20,7 +20,7 @@ import { bundle, startTimeSkipping } from '../helpers/time-skipping';
  */
 type InvitationActivities = Pick<
   ReturnType<typeof createActivities>,
-  'expireInvitation' | 'reissueInvitation' | 'revokeInvitation' | 'acceptInvitation'
+  'expireInvitation' | 'reissueInvitation' | 'revokeInvitation' | 'acceptInvitation' | 'mailInvitation'
 >;
 
 const DAY_MS = 24 * 3_600_000;
@@ -37,6 +37,10 @@ function stubs(): InvitationActivities {
   // The server's (skipped) clock at which the workflow scheduled the activity.
   const record = async (name: string) => calls.push({ name, atMs: Context.current().info.scheduledTimestampMs });
   return {
+    mailInvitation: async () => {
+      await record('mail');
+      return 'sent';
+    },
     expireInvitation: async (): Promise<InvitationStatus> => {
       await record('expire');
       return 'expired';
@@ -95,8 +99,8 @@ describe('invitation expiry on the time-skipping server', () => {
     });
     const state = await handle.result();
     expect(state).toEqual({ status: 'expired', expiresAt: args.expiresAt, reissues: 0 });
-    expect(calls.map((c) => c.name)).toEqual(['expire']);
-    expect(calls[0]!.atMs).toBeGreaterThanOrEqual(Date.parse(args.expiresAt));
+    expect(calls.map((c) => c.name)).toEqual(['mail', 'expire']);
+    expect(calls[1]!.atMs).toBeGreaterThanOrEqual(Date.parse(args.expiresAt));
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
@@ -109,14 +113,16 @@ describe('invitation expiry on the time-skipping server', () => {
     });
     await env.sleep(5 * DAY_MS);
     const reissued = await handle.executeUpdate(reissueInvitationUpdate, {
-      args: [{ tokenHash: 'b'.repeat(64), actor }],
+      args: [{ tokenHash: 'b'.repeat(64), sealedToken: 'sealed', actor }],
     });
+    expect(reissued.mail).toBe('sent');
     expect((await handle.query(invitationStateQuery)).status).toBe('pending');
     const state = await handle.result();
     expect(Date.parse(reissued.expiresAt)).toBeGreaterThan(Date.parse(args.expiresAt));
     expect(state).toEqual({ status: 'expired', expiresAt: reissued.expiresAt, reissues: 1 });
-    expect(calls.map((c) => c.name)).toEqual(['reissue', 'expire']);
-    expect(calls[1]!.atMs).toBeGreaterThanOrEqual(Date.parse(reissued.expiresAt));
+    // The first mail at the start, the reissue's own mail before it answers, then the expiry at the new deadline.
+    expect(calls.map((c) => c.name)).toEqual(['mail', 'reissue', 'mail', 'expire']);
+    expect(calls[3]!.atMs).toBeGreaterThanOrEqual(Date.parse(reissued.expiresAt));
   });
 
   it('a revoke before the deadline ends the invitation without an expiry', async () => {
@@ -130,6 +136,6 @@ describe('invitation expiry on the time-skipping server', () => {
     await handle.executeUpdate(revokeInvitationUpdate, { args: [{ actor }] });
     const state = await handle.result();
     expect(state.status).toBe('revoked');
-    expect(calls.map((c) => c.name)).toEqual(['revoke']);
+    expect(calls.map((c) => c.name)).toEqual(['mail', 'revoke']);
   });
 });

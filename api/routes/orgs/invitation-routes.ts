@@ -24,7 +24,7 @@ export function invitationRoutes(invitations: InvitationService, pageMax: number
           bodyOf<{ email: string; role: OrgRole }>(ctx),
         );
         ctx.status = sent.created ? 201 : 200;
-        ctx.body = { ...sent.invitation, emailSent: sent.emailSent };
+        ctx.body = sent.invitation;
       },
     },
     {
@@ -57,7 +57,7 @@ export function invitationRoutes(invitations: InvitationService, pageMax: number
       access: { kind: 'organization', action: 'org.invitations.reissue' },
       handler: async (ctx) => {
         const sent = await invitations.reissue(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'id'));
-        ctx.body = { ...sent.invitation, emailSent: sent.emailSent };
+        ctx.body = sent.invitation;
       },
     },
     {

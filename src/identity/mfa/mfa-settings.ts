@@ -1,3 +1,4 @@
+import { listMemberships } from '../membership-lookup';
 import type { AuditService } from '../../audit/audit-service';
 import type { Db, Tx } from '../../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../errors';
@@ -168,7 +169,7 @@ export type MfaSettings = ReturnType<typeof createMfaSettings>;
 
 /**
  * The way out of "recovery-needed": MFA removed and every session of the user ended, so the next login is
- * password-only and the user enrols again. Audited (in the organization's chain when an owner does it). Shared by the
+ * password-only and the user enrols again. Audited in the chain of every organization the user belongs to. Shared by the
  * owner route and the operator CLI; returns the user's email for the notice.
  */
 export async function resetUserMfa(
@@ -184,18 +185,23 @@ export async function resetUserMfa(
       throw new Conflict('two-factor authentication is not enabled for this user');
     }
     const ended = await revokeUserFamilies(trx, targetUserId, 'mfa_reset');
-    await deps.audit.append(trx, {
-      ...authEntry({
-        action: AUTH_ACTIONS.mfaReset,
-        meta,
-        userId: by.userId,
-        actor: by.actor,
-        actorType: by.actorType,
-        organizationId: by.organizationId,
-        details: { targetUserId, targetEmail: target.email, sessionsEnded: ended },
-      }),
-      resourceId: targetUserId,
-    });
+    // Every organization the user belongs to learns of it in its own chain (the acting owner's included).
+    const organizations = (await listMemberships(trx, targetUserId)).map((m) => m.organizationId);
+    const chains = organizations.length > 0 ? organizations : [by.organizationId];
+    for (const organizationId of chains) {
+      await deps.audit.append(trx, {
+        ...authEntry({
+          action: AUTH_ACTIONS.mfaReset,
+          meta,
+          userId: by.userId,
+          actor: by.actor,
+          actorType: by.actorType,
+          organizationId,
+          details: { targetUserId, targetEmail: target.email, sessionsEnded: ended },
+        }),
+        resourceId: targetUserId,
+      });
+    }
   });
   return target.email;
 }

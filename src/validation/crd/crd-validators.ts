@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import Ajv, { type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { safeRegExpEngine } from '../../safe-regex';
 import { isRecord, type JsonRecord } from '../json';
 import { addCrdFormats } from '../registry/formats';
+import { newAjv } from '../registry/lazy-ajv';
 import { prepareForValidation } from '../registry/schema-prep';
 import type { CrdRecord, CrdVersion } from './crd-types';
 
@@ -25,19 +27,26 @@ export function crdValidationSchema(version: CrdVersion): JsonRecord {
  * two organizations uploading the same CRD share one, and bounded so uploads cannot grow memory forever.
  */
 export class CrdValidators {
-  /** User patterns run on the linear-time engine (issue 16): none can hold the event loop, whatever its shape. */
-  private readonly ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    logger: false,
-    validateFormats: true,
-    code: { regExp: safeRegExpEngine },
-  });
+  private ajvInstance: Ajv | undefined;
   private readonly cache = new Map<string, { validate: ValidateFunction; schema: JsonRecord }>();
   private readonly keys = new WeakMap<object, string>();
 
-  constructor() {
-    addCrdFormats(this.ajv);
+  /**
+   * Created on first use: most runs (and every CLI run without --crd) compile no CRD. User patterns run on the
+   * linear-time engine (issue 16): none can hold the event loop, whatever its shape.
+   */
+  private get ajv(): Ajv {
+    if (!this.ajvInstance) {
+      this.ajvInstance = newAjv({
+        allErrors: true,
+        strict: false,
+        logger: false,
+        validateFormats: true,
+        code: { regExp: safeRegExpEngine },
+      });
+      addCrdFormats(this.ajvInstance);
+    }
+    return this.ajvInstance;
   }
 
   validatorFor(crd: CrdRecord, version: CrdVersion): ValidateFunction {

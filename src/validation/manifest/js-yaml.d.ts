@@ -23,6 +23,8 @@ declare module 'js-yaml' {
     /** Collections nested deeper than this throw (js-yaml >= 4.2, default 100). */
     maxDepth?: number;
     onWarning?: (warning: YAMLException) => void;
+    /** Called as each node opens and closes, with the parser's state. */
+    listener?: (event: 'open' | 'close', state: { kind: string | null; result: unknown }) => void;
   }
 
   export function load(text: string, options?: LoadOptions): unknown;

@@ -10,8 +10,10 @@ export interface ManifestLimits {
   maxDepth: number;
   /** Values in all documents together, counting each alias expansion in full. */
   maxNodes: number;
-  /** References to anchored mappings or sequences; 0 forbids such aliases. */
+  /** YAML aliases in all documents together, of scalars as well as collections; 0 forbids aliases. */
   maxAliasCount: number;
+  /** How many times its own size one document may grow to once its aliases are expanded. */
+  maxExpansionRatio: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ManifestLimits> = {
@@ -21,6 +23,7 @@ export const DEFAULT_LIMITS: Readonly<ManifestLimits> = {
   maxDepth: 100,
   maxNodes: 1_000_000,
   maxAliasCount: 10,
+  maxExpansionRatio: 10,
 };
 
 export function resolveLimits(...overrides: (Partial<ManifestLimits> | undefined)[]): ManifestLimits {

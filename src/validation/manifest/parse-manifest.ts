@@ -1,8 +1,9 @@
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import { ManifestRejected } from '../errors';
+import { AliasMeter } from './alias-meter';
 import type { ManifestLimits } from './limits';
 import { inspectTree, type TreeBudget } from './safe-tree';
-import { splitDocuments } from './split-documents';
+import { splitDocuments, type DocumentChunk } from './split-documents';
 
 export interface ParsedDocument {
   /** 0-based position in the stream. */
@@ -18,6 +19,7 @@ function position(error: YAMLException, firstLine: number): string {
 }
 
 function rejectionFor(error: unknown, firstLine: number): ManifestRejected | undefined {
+  if (error instanceof ManifestRejected) return error;
   if (error instanceof RangeError) {
     return new ManifestRejected('TOO_DEEP', 'manifest nests too deeply to parse');
   }
@@ -51,7 +53,8 @@ function syntaxMessage(error: unknown, firstLine: number): string {
  * - duplicate keys throw (`json: false`), which becomes DUPLICATE_KEY;
  * - `__proto__` keys are stored with defineProperty, as own properties;
  * - nesting is bounded by maxDepth inside the parser, and again on the result by inspectTree;
- * - aliases come back as shared objects, counted and bounded by inspectTree.
+ * - every alias is counted, and its expansion bounded, by AliasMeter while parsing; aliased mappings and
+ *   sequences come back as shared objects, whose expansion inspectTree bounds in nodes and depth.
  * Every exception is caught: nothing thrown by the parser escapes as anything but a result or a rejection.
  */
 export function parseManifest(text: string, limits: ManifestLimits): ParsedDocument[] {
@@ -61,22 +64,34 @@ export function parseManifest(text: string, limits: ManifestLimits): ParsedDocum
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const chunks = splitDocuments(source, limits.maxDocuments);
   const budget: TreeBudget = { nodes: 0, aliases: 0 };
-  return chunks.map((chunk, index): ParsedDocument => {
-    let value: unknown;
-    try {
-      value = load(chunk.text, { schema: CORE_SCHEMA, json: false, maxDepth: limits.maxDepth });
-    } catch (error) {
-      const rejection = rejectionFor(error, chunk.firstLine);
-      if (rejection) throw rejection;
-      return { index, value: undefined, syntaxError: syntaxMessage(error, chunk.firstLine) };
-    }
-    try {
-      if (value !== null && value !== undefined) inspectTree(value, limits, budget);
-    } catch (error) {
-      // Only reachable with a depth limit raised past what the stack holds.
-      if (error instanceof RangeError) throw new ManifestRejected('TOO_DEEP', 'manifest nests too deeply to inspect');
-      throw error;
-    }
-    return { index, value: value ?? undefined };
-  });
+  return chunks.map((chunk, index) => parseDocument(chunk, index, limits, budget));
+}
+
+/**
+ * One document of a stream (see parseManifest); `budget` is shared by the documents of one request. Throws
+ * ManifestRejected for a limit or a hostile construct.
+ */
+export function parseDocument(
+  chunk: DocumentChunk,
+  index: number,
+  limits: ManifestLimits,
+  budget: TreeBudget,
+): ParsedDocument {
+  let value: unknown;
+  try {
+    const { listener } = new AliasMeter(chunk.text.length, limits, budget);
+    value = load(chunk.text, { schema: CORE_SCHEMA, json: false, maxDepth: limits.maxDepth, listener });
+  } catch (error) {
+    const rejection = rejectionFor(error, chunk.firstLine);
+    if (rejection) throw rejection;
+    return { index, value: undefined, syntaxError: syntaxMessage(error, chunk.firstLine) };
+  }
+  try {
+    if (value !== null && value !== undefined) inspectTree(value, limits, budget);
+  } catch (error) {
+    // Only reachable with a depth limit raised past what the stack holds.
+    if (error instanceof RangeError) throw new ManifestRejected('TOO_DEEP', 'manifest nests too deeply to inspect');
+    throw error;
+  }
+  return { index, value: value ?? undefined };
 }

@@ -51,10 +51,6 @@ class TreeInspector {
 
   private alias(seen: Extent, depth: number): Extent {
     if (seen === IN_PROGRESS) throw new ManifestRejected('ALIAS_LIMIT', 'manifest has a recursive YAML alias');
-    this.budget.aliases++;
-    if (this.budget.aliases > this.limits.maxAliasCount) {
-      throw new ManifestRejected('ALIAS_LIMIT', `manifest uses more than ${this.limits.maxAliasCount} YAML aliases`);
-    }
     if (depth + seen.height >= this.limits.maxDepth) throw this.tooDeep();
     this.count(seen.nodes - 1);
     return seen;
@@ -79,7 +75,7 @@ const SCALAR: Extent = { nodes: 1, height: 0 };
  * - drops mapping entries whose value is null, as the API server does (`args:` with nothing after it);
  * - enforces the depth limit on the result, whatever the parser allowed;
  * - finds aliases: the parser returns an aliased mapping or sequence as the same object, so a second
- *   sighting is an alias. Each one counts against maxAliasCount and its whole expansion against maxNodes
+ *   sighting is an alias (counted by AliasMeter while parsing). Its whole expansion counts against maxNodes
  *   and maxDepth, which defuses "billion laughs" before ajv or JSON.stringify would expand it; an alias
  *   inside its own anchor (a cycle) is refused outright.
  */

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
-import { parse } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import { isRecord, type JsonRecord } from '../json';
 
-/** Reads one of the hand-curated YAML files under schemas/k8s (trusted input, so the plain `yaml` parser). */
+/**
+ * Reads one of the hand-curated YAML files under schemas/k8s (trusted input). js-yaml, already loaded for
+ * manifests, rather than `yaml`: loading and running `yaml` here was a third of the CLI's start-up.
+ */
 export function readCuratedYaml(file: string): JsonRecord {
-  const doc: unknown = parse(fs.readFileSync(file, 'utf8'));
+  const doc: unknown = load(fs.readFileSync(file, 'utf8'), { schema: CORE_SCHEMA });
   if (!isRecord(doc)) throw new Error(`${file}: expected a mapping at the top`);
   return doc;
 }

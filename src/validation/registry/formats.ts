@@ -1,4 +1,5 @@
 import type Ajv from 'ajv';
+import type { FormatDefinition } from 'ajv';
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -24,23 +25,31 @@ function isBase64(value: string): boolean {
   return compact.length % 4 === 0 && BASE64.test(compact);
 }
 
-function addCommonFormats(ajv: Ajv): void {
-  ajv.addFormat('int32', {
-    type: 'number',
-    validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX,
-  });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-  ajv.addFormat('double', { type: 'number', validate: () => true });
-  ajv.addFormat('float', { type: 'number', validate: () => true });
-  ajv.addFormat('byte', { type: 'string', validate: isBase64 });
+const COMMON_FORMATS: Record<string, FormatDefinition<number> | FormatDefinition<string>> = {
+  int32: { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= INT32_MIN && n <= INT32_MAX },
+  int64: { type: 'number', validate: (n: number) => Number.isInteger(n) },
+  double: { type: 'number', validate: () => true },
+  float: { type: 'number', validate: () => true },
+  byte: { type: 'string', validate: isBase64 },
+};
+
+/**
+ * Formats of the built-in API types, checked the way their Go types unmarshal them. An object (not only an
+ * addFormat call) because the precompiled validators (scripts/build-validators.ts) require it by name.
+ */
+export const BUILTIN_FORMATS: Record<string, FormatDefinition<number> | FormatDefinition<string>> = {
+  ...COMMON_FORMATS,
+  'date-time': { type: 'string', validate: RFC3339 },
+  'int-or-string': { type: 'string', validate: () => true },
+  quantity: { type: 'string', validate: QUANTITY },
+};
+
+function addFormats(ajv: Ajv, formats: Record<string, FormatDefinition<number> | FormatDefinition<string>>): void {
+  for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
 }
 
-/** Formats of the built-in API types, checked the way their Go types unmarshal them. */
 export function addBuiltinFormats(ajv: Ajv): void {
-  addCommonFormats(ajv);
-  ajv.addFormat('date-time', { type: 'string', validate: RFC3339 });
-  ajv.addFormat('int-or-string', { type: 'string', validate: () => true });
-  ajv.addFormat('quantity', { type: 'string', validate: QUANTITY });
+  addFormats(ajv, BUILTIN_FORMATS);
 }
 
 /**
@@ -49,12 +58,11 @@ export function addBuiltinFormats(ajv: Ajv): void {
  * off and no logger, so an unknown format is no error).
  */
 export function addCrdFormats(ajv: Ajv): void {
-  addCommonFormats(ajv);
-  ajv.addFormat('date-time', { type: 'string', validate: STRFMT_DATE_TIME });
-  ajv.addFormat('datetime', { type: 'string', validate: STRFMT_DATE_TIME });
-  ajv.addFormat('date', { type: 'string', validate: DATE });
-  ajv.addFormat('duration', {
-    type: 'string',
-    validate: (s: string) => GO_DURATION.test(s) || STRFMT_DURATION.test(s),
+  addFormats(ajv, {
+    ...COMMON_FORMATS,
+    'date-time': { type: 'string', validate: STRFMT_DATE_TIME },
+    datetime: { type: 'string', validate: STRFMT_DATE_TIME },
+    date: { type: 'string', validate: DATE },
+    duration: { type: 'string', validate: (s: string) => GO_DURATION.test(s) || STRFMT_DURATION.test(s) },
   });
 }

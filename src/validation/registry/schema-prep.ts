@@ -20,10 +20,12 @@ function isIntOrStringBranch(list: unknown): boolean {
  *   keeps them open, as the API server does;
  * - `x-kubernetes-int-or-string` becomes `type: [integer, string]` (with its anyOf spelling dropped);
  * - an embedded resource always admits apiVersion, kind and metadata;
- * - `nullable` goes: the engine drops null values before validation, as the API server prunes them.
+ * - `nullable` goes: the engine drops null values before validation, as the API server prunes them;
+ * - `description` goes: no check reads it, and it would be most of a precompiled validator's size.
  */
 export function prepareForValidation(schema: JsonRecord): void {
   delete schema.nullable;
+  delete schema.description;
   if (schema[INT_OR_STRING] === true) {
     schema.type = ['integer', 'string'];
     if (isIntOrStringBranch(schema.anyOf)) delete schema.anyOf;
@@ -49,4 +51,11 @@ export function prepareForValidation(schema: JsonRecord): void {
     const list = schema[key];
     if (Array.isArray(list)) for (const sub of list) if (isRecord(sub)) prepareForValidation(sub);
   }
+}
+
+/** A release's definitions as the validator runs them: a closed copy, the published ones stay as they are. */
+export function validationDefinitions(definitions: Record<string, JsonRecord>): Record<string, JsonRecord> {
+  const copy = structuredClone(definitions);
+  for (const schema of Object.values(copy)) prepareForValidation(schema);
+  return copy;
 }

@@ -6,6 +6,7 @@ import { SchemaRegistryNotReady, UnsupportedK8sVersion } from '../errors';
 import { isSupportedVersion, SUPPORTED_K8S_VERSIONS } from '../versions';
 import { bundlePath, loadBundle } from './bundle-loader';
 import { loadConstraints, type CuratedConstraints } from './constraints';
+import { loadPrecompiled, precompiledDir } from './precompiled-validators';
 import { VersionSchemas } from './version-schemas';
 
 export function defaultSchemaDir(): string {
@@ -27,7 +28,11 @@ export class SchemaRegistry {
   private curated: { constraints: CuratedConstraints; deprecations: Deprecations } | undefined;
   private readonly loaded = new Map<string, VersionSchemas>();
 
-  constructor(readonly dir: string = defaultSchemaDir()) {}
+  /** `validatorDir`: precompiled validators (dist/validators when running compiled), undefined for none. */
+  constructor(
+    readonly dir: string = defaultSchemaDir(),
+    private readonly validatorDir: string | undefined = precompiledDir(),
+  ) {}
 
   async init(options: RegistryInitOptions = {}): Promise<void> {
     await Promise.all(SUPPORTED_K8S_VERSIONS.map((v) => fs.access(bundlePath(this.dir, v))));
@@ -68,7 +73,8 @@ export class SchemaRegistry {
     if (!isSupportedVersion(version)) throw new UnsupportedK8sVersion(version, SUPPORTED_K8S_VERSIONS);
     let schemas = this.loaded.get(version);
     if (!schemas) {
-      schemas = new VersionSchemas(loadBundle(this.dir, version), this.curatedData().constraints);
+      const precompiled = loadPrecompiled(this.validatorDir, this.dir, version);
+      schemas = new VersionSchemas(loadBundle(this.dir, version), this.curatedData().constraints, precompiled);
       this.loaded.set(version, schemas);
     }
     return schemas;

@@ -1,9 +1,12 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { Options, ValidateFunction } from 'ajv';
 import type { BundleResource, K8sBundle } from '../bundle/bundle-types';
 import type { JsonRecord } from '../json';
 import { applyConstraints, type CuratedConstraints } from './constraints';
 import { addBuiltinFormats } from './formats';
-import { prepareForValidation } from './schema-prep';
+import { newAjv } from './lazy-ajv';
+import type { PrecompiledValidators } from './precompiled-validators';
+import { validationDefinitions } from './schema-prep';
 
 export interface KindEntry extends BundleResource {
   /** `v1` for the core group, `<group>/<version>` otherwise. */
@@ -13,6 +16,9 @@ export interface KindEntry extends BundleResource {
 export function apiVersionOf(group: string, version: string): string {
   return group === '' ? version : `${group}/${version}`;
 }
+
+/** How built-in kinds are compiled, at run time here and ahead of time by scripts/build-validators.ts. */
+export const BUILTIN_AJV_OPTIONS: Options = { allErrors: true, strict: false, logger: false, validateFormats: true };
 
 /** Kinds whose first validation compiles most of the shared definitions (PodSpec and friends). */
 const WARM_KINDS = [
@@ -39,7 +45,12 @@ export class VersionSchemas {
   private ajv: Ajv | undefined;
   private readonly validators = new Map<string, ValidateFunction>();
 
-  constructor(bundle: K8sBundle, constraints: CuratedConstraints) {
+  /** `precompiled`: validators generated ahead of time for this bundle, used before compiling anything. */
+  constructor(
+    bundle: K8sBundle,
+    constraints: CuratedConstraints,
+    private readonly precompiled?: PrecompiledValidators,
+  ) {
     this.version = bundle.kubernetesVersion;
     this.definitions = bundle.definitions;
     applyConstraints(this.definitions, constraints.constraints);
@@ -64,11 +75,16 @@ export class VersionSchemas {
     return this.groupVersions.has(apiVersion);
   }
 
-  /** Compiled once per kind; the first call per release compiles the shared definitions it reaches. */
+  /**
+   * Precompiled, or compiled once per kind on first use; the first compilation per release compiles the
+   * shared definitions it reaches.
+   */
   validatorFor(entry: KindEntry): ValidateFunction {
     const cached = this.validators.get(entry.definition);
     if (cached) return cached;
-    const validate = this.compiler().getSchema(`k8s#/definitions/${entry.definition}`);
+    const validate =
+      this.precompiled?.validators[entry.definition] ??
+      this.compiler().getSchema(`k8s#/definitions/${entry.definition}`);
     if (!validate) throw new Error(`no definition ${entry.definition} in bundle ${this.version}`);
     this.validators.set(entry.definition, validate);
     return validate;
@@ -83,12 +99,9 @@ export class VersionSchemas {
 
   private compiler(): Ajv {
     if (!this.ajv) {
-      // The browser keeps the definitions as published; the validator gets its own closed copy.
-      const definitions = structuredClone(this.definitions);
-      for (const schema of Object.values(definitions)) prepareForValidation(schema);
-      this.ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: true });
+      this.ajv = newAjv(BUILTIN_AJV_OPTIONS);
       addBuiltinFormats(this.ajv);
-      this.ajv.addSchema({ $id: 'k8s', definitions });
+      this.ajv.addSchema({ $id: 'k8s', definitions: validationDefinitions(this.definitions) });
     }
     return this.ajv;
   }

@@ -4,7 +4,8 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 
 /**
  * SECURITY-BAR section 14, rows 40 and 41, on the resources this issue owns: another organization's identifiers
- * answer exactly like missing ones, change nothing and leave a blocked audit entry; role, organization and plan
+ * answer exactly like missing ones and change nothing (the probe signal goes to operators: cross-org-probes.test.ts);
+ * role, organization and plan
  * fields in bodies are refused; viewers and members cannot reach admin actions.
  */
 let platform: TestPlatform;
@@ -171,33 +172,18 @@ async function snapshotA() {
 }
 
 describe('row 40: another organization by id', () => {
-  it("answers 404 exactly like a missing id, changes nothing in A, and audits the attempt in B's chain", async () => {
+  it('answers 404 exactly like a missing id and changes nothing in A, nor in B', async () => {
     const before = await snapshotA();
+    const auditB = () =>
+      platform.services.db('audit_log').where({ organization_id: orgB.id }).count<{ n: string }[]>('* as n');
+    const beforeB = await auditB();
     for (const probe of probes()) {
       const foreign = await http.request(probe.method, probe.foreign, { token: adminB.token, body: probe.body });
       const missing = await http.request(probe.method, probe.missing, { token: adminB.token, body: probe.body });
       expect([probe.name, foreign.status, foreign.body]).toEqual([probe.name, 404, missing.body]);
     }
     expect(await snapshotA()).toEqual(before);
-
-    const blocked = (await platform.services
-      .db('audit_log')
-      .where({ organization_id: orgB.id, action: 'access.cross_organization.denied' })
-      .orderBy('seq')) as { resource_type: string; resource_id: string; status: string; actor: string }[];
-    expect(blocked.every((e) => e.status === 'blocked' && e.actor === adminB.user.email)).toBe(true);
-    const audited = new Set(blocked.map((e) => `${e.resource_type}:${e.resource_id}`));
-    for (const expected of [
-      `team:${a.team}`,
-      `permission:${a.grant}`,
-      `tenant:${a.tenant}`,
-      'environment:prod-a',
-      `organization:${orgA.slug}`,
-      `invitation:${a.invitation}`,
-    ]) {
-      expect(audited).toContain(expected);
-    }
-    // Missing ids are not "attempts on another organization": no entry for them.
-    expect(blocked.some((e) => e.resource_id === MISSING)).toBe(false);
+    expect(await auditB()).toEqual(beforeB);
   });
 
   it('ignores organization selectors in queries and headers: only the token decides', async () => {

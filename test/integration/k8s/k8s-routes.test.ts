@@ -206,6 +206,21 @@ describe('hostile input through the route (SECURITY-BAR 28 to 34)', () => {
     expect((await http.get('/healthz')).status).toBe(200);
   });
 
+  it('issue 16.1: aliases of scalars and keys count, and expansion past 10x the document answers 400', async () => {
+    const head = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n';
+    const keys = `${head}  &k ${'x'.repeat(100_000)}: 1\nspec:\n${Array.from({ length: 10 }, (_, i) => `  a${i}:\n    *k : 1\n`).join('')}`;
+    const amplified = await validate(keys);
+    expect(amplified.status).toBe(400);
+    expect(JSON.stringify(amplified.body)).toMatch(/YAML aliases expand a document to more than 10 times its size/);
+    expect(JSON.stringify(amplified.body).length).toBeLessThan(1000);
+    const scalars = `${head}spec:\n  a: &v x\n${Array.from({ length: 11 }, (_, i) => `  b${i}: *v\n`).join('')}`;
+    expect(await validate(scalars)).toMatchObject({
+      status: 400,
+      body: { error: 'manifest uses more than 10 YAML aliases' },
+    });
+    expect((await http.get('/healthz')).status).toBe(200);
+  });
+
   it('30: 5,000 nested flow sequences and deep block maps answer 400, not 500', async () => {
     expect((await validate(`${'['.repeat(5000)}1${']'.repeat(5000)}`)).status).toBe(400);
     const deep = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n') + ' 1';

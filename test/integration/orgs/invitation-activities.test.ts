@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { createInvitationActivities } from '../../../activities/invitation';
 import { insertInvitation } from '../../../src/invitations/invitation-repository';
-import { hashInvitationToken, newInvitationToken } from '../../../src/invitations/invitation-token';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import {
+  hashInvitationToken,
+  newInvitationToken,
+  sealInvitationToken,
+} from '../../../src/invitations/invitation-token';
+import { INVITATION_MAIL_ATTEMPTS } from '../../../src/invitations/invitation-workflow-contract';
 import type { AuditActor } from '../../../src/audit/types';
 import { makeOrg, makeUser } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import { invitationTokenIn } from './invitation-mail';
 
 /**
  * Activities run at least once: a retry after a lost completion must find its own committed change and answer the
@@ -15,16 +23,23 @@ let activities: ReturnType<typeof createInvitationActivities>;
 let org: Awaited<ReturnType<typeof makeOrg>>['org'];
 const actor: AuditActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: 'r-1' };
 
+let smtp: SmtpCapture;
+
 beforeAll(async () => {
-  platform = await startTestPlatform({ worker: false });
+  smtp = await startSmtpCapture();
+  platform = await startTestPlatform({ worker: false, env: { SMTP_URL: smtp.url } });
   activities = createInvitationActivities(platform.services);
   ({ org } = await makeOrg(platform));
 });
-afterAll(() => platform.close());
+afterAll(async () => {
+  await platform.close();
+  await smtp.close();
+});
 
 async function pending(email: string, expiresInMs = 3_600_000) {
   const id = randomUUID();
-  const tokenHash = hashInvitationToken(newInvitationToken());
+  const token = newInvitationToken();
+  const tokenHash = hashInvitationToken(token);
   await insertInvitation(platform.services.db, {
     id,
     organizationId: org.id,
@@ -34,8 +49,9 @@ async function pending(email: string, expiresInMs = 3_600_000) {
     expiresAt: new Date(Date.now() + expiresInMs),
     invitedBy: null,
     workflowId: `invitation-${id}`,
+    sealedToken: sealInvitationToken(platform.services.secrets, token, id),
   });
-  return { id, tokenHash, target: { invitationId: id, workflowId: `invitation-${id}` } };
+  return { id, token, tokenHash, target: { invitationId: id, workflowId: `invitation-${id}` } };
 }
 
 const entries = (id: string) =>
@@ -65,6 +81,7 @@ describe('invitation activities are idempotent', () => {
     const reissue = {
       ...target,
       tokenHash: hashInvitationToken(newInvitationToken()),
+      sealedToken: 'v1.sealed.elsewhere.x',
       expiresAt: new Date().toISOString(),
       actor,
     };
@@ -96,5 +113,34 @@ describe('invitation activities are idempotent', () => {
       type: 'InvitationEmailMismatch',
     });
     expect(await activities.expireInvitation({ invitationId: randomUUID(), workflowId: 'gone' })).toBe('revoked');
+  });
+});
+
+describe('the invitation mail activity', () => {
+  it('mails the sealed token once, however often it runs, and forgets the sealed copy', async () => {
+    const email = 'mailed-once@example.test';
+    const { id, token, target } = await pending(email);
+    expect(await activities.mailInvitation(target)).toBe('sent');
+    expect(await activities.mailInvitation(target)).toBe('skipped');
+    const mails = smtp.to(email);
+    expect(mails).toHaveLength(1);
+    expect(invitationTokenIn(mails[0]!)).toBe(token);
+    const row = await platform.services.db('invitations').where({ id }).first('sealed_token', 'mailed_token_hash');
+    expect(row).toEqual({ sealed_token: null, mailed_token_hash: hashInvitationToken(token) });
+  });
+
+  it('retries a refused mail through Temporal, and records the failure on the last attempt', async () => {
+    const email = 'refused@example.test';
+    const { id, target } = await pending(email);
+    smtp.refuseNext(INVITATION_MAIL_ATTEMPTS);
+    const first = new MockActivityEnvironment({ attempt: 1 });
+    await expect(first.run(activities.mailInvitation, target)).rejects.toThrow();
+    const last = new MockActivityEnvironment({ attempt: INVITATION_MAIL_ATTEMPTS });
+    expect(await last.run(activities.mailInvitation, target)).toBe('failed');
+    const row = await platform.services.db('invitations').where({ id }).first('mail_error', 'sealed_token');
+    expect(row.mail_error).toEqual(expect.any(String));
+    // The sealed token stays: a reissue (new token) or a later run can still mail.
+    expect(row.sealed_token).toEqual(expect.any(String));
+    expect(smtp.to(email)).toHaveLength(0);
   });
 });

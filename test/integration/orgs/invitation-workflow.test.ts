@@ -54,6 +54,7 @@ beforeAll(async () => {
     taskQueue,
     workflowBundle: { codePath: harnessState().bundlePath },
     activities: {
+      mailInvitation: async () => 'sent',
       reissueInvitation: () =>
         tracked('reissue', async () => {
           reissueStarted = true;
@@ -95,7 +96,9 @@ describe('invitation workflow transitions', () => {
         },
       ],
     });
-    const reissue = handle.executeUpdate(reissueInvitationUpdate, { args: [{ tokenHash: 'b'.repeat(64), actor }] });
+    const reissue = handle.executeUpdate(reissueInvitationUpdate, {
+      args: [{ tokenHash: 'b'.repeat(64), sealedToken: 'sealed', actor }],
+    });
     await eventually(async () => reissueStarted || null, 15_000, 'reissue activity started');
     // Both are accepted (validators pass: still pending) and wait behind the running reissue.
     const first = await handle.startUpdate(revokeInvitationUpdate, {

@@ -55,7 +55,11 @@ describe('row 29: billion laughs', () => {
   });
 
   it('is refused even when aliases are allowed in number, by the expansion limit', async () => {
-    await expectRejected(billionLaughs(), 400, 'TOO_MANY_NODES', { maxAliasCount: 1000, maxNodes: 100_000 });
+    await expectRejected(billionLaughs(), 400, 'TOO_MANY_NODES', {
+      maxAliasCount: 1000,
+      maxExpansionRatio: 1_000_000_000,
+      maxNodes: 100_000,
+    });
   });
 
   it('a recursive alias is refused', async () => {
@@ -66,6 +70,33 @@ describe('row 29: billion laughs', () => {
     const yaml = `${CONFIGMAP}  labels: &labels {app: web}\ndata: *labels\n`;
     expect((await engine()).validate(yaml, '1.29').valid).toBe(true);
     await expectRejected(yaml, 400, 'ALIAS_LIMIT', { maxAliasCount: 0 });
+  });
+});
+
+describe('issue 16.1: expansion through aliases of scalars', () => {
+  const longValue = 'x'.repeat(10_000);
+
+  it('every alias counts, scalar ones and ones used as mapping keys included', async () => {
+    const scalars = `${CONFIGMAP}data:\n  a: &v text\n${Array.from({ length: 11 }, (_, i) => `  k${i}: *v\n`).join('')}`;
+    await expectRejected(scalars, 400, 'ALIAS_LIMIT');
+    const keys = `${CONFIGMAP}data:\n  &k key: a\n  other:\n${Array.from({ length: 11 }, (_, i) => `    ${'  '.repeat(i)}*k :\n`).join('')}`;
+    await expectRejected(keys, 400, 'ALIAS_LIMIT');
+  });
+
+  it('a document expanding past maxExpansionRatio times its size is refused, however few its aliases', async () => {
+    const yaml = `${CONFIGMAP}data:\n  a: &v ${longValue}\n${Array.from({ length: 10 }, (_, i) => `  k${i}: *v\n`).join('')}`;
+    const error = await rejection(yaml, { maxAliasCount: 1000 });
+    expect(error.code).toBe('ALIAS_LIMIT');
+    expect(error.message).toBe('YAML aliases expand a document to more than 10 times its size');
+    expect(
+      (await engine()).validate(yaml, '1.29', { limits: { maxAliasCount: 1000, maxExpansionRatio: 11 } }).valid,
+    ).toBe(true);
+  });
+
+  it('keys expanded from aliases cannot amplify the results', async () => {
+    // Each alias is an unknown key of 10 KB: 11 of them would quote 110 KB from a 10 KB request.
+    const yaml = `apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  &k ${longValue}: 1\nspec:\n${Array.from({ length: 11 }, (_, i) => `  a${i}:\n    *k : 1\n`).join('')}`;
+    await expectRejected(yaml, 400, 'ALIAS_LIMIT', { maxAliasCount: 1000 });
   });
 });
 

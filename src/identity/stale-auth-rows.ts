@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
+import { sweepExpiredCounters } from '../rate-limit/fixed-window-limiter';
 
 export interface SweepPolicy {
-  rateWindowMs: number;
   /** Login back-off rows at or above this count are locks that only a password reset lifts: kept. */
   lockAfter: number;
 }
@@ -26,9 +26,7 @@ const DAY = 86_400;
 export async function sweepStaleAuthRows(db: Db, policy: SweepPolicy): Promise<SweepResult> {
   const ago = (seconds: number) => db.raw('now() - make_interval(secs => ?)', [seconds]);
   return {
-    rateCounters: await db('rate_limit_counters')
-      .where('window_start', '<', ago(policy.rateWindowMs / 1000))
-      .delete(),
+    rateCounters: await sweepExpiredCounters(db),
     loginFailures: await db('login_failures')
       .where('last_failure_at', '<', ago(30 * DAY))
       .where('consecutive', '<', policy.lockAfter)

@@ -1,0 +1,98 @@
+/**
+ * Issue 16 item 9: the invitation row and its workflow are one unit. An API process is killed (SIGKILL) after the
+ * row's commit and before its workflow starts (its Temporal connection cut, so the start hangs there). The row
+ * stays pending with no workflow; the reconciler of a worker starts it, the workflow mails the sealed token exactly
+ * once, and the admin can revoke it again.
+ */
+import { exited, spawnScript } from '../../helpers/child-process';
+import { makeOrg, type Member } from '../../helpers/fixtures';
+import { harnessState } from '../../helpers/harness-state';
+import { httpClient } from '../../helpers/http-client';
+import { eventually, freePort } from '../../helpers/net';
+import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import { startTcpProxy } from '../../helpers/tcp-proxy';
+import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { hashInvitationToken } from '../../../src/invitations/invitation-token';
+import { invitationTokenIn } from './invitation-mail';
+
+let platform: TestPlatform;
+let smtp: SmtpCapture;
+let org: Awaited<ReturnType<typeof makeOrg>>['org'];
+let admin: Member;
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  // A long interval: the test runs the reconciler itself, at the moment it chooses.
+  platform = await startTestPlatform({ env: { SMTP_URL: smtp.url, INVITATION_RECONCILE_INTERVAL: '1h' } });
+  const made = await makeOrg(platform, ['owner', 'admin']);
+  org = made.org;
+  admin = made.members.admin!;
+});
+afterAll(async () => {
+  await platform.close();
+  await smtp.close();
+});
+
+async function apiProcessBehind(proxyPort: number) {
+  const port = await freePort();
+  const child = spawnScript('scripts/serve.ts', ['api'], {
+    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    TEMPORAL_ADDRESS: `127.0.0.1:${proxyPort}`,
+    SMTP_URL: smtp.url,
+    PORT: String(port),
+    // One deployment behind one URL: the tokens this test holds were issued for it.
+    PUBLIC_URL: platform.config.publicUrl,
+    LOG_LEVEL: 'warn',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(
+    async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok || null,
+    60_000,
+    `API child process (${child.output()})`,
+  );
+  return { child, http: httpClient(url) };
+}
+
+describe('a crash between the invitation row and its workflow', () => {
+  it('leaves a row the reconciler completes: one workflow, one mail, revocable', async () => {
+    const [host, port] = harnessState().temporalAddress.split(':');
+    const proxy = await startTcpProxy(host!, Number(port));
+    const { child, http } = await apiProcessBehind(proxy.port);
+    const email = 'crashed@example.test';
+    try {
+      await proxy.cut();
+      // The row commits, then the workflow start waits on the cut connection: the process dies right there.
+      void http
+        .post(`/api/v1/organizations/${org.slug}/invitations`, { token: admin.token, body: { email, role: 'member' } })
+        .catch(() => undefined);
+      await eventually(
+        async () =>
+          (await platform.services.db('invitations').where({ organization_id: org.id, email }).first()) ?? null,
+        15_000,
+        'invitation row committed',
+      );
+      child.kill('SIGKILL');
+      expect(await exited(child)).toBe('SIGKILL');
+    } finally {
+      child.kill('SIGKILL');
+    }
+
+    const row = await platform.services.db('invitations').where({ organization_id: org.id, email }).first();
+    expect(row).toMatchObject({ status: 'pending', workflow_started_at: null, mailed_token_hash: null });
+    const handle = platform.services.temporal.workflow.getHandle(row.workflow_id);
+    await expect(handle.describe()).rejects.toThrow(/not found/i);
+    expect(smtp.to(email)).toHaveLength(0);
+
+    expect(await platform.services.invitations.reconcile()).toBe(1);
+    expect(await platform.services.invitations.reconcile()).toBe(0);
+    const mail = await smtp.waitFor(email, /^You are invited to join /);
+    expect(hashInvitationToken(invitationTokenIn(mail))).toBe(row.token_hash);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    const revoke = await httpClient(platform.url).delete(`/api/v1/organizations/${org.slug}/invitations/${row.id}`, {
+      token: admin.token,
+    });
+    expect(revoke.status).toBe(200);
+    expect(smtp.to(email)).toHaveLength(1);
+  });
+});

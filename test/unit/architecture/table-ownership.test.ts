@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Table ownership (issue 17): only a module's own files query its tables; other modules go through that module's
+ * repository functions. Every table a migration creates must name its owner here. `KNOWN_DEBTS` lists the reads
+ * that still cross a boundary (joins of list views, the authorization chain's read model): it may only shrink.
+ */
+const ROOT = path.resolve(__dirname, '../../..');
+
+const OWNERS: Record<string, string> = {
+  audit_log: 'src/audit',
+  custom_resource_definitions: 'src/crds',
+  email_tokens: 'src/identity',
+  invitations: 'src/invitations',
+  login_failures: 'src/rate-limit',
+  memberships: 'src/orgs',
+  mfa_challenges: 'src/identity',
+  mfa_recovery_codes: 'src/identity',
+  oauth_identities: 'src/identity',
+  oauth_states: 'src/identity',
+  organizations: 'src/orgs',
+  org_environments: 'src/platform-config',
+  org_tenants: 'src/platform-config',
+  project_environments: 'src/projects',
+  project_policies: 'src/projects',
+  project_tenants: 'src/projects',
+  projects: 'src/projects',
+  rate_limit_counters: 'src/rate-limit',
+  refresh_tokens: 'src/identity',
+  resource_grants: 'src/permissions',
+  session_families: 'src/identity',
+  team_members: 'src/teams',
+  teams: 'src/teams',
+  user_mfa: 'src/identity',
+  users: 'src/users',
+  workloads: 'src/projects',
+};
+
+/** `file -> tables` read across a boundary today, each with why it is still there. */
+const KNOWN_DEBTS: Record<string, string[]> = {
+  // The authorization chain's read model: the caller's membership as it is now, the access overview of a member.
+  'src/iam/current-membership.ts': ['memberships', 'users'],
+  'src/iam/access-overview.ts': ['invitations', 'memberships', 'resource_grants', 'team_members', 'teams', 'users'],
+  'src/iam/audit-report.ts': ['audit_log'],
+  // List views joining the member's email and name.
+  'src/orgs/membership-repository.ts': ['users'],
+  'src/teams/team-repository.ts': ['memberships', 'users'],
+  'src/permissions/grant-repository.ts': ['team_members'],
+  // Identity reads the credential columns of users, and memberships for tokens and /me.
+  'src/identity/jwt-authenticator.ts': ['users'],
+  'src/identity/operator-identity.ts': ['users'],
+  'src/identity/user-credentials.ts': ['users'],
+  'src/identity/membership-lookup.ts': ['memberships', 'organizations'],
+  'src/identity/stale-auth-rows.ts': ['login_failures'],
+  // Projects resolve catalogue entries (tenants, environments) and the organization slug of their Git URL.
+  'src/projects/project-repository.ts': ['organizations'],
+  'src/projects/project-tenant-repository.ts': ['org_tenants'],
+  'src/projects/project-environment-repository.ts': ['org_environments'],
+  // The commit path finds the audit entries of its own workflow (idempotent retries).
+  'src/gitops/commit-path.ts': ['audit_log'],
+};
+
+const QUERY =
+  /\b(?:db|trx|knex|tx|q|b|query)\(\s*'([a-z_]+)(?: as [a-z]+)?'|\.(?:join|leftJoin|from|into)\(\s*'([a-z_]+)(?: as [a-z]+)?'/g;
+const SQL = /\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)\b/g;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(rel);
+    return entry.name.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+function tablesIn(text: string): Set<string> {
+  const found = new Set<string>();
+  for (const m of text.matchAll(QUERY)) found.add((m[1] ?? m[2])!);
+  for (const m of text.matchAll(SQL)) if (m[1]! in OWNERS) found.add(m[1]!);
+  return found;
+}
+
+function migratedTables(): string[] {
+  const text = sourceFiles('migrations')
+    .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
+    .join('\n');
+  const names = [...text.matchAll(/createTable\('([a-z_]+)'|CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)];
+  return [...new Set(names.map((m) => (m[1] ?? m[2])!))].sort();
+}
+
+function ownerOf(file: string): string {
+  const parts = file.split(path.sep);
+  return parts[0] === 'src' ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+describe('table ownership', () => {
+  it('names the owner of every table the migrations create', () => {
+    expect(migratedTables().filter((t) => !(t in OWNERS))).toEqual([]);
+  });
+
+  it("finds no query of another module's table outside the listed debts", () => {
+    const crossings: string[] = [];
+    for (const file of ['src', 'api', 'activities', 'workflows', 'scripts'].flatMap(sourceFiles)) {
+      const debts = KNOWN_DEBTS[file] ?? [];
+      for (const table of tablesIn(fs.readFileSync(path.join(ROOT, file), 'utf8'))) {
+        const owner = OWNERS[table];
+        if (owner && owner !== ownerOf(file) && !debts.includes(table)) crossings.push(`${file} -> ${table}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  it('lists only debts that still exist', () => {
+    const stale = Object.entries(KNOWN_DEBTS).flatMap(([file, tables]) => {
+      const full = path.join(ROOT, file);
+      const used = fs.existsSync(full) ? tablesIn(fs.readFileSync(full, 'utf8')) : new Set<string>();
+      return tables.filter((t) => !used.has(t)).map((t) => `${file} -> ${t}`);
+    });
+    expect(stale).toEqual([]);
+  });
+});
