@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dump } from 'js-yaml';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
 import { applicationName } from './application-name';
@@ -53,10 +54,22 @@ export function targetOf(path: string): Target | null {
 // js-yaml: several times faster than `yaml` at dumping, which a 1,000-Application generate does 5,000 times.
 const yaml = (doc: unknown) => dump(doc, { lineWidth: -1, noRefs: true, quotingType: '"' });
 
+/**
+ * `<service>-<tenant>`, a label value, so at most 63 characters: a longer one (service names reach 50 characters,
+ * tenant slugs 63) keeps its first 54 characters and a hash of the whole. Shorter ones are unchanged, so selectors of
+ * Deployments already applied (immutable) stay as they are.
+ */
+function instanceLabel(t: Target): string {
+  const instance = `${t.service}-${t.tenant}`;
+  if (instance.length <= 63) return instance;
+  const hash = createHash('sha256').update(instance).digest('hex').slice(0, 8);
+  return `${instance.slice(0, 54).replace(/-+$/, '')}-${hash}`;
+}
+
 function labels(project: string, t: Target) {
   return {
     'app.kubernetes.io/name': t.service,
-    'app.kubernetes.io/instance': `${t.service}-${t.tenant}`,
+    'app.kubernetes.io/instance': instanceLabel(t),
     'app.kubernetes.io/part-of': project,
     'app.kubernetes.io/managed-by': 'delivery-platform',
     'delivery-platform/tenant': t.tenant,
@@ -65,7 +78,7 @@ function labels(project: string, t: Target) {
 }
 
 function deployment(project: string, t: Target, spec: WorkloadSpec, hasConfig: boolean) {
-  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': `${t.service}-${t.tenant}` };
+  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': instanceLabel(t) };
   const container: Record<string, unknown> = { name: t.service, image: `${spec.image.repository}:${spec.image.tag}` };
   if (spec.ports.length > 0) container.ports = spec.ports;
   if (hasConfig) container.envFrom = [{ configMapRef: { name: `${t.service}-config` } }];
@@ -86,15 +99,18 @@ function deployment(project: string, t: Target, spec: WorkloadSpec, hasConfig: b
 }
 
 function service(project: string, t: Target, spec: WorkloadSpec) {
-  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': `${t.service}-${t.tenant}` };
+  const selector = { 'app.kubernetes.io/name': t.service, 'app.kubernetes.io/instance': instanceLabel(t) };
   return {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: t.service, labels: labels(project, t) },
     spec: {
       selector,
+      // The API server wants every port of a Service named when it has several: `<protocol>-<port>` for unnamed ones.
       ports: spec.ports.map((p) => ({
-        ...(p.name ? { name: p.name } : {}),
+        ...(p.name || spec.ports.length > 1
+          ? { name: p.name ?? `${(p.protocol ?? 'TCP').toLowerCase()}-${p.containerPort}` }
+          : {}),
         port: p.containerPort,
         targetPort: p.containerPort,
         protocol: p.protocol ?? 'TCP',

@@ -39,7 +39,8 @@ export interface ValidateOptions {
  * to whoever validates (the k8s routes, release creation, the delivery generator, the CLI).
  *
  * Errors it throws, all AppErrors with their HTTP status: SchemaRegistryNotReady (503) before init() has
- * resolved, UnsupportedK8sVersion (400), ManifestRejected (400, or 413 for size), InvalidCrd (400).
+ * resolved, UnsupportedK8sVersion (400), ManifestRejected (400, or 413 for size), InvalidCrd (400; its subclass
+ * UnsupportedCrdPattern for a `pattern` the linear-time engine of src/safe-regex cannot run).
  */
 export class ValidationEngine {
   private readonly registry: SchemaRegistry;

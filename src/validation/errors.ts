@@ -37,6 +37,16 @@ export class InvalidCrd extends InvalidInput {
   }
 }
 
+/** A CRD `pattern` the linear-time regular expression engine cannot run (backreference, lookaround, bad syntax). */
+export class UnsupportedCrdPattern extends InvalidCrd {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: unsupported pattern: ${reason}`);
+  }
+}
+
 export class UnsupportedK8sVersion extends InvalidInput {
   constructor(version: string, supported: readonly string[]) {
     super(`unsupported Kubernetes version "${version}": version must be one of ${supported.join(', ')}`);

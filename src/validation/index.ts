@@ -9,6 +9,7 @@ export type { CrdRecord, CrdVersion } from './crd/crd-types';
 export {
   ManifestRejected,
   InvalidCrd,
+  UnsupportedCrdPattern,
   UnsupportedK8sVersion,
   SchemaRegistryNotReady,
   type ManifestRejectionCode,

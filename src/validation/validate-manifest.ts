@@ -1,3 +1,4 @@
+import { checkApiServerRules } from './api-rules';
 import { bestPracticeResults } from './checks/best-practices';
 import { checkApiVersion, type CustomKinds } from './checks/api-version';
 import { checkObjectName } from './checks/object-meta';
@@ -62,6 +63,7 @@ function validateResource(value: unknown, ctx: ManifestContext): ValidationResul
   const validate = target.source === 'builtin' ? ctx.schemas.validatorFor(target.entry) : target.validate;
   if (!validate(value)) results.push(...schemaErrorResults(validate.errors ?? [], value, resource));
   results.push(...checkObjectName(value, kind, ctx.nameNotRequired, resource));
+  checkApiServerRules(value, kind, target.source === 'builtin', ctx.schemas.version, resource, results);
   if (target.source === 'builtin' && ctx.bestPractices) results.push(...bestPracticeResults(value, kind, resource));
   return results;
 }

@@ -9,7 +9,8 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function quote(value: unknown): string {
+/** A value as results quote it: JSON, cut at 80 characters. */
+export function quote(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

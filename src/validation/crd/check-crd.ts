@@ -4,6 +4,7 @@ import { resolveLimits, type ManifestLimits } from '../manifest/limits';
 import { parseManifest } from '../manifest/parse-manifest';
 import type { CrdRecord, CrdVersion } from './crd-types';
 import { CrdValidators } from './crd-validators';
+import { checkSchemaPatterns } from './schema-patterns';
 import { structuralViolation } from './structural-schema';
 import { convertV1beta1Spec } from './v1beta1-conversion';
 
@@ -39,6 +40,7 @@ function checkVersion(raw: unknown, i: number): CrdVersion & { served: boolean }
   if (!schema) throw new InvalidCrd(`${where}.schema.openAPIV3Schema is required`);
   const violation = structuralViolation(schema, `${where}.schema.openAPIV3Schema`, true);
   if (violation) throw new InvalidCrd(`schema is not structural: ${violation}`);
+  checkSchemaPatterns(schema, `${where}.schema.openAPIV3Schema`);
   const warning = stringField(raw, 'deprecationWarning');
   return {
     name,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
+import { safeRegExpEngine } from '../../safe-regex';
 import { isRecord, type JsonRecord } from '../json';
 import { addCrdFormats } from '../registry/formats';
 import { newAjv } from '../registry/lazy-ajv';
@@ -9,28 +10,9 @@ import type { CrdRecord, CrdVersion } from './crd-types';
 
 const MAX_CACHED = 256;
 
-function compilablePattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Go RE2 syntax JavaScript lacks (`(?i)`, `\z`) cannot be checked here; such patterns are skipped, not failed. */
-function dropUncompilablePatterns(schema: JsonRecord): void {
-  if (typeof schema.pattern === 'string' && !compilablePattern(schema.pattern)) delete schema.pattern;
-  for (const value of Object.values(schema)) {
-    if (isRecord(value)) dropUncompilablePatterns(value);
-    else if (Array.isArray(value)) for (const item of value) if (isRecord(item)) dropUncompilablePatterns(item);
-  }
-}
-
 /** A CRD version's schema as the validator runs it: metadata is checked as ObjectMeta elsewhere, not here. */
 export function crdValidationSchema(version: CrdVersion): JsonRecord {
   const schema = structuredClone(version.schema);
-  dropUncompilablePatterns(schema);
   const properties = isRecord(schema.properties) ? schema.properties : {};
   properties.apiVersion = { type: 'string' };
   properties.kind = { type: 'string' };
@@ -49,10 +31,19 @@ export class CrdValidators {
   private readonly cache = new Map<string, { validate: ValidateFunction; schema: JsonRecord }>();
   private readonly keys = new WeakMap<object, string>();
 
-  /** Created on first use: most runs (and every CLI run without --crd) compile no CRD. */
+  /**
+   * Created on first use: most runs (and every CLI run without --crd) compile no CRD. User patterns run on the
+   * linear-time engine (issue 16): none can hold the event loop, whatever its shape.
+   */
   private get ajv(): Ajv {
     if (!this.ajvInstance) {
-      this.ajvInstance = newAjv({ allErrors: true, strict: false, logger: false, validateFormats: true });
+      this.ajvInstance = newAjv({
+        allErrors: true,
+        strict: false,
+        logger: false,
+        validateFormats: true,
+        code: { regExp: safeRegExpEngine },
+      });
       addCrdFormats(this.ajvInstance);
     }
     return this.ajvInstance;

@@ -4,8 +4,11 @@ import type { FormatDefinition } from 'ajv';
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
-/** resource.ParseQuantity's grammar: signed decimal, then a binary-SI, decimal-SI or exponent suffix. */
-const QUANTITY = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/;
+/**
+ * resource.ParseQuantity's grammar: signed decimal, then a binary-SI, decimal-SI or exponent suffix. The groups (number,
+ * binary prefix, decimal suffix, exponent) are what api-rules/quantity.ts computes values from.
+ */
+export const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([KMGTPE])i|([numkMGTPE])|[eE]([+-]?\d+))?$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** metav1.Time unmarshals with time.RFC3339: a zone is required. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;

@@ -79,6 +79,67 @@ describe('POST /api/v2/k8s/validate with the corpus', () => {
   });
 });
 
+describe('API-server rules through the route (issue 15)', () => {
+  it('answers the rule errors with their path and message, per version', async () => {
+    const manifest = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web}',
+      'spec:',
+      '  selector: {matchLabels: {app: web}}',
+      '  template:',
+      '    metadata: {labels: {app: api}}',
+      '    spec:',
+      '      containers:',
+      '      - name: web',
+      '        image: nginx:1.27',
+      '        env: [{name: 1VAR, value: x}]',
+    ].join('\n');
+    const old = await validate(manifest, '1.31');
+    expect(old.status).toBe(200);
+    expect(errors(old.body).map((r) => [r.path, r.resource])).toEqual([
+      ['spec.template.spec.containers[0].env[0].name', 'Deployment/web'],
+      ['spec.template.metadata.labels', 'Deployment/web'],
+    ]);
+    expect(errors(old.body)[1]?.message).toBe(
+      'invalid value {"app":"api"}: `selector` does not match template `labels`',
+    );
+    const relaxed = await validate(manifest, '1.32');
+    expect(errors(relaxed.body).map((r) => r.path)).toEqual(['spec.template.metadata.labels']);
+  });
+});
+
+describe('CRD patterns on the linear-time engine (issue 16 item 2)', () => {
+  it('a backreference or lookaround in a CRD pattern answers 400 saying so', async () => {
+    const crd = (pattern: string) =>
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata: {name: widgets.example.com}',
+        'spec:',
+        '  group: example.com',
+        '  scope: Namespaced',
+        '  names: {kind: Widget, plural: widgets}',
+        '  versions:',
+        '  - name: v1',
+        '    served: true',
+        '    storage: true',
+        '    schema:',
+        '      openAPIV3Schema:',
+        '        type: object',
+        `        properties: {s: {type: string, pattern: '${pattern}'}}`,
+      ].join('\n');
+    const refused = await http.post<{ error: string }>('/api/v2/k8s/crd', { token, body: { yaml: crd('^(a)\\1$') } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(
+      /^invalid CRD: spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\.s\.pattern: unsupported pattern: backreferences are not supported/,
+    );
+    const lookahead = await http.post<{ error: string }>('/api/v2/k8s/crd', { token, body: { yaml: crd('^(?!x)') } });
+    expect(lookahead.status).toBe(400);
+    expect(lookahead.body.error).toMatch(/lookaheads are not supported/);
+  });
+});
+
 describe('request errors', () => {
   it('answers the spec messages', async () => {
     expect((await validate('')).body).toEqual({ error: 'yaml field is required' });
@@ -170,9 +231,17 @@ describe('hostile input through the route (SECURITY-BAR 28 to 34)', () => {
     const merge = await validate(
       '%YAML 1.1\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: x}\ndata:\n  <<: *m\n  enabled: no\n',
     );
-    // No merge: `<<` stays an ordinary key holding the aliased map, and `no` stays the string "no".
+    // No merge: `<<` stays an ordinary key holding the aliased map, and `no` stays the string "no". The key is then
+    // twice wrong: its value is a map (schema type error) and `<<` is no ConfigMap key (API-server rule, issue 15).
     expect(merge.status).toBe(200);
-    expect(merge.body.results).toEqual([expect.objectContaining({ severity: 'error', path: 'data["<<"]' })]);
+    expect(merge.body.results).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: 'data["<<"]',
+        message: expect.stringMatching(/invalid type/),
+      }),
+      expect.objectContaining({ severity: 'error', path: 'data["<<"]', message: expect.stringMatching(/config key/) }),
+    ]);
     const tag = await validate('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  f: !!js/function "x"\n');
     expect(tag.status).toBe(400);
     const noBool = await validate('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  enabled: no\n');

@@ -111,9 +111,20 @@ describe('kubeconform fixtures with a stated invalid result', () => {
 });
 
 describe('strict-mode expectations: our warnings and rejections', () => {
-  it('extra_property.yaml is valid, with an unknown-field warning for DaemonSet spec.replicas', async () => {
+  // Valid for kubeconform (schema only), but the API server refuses it: the template has no labels, so the
+  // selector `k8s-app: nginx-ds` does not select the DaemonSet's own pods (apps ValidateDaemonSetSpec). That is the
+  // one error; the strict-mode unknown field stays a warning.
+  it('extra_property.yaml: an unknown-field warning for DaemonSet spec.replicas, and the API-server selector error', async () => {
     const response = await validate('extra_property.yaml');
-    expect(response.valid).toBe(true);
+    expect(response.valid).toBe(false);
+    expect(bySeverity(response, 'error')).toEqual([
+      {
+        severity: 'error',
+        message: 'invalid value {}: `selector` does not match template `labels`',
+        path: 'spec.template.metadata.labels',
+        resource: 'DaemonSet/nginx-ds',
+      },
+    ]);
     expect(bySeverity(response, 'warning')).toEqual([
       {
         severity: 'warning',
