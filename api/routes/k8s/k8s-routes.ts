@@ -1,3 +1,4 @@
+import type { K8SValidateRequest } from '../../request-types.generated';
 import { InvalidInput, NotFound } from '../../../src/errors';
 import type { Services } from '../../../src/runtime/services';
 import type { AppContext } from '../../context';
@@ -8,7 +9,7 @@ const GVK = /^[A-Za-z0-9.-]{1,253}$/;
 
 /** The schema has checked the shape (400 `invalid request body`); an absent or blank manifest has its own message. */
 function validateBody(ctx: AppContext): { yaml: string; version: string | undefined } {
-  const { yaml, version } = bodyOf<{ yaml?: string | null; version?: string }>(ctx);
+  const { yaml, version } = bodyOf<K8SValidateRequest>(ctx);
   if (yaml === undefined || yaml === null || yaml.trim() === '') throw new InvalidInput('yaml field is required');
   return { yaml, version };
 }
