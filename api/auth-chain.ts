@@ -1,6 +1,7 @@
 import { Forbidden, InvalidInput, Unauthorized } from '../src/errors';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { Principal } from '../src/iam/principal';
+import { checkKeyAccess } from '../src/machine-access/key-allowlist';
 import type { AppContext } from './context';
 import type { RouteAccess } from './route-def';
 
@@ -31,9 +32,11 @@ export class AuthChain {
     throw new Unauthorized('missing or invalid token');
   }
 
-  async enforce(ctx: AppContext, access: RouteAccess): Promise<void> {
+  /** `routePath` is the matched route (koa-router syntax): API keys must be on the allowlist for exactly it. */
+  async enforce(ctx: AppContext, access: RouteAccess, routePath: string): Promise<void> {
     if (access.kind === 'public') return;
     const principal = await this.identify(ctx);
+    checkKeyAccess(principal, ctx.method, ctx.path, routePath);
     ctx.state.principal = principal;
     ctx.state.log = ctx.state.log.child({ actor: principal.actor, orgId: principal.organizationId });
     if (access.kind === 'instance-admin') {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import { NotFound } from '../errors';
 import { findMember } from '../orgs/membership-repository';
-import { grantsOfUser, highestGrantRole, type Grant } from '../permissions/grant-repository';
+import { grantsOfUser, highestGrantRole, type Grant, type SubjectType } from '../permissions/grant-repository';
 import { teamsOfUser } from '../teams/team-repository';
 import type { AuthorizationChain, Decision } from './authorization-chain';
 import { isUuid } from '../db/uuid';
@@ -22,7 +22,7 @@ export interface EffectivePermissions {
   organizationRole: OrgRole | null;
   teams: { id: string; slug: string; name: string }[];
   /** Grants reaching the subject directly (`via: user`) or through a team (`via: team`, teamId). */
-  grants: (Grant & { via: 'user' | 'team' })[];
+  grants: (Grant & { via: SubjectType })[];
   /** Action patterns the organization role alone allows (grants add more on their resources). */
   allowedActions: string[];
   resource?: { type: ResourceType; id: string; role: OrgRole | null };
