@@ -43,8 +43,12 @@ export class AuthChain {
       if (!principal.isInstanceAdmin) throw new Forbidden('instance administrator required');
       return;
     }
-    // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization).
-    if (access.kind === 'authenticated') return;
+    // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization); machine
+    // credentials have none of those.
+    if (access.kind === 'authenticated') {
+      if (principal.kind !== 'user') throw new Forbidden('a user session is required');
+      return;
+    }
     if (principal.organizationId === null) throw new InvalidInput('missing organization context');
     await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}), ctx);
   }

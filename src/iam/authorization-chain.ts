@@ -68,18 +68,24 @@ export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleT
     if (requiredRole === null) return { ...base, allowed: false, requiredRole, reason: 'unknown-action' };
     // A key or token never exceeds its own restriction, whatever the role or grants behind it (SECURITY-BAR KEY-3).
     const { restriction } = principal;
-    if (
-      restriction &&
-      (!anyPatternMatches(restriction.allowedActions, action) || !atLeast(restriction.roleCap, requiredRole))
-    ) {
-      return { ...base, allowed: false, requiredRole, reason: 'credential-restriction' };
-    }
+    const refused = { ...base, allowed: false, requiredRole, reason: 'credential-restriction' } as const;
+    if (restriction && !anyPatternMatches(restriction.allowedActions, action)) return refused;
+    const capped = (d: Decision): Decision =>
+      d.allowed && restriction && !atLeast(restriction.roleCap, requiredRole)
+        ? { ...refused, grantRole: d.grantRole }
+        : d;
     if (atLeast(principal.role, requiredRole)) {
-      return { ...base, allowed: true, requiredRole, reason: 'organization-role' };
+      return capped({ ...base, allowed: true, requiredRole, reason: 'organization-role' });
     }
     const grantRole = await grantRoleOf(principal, principal.organizationId, resources);
     const allowed = atLeast(grantRole, requiredRole);
-    return { ...base, grantRole, allowed, requiredRole, reason: allowed ? 'resource-grant' : 'insufficient-role' };
+    return capped({
+      ...base,
+      grantRole,
+      allowed,
+      requiredRole,
+      reason: allowed ? 'resource-grant' : 'insufficient-role',
+    });
   }
 
   return {
