@@ -197,3 +197,22 @@ describe('service accounts', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('effective permissions of a token', () => {
+  it('show the restriction and decide as the chain does', async () => {
+    const t = (await token(await account('admin'), ['projects.alpha.**'], ['write'])).token;
+    const res = await http.get('/api/v2/iam/me/permissions?action=projects.beta.read', { token: t });
+    // The token's own patterns do not cover org.iam.self.read: the view is refused like any other action.
+    expect(res.status).toBe(403);
+    const wide = (await token(await account('admin'), ['**'], ['write'])).token;
+    const mine = await http.get<{
+      restriction: { allowedActions: string[]; roleCap: string };
+      allowedActions: string[];
+      decision: { allowed: boolean; reason: string };
+    }>('/api/v2/iam/me/permissions?action=projects.beta.update', { token: wide });
+    expect(mine.status).toBe(200);
+    expect(mine.body.restriction).toMatchObject({ allowedActions: ['**'], roleCap: 'member' });
+    expect(mine.body.allowedActions).not.toContain('projects.*.update');
+    expect(mine.body.decision).toMatchObject({ allowed: false, reason: 'credential-restriction' });
+  });
+});
