@@ -1,4 +1,4 @@
-import { Forbidden, InvalidInput, Unauthorized } from '../src/errors';
+import { Forbidden, InvalidInput, NotFound, Unauthorized } from '../src/errors';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { Principal } from '../src/iam/principal';
 import { checkKeyAccess } from '../src/machine-access/key-allowlist';
@@ -10,9 +10,18 @@ export interface Authorizer {
   authorize(principal: Principal, action: string, ctx: AppContext): Promise<void>;
 }
 
-/** Fills `{param}` placeholders of an action template from the route parameters. */
+/**
+ * Fills `{param}` placeholders of an action template from the route parameters. A value with a dot names nothing
+ * (no slug or id has one) and would split one segment into several, changing what glob patterns and grants see
+ * (SECURITY-BAR KEY-3), so it answers 404 before any check.
+ */
 export function concreteAction(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '*');
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return '*';
+    if (value.includes('.')) throw new NotFound('not found');
+    return value;
+  });
 }
 
 export class AuthChain {

@@ -1,3 +1,5 @@
+import { concreteAction } from '../../../api/auth-chain';
+import { NotFound } from '../../../src/errors';
 import { isActionPattern, matchesActionPattern } from '../../../src/iam/action-glob';
 
 describe('action glob patterns', () => {
@@ -34,5 +36,13 @@ describe('action glob patterns', () => {
       expect(matchesActionPattern(bad, 'a.b')).toBe(false);
     }
     expect(matchesActionPattern('**.**.**.z', `${'a.'.repeat(40)}y`)).toBe(false);
+  });
+});
+
+describe('concrete actions', () => {
+  it('refuse a path parameter with a dot, which would add segments for ** to absorb', () => {
+    expect(concreteAction('projects.{slug}.read', { slug: 'alpha' })).toBe('projects.alpha.read');
+    expect(concreteAction('projects.{slug}.read', {})).toBe('projects.*.read');
+    expect(() => concreteAction('projects.{slug}.read', { slug: 'alpha.tenants.t2' })).toThrow(NotFound);
   });
 });
