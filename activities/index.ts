@@ -1,9 +1,11 @@
-import type { Services } from '../src/runtime/services';
-import { createInvitationActivities } from './invitation';
-import { createProofActivities } from './proof';
+import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
+import { createProofActivities, type ProofActivityDeps } from './proof';
 
-/** Activities receive the same services as the API: one composition root for both. */
-export type ActivityDeps = Services;
+/**
+ * What the `platform` queue's activities use, built once by the composition root (src/runtime/services.ts): each
+ * creator takes only its own slice.
+ */
+export type ActivityDeps = ProofActivityDeps & InvitationActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {

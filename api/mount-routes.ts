@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Next } from 'koa';
 import { refuseNulCharacters } from '../src/http/nul-characters';
+import { InvalidInput } from '../src/errors';
 import type { SchemaValidator } from '../src/http/schema-validator';
 import type { AppContext, AppState } from './context';
 import type { RouteDef } from './route-def';
@@ -31,7 +32,7 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
         await auth.enforce(ctx, route.access, route.path);
         schemas.check(PATH_PARAMS, { ...ctx.params }, 'path');
         if (route.query) schemas.check(route.query, { ...ctx.query }, 'query');
-        if (route.body) schemas.check(route.body, ctx.state.body ?? {}, 'body');
+        if (route.body) checkBody(schemas, route.body, ctx.state.body ?? {}, route.bodyError);
         return next();
       },
       async (ctx: AppContext) => {
@@ -42,4 +43,13 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
     router.register(route.path, [route.method.toUpperCase()], stack as never);
   }
   return router;
+}
+
+function checkBody(schemas: SchemaValidator, id: string, body: unknown, fixedMessage: string | undefined): void {
+  try {
+    schemas.check(id, body, 'body');
+  } catch (err) {
+    if (fixedMessage && err instanceof InvalidInput) throw new InvalidInput(fixedMessage);
+    throw err;
+  }
 }

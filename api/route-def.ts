@@ -23,6 +23,8 @@ export interface RouteDef {
   body?: string;
   /** Query string schema id. */
   query?: string;
+  /** The message of a body that fails its schema, where the spec fixes one (default: the schema's own reason). */
+  bodyError?: string;
   /** Success status documented in OpenAPI. */
   status?: number;
   handler: (ctx: AppContext) => Promise<void>;

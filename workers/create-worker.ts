@@ -3,6 +3,9 @@ import path from 'node:path';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createGitActivities } from '../activities/git';
+import type { Services } from '../src/runtime/services';
+
+type GitActivityDeps = Parameters<typeof createGitActivities>[0] & Pick<Services, 'config'>;
 import type { Metrics } from '../src/http/metrics';
 import { repoRoot } from '../src/paths';
 
@@ -27,10 +30,11 @@ function instrument<T extends Record<string, (...args: never[]) => Promise<unkno
   return wrapped as T;
 }
 
-export interface WorkerOptions {
+export interface WorkerOptions<D> {
   connection: NativeConnection;
   namespace: string;
-  deps: ActivityDeps;
+  /** The services this queue's activities use (the composition root passes them). */
+  deps: D;
   metrics: Metrics;
   taskQueue: string;
   shutdownGraceMs: number;
@@ -38,7 +42,7 @@ export interface WorkerOptions {
   bundlePath?: string;
 }
 
-export async function createPlatformWorker(opts: WorkerOptions): Promise<Worker> {
+export async function createPlatformWorker(opts: WorkerOptions<ActivityDeps>): Promise<Worker> {
   // Only compiled code uses the prebuilt bundle: from source it could be stale, so it is bundled fresh.
   const prebuilt = __filename.endsWith('.js') && fs.existsSync(PREBUILT_BUNDLE) ? PREBUILT_BUNDLE : undefined;
   const bundlePath = opts.bundlePath ?? prebuilt;
@@ -57,7 +61,7 @@ export async function createPlatformWorker(opts: WorkerOptions): Promise<Worker>
  * The worker of the `git` task queue: activities only (the one commit path). Its processes own the hosted
  * repositories; the commit workflows themselves run on the platform queue.
  */
-export async function createGitWorker(opts: Omit<WorkerOptions, 'bundlePath'>): Promise<Worker> {
+export async function createGitWorker(opts: Omit<WorkerOptions<GitActivityDeps>, 'bundlePath'>): Promise<Worker> {
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,

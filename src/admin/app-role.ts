@@ -5,7 +5,7 @@ import { InvalidInput, NotFound } from '../errors';
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /**
- * Least privilege for the API and worker (SECURITY-BAR AU-1): the role they connect as may read and write the
+ * Least privilege for the API and worker (docs/security.md AU-1): the role they connect as may read and write the
  * platform's tables but only SELECT and INSERT the audit log, so even a compromised process cannot rewrite history.
  * Migrations keep running as the owner. Idempotent; rerun it after migrations that add tables.
  */

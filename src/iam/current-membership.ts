@@ -5,7 +5,7 @@ import { isOrgRole, type Principal } from './principal';
 /**
  * The organization-context link of the chain for user credentials: the token names the active organization, but the
  * role comes from the membership as it is now, so a demotion or removal takes effect on the next request rather
- * than when the 15-minute token expires (SECURITY-BAR MT-3). A removed member keeps the organization id with a null
+ * than when the 15-minute token expires (docs/security.md MT-3). A removed member keeps the organization id with a null
  * role and is refused by the authorizer. Instance administration is read from the user row for the same reason.
  */
 export function withCurrentMembership(db: Queryable, inner: Authenticator): Authenticator {

@@ -7,7 +7,7 @@ import type { AccessTokenClaims, AccessTokens } from './access-token';
 /**
  * Whether a signature-valid access token still stands: its user exists and is enabled, it was issued after the
  * user's "tokens valid after" instant (password change or reset), and its session is neither revoked nor expired.
- * One primary-key lookup per request is the price of ending sessions at once (SECURITY-BAR SES-2).
+ * One primary-key lookup per request is the price of ending sessions at once (docs/security.md SES-2).
  */
 export type TokenLiveness = (claims: AccessTokenClaims) => Promise<boolean>;
 

@@ -6,7 +6,7 @@ export function newInvitationToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Tokens are looked up by SHA-256: at 256 bits of entropy a plain hash is enough (SECURITY-BAR KEY-1). */
+/** Tokens are looked up by SHA-256: at 256 bits of entropy a plain hash is enough (docs/security.md KEY-1). */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }

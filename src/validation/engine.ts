@@ -7,6 +7,7 @@ import { customKindsFor } from './crd/custom-kinds';
 import { resolveLimits, type ManifestLimits } from './manifest/limits';
 import { parseDocument } from './manifest/parse-manifest';
 import type { DocumentChunk } from './manifest/split-documents';
+import { clip, clipResult } from './result-bounds';
 import { SchemaRegistry, type RegistryInitOptions } from './registry/schema-registry';
 import type { DeprecationList, ResourceListEntry, SchemaTree, ValidationResponse } from './types';
 import {
@@ -89,7 +90,11 @@ export class ValidationEngine {
     const ctx = this.context(version, options);
     return (chunk, index) => {
       const doc = parseDocument(chunk, index, ctx.limits, { nodes: 0, aliases: 0 });
-      return validateResources(resourcesOf([doc], ctx.limits), ctx);
+      return validateResources(resourcesOf([doc], ctx.limits), ctx).map((report) => ({
+        ...report,
+        resource: clip(report.resource, ctx.limits.maxTextLength),
+        results: report.results.map((r) => clipResult(r, ctx.limits)),
+      }));
     };
   }
 

@@ -1,3 +1,4 @@
+import { boundResults } from './result-bounds';
 import { checkApiServerRules } from './api-rules';
 import { bestPracticeResults } from './checks/best-practices';
 import { checkApiVersion, type CustomKinds } from './checks/api-version';
@@ -153,5 +154,5 @@ function summarize(results: readonly ValidationResult[]): ValidationResponse['su
 export function validateManifest(yamlText: string, ctx: ManifestContext): ValidationResponse {
   const results = validateResources(manifestResources(yamlText, ctx.limits), ctx).flatMap((r) => r.results);
   const summary = summarize(results);
-  return { valid: summary.errors === 0, results, summary };
+  return { valid: summary.errors === 0, results: boundResults(results, ctx.limits), summary };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { parse as parseJunit, type TestSuite, type TestSuites } from 'junit2json';
+import { validateXML } from 'xmllint-wasm';
 import { Parser } from 'tap-parser';
 import { repoRoot } from '../../src/paths';
 import { CORPUS } from '../unit/validation/corpus';
@@ -63,7 +64,27 @@ describe('json', () => {
   });
 });
 
+/** Errors of `xml` against the JUnit schema of test/fixtures/junit (none when valid). */
+async function junitSchemaErrors(xml: string): Promise<string[]> {
+  const schema = fs.readFileSync(path.join(repoRoot(), 'test', 'fixtures', 'junit', 'junit.xsd'), 'utf8');
+  const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [schema] });
+  return result.errors.map((e) => e.rawMessage);
+}
+
 describe('junit', () => {
+  it('is valid against the JUnit schema, with the counts of each suite', async () => {
+    const run = cli(['-o', 'junit', ...ARGS]);
+    expect(await junitSchemaErrors(run.stdout)).toEqual([]);
+    const report = (await parseJunit(run.stdout)) as TestSuites;
+    expect(report.testsuite?.map((s) => [s.tests, s.failures, s.errors, s.skipped])).toEqual([
+      [1, 0, 0, 0],
+      [1, 1, 0, 0],
+      [6, 0, 0, 3],
+      [1, 0, 1, 0],
+    ]);
+    expect(await junitSchemaErrors(run.stdout.replace('tests="1"', 'tests="x"'))).not.toEqual([]);
+  });
+
   it('parses as JUnit: a suite per file, a case per resource, failures, skips and the unreadable file as an error', async () => {
     const run = cli(['-o', 'junit', ...ARGS]);
     const report = (await parseJunit(run.stdout)) as TestSuites;

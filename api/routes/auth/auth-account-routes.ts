@@ -1,3 +1,10 @@
+import type {
+  AuthEmailOnlyRequest,
+  AuthPasswordChangeRequest,
+  AuthPasswordResetRequest,
+  AuthRegisterRequest,
+  AuthVerifyEmailRequest,
+} from '../../request-types.generated';
 import type { Identity } from '../../../src/identity/identity';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, sessionIdOf, userIdOf } from '../../request';
@@ -17,7 +24,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       body: 'auth-register',
       status: 202,
       handler: async (ctx) => {
-        const body = bodyOf<{ email: string; password: string; name: string }>(ctx);
+        const body = bodyOf<AuthRegisterRequest>(ctx);
         ctx.body = await identity.registration.register(body, requestMeta(ctx));
         ctx.status = 202;
       },
@@ -30,7 +37,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'public' },
       body: 'auth-verify-email',
       handler: async (ctx) => {
-        ctx.body = await identity.registration.verifyEmail(bodyOf<{ token: string }>(ctx).token, requestMeta(ctx));
+        ctx.body = await identity.registration.verifyEmail(bodyOf<AuthVerifyEmailRequest>(ctx).token, requestMeta(ctx));
       },
     },
     {
@@ -42,7 +49,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       body: 'auth-email-only',
       status: 202,
       handler: async (ctx) => {
-        const { email } = bodyOf<{ email: string }>(ctx);
+        const { email } = bodyOf<AuthEmailOnlyRequest>(ctx);
         ctx.body = await identity.registration.resendVerification(email, requestMeta(ctx));
         ctx.status = 202;
       },
@@ -55,7 +62,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.password.change' },
       body: 'auth-password-change',
       handler: async (ctx) => {
-        const body = bodyOf<{ currentPassword: string; newPassword: string }>(ctx);
+        const body = bodyOf<AuthPasswordChangeRequest>(ctx);
         const sessionId = sessionIdOf(ctx);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await identity.passwords.change(userIdOf(ctx), sessionId, body, requestMeta(ctx));
@@ -70,7 +77,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       body: 'auth-email-only',
       status: 202,
       handler: async (ctx) => {
-        ctx.body = await identity.passwords.forgot(bodyOf<{ email: string }>(ctx).email, requestMeta(ctx));
+        ctx.body = await identity.passwords.forgot(bodyOf<AuthEmailOnlyRequest>(ctx).email, requestMeta(ctx));
         ctx.status = 202;
       },
     },
@@ -82,7 +89,7 @@ export function authAccountRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'public' },
       body: 'auth-password-reset',
       handler: async (ctx) => {
-        const { token, password } = bodyOf<{ token: string; password: string }>(ctx);
+        const { token, password } = bodyOf<AuthPasswordResetRequest>(ctx);
         ctx.body = await identity.passwords.reset(token, password, requestMeta(ctx));
       },
     },

@@ -1,3 +1,9 @@
+import type {
+  AuthMfaReauthRequest,
+  AuthMfaTokenRequest,
+  AuthMfaVerifyRequest,
+  AuthTotpEnableRequest,
+} from '../../request-types.generated';
 import { InvalidInput } from '../../../src/errors';
 import type { Identity } from '../../../src/identity/identity';
 import { bodyOf, sessionIdOf, userIdOf } from '../../request';
@@ -6,10 +12,8 @@ import { requestMeta, sessionResponse } from './auth-http';
 
 const TAG = 'auth';
 
-type Reauth = { code?: string; recoveryCode?: string };
-
 /** Exactly one factor per request, so a client can never have two guesses counted as one. */
-function oneFactor<T extends Record<string, unknown>>(body: T, keys: (keyof T)[]): T {
+function oneFactor<T extends object>(body: T, keys: (keyof T & string)[]): T {
   const given = keys.filter((k) => body[k] !== undefined);
   if (given.length !== 1) throw new InvalidInput(`send exactly one of ${keys.join(', ')}`);
   return body;
@@ -26,10 +30,7 @@ export function authMfaRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'public' },
       body: 'auth-mfa-verify',
       handler: async (ctx) => {
-        const body = oneFactor(
-          bodyOf<{ mfaToken: string; code?: string; recoveryCode?: string; emailCode?: string }>(ctx),
-          ['code', 'recoveryCode', 'emailCode'],
-        );
+        const body = oneFactor(bodyOf<AuthMfaVerifyRequest>(ctx), ['code', 'recoveryCode', 'emailCode']);
         const { session, returnTo } = await identity.mfaLogin.verify(body, requestMeta(ctx));
         ctx.body = { ...sessionResponse(ctx, identity.config, session), ...(returnTo ? { returnTo } : {}) };
       },
@@ -43,7 +44,7 @@ export function authMfaRoutes(identity: Identity): RouteDef[] {
       body: 'auth-mfa-token',
       status: 202,
       handler: async (ctx) => {
-        ctx.body = await identity.mfaLogin.sendEmailCode(bodyOf<{ mfaToken: string }>(ctx).mfaToken, requestMeta(ctx));
+        ctx.body = await identity.mfaLogin.sendEmailCode(bodyOf<AuthMfaTokenRequest>(ctx).mfaToken, requestMeta(ctx));
         ctx.status = 202;
       },
     },
@@ -66,7 +67,7 @@ export function authMfaRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.mfa.manage' },
       body: 'auth-totp-enable',
       handler: async (ctx) => {
-        const { code } = bodyOf<{ code: string }>(ctx);
+        const { code } = bodyOf<AuthTotpEnableRequest>(ctx);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await identity.mfaSettings.enable(userIdOf(ctx), code, sessionIdOf(ctx), requestMeta(ctx));
       },
@@ -79,7 +80,7 @@ export function authMfaRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.mfa.manage' },
       body: 'auth-mfa-reauth',
       handler: async (ctx) => {
-        const body = oneFactor(bodyOf<Reauth>(ctx), ['code', 'recoveryCode']);
+        const body = oneFactor(bodyOf<AuthMfaReauthRequest>(ctx), ['code', 'recoveryCode']);
         ctx.body = await identity.mfaSettings.disable(userIdOf(ctx), body, sessionIdOf(ctx), requestMeta(ctx));
       },
     },
@@ -91,7 +92,7 @@ export function authMfaRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.mfa.manage' },
       body: 'auth-mfa-reauth',
       handler: async (ctx) => {
-        const body = oneFactor(bodyOf<Reauth>(ctx), ['code', 'recoveryCode']);
+        const body = oneFactor(bodyOf<AuthMfaReauthRequest>(ctx), ['code', 'recoveryCode']);
         ctx.set('Cache-Control', 'no-store');
         ctx.body = await identity.mfaSettings.regenerateRecoveryCodes(
           userIdOf(ctx),

@@ -1,3 +1,4 @@
+import type { AuthActiveOrganizationRequest, AuthLoginRequest } from '../../request-types.generated';
 import { Unauthorized } from '../../../src/errors';
 import type { Identity } from '../../../src/identity/identity';
 import { bodyOf, sessionIdOf, userIdOf } from '../../request';
@@ -36,7 +37,7 @@ export function authSessionRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'public' },
       body: 'auth-login',
       handler: async (ctx) => {
-        const { email, password } = bodyOf<{ email: string; password: string }>(ctx);
+        const { email, password } = bodyOf<AuthLoginRequest>(ctx);
         const outcome = await identity.login.login(email, password, requestMeta(ctx));
         ctx.set('Cache-Control', 'no-store');
         ctx.body = outcome.kind === 'mfa' ? outcome.challenge : sessionResponse(ctx, config, outcome.session);
@@ -98,7 +99,7 @@ export function authSessionRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.organization.switch' },
       body: 'auth-active-organization',
       handler: async (ctx) => {
-        const { organizationId } = bodyOf<{ organizationId: string }>(ctx);
+        const { organizationId } = bodyOf<AuthActiveOrganizationRequest>(ctx);
         const sessionId = sessionIdOf(ctx);
         const result = await identity.sessions.switchOrganization(
           userIdOf(ctx),

@@ -1,10 +1,9 @@
+import type { BulkUpdateRequest } from '../../request-types.generated';
 import type { CompareQuery, DiffType } from '../../../src/gitops/compare-service';
 import type { GitopsDomain } from '../../../src/gitops/gitops-domain';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, orgCallerOf, paramOf, queryOf } from '../../request';
-
-type BulkBody = { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string };
 
 const PROJECT = '/api/v2/projects/:slug';
 
@@ -137,7 +136,11 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.images.preview' },
       body: 'bulk-update',
       handler: async (ctx) => {
-        ctx.body = await gitops.compare.bulkPreview(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<BulkBody>(ctx));
+        ctx.body = await gitops.compare.bulkPreview(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          bodyOf<BulkUpdateRequest>(ctx),
+        );
       },
     },
     {
@@ -151,7 +154,7 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
         ctx.body = await gitops.compare.bulkApply(
           orgCallerOf(ctx),
           paramOf(ctx, 'slug'),
-          bodyOf<BulkBody>(ctx),
+          bodyOf<BulkUpdateRequest>(ctx),
           keyOf(ctx),
         );
       },

@@ -1,24 +1,16 @@
+import type { K8SValidateRequest } from '../../request-types.generated';
 import { InvalidInput, NotFound } from '../../../src/errors';
 import type { Services } from '../../../src/runtime/services';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
-import { orgCallerOf } from '../../request';
+import { bodyOf, orgCallerOf } from '../../request';
 
 const GVK = /^[A-Za-z0-9.-]{1,253}$/;
 
-/** The spec's own messages for the validate body, instead of the generic schema message. */
+/** The schema has checked the shape (400 `invalid request body`); an absent or blank manifest has its own message. */
 function validateBody(ctx: AppContext): { yaml: string; version: string | undefined } {
-  const body = ctx.state.body;
-  if (body === undefined) throw new InvalidInput('yaml field is required');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidInput('invalid request body');
-  const { yaml, version, ...rest } = body as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) throw new InvalidInput('invalid request body');
-  if (yaml === undefined || yaml === null || (typeof yaml === 'string' && yaml.trim() === '')) {
-    throw new InvalidInput('yaml field is required');
-  }
-  if (typeof yaml !== 'string' || (version !== undefined && typeof version !== 'string')) {
-    throw new InvalidInput('invalid request body');
-  }
+  const { yaml, version } = bodyOf<K8SValidateRequest>(ctx);
+  if (yaml === undefined || yaml === null || yaml.trim() === '') throw new InvalidInput('yaml field is required');
   return { yaml, version };
 }
 
@@ -46,6 +38,8 @@ export function k8sRoutes(services: Pick<Services, 'validation' | 'crds' | 'plan
       summary: 'Validate one or more manifests against the schema of a Kubernetes version',
       tag: 'k8s',
       access: { kind: 'organization', action: 'k8s.validate' },
+      body: 'k8s-validate',
+      bodyError: 'invalid request body',
       handler: async (ctx) => {
         const { yaml, version } = validateBody(ctx);
         const records = await crds.records(orgOf(ctx));

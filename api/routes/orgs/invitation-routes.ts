@@ -1,5 +1,6 @@
+import type { InvitationCreateRequest } from '../../request-types.generated';
 import type { InvitationService } from '../../../src/invitations/invitation-service';
-import type { OrgRole } from '../../../src/iam/principal';
+
 import type { InvitationStatus } from '../../../src/invitations/invitation-workflow-contract';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
@@ -21,7 +22,7 @@ export function invitationRoutes(invitations: InvitationService, pageMax: number
         const sent = await invitations.send(
           orgCallerOf(ctx),
           paramOf(ctx, 'slug'),
-          bodyOf<{ email: string; role: OrgRole }>(ctx),
+          bodyOf<InvitationCreateRequest>(ctx),
         );
         ctx.status = sent.created ? 201 : 200;
         ctx.body = sent.invitation;

@@ -1,4 +1,9 @@
-import type { OrgRole } from '../../../src/iam/principal';
+import type {
+  MemberRoleUpdateRequest,
+  OrganizationCreateRequest,
+  OrganizationUpdateRequest,
+} from '../../request-types.generated';
+
 import type { OrgService } from '../../../src/orgs/org-service';
 import { bodyOf, callerOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 import type { RouteDef } from '../../route-def';
@@ -15,8 +20,7 @@ export function organizationRoutes(orgs: OrgService, pageMax: number): RouteDef[
       access: { kind: 'authenticated', action: 'organizations.create' },
       body: 'organization-create',
       status: 201,
-      handler: async (ctx) =>
-        created(ctx, await orgs.create(callerOf(ctx), bodyOf<{ slug: string; name: string }>(ctx))),
+      handler: async (ctx) => created(ctx, await orgs.create(callerOf(ctx), bodyOf<OrganizationCreateRequest>(ctx))),
     },
     {
       method: 'get',
@@ -47,7 +51,11 @@ export function organizationRoutes(orgs: OrgService, pageMax: number): RouteDef[
       access: { kind: 'organization', action: 'org.update' },
       body: 'organization-update',
       handler: async (ctx) => {
-        ctx.body = await orgs.rename(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<{ name: string }>(ctx).name);
+        ctx.body = await orgs.rename(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          bodyOf<OrganizationUpdateRequest>(ctx).name,
+        );
       },
     },
     {
@@ -81,7 +89,7 @@ export function organizationRoutes(orgs: OrgService, pageMax: number): RouteDef[
       access: { kind: 'organization', action: 'org.members.update' },
       body: 'member-role-update',
       handler: async (ctx) => {
-        const { role } = bodyOf<{ role: OrgRole }>(ctx);
+        const { role } = bodyOf<MemberRoleUpdateRequest>(ctx);
         ctx.body = await orgs.changeRole(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'userId'), role);
       },
     },

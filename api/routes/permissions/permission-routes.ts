@@ -1,4 +1,5 @@
-import type { GrantFilters, GrantRole, NewGrant } from '../../../src/permissions/grant-repository';
+import type { PermissionCreateRequest, PermissionUpdateRequest } from '../../request-types.generated';
+import type { GrantFilters } from '../../../src/permissions/grant-repository';
 import type { GrantService } from '../../../src/permissions/grant-service';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
@@ -28,7 +29,7 @@ export function permissionRoutes(grants: GrantService, pageMax: number): RouteDe
       access: { kind: 'organization', action: 'org.permissions.create' },
       body: 'permission-create',
       status: 201,
-      handler: async (ctx) => created(ctx, await grants.create(orgCallerOf(ctx), bodyOf<NewGrant>(ctx))),
+      handler: async (ctx) => created(ctx, await grants.create(orgCallerOf(ctx), bodyOf<PermissionCreateRequest>(ctx))),
     },
     {
       method: 'get',
@@ -48,7 +49,7 @@ export function permissionRoutes(grants: GrantService, pageMax: number): RouteDe
       access: { kind: 'organization', action: 'org.permissions.update' },
       body: 'permission-update',
       handler: async (ctx) => {
-        const { role } = bodyOf<{ role: GrantRole }>(ctx);
+        const { role } = bodyOf<PermissionUpdateRequest>(ctx);
         ctx.body = await grants.updateRole(orgCallerOf(ctx), paramOf(ctx, 'grantId'), role);
       },
     },

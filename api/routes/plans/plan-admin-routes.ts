@@ -1,3 +1,4 @@
+import type { OrganizationPlanUpdateRequest } from '../../request-types.generated';
 import { setPlan, type OperatorDeps } from '../../../src/admin/operator-commands';
 import type { RouteDef } from '../../route-def';
 import { auditActor } from '../../../src/iam/caller';
@@ -14,7 +15,7 @@ export function planAdminRoutes(deps: OperatorDeps): RouteDef[] {
       access: { kind: 'instance-admin', action: 'instance.organizations.plan.update' },
       body: 'organization-plan-update',
       handler: async (ctx) => {
-        const input = { org: paramOf(ctx, 'slug'), plan: bodyOf<{ plan: string }>(ctx).plan };
+        const input = { org: paramOf(ctx, 'slug'), plan: bodyOf<OrganizationPlanUpdateRequest>(ctx).plan };
         const org = await setPlan(deps, input, auditActor(callerOf(ctx)));
         ctx.body = { id: org.id, slug: org.slug, name: org.name, plan: org.plan };
       },

@@ -1,11 +1,15 @@
+import type {
+  EnvironmentCreateRequest,
+  EnvironmentOrderRequest,
+  EnvironmentUpdateRequest,
+  TenantCreateRequest,
+  TenantUpdateRequest,
+} from '../../request-types.generated';
 import type { EnvironmentService } from '../../../src/platform-config/environment-service';
 import type { TenantService } from '../../../src/platform-config/tenant-service';
 import type { PlanGate } from '../../../src/plans/plan-gate';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
-
-type EnvironmentInput = { slug: string; name?: string; production?: boolean; position?: number };
-type TenantInput = { slug: string; name: string; description?: string };
 
 /** Platform configuration: features of the plan, the environment catalogue and the tenant catalogue. */
 export function platformConfigRoutes(
@@ -44,7 +48,8 @@ export function platformConfigRoutes(
       access: { kind: 'organization', action: 'org.environments.create' },
       body: 'environment-create',
       status: 201,
-      handler: async (ctx) => created(ctx, await environments.create(orgCallerOf(ctx), bodyOf<EnvironmentInput>(ctx))),
+      handler: async (ctx) =>
+        created(ctx, await environments.create(orgCallerOf(ctx), bodyOf<EnvironmentCreateRequest>(ctx))),
     },
     {
       method: 'put',
@@ -54,7 +59,7 @@ export function platformConfigRoutes(
       access: { kind: 'organization', action: 'org.environments.reorder' },
       body: 'environment-order',
       handler: async (ctx) => {
-        const items = await environments.reorder(orgCallerOf(ctx), bodyOf<{ order: string[] }>(ctx).order);
+        const items = await environments.reorder(orgCallerOf(ctx), bodyOf<EnvironmentOrderRequest>(ctx).order);
         ctx.body = { items, nextCursor: null };
       },
     },
@@ -76,7 +81,7 @@ export function platformConfigRoutes(
       access: { kind: 'organization', action: 'org.environments.update' },
       body: 'environment-update',
       handler: async (ctx) => {
-        const changes = bodyOf<{ name?: string; production?: boolean }>(ctx);
+        const changes = bodyOf<EnvironmentUpdateRequest>(ctx);
         ctx.body = await environments.update(orgCallerOf(ctx), paramOf(ctx, 'environment'), changes);
       },
     },
@@ -110,7 +115,7 @@ export function platformConfigRoutes(
       access: { kind: 'organization', action: 'org.tenants.create' },
       body: 'tenant-create',
       status: 201,
-      handler: async (ctx) => created(ctx, await tenants.create(orgCallerOf(ctx), bodyOf<TenantInput>(ctx))),
+      handler: async (ctx) => created(ctx, await tenants.create(orgCallerOf(ctx), bodyOf<TenantCreateRequest>(ctx))),
     },
     {
       method: 'get',
@@ -130,7 +135,7 @@ export function platformConfigRoutes(
       access: { kind: 'organization', action: 'org.tenants.update' },
       body: 'tenant-update',
       handler: async (ctx) => {
-        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'tenantId'), bodyOf<Partial<TenantInput>>(ctx));
+        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'tenantId'), bodyOf<TenantUpdateRequest>(ctx));
       },
     },
     {

@@ -1,7 +1,18 @@
-import type { ProjectFilter, ProjectPolicy } from '../../../src/projects/project-repository';
-import type { EnvironmentChanges, EnvironmentInput, ProjectService } from '../../../src/projects/project-service';
+import type {
+  ProjectArchiveRequest,
+  ProjectCreateRequest,
+  ProjectEnvironmentAddRequest,
+  ProjectEnvironmentUpdateRequest,
+  ProjectPolicyUpdateRequest,
+  ProjectTenantAddRequest,
+  ProjectTenantUpdateRequest,
+  WorkloadCreateRequest,
+  WorkloadUpdateRequest,
+} from '../../request-types.generated';
+import type { ProjectFilter } from '../../../src/projects/project-repository';
+import type { ProjectService } from '../../../src/projects/project-service';
 import type { ProjectTenantService } from '../../../src/projects/project-tenant-service';
-import type { WorkloadChanges, WorkloadInput, WorkloadService } from '../../../src/projects/workload-service';
+import type { WorkloadService } from '../../../src/projects/workload-service';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
@@ -41,8 +52,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
       access: { kind: 'organization', action: 'org.projects.create' },
       body: 'project-create',
       status: 201,
-      handler: async (ctx) =>
-        created(ctx, await projects.create(orgCallerOf(ctx), bodyOf<{ slug: string; name: string }>(ctx))),
+      handler: async (ctx) => created(ctx, await projects.create(orgCallerOf(ctx), bodyOf<ProjectCreateRequest>(ctx))),
     },
     {
       method: 'get',
@@ -73,7 +83,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
       access: { kind: 'organization', action: 'projects.{slug}.archive' },
       body: 'project-archive',
       handler: async (ctx) => {
-        const { archived } = bodyOf<{ archived: boolean }>(ctx);
+        const { archived } = bodyOf<ProjectArchiveRequest>(ctx);
         ctx.body = await projects.setArchived(orgCallerOf(ctx), paramOf(ctx, 'slug'), archived);
       },
     },
@@ -107,7 +117,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
       access: { kind: 'organization', action: 'projects.{slug}.policy.update' },
       body: 'project-policy-update',
       handler: async (ctx) => {
-        const changes = bodyOf<{ validation: Partial<ProjectPolicy['validation']> }>(ctx);
+        const changes = bodyOf<ProjectPolicyUpdateRequest>(ctx);
         ctx.body = await projects.updatePolicy(orgCallerOf(ctx), paramOf(ctx, 'slug'), changes);
       },
     },
@@ -139,7 +149,11 @@ function environmentRoutes(projects: ProjectService): RouteDef[] {
       handler: async (ctx) =>
         created(
           ctx,
-          await projects.addEnvironment(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<EnvironmentInput>(ctx)),
+          await projects.addEnvironment(
+            orgCallerOf(ctx),
+            paramOf(ctx, 'slug'),
+            bodyOf<ProjectEnvironmentAddRequest>(ctx),
+          ),
         ),
     },
     {
@@ -160,7 +174,7 @@ function environmentRoutes(projects: ProjectService): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.environments.update' },
       body: 'project-environment-update',
       handler: async (ctx) => {
-        const changes = bodyOf<EnvironmentChanges>(ctx);
+        const changes = bodyOf<ProjectEnvironmentUpdateRequest>(ctx);
         ctx.body = await projects.updateEnvironment(
           orgCallerOf(ctx),
           paramOf(ctx, 'slug'),
@@ -206,10 +220,7 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
       body: 'project-tenant-add',
       status: 201,
       handler: async (ctx) =>
-        created(
-          ctx,
-          await tenants.add(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<{ slug: string; name: string }>(ctx)),
-        ),
+        created(ctx, await tenants.add(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<ProjectTenantAddRequest>(ctx))),
     },
     {
       method: 'get',
@@ -229,7 +240,7 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
       access: { kind: 'organization', action: 'tenants.{id}.update' },
       body: 'project-tenant-update',
       handler: async (ctx) => {
-        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<{ name: string }>(ctx));
+        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<ProjectTenantUpdateRequest>(ctx));
       },
     },
     {
@@ -269,7 +280,10 @@ function workloadRoutes(workloads: WorkloadService): RouteDef[] {
       body: 'workload-create',
       status: 201,
       handler: async (ctx) =>
-        created(ctx, await workloads.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<WorkloadInput>(ctx))),
+        created(
+          ctx,
+          await workloads.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<WorkloadCreateRequest>(ctx)),
+        ),
     },
     {
       method: 'get',
@@ -289,7 +303,7 @@ function workloadRoutes(workloads: WorkloadService): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.workloads.update' },
       body: 'workload-update',
       handler: async (ctx) => {
-        const changes = bodyOf<WorkloadChanges>(ctx);
+        const changes = bodyOf<WorkloadUpdateRequest>(ctx);
         ctx.body = await workloads.update(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'name'), changes);
       },
     },

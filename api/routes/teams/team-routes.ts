@@ -1,8 +1,7 @@
+import type { TeamCreateRequest, TeamMemberAddRequest, TeamUpdateRequest } from '../../request-types.generated';
 import type { TeamService } from '../../../src/teams/team-service';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
-
-type TeamInput = { slug: string; name: string; description?: string };
 
 /** IAM center: teams of the active organization and their members (/api/v2/teams). */
 export function teamRoutes(teams: TeamService, pageMax: number): RouteDef[] {
@@ -27,7 +26,7 @@ export function teamRoutes(teams: TeamService, pageMax: number): RouteDef[] {
       access: { kind: 'organization', action: 'org.teams.create' },
       body: 'team-create',
       status: 201,
-      handler: async (ctx) => created(ctx, await teams.create(orgCallerOf(ctx), bodyOf<TeamInput>(ctx))),
+      handler: async (ctx) => created(ctx, await teams.create(orgCallerOf(ctx), bodyOf<TeamCreateRequest>(ctx))),
     },
     {
       method: 'get',
@@ -47,7 +46,7 @@ export function teamRoutes(teams: TeamService, pageMax: number): RouteDef[] {
       access: { kind: 'organization', action: 'org.teams.update' },
       body: 'team-update',
       handler: async (ctx) => {
-        ctx.body = await teams.update(orgCallerOf(ctx), paramOf(ctx, 'teamId'), bodyOf<Partial<TeamInput>>(ctx));
+        ctx.body = await teams.update(orgCallerOf(ctx), paramOf(ctx, 'teamId'), bodyOf<TeamUpdateRequest>(ctx));
       },
     },
     {
@@ -81,7 +80,7 @@ export function teamRoutes(teams: TeamService, pageMax: number): RouteDef[] {
       body: 'team-member-add',
       status: 201,
       handler: async (ctx) => {
-        const { userId } = bodyOf<{ userId: string }>(ctx);
+        const { userId } = bodyOf<TeamMemberAddRequest>(ctx);
         created(ctx, await teams.addMember(orgCallerOf(ctx), paramOf(ctx, 'teamId'), userId));
       },
     },

@@ -14,6 +14,10 @@ export interface ManifestLimits {
   maxAliasCount: number;
   /** How many times its own size one document may grow to once its aliases are expanded. */
   maxExpansionRatio: number;
+  /** Results a response lists (one more `info` result says how many were cut; the summary counts all). */
+  maxResults: number;
+  /** Characters of a result's message, path and resource (they quote names and keys of the input). */
+  maxTextLength: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<ManifestLimits> = {
@@ -24,6 +28,8 @@ export const DEFAULT_LIMITS: Readonly<ManifestLimits> = {
   maxNodes: 1_000_000,
   maxAliasCount: 10,
   maxExpansionRatio: 10,
+  maxResults: 1000,
+  maxTextLength: 1024,
 };
 
 export function resolveLimits(...overrides: (Partial<ManifestLimits> | undefined)[]): ManifestLimits {

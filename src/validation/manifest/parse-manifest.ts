@@ -47,7 +47,7 @@ function syntaxMessage(error: unknown, firstLine: number): string {
  * or uses a hostile construct, and keeping plain syntax errors as errors of their own document.
  *
  * Parser: js-yaml 4 with the YAML 1.2 core schema, chosen over `yaml` for speed (about 10x here, which the
- * throughput target needs). Its safety properties are the ones SECURITY-BAR section 8 asks of `yaml`:
+ * throughput target needs). Its safety properties are the ones docs/security.md Y-5 asks of `yaml`:
  * - core schema passed explicitly: no merge keys (`<<` is an ordinary key), `no` stays a string, and a
  *   `%YAML 1.1` directive cannot switch schemas; any other tag (`!!js/function`, `!custom`) throws;
  * - duplicate keys throw (`json: false`), which becomes DUPLICATE_KEY;

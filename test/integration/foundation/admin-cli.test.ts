@@ -62,7 +62,7 @@ describe('operator CLI (npm run admin)', () => {
   });
 });
 
-describe('least-privilege application role (SECURITY-BAR AU-1, attack row 44)', () => {
+describe('least-privilege application role (docs/security.md AU-1, A-44)', () => {
   const role = `app_${Date.now().toString(36)}`;
   afterAll(async () => {
     await database.db.raw('DROP OWNED BY ?? ', [role]).catch(() => undefined);

@@ -3,7 +3,7 @@ import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
 /**
- * SECURITY-BAR section 14, rows 40 and 41, on the resources this issue owns: another organization's identifiers
+ * docs/security.md A-40 and A-41, on the resources this issue owns: another organization's identifiers
  * answer exactly like missing ones and change nothing (the probe signal goes to operators: cross-org-probes.test.ts);
  * role, organization and plan
  * fields in bodies are refused; viewers and members cannot reach admin actions.
@@ -171,7 +171,7 @@ async function snapshotA() {
   };
 }
 
-describe('row 40: another organization by id', () => {
+describe('A-40: another organization by id', () => {
   it('answers 404 exactly like a missing id and changes nothing in A, nor in B', async () => {
     const before = await snapshotA();
     const auditB = () =>
@@ -224,7 +224,7 @@ describe('row 40: another organization by id', () => {
   });
 });
 
-describe('row 41: function-level access and mass assignment', () => {
+describe('A-41: function-level access and mass assignment', () => {
   it('refuses admin actions to viewers and members', async () => {
     const adminOnly: [string, string, Record<string, unknown>?][] = [
       ['POST', '/api/v2/teams', { slug: 'v', name: 'V' }],

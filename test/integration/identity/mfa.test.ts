@@ -104,7 +104,7 @@ describe('TOTP enrolment', () => {
 });
 
 describe('login with TOTP', () => {
-  it('row 17 and row 12: the password step gives no API access; a code works once, its reuse is refused, logged and mailed', async () => {
+  it('A-17 and A-12: the password step gives no API access; a code works once, its reuse is refused, logged and mailed', async () => {
     await awayFromStepEdge();
     const user = await mfaUser();
     const first = await challenge(user.email, user.password);
@@ -136,7 +136,7 @@ describe('login with TOTP', () => {
     });
   });
 
-  it('row 13: accepts the current step and one step back; refuses t-2, t+1 and t+2', async () => {
+  it('A-13: accepts the current step and one step back; refuses t-2, t+1 and t+2', async () => {
     await awayFromStepEdge();
     const user = await mfaUser();
     const c = await challenge(user.email, user.password);
@@ -148,7 +148,7 @@ describe('login with TOTP', () => {
     expect((await verify({ mfaToken: next.mfaToken, code: await totp(user.secret, 0) })).status).toBe(200);
   });
 
-  it('row 14: a challenge dies after 5 wrong guesses (429), and the account cap holds across new challenges', async () => {
+  it('A-14: a challenge dies after 5 wrong guesses (429), and the account cap holds across new challenges', async () => {
     await awayFromStepEdge();
     const user = await mfaUser();
     const c = await challenge(user.email, user.password);
@@ -176,7 +176,7 @@ describe('login with TOTP', () => {
 });
 
 describe('recovery codes', () => {
-  it('row 15: a recovery code works once, is mailed about, and regeneration kills the old set', async () => {
+  it('A-15: a recovery code works once, is mailed about, and regeneration kills the old set', async () => {
     await awayFromStepEdge();
     const user = await mfaUser();
     const [first, second] = user.recoveryCodes;
@@ -219,7 +219,7 @@ describe('recovery codes', () => {
 });
 
 describe('email OTP', () => {
-  it('row 16: a mailed code works for its own challenge only, a resend replaces it, and it expires', async () => {
+  it('A-16: a mailed code works for its own challenge only, a resend replaces it, and it expires', async () => {
     const user = await mfaUser();
     const c1 = await challenge(user.email, user.password);
     const sent = await env.http.post('/api/v1/auth/mfa/email/send', { body: { mfaToken: c1.mfaToken } });
@@ -304,7 +304,7 @@ describe('disabling and resetting MFA', () => {
     expect(signedIn.status).toBe(200);
     const token = (signedIn.body as { accessToken: string }).accessToken;
 
-    // Row 12 on the re-authentication path: the code that just signed in cannot also switch MFA off.
+    // A-12 on the re-authentication path: the code that just signed in cannot also switch MFA off.
     const replay = await env.http.post('/api/v1/auth/mfa/disable', { token, body: { code } });
     expect(replay.status).toBe(403);
     await env.smtp.waitFor(user.email, /used twice/i);

@@ -139,7 +139,7 @@ describe('sign-in with each provider', () => {
   );
 });
 
-describe('row 18: state, code and ID token checks', () => {
+describe('A-18: state, code and ID token checks', () => {
   it('refuses a missing, mismatched or replayed state, a missing browser binding, and a foreign code: 400, no session', async () => {
     asUser('google', uniqueEmail());
     const before = await familyCount();
@@ -228,7 +228,7 @@ describe('provider failures', () => {
   });
 });
 
-describe('row 19: never linked or logged in by email', () => {
+describe('A-19: never linked or logged in by email', () => {
   it("refuses a provider account carrying an existing local user's email, verified or not", async () => {
     const local = await registerVerified(env);
     for (const [id, verified] of [
@@ -266,7 +266,7 @@ describe('row 19: never linked or logged in by email', () => {
   });
 });
 
-describe('row 20: post-login redirect', () => {
+describe('A-20: post-login redirect', () => {
   it.each([
     'https://evil.tld',
     '//evil.tld',

@@ -103,7 +103,7 @@ describe('without SMTP (embedded defaults)', () => {
     expect(cookie).toMatch(/; Path=\/; HttpOnly; SameSite=Strict$/);
   });
 
-  it('row 9 (back-off): failures on one account from rotating X-Forwarded-For are throttled; a reset lets the user in', async () => {
+  it('A-09 (back-off): failures on one account from rotating X-Forwarded-For are throttled; a reset lets the user in', async () => {
     const http = httpClient(plain.url);
     const { email } = await verifiedUser(plain);
     const statuses: number[] = [];
@@ -122,7 +122,7 @@ describe('without SMTP (embedded defaults)', () => {
     expect((await http.post('/api/v1/auth/login', { body: { email, password } })).status).toBe(200);
   });
 
-  it('row 45 (no trusted proxy): rotating X-Forwarded-For does not reset a per-address limit', async () => {
+  it('A-45 (no trusted proxy): rotating X-Forwarded-For does not reset a per-address limit', async () => {
     const http = httpClient(plain.url);
     const statuses: number[] = [];
     let retryAfter = '';
@@ -156,7 +156,7 @@ describe('without SMTP (embedded defaults)', () => {
 });
 
 describe('behind one trusted proxy', () => {
-  it('row 9 (lock): 100 consecutive failures from ever-new addresses lock the account, even for the right password, until a reset', async () => {
+  it('A-09 (lock): 100 consecutive failures from ever-new addresses lock the account, even for the right password, until a reset', async () => {
     const http = httpClient(proxied.url);
     const { email, password } = await verifiedUser(proxied);
     for (let i = 0; i < 100; i++) {
@@ -180,7 +180,7 @@ describe('behind one trusted proxy', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('row 45 (trusted proxy): the client address is the one the proxy appended; spoofed entries before it change nothing', async () => {
+  it('A-45 (trusted proxy): the client address is the one the proxy appended; spoofed entries before it change nothing', async () => {
     const http = httpClient(proxied.url);
     const { email, password } = await verifiedUser(proxied);
     const statuses: number[] = [];

@@ -1,7 +1,7 @@
 import { safeReturnTo } from '../../../src/identity/oauth/redirect-policy';
 
 /**
- * Row 20 against the documented default AUTH_REDIRECT_PATHS=`/` (everything below `/`), where only the same-origin
+ * A-20 against the documented default AUTH_REDIRECT_PATHS=`/` (everything below `/`), where only the same-origin
  * shape of the normalised path stands between a returnTo and another site.
  */
 describe('post-login redirect policy with the default allowlist', () => {

@@ -107,7 +107,7 @@ describe('registration and email verification', () => {
     }
   });
 
-  it('row 11: a pasted 64-emoji password is accepted and verifies byte-exact', async () => {
+  it('A-11: a pasted 64-emoji password is accepted and verifies byte-exact', async () => {
     const emoji = ['😀', '🚀', '🔐', '🌍'];
     const password = Array.from({ length: 64 }, (_, i) => emoji[i % 4]).join('');
     expect([...password]).toHaveLength(64);
@@ -121,7 +121,7 @@ describe('registration and email verification', () => {
     expect((await login(env, e2, composed)).status).toBe(200);
   });
 
-  it('row 10: no 72-byte truncation: a password sharing the first 72+ bytes does not verify', async () => {
+  it('A-10: no 72-byte truncation: a password sharing the first 72+ bytes does not verify', async () => {
     const prefix = 'p'.repeat(80);
     const { email } = await registerVerified(env, uniqueEmail(), `${prefix}-real-ending`);
     expect((await login(env, email, `${prefix}-other-ending`)).status).toBe(401);
@@ -179,7 +179,7 @@ describe('look-alike email addresses', () => {
 });
 
 describe('no account enumeration', () => {
-  it('row 7: unknown email and wrong password give identical status and body, and both pay the KDF', async () => {
+  it('A-07: unknown email and wrong password give identical status and body, and both pay the KDF', async () => {
     const { email } = await registerVerified(env);
     const timed = async (e: string) => {
       const started = process.hrtime.bigint();
@@ -204,7 +204,7 @@ describe('no account enumeration', () => {
     expect(median(unknown)).toBeLessThan(median(known) * 2 + 20);
   });
 
-  it('row 8: forgot-password and resend-verification answer an unknown email the same and send nothing', async () => {
+  it('A-08: forgot-password and resend-verification answer an unknown email the same and send nothing', async () => {
     const { email } = await registerVerified(env);
     const ghost = uniqueEmail('ghost');
     for (const path of ['/api/v1/auth/password/forgot', '/api/v1/auth/resend-verification']) {
@@ -306,7 +306,7 @@ describe('password reset and change', () => {
       body: { currentPassword: a.password, newPassword: next },
     });
     expect(res.status).toBe(200);
-    // Row 4: the other session's access token is refused at once, not after 15 minutes.
+    // A-04: the other session's access token is refused at once, not after 15 minutes.
     expect((await env.http.get('/api/v1/auth/me', { token: otherToken })).status).toBe(401);
     expect((await env.http.get('/api/v1/auth/me', { token: res.body.accessToken })).status).toBe(200);
     expect((await login(env, a.email, next)).status).toBe(200);

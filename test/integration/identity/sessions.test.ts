@@ -28,7 +28,7 @@ const claimsOf = (jwt: string) =>
 const accessOf = (res: { body: unknown }) => (res.body as { accessToken: string }).accessToken;
 
 describe('refresh cookie', () => {
-  it('row 21: HttpOnly, Secure, SameSite=Strict, __Host- prefix, Path=/, no Domain, never in the JSON body', async () => {
+  it('A-21: HttpOnly, Secure, SameSite=Strict, __Host- prefix, Path=/, no Domain, never in the JSON body', async () => {
     const user = await signedInUser(env);
     const res = await login(env, user.email, user.password);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${COOKIE}=`)) ?? '';
@@ -70,7 +70,7 @@ describe('rotation and reuse detection', () => {
     expect(r.text).not.toContain(next ?? '-');
   });
 
-  it('row 1: reusing R1 gives 401, kills R2 (the newest) and its access token, and is audited', async () => {
+  it('A-01: reusing R1 gives 401, kills R2 (the newest) and its access token, and is audited', async () => {
     const user = await signedInUser(env);
     const first = await refreshWith(env, user.refresh);
     const r2 = refreshFrom(first) ?? '';
@@ -85,7 +85,7 @@ describe('rotation and reuse detection', () => {
     expect(reuse[0]).toMatchObject({ status: 'blocked', details: expect.objectContaining({ familyRevoked: true }) });
   });
 
-  it("row 2: an attacker's refresh with a stolen R1 dies when the user presents R1", async () => {
+  it("A-02: an attacker's refresh with a stolen R1 dies when the user presents R1", async () => {
     const user = await signedInUser(env);
     const attacker = await refreshWith(env, user.refresh);
     expect(attacker.status).toBe(200);
@@ -95,7 +95,7 @@ describe('rotation and reuse detection', () => {
     expect((await env.http.get('/api/v1/auth/me', { token: accessOf(attacker) })).status).toBe(401);
   });
 
-  it("row 2, later: a used R1 presented after its own idle deadline still ends the attacker's family", async () => {
+  it("A-02, later: a used R1 presented after its own idle deadline still ends the attacker's family", async () => {
     const db = env.platform.services.db;
     const user = await signedInUser(env);
     const attacker = await refreshWith(env, user.refresh);
@@ -112,7 +112,7 @@ describe('rotation and reuse detection', () => {
     expect(reuse[0]).toMatchObject({ status: 'blocked', details: expect.objectContaining({ familyRevoked: true }) });
   });
 
-  it('row 3: ten parallel refreshes with one token: exactly one 200, never two live families', async () => {
+  it('A-03: ten parallel refreshes with one token: exactly one 200, never two live families', async () => {
     const user = await signedInUser(env);
     const results = await Promise.all(Array.from({ length: 10 }, () => refreshWith(env, user.refresh)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -159,7 +159,7 @@ describe('rotation and reuse detection', () => {
 });
 
 describe('logout and CSRF', () => {
-  it('row 4: logout revokes the family, clears the cookie, and the access token stops at once', async () => {
+  it('A-04: logout revokes the family, clears the cookie, and the access token stops at once', async () => {
     const user = await signedInUser(env);
     const out = await env.http.post('/api/v1/auth/logout', { headers: cookieHeader(user.refresh) });
     expect(out.status).toBe(204);
@@ -189,7 +189,7 @@ describe('logout and CSRF', () => {
   });
 });
 
-describe('access token verification (rows 5 and 6)', () => {
+describe('access token verification (A-05 and A-06)', () => {
   const keyFile = () => path.join(env.platform.config.dataDir, 'secrets', 'jwt-signing-key.json');
   const realKeys = () => JSON.parse(fs.readFileSync(keyFile(), 'utf8')) as { privatePem: string; publicPem: string };
   const kid = (token: string) =>
@@ -231,7 +231,7 @@ describe('access token verification (rows 5 and 6)', () => {
     expect((await me(await forge(user))).status).toBe(200);
   });
 
-  it('row 5: alg none, HS256 keyed with the public key, unknown kid, jku header: 401', async () => {
+  it('A-05: alg none, HS256 keyed with the public key, unknown kid, jku header: 401', async () => {
     const user = await signedInUser(env);
     const [header, payload] = user.accessToken.split('.');
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -254,7 +254,7 @@ describe('access token verification (rows 5 and 6)', () => {
     expect((await me(jku)).status).toBe(401);
   });
 
-  it('row 6: wrong aud, wrong iss, expired, nbf in the future, wrong typ, refresh token as bearer: 401', async () => {
+  it('A-06: wrong aud, wrong iss, expired, nbf in the future, wrong typ, refresh token as bearer: 401', async () => {
     const user = await signedInUser(env);
     const now = Math.floor(Date.now() / 1000);
     const cases = [

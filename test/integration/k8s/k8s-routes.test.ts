@@ -177,7 +177,7 @@ describe('request errors', () => {
   });
 });
 
-describe('hostile input through the route (SECURITY-BAR 28 to 34)', () => {
+describe('hostile input through the route (docs/security.md A-29 to A-34)', () => {
   it('28/31: a 10 MB body is refused with 413 before parsing, and 10,000 documents with a 4xx', async () => {
     const big = await http.post('/api/v2/k8s/validate', {
       token,

@@ -9,29 +9,25 @@ import { makeOrg, type Member } from '../../helpers/fixtures';
 import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
 import { eventually, freePort } from '../../helpers/net';
-import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import type { SmtpCapture } from '../../helpers/smtp-capture';
+import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
 import { startTcpProxy } from '../../helpers/tcp-proxy';
-import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { hashInvitationToken } from '../../../src/invitations/invitation-token';
 import { invitationTokenIn } from './invitation-mail';
 
+let env: MailPlatform;
 let platform: TestPlatform;
 let smtp: SmtpCapture;
 let org: Awaited<ReturnType<typeof makeOrg>>['org'];
 let admin: Member;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  // A long interval: the test runs the reconciler itself, at the moment it chooses.
-  platform = await startTestPlatform({ env: { SMTP_URL: smtp.url, INVITATION_RECONCILE_INTERVAL: '1h' } });
-  const made = await makeOrg(platform, ['owner', 'admin']);
-  org = made.org;
-  admin = made.members.admin!;
+  env = await startMailPlatform({ env: { INVITATION_RECONCILE_INTERVAL: '1h' } });
+  ({ platform, smtp, org } = env);
+  admin = env.members.admin!;
 });
-afterAll(async () => {
-  await platform.close();
-  await smtp.close();
-});
+afterAll(() => env.close());
 
 async function apiProcessBehind(proxyPort: number) {
   const port = await freePort();

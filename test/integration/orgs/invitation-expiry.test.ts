@@ -6,8 +6,9 @@ import { harnessState } from '../../helpers/harness-state';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import type { TestPlatform } from '../../helpers/test-platform';
+import type { SmtpCapture } from '../../helpers/smtp-capture';
+import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
 import { mailedToken } from './invitation-mail';
 
 /** Short enough to watch expire, long enough for the HTTP round trips before it. */
@@ -20,6 +21,7 @@ interface InvitationBody {
   workflowId: string;
 }
 
+let env: MailPlatform;
 let platform: TestPlatform;
 let http: ReturnType<typeof httpClient>;
 let smtp: SmtpCapture;
@@ -27,17 +29,11 @@ let org: Awaited<ReturnType<typeof makeOrg>>['org'];
 let admin: Member;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  platform = await startTestPlatform({ env: { SMTP_URL: smtp.url, INVITATION_TTL: `${TTL_MS}ms` } });
-  http = httpClient(platform.url);
-  const made = await makeOrg(platform, ['owner', 'admin']);
-  org = made.org;
-  admin = made.members.admin!;
+  env = await startMailPlatform({ env: { INVITATION_TTL: `${TTL_MS}ms` } });
+  ({ platform, smtp, http, org } = env);
+  admin = env.members.admin!;
 });
-afterAll(async () => {
-  await platform.close();
-  await smtp.close();
-});
+afterAll(() => env.close());
 
 async function invite(email: string) {
   let invitation: InvitationBody | undefined;

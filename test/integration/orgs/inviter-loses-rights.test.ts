@@ -7,10 +7,12 @@ import { insertMembership } from '../../../src/orgs/org-repository';
 import { makeOrg, makeUser, tokenFor, type Member } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import type { SmtpCapture } from '../../helpers/smtp-capture';
+import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
+import type { TestPlatform } from '../../helpers/test-platform';
 import { mailedToken } from './invitation-mail';
 
+let env: MailPlatform;
 let platform: TestPlatform;
 let http: ReturnType<typeof httpClient>;
 let smtp: SmtpCapture;
@@ -18,17 +20,11 @@ let org: Awaited<ReturnType<typeof makeOrg>>['org'];
 let owner: Member;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  platform = await startTestPlatform({ env: { SMTP_URL: smtp.url } });
-  http = httpClient(platform.url);
-  const made = await makeOrg(platform, ['owner']);
-  org = made.org;
-  owner = made.members.owner!;
+  env = await startMailPlatform({ env: {}, roles: ['owner'] });
+  ({ platform, smtp, http, org } = env);
+  owner = env.members.owner!;
 });
-afterAll(async () => {
-  await platform.close();
-  await smtp.close();
-});
+afterAll(() => env.close());
 
 /** A fresh admin of the organization with a token of their own. */
 async function newAdmin(): Promise<Member> {

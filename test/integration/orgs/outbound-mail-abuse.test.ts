@@ -5,9 +5,11 @@
  */
 import { makeOrg, type Member } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { startSmtpCapture, type SmtpCapture } from '../../helpers/smtp-capture';
+import type { TestPlatform } from '../../helpers/test-platform';
+import type { SmtpCapture } from '../../helpers/smtp-capture';
+import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
 
+let env: MailPlatform;
 let platform: TestPlatform;
 let http: ReturnType<typeof httpClient>;
 let smtp: SmtpCapture;
@@ -15,19 +17,11 @@ let org: Awaited<ReturnType<typeof makeOrg>>['org'];
 let admin: Member;
 
 beforeAll(async () => {
-  smtp = await startSmtpCapture();
-  platform = await startTestPlatform({
-    env: { SMTP_URL: smtp.url, INVITATION_RATE_PER_ORG: '5', INVITATION_RATE_PER_ADDRESS: '2' },
-  });
-  http = httpClient(platform.url);
-  const made = await makeOrg(platform, ['owner', 'admin']);
-  org = made.org;
-  admin = made.members.admin!;
+  env = await startMailPlatform({ env: { INVITATION_RATE_PER_ORG: '5', INVITATION_RATE_PER_ADDRESS: '2' } });
+  ({ platform, smtp, http, org } = env);
+  admin = env.members.admin!;
 });
-afterAll(async () => {
-  await platform.close();
-  await smtp.close();
-});
+afterAll(() => env.close());
 
 const HOSTILE_NAMES = [
   'Acme\r\nBcc: everyone@example.test',

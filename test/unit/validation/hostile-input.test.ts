@@ -1,5 +1,5 @@
 /**
- * SECURITY-BAR section 14, rows 29-34 (untrusted YAML), at the engine: every hostile manifest is refused
+ * docs/security.md A-29 to A-34 (untrusted YAML), at the engine: every hostile manifest is refused
  * with a typed ManifestRejected (400, or 413 for size) quickly, and the engine keeps working afterwards.
  */
 import { DEFAULT_LIMITS, ManifestRejected, type ManifestRejectionCode } from '../../../src/validation';
@@ -49,7 +49,7 @@ function billionLaughs(): string {
 
 afterEach(expectHealthy);
 
-describe('row 29: billion laughs', () => {
+describe('A-29: billion laughs', () => {
   it('is refused with a 400 alias-limit error', async () => {
     await expectRejected(billionLaughs(), 400, 'ALIAS_LIMIT');
   });
@@ -100,7 +100,7 @@ describe('issue 16.1: expansion through aliases of scalars', () => {
   });
 });
 
-describe('row 30: deep nesting', () => {
+describe('A-30: deep nesting', () => {
   it("'[' x 5000 + '1' + ']' x 5000 (10 KB) is a 400, not a crash", async () => {
     await expectRejected(`${'['.repeat(5000)}1${']'.repeat(5000)}`, 400, 'TOO_DEEP');
   });
@@ -121,7 +121,7 @@ describe('row 30: deep nesting', () => {
   });
 });
 
-describe('row 31: document count and size', () => {
+describe('A-31: document count and size', () => {
   it('10,000 `---` documents are refused by the document cap (400)', async () => {
     await expectRejected('---\n'.repeat(10_000), 400, 'TOO_MANY_DOCUMENTS');
   });
@@ -146,7 +146,7 @@ describe('row 31: document count and size', () => {
   });
 });
 
-describe('row 32: YAML 1.1 features and tags', () => {
+describe('A-32: YAML 1.1 features and tags', () => {
   const yaml11 = `%YAML 1.1\n---\n${CONFIGMAP}base: &base {x: "1"}\ndata:\n  <<: *base\n  enabled: no\n  on: yes\n`;
 
   it('%YAML 1.1 does not switch on merge keys or yes/no booleans', () => {
@@ -175,7 +175,7 @@ describe('row 32: YAML 1.1 features and tags', () => {
   });
 });
 
-describe('row 33: duplicate keys', () => {
+describe('A-33: duplicate keys', () => {
   it('are a 400 DUPLICATE_KEY, with the line of the duplicate in the whole stream', async () => {
     const error = await rejection(`${CONFIGMAP}---\n${CONFIGMAP}data:\n  a: "1"\n  a: "2"\n`);
     expect(error.status).toBe(400);
@@ -184,7 +184,7 @@ describe('row 33: duplicate keys', () => {
   });
 });
 
-describe('row 34: prototype pollution', () => {
+describe('A-34: prototype pollution', () => {
   const hostile = `${CONFIGMAP}  __proto__: {isAdmin: true}\ndata:\n  __proto__: {isAdmin: true}\n  constructor:\n    prototype:\n      isAdmin: "true"\n__proto__:\n  isAdmin: true\nconstructor:\n  prototype:\n    isAdmin: true\n`;
 
   it('__proto__ and constructor.prototype keys stay own data and pollute nothing', async () => {
