@@ -1,5 +1,5 @@
+import type { ApiKeyCreateRequest } from '../../request-types.generated';
 import type { ApiKeyService } from '../../../src/machine-access/api-key-service';
-import type { KeyScope } from '../../../src/machine-access/key-allowlist';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, paramOf } from '../../request';
 
@@ -27,10 +27,7 @@ export function apiKeyRoutes(keys: ApiKeyService): RouteDef[] {
       body: 'api-key-create',
       status: 201,
       handler: async (ctx) =>
-        created(
-          ctx,
-          await keys.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<{ name: string; scopes: KeyScope[] }>(ctx)),
-        ),
+        created(ctx, await keys.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<ApiKeyCreateRequest>(ctx))),
     },
     {
       method: 'delete',

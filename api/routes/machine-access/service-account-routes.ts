@@ -1,8 +1,9 @@
 import type {
-  AccountInput,
-  ServiceAccountService,
-  TokenInput,
-} from '../../../src/machine-access/service-account-service';
+  ServiceAccountCreateRequest,
+  ServiceAccountTokenCreateRequest,
+  ServiceAccountUpdateRequest,
+} from '../../request-types.generated';
+import type { ServiceAccountService } from '../../../src/machine-access/service-account-service';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, paramOf } from '../../request';
 
@@ -29,7 +30,8 @@ export function serviceAccountRoutes(accounts: ServiceAccountService): RouteDef[
       access: { kind: 'organization', action: 'org.service-accounts.create' },
       body: 'service-account-create',
       status: 201,
-      handler: async (ctx) => created(ctx, await accounts.create(orgCallerOf(ctx), bodyOf<AccountInput>(ctx))),
+      handler: async (ctx) =>
+        created(ctx, await accounts.create(orgCallerOf(ctx), bodyOf<ServiceAccountCreateRequest>(ctx))),
     }),
     route({
       method: 'get',
@@ -47,7 +49,11 @@ export function serviceAccountRoutes(accounts: ServiceAccountService): RouteDef[
       access: { kind: 'organization', action: 'org.service-accounts.update' },
       body: 'service-account-update',
       handler: async (ctx) => {
-        ctx.body = await accounts.update(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<Partial<AccountInput>>(ctx));
+        ctx.body = await accounts.update(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'id'),
+          bodyOf<ServiceAccountUpdateRequest>(ctx),
+        );
       },
     }),
     route({
@@ -77,7 +83,14 @@ export function serviceAccountRoutes(accounts: ServiceAccountService): RouteDef[
       body: 'service-account-token-create',
       status: 201,
       handler: async (ctx) =>
-        created(ctx, await accounts.createToken(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<TokenInput>(ctx))),
+        created(
+          ctx,
+          await accounts.createToken(
+            orgCallerOf(ctx),
+            paramOf(ctx, 'id'),
+            bodyOf<ServiceAccountTokenCreateRequest>(ctx),
+          ),
+        ),
     }),
     route({
       method: 'delete',
