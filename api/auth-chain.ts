@@ -13,7 +13,7 @@ export interface Authorizer {
 /**
  * Fills `{param}` placeholders of an action template from the route parameters. A value with a dot names nothing
  * (no slug or id has one) and would split one segment into several, changing what glob patterns and grants see
- * (SECURITY-BAR KEY-3), so it answers 404 before any check.
+ * (docs/security.md KEY-3), so it answers 404 before any check.
  */
 export function concreteAction(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {

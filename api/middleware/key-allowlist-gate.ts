@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 
 /**
  * Requests carrying a project API key reach routing only on an allowlisted path in its canonical spelling. Routing
- * alone would answer 404 to `/x/../admin` or `//admin`; attack row 42 asks for 403, and deny-by-default means the
+ * alone would answer 404 to `/x/../admin` or `//admin`; A-42 asks for 403, and deny-by-default means the
  * key never reaches a route the allowlist did not name. The route-level check (api/auth-chain.ts) repeats the match
  * against the route that was found and adds the scopes.
  */

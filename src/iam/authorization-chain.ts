@@ -66,7 +66,7 @@ export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleT
       return { ...base, allowed: false, requiredRole, reason: 'not-a-member' };
     }
     if (requiredRole === null) return { ...base, allowed: false, requiredRole, reason: 'unknown-action' };
-    // A key or token never exceeds its own restriction, whatever the role or grants behind it (SECURITY-BAR KEY-3).
+    // A key or token never exceeds its own restriction, whatever the role or grants behind it (docs/security.md KEY-3).
     const { restriction } = principal;
     const refused = { ...base, allowed: false, requiredRole, reason: 'credential-restriction' } as const;
     if (restriction && !anyPatternMatches(restriction.allowedActions, action)) return refused;

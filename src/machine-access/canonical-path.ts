@@ -1,5 +1,5 @@
 /**
- * The canonical form of a request path for the API-key allowlist (SECURITY-BAR KEY-2, attack row 42): percent-decoded
+ * The canonical form of a request path for the API-key allowlist (docs/security.md KEY-2, A-42): percent-decoded
  * once, dot segments removed (RFC 3986 5.2.4), runs of slashes collapsed. Case and a trailing slash are kept: the
  * allowlist is written in routed case without trailing slashes, so `/API/...` or `.../files/` match no entry. Null
  * when the path cannot be decoded.

@@ -90,10 +90,6 @@ export function allowlistEntry(method: string, canonical: string): AllowlistEntr
   return KEY_ALLOWLIST.find((e) => e.method === m && pathMatches(e.path, canonical)) ?? null;
 }
 
-export function isKeyScope(value: unknown): value is KeyScope {
-  return typeof value === 'string' && (KEY_SCOPES as readonly string[]).includes(value);
-}
-
 /**
  * The entry of a request as sent. The path must already be canonical: a spelling that canonicalises to an allowlisted
  * path (`/x/../`, `%2e%2e`, `//`, `%2F`) could route elsewhere, so it is refused rather than rewritten.

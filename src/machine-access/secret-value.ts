@@ -7,7 +7,7 @@ export const TOKEN_PREFIX = 'svcacct_';
 export type SecretPrefix = typeof KEY_PREFIX | typeof TOKEN_PREFIX;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** 40 base62 characters carry 238 random bits (SECURITY-BAR KEY-1 asks for at least 128). */
+/** 40 base62 characters carry 238 random bits (docs/security.md KEY-1 asks for at least 128). */
 const RANDOM_CHARS = 40;
 const CHECKSUM_CHARS = 6;
 const BODY = new RegExp(`^[0-9A-Za-z]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);

@@ -99,7 +99,7 @@ describe('project API keys', () => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  it('refuse every bypass spelling of an off-allowlist path with 403 (attack row 42)', async () => {
+  it('refuse every bypass spelling of an off-allowlist path with 403 (A-42)', async () => {
     const key = keys.admin!.key;
     const target = '/api/v2/projects/alpha/api-keys';
     const forms = [

@@ -4,7 +4,7 @@ import type { HttpResponse } from '../../helpers/http-client';
 
 /**
  * One request with the path exactly as given. fetch() and URL normalise dot segments and `%2e`, which would hide the
- * bypass forms of attack row 42 from the server, so those go through node:http untouched.
+ * bypass forms of A-42 from the server, so those go through node:http untouched.
  */
 export function rawRequest(baseUrl: string, method: string, rawPath: string, token: string) {
   const url = new URL(baseUrl);

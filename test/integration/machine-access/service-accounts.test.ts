@@ -86,7 +86,7 @@ describe('service accounts', () => {
     expect((await http.get('/api/v2/projects/alpha', { token: t })).status).toBe(200);
     const beta = await http.get('/api/v2/projects/beta', { token: t });
     expect([beta.status, errorOf(beta)]).toEqual([403, 'this credential does not allow the action projects.beta.read']);
-    // projects.alpha.workloads.read has two segments after alpha: `*` does not reach it (attack row 43).
+    // projects.alpha.workloads.read has two segments after alpha: `*` does not reach it (A-43).
     expect((await http.get('/api/v2/projects/alpha/workloads', { token: t })).status).toBe(403);
     expect((await http.get('/api/v2/teams', { token: t })).status).toBe(403);
     const deep = (await token(await account('admin'), ['projects.alpha.**'])).token;

@@ -22,7 +22,7 @@ describe('action glob patterns', () => {
     expect(matchesActionPattern(pattern, action)).toBe(expected);
   });
 
-  it('never lets * cross a dot, whatever the neighbours (attack row 43)', () => {
+  it('never lets * cross a dot, whatever the neighbours (A-43)', () => {
     // The spec's `deploy:*` shape in dotted form: one segment only, no prefix match, no other tenant.
     expect(matchesActionPattern('deploy.*', 'deploy.x.delete')).toBe(false);
     expect(matchesActionPattern('deploy.*', 'deployadmin.x')).toBe(false);
