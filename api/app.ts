@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { bearerDispatcher } from '../src/iam/bearer-dispatcher';
 import { withCurrentMembership } from '../src/iam/current-membership';
 import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
 import type { ApiServices } from '../src/runtime/api-services';
@@ -7,6 +8,7 @@ import { gitHttp } from './git-http';
 import type { AppState } from './context';
 import { bodyReader } from './middleware/body-reader';
 import { errorHandler } from './middleware/error-handler';
+import { keyAllowlistGate } from './middleware/key-allowlist-gate';
 import { requestMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { mountRoutes } from './mount-routes';
@@ -19,13 +21,18 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.silent = true;
   // Identity, then the current membership (org context and role), then role, grants and approval hooks.
   const authenticators = [
-    withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))),
+    bearerDispatcher({
+      ...services.machineAuth,
+      session: withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))),
+    }),
   ];
   const auth = new AuthChain(authenticators, services.authorization);
   const router = mountRoutes(routeTable(services), auth, services.schemas);
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));
   app.use(errorHandler());
+  // Before routing: a key on a path outside the allowlist, in whatever spelling, answers 403 rather than 404.
+  app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.
   app.use(gitHttp({ ...services, authenticators }));
   app.use(bodyReader(services.config.bodyLimitBytes));

@@ -1,6 +1,7 @@
-import { Forbidden, InvalidInput, Unauthorized } from '../src/errors';
+import { Forbidden, InvalidInput, NotFound, Unauthorized } from '../src/errors';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { Principal } from '../src/iam/principal';
+import { checkKeyAccess } from '../src/machine-access/key-allowlist';
 import type { AppContext } from './context';
 import type { RouteAccess } from './route-def';
 
@@ -9,9 +10,18 @@ export interface Authorizer {
   authorize(principal: Principal, action: string, ctx: AppContext): Promise<void>;
 }
 
-/** Fills `{param}` placeholders of an action template from the route parameters. */
+/**
+ * Fills `{param}` placeholders of an action template from the route parameters. A value with a dot names nothing
+ * (no slug or id has one) and would split one segment into several, changing what glob patterns and grants see
+ * (docs/security.md KEY-3), so it answers 404 before any check.
+ */
 export function concreteAction(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '*');
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) return '*';
+    if (value.includes('.')) throw new NotFound('not found');
+    return value;
+  });
 }
 
 export class AuthChain {
@@ -31,17 +41,23 @@ export class AuthChain {
     throw new Unauthorized('missing or invalid token');
   }
 
-  async enforce(ctx: AppContext, access: RouteAccess): Promise<void> {
+  /** `routePath` is the matched route (koa-router syntax): API keys must be on the allowlist for exactly it. */
+  async enforce(ctx: AppContext, access: RouteAccess, routePath: string): Promise<void> {
     if (access.kind === 'public') return;
     const principal = await this.identify(ctx);
+    checkKeyAccess(principal, ctx.method, ctx.path, routePath);
     ctx.state.principal = principal;
     ctx.state.log = ctx.state.log.child({ actor: principal.actor, orgId: principal.organizationId });
     if (access.kind === 'instance-admin') {
       if (!principal.isInstanceAdmin) throw new Forbidden('instance administrator required');
       return;
     }
-    // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization).
-    if (access.kind === 'authenticated') return;
+    // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization); machine
+    // credentials have none of those.
+    if (access.kind === 'authenticated') {
+      if (principal.kind !== 'user') throw new Forbidden('a user session is required');
+      return;
+    }
     if (principal.organizationId === null) throw new InvalidInput('missing organization context');
     await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}), ctx);
   }

@@ -8,6 +8,7 @@ import type { RepositoryStore } from '../src/gitops/repository-store';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { AuthorizationChain } from '../src/iam/authorization-chain';
 import type { Principal } from '../src/iam/principal';
+import { checkKeyAccess } from '../src/machine-access/key-allowlist';
 import { findProjectBySlug } from '../src/projects/project-repository';
 import type { AppContext } from './context';
 
@@ -99,6 +100,7 @@ export function gitHttp(deps: GitHttpDeps) {
     if (!project || !(await deps.repositories.exists(project.organizationId, project.id))) {
       throw new NotFound('repository not found');
     }
+    checkKeyAccess(principal, ctx.method, ctx.path, `/git/r/:org/:slug.git${rest}`);
     await deps.authorization.authorize(principal, `projects.${project.slug}.git.read`, ctx);
     const child = spawn('git', ['http-backend'], {
       env: {

@@ -29,7 +29,7 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
     const stack = [
       async (ctx: AppContext, next: Next) => {
         refuseNulCharacters({ path: ctx.params, query: ctx.query, body: ctx.state.body });
-        await auth.enforce(ctx, route.access);
+        await auth.enforce(ctx, route.access, route.path);
         schemas.check(PATH_PARAMS, { ...ctx.params }, 'path');
         if (route.query) schemas.check(route.query, { ...ctx.query }, 'query');
         if (route.body) checkBody(schemas, route.body, ctx.state.body ?? {}, route.bodyError);

@@ -16,6 +16,8 @@ import { planAdminRoutes } from './routes/plans/plan-admin-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { projectRoutes } from './routes/projects/project-routes';
 import { gitopsRoutes } from './routes/gitops/gitops-routes';
+import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
+import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -42,6 +44,8 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...planAdminRoutes(services),
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
+    ...apiKeyRoutes(services.apiKeys),
+    ...serviceAccountRoutes(services.serviceAccounts),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -13,6 +13,9 @@ export interface OrgsConfig {
   /** Lookups by identifier that find nothing in the caller's organization (missing or foreign), per caller. */
   lookupMissesPerCaller: number;
   lookupMissWindowMs: number;
+  /** MACHINE_RATE_PER_CREDENTIAL requests per MACHINE_RATE_WINDOW for each API key and service account token. */
+  machineRatePerCredential: number;
+  machineRateWindowMs: number;
 }
 
 export function loadOrgsConfig(env: Env): OrgsConfig {
@@ -27,5 +30,7 @@ export function loadOrgsConfig(env: Env): OrgsConfig {
     invitationRateWindowMs: readDurationMs(env, 'INVITATION_RATE_WINDOW', 3_600_000),
     lookupMissesPerCaller: readInt(env, 'LOOKUP_MISS_RATE_PER_CALLER', 120, 1, 1_000_000),
     lookupMissWindowMs: readDurationMs(env, 'LOOKUP_MISS_RATE_WINDOW', 60_000),
+    machineRatePerCredential: readInt(env, 'MACHINE_RATE_PER_CREDENTIAL', 600, 1, 1_000_000),
+    machineRateWindowMs: readDurationMs(env, 'MACHINE_RATE_WINDOW', 60_000),
   };
 }

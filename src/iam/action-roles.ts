@@ -46,6 +46,14 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.iam.self.read': 'viewer',
   'org.iam.read': 'admin',
   'org.iam.audit.read': 'admin',
+  // Service accounts (Enterprise plan) and their tokens: organization credentials, so administration.
+  'org.service-accounts.read': 'admin',
+  'org.service-accounts.create': 'admin',
+  'org.service-accounts.update': 'admin',
+  'org.service-accounts.delete': 'admin',
+  'org.service-accounts.tokens.read': 'admin',
+  'org.service-accounts.tokens.create': 'admin',
+  'org.service-accounts.tokens.delete': 'admin',
 
   // Platform configuration.
   'org.features.read': 'viewer',
@@ -93,4 +101,8 @@ export const ACTION_ROLES: ActionRoleTable = {
   // The external remote: its URL is visible to members, changing it (and its token) is configuration.
   'projects.*.remote.read': 'viewer',
   'projects.*.remote.update': 'admin',
+  // Project API keys: credentials of the project, so project administration.
+  'projects.*.api-keys.read': 'admin',
+  'projects.*.api-keys.create': 'admin',
+  'projects.*.api-keys.delete': 'admin',
 };

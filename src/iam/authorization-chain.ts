@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { Forbidden } from '../errors';
-import { highestGrantRole } from '../permissions/grant-repository';
+import { highestGrantRole, highestServiceAccountGrantRole } from '../permissions/grant-repository';
+import { anyPatternMatches } from './action-glob';
 import type { OrgRole, Principal } from './principal';
 import { resourceRefsOf, type ResourceRef } from './resource-refs';
 import { atLeast, minimumRole, type ActionRoleTable } from './role-authorizer';
@@ -24,7 +25,13 @@ export interface Decision {
   /** The strongest role resource grants give on the resources the action names. */
   grantRole: OrgRole | null;
   /** Which link decided: `organization-role`, `resource-grant`, or why it was denied. */
-  reason: 'organization-role' | 'resource-grant' | 'not-a-member' | 'unknown-action' | 'insufficient-role';
+  reason:
+    | 'organization-role'
+    | 'resource-grant'
+    | 'not-a-member'
+    | 'unknown-action'
+    | 'insufficient-role'
+    | 'credential-restriction';
   resources: ResourceRef[];
 }
 
@@ -44,6 +51,13 @@ export interface AuthorizationChain {
 export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleTable): AuthorizationChain {
   const hooks: ApprovalPolicyHook[] = [];
 
+  async function grantRoleOf(principal: Principal, organizationId: string, resources: ResourceRef[]) {
+    if (principal.serviceAccountId !== undefined) {
+      return highestServiceAccountGrantRole(db, organizationId, principal.serviceAccountId, resources);
+    }
+    return principal.userId === null ? null : highestGrantRole(db, organizationId, principal.userId, resources);
+  }
+
   async function decide(principal: Principal, action: string): Promise<Decision> {
     const resources = resourceRefsOf(action);
     const base = { action, resources, organizationRole: principal.role, grantRole: null };
@@ -52,15 +66,26 @@ export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleT
       return { ...base, allowed: false, requiredRole, reason: 'not-a-member' };
     }
     if (requiredRole === null) return { ...base, allowed: false, requiredRole, reason: 'unknown-action' };
+    // A key or token never exceeds its own restriction, whatever the role or grants behind it (docs/security.md KEY-3).
+    const { restriction } = principal;
+    const refused = { ...base, allowed: false, requiredRole, reason: 'credential-restriction' } as const;
+    if (restriction && !anyPatternMatches(restriction.allowedActions, action)) return refused;
+    const capped = (d: Decision): Decision =>
+      d.allowed && restriction && !atLeast(restriction.roleCap, requiredRole)
+        ? { ...refused, grantRole: d.grantRole }
+        : d;
     if (atLeast(principal.role, requiredRole)) {
-      return { ...base, allowed: true, requiredRole, reason: 'organization-role' };
+      return capped({ ...base, allowed: true, requiredRole, reason: 'organization-role' });
     }
-    const grantRole =
-      principal.userId === null
-        ? null
-        : await highestGrantRole(db, principal.organizationId, principal.userId, resources);
+    const grantRole = await grantRoleOf(principal, principal.organizationId, resources);
     const allowed = atLeast(grantRole, requiredRole);
-    return { ...base, grantRole, allowed, requiredRole, reason: allowed ? 'resource-grant' : 'insufficient-role' };
+    return capped({
+      ...base,
+      grantRole,
+      allowed,
+      requiredRole,
+      reason: allowed ? 'resource-grant' : 'insufficient-role',
+    });
   }
 
   return {
@@ -71,6 +96,9 @@ export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleT
       if (!decision.allowed) {
         if (decision.reason === 'not-a-member') throw new Forbidden('you are not a member of the active organization');
         if (decision.reason === 'unknown-action') throw new Forbidden(`action ${action} is not permitted`);
+        if (decision.reason === 'credential-restriction') {
+          throw new Forbidden(`this credential does not allow the action ${action}`);
+        }
         throw new Forbidden(`this action requires the ${decision.requiredRole ?? 'owner'} role`);
       }
       for (const hook of hooks) await hook.check({ principal, action, context });

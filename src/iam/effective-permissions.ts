@@ -1,12 +1,12 @@
 import type { Db } from '../db/knex';
 import { NotFound } from '../errors';
 import { findMember } from '../orgs/membership-repository';
-import { grantsOfUser, highestGrantRole, type Grant } from '../permissions/grant-repository';
+import { grantsOfUser, highestGrantRole, type Grant, type SubjectType } from '../permissions/grant-repository';
 import { teamsOfUser } from '../teams/team-repository';
 import type { AuthorizationChain, Decision } from './authorization-chain';
 import { isUuid } from '../db/uuid';
 import { type OrgCaller } from './caller';
-import type { OrgRole, Principal } from './principal';
+import type { CredentialRestriction, OrgRole, Principal } from './principal';
 import type { ResourceType } from './resource-refs';
 import { atLeast, higherRole } from './role-authorizer';
 
@@ -22,9 +22,12 @@ export interface EffectivePermissions {
   organizationRole: OrgRole | null;
   teams: { id: string; slug: string; name: string }[];
   /** Grants reaching the subject directly (`via: user`) or through a team (`via: team`, teamId). */
-  grants: (Grant & { via: 'user' | 'team' })[];
-  /** Action patterns the organization role alone allows (grants add more on their resources). */
+  grants: (Grant & { via: SubjectType })[];
+  /** Action patterns the organization role alone allows (grants add more on their resources; a machine
+   * credential's role cap removes some, and its own patterns narrow the rest: see `restriction`). */
   allowedActions: string[];
+  /** A project key's or service account token's restriction, as the chain applies it. */
+  restriction?: CredentialRestriction;
   resource?: { type: ResourceType; id: string; role: OrgRole | null };
   decision?: Decision;
 }
@@ -45,8 +48,12 @@ export function createEffectivePermissions(deps: { db: Db; authorization: Author
       teams,
       grants: grants.map((g) => ({ ...g, via: g.subjectType })),
       allowedActions: Object.entries(authorization.actionRoles)
-        .filter(([, needed]) => atLeast(role, needed))
+        .filter(
+          ([, needed]) =>
+            atLeast(role, needed) && (!principal.restriction || atLeast(principal.restriction.roleCap, needed)),
+        )
         .map(([action]) => action),
+      ...(principal.restriction ? { restriction: principal.restriction } : {}),
     };
     if (q.resourceType && q.resourceId) {
       const refs = [{ type: q.resourceType, id: q.resourceId }];
@@ -58,7 +65,7 @@ export function createEffectivePermissions(deps: { db: Db; authorization: Author
   }
 
   return {
-    /** The caller's own credential: a session today, service-account tokens once they exist. */
+    /** The caller's own credential: a session, a project API key or a service account token. */
     mine: (caller: OrgCaller, q: EffectivePermissionsQuery) => describe(caller.principal, caller.organizationId, q),
 
     /** Another member of the caller's organization, seen as that member's own session would be. */

@@ -26,4 +26,16 @@ export interface Principal {
   /** The login session a user access token belongs to (`sid`), for "this session" operations. */
   sessionId?: string;
   isInstanceAdmin: boolean;
+  /** Machine credentials (project API keys, service account tokens) narrow what role and grants would allow. */
+  restriction?: CredentialRestriction;
+  /** The acting service account: resource grants to it apply (src/permissions). */
+  serviceAccountId?: string;
+}
+
+export interface CredentialRestriction {
+  /** Glob patterns over dotted actions (src/iam/action-glob.ts); an action matching none is refused. */
+  allowedActions: readonly string[];
+  /** The strongest role the credential's scopes stand for: role and grants are capped by it. */
+  roleCap: OrgRole;
+  scopes: readonly string[];
 }

@@ -8,7 +8,10 @@ import { keysetPage, type PageRequest } from '../db/pagination';
 
 export const GRANT_ROLES = ['admin', 'member', 'viewer'] as const;
 export type GrantRole = (typeof GRANT_ROLES)[number];
-export type SubjectType = 'user' | 'team';
+export type SubjectType = 'user' | 'team' | 'service_account';
+
+/** The column holding each subject type's id. */
+const SUBJECT_COLUMN = { user: 'user_id', team: 'team_id', service_account: 'service_account_id' } as const;
 
 export interface Grant {
   id: string;
@@ -26,6 +29,7 @@ interface GrantRow {
   subject_type: SubjectType;
   user_id: string | null;
   team_id: string | null;
+  service_account_id: string | null;
   resource_type: ResourceType;
   resource_id: string;
   role: GrantRole;
@@ -38,6 +42,7 @@ const GRANT_COLUMNS = [
   'g.subject_type',
   'g.user_id',
   'g.team_id',
+  'g.service_account_id',
   'g.resource_type',
   'g.resource_id',
   'g.role',
@@ -49,7 +54,7 @@ function rowToGrant(row: GrantRow): Grant {
   return {
     id: row.id,
     subjectType: row.subject_type,
-    subjectId: (row.subject_type === 'user' ? row.user_id : row.team_id) ?? '',
+    subjectId: row[SUBJECT_COLUMN[row.subject_type]] ?? '',
     resourceType: row.resource_type,
     resourceId: row.resource_id,
     role: row.role,
@@ -77,8 +82,7 @@ export async function insertGrant(db: Queryable, organizationId: string, input: 
       .insert({
         organization_id: organizationId,
         subject_type: input.subjectType,
-        user_id: input.subjectType === 'user' ? input.subjectId : null,
-        team_id: input.subjectType === 'team' ? input.subjectId : null,
+        [SUBJECT_COLUMN[input.subjectType]]: input.subjectId,
         resource_type: input.resourceType,
         resource_id: input.resourceId,
         role: input.role,
@@ -86,7 +90,9 @@ export async function insertGrant(db: Queryable, organizationId: string, input: 
       })
       .returning(GRANT_COLUMNS.map((c) => c.slice(2))),
     'this subject already has a grant on this resource',
-    input.subjectType === 'team' ? 'team not found' : 'member not found',
+    { user: 'member not found', team: 'team not found', service_account: 'service account not found' }[
+      input.subjectType
+    ],
   );
   return rowToGrant(row);
 }
@@ -105,7 +111,15 @@ export interface GrantFilters {
 
 function applyFilters(query: Knex.QueryBuilder, f: GrantFilters): Knex.QueryBuilder {
   if (f.subjectType) void query.where('g.subject_type', f.subjectType);
-  if (f.subjectId) void query.where((b) => void b.where('g.user_id', f.subjectId).orWhere('g.team_id', f.subjectId));
+  if (f.subjectId) {
+    void query.where(
+      (b) =>
+        void b
+          .where('g.user_id', f.subjectId)
+          .orWhere('g.team_id', f.subjectId)
+          .orWhere('g.service_account_id', f.subjectId),
+    );
+  }
   if (f.resourceType) void query.where('g.resource_type', f.resourceType);
   if (f.resourceId) void query.where('g.resource_id', f.resourceId);
   return query;
@@ -143,18 +157,27 @@ function grantsReaching(db: Queryable, organizationId: string, userId: string) {
   });
 }
 
-/** The strongest role any grant gives the user on any of the resources (null when none does). */
-export async function highestGrantRole(
-  db: Queryable,
-  organizationId: string,
-  userId: string,
-  refs: readonly ResourceRef[],
-): Promise<OrgRole | null> {
+async function highestOf(query: Knex.QueryBuilder, refs: readonly ResourceRef[]): Promise<OrgRole | null> {
   if (refs.length === 0) return null;
-  const rows = (await grantsReaching(db, organizationId, userId).where((b) => {
+  const rows = (await query.where((b) => {
     for (const ref of refs) void b.orWhere({ 'g.resource_type': ref.type, 'g.resource_id': ref.id });
   })) as GrantRow[];
   return rows.reduce<OrgRole | null>((best, row) => higherRole(best, row.role), null);
+}
+
+/** The strongest role any grant gives the user on any of the resources (null when none does). */
+export function highestGrantRole(db: Queryable, organizationId: string, userId: string, refs: readonly ResourceRef[]) {
+  return highestOf(grantsReaching(db, organizationId, userId), refs);
+}
+
+/** The same for a service account: only grants naming the account itself reach it. */
+export function highestServiceAccountGrantRole(
+  db: Queryable,
+  organizationId: string,
+  serviceAccountId: string,
+  refs: readonly ResourceRef[],
+) {
+  return highestOf(grants(db, organizationId).where('g.service_account_id', serviceAccountId), refs);
 }
 
 /** Every grant reaching the user, for the effective-permissions view; bounded by the organization's grant count. */

@@ -7,6 +7,7 @@ import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../db/pagination';
 import { findTeam } from '../teams/team-repository';
+import { findServiceAccount } from '../machine-access/service-account-repository';
 import {
   deleteGrant,
   findGrant,
@@ -34,6 +35,11 @@ export function createGrantService(deps: OrgDomainDeps) {
     { table: 'resource_grants', resourceType: 'permission', category: 'role_changes' },
     findGrant,
   );
+  const { lookup: serviceAccountOf } = orgResource(
+    deps,
+    { table: 'service_accounts', resourceType: 'service account', category: 'role_changes' },
+    findServiceAccount,
+  );
   const { lookup: teamOf } = orgResource(
     deps,
     { table: 'teams', resourceType: 'team', category: 'role_changes' },
@@ -43,6 +49,7 @@ export function createGrantService(deps: OrgDomainDeps) {
   /** The subject must belong to the caller's organization; a foreign team id is audited like any foreign id. */
   async function checkSubject(caller: OrgCaller, input: NewGrant): Promise<string> {
     if (input.subjectType === 'team') return (await teamOf(caller, input.subjectId)).slug;
+    if (input.subjectType === 'service_account') return (await serviceAccountOf(caller, input.subjectId)).name;
     const member = isUuid(input.subjectId) ? await findMember(db, caller.organizationId, input.subjectId) : null;
     if (!member) throw new NotFound('member not found');
     return member.email;

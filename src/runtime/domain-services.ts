@@ -11,6 +11,14 @@ import { createTenantService, type TenantService } from '../platform-config/tena
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createTeamService, type TeamService } from '../teams/team-service';
+import { createApiKeyService, type ApiKeyService } from '../machine-access/api-key-service';
+import {
+  apiKeyAuthenticator,
+  serviceAccountTokenAuthenticator,
+  type MachineAuthDeps,
+} from '../machine-access/machine-authenticators';
+import { createServiceAccountService, type ServiceAccountService } from '../machine-access/service-account-service';
+import type { Authenticator } from '../iam/authenticator';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -33,6 +41,11 @@ export interface DomainServices {
   projects: ProjectDomain;
   /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
   gitops: GitopsDomain;
+  /** Project API keys and service accounts with their tokens (src/machine-access). */
+  apiKeys: ApiKeyService;
+  serviceAccounts: ServiceAccountService;
+  /** Bearer authenticators of the machine credentials, for the dispatcher in api/app.ts. */
+  machineAuth: { apiKey: Authenticator; serviceAccountToken: Authenticator };
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -53,9 +66,22 @@ export function createDomainServices(core: CoreServices): DomainServices {
   });
   const repositories = createRepositoryStore(config.dataDir);
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
+  const plans = createPlanGate(db);
+  const machineAuth: MachineAuthDeps = {
+    db,
+    limiter: core.limiter,
+    plans,
+    rate: { perCredential: config.orgs.machineRatePerCredential, windowMs: config.orgs.machineRateWindowMs },
+  };
   return {
     authorization,
-    plans: createPlanGate(db),
+    plans,
+    apiKeys: createApiKeyService({ ...owned, projects: projects.projects, plans }),
+    serviceAccounts: createServiceAccountService({ ...owned, plans }),
+    machineAuth: {
+      apiKey: apiKeyAuthenticator(machineAuth),
+      serviceAccountToken: serviceAccountTokenAuthenticator(machineAuth),
+    },
     orgs: createOrgService({ ...owned, invitations }),
     invitations,
     teams: createTeamService(owned),

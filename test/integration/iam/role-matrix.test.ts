@@ -4,6 +4,7 @@ import { concreteAction } from '../../../api/auth-chain';
 import { mountRoutes } from '../../../api/mount-routes';
 import type { RouteDef } from '../../../api/route-def';
 import { ACTION_ROLES } from '../../../src/iam/action-roles';
+import { KEY_ALLOWLIST } from '../../../src/machine-access/key-allowlist';
 import { ROLE_RANK, type OrgRole } from '../../../src/iam/principal';
 import { minimumRole, type ActionRoleTable } from '../../../src/iam/role-authorizer';
 import { makeInstanceAdmin, makeOrg, makeUser, tokenFor } from '../../helpers/fixtures';
@@ -25,6 +26,8 @@ const CALLERS = [
   'other-org',
   'anonymous',
   'operator',
+  'api-key',
+  'service-account',
 ] as const;
 type CallerKind = (typeof CALLERS)[number];
 
@@ -62,8 +65,9 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   http = httpClient(platform.url);
   routes = routeTable(platform.services);
-  const a = await makeOrg(platform, ['owner', 'admin', 'member', 'viewer']);
-  const b = await makeOrg(platform, ['owner']);
+  // Enterprise, so service accounts exist; plan gates of other features are their own tests' business.
+  const a = await makeOrg(platform, ['owner', 'admin', 'member', 'viewer'], 'enterprise');
+  const b = await makeOrg(platform, ['owner'], 'enterprise');
   for (const role of ['owner', 'admin', 'member', 'viewer'] as const) tokens[role] = a.members[role]!.token;
   tokens['other-org'] = b.members.owner!.token;
   const loner = await makeUser(platform);
@@ -94,6 +98,22 @@ beforeAll(async () => {
     token: owner,
     body: { environment: 'prod', kubernetesVersion: '1.31' },
   });
+  tokens['api-key'] = (
+    await http.post<{ key: string }>(`/api/v2/projects/${a.org.slug}/api-keys`, {
+      token: owner,
+      body: { name: 'matrix', scopes: ['admin'] },
+    })
+  ).body.key;
+  const account = await http.post<{ id: string }>('/api/v2/iam/service-accounts', {
+    token: owner,
+    body: { name: 'matrix', role: 'admin' },
+  });
+  tokens['service-account'] = (
+    await http.post<{ token: string }>(`/api/v2/iam/service-accounts/${account.body.id}/tokens`, {
+      token: owner,
+      body: { scopes: ['admin'], allowedActions: ['**'] },
+    })
+  ).body.token;
   const invitation = await http.post<{ id: string }>(`/api/v1/organizations/${a.org.slug}/invitations`, {
     token: owner,
     body: { email: 'matrix@example.test', role: 'viewer' },
@@ -107,7 +127,16 @@ beforeAll(async () => {
     environment: 'prod',
     userId: viewerId,
   });
-  secretsOfA.push(project.body.id, a.org.id, team.body.id, grant.body.id, tenant.body.id, invitation.body.id, viewerId);
+  secretsOfA.push(
+    account.body.id,
+    project.body.id,
+    a.org.id,
+    team.body.id,
+    grant.body.id,
+    tenant.body.id,
+    invitation.body.id,
+    viewerId,
+  );
 });
 afterAll(() => platform.close());
 
@@ -212,13 +241,21 @@ describe('role matrix over HTTP', () => {
         const res = await call(route, who, true);
         checked += 1;
         const access = route.access;
+        if (who === 'api-key') {
+          // An admin-scoped key of the project: the allowlist decides, then it acts like the admin role there.
+          if (KEY_ALLOWLIST.some((e) => e.method === route.method && e.path === route.path)) {
+            expectAuthorized(route, who, res);
+          } else expectStatus(route, who, res, 403, 'API keys are not accepted on this path');
+          continue;
+        }
         if (access.kind === 'instance-admin') {
           if (who === 'operator') expectAuthorized(route, who, res);
           else expectStatus(route, who, res, 403, 'instance administrator required');
           continue;
         }
         if (access.kind === 'authenticated') {
-          expectAuthorized(route, who, res);
+          if (who === 'service-account') expectStatus(route, who, res, 403, 'a user session is required');
+          else expectAuthorized(route, who, res);
           continue;
         }
         if (who === 'none' || who === 'operator') {
@@ -230,9 +267,16 @@ describe('role matrix over HTTP', () => {
           continue;
         }
         const needed = minimumRole(ACTION_ROLES, concreteAction(access.action, {})) as OrgRole;
-        const role: OrgRole = who === 'other-org' ? 'owner' : who;
+        const role: OrgRole = who === 'other-org' ? 'owner' : who === 'service-account' ? 'admin' : who;
         if (ROLE_RANK[role] < ROLE_RANK[needed]) {
           expectStatus(route, who, res, 403, `this action requires the ${needed} role`);
+          continue;
+        }
+        if (who === 'service-account' && /\.(api-keys|tokens)\.(create|delete)$/.test(access.action)) {
+          // Credentials are minted and revoked by people only (src/machine-access/credential-managers.ts); the
+          // service says so after request validation, so the invalid matrix body answers 400 first.
+          if (hasSchema(route)) expectStatus(route, who, res, 400);
+          else expectStatus(route, who, res, 403, 'API keys and tokens are managed by signed-in users only');
           continue;
         }
         if (who !== 'other-org') {

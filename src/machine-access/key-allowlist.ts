@@ -1,0 +1,116 @@
+import { Forbidden } from '../errors';
+import type { Principal } from '../iam/principal';
+import { canonicalPath } from './canonical-path';
+
+/** The methods of api/route-def.ts. */
+type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export const KEY_SCOPES = ['read', 'write', 'admin', 'image:update'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** Which key scopes open an entry: `admin` includes `write`, `write` includes `read`; `image:update` stands alone. */
+const READ: readonly KeyScope[] = ['read', 'write', 'admin'];
+const WRITE: readonly KeyScope[] = ['write', 'admin'];
+const ADMIN: readonly KeyScope[] = ['admin'];
+const IMAGES: readonly KeyScope[] = ['write', 'admin', 'image:update'];
+const IMAGES_READ: readonly KeyScope[] = ['read', 'write', 'admin', 'image:update'];
+
+export interface AllowlistEntry {
+  method: HttpMethod;
+  /** A route path of api/route-table.ts (koa-router syntax), or the Git smart-HTTP read endpoints. */
+  path: string;
+  scopes: readonly KeyScope[];
+}
+
+const P = '/api/v2/projects/:slug';
+const entry = (method: HttpMethod, path: string, scopes: readonly KeyScope[]): AllowlistEntry => ({
+  method,
+  path,
+  scopes,
+});
+
+/**
+ * The one, global list of paths that accept project API keys (spec: "fixed global allowlist", not configurable per
+ * key). Every other path answers 403 to a key. docs/machine-access.md shows this table; the integration test
+ * test/integration/machine-access/key-scopes.test.ts proves each row and that every row is a real route.
+ */
+export const KEY_ALLOWLIST: readonly AllowlistEntry[] = [
+  entry('get', P, READ),
+  entry('get', `${P}/files`, READ),
+  entry('get', `${P}/files/content`, READ),
+  entry('get', `${P}/commits`, READ),
+  entry('get', `${P}/environments`, READ),
+  entry('get', `${P}/environments/:environment`, READ),
+  entry('get', `${P}/tenants`, READ),
+  entry('get', `${P}/workloads`, READ),
+  entry('get', `${P}/workloads/:name`, READ),
+  entry('get', `${P}/policy`, READ),
+  entry('get', `${P}/delivery/preview`, READ),
+  entry('get', `${P}/compare`, READ),
+  entry('get', '/git/r/:org/:slug.git/info/refs', READ),
+  entry('post', '/git/r/:org/:slug.git/git-upload-pack', READ),
+  entry('put', `${P}/files/content`, WRITE),
+  entry('delete', `${P}/files/content`, WRITE),
+  entry('post', `${P}/workloads`, WRITE),
+  entry('patch', `${P}/workloads/:name`, WRITE),
+  entry('delete', `${P}/workloads/:name`, WRITE),
+  entry('post', `${P}/delivery/generate`, WRITE),
+  entry('post', `${P}/bulk-update/preview`, IMAGES_READ),
+  entry('post', `${P}/bulk-update`, IMAGES),
+  entry('patch', P, ADMIN),
+  entry('patch', `${P}/policy`, ADMIN),
+  entry('post', `${P}/environments`, ADMIN),
+  entry('patch', `${P}/environments/:environment`, ADMIN),
+  entry('delete', `${P}/environments/:environment`, ADMIN),
+  entry('post', `${P}/tenants`, ADMIN),
+  entry('get', `${P}/remote`, ADMIN),
+  entry('put', `${P}/remote`, ADMIN),
+  entry('delete', `${P}/remote`, ADMIN),
+];
+
+/** One path segment a parameter may take: the slug and name alphabet, never a dot segment or an encoded byte. */
+const PARAM = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+function segmentMatches(pattern: string, segment: string): boolean {
+  const param = /^:(\w+)(\.git)?$/.exec(pattern);
+  if (!param) return pattern === segment;
+  const value = param[2] ? (segment.endsWith('.git') ? segment.slice(0, -4) : null) : segment;
+  return value !== null && PARAM.test(value);
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+  const p = pattern.split('/');
+  const s = path.split('/');
+  return p.length === s.length && p.every((seg, i) => segmentMatches(seg, s[i]!));
+}
+
+/** The entry for a method and a canonical path, or null: case and trailing slashes must be exactly as routed. */
+export function allowlistEntry(method: string, canonical: string): AllowlistEntry | null {
+  const m = method.toLowerCase();
+  return KEY_ALLOWLIST.find((e) => e.method === m && pathMatches(e.path, canonical)) ?? null;
+}
+
+/**
+ * The entry of a request as sent. The path must already be canonical: a spelling that canonicalises to an allowlisted
+ * path (`/x/../`, `%2e%2e`, `//`, `%2F`) could route elsewhere, so it is refused rather than rewritten.
+ */
+export function keyPathEntry(method: string, rawPath: string): AllowlistEntry | null {
+  const canonical = canonicalPath(rawPath);
+  return canonical === null || canonical !== rawPath ? null : allowlistEntry(method, canonical);
+}
+
+export const OFF_ALLOWLIST = 'API keys are not accepted on this path';
+
+/**
+ * The API-key link of the chain: the request's path is on the allowlist, is the route that matched (`routePath`),
+ * and one of the key's scopes opens it. Other identities pass unchanged. Throws Forbidden.
+ */
+export function checkKeyAccess(principal: Principal, method: string, rawPath: string, routePath: string): void {
+  if (principal.kind !== 'api_key') return;
+  const entry = keyPathEntry(method, rawPath);
+  if (!entry || entry.path !== routePath) throw new Forbidden(OFF_ALLOWLIST);
+  const scopes = principal.restriction?.scopes ?? [];
+  if (!entry.scopes.some((s) => scopes.includes(s))) {
+    throw new Forbidden(`this API key needs one of the scopes ${entry.scopes.join(', ')} here`);
+  }
+}
