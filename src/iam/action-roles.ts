@@ -93,4 +93,12 @@ export const ACTION_ROLES: ActionRoleTable = {
   // The external remote: its URL is visible to members, changing it (and its token) is configuration.
   'projects.*.remote.read': 'viewer',
   'projects.*.remote.update': 'admin',
+
+  // Organization registry (/v2/*, OCI distribution): pulling for every member, pushing and deleting for members.
+  'org.registry.pull': 'viewer',
+  'org.registry.push': 'member',
+  'org.registry.delete': 'member',
+  // Chart catalog (/api/v2/org-charts): reading for every member, deleting a chart or a version for members.
+  'org.charts.read': 'viewer',
+  'org.charts.delete': 'member',
 };

@@ -10,6 +10,8 @@ import { createEnvironmentService, type EnvironmentService } from '../platform-c
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
+import { createBlobStore } from '../registry/blob-store';
+import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
 import type { CoreServices } from './services';
 
@@ -33,6 +35,8 @@ export interface DomainServices {
   projects: ProjectDomain;
   /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
   gitops: GitopsDomain;
+  /** The organization registry behind /v2/* (src/registry, blobs under DATA_DIR/registry). */
+  registry: RegistryService;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -77,5 +81,6 @@ export function createDomainServices(core: CoreServices): DomainServices {
       secrets: core.secrets,
       remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
+    registry: createRegistryService({ db, audit, blobs: createBlobStore(config.dataDir), config: config.registry }),
   };
 }
