@@ -37,7 +37,6 @@ export function createApp(services: ApiServices): Koa<AppState> {
       authenticators,
       tokens: createRegistryTokens(services.secrets),
       tokenTtlSeconds: services.config.registry.tokenTtlSeconds,
-      publicUrl: services.config.publicUrl,
     }),
   );
   app.use(bodyReader(services.config.bodyLimitBytes));

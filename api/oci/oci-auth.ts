@@ -29,14 +29,13 @@ export interface OciAuthDeps {
   authorization: AuthorizationChain;
   tokens: RegistryTokens;
   tokenTtlSeconds: number;
-  publicUrl: string;
 }
 
-export function challenge(deps: OciAuthDeps, scope: string | null, message = 'authentication required'): OciError {
+/** 401 with the Bearer challenge; the realm is this server as the client reached it (trusted proxies honoured). */
+export function challenge(ctx: AppContext, scope: string | null, message = 'authentication required'): OciError {
   const err = new OciError('UNAUTHORIZED', message);
-  const service = new URL(deps.publicUrl).host;
   err.headers['WWW-Authenticate'] =
-    `Bearer realm="${deps.publicUrl}/v2/token",service="${service}"` + (scope ? `,scope="${scope}"` : '');
+    `Bearer realm="${ctx.protocol}://${ctx.host}/v2/token",service="${ctx.host}"` + (scope ? `,scope="${scope}"` : '');
   return err;
 }
 
@@ -50,7 +49,7 @@ async function basicPrincipal(ctx: AppContext, deps: OciAuthDeps): Promise<Princ
     const principal = secret ? await authenticator.authenticate(secret) : null;
     if (principal) return principal;
   }
-  throw challenge(deps, null, 'invalid credentials: use an access token as the password');
+  throw challenge(ctx, null, 'invalid credentials: use an access token as the password');
 }
 
 /** A grant for the scopes asked, each action decided by the authorization chain for the principal's organization. */
@@ -76,7 +75,7 @@ async function grantFor(deps: OciAuthDeps, principal: Principal, scopes: string[
 /** `GET /v2/token`: Basic credentials in, a short-lived registry token for the scopes asked out. */
 export async function issueToken(ctx: AppContext, deps: OciAuthDeps): Promise<void> {
   const principal = await basicPrincipal(ctx, deps);
-  if (!principal) throw challenge(deps, null);
+  if (!principal) throw challenge(ctx, null);
   const scope = ctx.query.scope;
   const grant = await grantFor(deps, principal, scope === undefined ? [] : Array.isArray(scope) ? scope : [scope]);
   const token = deps.tokens.issue(grant);
@@ -97,11 +96,11 @@ export async function requestGrant(ctx: AppContext, deps: OciAuthDeps, scope: st
   const bearer = /^Bearer (\S{1,8192})$/.exec(ctx.get('Authorization'))?.[1];
   if (bearer) {
     const grant = deps.tokens.verify(bearer, Math.floor(Date.now() / 1000));
-    if (!grant) throw challenge(deps, scope, 'the registry token is invalid or expired');
+    if (!grant) throw challenge(ctx, scope, 'the registry token is invalid or expired');
     return grant;
   }
   const principal = await basicPrincipal(ctx, deps);
-  if (!principal) throw challenge(deps, scope);
+  if (!principal) throw challenge(ctx, scope);
   return grantFor(deps, principal, scope ? [scope] : []);
 }
 
@@ -110,7 +109,7 @@ export async function requestGrant(ctx: AppContext, deps: OciAuthDeps, scope: st
  * (as a missing one would); an action refused by the chain answers DENIED; one never asked for answers the challenge.
  */
 export function requireAccess(
-  deps: OciAuthDeps,
+  ctx: AppContext,
   grant: RegistryGrant,
   fullName: string,
   action: RegistryAction,
@@ -125,7 +124,7 @@ export function requireAccess(
   }
   if (access?.denied.includes(action)) throw new OciError('DENIED', `your role does not allow ${action} here`);
   throw challenge(
-    deps,
+    ctx,
     `repository:${fullName}:${action === 'pull' ? 'pull' : `pull,${action}`}`,
     'insufficient scope',
   );

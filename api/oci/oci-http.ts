@@ -39,7 +39,7 @@ async function dispatch(ctx: AppContext, deps: OciDeps) {
   if (ctx.path === '/v2/token' && ctx.method === 'GET') return issueToken(ctx, deps);
   if (ctx.path === '/v2/' || ctx.path === '/v2') {
     const grant = await requestGrant(ctx, deps, null);
-    if (!grant) throw challenge(deps, null);
+    if (!grant) throw challenge(ctx, null);
     ctx.body = {};
     return;
   }
@@ -52,7 +52,7 @@ async function dispatch(ctx: AppContext, deps: OciDeps) {
   if (!route) throw new OciError('UNSUPPORTED', 'the operation is not supported');
   const scope = `repository:${fullName}:${route.action === 'pull' ? 'pull' : `pull,${route.action}`}`;
   const grant = await requestGrant(ctx, deps, scope);
-  const { organizationId, name } = requireAccess(deps, grant, fullName, route.action);
+  const { organizationId, name } = requireAccess(ctx, grant, fullName, route.action);
   const { principal } = grant;
   const caller = {
     organizationId,
