@@ -106,26 +106,25 @@ export async function requestGrant(ctx: AppContext, deps: OciAuthDeps, scope: st
 
 /**
  * Checks that the grant allows `action` on `<orgSlug>/<name>`. Another organization's repository answers NAME_UNKNOWN
- * (as a missing one would); an action refused by the chain answers DENIED; one never asked for answers the challenge.
+ * (as a missing one would). An action outside the token's scopes is decided by the authorization chain for the
+ * token's principal (clients such as oras reuse a pull token for a push): DENIED when the role does not allow it.
  */
-export function requireAccess(
-  ctx: AppContext,
+export async function requireAccess(
+  deps: OciAuthDeps,
   grant: RegistryGrant,
   fullName: string,
   action: RegistryAction,
-): { organizationId: string; name: string } {
+): Promise<{ organizationId: string; name: string }> {
   const slug = grant.organizationSlug;
-  if (slug === null || !fullName.startsWith(`${slug}/`) || grant.principal.organizationId === null) {
+  const organizationId = grant.principal.organizationId;
+  if (slug === null || !fullName.startsWith(`${slug}/`) || organizationId === null) {
     throw new OciError('NAME_UNKNOWN', 'repository name not known to registry');
   }
   const access = grant.access.find((a) => a.name === fullName);
-  if (access?.actions.includes(action)) {
-    return { organizationId: grant.principal.organizationId, name: fullName.slice(slug.length + 1) };
-  }
-  if (access?.denied.includes(action)) throw new OciError('DENIED', `your role does not allow ${action} here`);
-  throw challenge(
-    ctx,
-    `repository:${fullName}:${action === 'pull' ? 'pull' : `pull,${action}`}`,
-    'insufficient scope',
-  );
+  const allowed =
+    access?.actions.includes(action) ||
+    (!access?.denied.includes(action) &&
+      (await deps.authorization.decide(grant.principal, REGISTRY_ACTION_NAMES[action])).allowed);
+  if (!allowed) throw new OciError('DENIED', `your role does not allow ${action} on this repository`);
+  return { organizationId, name: fullName.slice(slug.length + 1) };
 }

@@ -52,7 +52,7 @@ async function dispatch(ctx: AppContext, deps: OciDeps) {
   if (!route) throw new OciError('UNSUPPORTED', 'the operation is not supported');
   const scope = `repository:${fullName}:${route.action === 'pull' ? 'pull' : `pull,${route.action}`}`;
   const grant = await requestGrant(ctx, deps, scope);
-  const { organizationId, name } = requireAccess(ctx, grant, fullName, route.action);
+  const { organizationId, name } = await requireAccess(deps, grant, fullName, route.action);
   const { principal } = grant;
   const caller = {
     organizationId,
