@@ -1,6 +1,5 @@
 import type { Next } from 'koa';
 import { OciError } from '../../src/registry/oci-errors';
-import type { RegistryService } from '../../src/registry/registry-service';
 import type { AppContext } from '../context';
 import { blobRoutes } from './blob-handlers';
 import { manifestRoutes } from './manifest-handlers';
