@@ -16,6 +16,7 @@ import { planAdminRoutes } from './routes/plans/plan-admin-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { projectRoutes } from './routes/projects/project-routes';
 import { gitopsRoutes } from './routes/gitops/gitops-routes';
+import { orgChartRoutes } from './routes/registry/org-chart-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -42,6 +43,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...planAdminRoutes(services),
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
+    ...orgChartRoutes(services.charts),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

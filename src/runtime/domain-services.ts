@@ -11,6 +11,7 @@ import { createTenantService, type TenantService } from '../platform-config/tena
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createBlobStore } from '../registry/blob-store';
+import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
 import type { CoreServices } from './services';
@@ -37,6 +38,8 @@ export interface DomainServices {
   gitops: GitopsDomain;
   /** The organization registry behind /v2/* (src/registry, blobs under DATA_DIR/registry). */
   registry: RegistryService;
+  /** Helm charts of the registry (/api/v2/org-charts). */
+  charts: ChartCatalog;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -56,6 +59,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
+  const registry = createRegistryService({
+    db,
+    audit,
+    blobs: createBlobStore(config.dataDir),
+    config: config.registry,
+  });
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   return {
     authorization,
@@ -81,6 +90,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       secrets: core.secrets,
       remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
-    registry: createRegistryService({ db, audit, blobs: createBlobStore(config.dataDir), config: config.registry }),
+    registry,
+    charts: createChartCatalog({ db, registry }),
   };
 }
