@@ -175,6 +175,20 @@ describe('the OCI distribution API', () => {
     expect([push.status, push.code]).toEqual([403, 'DENIED']);
   });
 
+  it('expires an unfinished upload and collects blobs no repository links', async () => {
+    const start = await owner.call('POST', `/v2/${repo}/blobs/uploads/`);
+    const location = start.headers.get('location')!;
+    await platform.services.db('oci_uploads').update({ updated_at: new Date(Date.now() - 2 * 3600 * 1000) });
+    const orphan = sha('layer-1');
+    expect(fs.existsSync(blobFile(orphan))).toBe(true);
+    const gc = await platform.services.registry.collectGarbage();
+    expect([gc.blobsRemoved, gc.uploadsExpired]).toEqual([1, 2]); // this upload and the stranger's unmounted one
+    expect(fs.existsSync(blobFile(orphan))).toBe(false);
+    const late = await owner.call('PATCH', location, 'x');
+    expect([late.status, late.code]).toEqual([404, 'BLOB_UPLOAD_UNKNOWN']);
+    expect(fs.existsSync(blobFile(sha('signature')))).toBe(true);
+  });
+
   it("lists only the organization's repositories in the catalog", async () => {
     const catalog = await viewer.call('GET', '/v2/_catalog');
     expect(catalog.json.repositories).toEqual([`${org.org.slug}/charts/app`, `${org.org.slug}/copy`]);
