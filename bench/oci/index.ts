@@ -3,16 +3,17 @@
  *   npm run bench:oci [-- --mb 100 --pulls 100]
  * Starts the platform on embedded defaults (API in this process, PostgreSQL and Temporal embedded), then times: a
  * monolithic push of a random artifact of `--mb` MB streamed from disk and its pull streamed back to disk, beside a
- * plain stream copy of the same file on the same disk, with the process RSS sampled throughout (the API runs in this
- * process); and `--pulls` concurrent pulls (manifest then blob) of a small chart with a registry token, p50/p95.
+ * plain stream copy of the same file on the same disk (curl is the client, so the RSS sampled in this process is the
+ * API's); and `--pulls` concurrent pulls (manifest then blob) of a small chart with a registry token, p50/p95.
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 
@@ -22,6 +23,15 @@ function arg(name: string, fallback: number): number {
 }
 
 const MB = 1024 * 1024;
+const run = promisify(execFile);
+
+/** Runs curl quietly and returns the HTTP status it got. */
+async function curl(args: string[]): Promise<string> {
+  const { stdout } = await run('curl', ['-s', '-w', '%{http_code}', ...args], {
+    maxBuffer: 1024 * 1024,
+  });
+  return stdout.trim().slice(-3);
+}
 
 /** Peak RSS while `fn` runs, sampled every 20 ms. */
 async function withPeakRss<T>(fn: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
@@ -59,22 +69,30 @@ async function main(): Promise<void> {
     await pipeline(createReadStream(source), createWriteStream(path.join(work, 'copy.bin')));
     const copyMs = elapsedMs(copyStart);
 
+    // curl is the client, in its own process: the RSS sampled here is the API's alone.
+    const basic = `token:${platform.token}`;
     const push = await withPeakRss(async () => {
       const start = process.hrtime.bigint();
-      const res = await fetch(new URL(`/v2/${repo}/blobs/uploads/?digest=${digest}`, platform.baseUrl), {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/octet-stream', 'content-length': String(sizeMb * MB) },
-        body: Readable.toWeb(createReadStream(source)) as ReadableStream,
-        duplex: 'half',
-      } as RequestInit);
-      if (res.status !== 201) throw new Error(`push: ${res.status} ${await res.text()}`);
+      const url = new URL(`/v2/${repo}/blobs/uploads?digest=${digest}`, platform.baseUrl).toString();
+      const res = await curl([
+        '-X',
+        'POST',
+        '-u',
+        basic,
+        '-H',
+        'content-type: application/octet-stream',
+        '-T',
+        source,
+        url,
+      ]);
+      if (res !== '201') throw new Error(`push: ${res}`);
       return elapsedMs(start);
     });
     const pull = await withPeakRss(async () => {
       const start = process.hrtime.bigint();
-      const res = await fetch(new URL(`/v2/${repo}/blobs/${digest}`, platform.baseUrl), { headers: auth });
-      if (res.status !== 200 || !res.body) throw new Error(`pull: ${res.status}`);
-      await pipeline(Readable.fromWeb(res.body as never), createWriteStream(path.join(work, 'pulled.bin')));
+      const url = new URL(`/v2/${repo}/blobs/${digest}`, platform.baseUrl).toString();
+      const res = await curl(['-u', basic, '-o', path.join(work, 'pulled.bin'), url]);
+      if (res !== '200') throw new Error(`pull: ${res}`);
       return elapsedMs(start);
     });
     if ((await fileDigest(path.join(work, 'pulled.bin'))) !== digest) throw new Error('pulled bytes differ');

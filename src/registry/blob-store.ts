@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 /** `sha256:<64 hex>`, the only algorithm the registry accepts (the one every client sends). */
@@ -59,11 +59,14 @@ export function createBlobStore(dataDir: string): BlobStore {
     async appendUpload(id, body, maxBytes) {
       const before = (await sizeOf(uploadPath(id))) ?? 0;
       let written = 0;
-      body.on('data', (chunk: Buffer) => {
-        written += chunk.length;
-        if (before + written > maxBytes) body.destroy(new UploadTooLarge('upload too large'));
+      // A transform in the pipeline (not a 'data' listener, which would switch off backpressure) counts the bytes.
+      const limit = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          written += chunk.length;
+          done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
+        },
       });
-      await pipeline(body, createWriteStream(uploadPath(id), { flags: 'a' }));
+      await pipeline(body, limit, createWriteStream(uploadPath(id), { flags: 'a' }));
       return before + written;
     },
     uploadSize: (id) => sizeOf(uploadPath(id)),
