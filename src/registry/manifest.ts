@@ -21,14 +21,19 @@ export interface Descriptor {
   annotations?: Record<string, string>;
 }
 
-/** What the registry needs to know of a pushed manifest. */
-export interface ParsedManifest {
+/** What the registry records of every manifest (src/registry/registry-repository.ts stores it with the content). */
+export interface ManifestFields {
   digest: string;
   mediaType: string;
+  /** `artifactType`, else the config media type of an image manifest (the referrers API reports it). */
   artifactType: string | null;
   configMediaType: string | null;
   subjectDigest: string | null;
   annotations: Record<string, string> | null;
+}
+
+/** What the registry needs to know of a pushed manifest. */
+export interface ParsedManifest extends ManifestFields {
   /** Blobs (config and layers) the repository must already hold. */
   blobs: Descriptor[];
   /** Manifests an index names, which the repository must already hold. */

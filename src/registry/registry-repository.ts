@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import type { ManifestFields } from './manifest';
 
 export interface OciRepository {
   id: string;
@@ -6,13 +7,7 @@ export interface OciRepository {
   name: string;
 }
 
-export interface StoredManifest {
-  digest: string;
-  mediaType: string;
-  artifactType: string | null;
-  configMediaType: string | null;
-  subjectDigest: string | null;
-  annotations: Record<string, string> | null;
+export interface StoredManifest extends ManifestFields {
   content: Buffer;
 }
 

@@ -21,33 +21,28 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => platform.close());
 
-const creds = (token: string) => `token:${token}`;
+/** `skopeo copy` against the plain-HTTP test server with an access token as the password of whichever side is ours. */
+function skopeoCopy(side: 'src' | 'dest', token: string, from: string, to: string) {
+  return tool('skopeo', [
+    '--insecure-policy',
+    'copy',
+    `--${side}-tls-verify=false`,
+    `--${side}-creds`,
+    `token:${token}`,
+    from,
+    to,
+  ]);
+}
 
 describe('real OCI clients against /v2/*', () => {
   it('skopeo copies an OCI image layout in and back out, digests unchanged', async () => {
     const layout = makeImageLayout({ 'hello.txt': 'hello registry\n' });
     const ref = `docker://${host}/${org.org.slug}/app:v1`;
-    const push = await tool('skopeo', [
-      '--insecure-policy',
-      'copy',
-      '--dest-tls-verify=false',
-      '--dest-creds',
-      creds(org.members.owner!.token),
-      `oci:${layout.dir}:v1`,
-      ref,
-    ]);
+    const push = await skopeoCopy('dest', org.members.owner!.token, `oci:${layout.dir}:v1`, ref);
     expect([push.ok, push.stderr]).toEqual([true, '']);
 
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'oci-pulled-'));
-    const pull = await tool('skopeo', [
-      '--insecure-policy',
-      'copy',
-      '--src-tls-verify=false',
-      '--src-creds',
-      creds(org.members.viewer!.token),
-      ref,
-      `oci:${out}:v1`,
-    ]);
+    const pull = await skopeoCopy('src', org.members.viewer!.token, ref, `oci:${out}:v1`);
     expect([pull.ok, pull.stderr]).toEqual([true, '']);
     const index = JSON.parse(fs.readFileSync(path.join(out, 'index.json'), 'utf8')) as {
       manifests: { digest: string }[];
@@ -57,15 +52,12 @@ describe('real OCI clients against /v2/*', () => {
 
   it('a viewer cannot push with skopeo', async () => {
     const layout = makeImageLayout({ 'x.txt': 'x' });
-    const push = await tool('skopeo', [
-      '--insecure-policy',
-      'copy',
-      '--dest-tls-verify=false',
-      '--dest-creds',
-      creds(org.members.viewer!.token),
+    const push = await skopeoCopy(
+      'dest',
+      org.members.viewer!.token,
       `oci:${layout.dir}:v1`,
       `docker://${host}/${org.org.slug}/viewer-push:v1`,
-    ]);
+    );
     expect(push.ok).toBe(false);
     expect(push.stderr).toMatch(/denied/i);
   });
