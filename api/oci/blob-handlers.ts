@@ -72,8 +72,8 @@ async function startUpload(req: OciRequest) {
   const { repository, uploadId } = await registry.startUpload(req.organizationId, req.name);
   if (typeof digest === 'string') {
     const wanted = requireDigest(digest);
-    await registry.appendUpload(repository, uploadId, ctx.req, null);
-    await registry.finishUpload(repository, uploadId, wanted);
+    const appended = await registry.appendUpload(repository, uploadId, ctx.req, null);
+    await registry.finishUpload(repository, uploadId, wanted, appended.digest);
     return blobCreated(req, wanted);
   }
   ctx.status = 202;
@@ -84,17 +84,17 @@ async function startUpload(req: OciRequest) {
 async function patchUpload(req: OciRequest) {
   const repository = await repositoryOf(req);
   const range = /^(?:bytes )?(\d+)-(\d+)$/.exec(req.ctx.get('Content-Range'));
-  const size = await req.registry.appendUpload(repository, req.rest, req.ctx.req, range ? Number(range[1]) : null);
+  const appended = await req.registry.appendUpload(repository, req.rest, req.ctx.req, range ? Number(range[1]) : null);
   req.ctx.status = 202;
-  uploadLocation(req, req.rest, size);
+  uploadLocation(req, req.rest, appended.size);
 }
 
 /** PUT `?digest=`: the last chunk (optional) and the digest check; a mismatch stores nothing. */
 async function finishUpload(req: OciRequest) {
   const digest = requireDigest(typeof req.ctx.query.digest === 'string' ? req.ctx.query.digest : undefined);
   const repository = await repositoryOf(req);
-  if (hasBody(req)) await req.registry.appendUpload(repository, req.rest, req.ctx.req, null);
-  await req.registry.finishUpload(repository, req.rest, digest);
+  const appended = hasBody(req) ? await req.registry.appendUpload(repository, req.rest, req.ctx.req, null) : null;
+  await req.registry.finishUpload(repository, req.rest, digest, appended?.digest ?? null);
   blobCreated(req, digest);
 }
 

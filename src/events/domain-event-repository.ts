@@ -6,6 +6,8 @@ import type { Queryable } from '../db/knex';
  */
 export const DOMAIN_EVENT = {
   imagesBulkUpdated: 'images updated via bulk operation',
+  registryManifestPushed: 'artifact pushed to the organization registry',
+  registryManifestDeleted: 'artifact deleted from the organization registry',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 

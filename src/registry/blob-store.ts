@@ -17,11 +17,17 @@ export const DIGEST = /^sha256:[a-f0-9]{64}$/;
 export interface BlobStore {
   /** Creates an empty upload file and returns its id. */
   startUpload(): Promise<string>;
-  /** Appends a request body to an upload; returns the upload's new size. Refuses a body larger than `maxBytes`. */
-  appendUpload(id: string, body: Readable, maxBytes: number): Promise<number>;
+  /**
+   * Appends a request body to an upload (refused beyond `maxBytes` in all); returns the upload's new size and, when the
+   * upload was empty before, the digest of its whole content, hashed on the way (no second read at commit).
+   */
+  appendUpload(id: string, body: Readable, maxBytes: number): Promise<{ size: number; digest: string | null }>;
   uploadSize(id: string): Promise<number | null>;
-  /** Hashes the upload; when it matches `digest` moves it into place and returns its size, otherwise deletes it. */
-  commitUpload(id: string, digest: string): Promise<number | null>;
+  /**
+   * Hashes the upload (or takes `hashed`, the digest appendUpload computed); when it matches `digest` moves it into
+   * place and returns its size, otherwise deletes it and returns null.
+   */
+  commitUpload(id: string, digest: string, hashed: string | null): Promise<number | null>;
   deleteUpload(id: string): Promise<void>;
   /** Size of a stored blob, null when absent. */
   stat(digest: string): Promise<number | null>;
@@ -33,6 +39,12 @@ export interface BlobStore {
 }
 
 export class UploadTooLarge extends Error {}
+
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return `sha256:${hash.digest('hex')}`;
+}
 
 export function createBlobStore(dataDir: string): BlobStore {
   const root = path.join(dataDir, 'registry');
@@ -59,22 +71,22 @@ export function createBlobStore(dataDir: string): BlobStore {
     async appendUpload(id, body, maxBytes) {
       const before = (await sizeOf(uploadPath(id))) ?? 0;
       let written = 0;
-      // A transform in the pipeline (not a 'data' listener, which would switch off backpressure) counts the bytes.
+      const hash = before === 0 ? createHash('sha256') : null;
+      // A transform in the pipeline (not a 'data' listener, which would switch off backpressure) counts and hashes.
       const limit = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           written += chunk.length;
+          hash?.update(chunk);
           done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
         },
       });
       await pipeline(body, limit, createWriteStream(uploadPath(id), { flags: 'a' }));
-      return before + written;
+      return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
     },
     uploadSize: (id) => sizeOf(uploadPath(id)),
-    async commitUpload(id, digest) {
+    async commitUpload(id, digest, hashed) {
       const file = uploadPath(id);
-      const hash = createHash('sha256');
-      await pipeline(createReadStream(file), hash);
-      if (`sha256:${hash.digest('hex')}` !== digest) {
+      if ((hashed ?? (await hashFile(file))) !== digest) {
         await fs.rm(file, { force: true });
         return null;
       }

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditActor } from '../audit/types';
 import type { RegistryConfig } from '../config/registry';
-import type { Db } from '../db/knex';
+import type { Db, Tx } from '../db/knex';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../events/domain-event-repository';
 import { UploadTooLarge, type BlobStore } from './blob-store';
 import { parseManifest, type ParsedManifest } from './manifest';
 import { OciError } from './oci-errors';
@@ -32,13 +33,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
   const { db, blobs, config } = deps;
   let lastSweep = 0;
 
-  function audit(
-    trx: Parameters<AuditService['append']>[0],
-    caller: RegistryCaller,
-    action: string,
-    name: string,
-    details: Record<string, unknown>,
-  ) {
+  function audit(trx: Tx, caller: RegistryCaller, action: string, name: string, details: Record<string, unknown>) {
     return deps.audit.append(trx, {
       organizationId: caller.organizationId,
       userId: caller.userId,
@@ -51,6 +46,10 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       resourceId: name,
       details,
     });
+  }
+
+  function event(trx: Tx, caller: RegistryCaller, type: DomainEventType, payload: Record<string, unknown>) {
+    return recordDomainEvent(trx, { organizationId: caller.organizationId, projectId: null, type, payload });
   }
 
   async function ensureRepository(organizationId: string, name: string): Promise<OciRepository> {
@@ -113,9 +112,9 @@ export function createRegistryService(deps: RegistryServiceDeps) {
         throw new OciError('BLOB_UPLOAD_INVALID', `chunk starts at ${start} but the upload holds ${size} bytes`, 416);
       }
       try {
-        const total = await blobs.appendUpload(uploadId, body, config.maxBlobBytes);
-        await repo.touchUpload(db, uploadId, total);
-        return total;
+        const appended = await blobs.appendUpload(uploadId, body, config.maxBlobBytes);
+        await repo.touchUpload(db, uploadId, appended.size);
+        return appended;
       } catch (err) {
         if (err instanceof UploadTooLarge) {
           await service.cancelUpload(repository, uploadId);
@@ -125,11 +124,14 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       }
     },
 
-    /** Verifies the digest of the finished upload; a mismatch deletes it and stores nothing. */
-    async finishUpload(repository: OciRepository, uploadId: string, digest: string) {
+    /**
+     * Verifies the digest of the finished upload (`hashed`: computed while a single request streamed it all); a
+     * mismatch deletes it and stores nothing.
+     */
+    async finishUpload(repository: OciRepository, uploadId: string, digest: string, hashed: string | null = null) {
       await requireUpload(repository, uploadId);
       await repo.deleteUpload(db, uploadId);
-      const size = await blobs.commitUpload(uploadId, digest);
+      const size = await blobs.commitUpload(uploadId, digest, hashed);
       if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
       await linkVerified(repository, digest, size);
       return size;
@@ -178,11 +180,9 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       const tag = byDigest ? null : reference;
       await db.transaction(async (trx) => {
         await repo.putManifest(trx, repository.id, { ...parsed, content, tag });
-        await audit(trx, caller, 'registry.manifest.push', name, {
-          digest: parsed.digest,
-          tag,
-          mediaType: parsed.mediaType,
-        });
+        const details = { repository: name, digest: parsed.digest, tag, mediaType: parsed.mediaType };
+        await audit(trx, caller, 'registry.manifest.push', name, details);
+        await event(trx, caller, DOMAIN_EVENT.registryManifestPushed, details);
       });
       return parsed;
     },
@@ -196,7 +196,9 @@ export function createRegistryService(deps: RegistryServiceDeps) {
           ? await repo.deleteManifest(trx, repository.id, reference)
           : await repo.deleteTag(trx, repository.id, reference);
         if (!deleted) throw new OciError('MANIFEST_UNKNOWN', 'manifest unknown');
-        await audit(trx, caller, 'registry.manifest.delete', repository.name, { reference });
+        const details = { repository: repository.name, reference };
+        await audit(trx, caller, 'registry.manifest.delete', repository.name, details);
+        await event(trx, caller, DOMAIN_EVENT.registryManifestDeleted, details);
       });
     },
 

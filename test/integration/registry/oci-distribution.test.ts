@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { DOMAIN_EVENT, listDomainEvents } from '../../../src/events/domain-event-repository';
 import { sha } from './oci-layout';
 import { artifactManifest, ociClient } from './oci-protocol';
 
@@ -161,6 +162,10 @@ describe('the OCI distribution API', () => {
         'configuration:registry.manifest.delete',
         'configuration:registry.blob.delete',
       ]),
+    );
+    const events = await listDomainEvents(platform.services.db, org.org.id, 0);
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([DOMAIN_EVENT.registryManifestPushed, DOMAIN_EVENT.registryManifestDeleted]),
     );
   });
 
