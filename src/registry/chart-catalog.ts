@@ -8,7 +8,7 @@ import type { RegistryCaller, RegistryService } from './registry-service';
 import { filesOfTarGz } from './tar-reader';
 
 const CHART_MAX_BYTES = 20 * 1024 * 1024;
-const emptyMeta = { appVersion: null, description: null, valuesSchema: null };
+const emptyMeta: ChartMeta = { appVersion: null, description: null, valuesSchema: null };
 
 export interface ChartVersion {
   version: string;
@@ -19,14 +19,27 @@ export interface ChartVersion {
   valuesSchema: unknown;
 }
 
+type ChartMeta = Omit<ChartVersion, 'version' | 'digest'>;
+
 export interface Chart {
   /** Repository name inside the organization, e.g. `charts/web`. */
   name: string;
   versions: ChartVersion[];
 }
 
-/** Chart.yaml (and values.schema.json) of the chart directory at the top of the tarball. */
-function chartFiles(archive: Buffer) {
+/**
+ * Chart.yaml (and values.schema.json) of the chart directory at the top of the tarball. A layer that is not a readable
+ * chart (corrupt, over the size limit, bad YAML or JSON) lists with empty metadata rather than failing the catalog.
+ */
+function chartFiles(archive: Buffer): ChartMeta {
+  try {
+    return readChart(archive);
+  } catch {
+    return emptyMeta;
+  }
+}
+
+function readChart(archive: Buffer): ChartMeta {
   const files = filesOfTarGz(archive, CHART_MAX_BYTES);
   const find = (file: string) =>
     [...files].find(([name]) => /^[^/]+\/[^/]+$/.test(name) && name.endsWith(`/${file}`))?.[1];
