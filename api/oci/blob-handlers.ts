@@ -2,7 +2,8 @@ import { OciError } from '../../src/registry/oci-errors';
 import { repositoryOf, requireDigest, type OciRequest, type OciRoute } from './oci-request';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const DIGEST_REST = /^sha256:[a-f0-9]{64}$/;
+/** Any one segment: a malformed digest answers DIGEST_INVALID rather than an unknown route. */
+const DIGEST_REST = /^[^/]+$/;
 const UPLOAD_REST = new RegExp(`^${UUID}$`);
 
 function uploadLocation(req: OciRequest, uploadId: string, size: number) {
@@ -36,7 +37,7 @@ function byteRange(header: string, size: number): { start: number; end: number }
 
 async function getBlob(req: OciRequest) {
   const { ctx } = req;
-  const digest = req.rest;
+  const digest = requireDigest(req.rest);
   const size = await req.registry.blobSize(await repositoryOf(req), digest);
   if (size === null) throw new OciError('BLOB_UNKNOWN', 'blob unknown to registry');
   const range = byteRange(ctx.get('Range'), size);
@@ -53,7 +54,7 @@ async function getBlob(req: OciRequest) {
 }
 
 async function deleteBlob(req: OciRequest) {
-  await req.registry.deleteBlob(req.caller, await repositoryOf(req), req.rest);
+  await req.registry.deleteBlob(req.caller, await repositoryOf(req), requireDigest(req.rest));
   req.ctx.status = 202;
   req.ctx.set('Content-Length', '0');
 }

@@ -32,6 +32,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 export function createRegistryService(deps: RegistryServiceDeps) {
   const { db, blobs, config } = deps;
   let lastSweep = 0;
+  /** Uploads a chunk is streaming into, in this process (several API processes would need a shared lock). */
+  const appending = new Set<string>();
 
   function audit(trx: Tx, caller: RegistryCaller, action: string, name: string, details: Record<string, unknown>) {
     return deps.audit.append(trx, {
@@ -111,6 +113,10 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       if (start !== null && start !== size) {
         throw new OciError('BLOB_UPLOAD_INVALID', `chunk starts at ${start} but the upload holds ${size} bytes`, 416);
       }
+      // Chunks of one upload are sequential: a second one while the first streams would interleave the bytes.
+      if (appending.has(uploadId))
+        throw new OciError('BLOB_UPLOAD_INVALID', 'a chunk of this upload is in progress', 416);
+      appending.add(uploadId);
       try {
         const appended = await blobs.appendUpload(uploadId, body, config.maxBlobBytes);
         await repo.touchUpload(db, uploadId, appended.size);
@@ -121,6 +127,8 @@ export function createRegistryService(deps: RegistryServiceDeps) {
           throw new OciError('SIZE_INVALID', `a blob may hold at most ${config.maxBlobBytes} bytes`, 413);
         }
         throw err;
+      } finally {
+        appending.delete(uploadId);
       }
     },
 

@@ -58,6 +58,7 @@ describe('the OCI distribution API', () => {
     expect([first.status, first.headers.get('range')]).toEqual([202, '0-9']);
     location = first.headers.get('location')!;
     const outOfOrder = await owner.call('PATCH', location, data.subarray(10), { 'Content-Range': '5-14' });
+    expect(outOfOrder.code).toBe('BLOB_UPLOAD_INVALID');
     expect(outOfOrder.status).toBe(416);
     const second = await owner.call('PATCH', location, data.subarray(10), { 'Content-Range': '10-19' });
     expect(second.headers.get('range')).toBe('0-19');
@@ -82,6 +83,8 @@ describe('the OCI distribution API', () => {
     expect(fs.existsSync(blobFile(sha('actual content')))).toBe(false);
     expect(fs.readdirSync(path.join(platform.config.dataDir, 'registry', 'uploads'))).toEqual([]);
     expect((await owner.call('HEAD', `/v2/${repo}/blobs/${claimed}`)).status).toBe(404);
+    const malformed = await owner.call('GET', `/v2/${repo}/blobs/sha256:nothex`);
+    expect([malformed.status, malformed.code]).toEqual([400, 'DIGEST_INVALID']);
   });
 
   it('mounts a blob from another repository of the organization, never from another organization', async () => {
