@@ -12,7 +12,9 @@ import { keyAllowlistGate } from './middleware/key-allowlist-gate';
 import { requestMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { mountRoutes } from './mount-routes';
+import { ociHttp } from './oci/oci-http';
 import { routeTable } from './route-table';
+import { createRegistryTokens } from '../src/registry/registry-token';
 
 export function createApp(services: ApiServices): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -35,6 +37,15 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.
   app.use(gitHttp({ ...services, authenticators }));
+  // So is the OCI distribution API (/v2/*): blobs are streamed to the blob store.
+  app.use(
+    ociHttp({
+      ...services,
+      authenticators,
+      tokens: createRegistryTokens(services.secrets),
+      tokenTtlSeconds: services.config.registry.tokenTtlSeconds,
+    }),
+  );
   app.use(bodyReader(services.config.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -361,6 +361,14 @@ export interface PathParamsRequest {
    * Service account token id
    */
   tokenId?: string;
+  /**
+   * Chart: its repository inside the organization registry, URL-encoded (charts%2Fweb)
+   */
+  chart?: string;
+  /**
+   * Chart version (its tag)
+   */
+  version?: string;
 }
 
 export interface PermissionCreateRequest {

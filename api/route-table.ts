@@ -18,6 +18,7 @@ import { projectRoutes } from './routes/projects/project-routes';
 import { gitopsRoutes } from './routes/gitops/gitops-routes';
 import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
+import { orgChartRoutes } from './routes/registry/org-chart-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -46,6 +47,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...gitopsRoutes(services.gitops),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
+    ...orgChartRoutes(services.charts),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -10,6 +10,8 @@ import { createPasswordPolicy } from '../src/identity/password-policy';
 import { createOrg, createUser, setPlan, verifyAudit, type UserCreationDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
+import { createBlobStore } from '../src/registry/blob-store';
+import { createRegistryService } from '../src/registry/registry-service';
 
 const USAGE = `usage: npm run admin -- <command> [options]
   create-user --email E --password P [--name N]     a verified user
@@ -18,7 +20,8 @@ const USAGE = `usage: npm run admin -- <command> [options]
   verify-audit                                      recompute the audit hash chains (exit 1 if tampered)
   reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
   end-sessions --email E                            end every session of a user at once
-  grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only`;
+  grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only
+  registry-gc                                       delete registry blobs no repository links, and expired uploads`;
 
 type Options = Record<string, string | undefined>;
 
@@ -55,6 +58,12 @@ const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{
     }),
     'end-sessions': async (deps, o) => ({ output: await operatorEndSessions(deps, need(o, 'email')), exitCode: 0 }),
     'grant-app-role': async (deps, o) => ({ output: await grantAppRole(deps, need(o, 'role')), exitCode: 0 }),
+    'registry-gc': async (deps) => {
+      const config = configFromProcess();
+      const blobs = createBlobStore(config.dataDir);
+      const registry = createRegistryService({ ...deps, blobs, config: config.registry });
+      return { output: await registry.collectGarbage(), exitCode: 0 };
+    },
     'verify-audit': async (deps) => {
       const report = await verifyAudit(deps);
       return { output: report, exitCode: report.ok ? 0 : 1 };

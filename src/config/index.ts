@@ -13,6 +13,7 @@ import {
 import { loadIdentityConfig, type IdentityConfig } from './identity';
 import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
+import { loadRegistryConfig, type RegistryConfig } from './registry';
 
 export { ConfigError } from './parse';
 
@@ -62,6 +63,7 @@ export interface Config {
   identity: IdentityConfig;
   orgs: OrgsConfig;
   gitops: GitopsConfig;
+  registry: RegistryConfig;
 }
 
 export interface JwtConfig {
@@ -121,6 +123,7 @@ export function loadConfig(env: Env): Config {
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
     gitops: loadGitopsConfig(env),
+    registry: loadRegistryConfig(env),
   };
 }
 

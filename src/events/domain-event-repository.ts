@@ -8,6 +8,8 @@ export const DOMAIN_EVENT = {
   imagesBulkUpdated: 'images updated via bulk operation',
   /** Spec "Events", Security category. */
   apiKeyCreated: 'apikey.create',
+  registryManifestPushed: 'artifact pushed to the organization registry',
+  registryManifestDeleted: 'artifact deleted from the organization registry',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 

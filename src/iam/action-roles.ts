@@ -105,4 +105,12 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.api-keys.read': 'admin',
   'projects.*.api-keys.create': 'admin',
   'projects.*.api-keys.delete': 'admin',
+
+  // Organization registry (/v2/*, OCI distribution): pulling for every member, pushing and deleting for members.
+  'org.registry.pull': 'viewer',
+  'org.registry.push': 'member',
+  'org.registry.delete': 'member',
+  // Chart catalog (/api/v2/org-charts): reading for every member, deleting a chart or a version for members.
+  'org.charts.read': 'viewer',
+  'org.charts.delete': 'member',
 };

@@ -42,8 +42,18 @@ function limitPerCredential(deps: MachineAuthDeps, kind: string, id: string): Pr
 const machine = { userId: null, email: null, isInstanceAdmin: false, actorType: 'service_account' } as const;
 
 /**
+ * The organization registry's actions a key may take besides its project's: charts and artifacts the project's
+ * workloads use live in the organization registry (pull with `read`, push with `write`; docs/registry.md).
+ */
+function registryActions(scopes: readonly KeyScope[]): string[] {
+  const actions = scopes.some((s) => s === 'read' || s === 'write' || s === 'admin') ? ['org.registry.pull'] : [];
+  return scopes.some((s) => s === 'write' || s === 'admin') ? [...actions, 'org.registry.push'] : actions;
+}
+
+/**
  * Project API keys (`svc_...`): one project, its scopes. The key acts only on its own project's actions
- * (`projects.<slug>.**`, slug as it is now); which paths it may call is the allowlist's job (key-allowlist.ts).
+ * (`projects.<slug>.**`, slug as it is now) and on the organization registry as its scopes allow; which paths it may
+ * call is the allowlist's job (key-allowlist.ts).
  */
 export function apiKeyAuthenticator(deps: MachineAuthDeps): Authenticator {
   return {
@@ -62,7 +72,11 @@ export function apiKeyAuthenticator(deps: MachineAuthDeps): Authenticator {
         organizationId: key.organizationId,
         role,
         credentialId: key.id,
-        restriction: { allowedActions: [`projects.${project.slug}.**`], roleCap: role, scopes: key.scopes },
+        restriction: {
+          allowedActions: [`projects.${project.slug}.**`, ...registryActions(key.scopes)],
+          roleCap: role,
+          scopes: key.scopes,
+        },
       };
     },
   };

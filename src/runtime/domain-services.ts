@@ -10,6 +10,9 @@ import { createEnvironmentService, type EnvironmentService } from '../platform-c
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
+import { createBlobStore } from '../registry/blob-store';
+import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
+import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
 import { createApiKeyService, type ApiKeyService } from '../machine-access/api-key-service';
 import {
@@ -46,6 +49,10 @@ export interface DomainServices {
   serviceAccounts: ServiceAccountService;
   /** Bearer authenticators of the machine credentials, for the dispatcher in api/app.ts. */
   machineAuth: { apiKey: Authenticator; serviceAccountToken: Authenticator };
+  /** The organization registry behind /v2/* (src/registry, blobs under DATA_DIR/registry). */
+  registry: RegistryService;
+  /** Helm charts of the registry (/api/v2/org-charts). */
+  charts: ChartCatalog;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -65,6 +72,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
+  const registry = createRegistryService({
+    db,
+    audit,
+    blobs: createBlobStore(config.dataDir),
+    config: config.registry,
+  });
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
   const machineAuth: MachineAuthDeps = {
@@ -103,5 +116,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       secrets: core.secrets,
       remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
+    registry,
+    charts: createChartCatalog({ db, registry }),
   };
 }

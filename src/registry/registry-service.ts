@@ -1,0 +1,244 @@
+import type { Readable } from 'node:stream';
+import type { AuditService } from '../audit/audit-service';
+import type { AuditActor } from '../audit/types';
+import type { RegistryConfig } from '../config/registry';
+import type { Db, Tx } from '../db/knex';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../events/domain-event-repository';
+import { UploadTooLarge, type BlobStore } from './blob-store';
+import { parseManifest, type ParsedManifest } from './manifest';
+import { OciError } from './oci-errors';
+import * as repo from './registry-repository';
+import type { OciRepository } from './registry-repository';
+
+/** Who acts, in which organization, on which repository (its name without the organization slug). */
+export interface RegistryCaller extends AuditActor {
+  organizationId: string;
+}
+
+export interface RegistryServiceDeps {
+  db: Db;
+  audit: AuditService;
+  blobs: BlobStore;
+  config: RegistryConfig;
+}
+
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * The organization registry: repositories, blob uploads (streamed to the blob store, digest verified before anything
+ * is linked), manifests, tags, referrers, quotas and garbage collection. Pushes and deletions are audited (category
+ * configuration) in the transaction of the metadata change.
+ */
+export function createRegistryService(deps: RegistryServiceDeps) {
+  const { db, blobs, config } = deps;
+  let lastSweep = 0;
+  /** Uploads a chunk is streaming into, in this process (several API processes would need a shared lock). */
+  const appending = new Set<string>();
+
+  function audit(trx: Tx, caller: RegistryCaller, action: string, name: string, details: Record<string, unknown>) {
+    return deps.audit.append(trx, {
+      organizationId: caller.organizationId,
+      userId: caller.userId,
+      actorType: caller.actorType,
+      actor: caller.actor,
+      requestId: caller.requestId,
+      action,
+      category: 'configuration',
+      resourceType: 'oci_repository',
+      resourceId: name,
+      details,
+    });
+  }
+
+  function event(trx: Tx, caller: RegistryCaller, type: DomainEventType, payload: Record<string, unknown>) {
+    return recordDomainEvent(trx, { organizationId: caller.organizationId, projectId: null, type, payload });
+  }
+
+  async function ensureRepository(organizationId: string, name: string): Promise<OciRepository> {
+    const existing = await repo.findRepository(db, organizationId, name);
+    if (existing) return existing;
+    if ((await repo.countRepositories(db, organizationId)) >= config.maxRepositoriesPerOrg) {
+      throw new OciError(
+        'TOOMANYREQUESTS',
+        `the organization holds its limit of ${config.maxRepositoriesPerOrg} repositories: delete one first`,
+      );
+    }
+    return repo.ensureRepository(db, organizationId, name);
+  }
+
+  async function requireUpload(repository: OciRepository, uploadId: string) {
+    if (!(await repo.findUpload(db, uploadId, repository.id))) {
+      throw new OciError('BLOB_UPLOAD_UNKNOWN', 'upload unknown or expired');
+    }
+  }
+
+  async function linkVerified(repository: OciRepository, digest: string, size: number) {
+    const already = await repo.isBlobLinkedInOrganization(db, repository.organizationId, digest);
+    if (!already && (await repo.organizationBytes(db, repository.organizationId)) + size > config.maxBytesPerOrg) {
+      throw new OciError(
+        'DENIED',
+        `the organization's registry storage quota (${config.maxBytesPerOrg} bytes) is full`,
+        413,
+      );
+    }
+    await repo.linkBlob(db, repository.id, digest, size);
+  }
+
+  const service = {
+    blobs,
+    findRepository: (organizationId: string, name: string) => repo.findRepository(db, organizationId, name),
+
+    /** Size of a blob the repository links and the store holds, null otherwise. */
+    async blobSize(repository: OciRepository, digest: string): Promise<number | null> {
+      const size = await repo.linkedBlobSize(db, repository.id, digest);
+      return size === null ? null : blobs.stat(digest);
+    },
+
+    async startUpload(organizationId: string, name: string) {
+      await service.expireUploads();
+      const repository = await ensureRepository(organizationId, name);
+      const uploadId = await blobs.startUpload();
+      await repo.insertUpload(db, uploadId, repository.id);
+      return { repository, uploadId };
+    },
+
+    uploadSize: async (repository: OciRepository, uploadId: string) => {
+      await requireUpload(repository, uploadId);
+      return (await blobs.uploadSize(uploadId)) ?? 0;
+    },
+
+    /** Appends a chunk; `start` (from Content-Range) must be where the upload ends now. */
+    async appendUpload(repository: OciRepository, uploadId: string, body: Readable, start: number | null) {
+      const size = await service.uploadSize(repository, uploadId);
+      if (start !== null && start !== size) {
+        throw new OciError('BLOB_UPLOAD_INVALID', `chunk starts at ${start} but the upload holds ${size} bytes`, 416);
+      }
+      // Chunks of one upload are sequential: a second one while the first streams would interleave the bytes.
+      if (appending.has(uploadId))
+        throw new OciError('BLOB_UPLOAD_INVALID', 'a chunk of this upload is in progress', 416);
+      appending.add(uploadId);
+      try {
+        const appended = await blobs.appendUpload(uploadId, body, config.maxBlobBytes);
+        await repo.touchUpload(db, uploadId, appended.size);
+        return appended;
+      } catch (err) {
+        if (err instanceof UploadTooLarge) {
+          await service.cancelUpload(repository, uploadId);
+          throw new OciError('SIZE_INVALID', `a blob may hold at most ${config.maxBlobBytes} bytes`, 413);
+        }
+        throw err;
+      } finally {
+        appending.delete(uploadId);
+      }
+    },
+
+    /**
+     * Verifies the digest of the finished upload (`hashed`: computed while a single request streamed it all); a
+     * mismatch deletes it and stores nothing.
+     */
+    async finishUpload(repository: OciRepository, uploadId: string, digest: string, hashed: string | null = null) {
+      await requireUpload(repository, uploadId);
+      await repo.deleteUpload(db, uploadId);
+      const size = await blobs.commitUpload(uploadId, digest, hashed);
+      if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
+      await linkVerified(repository, digest, size);
+      return size;
+    },
+
+    async cancelUpload(repository: OciRepository, uploadId: string) {
+      await requireUpload(repository, uploadId);
+      await repo.deleteUpload(db, uploadId);
+      await blobs.deleteUpload(uploadId);
+    },
+
+    /** Links a blob of another repository of the same organization; false when there is nothing to mount. */
+    async mountBlob(organizationId: string, name: string, from: string, digest: string): Promise<boolean> {
+      const source = await repo.findRepository(db, organizationId, from);
+      const size = source ? await service.blobSize(source, digest) : null;
+      if (size === null) return false;
+      await linkVerified(await ensureRepository(organizationId, name), digest, size);
+      return true;
+    },
+
+    async deleteBlob(caller: RegistryCaller, repository: OciRepository, digest: string) {
+      await db.transaction(async (trx) => {
+        if (!(await repo.unlinkBlob(trx, repository.id, digest))) throw new OciError('BLOB_UNKNOWN', 'blob unknown');
+        await audit(trx, caller, 'registry.blob.delete', repository.name, { digest });
+      });
+    },
+
+    /** Stores a manifest after checking that every blob and child manifest it names is in the repository. */
+    async putManifest(caller: RegistryCaller, name: string, reference: string, content: Buffer, contentType: string) {
+      const parsed: ParsedManifest = parseManifest(content, contentType);
+      const byDigest = reference.startsWith('sha256:');
+      if (byDigest && reference !== parsed.digest) {
+        throw new OciError('DIGEST_INVALID', 'the manifest does not match the digest in the URL');
+      }
+      const repository = await ensureRepository(caller.organizationId, name);
+      for (const blob of parsed.blobs) {
+        if ((await service.blobSize(repository, blob.digest)) === null) {
+          throw new OciError('MANIFEST_BLOB_UNKNOWN', `blob ${blob.digest} is not in the repository`);
+        }
+      }
+      for (const child of parsed.manifests) {
+        if (!(await repo.findManifest(db, repository.id, child.digest))) {
+          throw new OciError('MANIFEST_UNKNOWN', `manifest ${child.digest} is not in the repository`, 400);
+        }
+      }
+      const tag = byDigest ? null : reference;
+      await db.transaction(async (trx) => {
+        await repo.putManifest(trx, repository.id, { ...parsed, content, tag });
+        const details = { repository: name, digest: parsed.digest, tag, mediaType: parsed.mediaType };
+        await audit(trx, caller, 'registry.manifest.push', name, details);
+        await event(trx, caller, DOMAIN_EVENT.registryManifestPushed, details);
+      });
+      return parsed;
+    },
+
+    getManifest: (repository: OciRepository, reference: string) => repo.findManifest(db, repository.id, reference),
+
+    /** Deletes a manifest by digest, or only a tag when the reference is a tag. */
+    async deleteManifest(caller: RegistryCaller, repository: OciRepository, reference: string) {
+      await db.transaction(async (trx) => {
+        const deleted = reference.startsWith('sha256:')
+          ? await repo.deleteManifest(trx, repository.id, reference)
+          : await repo.deleteTag(trx, repository.id, reference);
+        if (!deleted) throw new OciError('MANIFEST_UNKNOWN', 'manifest unknown');
+        const details = { repository: repository.name, reference };
+        await audit(trx, caller, 'registry.manifest.delete', repository.name, details);
+        await event(trx, caller, DOMAIN_EVENT.registryManifestDeleted, details);
+      });
+    },
+
+    listTags: (repository: OciRepository, last: string | null, n: number) => repo.listTags(db, repository.id, last, n),
+    listReferrers: (repository: OciRepository, digest: string, artifactType?: string) =>
+      repo.listReferrers(db, repository.id, digest, artifactType),
+    catalog: (organizationId: string, last: string | null, n: number) =>
+      repo.listRepositoryNames(db, organizationId, last, n),
+
+    /** Removes uploads untouched for REGISTRY_UPLOAD_TTL_SECONDS (at most once a minute unless `force`). */
+    async expireUploads(force = false): Promise<number> {
+      if (!force && Date.now() - lastSweep < SWEEP_INTERVAL_MS) return 0;
+      lastSweep = Date.now();
+      const stale = await repo.takeStaleUploads(db, new Date(Date.now() - config.uploadTtlSeconds * 1000));
+      for (const id of stale) await blobs.deleteUpload(id);
+      return stale.length;
+    },
+
+    /** Operator garbage collection: deletes stored blobs no repository links, and expired uploads. */
+    async collectGarbage(): Promise<{ blobsRemoved: number; bytesFreed: number; uploadsExpired: number }> {
+      const uploadsExpired = await service.expireUploads(true);
+      let blobsRemoved = 0;
+      let bytesFreed = 0;
+      for await (const digest of blobs.list()) {
+        if (await repo.isBlobLinked(db, digest)) continue;
+        bytesFreed += (await blobs.stat(digest)) ?? 0;
+        await blobs.remove(digest);
+        blobsRemoved += 1;
+      }
+      return { blobsRemoved, bytesFreed, uploadsExpired };
+    },
+  };
+  return service;
+}
+export type RegistryService = ReturnType<typeof createRegistryService>;
