@@ -8,6 +8,7 @@
  */
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
+import { runBench } from '../run-bench';
 
 const RAISED = Object.fromEntries(
   ['RESET', 'REGISTER'].flatMap((rule) => [
@@ -84,7 +85,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line } from '../validate/stats';
+import { runBench } from '../run-bench';
 
 const run = promisify(execFile);
 
@@ -169,10 +170,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/net/free-port';
 import { repoRoot } from '../../src/paths';
+import { runBench } from '../run-bench';
 
 /**
  * Time from `node dist/scripts/start.js` to the first 200 from /readyz on embedded defaults, cold (fresh DATA_DIR:
@@ -75,7 +76,4 @@ async function main(): Promise<void> {
   process.stdout.write(`acceptance bound: 60000 ms; cold/bound ratio ${(median(cold) / 60000).toFixed(3)}\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

@@ -23,6 +23,7 @@ import { measureHttp } from './http';
 import { startBenchPlatform } from './platform';
 import { kubernetesValidateBinary, timeProcess } from './kubernetes-validate';
 import { elapsedMs, line, summarize } from './stats';
+import { runBench } from '../run-bench';
 
 const RESOURCES = 10_000;
 const PER_CALL = 100;
@@ -110,7 +111,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exitCode = 1;
-});
+runBench(main);
