@@ -221,3 +221,11 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
     { id: string } | undefined;
   return row?.id ?? null;
 }
+
+/** The ids of the entries a workflow wrote, oldest first (the commit path returns them with its SHA). */
+export async function workflowEntryIds(db: Queryable, workflowId: string): Promise<string[]> {
+  const rows = (await db('audit_log').where({ workflow_id: workflowId }).orderBy('seq').select('id')) as {
+    id: string;
+  }[];
+  return rows.map((r) => r.id);
+}

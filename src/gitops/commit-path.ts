@@ -1,3 +1,4 @@
+import { workflowEntryIds } from '../audit/audit-repository';
 import { createHash } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditEntryInput } from '../audit/types';
@@ -107,7 +108,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     // The branch cannot move before this transaction ends: every writer takes the lock above first.
     const parent = present ? await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`) : null;
     const existing = await findCommitByKey(repo, req.idempotencyKey, parent);
-    const recorded = await auditIdsOf(trx, req.workflowId);
+    const recorded = await workflowEntryIds(trx, req.workflowId);
     const remote = (await findRemote(trx, req.projectId)) !== null;
     if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
@@ -138,13 +139,6 @@ function trailersOf(req: CommitRequest): [string, string][] {
   if (req.releaseId) trailers.push(['Release-Id', req.releaseId]);
   if (req.actor.requestId) trailers.push(['Request-Id', req.actor.requestId]);
   return trailers;
-}
-
-async function auditIdsOf(trx: Tx, workflowId: string): Promise<string[]> {
-  const rows = (await trx('audit_log').where({ workflow_id: workflowId }).orderBy('seq').select('id')) as {
-    id: string;
-  }[];
-  return rows.map((r) => r.id);
 }
 
 /** An image update sets the tenant-and-environment tag in the workload's overrides (idempotent: same value again). */

@@ -1,5 +1,6 @@
 import type { Db } from '../db/knex';
 import { sweepExpiredCounters } from '../rate-limit/fixed-window-limiter';
+import { sweepStaleLoginFailures } from '../rate-limit/login-backoff';
 
 export interface SweepPolicy {
   /** Login back-off rows at or above this count are locks that only a password reset lifts: kept. */
@@ -27,10 +28,7 @@ export async function sweepStaleAuthRows(db: Db, policy: SweepPolicy): Promise<S
   const ago = (seconds: number) => db.raw('now() - make_interval(secs => ?)', [seconds]);
   return {
     rateCounters: await sweepExpiredCounters(db),
-    loginFailures: await db('login_failures')
-      .where('last_failure_at', '<', ago(30 * DAY))
-      .where('consecutive', '<', policy.lockAfter)
-      .delete(),
+    loginFailures: await sweepStaleLoginFailures(db, policy.lockAfter),
     oauthStates: await db('oauth_states').where('expires_at', '<', ago(DAY)).delete(),
     mfaChallenges: await db('mfa_challenges').where('expires_at', '<', ago(DAY)).delete(),
     emailTokens: await db('email_tokens')

@@ -71,3 +71,21 @@ export function updateTenant(
 export function deleteTenant(db: Queryable, organizationId: string, id: string): Promise<boolean> {
   return deleteOwned(db, 'org_tenants', organizationId, id);
 }
+
+/** The catalogue entry with this slug, created when missing (id of the entry, and whether it was created). */
+export async function catalogueTenantFor(
+  db: Queryable,
+  organizationId: string,
+  input: { slug: string; name: string },
+): Promise<{ id: string; created: boolean }> {
+  const inserted = (await db('org_tenants')
+    .insert({ organization_id: organizationId, slug: input.slug, name: input.name })
+    .onConflict(['organization_id', 'slug'])
+    .ignore()
+    .returning('id')) as { id: string }[];
+  if (inserted[0]) return { id: inserted[0].id, created: true };
+  const row = (await db('org_tenants').where({ organization_id: organizationId, slug: input.slug }).first('id')) as {
+    id: string;
+  };
+  return { id: row.id, created: false };
+}

@@ -1,8 +1,8 @@
+import { catalogueTenantFor } from '../platform-config/tenant-repository';
 import type { Tx } from '../db/knex';
 import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import {
-  catalogueTenantFor,
   deleteProjectTenant,
   findProjectTenant,
   insertProjectTenant,

@@ -58,3 +58,11 @@ export function createLoginBackoff(db: Db, policy: BackoffPolicy): LoginBackoff 
     },
   };
 }
+
+/** Removes back-off counters idle for `idleDays`, except locks (at or above `lockAfter`), which only a reset lifts. */
+export function sweepStaleLoginFailures(db: Db, lockAfter: number, idleDays = 30): Promise<number> {
+  return db('login_failures')
+    .where('last_failure_at', '<', db.raw('now() - make_interval(days => ?)', [idleDays]))
+    .where('consecutive', '<', lockAfter)
+    .delete();
+}

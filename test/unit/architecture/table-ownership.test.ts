@@ -63,13 +63,9 @@ const KNOWN_DEBTS: Record<string, string[]> = {
   'src/identity/operator-identity.ts': ['users'],
   'src/identity/user-credentials.ts': ['users'],
   'src/identity/membership-lookup.ts': ['memberships', 'organizations'],
-  'src/identity/stale-auth-rows.ts': ['login_failures'],
-  // Projects resolve catalogue entries (tenants, environments) and the organization slug of their Git URL.
+  // Projects join the catalogue environment and the organization slug of their Git URL.
   'src/projects/project-repository.ts': ['organizations'],
-  'src/projects/project-tenant-repository.ts': ['org_tenants'],
   'src/projects/project-environment-repository.ts': ['org_environments'],
-  // The commit path finds the audit entries of its own workflow (idempotent retries).
-  'src/gitops/commit-path.ts': ['audit_log'],
 };
 
 const QUERY =
