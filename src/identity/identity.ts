@@ -19,7 +19,7 @@ import { createPasswordService } from './password-service';
 import { createPasswordPolicy } from './password-policy';
 import { createRegistrationService } from './registration-service';
 import { createSessionService } from './session-service';
-import { credentialsById, publicUser } from './user-credentials';
+import { credentialsById, publicUser } from '../users/user-credentials';
 import { Unauthorized } from '../errors';
 import type { RequestMeta } from './auth-audit';
 

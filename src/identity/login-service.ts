@@ -7,7 +7,7 @@ import type { MfaLogin, MfaRequired } from './mfa/mfa-login';
 import { mfaEnabled } from './mfa/mfa-repository';
 import { burnPasswordCheck, verifyPassword } from './password-hash';
 import type { IssuedSession } from './session-service';
-import { credentialsByEmail } from './user-credentials';
+import { credentialsByEmail } from '../users/user-credentials';
 
 export type LoginOutcome = { kind: 'session'; session: IssuedSession } | { kind: 'mfa'; challenge: MfaRequired };
 

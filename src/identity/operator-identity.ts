@@ -8,7 +8,7 @@ import { AUTH_ACTIONS, authEntry } from './auth-audit';
 import { authMails } from './auth-mails';
 import { resetUserMfa } from './mfa/mfa-settings';
 import { revokeUserFamilies } from './session-repository';
-import { credentialsByEmail } from './user-credentials';
+import { credentialsByEmail, invalidateTokens } from '../users/user-credentials';
 
 const OPERATOR = 'operator-cli';
 const cliMeta = () => ({ requestId: `cli-${Date.now()}`, clientAddress: 'local', userAgent: OPERATOR });
@@ -44,7 +44,7 @@ export async function operatorEndSessions(deps: { db: Db; audit: AuditService },
   if (!user) throw new NotFound(`no user with email ${email}`);
   const ended = await deps.db.transaction(async (trx) => {
     const count = await revokeUserFamilies(trx, user.id, 'ended_by_operator');
-    await trx('users').where({ id: user.id }).update({ tokens_valid_after: trx.fn.now() });
+    await invalidateTokens(trx, user.id);
     await deps.audit.append(trx, {
       ...authEntry({
         action: AUTH_ACTIONS.sessionRevoke,

@@ -8,7 +8,7 @@ import { loginAccountKey } from './login-service';
 import { hashPassword, verifyPassword } from './password-hash';
 import { CHECK_YOUR_EMAIL } from './registration-service';
 import { revokeUserFamilies } from './session-repository';
-import { credentialsByEmail, credentialsById, markEmailVerified, setPasswordHash } from './user-credentials';
+import { credentialsByEmail, credentialsById, markEmailVerified, setPasswordHash } from '../users/user-credentials';
 
 /** Forgotten password by email link, and change with the current password; both end other sessions (SES-7). */
 export function createPasswordService(deps: IdentityDeps) {

@@ -7,7 +7,7 @@ import { consumeEmailToken, issueEmailToken } from './email-tokens';
 import type { MailMessage } from '../mail/mailer';
 import type { IdentityDeps } from './identity-deps';
 import { hashPassword } from './password-hash';
-import { credentialsByEmail, credentialsById, markEmailVerified } from './user-credentials';
+import { credentialsByEmail, credentialsById, markEmailVerified } from '../users/user-credentials';
 
 /**
  * Registration and resend answer the same, in the same time, whether or not the address has an account (EN-1):

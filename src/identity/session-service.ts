@@ -19,7 +19,7 @@ import {
   touchFamily,
   type SessionFamily,
 } from './session-repository';
-import { credentialsById, publicUser, type PublicUser, type UserCredentials } from './user-credentials';
+import { credentialsById, publicUser, type PublicUser, type UserCredentials } from '../users/user-credentials';
 
 export interface SessionSettings {
   idleMs: number;

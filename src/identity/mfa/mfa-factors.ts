@@ -2,7 +2,7 @@ import type { AuditEntryInput } from '../../audit/types';
 import type { Queryable } from '../../db/knex';
 import { AUTH_ACTIONS, authEntry, type RequestMeta } from '../auth-audit';
 import type { IdentityDeps } from '../identity-deps';
-import type { UserCredentials } from '../user-credentials';
+import type { UserCredentials } from '../../users/user-credentials';
 import {
   claimTotpStep,
   findMfa,

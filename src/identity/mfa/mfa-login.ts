@@ -5,7 +5,7 @@ import { AUTH_ACTIONS, authEntry, type RequestMeta } from '../auth-audit';
 import type { IdentityDeps } from '../identity-deps';
 import { safeEqual } from '../secret-tokens';
 import type { IssuedSession } from '../session-service';
-import { credentialsById, type UserCredentials } from '../user-credentials';
+import { credentialsById, type UserCredentials } from '../../users/user-credentials';
 import { countAttempt, consumeChallenge, createChallenge, findChallenge, setEmailCode } from './mfa-challenges';
 import { checkRecoveryCode, checkTotp, recordFactorFailure, recoveryCodeUsedEntry } from './mfa-factors';
 

@@ -6,7 +6,7 @@ import { accountKey } from '../../rate-limit/fixed-window-limiter';
 import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from '../auth-audit';
 import type { IdentityDeps } from '../identity-deps';
 import { revokeUserFamilies } from '../session-repository';
-import { credentialsById, type UserCredentials } from '../user-credentials';
+import { credentialsById, type UserCredentials } from '../../users/user-credentials';
 import { checkCodeOrRecovery, recordFactorFailure, recoveryCodeUsedEntry, type FactorCheck } from './mfa-factors';
 import {
   deleteMfa,

@@ -8,7 +8,7 @@ import type { MfaLogin, MfaRequired } from '../mfa/mfa-login';
 import { mfaEnabled } from '../mfa/mfa-repository';
 import { hashToken, newSecretToken, safeEqual } from '../secret-tokens';
 import type { IssuedSession } from '../session-service';
-import { credentialsByEmail, credentialsById } from '../user-credentials';
+import { credentialsByEmail, credentialsById } from '../../users/user-credentials';
 import { consumeState, findOAuthUser, linkOAuthIdentity, saveState, touchOAuthIdentity } from './oauth-states';
 import { createProviderClients, ProviderError } from './provider-clients';
 import { safeReturnTo } from './redirect-policy';

@@ -60,8 +60,6 @@ const KNOWN_DEBTS: Record<string, string[]> = {
   'src/permissions/grant-repository.ts': ['team_members'],
   // Identity reads the credential columns of users, and memberships for tokens and /me.
   'src/identity/jwt-authenticator.ts': ['users'],
-  'src/identity/operator-identity.ts': ['users'],
-  'src/identity/user-credentials.ts': ['users'],
   'src/identity/membership-lookup.ts': ['memberships', 'organizations'],
   // Projects join the catalogue environment and the organization slug of their Git URL.
   'src/projects/project-repository.ts': ['organizations'],

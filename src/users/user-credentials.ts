@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/knex';
-import { normalizeEmail } from '../users/user-repository';
+import { normalizeEmail } from './user-repository';
 
 /** The part of a user row that authentication reads; never returned to clients as is. */
 export interface UserCredentials {
@@ -51,6 +51,11 @@ export async function setPasswordHash(db: Queryable, userId: string, passwordHas
   await db('users')
     .where({ id: userId })
     .update({ password_hash: passwordHash, tokens_valid_after: db.fn.now(), updated_at: db.fn.now() });
+}
+
+/** Access tokens issued before now stop working (sessions ended by an operator). */
+export async function invalidateTokens(db: Queryable, userId: string): Promise<void> {
+  await db('users').where({ id: userId }).update({ tokens_valid_after: db.fn.now() });
 }
 
 export async function markEmailVerified(db: Queryable, userId: string): Promise<void> {
