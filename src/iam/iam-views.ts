@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex';
 import { accessOverview } from './access-overview';
-import { iamAuditReport } from './audit-report';
+import { iamAuditReport } from '../audit/audit-report';
 import type { AuthorizationChain } from './authorization-chain';
 import type { OrgCaller } from './caller';
 import { createEffectivePermissions } from './effective-permissions';

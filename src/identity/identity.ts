@@ -10,7 +10,7 @@ import type { AccessTokens } from './access-token';
 import { authMails } from './auth-mails';
 import type { IdentityDeps } from './identity-deps';
 import { createLoginService } from './login-service';
-import { findMembership, listMemberships } from './membership-lookup';
+import { findMembership, listMemberships } from '../orgs/membership-lookup';
 import { createMfaLogin } from './mfa/mfa-login';
 import { createMfaSettings } from './mfa/mfa-settings';
 import type { SecretBox } from './mfa/secret-box';

@@ -6,7 +6,7 @@ import { Forbidden, NotFound, Unauthorized } from '../errors';
 import { accountKey, addressKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import type { AccessTokens } from './access-token';
 import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from './auth-audit';
-import { defaultMembership, findMembership, type MembershipView } from './membership-lookup';
+import { defaultMembership, findMembership, type MembershipView } from '../orgs/membership-lookup';
 import {
   claimRefreshToken,
   findRefreshToken,

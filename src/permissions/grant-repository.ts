@@ -1,3 +1,4 @@
+import { teamIdsOfUser } from '../teams/team-repository';
 import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
@@ -148,12 +149,7 @@ export function deleteGrant(db: Queryable, organizationId: string, id: string): 
 /** Grants reaching a user directly or through any of the user's teams in the organization. */
 function grantsReaching(db: Queryable, organizationId: string, userId: string) {
   return grants(db, organizationId).where((b) => {
-    void b
-      .where('g.user_id', userId)
-      .orWhereIn(
-        'g.team_id',
-        db('team_members').select('team_id').where({ organization_id: organizationId, user_id: userId }),
-      );
+    void b.where('g.user_id', userId).orWhereIn('g.team_id', teamIdsOfUser(db, organizationId, userId));
   });
 }
 

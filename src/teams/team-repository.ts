@@ -171,3 +171,8 @@ export async function teamsOfUser(db: Queryable, organizationId: string, userId:
     .limit(500)
     .select('t.id', 't.slug', 't.name')) as { id: string; slug: string; name: string }[];
 }
+
+/** The ids of a user's teams in the organization, as a subquery other modules' queries embed (grants by team). */
+export function teamIdsOfUser(db: Queryable, organizationId: string, userId: string) {
+  return db('team_members').select('team_id').where({ organization_id: organizationId, user_id: userId });
+}

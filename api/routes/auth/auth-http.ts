@@ -2,7 +2,7 @@ import type { IdentityConfig } from '../../../src/config/identity';
 import { Forbidden, InvalidInput } from '../../../src/errors';
 import { isUuid } from '../../../src/db/uuid';
 import type { RequestMeta } from '../../../src/identity/auth-audit';
-import type { MembershipView } from '../../../src/identity/membership-lookup';
+import type { MembershipView } from '../../../src/orgs/membership-lookup';
 import type { IssuedSession } from '../../../src/identity/session-service';
 import type { AppContext } from '../../context';
 

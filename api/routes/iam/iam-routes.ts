@@ -1,7 +1,7 @@
 import type { AuditService } from '../../../src/audit/audit-service';
 import { IAM_CATEGORIES, type AuditCategory } from '../../../src/audit/types';
 import { InvalidInput } from '../../../src/errors';
-import { reportPeriod } from '../../../src/iam/audit-report';
+import { reportPeriod } from '../../../src/audit/audit-report';
 import type { EffectivePermissionsQuery } from '../../../src/iam/effective-permissions';
 import type { IamViews } from '../../../src/iam/iam-views';
 import type { AppContext } from '../../context';

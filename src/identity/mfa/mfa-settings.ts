@@ -1,4 +1,4 @@
-import { listMemberships } from '../membership-lookup';
+import { listMemberships } from '../../orgs/membership-lookup';
 import type { AuditService } from '../../audit/audit-service';
 import type { Db, Tx } from '../../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../errors';

@@ -53,14 +53,11 @@ const KNOWN_DEBTS: Record<string, string[]> = {
   // The authorization chain's read model: the caller's membership as it is now, the access overview of a member.
   'src/iam/current-membership.ts': ['memberships', 'users'],
   'src/iam/access-overview.ts': ['invitations', 'memberships', 'resource_grants', 'team_members', 'teams', 'users'],
-  'src/iam/audit-report.ts': ['audit_log'],
   // List views joining the member's email and name.
   'src/orgs/membership-repository.ts': ['users'],
   'src/teams/team-repository.ts': ['memberships', 'users'],
-  'src/permissions/grant-repository.ts': ['team_members'],
-  // Identity reads the credential columns of users, and memberships for tokens and /me.
+  // Identity checks a token's user and session in one primary-key lookup per request.
   'src/identity/jwt-authenticator.ts': ['users'],
-  'src/identity/membership-lookup.ts': ['memberships', 'organizations'],
   // Projects join the catalogue environment and the organization slug of their Git URL.
   'src/projects/project-repository.ts': ['organizations'],
   'src/projects/project-environment-repository.ts': ['org_environments'],

@@ -1,4 +1,4 @@
-import { IAM_CATEGORIES } from '../audit/types';
+import { IAM_CATEGORIES } from './types';
 import type { Db } from '../db/knex';
 import { InvalidInput } from '../errors';
 
