@@ -58,9 +58,6 @@ const KNOWN_DEBTS: Record<string, string[]> = {
   'src/teams/team-repository.ts': ['memberships', 'users'],
   // Identity checks a token's user and session in one primary-key lookup per request.
   'src/identity/jwt-authenticator.ts': ['users'],
-  // Projects join the catalogue environment and the organization slug of their Git URL.
-  'src/projects/project-repository.ts': ['organizations'],
-  'src/projects/project-environment-repository.ts': ['org_environments'],
 };
 
 const QUERY =
