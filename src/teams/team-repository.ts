@@ -2,6 +2,8 @@ import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
 import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { membershipRoles } from '../orgs/membership-repository';
+import { userProfiles } from '../users/user-repository';
 
 export interface Team {
   id: string;
@@ -110,8 +112,8 @@ export function deleteTeam(db: Queryable, organizationId: string, id: string): P
 
 function teamMembers(db: Queryable, organizationId: string, teamId: string) {
   return db('team_members as tm')
-    .join('users as u', 'u.id', 'tm.user_id')
-    .join('memberships as m', (j) => {
+    .join(userProfiles(db).as('u'), 'u.id', 'tm.user_id')
+    .join(membershipRoles(db).as('m'), (j) => {
       j.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'tm.organization_id');
     })
     .where({ 'tm.organization_id': organizationId, 'tm.team_id': teamId })

@@ -53,9 +53,6 @@ const KNOWN_DEBTS: Record<string, string[]> = {
   // The authorization chain's read model: the caller's membership as it is now, the access overview of a member.
   'src/iam/current-membership.ts': ['memberships', 'users'],
   'src/iam/access-overview.ts': ['invitations', 'memberships', 'resource_grants', 'team_members', 'teams', 'users'],
-  // List views joining the member's email and name.
-  'src/orgs/membership-repository.ts': ['users'],
-  'src/teams/team-repository.ts': ['memberships', 'users'],
   // Identity checks a token's user and session in one primary-key lookup per request.
   'src/identity/jwt-authenticator.ts': ['users'],
 };
