@@ -65,6 +65,25 @@ export function membershipRoles(db: Queryable) {
   return db('memberships').select('organization_id', 'user_id', 'role');
 }
 
+/** The organization's members counted by role (`key`, `n` rows). */
+export function countMembersByRole(db: Queryable, organizationId: string) {
+  return db('memberships')
+    .where({ organization_id: organizationId })
+    .groupBy('role')
+    .select('role as key', db.raw('count(*) as n')) as Promise<{ key: string; n: string }[]>;
+}
+
+/** Owners, then admins, by email: the people an access review looks at first. */
+export function listPrivilegedMembers(db: Queryable, organizationId: string, limit: number) {
+  return db('memberships as m')
+    .join(userProfiles(db).as('u'), 'u.id', 'm.user_id')
+    .where('m.organization_id', organizationId)
+    .whereIn('m.role', ['owner', 'admin'])
+    .orderBy([{ column: 'm.role', order: 'desc' }, 'u.email'])
+    .limit(limit)
+    .select('m.user_id as userId', 'u.email', 'm.role') as Promise<{ userId: string; email: string; role: OrgRole }[]>;
+}
+
 export async function countOwners(db: Queryable, organizationId: string): Promise<number> {
   const row = (await db('memberships')
     .where({ organization_id: organizationId, role: 'owner' })

@@ -52,6 +52,8 @@ function rowToTeam(row: TeamRow): Team {
   };
 }
 
+const memberCount = (db: Queryable) => db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id'));
+
 function teams(db: Queryable, organizationId: string) {
   return db('teams as t')
     .where('t.organization_id', organizationId)
@@ -62,7 +64,7 @@ function teams(db: Queryable, organizationId: string) {
       't.description',
       't.created_at',
       't.updated_at',
-      db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id')).as('member_count'),
+      memberCount(db).as('member_count'),
     );
 }
 
@@ -172,6 +174,16 @@ export async function teamsOfUser(db: Queryable, organizationId: string, userId:
     .orderBy('t.slug')
     .limit(500)
     .select('t.id', 't.slug', 't.name')) as { id: string; slug: string; name: string }[];
+}
+
+/**
+ * The organization's teams (`id`, `slug`, `name`, `members`), for another module's query to select from as a derived
+ * table (the access overview).
+ */
+export function teamSizes(db: Queryable, organizationId: string) {
+  return db('teams as t')
+    .where('t.organization_id', organizationId)
+    .select('t.id', 't.slug', 't.name', memberCount(db).as('members'));
 }
 
 /** The ids of a user's teams in the organization, as a subquery other modules' queries embed (grants by team). */
