@@ -1,5 +1,9 @@
 import type { Db } from '../db/knex';
+import { countPendingInvitations } from '../invitations/invitation-repository';
+import { countMembersByRole, listPrivilegedMembers } from '../orgs/membership-repository';
 import { findOrganizationById } from '../orgs/org-repository';
+import { countGrantsBy, grantCountOfTeam } from '../permissions/grant-repository';
+import { teamSizes } from '../teams/team-repository';
 import { NotFound } from '../errors';
 import type { OrgCaller } from './caller';
 import { ORG_ROLES, type OrgRole } from './principal';
@@ -15,6 +19,14 @@ export interface AccessOverview {
   generatedAt: string;
 }
 
+interface TeamCountRow {
+  id: string;
+  slug: string;
+  name: string;
+  members: string;
+  grants: string;
+}
+
 /** Lists are capped: an overview is a summary, the paginated routes hold the details. */
 const CAP = 200;
 
@@ -27,41 +39,17 @@ export async function accessOverview(db: Db, caller: OrgCaller): Promise<AccessO
   const orgId = caller.organizationId;
   const org = await findOrganizationById(db, orgId);
   if (!org) throw new NotFound('organization not found');
-  const roleRows = (await db('memberships')
-    .where({ organization_id: orgId })
-    .groupBy('role')
-    .select('role as key', db.raw('count(*) as n'))) as { key: string; n: string }[];
+  const roleRows = await countMembersByRole(db, orgId);
   const byRole = Object.fromEntries(ORG_ROLES.map((r) => [r, 0])) as Record<OrgRole, number>;
   for (const [role, n] of Object.entries(counts(roleRows))) byRole[role as OrgRole] = n;
-  const privileged = (await db('memberships as m')
-    .join('users as u', 'u.id', 'm.user_id')
-    .where('m.organization_id', orgId)
-    .whereIn('m.role', ['owner', 'admin'])
-    .orderBy([{ column: 'm.role', order: 'desc' }, 'u.email'])
-    .limit(CAP)
-    .select('m.user_id as userId', 'u.email', 'm.role')) as AccessOverview['privileged'];
-  const teams = (await db('teams as t')
-    .where('t.organization_id', orgId)
+  const privileged = await listPrivilegedMembers(db, orgId, CAP);
+  const teams = (await db
+    .from(teamSizes(db, orgId).as('t'))
     .orderBy('t.slug')
     .limit(CAP)
-    .select(
-      't.id',
-      't.slug',
-      't.name',
-      db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id')).as('members'),
-      db('resource_grants as g').count('*').where('g.team_id', db.ref('t.id')).as('grants'),
-    )) as { id: string; slug: string; name: string; members: string; grants: string }[];
-  const grantsBy = (column: string) =>
-    db('resource_grants')
-      .where({ organization_id: orgId })
-      .groupBy(column)
-      .select(`${column} as key`, db.raw('count(*) as n')) as Promise<{ key: string; n: string }[]>;
-  const byResourceType = counts(await grantsBy('resource_type'));
-  const pending = (await db('invitations')
-    .where({ organization_id: orgId, status: 'pending' })
-    .where('expires_at', '>', db.fn.now())
-    .count<{ n: string }>('* as n')
-    .first()) as { n: string } | undefined;
+    .select('t.id', 't.slug', 't.name', 't.members', grantCountOfTeam(db, 't.id').as('grants'))) as TeamCountRow[];
+  const byResourceType = counts(await countGrantsBy(db, orgId, 'resource_type'));
+  const pending = await countPendingInvitations(db, orgId);
   return {
     organization: { id: org.id, slug: org.slug, name: org.name, plan: org.plan },
     members: { total: Object.values(byRole).reduce((a, b) => a + b, 0), byRole },
@@ -70,9 +58,9 @@ export async function accessOverview(db: Db, caller: OrgCaller): Promise<AccessO
     grants: {
       total: Object.values(byResourceType).reduce((a, b) => a + b, 0),
       byResourceType,
-      byRole: counts(await grantsBy('role')),
+      byRole: counts(await countGrantsBy(db, orgId, 'role')),
     },
-    pendingInvitations: Number(pending?.n ?? 0),
+    pendingInvitations: pending,
     generatedAt: new Date().toISOString(),
   };
 }

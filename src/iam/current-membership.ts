@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/knex';
+import { membershipRoles } from '../orgs/membership-repository';
+import { userStanding } from '../users/user-credentials';
 import type { Authenticator } from './authenticator';
 import { isOrgRole, type Principal } from './principal';
 
@@ -14,11 +16,11 @@ export function withCurrentMembership(db: Queryable, inner: Authenticator): Auth
       const principal = await inner.authenticate(token);
       if (!principal || principal.kind !== 'user' || principal.userId === null) return principal;
       const orgId = principal.organizationId;
-      const query = db('users as u').where('u.id', principal.userId);
+      const query = db.from(userStanding(db, principal.userId).as('u'));
       if (orgId === null) void query.select('u.is_instance_admin', db.raw('NULL as role'));
       else {
         void query
-          .leftJoin('memberships as m', (j) => {
+          .leftJoin(membershipRoles(db).as('m'), (j) => {
             j.on('m.user_id', '=', 'u.id').andOnVal('m.organization_id', '=', orgId);
           })
           .select('u.is_instance_admin', 'm.role');

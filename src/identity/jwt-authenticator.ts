@@ -2,6 +2,7 @@ import { isUuid } from '../db/uuid';
 import type { Queryable } from '../db/knex';
 import type { Authenticator } from '../iam/authenticator';
 import type { Principal } from '../iam/principal';
+import { userStanding } from '../users/user-credentials';
 import type { AccessTokenClaims, AccessTokens } from './access-token';
 
 /**
@@ -15,13 +16,9 @@ export function tokenLiveness(db: Queryable): TokenLiveness {
   return async (claims) => {
     const sid = claims.sessionId;
     if (!isUuid(claims.userId) || (sid !== undefined && !isUuid(sid))) return false;
-    const query = db('users as u')
-      .where('u.id', claims.userId)
-      .first(
-        'u.disabled_at',
-        db.raw('floor(extract(epoch from u.tokens_valid_after)) as valid_after'),
-        sid === undefined ? db.raw('NULL as family_id') : 'f.id as family_id',
-      );
+    const query = db
+      .from(userStanding(db, claims.userId).as('u'))
+      .first('u.disabled_at', 'u.valid_after', sid === undefined ? db.raw('NULL as family_id') : 'f.id as family_id');
     if (sid !== undefined) {
       void query.leftJoin('session_families as f', (j) => {
         j.on('f.user_id', '=', 'u.id')

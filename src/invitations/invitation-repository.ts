@@ -185,6 +185,16 @@ export async function pendingWorkflowIds(db: Queryable, organizationId: string):
     .pluck('workflow_id')) as string[];
 }
 
+/** How many invitations of the organization are still open (pending and unexpired). */
+export async function countPendingInvitations(db: Queryable, organizationId: string): Promise<number> {
+  const row = (await db('invitations')
+    .where({ organization_id: organizationId, status: 'pending' })
+    .where('expires_at', '>', db.fn.now())
+    .count<{ n: string }>('* as n')
+    .first()) as { n: string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
 export async function listPendingSentBy(
   db: Queryable,
   organizationId: string,

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { userProfiles } from '../users/user-repository';
 import { ORG_COLUMNS, rowToOrganization, type Organization, type Plan } from './org-repository';
 
 export interface Member {
@@ -33,7 +34,7 @@ function rowToMember(row: MemberRow): Member {
 
 function members(db: Queryable, organizationId: string) {
   return db('memberships as m')
-    .join('users as u', 'u.id', 'm.user_id')
+    .join(userProfiles(db).as('u'), 'u.id', 'm.user_id')
     .where('m.organization_id', organizationId)
     .select(MEMBER_COLUMNS);
 }
@@ -57,6 +58,30 @@ export function listMembers(db: Queryable, organizationId: string, page: PageReq
     (r) => [r.email, r.user_id],
     rowToMember,
   );
+}
+
+/** Each membership's `organization_id`, `user_id` and `role`, for another module's query to join as a derived table. */
+export function membershipRoles(db: Queryable) {
+  return db('memberships').select('organization_id', 'user_id', 'role');
+}
+
+/** The organization's members counted by role (`key`, `n` rows). */
+export function countMembersByRole(db: Queryable, organizationId: string) {
+  return db('memberships')
+    .where({ organization_id: organizationId })
+    .groupBy('role')
+    .select('role as key', db.raw('count(*) as n')) as Promise<{ key: string; n: string }[]>;
+}
+
+/** Owners, then admins, by email: the people an access review looks at first. */
+export function listPrivilegedMembers(db: Queryable, organizationId: string, limit: number) {
+  return db('memberships as m')
+    .join(userProfiles(db).as('u'), 'u.id', 'm.user_id')
+    .where('m.organization_id', organizationId)
+    .whereIn('m.role', ['owner', 'admin'])
+    .orderBy([{ column: 'm.role', order: 'desc' }, 'u.email'])
+    .limit(limit)
+    .select('m.user_id as userId', 'u.email', 'm.role') as Promise<{ userId: string; email: string; role: OrgRole }[]>;
 }
 
 export async function countOwners(db: Queryable, organizationId: string): Promise<number> {

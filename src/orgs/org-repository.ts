@@ -74,6 +74,11 @@ export async function insertMembership(db: Queryable, organizationId: string, us
   }
 }
 
+/** Slug of each organization, for another module's query to join as a derived table (a project's Git URL). */
+export function organizationSlugs(db: Queryable) {
+  return db('organizations').select('id', 'slug');
+}
+
 export async function findOrganizationById(db: Queryable, id: string): Promise<Organization | null> {
   const row = (await db('organizations').where({ id }).first(ORG_COLUMNS)) as OrgRow | undefined;
   return row ? rowToOrganization(row) : null;

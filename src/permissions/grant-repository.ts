@@ -137,6 +137,19 @@ export function listGrants(db: Queryable, organizationId: string, filters: Grant
 }
 
 /** False when the grant is gone (revoked meanwhile). */
+/** The organization's grants counted by `column` (`key`, `n` rows), for the access overview. */
+export function countGrantsBy(db: Queryable, organizationId: string, column: 'resource_type' | 'role') {
+  return db('resource_grants')
+    .where({ organization_id: organizationId })
+    .groupBy(column)
+    .select(`${column} as key`, db.raw('count(*) as n')) as Promise<{ key: string; n: string }[]>;
+}
+
+/** How many grants name the team in `teamIdColumn`, as a correlated subquery another module's query selects. */
+export function grantCountOfTeam(db: Queryable, teamIdColumn: string) {
+  return db('resource_grants as g').count('*').where('g.team_id', db.ref(teamIdColumn));
+}
+
 export function setGrantRole(db: Queryable, organizationId: string, id: string, role: GrantRole): Promise<boolean> {
   return updateOwned(db, 'resource_grants', organizationId, id, { role });
 }

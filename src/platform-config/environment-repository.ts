@@ -54,6 +54,11 @@ export async function findEnvironment(db: Queryable, organizationId: string, slu
   return row ? rowToEnvironment(row) : null;
 }
 
+/** The catalogue entries (`id`, `slug`, `name`, `production`), for another module's query to join as a derived table. */
+export function catalogueEntries(db: Queryable) {
+  return db('org_environments').select('id', 'slug', 'name', 'production');
+}
+
 /** Serialises catalogue changes of one organization (positions are read, then shifted). */
 export async function lockCatalogue(db: Queryable, organizationId: string): Promise<void> {
   await db.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`environments:${organizationId}`]);

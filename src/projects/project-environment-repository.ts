@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
+import { catalogueEntries } from '../platform-config/environment-repository';
 
 /** One environment of a project: a catalogue entry with the project's Kubernetes version and delivery settings. */
 export interface ProjectEnvironment {
@@ -44,7 +45,7 @@ function rowToEnvironment(row: Row): ProjectEnvironment {
 
 function environments(db: Queryable, projectId: string) {
   return db('project_environments as pe')
-    .join('org_environments as e', 'e.id', 'pe.environment_id')
+    .join(catalogueEntries(db).as('e'), 'e.id', 'pe.environment_id')
     .where('pe.project_id', projectId)
     .select(
       'pe.id',

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { organizationSlugs } from '../orgs/org-repository';
 
 export type ValidationMode = 'block' | 'warn';
 
@@ -55,7 +56,7 @@ function rowToProject(row: ProjectRow): Project {
 
 function projects(db: Queryable, organizationId: string) {
   return db('projects as p')
-    .join('organizations as o', 'o.id', 'p.organization_id')
+    .join(organizationSlugs(db).as('o'), 'o.id', 'p.organization_id')
     .leftJoin('project_policies as pp', 'pp.project_id', 'p.id')
     .where('p.organization_id', organizationId)
     .select(

@@ -2,6 +2,8 @@ import type { Queryable } from '../db/knex';
 import type { OrgRole } from '../iam/principal';
 import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { membershipRoles } from '../orgs/membership-repository';
+import { userProfiles } from '../users/user-repository';
 
 export interface Team {
   id: string;
@@ -50,6 +52,8 @@ function rowToTeam(row: TeamRow): Team {
   };
 }
 
+const memberCount = (db: Queryable) => db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id'));
+
 function teams(db: Queryable, organizationId: string) {
   return db('teams as t')
     .where('t.organization_id', organizationId)
@@ -60,7 +64,7 @@ function teams(db: Queryable, organizationId: string) {
       't.description',
       't.created_at',
       't.updated_at',
-      db('team_members as tm').count('*').where('tm.team_id', db.ref('t.id')).as('member_count'),
+      memberCount(db).as('member_count'),
     );
 }
 
@@ -110,8 +114,8 @@ export function deleteTeam(db: Queryable, organizationId: string, id: string): P
 
 function teamMembers(db: Queryable, organizationId: string, teamId: string) {
   return db('team_members as tm')
-    .join('users as u', 'u.id', 'tm.user_id')
-    .join('memberships as m', (j) => {
+    .join(userProfiles(db).as('u'), 'u.id', 'tm.user_id')
+    .join(membershipRoles(db).as('m'), (j) => {
       j.on('m.user_id', '=', 'tm.user_id').andOn('m.organization_id', '=', 'tm.organization_id');
     })
     .where({ 'tm.organization_id': organizationId, 'tm.team_id': teamId })
@@ -170,6 +174,16 @@ export async function teamsOfUser(db: Queryable, organizationId: string, userId:
     .orderBy('t.slug')
     .limit(500)
     .select('t.id', 't.slug', 't.name')) as { id: string; slug: string; name: string }[];
+}
+
+/**
+ * The organization's teams (`id`, `slug`, `name`, `members`), for another module's query to select from as a derived
+ * table (the access overview).
+ */
+export function teamSizes(db: Queryable, organizationId: string) {
+  return db('teams as t')
+    .where('t.organization_id', organizationId)
+    .select('t.id', 't.slug', 't.name', memberCount(db).as('members'));
 }
 
 /** The ids of a user's teams in the organization, as a subquery other modules' queries embed (grants by team). */

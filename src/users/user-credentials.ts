@@ -46,6 +46,22 @@ export async function credentialsById(db: Queryable, id: string): Promise<UserCr
   return row ? toCredentials(row) : null;
 }
 
+/**
+ * One user's standing as the per-request authentication chain reads it (`id`, `disabled_at`, `valid_after` in epoch
+ * seconds, `is_instance_admin`): a one-row derived table that chain joins its own tables to, so a request still pays
+ * one primary-key lookup.
+ */
+export function userStanding(db: Queryable, userId: string) {
+  return db('users')
+    .where({ id: userId })
+    .select(
+      'id',
+      'disabled_at',
+      db.raw('floor(extract(epoch from tokens_valid_after)) as valid_after'),
+      'is_instance_admin',
+    );
+}
+
 /** A new password also invalidates every access token issued before now (SES-2, SES-7). */
 export async function setPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<void> {
   await db('users')

@@ -68,6 +68,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return row ? rowToUser(row) : null;
 }
 
+/** Each user's `id`, `email` and `name`, for another module's query to join as a derived table (member lists). */
+export function userProfiles(db: Queryable) {
+  return db('users').select('id', 'email', 'name');
+}
+
 export async function findUserById(db: Queryable, id: string): Promise<User | null> {
   const row = (await db('users').where({ id }).first(USER_COLUMNS)) as UserRow | undefined;
   return row ? rowToUser(row) : null;
