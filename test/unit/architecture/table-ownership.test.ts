@@ -4,8 +4,7 @@ import path from 'node:path';
 /**
  * Table ownership (issue 17): only a module's own files query its tables; other modules go through that module's
  * repository functions. Every table a migration creates must name its owner here. A query that needs another module's
- * rows joins a builder that module exports (a derived table or subquery, docs/CONTRIBUTING-SPINE.md). `KNOWN_DEBTS`
- * lists the reads that still cross a boundary: none are left, and it may only shrink.
+ * rows joins a builder that module exports (a derived table or subquery, docs/CONTRIBUTING-SPINE.md).
  */
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -49,9 +48,6 @@ const OWNERS: Record<string, string> = {
   workloads: 'src/projects',
 };
 
-/** `file -> tables` read across a boundary today, each with why it is still there. */
-const KNOWN_DEBTS: Record<string, string[]> = {};
-
 const QUERY =
   /\b(?:db|trx|knex|tx|q|b|query)\(\s*'([a-z_]+)(?: as [a-z]+)?'|\.(?:join|leftJoin|from|into)\(\s*'([a-z_]+)(?: as [a-z]+)?'/g;
 const SQL = /\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)\b/g;
@@ -89,24 +85,14 @@ describe('table ownership', () => {
     expect(migratedTables().filter((t) => !(t in OWNERS))).toEqual([]);
   });
 
-  it("finds no query of another module's table outside the listed debts", () => {
+  it("finds no query of another module's table", () => {
     const crossings: string[] = [];
     for (const file of ['src', 'api', 'activities', 'workflows', 'scripts'].flatMap(sourceFiles)) {
-      const debts = KNOWN_DEBTS[file] ?? [];
       for (const table of tablesIn(fs.readFileSync(path.join(ROOT, file), 'utf8'))) {
         const owner = OWNERS[table];
-        if (owner && owner !== ownerOf(file) && !debts.includes(table)) crossings.push(`${file} -> ${table}`);
+        if (owner && owner !== ownerOf(file)) crossings.push(`${file} -> ${table}`);
       }
     }
     expect(crossings).toEqual([]);
-  });
-
-  it('lists only debts that still exist', () => {
-    const stale = Object.entries(KNOWN_DEBTS).flatMap(([file, tables]) => {
-      const full = path.join(ROOT, file);
-      const used = fs.existsSync(full) ? tablesIn(fs.readFileSync(full, 'utf8')) : new Set<string>();
-      return tables.filter((t) => !used.has(t)).map((t) => `${file} -> ${t}`);
-    });
-    expect(stale).toEqual([]);
   });
 });
