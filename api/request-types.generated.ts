@@ -185,6 +185,36 @@ export interface BulkUpdateRequest {
   message?: string;
 }
 
+export interface CatalogListQueryRequest {
+  /**
+   * nextCursor of the previous page
+   */
+  cursor?: string;
+  /**
+   * Page size, 1 to ORG_PAGE_MAX (default 50)
+   */
+  limit?: string;
+  /**
+   * Only the versions of this base or bundle
+   */
+  name?: string;
+}
+
+export interface CatalogUploadRequest {
+  name: string;
+  version: string;
+  /**
+   * Release the manifests are validated against (default 1.32)
+   */
+  kubernetesVersion?: '1.25' | '1.26' | '1.27' | '1.28' | '1.29' | '1.30' | '1.31' | '1.32';
+  /**
+   * Relative paths (no leading slash, no '..') to file contents; 2 MiB in all
+   */
+  files: {
+    [k: string]: string;
+  };
+}
+
 export interface CommitsQueryRequest {
   ref?: string;
   path?: string;
@@ -366,9 +396,13 @@ export interface PathParamsRequest {
    */
   chart?: string;
   /**
-   * Chart version (its tag)
+   * Chart, kustomize base or manifest bundle version
    */
   version?: string;
+  /**
+   * Kustomize base or manifest bundle name
+   */
+  artifact?: string;
 }
 
 export interface PermissionCreateRequest {

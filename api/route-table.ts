@@ -19,6 +19,7 @@ import { gitopsRoutes } from './routes/gitops/gitops-routes';
 import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
+import { catalogRoutes } from './routes/catalog/catalog-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -48,6 +49,16 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
     ...orgChartRoutes(services.charts),
+    ...catalogRoutes(
+      services.kustomizeBases,
+      { path: '/api/v2/org-kustomize-bases', actionPrefix: 'org.kustomize-bases', label: 'kustomize base' },
+      pageMax,
+    ),
+    ...catalogRoutes(
+      services.manifestBundles,
+      { path: '/api/v2/org-manifest-bundles', actionPrefix: 'org.manifest-bundles', label: 'manifest bundle' },
+      pageMax,
+    ),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

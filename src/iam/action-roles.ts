@@ -113,4 +113,12 @@ export const ACTION_ROLES: ActionRoleTable = {
   // Chart catalog (/api/v2/org-charts): reading for every member, deleting a chart or a version for members.
   'org.charts.read': 'viewer',
   'org.charts.delete': 'member',
+  // Kustomize bases and manifest bundles (/api/v2/org-kustomize-bases, /api/v2/org-manifest-bundles): reading for every
+  // member, uploading and deleting versions for members.
+  'org.kustomize-bases.read': 'viewer',
+  'org.kustomize-bases.push': 'member',
+  'org.kustomize-bases.delete': 'member',
+  'org.manifest-bundles.read': 'viewer',
+  'org.manifest-bundles.push': 'member',
+  'org.manifest-bundles.delete': 'member',
 };

@@ -1,3 +1,4 @@
+import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
@@ -53,6 +54,9 @@ export interface DomainServices {
   registry: RegistryService;
   /** Helm charts of the registry (/api/v2/org-charts). */
   charts: ChartCatalog;
+  /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
+  kustomizeBases: CatalogService;
+  manifestBundles: CatalogService;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -118,5 +122,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     }),
     registry,
     charts: createChartCatalog({ db, registry }),
+    kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
+    manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
   };
 }

@@ -10,6 +10,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 const OWNERS: Record<string, string> = {
   audit_log: 'src/audit',
+  catalog_artifacts: 'src/catalog',
   custom_resource_definitions: 'src/crds',
   domain_events: 'src/events',
   email_tokens: 'src/identity',
