@@ -1,6 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { DEPLOYMENT, SERVICE } from './catalog-manifests';
 
 let platform: TestPlatform;
 let org: Awaited<ReturnType<typeof makeOrg>>;
@@ -16,31 +17,6 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 const BASES = '/api/v2/org-kustomize-bases';
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  selector:
-    matchLabels: { app: web }
-  template:
-    metadata:
-      labels: { app: web }
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.27
-`;
-const SERVICE = `apiVersion: v1
-kind: Service
-metadata:
-  name: web
-spec:
-  selector: { app: web }
-  ports:
-    - port: 80
-`;
-
 function base(version: string, files: Record<string, string> = {}) {
   return {
     name: 'web',
