@@ -1,20 +1,7 @@
-import { makeOrg } from '../../helpers/fixtures';
-import { httpClient } from '../../helpers/http-client';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { twoOrgs } from './two-orgs';
 import { DEPLOYMENT, SERVICE } from './catalog-manifests';
 
-let platform: TestPlatform;
-let org: Awaited<ReturnType<typeof makeOrg>>;
-let other: Awaited<ReturnType<typeof makeOrg>>;
-let http: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  http = httpClient(platform.url);
-  org = await makeOrg(platform, ['owner', 'member', 'viewer']);
-  other = await makeOrg(platform, ['owner']);
-}, 120_000);
-afterAll(() => platform.close());
+const s = twoOrgs(['owner', 'member', 'viewer']);
 
 const BASES = '/api/v2/org-kustomize-bases';
 function base(version: string, files: Record<string, string> = {}) {
@@ -33,14 +20,14 @@ function base(version: string, files: Record<string, string> = {}) {
 }
 
 async function versionsOf(token: string) {
-  const res = await http.get<{ items: { name: string; version: string }[] }>(`${BASES}?name=web`, { token });
+  const res = await s.http.get<{ items: { name: string; version: string }[] }>(`${BASES}?name=web`, { token });
   return res.body.items.map((v) => v.version);
 }
 
 describe('kustomize bases of the organization', () => {
   it('uploads a validated base, lists it page by page and reads a version with its files', async () => {
-    const token = org.members.member!.token;
-    const first = await http.post<{
+    const token = s.org.members.member!.token;
+    const first = await s.http.post<{
       version: string;
       fileCount: number;
       validation: { valid: boolean; files: string[] };
@@ -48,38 +35,37 @@ describe('kustomize bases of the organization', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ version: '1.0.0', fileCount: 4, validation: { valid: true } });
     expect(first.body.validation.files.sort()).toEqual(['deployment.yaml', 'manifests/service.yaml']);
-    expect((await http.post(BASES, { token, body: base('1.1.0') })).status).toBe(201);
-    expect((await http.post(BASES, { token, body: base('1.1.0') })).status).toBe(409);
+    expect((await s.http.post(BASES, { token, body: base('1.1.0') })).status).toBe(201);
+    expect((await s.http.post(BASES, { token, body: base('1.1.0') })).status).toBe(409);
 
-    const viewer = org.members.viewer!.token;
-    const page1 = await http.get<{ items: { version: string }[]; nextCursor: string }>(`${BASES}?limit=1`, {
+    const viewer = s.org.members.viewer!.token;
+    const page1 = await s.http.get<{ items: { version: string }[]; nextCursor: string }>(`${BASES}?limit=1`, {
       token: viewer,
     });
     expect(page1.body.items.map((v) => v.version)).toEqual(['1.0.0']);
-    const page2 = await http.get<{ items: { version: string }[]; nextCursor: string | null }>(
+    const page2 = await s.http.get<{ items: { version: string }[]; nextCursor: string | null }>(
       `${BASES}?limit=1&cursor=${page1.body.nextCursor}`,
       { token: viewer },
     );
     expect(page2.body.items.map((v) => v.version)).toEqual(['1.1.0']);
     expect(page2.body.nextCursor).toBeNull();
 
-    const read = await http.get<{ files: Record<string, string> }>(`${BASES}/web/versions/1.0.0`, { token: viewer });
+    const read = await s.http.get<{ files: Record<string, string> }>(`${BASES}/web/versions/1.0.0`, { token: viewer });
     expect(read.status).toBe(200);
     expect(read.body.files['manifests/service.yaml']).toBe(SERVICE);
   });
 
   it('refuses a base whose manifests fail validation or whose resources are not its files, storing nothing', async () => {
-    const token = org.members.owner!.token;
-    const invalid = await http.post<{ validation: { valid: boolean; results: { file: string; severity: string }[] } }>(
-      BASES,
-      { token, body: base('2.0.0', { 'deployment.yaml': DEPLOYMENT.replace('apps/v1', 'apps/v1beta1') }) },
-    );
+    const token = s.org.members.owner!.token;
+    const invalid = await s.http.post<{
+      validation: { valid: boolean; results: { file: string; severity: string }[] };
+    }>(BASES, { token, body: base('2.0.0', { 'deployment.yaml': DEPLOYMENT.replace('apps/v1', 'apps/v1beta1') }) });
     expect(invalid.status).toBe(422);
     expect(invalid.body.validation.valid).toBe(false);
     expect(invalid.body.validation.results).toEqual(
       expect.arrayContaining([expect.objectContaining({ file: 'deployment.yaml', severity: 'error' })]),
     );
-    const dangling = await http.post<{ validation: { results: { message: string }[] } }>(BASES, {
+    const dangling = await s.http.post<{ validation: { results: { message: string }[] } }>(BASES, {
       token,
       body: base('2.0.1', { 'kustomization.yaml': 'resources:\n  - missing.yaml\n  - ../other\n' }),
     });
@@ -89,7 +75,7 @@ describe('kustomize bases of the organization', () => {
       'resources: "../other" is not a file of the base',
     ]);
     const { 'kustomization.yaml': _omitted, ...withoutKustomization } = base('2.0.2').files;
-    const bare = await http.post(BASES, {
+    const bare = await s.http.post(BASES, {
       token,
       body: { name: 'web', version: '2.0.2', files: withoutKustomization },
     });
@@ -100,8 +86,8 @@ describe('kustomize bases of the organization', () => {
   it.each(['/etc/passwd', '../escape.yaml', 'a/../../b.yaml', 'a//b.yaml', './x.yaml', 'a\\b.yaml'])(
     'refuses the file path %j with 400',
     async (path) => {
-      const token = org.members.owner!.token;
-      const res = await http.post(BASES, { token, body: base('3.0.0', { [path]: SERVICE }) });
+      const token = s.org.members.owner!.token;
+      const res = await s.http.post(BASES, { token, body: base('3.0.0', { [path]: SERVICE }) });
       expect(res.status).toBe(400);
       expect(await versionsOf(token)).toEqual(['1.0.0', '1.1.0']);
     },
@@ -109,35 +95,35 @@ describe('kustomize bases of the organization', () => {
 
   it('bounds the number of files', async () => {
     const files = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`f${i}.txt`, 'x']));
-    const res = await http.post(BASES, { token: org.members.owner!.token, body: base('4.0.0', files) });
+    const res = await s.http.post(BASES, { token: s.org.members.owner!.token, body: base('4.0.0', files) });
     expect(res.status).toBe(400);
   });
 
   it('lets viewers read but not upload or delete', async () => {
-    const token = org.members.viewer!.token;
-    expect((await http.post(BASES, { token, body: base('5.0.0') })).status).toBe(403);
-    expect((await http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(403);
-    expect((await http.delete(`${BASES}/web`, { token })).status).toBe(403);
+    const token = s.org.members.viewer!.token;
+    expect((await s.http.post(BASES, { token, body: base('5.0.0') })).status).toBe(403);
+    expect((await s.http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(403);
+    expect((await s.http.delete(`${BASES}/web`, { token })).status).toBe(403);
   });
 
   it('is invisible to another organization', async () => {
-    const token = other.members.owner!.token;
-    expect((await http.get<{ items: unknown[] }>(BASES, { token })).body.items).toEqual([]);
-    expect((await http.get(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
-    expect((await http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
-    expect((await http.delete(`${BASES}/web`, { token })).status).toBe(404);
-    expect(await versionsOf(org.members.viewer!.token)).toEqual(['1.0.0', '1.1.0']);
+    const token = s.other.members.owner!.token;
+    expect((await s.http.get<{ items: unknown[] }>(BASES, { token })).body.items).toEqual([]);
+    expect((await s.http.get(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
+    expect((await s.http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
+    expect((await s.http.delete(`${BASES}/web`, { token })).status).toBe(404);
+    expect(await versionsOf(s.org.members.viewer!.token)).toEqual(['1.0.0', '1.1.0']);
   });
 
   it('deletes a version, then every version, audited with the uploads', async () => {
-    const token = org.members.member!.token;
-    expect((await http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(204);
+    const token = s.org.members.member!.token;
+    expect((await s.http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(204);
     expect(await versionsOf(token)).toEqual(['1.1.0']);
-    expect((await http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
-    expect((await http.delete(`${BASES}/web`, { token })).status).toBe(204);
-    expect((await http.get(`${BASES}/web/versions/1.1.0`, { token })).status).toBe(404);
+    expect((await s.http.delete(`${BASES}/web/versions/1.0.0`, { token })).status).toBe(404);
+    expect((await s.http.delete(`${BASES}/web`, { token })).status).toBe(204);
+    expect((await s.http.get(`${BASES}/web/versions/1.1.0`, { token })).status).toBe(404);
 
-    const audit = await platform.services.audit.list({ organizationId: org.org.id, limit: 100 });
+    const audit = await s.platform.services.audit.list({ organizationId: s.org.org.id, limit: 100 });
     const entries = audit.items
       .filter((e) => e.resourceType === 'kustomize_base')
       .map((e) => `${e.category}:${e.action}:${String((e.details as { version?: string }).version)}`);

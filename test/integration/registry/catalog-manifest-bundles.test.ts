@@ -1,34 +1,21 @@
-import { makeOrg } from '../../helpers/fixtures';
-import { httpClient } from '../../helpers/http-client';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { twoOrgs } from './two-orgs';
 import { DEPLOYMENT, SERVICE } from './catalog-manifests';
 
-let platform: TestPlatform;
-let org: Awaited<ReturnType<typeof makeOrg>>;
-let other: Awaited<ReturnType<typeof makeOrg>>;
-let http: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  http = httpClient(platform.url);
-  org = await makeOrg(platform, ['owner', 'viewer']);
-  other = await makeOrg(platform, ['owner']);
-}, 120_000);
-afterAll(() => platform.close());
+const s = twoOrgs(['owner', 'viewer']);
 
 const BUNDLES = '/api/v2/org-manifest-bundles';
 const bundle = (version: string, files: Record<string, string>) => ({ name: 'platform', version, files });
 
 async function stored(token: string) {
-  const res = await http.get<{ items: { name: string; version: string }[] }>(BUNDLES, { token });
+  const res = await s.http.get<{ items: { name: string; version: string }[] }>(BUNDLES, { token });
   return res.body.items.map((v) => `${v.name}@${v.version}`);
 }
 
 describe('manifest bundles of the organization', () => {
   it('uploads a bundle validated against the newest release by default and reads it back', async () => {
-    const token = org.members.owner!.token;
+    const token = s.org.members.owner!.token;
     const files = { 'web/deployment.yaml': DEPLOYMENT, 'web/service.yml': SERVICE, 'README.md': '# platform\n' };
-    const res = await http.post<{ kubernetesVersion: string; totalBytes: number; validation: { files: string[] } }>(
+    const res = await s.http.post<{ kubernetesVersion: string; totalBytes: number; validation: { files: string[] } }>(
       BUNDLES,
       { token, body: bundle('2026.11.1', files) },
     );
@@ -37,18 +24,18 @@ describe('manifest bundles of the organization', () => {
     expect(res.body.totalBytes).toBe(Buffer.byteLength(Object.values(files).join('')));
     expect(res.body.validation.files.sort()).toEqual(['web/deployment.yaml', 'web/service.yml']);
 
-    const viewer = org.members.viewer!.token;
+    const viewer = s.org.members.viewer!.token;
     expect(await stored(viewer)).toEqual(['platform@2026.11.1']);
-    const read = await http.get<{ files: Record<string, string> }>(`${BUNDLES}/platform/versions/2026.11.1`, {
+    const read = await s.http.get<{ files: Record<string, string> }>(`${BUNDLES}/platform/versions/2026.11.1`, {
       token: viewer,
     });
     expect(read.body.files).toEqual(files);
   });
 
   it('refuses a bundle with an invalid manifest or YAML the engine rejects, with the results, storing nothing', async () => {
-    const token = org.members.owner!.token;
+    const token = s.org.members.owner!.token;
     const noImage = DEPLOYMENT.replace('          image: nginx:1.27\n', '          image: 42\n');
-    const res = await http.post<{ error: string; validation: { results: { file: string; severity: string }[] } }>(
+    const res = await s.http.post<{ error: string; validation: { results: { file: string; severity: string }[] } }>(
       BUNDLES,
       { token, body: bundle('2026.11.2', { 'ok.yaml': SERVICE, 'bad.yaml': noImage, 'dup.yaml': 'a: 1\na: 2\n' }) },
     );
@@ -60,24 +47,24 @@ describe('manifest bundles of the organization', () => {
   });
 
   it('refuses path traversal and viewers, and hides the bundle from another organization', async () => {
-    const owner = org.members.owner!.token;
+    const owner = s.org.members.owner!.token;
     expect(
-      (await http.post(BUNDLES, { token: owner, body: bundle('x', { '../../etc/cron.d/x': SERVICE }) })).status,
+      (await s.http.post(BUNDLES, { token: owner, body: bundle('x', { '../../etc/cron.d/x': SERVICE }) })).status,
     ).toBe(400);
-    const viewer = org.members.viewer!.token;
-    expect((await http.post(BUNDLES, { token: viewer, body: bundle('y', { 'a.yaml': SERVICE }) })).status).toBe(403);
-    const foreign = other.members.owner!.token;
+    const viewer = s.org.members.viewer!.token;
+    expect((await s.http.post(BUNDLES, { token: viewer, body: bundle('y', { 'a.yaml': SERVICE }) })).status).toBe(403);
+    const foreign = s.other.members.owner!.token;
     expect(await stored(foreign)).toEqual([]);
-    expect((await http.get(`${BUNDLES}/platform/versions/2026.11.1`, { token: foreign })).status).toBe(404);
-    expect((await http.delete(`${BUNDLES}/platform`, { token: foreign })).status).toBe(404);
+    expect((await s.http.get(`${BUNDLES}/platform/versions/2026.11.1`, { token: foreign })).status).toBe(404);
+    expect((await s.http.delete(`${BUNDLES}/platform`, { token: foreign })).status).toBe(404);
     expect(await stored(owner)).toEqual(['platform@2026.11.1']);
   });
 
   it('deletes every version, audited', async () => {
-    const token = org.members.owner!.token;
-    expect((await http.delete(`${BUNDLES}/platform`, { token })).status).toBe(204);
+    const token = s.org.members.owner!.token;
+    expect((await s.http.delete(`${BUNDLES}/platform`, { token })).status).toBe(204);
     expect(await stored(token)).toEqual([]);
-    const audit = await platform.services.audit.list({ organizationId: org.org.id, limit: 100 });
+    const audit = await s.platform.services.audit.list({ organizationId: s.org.org.id, limit: 100 });
     const actions = audit.items
       .filter((e) => e.resourceType === 'manifest_bundle')
       .map((e) => `${e.category}:${e.action}`);

@@ -2,24 +2,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeOrg } from '../../helpers/fixtures';
-import { httpClient } from '../../helpers/http-client';
-import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { twoOrgs } from './two-orgs';
 import { sha } from './oci-layout';
 import { ociClient } from './oci-protocol';
 
-let platform: TestPlatform;
-let org: Awaited<ReturnType<typeof makeOrg>>;
-let other: Awaited<ReturnType<typeof makeOrg>>;
-let http: ReturnType<typeof httpClient>;
-
-beforeAll(async () => {
-  platform = await startTestPlatform();
-  http = httpClient(platform.url);
-  org = await makeOrg(platform, ['owner', 'viewer']);
-  other = await makeOrg(platform, ['owner']);
-}, 120_000);
-afterAll(() => platform.close());
+const s = twoOrgs(['owner', 'viewer']);
 
 const SCHEMA = { type: 'object', properties: { replicas: { type: 'integer' } } };
 
@@ -56,12 +43,12 @@ async function pushChart(client: ReturnType<typeof ociClient>, repo: string, ver
 
 describe('the organization chart catalog', () => {
   it('lists charts pushed over OCI with versions, app versions, descriptions and values schemas', async () => {
-    const owner = ociClient(platform.url, org.members.owner!.token);
-    await pushChart(owner, `${org.org.slug}/charts/web`, '0.1.0');
-    await pushChart(owner, `${org.org.slug}/charts/web`, '0.2.0');
-    await owner.pushBlob(`${org.org.slug}/notes`, '{}');
+    const owner = ociClient(s.platform.url, s.org.members.owner!.token);
+    await pushChart(owner, `${s.org.org.slug}/charts/web`, '0.1.0');
+    await pushChart(owner, `${s.org.org.slug}/charts/web`, '0.2.0');
+    await owner.pushBlob(`${s.org.org.slug}/notes`, '{}');
 
-    const list = await http.get<{ items: unknown[] }>('/api/v2/org-charts', { token: org.members.viewer!.token });
+    const list = await s.http.get<{ items: unknown[] }>('/api/v2/org-charts', { token: s.org.members.viewer!.token });
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([
       {
@@ -77,31 +64,31 @@ describe('the organization chart catalog', () => {
         ],
       },
     ]);
-    const one = await http.get(`/api/v2/org-charts/${encodeURIComponent('charts/web')}`, {
-      token: org.members.viewer!.token,
+    const one = await s.http.get(`/api/v2/org-charts/${encodeURIComponent('charts/web')}`, {
+      token: s.org.members.viewer!.token,
     });
     expect(one.status).toBe(200);
   });
 
   it('is invisible to another organization, over the API and over OCI', async () => {
-    const token = other.members.owner!.token;
-    expect((await http.get<{ items: unknown[] }>('/api/v2/org-charts', { token })).body.items).toEqual([]);
-    expect((await http.get(`/api/v2/org-charts/${encodeURIComponent('charts/web')}`, { token })).status).toBe(404);
-    const pull = await ociClient(platform.url, token).call('GET', `/v2/${org.org.slug}/charts/web/manifests/0.1.0`);
+    const token = s.other.members.owner!.token;
+    expect((await s.http.get<{ items: unknown[] }>('/api/v2/org-charts', { token })).body.items).toEqual([]);
+    expect((await s.http.get(`/api/v2/org-charts/${encodeURIComponent('charts/web')}`, { token })).status).toBe(404);
+    const pull = await ociClient(s.platform.url, token).call('GET', `/v2/${s.org.org.slug}/charts/web/manifests/0.1.0`);
     expect([pull.status, pull.code]).toEqual([404, 'NAME_UNKNOWN']);
   });
 
   it('deletes a version, then the chart, for members and not for viewers', async () => {
     const name = encodeURIComponent('charts/web');
-    const viewerDelete = await http.delete(`/api/v2/org-charts/${name}/versions/0.1.0`, {
-      token: org.members.viewer!.token,
+    const viewerDelete = await s.http.delete(`/api/v2/org-charts/${name}/versions/0.1.0`, {
+      token: s.org.members.viewer!.token,
     });
     expect(viewerDelete.status).toBe(403);
-    const token = org.members.owner!.token;
-    expect((await http.delete(`/api/v2/org-charts/${name}/versions/0.1.0`, { token })).status).toBe(204);
-    const after = await http.get<{ versions: { version: string }[] }>(`/api/v2/org-charts/${name}`, { token });
+    const token = s.org.members.owner!.token;
+    expect((await s.http.delete(`/api/v2/org-charts/${name}/versions/0.1.0`, { token })).status).toBe(204);
+    const after = await s.http.get<{ versions: { version: string }[] }>(`/api/v2/org-charts/${name}`, { token });
     expect(after.body.versions.map((v) => v.version)).toEqual(['0.2.0']);
-    expect((await http.delete(`/api/v2/org-charts/${name}`, { token })).status).toBe(204);
-    expect((await http.get(`/api/v2/org-charts/${name}`, { token })).status).toBe(404);
+    expect((await s.http.delete(`/api/v2/org-charts/${name}`, { token })).status).toBe(204);
+    expect((await s.http.get(`/api/v2/org-charts/${name}`, { token })).status).toBe(404);
   });
 });
