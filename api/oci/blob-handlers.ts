@@ -1,10 +1,11 @@
+import { UUID_PATTERN } from '../../src/db/uuid';
 import { OciError } from '../../src/registry/oci-errors';
 import { repositoryOf, requireDigest, type OciRequest, type OciRoute } from './oci-request';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** Any one segment: a malformed digest answers DIGEST_INVALID rather than an unknown route. */
 const DIGEST_REST = /^[^/]+$/;
-const UPLOAD_REST = new RegExp(`^${UUID}$`);
+/** Upload ids as this registry issues them (lower case: they name files). */
+const UPLOAD_REST = new RegExp(`^${UUID_PATTERN}$`);
 
 function uploadLocation(req: OciRequest, uploadId: string, size: number) {
   req.ctx.set('Location', `/v2/${req.fullName}/blobs/uploads/${uploadId}`);
