@@ -10,6 +10,15 @@ export const DOMAIN_EVENT = {
   apiKeyCreated: 'apikey.create',
   registryManifestPushed: 'artifact pushed to the organization registry',
   registryManifestDeleted: 'artifact deleted from the organization registry',
+  /** Spec "Events", Deployment category. */
+  releaseCreated: 'release.create',
+  releaseApproved: 'release.approve',
+  releaseDeployed: 'release.deploy',
+  releaseFailed: 'release.fail',
+  /** Spec "Events", Governance category. */
+  policyViolationDetected: 'policy.violation.detect',
+  policyViolationResolved: 'policy.violation.resolve',
+  approvalRequested: 'approval.request',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 
