@@ -4,10 +4,12 @@ import type { Principal } from '../src/iam/principal';
 import { checkKeyAccess } from '../src/machine-access/key-allowlist';
 import type { AppContext } from './context';
 import type { RouteAccess } from './route-def';
+import { atLeast, minimumRole, type ActionRoleTable } from '../src/iam/role-authorizer';
 
-/** Role, resource grants and (later) approval policies for a concrete action. Throws Forbidden or NotFound. */
+/** Role, resource grants and approval policies for a concrete action. Throws Forbidden or NotFound. */
 export interface Authorizer {
   authorize(principal: Principal, action: string, ctx: AppContext): Promise<void>;
+  readonly actionRoles: ActionRoleTable;
 }
 
 /**
@@ -59,6 +61,25 @@ export class AuthChain {
       return;
     }
     if (principal.organizationId === null) throw new InvalidInput('missing organization context');
+    if (access.scope) {
+      // The role floor now: below it, every id answers the same 403 and nothing is looked up. The resource's own
+      // action is authorized by `authorizeScoped` once the request is validated.
+      const floor = minimumRole(this.authorizer.actionRoles, concreteAction(access.action, {}));
+      if (principal.role !== null && floor !== null && !atLeast(principal.role, floor)) {
+        throw new Forbidden(`this action requires the ${floor} role`);
+      }
+      if (principal.role !== null) return;
+    }
     await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}), ctx);
+  }
+
+  /**
+   * The second half of a by-id route's authorization (after `enforce` and request validation): the resource's
+   * placeholders come from `scope` (404 like a missing id), then role, grants and approval policies decide.
+   */
+  async authorizeScoped(ctx: AppContext, access: RouteAccess): Promise<void> {
+    if (access.kind !== 'organization' || !access.scope || !ctx.state.principal) return;
+    const params = { ...(ctx.params ?? {}), ...(await access.scope(ctx)) };
+    await this.authorizer.authorize(ctx.state.principal, concreteAction(access.action, params), ctx);
   }
 }

@@ -13,7 +13,7 @@ const PATH_PARAMS = 'path-params';
 /**
  * Every route goes through the same chain in the same order: refusal of text PostgreSQL cannot store (NUL
  * characters), identity, organization context, authorization of the declared action, request validation (path
- * parameters, query, body), then the thin handler.
+ * parameters, query, body), the resource-scoped part of authorization for by-id routes, then the thin handler.
  */
 export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: SchemaValidator): Router<AppState> {
   const router = new Router<AppState>();
@@ -33,6 +33,7 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
         schemas.check(PATH_PARAMS, { ...ctx.params }, 'path');
         if (route.query) schemas.check(route.query, { ...ctx.query }, 'query');
         if (route.body) checkBody(schemas, route.body, ctx.state.body ?? {}, route.bodyError);
+        await auth.authorizeScoped(ctx, route.access);
         return next();
       },
       async (ctx: AppContext) => {

@@ -462,9 +462,15 @@ export interface ProjectListQueryRequest {
 }
 
 export interface ProjectPolicyUpdateRequest {
-  validation: {
+  validation?: {
     errors?: 'block' | 'warn';
     deprecations?: 'block' | 'warn';
+  };
+  releases?: {
+    /**
+     * true (default): a validated, approved release commits at once; false: it waits for POST /api/v2/releases/{id}/deploy.
+     */
+    autoDeploy?: boolean;
   };
 }
 
@@ -485,6 +491,64 @@ export interface ProjectTenantUpdateRequest {
 export interface ProjectUpdateRequest {
   name?: string;
   description?: string;
+}
+
+export interface ReleaseApproveRequest {
+  comment?: string;
+}
+
+export interface ReleaseCancelRequest {
+  reason?: string;
+}
+
+export interface ReleaseCreateRequest {
+  environment: string;
+  tenantId: string;
+  title: string;
+  /**
+   * @maxItems 200
+   */
+  changes?: {
+    workload: string;
+    tag?: string;
+    replicas?: number;
+    variables?: {
+      [k: string]: string;
+    };
+  }[];
+}
+
+export interface ReleaseListQueryRequest {
+  cursor?: string;
+  limit?: string;
+  environment?: string;
+  tenantId?: string;
+  status?:
+    | 'Validating'
+    | 'Blocked'
+    | 'PendingApproval'
+    | 'AwaitingDeploy'
+    | 'Queued'
+    | 'Deploying'
+    | 'Syncing'
+    | 'Healthy'
+    | 'Failed'
+    | 'Rejected'
+    | 'Cancelled'
+    | 'Expired';
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+export interface ReleaseRejectRequest {
+  comment: string;
+}
+
+export interface ReleaseSyncReportRequest {
+  revision: string;
+  syncStatus: 'Synced' | 'OutOfSync' | 'Unknown' | 'Error';
+  healthStatus: 'Healthy' | 'Progressing' | 'Degraded' | 'Suspended' | 'Missing' | 'Unknown';
+  message?: string;
 }
 
 export interface ServiceAccountCreateRequest {

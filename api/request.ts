@@ -51,3 +51,8 @@ export function created(ctx: AppContext, body: unknown): void {
 export function noContent(ctx: AppContext): void {
   ctx.status = 204;
 }
+
+/** The client's Idempotency-Key header: a retried write with the same key does its work once. */
+export function idempotencyKeyOf(ctx: AppContext): string | undefined {
+  return ctx.get('Idempotency-Key') || undefined;
+}

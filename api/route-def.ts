@@ -7,8 +7,12 @@ export type RouteAccess =
   | { kind: 'public' }
   /** Any verified identity, no organization needed (e.g. /auth/me, creating an organization). */
   | { kind: 'authenticated'; action: string }
-  /** Verified identity with an active organization; the action is checked against role and grants. */
-  | { kind: 'organization'; action: string }
+  /**
+   * Verified identity with an active organization; the action is checked against role and grants. `scope` fills
+   * the action's placeholders from the resource a by-id route names (a release's project slug), so grants and
+   * credential restrictions apply to it; it answers 404 (like a missing id) for ids of nothing in the organization.
+   */
+  | { kind: 'organization'; action: string; scope?: (ctx: AppContext) => Promise<Record<string, string>> }
   /** Operators of the instance. */
   | { kind: 'instance-admin'; action: string };
 

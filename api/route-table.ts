@@ -20,6 +20,7 @@ import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
+import { releaseRoutes } from './routes/releases/release-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -46,6 +47,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...planAdminRoutes(services),
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
+    ...releaseRoutes(services.releases, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
     ...orgChartRoutes(services.charts),

@@ -12,6 +12,7 @@ import {
 } from './parse';
 import { loadIdentityConfig, type IdentityConfig } from './identity';
 import { loadGitopsConfig, type GitopsConfig } from './gitops';
+import { loadReleasesConfig, type ReleasesConfig } from './releases';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
 
@@ -63,6 +64,7 @@ export interface Config {
   identity: IdentityConfig;
   orgs: OrgsConfig;
   gitops: GitopsConfig;
+  releases: ReleasesConfig;
   registry: RegistryConfig;
 }
 
@@ -123,6 +125,7 @@ export function loadConfig(env: Env): Config {
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
     gitops: loadGitopsConfig(env),
+    releases: loadReleasesConfig(env),
     registry: loadRegistryConfig(env),
   };
 }

@@ -44,7 +44,8 @@ function decodeCursor(cursor: string): [string, string] {
 
 /**
  * Keyset pagination over two text sort keys, the second unique (an id) so pages never skip or repeat rows while
- * others are inserted. Both keys are compared as text, so uuid columns sort the same way in ORDER BY and WHERE.
+ * others are inserted. Both keys are compared as text, so uuid columns sort the same way in ORDER BY and WHERE
+ * (a timestamp key sorts right as text in its ISO form: `to_char` it, or use a column whose text form sorts).
  */
 export async function keysetPage<Row, Item>(
   query: Knex.QueryBuilder,
@@ -52,12 +53,14 @@ export async function keysetPage<Row, Item>(
   page: PageRequest,
   keyOf: (row: Row) => readonly [string, string],
   toItem: (row: Row) => Item,
+  order: 'asc' | 'desc' = 'asc',
 ): Promise<Page<Item>> {
   if (page.cursor !== undefined) {
     const [a, b] = decodeCursor(page.cursor);
-    void query.whereRaw('(??::text, ??::text) > (?, ?)', [keys[0], keys[1], a, b]);
+    void query.whereRaw(`(??::text, ??::text) ${order === 'asc' ? '>' : '<'} (?, ?)`, [keys[0], keys[1], a, b]);
   }
-  void query.orderByRaw('??::text, ??::text', [keys[0], keys[1]]).limit(page.limit + 1);
+  const direction = order === 'asc' ? 'ASC' : 'DESC';
+  void query.orderByRaw(`??::text ${direction}, ??::text ${direction}`, [keys[0], keys[1]]).limit(page.limit + 1);
   const rows = (await query) as Row[];
   const items = rows.slice(0, page.limit);
   const last = items[items.length - 1];

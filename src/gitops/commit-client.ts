@@ -7,7 +7,8 @@ import type { Project } from '../projects/project-repository';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { taskQueue } from '../temporal/definitions';
 import { gitCommitWorkflow } from '../../workflows/git-commit';
-import { COMMIT_FAILURE, type CommitOperation, type CommitOutcome } from './commit-path';
+import { COMMIT_FAILURE } from './commit-failure';
+import type { CommitOperation, CommitOutcome } from './commit-path';
 import { IDEMPOTENCY_KEY_PATTERN } from './commit-writer';
 
 export interface CommitInput {

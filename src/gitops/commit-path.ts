@@ -4,8 +4,15 @@ import type { AuditService } from '../audit/audit-service';
 import type { AuditEntryInput } from '../audit/types';
 import type { Db, Tx } from '../db/knex';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
+import { COMMIT_FAILURE } from './commit-failure';
 import { findWorkload, updateWorkload } from '../projects/workload-repository';
-import { withTenantTag } from '../projects/workload-spec';
+import {
+  overridePatchOf,
+  withTenantOverride,
+  withTenantTag,
+  type WorkloadChange,
+  type WorkloadOverrides,
+} from '../projects/workload-spec';
 import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
@@ -18,7 +25,12 @@ export type CommitOperation =
   | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
   /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
   | { type: 'generate'; digest: string; details?: Record<string, unknown> }
-  | { type: 'image'; workload: string; pairs: { tenant: string; environment: string }[]; tag: string };
+  | { type: 'image'; workload: string; pairs: { tenant: string; environment: string }[]; tag: string }
+  /**
+   * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
+   * `digest` is what the release validated (renderDigest of the target's files).
+   */
+  | { type: 'release'; tenant: string; environment: string; changes: WorkloadChange[]; digest: string };
 
 export interface CommitActor {
   userId: string | null;
@@ -49,14 +61,6 @@ export interface CommitOutcome {
   /** The project has an external remote: the commit workflow then pushes to it. */
   remote: boolean;
 }
-
-/** Failure types the API maps to answers (ApplicationFailure type names). */
-export const COMMIT_FAILURE = {
-  projectGone: 'ProjectGone',
-  archived: 'ProjectArchived',
-  deliveryChanged: 'DeliveryChanged',
-  badTarget: 'BadTarget',
-} as const;
 
 export class CommitRefused extends Error {
   constructor(
@@ -141,7 +145,21 @@ function trailersOf(req: CommitRequest): [string, string][] {
   return trailers;
 }
 
-/** An image update sets the tenant-and-environment tag in the workload's overrides (idempotent: same value again). */
+async function patchOverrides(
+  trx: Tx,
+  projectId: string,
+  name: string,
+  patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
+): Promise<void> {
+  const workload = await findWorkload(trx, projectId, name, true);
+  if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${name} not found`);
+  await updateWorkload(trx, workload.id, { overrides: patch(workload.overrides) });
+}
+
+/**
+ * An image update sets the tenant-and-environment tag in the workload's overrides, a release its changes
+ * (idempotent: the same values again).
+ */
 async function applyDatabaseSide(
   trx: Tx,
   loaded: LoadedProject,
@@ -149,12 +167,17 @@ async function applyDatabaseSide(
   publicUrl: string,
 ): Promise<LoadedProject> {
   const op = req.operation;
-  if (op.type !== 'image') return loaded;
-  const workload = await findWorkload(trx, loaded.project.id, op.workload, true);
-  if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${op.workload} not found`);
-  let overrides = workload.overrides;
-  for (const pair of op.pairs) overrides = withTenantTag(overrides, pair.tenant, pair.environment, op.tag);
-  await updateWorkload(trx, workload.id, { overrides });
+  if (op.type === 'image') {
+    await patchOverrides(trx, loaded.project.id, op.workload, (overrides) =>
+      op.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, op.tag), overrides),
+    );
+  } else if (op.type === 'release') {
+    for (const change of op.changes) {
+      await patchOverrides(trx, loaded.project.id, change.workload, (overrides) =>
+        withTenantOverride(overrides, op.tenant, op.environment, overridePatchOf(change)),
+      );
+    }
+  } else return loaded;
   const reloaded = await loadProject(trx, req.organizationId, req.projectId, publicUrl);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;
@@ -180,6 +203,15 @@ async function changesFor(
     const current = await readTree(repo, parent, 'tenants/', (file) =>
       dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
     );
+    return managedChanges(current, rendered);
+  }
+  if (op.type === 'release') {
+    const rendered = renderAll(loaded.model, (t) => t.tenant === op.tenant && t.environment === op.environment);
+    if (renderDigest(rendered) !== op.digest) {
+      throw new CommitRefused(COMMIT_FAILURE.deliveryChanged, 'the target changed between validation and commit');
+    }
+    const dirs = [`tenants/${op.tenant}/${op.environment}/`, `applications/${op.tenant}/${op.environment}/`];
+    const current = await readTree(repo, parent, '', (file) => dirs.some((dir) => file.startsWith(dir)));
     return managedChanges(current, rendered);
   }
   const rendered = renderAll(loaded.model);
@@ -224,6 +256,24 @@ async function writeAudit(
     });
   } else if (op.type === 'generate') {
     entries.push({ ...base, action: 'delivery.generate', category: 'delivery', details: { project, ...op.details } });
+  } else if (op.type === 'release') {
+    const tenantId = loaded.tenants.find((t) => t.slug === op.tenant)?.id ?? null;
+    const details = { project, tenant: op.tenant, environment: op.environment, changes: op.changes };
+    const resource = { tenantId, resourceType: 'release', resourceId: req.releaseId ?? null };
+    const entry = await audit.append(trx, {
+      ...base,
+      ...resource,
+      action: 'release.deploy',
+      category: 'deployment',
+      details,
+    });
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.releaseDeployed,
+      payload: { ...details, releaseId: req.releaseId, tenantId, gitCommitSha: sha, auditId: entry.id },
+    });
+    return [entry.id];
   } else {
     const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
     for (const pair of op.pairs) {

@@ -98,6 +98,12 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.compare': 'viewer',
   'projects.*.images.preview': 'viewer',
   'projects.*.images.update': 'member',
+  'projects.*.releases.read': 'viewer',
+  'projects.*.releases.create': 'member',
+  'projects.*.releases.approve': 'member',
+  'projects.*.releases.deploy': 'member',
+  'projects.*.releases.cancel': 'member',
+  'projects.*.releases.sync-report': 'admin',
   // The external remote: its URL is visible to members, changing it (and its token) is configuration.
   'projects.*.remote.read': 'viewer',
   'projects.*.remote.update': 'admin',

@@ -5,9 +5,18 @@ import { organizationSlugs } from '../orgs/org-repository';
 
 export type ValidationMode = 'block' | 'warn';
 
-/** The project policy record: what delivery generation does with validation errors and deprecations. */
+/**
+ * The project policy record: what delivery generation and releases do with validation errors and deprecations, and
+ * whether a release deploys by itself once validated and approved (`releases.autoDeploy`) or waits for a deploy call.
+ */
 export interface ProjectPolicy {
   validation: { errors: ValidationMode; deprecations: ValidationMode };
+  releases: { autoDeploy: boolean };
+}
+
+export interface PolicyChanges {
+  validation?: Partial<ProjectPolicy['validation']>;
+  releases?: Partial<ProjectPolicy['releases']>;
 }
 
 export interface Project {
@@ -35,6 +44,7 @@ interface ProjectRow {
   archived_at: Date | null;
   validation_errors: ValidationMode;
   validation_deprecations: ValidationMode;
+  release_auto_deploy: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -49,7 +59,10 @@ function rowToProject(row: ProjectRow): Project {
     description: row.description,
     archived: row.archived_at !== null,
     archivedAt: row.archived_at?.toISOString() ?? null,
-    policy: { validation: { errors: row.validation_errors, deprecations: row.validation_deprecations } },
+    policy: {
+      validation: { errors: row.validation_errors, deprecations: row.validation_deprecations },
+      releases: { autoDeploy: row.release_auto_deploy },
+    },
     ...timestampsOf(row),
   };
 }
@@ -69,6 +82,7 @@ function projects(db: Queryable, organizationId: string) {
       'p.archived_at',
       db.raw("coalesce(pp.validation_errors, 'block') as validation_errors"),
       db.raw("coalesce(pp.validation_deprecations, 'warn') as validation_deprecations"),
+      db.raw('coalesce(pp.release_auto_deploy, true) as release_auto_deploy'),
       'p.created_at',
       'p.updated_at',
     );
@@ -135,16 +149,14 @@ export async function updateProject(
   return count > 0;
 }
 
-export async function updatePolicy(
-  db: Queryable,
-  projectId: string,
-  validation: Partial<ProjectPolicy['validation']>,
-): Promise<void> {
+export async function updatePolicy(db: Queryable, projectId: string, changes: PolicyChanges): Promise<void> {
+  const { validation = {}, releases = {} } = changes;
   await db('project_policies')
     .where({ project_id: projectId })
     .update({
       ...(validation.errors ? { validation_errors: validation.errors } : {}),
       ...(validation.deprecations ? { validation_deprecations: validation.deprecations } : {}),
+      ...(releases.autoDeploy !== undefined ? { release_auto_deploy: releases.autoDeploy } : {}),
       updated_at: db.fn.now(),
     });
 }

@@ -26,6 +26,7 @@ import {
   updateProject,
   type Project,
   type ProjectFilter,
+  type PolicyChanges,
   type ProjectPolicy,
 } from './project-repository';
 
@@ -141,10 +142,10 @@ export function createProjectService(deps: ProjectDeps) {
       return (await projectOf(caller, slug)).policy;
     },
 
-    updatePolicy(caller: OrgCaller, slug: string, changes: { validation: Partial<ProjectPolicy['validation']> }) {
+    updatePolicy(caller: OrgCaller, slug: string, changes: PolicyChanges) {
       return db.transaction(async (trx) => {
         const project = await projectOf(caller, slug, trx);
-        await updatePolicy(trx, project.id, changes.validation);
+        await updatePolicy(trx, project.id, changes);
         await record(trx, caller, 'project.policy.update', project, { changes });
         return (await projectOf(caller, slug, trx)).policy;
       });

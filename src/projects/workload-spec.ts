@@ -93,6 +93,30 @@ export function effectiveSpec(
   return applyOverride(env, overrides.tenants?.[tenant]?.[environment]);
 }
 
+/** What a release changes in one workload for its tenant and environment. */
+export interface WorkloadChange {
+  workload: string;
+  tag?: string;
+  replicas?: number;
+  /** Merged key by key into the tenant-and-environment variables. */
+  variables?: Record<string, string>;
+}
+
+/** Overrides with a tenant-and-environment override patched: tag and replicas replace, variables merge. */
+export function withTenantOverride(
+  overrides: WorkloadOverrides,
+  tenant: string,
+  environment: string,
+  patch: WorkloadOverride,
+): WorkloadOverrides {
+  const tenants = { ...overrides.tenants };
+  const current = tenants[tenant]?.[environment];
+  const next: WorkloadOverride = { ...current, ...patch };
+  if (patch.variables) next.variables = { ...current?.variables, ...patch.variables };
+  tenants[tenant] = { ...tenants[tenant], [environment]: next };
+  return { ...overrides, tenants };
+}
+
 /** Overrides with one tenant-and-environment tag set (the bulk image update). */
 export function withTenantTag(
   overrides: WorkloadOverrides,
@@ -100,7 +124,11 @@ export function withTenantTag(
   environment: string,
   tag: string,
 ): WorkloadOverrides {
-  const tenants = { ...overrides.tenants };
-  tenants[tenant] = { ...tenants[tenant], [environment]: { ...tenants[tenant]?.[environment], tag } };
-  return { ...overrides, tenants };
+  return withTenantOverride(overrides, tenant, environment, { tag });
+}
+
+/** The override patch of a release change (the workload name left out). */
+export function overridePatchOf(change: WorkloadChange): WorkloadOverride {
+  const { workload: _workload, ...patch } = change;
+  return patch;
 }

@@ -23,6 +23,8 @@ import {
 } from '../machine-access/machine-authenticators';
 import { createServiceAccountService, type ServiceAccountService } from '../machine-access/service-account-service';
 import type { Authenticator } from '../iam/authenticator';
+import { createReleaseService, type ReleaseService } from '../releases/release-service';
+import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -57,6 +59,10 @@ export interface DomainServices {
   /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
   kustomizeBases: CatalogService;
   manifestBundles: CatalogService;
+  /** Releases as workflows `release-<id>` (src/releases). */
+  releases: ReleaseService;
+  /** The manifest policies and approval policies a release consults (activities/release.ts). */
+  releasePolicies: ReleasePolicyPorts;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -124,5 +130,19 @@ export function createDomainServices(core: CoreServices): DomainServices {
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
     manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
+    releases: createReleaseService({
+      ...owned,
+      temporal: core.temporal,
+      workflows: core.workflows,
+      projects: projects.projects,
+      taskQueuePrefix: config.temporal.taskQueuePrefix,
+      timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
+      namespace: config.temporal.namespace,
+      temporalUiUrl: config.releases.temporalUiUrl,
+    }),
+    releasePolicies: {
+      check: async () => ({ blocked: false, failedEnforced: [], violations: 0, summary: {}, report: null }),
+      approvalPolicies: async () => [],
+    },
   };
 }

@@ -4,7 +4,7 @@ import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
-import { startInvitationReconciler } from '../invitations/invitation-reconciler';
+import { startRowReconciler } from '../temporal/row-reconciler';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -70,13 +70,17 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       shutdownGraceMs: config.workerShutdownGraceMs,
     });
     const workers = [worker, gitWorker];
-    const reconciler = startInvitationReconciler(services.invitations, config.orgs.invitationReconcileIntervalMs, log);
+    const interval = config.orgs.invitationReconcileIntervalMs;
+    const reconcilers = [
+      startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),
+      startRowReconciler('release', () => services.releases.reconcile(), interval, log),
+    ];
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
       (err: unknown) => log.error('worker stopped with an error', errorFields(err)),
     );
     stopWorkers = () => {
-      reconciler.stop();
+      reconcilers.forEach((r) => r.stop());
       workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
     };
   }

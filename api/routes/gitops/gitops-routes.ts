@@ -1,16 +1,10 @@
 import type { BulkUpdateRequest } from '../../request-types.generated';
 import type { CompareQuery, DiffType } from '../../../src/gitops/compare-service';
 import type { GitopsDomain } from '../../../src/gitops/gitops-domain';
-import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
-import { bodyOf, orgCallerOf, paramOf, queryOf } from '../../request';
+import { bodyOf, idempotencyKeyOf, orgCallerOf, paramOf, queryOf } from '../../request';
 
 const PROJECT = '/api/v2/projects/:slug';
-
-/** The client's Idempotency-Key header: a retried write with the same key returns the first commit. */
-function keyOf(ctx: AppContext): string | undefined {
-  return ctx.get('Idempotency-Key') || undefined;
-}
 
 function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
   const tag = 'files';
@@ -46,7 +40,7 @@ function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.files.write' },
       body: 'file-write',
       handler: async (ctx) => {
-        ctx.body = await files.write(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+        ctx.body = await files.write(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), idempotencyKeyOf(ctx));
       },
     },
     {
@@ -57,7 +51,7 @@ function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.files.write' },
       body: 'file-delete',
       handler: async (ctx) => {
-        ctx.body = await files.delete(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+        ctx.body = await files.delete(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), idempotencyKeyOf(ctx));
       },
     },
     {
@@ -102,7 +96,12 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
       access: { kind: 'organization', action: 'projects.{slug}.delivery.generate' },
       body: 'delivery-generate',
       handler: async (ctx) => {
-        const result = await gitops.delivery.generate(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf(ctx), keyOf(ctx));
+        const result = await gitops.delivery.generate(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          bodyOf(ctx),
+          idempotencyKeyOf(ctx),
+        );
         ctx.status = result.blocked ? 422 : 200;
         ctx.body = result.blocked ? { error: 'validation failed: nothing was committed', ...result } : result;
       },
@@ -155,7 +154,7 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
           orgCallerOf(ctx),
           paramOf(ctx, 'slug'),
           bodyOf<BulkUpdateRequest>(ctx),
-          keyOf(ctx),
+          idempotencyKeyOf(ctx),
         );
       },
     },

@@ -112,7 +112,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
     {
       method: 'patch',
       path: `${PROJECT}/policy`,
-      summary: 'Change the validation policy of delivery generation (block or warn)',
+      summary: 'Change the project policy: validation (block or warn) and whether releases deploy by themselves',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.policy.update' },
       body: 'project-policy-update',

@@ -272,7 +272,10 @@ describe('validation policy of delivery generate', () => {
       token: owner,
       body: { validation: { errors: 'warn' } },
     });
-    expect(policy.body).toEqual({ validation: { errors: 'warn', deprecations: 'warn' } });
+    expect(policy.body).toEqual({
+      validation: { errors: 'warn', deprecations: 'warn' },
+      releases: { autoDeploy: true },
+    });
     const warned = await http.post<{ commit: string; validation: { summary: { errors: number } } }>(
       '/api/v2/projects/broken/delivery/generate',
       { token: owner, body: {} },

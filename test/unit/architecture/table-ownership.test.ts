@@ -38,6 +38,8 @@ const OWNERS: Record<string, string> = {
   projects: 'src/projects',
   rate_limit_counters: 'src/rate-limit',
   refresh_tokens: 'src/identity',
+  release_approvals: 'src/releases',
+  releases: 'src/releases',
   resource_grants: 'src/permissions',
   service_account_tokens: 'src/machine-access',
   service_accounts: 'src/machine-access',

@@ -1,0 +1,335 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { AuditService } from '../src/audit/audit-service';
+import type { AuditActor, AuditEntryInput } from '../src/audit/types';
+import type { Db, Queryable, Tx } from '../src/db/knex';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
+import { renderDigest } from '../src/gitops/commit-path';
+import { loadProject } from '../src/gitops/delivery-model';
+import { validateDelivery } from '../src/gitops/delivery-validation';
+import { renderAll } from '../src/gitops/manifests';
+import { withReleaseChanges } from '../src/releases/release-changes';
+import {
+  insertDecision,
+  lockRelease,
+  lockTarget,
+  targetLine,
+  updateRelease,
+  type LineEntry,
+  type ReleaseRow,
+} from '../src/releases/release-repository';
+import type { ReleasePolicyPorts } from '../src/releases/release-policy-ports';
+import {
+  FINAL_STATUSES,
+  HOLDING_STATUSES,
+  type ApproverProfile,
+  type PreparedRelease,
+  type ReleaseStatus,
+  type SyncReport,
+} from '../src/releases/release-workflow-contract';
+import type { ValidationEngine } from '../src/validation';
+
+export interface ReleaseActivityDeps {
+  db: Db;
+  audit: AuditService;
+  validation: ValidationEngine;
+  releasePolicies: ReleasePolicyPorts;
+  config: { publicUrl: string };
+}
+
+interface Target {
+  releaseId: string;
+  workflowId: string;
+}
+
+/** The audit action of entering each status (the commit itself is `release.deploy`, written by the commit path). */
+const STATUS_ACTIONS: Record<ReleaseStatus, string> = {
+  Validating: 'release.create',
+  Blocked: 'release.block',
+  PendingApproval: 'release.approval.request',
+  AwaitingDeploy: 'release.deploy.wait',
+  Queued: 'release.queue',
+  Deploying: 'release.deploy.start',
+  Syncing: 'release.sync.wait',
+  Healthy: 'release.healthy',
+  Failed: 'release.fail',
+  Rejected: 'release.reject.complete',
+  Cancelled: 'release.cancel',
+  Expired: 'release.expire',
+};
+
+/** Spec events some transitions are (written with their audit entry, in its transaction). */
+const STATUS_EVENTS: Partial<Record<ReleaseStatus, DomainEventType>> = {
+  PendingApproval: DOMAIN_EVENT.approvalRequested,
+  Failed: DOMAIN_EVENT.releaseFailed,
+};
+
+function gone(releaseId: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`release ${releaseId} not found`, 'ReleaseGone');
+}
+
+/**
+ * Each activity locks the release row, checks the transition, changes the row and writes its audit entry (and the
+ * spec event, if the transition is one) in one transaction. Activities run at least once, so each recognises its own
+ * earlier committed attempt (the row already says so) and changes nothing the second time.
+ */
+export function createReleaseActivities({ db, audit, validation, releasePolicies, config }: ReleaseActivityDeps) {
+  async function locked<T>(releaseId: string, work: (trx: Tx, row: ReleaseRow) => Promise<T>): Promise<T> {
+    return db.transaction(async (trx) => {
+      const row = await lockRelease(trx, releaseId);
+      if (!row) throw gone(releaseId);
+      return work(trx, row);
+    });
+  }
+
+  async function record(
+    trx: Tx,
+    row: ReleaseRow,
+    workflowId: string,
+    actor: AuditActor,
+    action: string,
+    details: Record<string, unknown>,
+    event?: DomainEventType,
+    extra: Partial<AuditEntryInput> = {},
+  ): Promise<void> {
+    const entry = await audit.append(trx, {
+      organizationId: row.organization_id,
+      projectId: row.project_id,
+      tenantId: row.tenant_id,
+      ...actor,
+      action,
+      category: 'deployment',
+      resourceType: 'release',
+      resourceId: row.id,
+      workflowId,
+      gitCommitSha: row.commit_sha,
+      details: { environment: row.environment, tenant: row.tenant_slug, title: row.title, ...details },
+      ...extra,
+    });
+    if (event) {
+      await recordDomainEvent(trx, {
+        organizationId: row.organization_id,
+        projectId: row.project_id,
+        type: event,
+        payload: {
+          releaseId: row.id,
+          environment: row.environment,
+          tenantId: row.tenant_id,
+          tenant: row.tenant_slug,
+          title: row.title,
+          gitCommitSha: row.commit_sha,
+          auditId: entry.id,
+          ...details,
+        },
+      });
+    }
+  }
+
+  async function enter(
+    trx: Tx,
+    row: ReleaseRow,
+    workflowId: string,
+    to: ReleaseStatus,
+    actor: AuditActor,
+    reason: string | undefined,
+    changes: Parameters<typeof updateRelease>[2] = {},
+  ) {
+    await updateRelease(trx, row.id, { status: to, status_reason: reason ?? null, waiting_behind: null, ...changes });
+    const status = FINAL_STATUSES.includes(to) && to !== 'Healthy' ? 'failure' : 'success';
+    await record(trx, row, workflowId, actor, STATUS_ACTIONS[to], { from: row.status, to, reason }, STATUS_EVENTS[to], {
+      status: to === 'Blocked' ? 'blocked' : status,
+    });
+  }
+
+  /** The release the line of its target hands the turn to once `row` left it. */
+  async function nextInLine(trx: Queryable, row: ReleaseRow): Promise<string | null> {
+    const line = await targetLine(trx, row);
+    const first = line[0];
+    return first && first.status === 'Queued' ? first.id : null;
+  }
+
+  return {
+    /**
+     * Renders the target with the release's changes, validates it against the environment's Kubernetes version,
+     * applies the project's validation policy and its manifest policies, and finds the approval policies that apply.
+     * Stores the results on the row; a second run with the same outcome writes no second audit entry.
+     */
+    async prepareRelease(input: Target): Promise<PreparedRelease> {
+      return locked(input.releaseId, async (trx, row) => {
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, config.publicUrl);
+        if (!loaded) throw gone(row.id);
+        const model = withReleaseChanges(loaded.model, row.tenant_slug, row.environment, row.changes);
+        const files = renderAll(model, (t) => t.tenant === row.tenant_slug && t.environment === row.environment);
+        const environment = loaded.environments.find((e) => e.environment === row.environment);
+        const checked = validateDelivery(
+          validation,
+          files,
+          loaded.environments,
+          (e) => e.environment === row.environment,
+          loaded.project.policy.validation,
+        );
+        const policies = await releasePolicies.check(trx, {
+          organizationId: row.organization_id,
+          projectId: row.project_id,
+          files,
+          production: environment?.production ?? false,
+        });
+        const approvalPolicies = await releasePolicies.approvalPolicies(trx, {
+          organizationId: row.organization_id,
+          projectId: row.project_id,
+          environment: row.environment,
+          tenantId: row.tenant_id,
+        });
+        const digest = renderDigest(files);
+        const blockReason = checked.blocked
+          ? `validation: ${checked.summary.errors} error(s), ${checked.summary.deprecations} deprecation(s) under the project policy`
+          : policies.blocked
+            ? `policy: ${policies.failedEnforced.join(', ')}`
+            : null;
+        const stored = { digest, ...checked };
+        const unchanged = JSON.stringify(row.validation) === JSON.stringify(JSON.parse(JSON.stringify(stored)));
+        if (!unchanged) {
+          await updateRelease(trx, row.id, {
+            validation: stored,
+            policy_results: policies.report,
+            approval_policies: approvalPolicies,
+          });
+          const summary = { digest, validation: checked.summary, policies: policies.summary, blockReason };
+          await record(trx, row, input.workflowId, SYSTEM, 'release.validate', summary, undefined, {
+            status: blockReason ? 'blocked' : 'success',
+          });
+          if (policies.violations > 0) {
+            await record(
+              trx,
+              row,
+              input.workflowId,
+              SYSTEM,
+              'policy.violation.detect',
+              {
+                policies: policies.summary,
+              },
+              DOMAIN_EVENT.policyViolationDetected,
+              { category: 'configuration' },
+            );
+          }
+        }
+        return {
+          blocked: blockReason !== null,
+          blockReason,
+          digest,
+          approvalPolicies,
+          autoDeploy: loaded.project.policy.releases.autoDeploy,
+          changes: row.changes,
+          tenantSlug: row.tenant_slug,
+          projectSlug: loaded.project.slug,
+        };
+      });
+    },
+
+    async transitionRelease(input: Target & { to: ReleaseStatus; actor: AuditActor; reason?: string }) {
+      await locked(input.releaseId, async (trx, row) => {
+        if (row.status === input.to) return;
+        await enter(trx, row, input.workflowId, input.to, input.actor, input.reason);
+      });
+    },
+
+    /** Ends the release and answers which release of its target goes next (null: none waits, or one holds it). */
+    async finishRelease(
+      input: Target & { to: ReleaseStatus; actor: AuditActor; reason: string },
+    ): Promise<{ next: string | null }> {
+      return locked(input.releaseId, async (trx, row) => {
+        await lockTarget(trx, row);
+        if (row.status !== input.to) {
+          await enter(trx, row, input.workflowId, input.to, input.actor, input.reason, { finished_at: new Date() });
+        }
+        return { next: await nextInLine(trx, row) };
+      });
+    },
+
+    async recordReleaseDecision(
+      input: Target & {
+        decision: 'approve' | 'reject';
+        approver: ApproverProfile;
+        actor: AuditActor;
+        comment?: string;
+      },
+    ) {
+      await locked(input.releaseId, async (trx, row) => {
+        const inserted = await insertDecision(trx, {
+          release_id: row.id,
+          organization_id: row.organization_id,
+          user_id: input.approver.userId,
+          actor: input.actor.actor,
+          decision: input.decision,
+          comment: input.comment ?? null,
+        });
+        if (!inserted) return;
+        const approve = input.decision === 'approve';
+        await record(
+          trx,
+          row,
+          input.workflowId,
+          input.actor,
+          approve ? 'release.approve' : 'release.reject',
+          { comment: input.comment ?? null, role: input.approver.role },
+          approve ? DOMAIN_EVENT.releaseApproved : undefined,
+        );
+      });
+    },
+
+    /**
+     * Takes the target's turn when the release is first in line and nothing holds the target; otherwise queues it
+     * (in the order releases became ready) and says behind which release it waits.
+     */
+    async acquireReleaseTarget(
+      input: Target & { actor: AuditActor },
+    ): Promise<{ acquired: boolean; behind: string | null }> {
+      return locked(input.releaseId, async (trx, row) => {
+        if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
+        await lockTarget(trx, row);
+        const queuedAt = row.queued_at ?? new Date();
+        if (row.queued_at === null) await updateRelease(trx, row.id, { queued_at: queuedAt });
+        const isAhead = (r: LineEntry) =>
+          HOLDING_STATUSES.includes(r.status) ||
+          (r.queued_at !== null &&
+            (r.queued_at.getTime() < queuedAt.getTime() ||
+              (r.queued_at.getTime() === queuedAt.getTime() && r.id < row.id)));
+        const ahead = (await targetLine(trx, row)).filter((r) => r.id !== row.id && isAhead(r));
+        const behind = ahead[ahead.length - 1]?.id ?? null;
+        if (behind === null) {
+          await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined);
+          return { acquired: true, behind: null };
+        }
+        if (row.status !== 'Queued' || row.waiting_behind !== behind) {
+          await enter(trx, row, input.workflowId, 'Queued', input.actor, `waiting for release ${behind}`, {
+            waiting_behind: behind,
+          });
+        }
+        return { acquired: false, behind };
+      });
+    },
+
+    async markReleaseCommitted(input: Target & { sha: string; actor: AuditActor }) {
+      await locked(input.releaseId, async (trx, row) => {
+        if (row.status === 'Syncing' && row.commit_sha === input.sha) return;
+        await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
+        await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+      });
+    },
+
+    async recordReleaseSync(input: Target & { report: SyncReport }) {
+      await locked(input.releaseId, async (trx, row) => {
+        const { report } = input;
+        if (row.sync_status === report.syncStatus && row.health_status === report.healthStatus) return;
+        await updateRelease(trx, row.id, { sync_status: report.syncStatus, health_status: report.healthStatus });
+        await record(trx, row, input.workflowId, report.actor, 'release.sync.report', {
+          revision: report.revision,
+          syncStatus: report.syncStatus,
+          healthStatus: report.healthStatus,
+          message: report.message ?? null,
+        });
+      });
+    },
+  };
+}
+
+const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'release-workflow', requestId: null };

@@ -1,0 +1,329 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { isUniqueViolation } from '../db/knex';
+import type { PageRequest } from '../db/pagination';
+import { Conflict, InvalidInput, NotFound, Unprocessable } from '../errors';
+import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
+import { IDEMPOTENCY_KEY_PATTERN } from '../gitops/commit-writer';
+import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import { findProjectEnvironment } from '../projects/project-environment-repository';
+import { findProjectById, type Project } from '../projects/project-repository';
+import type { ProjectService } from '../projects/project-service';
+import { findProjectTenant } from '../projects/project-tenant-repository';
+import { listWorkloads } from '../projects/workload-repository';
+import type { WorkloadChange } from '../projects/workload-spec';
+import { teamsOfUser } from '../teams/team-repository';
+import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { releaseWorkflow } from '../../workflows/release';
+import { checkReleaseChanges } from './release-changes';
+import { releaseUpdateError } from './release-errors';
+import { releaseTimeline } from './release-history';
+import {
+  findRelease,
+  findReleaseByKey,
+  insertRelease,
+  listDecisions,
+  listReleases,
+  listUnstartedReleases,
+  markReleaseWorkflowStarted,
+  type ReleaseFilter,
+  type ReleaseRow,
+} from './release-repository';
+import { releaseDetail, releaseSummary } from './release-views';
+import {
+  approveReleaseUpdate,
+  cancelReleaseUpdate,
+  deployReleaseUpdate,
+  rejectReleaseUpdate,
+  releaseWorkflowId,
+  reportSyncUpdate,
+  type ReleaseTiming,
+  type SyncReport,
+} from './release-workflow-contract';
+
+export interface ReleaseServiceDeps extends OrgDomainDeps {
+  temporal: Client;
+  workflows: WorkflowStarter;
+  projects: Pick<ProjectService, 'projectOf'>;
+  taskQueuePrefix: string;
+  timing: ReleaseTiming;
+  namespace: string;
+  temporalUiUrl: string | undefined;
+}
+
+export interface ReleaseCreateInput {
+  environment: string;
+  tenantId: string;
+  title: string;
+  changes?: WorkloadChange[];
+}
+
+export type ReleaseService = ReturnType<typeof createReleaseService>;
+
+/** The body a key stands for: the same key with another body is refused (422), never applied. */
+function requestHash(slug: string, input: ReleaseCreateInput): string {
+  const canonical = {
+    project: slug,
+    environment: input.environment,
+    tenantId: input.tenantId.toLowerCase(),
+    title: input.title,
+    changes: (input.changes ?? []).map((c) => ({
+      workload: c.workload,
+      tag: c.tag ?? null,
+      replicas: c.replicas ?? null,
+      variables: c.variables ? Object.entries(c.variables).sort(([a], [b]) => (a < b ? -1 : 1)) : null,
+    })),
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/**
+ * Releases: the row and its workflow `release-<id>` (created together: the row first, the workflow right after, a
+ * reconciler for a crash between them), reads from the row, and human actions as Updates of the workflow.
+ */
+export function createReleaseService(deps: ReleaseServiceDeps) {
+  const { db, audit, temporal } = deps;
+  const releaseOf = scopedLookup(
+    deps,
+    { table: 'releases', column: 'id', resourceType: 'release', category: 'deployment', parse: uuidKey },
+    findRelease,
+  );
+
+  async function ensureWorkflow(row: ReleaseRow, requester: ReturnType<typeof auditActor>): Promise<void> {
+    await deps.workflows.start(releaseWorkflow, {
+      workflowId: row.workflow_id,
+      args: [
+        {
+          releaseId: row.id,
+          organizationId: row.organization_id,
+          projectId: row.project_id,
+          tenantId: row.tenant_id,
+          environment: row.environment,
+          requester: { ...requester, userId: requester.userId ?? null, requestId: requester.requestId ?? null },
+          gitTaskQueue: taskQueue(deps.taskQueuePrefix, 'git'),
+          timing: deps.timing,
+        },
+      ],
+      searchAttributes: [
+        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
+        { key: SEARCH_ATTRIBUTES.projectId, value: row.project_id },
+        { key: SEARCH_ATTRIBUTES.tenantId, value: row.tenant_id },
+        { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
+        { key: SEARCH_ATTRIBUTES.releaseId, value: row.id },
+        { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Validating' },
+      ],
+      summary: `Release ${row.tenant_slug}/${row.environment}: ${row.title}`,
+    });
+    await markReleaseWorkflowStarted(db, row.id);
+  }
+
+  async function projectOfRow(row: ReleaseRow): Promise<Project> {
+    const project = await findProjectById(db, row.organization_id, row.project_id);
+    if (!project) throw new NotFound('release not found');
+    return project;
+  }
+
+  async function detail(row: ReleaseRow) {
+    const project = await projectOfRow(row);
+    const ui = deps.temporalUiUrl
+      ? `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${encodeURIComponent(row.workflow_id)}`
+      : null;
+    return releaseDetail(row, project.slug, await listDecisions(db, row.id), {
+      workflow: ui,
+      history: `/api/v2/releases/${row.id}/history`,
+    });
+  }
+
+  /** Sends one Update to the release's workflow; a refusal becomes the HTTP answer, the row the body. */
+  async function act<T>(
+    caller: OrgCaller,
+    id: string,
+    send: (handle: ReturnType<Client['workflow']['getHandle']>) => Promise<T>,
+  ) {
+    const row = await releaseOf(caller, id);
+    try {
+      await send(temporal.workflow.getHandle(row.workflow_id));
+    } catch (err) {
+      throw releaseUpdateError(err, row.status);
+    }
+    return detail((await findRelease(db, caller.organizationId, row.id)) ?? row);
+  }
+
+  async function approverOf(caller: OrgCaller) {
+    const userId = caller.principal.userId;
+    if (userId === null) throw new Conflict('approvals are given by people: sign in as a user');
+    const teams = await teamsOfUser(db, caller.organizationId, userId);
+    return { userId, role: caller.role, teamIds: teams.map((t) => t.id) };
+  }
+
+  const actorOf = (caller: OrgCaller) => {
+    const a = auditActor(caller);
+    return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
+  };
+
+  return {
+    /**
+     * Creates the release and starts its workflow. With an Idempotency-Key, a retry with the same body returns the
+     * same release (created false), another body under the same key answers 422, and a concurrent first request
+     * still in flight answers 409.
+     */
+    async create(caller: OrgCaller, slug: string, input: ReleaseCreateInput, key: string | undefined) {
+      if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+        throw new InvalidInput('Idempotency-Key must be 1 to 128 of A-Z a-z 0-9 _ -');
+      }
+      const project = await deps.projects.projectOf(caller, slug);
+      const hash = requestHash(project.slug, input);
+      if (key !== undefined) {
+        const existing = await findReleaseByKey(db, caller.organizationId, key);
+        if (existing) {
+          if (existing.request_hash !== hash) {
+            throw new Unprocessable('this Idempotency-Key was used with a different request body');
+          }
+          if (!existing.workflow_started_at) await ensureWorkflow(existing, actorOf(caller));
+          return { release: await detail(existing), created: false };
+        }
+      }
+      if (project.archived) throw new Conflict('the project is archived');
+      const tenantKey = uuidKey(input.tenantId);
+      const tenant = tenantKey ? await findProjectTenant(db, caller.organizationId, tenantKey) : null;
+      if (!tenant || tenant.projectId !== project.id)
+        throw new InvalidInput('tenantId is not a tenant of this project');
+      const { environment } = input;
+      if (!(await findProjectEnvironment(db, project.id, environment))) {
+        throw new InvalidInput(`environment ${environment} is not an environment of this project`);
+      }
+      const changes = input.changes ?? [];
+      checkReleaseChanges(
+        (await listWorkloads(db, project.id)).map((w) => w.name),
+        changes,
+      );
+      const id = randomUUID();
+      const requester = actorOf(caller);
+      let row: ReleaseRow;
+      try {
+        row = await db.transaction(async (trx) => {
+          const inserted = await insertRelease(trx, {
+            id,
+            organization_id: caller.organizationId,
+            project_id: project.id,
+            tenant_id: tenant.id,
+            tenant_slug: tenant.slug,
+            environment,
+            title: input.title,
+            changes,
+            workflow_id: releaseWorkflowId(id),
+            created_by: caller.principal.userId,
+            created_by_actor: requester.actor,
+            idempotency_key: key ?? null,
+            request_hash: hash,
+          });
+          const details = { environment, tenant: tenant.slug, title: input.title, changes };
+          const entry = await audit.append(
+            trx,
+            orgEntry(caller, {
+              action: 'release.create',
+              category: 'deployment',
+              projectId: project.id,
+              tenantId: tenant.id,
+              resourceType: 'release',
+              resourceId: id,
+              workflowId: inserted.workflow_id,
+              details,
+            }),
+          );
+          await recordDomainEvent(trx, {
+            organizationId: caller.organizationId,
+            projectId: project.id,
+            type: DOMAIN_EVENT.releaseCreated,
+            payload: { releaseId: id, tenantId: tenant.id, ...details, auditId: entry.id },
+          });
+          return inserted;
+        });
+      } catch (err) {
+        if (key !== undefined && isUniqueViolation(err)) {
+          throw new Conflict('a request with this Idempotency-Key is still in progress; retry it');
+        }
+        throw err;
+      }
+      // A crash here leaves a row without its workflow: the reconciler starts it.
+      await ensureWorkflow(row, requester);
+      return { release: await detail(row), created: true };
+    },
+
+    async list(caller: OrgCaller, slug: string, filter: ReleaseFilter, page: PageRequest) {
+      const project = await deps.projects.projectOf(caller, slug);
+      const result = await listReleases(db, caller.organizationId, project.id, filter, page);
+      return { items: result.items.map((r) => releaseSummary(r, project.slug)), nextCursor: result.nextCursor };
+    },
+
+    async get(caller: OrgCaller, id: string) {
+      return detail(await releaseOf(caller, id));
+    },
+
+    /** The project of a release, for the route's action (`projects.{slug}.releases.*`); 404 like a missing id. */
+    async actionScope(caller: OrgCaller, id: string): Promise<{ slug: string }> {
+      return { slug: (await projectOfRow(await releaseOf(caller, id))).slug };
+    },
+
+    async approve(caller: OrgCaller, id: string, comment: string | undefined) {
+      const approver = await approverOf(caller);
+      return act(caller, id, (h) =>
+        h.executeUpdate(approveReleaseUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+      );
+    },
+
+    async reject(caller: OrgCaller, id: string, comment: string) {
+      const approver = await approverOf(caller);
+      return act(caller, id, (h) =>
+        h.executeUpdate(rejectReleaseUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+      );
+    },
+
+    async deploy(caller: OrgCaller, id: string) {
+      return act(caller, id, (h) => h.executeUpdate(deployReleaseUpdate, { args: [{ actor: actorOf(caller) }] }));
+    },
+
+    async cancel(caller: OrgCaller, id: string, reason: string | undefined) {
+      return act(caller, id, (h) =>
+        h.executeUpdate(cancelReleaseUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+      );
+    },
+
+    async reportSync(caller: OrgCaller, id: string, report: Omit<SyncReport, 'actor'>) {
+      return act(caller, id, (h) =>
+        h.executeUpdate(reportSyncUpdate, { args: [{ ...report, actor: actorOf(caller) }] }),
+      );
+    },
+
+    /** The workflow's history as a timeline of steps, beside the audit entries of the release. */
+    async history(caller: OrgCaller, id: string) {
+      const row = await releaseOf(caller, id);
+      const history = await temporal.workflow.getHandle(row.workflow_id).fetchHistory();
+      const entries = await audit.list({
+        organizationId: caller.organizationId,
+        resourceType: 'release',
+        resourceId: row.id,
+        limit: 200,
+      });
+      return {
+        releaseId: row.id,
+        workflowId: row.workflow_id,
+        timeline: releaseTimeline(history),
+        audit: entries.items,
+      };
+    },
+
+    /** Starts the workflows release rows are missing (a crash between the row's commit and the start). */
+    async reconcile(limit = 100): Promise<number> {
+      const rows = await listUnstartedReleases(db, new Date(Date.now() - 5_000), limit);
+      for (const row of rows) {
+        // The creator, as far as the row knows them: their user id is what self-approval is checked against.
+        const actorType = row.created_by === null ? ('service_account' as const) : ('user' as const);
+        await ensureWorkflow(row, { userId: row.created_by, actorType, actor: row.created_by_actor, requestId: null });
+      }
+      return rows.length;
+    },
+  };
+}

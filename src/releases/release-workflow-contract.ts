@@ -1,0 +1,159 @@
+/**
+ * The release workflow (workflows/release.ts): one workflow `release-<id>` per release, human actions and sync
+ * reports as Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AuditActor } from '../audit/types';
+import type { OrgRole } from '../iam/principal';
+import type { WorkloadChange } from '../projects/workload-spec';
+
+export function releaseWorkflowId(releaseId: string): string {
+  return `release-${releaseId}`;
+}
+
+export const RELEASE_STATUSES = [
+  'Validating',
+  'Blocked',
+  'PendingApproval',
+  'AwaitingDeploy',
+  'Queued',
+  'Deploying',
+  'Syncing',
+  'Healthy',
+  'Failed',
+  'Rejected',
+  'Cancelled',
+  'Expired',
+] as const;
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
+
+export const FINAL_STATUSES: readonly ReleaseStatus[] = [
+  'Blocked',
+  'Healthy',
+  'Failed',
+  'Rejected',
+  'Cancelled',
+  'Expired',
+];
+/** Statuses in which a release holds its target: at most one release of a target is in one of them. */
+export const HOLDING_STATUSES: readonly ReleaseStatus[] = ['Deploying', 'Syncing'];
+/** Statuses a cancel may still end: nothing has been committed yet. */
+export const CANCELLABLE_STATUSES: readonly ReleaseStatus[] = [
+  'Validating',
+  'PendingApproval',
+  'AwaitingDeploy',
+  'Queued',
+];
+
+export interface ReleaseTiming {
+  /** How long a committed release waits for a sync report before it ends Failed. */
+  syncTimeoutMs: number;
+  /** How often a queued release looks at its target again (the release ahead signals it; this covers a lost one). */
+  queuePollMs: number;
+}
+
+export interface ReleaseWorkflowInput {
+  releaseId: string;
+  organizationId: string;
+  projectId: string;
+  tenantId: string;
+  environment: string;
+  /** Who created the release: no approval of theirs counts when the policy forbids self-approval. */
+  requester: AuditActor;
+  /** The `git` task queue (with the deployment's prefix) the commit workflow runs on. */
+  gitTaskQueue: string;
+  timing: ReleaseTiming;
+}
+
+/** An approval policy as the release saw it when it started waiting (plain data: it lives in workflow history). */
+export interface ApprovalPolicySnapshot {
+  id: string;
+  name: string;
+  requiredApprovals: number;
+  eligibleApprovers: { roles: OrgRole[]; teams: string[]; users: string[] };
+  allowSelfApproval: boolean;
+  /** Minutes a pending request may wait before the release ends Expired; null waits as long as it takes. */
+  expiresAfterMinutes: number | null;
+}
+
+/** The approver as the API found them when the request arrived: what eligibility is decided on. */
+export interface ApproverProfile {
+  userId: string;
+  role: OrgRole;
+  teamIds: string[];
+}
+
+/** What the prepare activity decided (validation, policies, approval requirement) for the workflow to act on. */
+export interface PreparedRelease {
+  blocked: boolean;
+  /** Why it is blocked: validation errors, deprecations under `block`, or an enforce policy rule. */
+  blockReason: string | null;
+  /** Digest of the target's rendered files that were validated (the commit refuses a different tree). */
+  digest: string;
+  approvalPolicies: ApprovalPolicySnapshot[];
+  autoDeploy: boolean;
+  /** The release's changes, checked against the project's workloads. */
+  changes: WorkloadChange[];
+  tenantSlug: string;
+  projectSlug: string;
+}
+
+export interface ReleaseActionResult {
+  status: ReleaseStatus;
+}
+
+export interface ApproveReleaseRequest {
+  approver: ApproverProfile;
+  actor: AuditActor;
+  comment?: string;
+}
+export interface RejectReleaseRequest {
+  approver: ApproverProfile;
+  actor: AuditActor;
+  comment: string;
+}
+export interface DeployReleaseRequest {
+  actor: AuditActor;
+}
+export interface CancelReleaseRequest {
+  actor: AuditActor;
+  reason?: string;
+}
+
+export const SYNC_STATUSES = ['Synced', 'OutOfSync', 'Unknown', 'Error'] as const;
+export const HEALTH_STATUSES = ['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown'] as const;
+export interface SyncReport {
+  /** The commit the controller synced: must be the release's commit. */
+  revision: string;
+  syncStatus: (typeof SYNC_STATUSES)[number];
+  healthStatus: (typeof HEALTH_STATUSES)[number];
+  message?: string;
+  actor: AuditActor;
+}
+
+export const approveReleaseUpdate = defineUpdate<ReleaseActionResult, [ApproveReleaseRequest]>('approveRelease');
+export const rejectReleaseUpdate = defineUpdate<ReleaseActionResult, [RejectReleaseRequest]>('rejectRelease');
+export const deployReleaseUpdate = defineUpdate<ReleaseActionResult, [DeployReleaseRequest]>('deployRelease');
+export const cancelReleaseUpdate = defineUpdate<ReleaseActionResult, [CancelReleaseRequest]>('cancelRelease');
+export const reportSyncUpdate = defineUpdate<ReleaseActionResult, [SyncReport]>('reportSync');
+/** Sent by the release that freed the target to the next one in line. */
+export const targetFreedSignal = defineSignal('targetFreed');
+export const releaseStateQuery = defineQuery<{ status: ReleaseStatus; approvals: number; commitSha: string | null }>(
+  'releaseState',
+);
+
+/**
+ * ApplicationFailure types of refused release actions: the reason travels in the type and the API maps each to one
+ * HTTP answer (release-errors.ts).
+ */
+export const RELEASE_FAILURE = {
+  finished: 'ReleaseFinished',
+  selfApproval: 'SelfApprovalRefused',
+  alreadyDecided: 'AlreadyDecided',
+  notEligible: 'NotEligibleApprover',
+  notAwaitingApproval: 'NotAwaitingApproval',
+  notAwaitingDeploy: 'NotAwaitingDeploy',
+  notCancellable: 'NotCancellable',
+  notSyncing: 'NotSyncing',
+  revisionMismatch: 'RevisionMismatch',
+} as const;

@@ -1,0 +1,317 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { makeOrg } from '../../helpers/fixtures';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
+import { releaseClient, type ReleaseBody } from './release-harness';
+
+/**
+ * Releases end to end over HTTP with the real Temporal dev server, PostgreSQL and git: auto-deploy and manual deploy,
+ * the validation gate, one deployment at a time per target, idempotent creation, cancel, sync reports, history.
+ */
+let platform: TestPlatform;
+let api: ReturnType<typeof releaseClient>;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let other: Awaited<ReturnType<typeof makeOrg>>;
+let owner: string;
+let member: string;
+let viewer: string;
+let tenants: Record<string, string>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ env: { RELEASE_QUEUE_POLL: '1s' } });
+  api = releaseClient(platform);
+  org = await makeOrg(platform, ['owner', 'member', 'viewer']);
+  other = await makeOrg(platform, ['owner']);
+  owner = org.members.owner!.token;
+  member = org.members.member!.token;
+  viewer = org.members.viewer!.token;
+  tenants = await makeProject(platform, owner, 'shop', ['acme', 'globex']);
+}, 120_000);
+afterAll(() => platform.close());
+
+async function fileAt(sha: string, file: string): Promise<string> {
+  const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+  expect(clone.ok).toBe(true);
+  await gitCli(['checkout', '--quiet', sha], clone.dir);
+  return fs.readFile(path.join(clone.dir, file), 'utf8');
+}
+
+async function deployed(release: ReleaseBody): Promise<ReleaseBody> {
+  const syncing = await api.status(owner, release.id, 'Syncing');
+  expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);
+  return syncing;
+}
+
+describe('a release of a project that auto-deploys', () => {
+  it('validates, commits the change through the one commit path, and turns Healthy on a sync report', async () => {
+    const created = await api.create(member, 'shop', {
+      environment: 'dev',
+      tenantId: tenants.acme,
+      title: 'web 1.1.0',
+      changes: [{ workload: 'web', tag: '1.1.0', replicas: 2, variables: { FEATURE_X: 'on' } }],
+    });
+    expect(created.status).toBe(201);
+    const syncing = await deployed(created.body);
+    expect(syncing.validation?.summary.errors).toBe(0);
+
+    const deployment = await fileAt(syncing.commitSha!, 'tenants/acme/dev/web/deployment.yaml');
+    expect(deployment).toContain('registry.example.com/shop/web:1.1.0');
+    expect(deployment).toMatch(/replicas: 2/);
+    expect(await fileAt(syncing.commitSha!, 'tenants/acme/dev/web/configmap.yaml')).toContain('FEATURE_X: "on"');
+    // Other targets are untouched.
+    expect(await fileAt(syncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml').catch(() => '')).not.toContain(
+      '1.1.0',
+    );
+
+    const wrong = await api.reportSync(owner, created.body.id, 'f'.repeat(40));
+    expect(wrong.status).toBe(409);
+    expect((wrong.body as unknown as { error: string }).error).toMatch(/not this release's commit/);
+    expect((await api.reportSync(member, created.body.id, syncing.commitSha!)).status).toBe(403);
+    const healthy = await api.reportSync(owner, created.body.id, syncing.commitSha!);
+    expect(healthy.status).toBe(200);
+    expect(healthy.body.status).toBe('Healthy');
+    expect(healthy.body.sync).toEqual({ status: 'Synced', health: 'Healthy' });
+
+    // The audit chain of the release shares projectId, and every entry from the commit on its SHA.
+    const audit = await api.http.get<{ items: { action: string; projectId: string; gitCommitSha: string | null }[] }>(
+      `/api/v2/audit-logs?resourceType=release&resourceId=${created.body.id}&limit=100`,
+      { token: owner },
+    );
+    const actions = audit.body.items.map((e) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'release.create',
+        'release.validate',
+        'release.deploy',
+        'release.sync.wait',
+        'release.healthy',
+      ]),
+    );
+    const projectIds = new Set(audit.body.items.map((e) => e.projectId));
+    expect(projectIds.size).toBe(1);
+    const afterCommit = audit.body.items.filter((e) =>
+      ['release.deploy', 'release.sync.wait', 'release.sync.report', 'release.healthy'].includes(e.action),
+    );
+    expect(afterCommit.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(afterCommit.map((e) => e.gitCommitSha))).toEqual(new Set([syncing.commitSha]));
+
+    const history = await api.http.get<{
+      timeline: { step: string; actor: string | null; commitSha: string | null }[];
+    }>(`/api/v2/releases/${created.body.id}/history`, { token: viewer });
+    expect(history.status).toBe(200);
+    const steps = history.body.timeline.map((t) => t.step);
+    expect(steps).toEqual(expect.arrayContaining(['created', 'validate', 'commit', 'committed', 'request reportSync']));
+    expect(history.body.timeline.find((t) => t.step === 'created')?.actor).toBe(org.members.member!.user.email);
+    expect(history.body.timeline.find((t) => t.step === 'request reportSync')?.actor).toBe(
+      org.members.owner!.user.email,
+    );
+    expect(history.body.timeline.at(-1)?.commitSha).toBe(syncing.commitSha);
+  });
+
+  it('ends Failed when the controller reports degraded health, with a release.fail event', async () => {
+    const created = await api.create(owner, 'shop', { environment: 'prod', tenantId: tenants.acme, title: 'degraded' });
+    const syncing = await deployed(created.body);
+    const failed = await api.reportSync(owner, created.body.id, syncing.commitSha!, 'Degraded');
+    expect(failed.body.status).toBe('Failed');
+    const events = await platform.services.db('domain_events').where({ type: 'release.fail' }).select('payload');
+    expect(events.map((e: { payload: { releaseId: string } }) => e.payload.releaseId)).toContain(created.body.id);
+  });
+
+  it('refuses bad input with a clear 400 and changes nothing', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ environment: 'nope', tenantId: tenants.acme, title: 't' }, /environment nope is not an environment/],
+      [
+        { environment: 'dev', tenantId: '00000000-0000-4000-8000-000000000000', title: 't' },
+        /tenantId is not a tenant/,
+      ],
+      [
+        { environment: 'dev', tenantId: tenants.acme, title: 't', changes: [{ workload: 'api', tag: '1' }] },
+        /workload api not found/,
+      ],
+      [{ environment: 'dev', tenantId: tenants.acme, title: 't', changes: [{ workload: 'web' }] }, /changes nothing/],
+      [{ environment: 'dev', tenantId: tenants.acme }, /invalid request/],
+    ];
+    const before = await platform.services.db('releases').count<{ count: string }[]>('id as count');
+    for (const [body, message] of cases) {
+      const res = await api.create(owner, 'shop', body);
+      expect([res.status, (res.body as unknown as { error: string }).error]).toEqual([
+        400,
+        expect.stringMatching(message),
+      ]);
+    }
+    const after = await platform.services.db('releases').count<{ count: string }[]>('id as count');
+    expect(after[0]!.count).toBe(before[0]!.count);
+  });
+});
+
+describe('a project that does not auto-deploy', () => {
+  beforeAll(async () => {
+    const res = await api.http.patch('/api/v2/projects/shop/policy', {
+      token: owner,
+      body: { releases: { autoDeploy: false } },
+    });
+    expect(res.status).toBe(200);
+  });
+  afterAll(async () => {
+    await api.http.patch('/api/v2/projects/shop/policy', { token: owner, body: { releases: { autoDeploy: true } } });
+  });
+
+  it('waits for a deploy call, refuses viewers and a second deploy, and survives a worker restart', async () => {
+    const created = await api.create(member, 'shop', {
+      environment: 'prod',
+      tenantId: tenants.globex,
+      title: 'manual',
+      changes: [{ workload: 'web', tag: '2.0.0' }],
+    });
+    await api.status(owner, created.body.id, 'AwaitingDeploy');
+    expect((await api.http.post(`/api/v2/releases/${created.body.id}/deploy`, { token: viewer })).status).toBe(403);
+
+    await platform.stopWorker();
+    await platform.startWorker();
+    const deploy = await api.http.post<ReleaseBody>(`/api/v2/releases/${created.body.id}/deploy`, { token: member });
+    expect(deploy.status).toBe(200);
+    expect(['Deploying', 'Syncing']).toContain(deploy.body.status);
+    const again = await api.http.post<{ error: string }>(`/api/v2/releases/${created.body.id}/deploy`, {
+      token: member,
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/not waiting for a deploy/);
+    const syncing = await deployed(created.body);
+    const commits = await api.http.get<{ items: { trailers: Record<string, string> }[] }>(
+      '/api/v2/projects/shop/commits?limit=100',
+      { token: owner },
+    );
+    expect(commits.body.items.filter((c) => c.trailers['Release-Id'] === created.body.id)).toHaveLength(1);
+    expect((await api.reportSync(owner, created.body.id, syncing.commitSha!)).body.status).toBe('Healthy');
+  });
+
+  it('cancels a release that has not been committed, once', async () => {
+    const created = await api.create(member, 'shop', {
+      environment: 'dev',
+      tenantId: tenants.globex,
+      title: 'to cancel',
+    });
+    await api.status(owner, created.body.id, 'AwaitingDeploy');
+    const cancel = await api.http.post<ReleaseBody>(`/api/v2/releases/${created.body.id}/cancel`, {
+      token: member,
+      body: { reason: 'wrong tag' },
+    });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.status).toBe('Cancelled');
+    const again = await api.http.post(`/api/v2/releases/${created.body.id}/cancel`, { token: member, body: {} });
+    expect(again.status).toBe(409);
+    expect((await api.http.post(`/api/v2/releases/${created.body.id}/deploy`, { token: member })).status).toBe(409);
+  });
+});
+
+describe('one deployment at a time per target', () => {
+  it('queues a second release of a target behind the first, while another target deploys at once', async () => {
+    const first = await api.create(owner, 'shop', {
+      environment: 'dev',
+      tenantId: tenants.globex,
+      title: 'first',
+      changes: [{ workload: 'web', tag: '3.0.0' }],
+    });
+    const firstSyncing = await deployed(first.body);
+    const second = await api.create(owner, 'shop', {
+      environment: 'dev',
+      tenantId: tenants.globex,
+      title: 'second',
+      changes: [{ workload: 'web', tag: '3.0.1' }],
+    });
+    const queued = await api.status(owner, second.body.id, 'Queued');
+    expect(queued.waitingBehind).toBe(first.body.id);
+    expect(queued.statusReason).toContain(first.body.id);
+
+    const parallel = await api.create(owner, 'shop', {
+      environment: 'prod',
+      tenantId: tenants.acme,
+      title: 'elsewhere',
+      changes: [{ workload: 'web', tag: '3.1.0' }],
+    });
+    await deployed(parallel.body);
+    expect((await api.get(owner, second.body.id)).status).toBe('Queued');
+
+    await api.reportSync(owner, first.body.id, firstSyncing.commitSha!);
+    const secondSyncing = await deployed(second.body);
+    const log = await gitCli(
+      ['log', '--format=%H', `${firstSyncing.commitSha}..${secondSyncing.commitSha}`],
+      (await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner))).dir,
+    );
+    expect(log.stdout.trim().split('\n')).toContain(secondSyncing.commitSha);
+    expect(await fileAt(secondSyncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml')).toContain(':3.0.1');
+  });
+});
+
+describe('the validation gate', () => {
+  it('blocks a schema error under block (no commit) and lets it through under warn', async () => {
+    const ids = await makeProject(platform, owner, 'broken', ['acme'], {
+      probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
+    });
+    const blocked = await api.create(owner, 'broken', { environment: 'dev', tenantId: ids.acme, title: 'bad probe' });
+    const release = await api.status(owner, blocked.body.id, 'Blocked');
+    expect(release.statusReason).toMatch(/validation: \d+ error/);
+    expect(release.validation?.summary.errors).toBeGreaterThan(0);
+    expect(release.commitSha).toBeNull();
+    const commits = await api.http.get<{ items: unknown[] }>('/api/v2/projects/broken/commits', { token: owner });
+    expect(commits.body.items).toHaveLength(0);
+
+    await api.http.patch('/api/v2/projects/broken/policy', { token: owner, body: { validation: { errors: 'warn' } } });
+    const warned = await api.create(owner, 'broken', { environment: 'dev', tenantId: ids.acme, title: 'warn only' });
+    const through = await deployed(warned.body);
+    expect(through.validation?.summary.errors).toBeGreaterThan(0);
+  });
+});
+
+describe('Idempotency-Key on create (attack row A-46)', () => {
+  const body = () => ({
+    environment: 'prod',
+    tenantId: tenants.globex,
+    title: 'idempotent',
+    changes: [{ workload: 'web', tag: '4.0.0' }],
+  });
+
+  it('returns the same release for the same key and body, and 422 for another body', async () => {
+    const first = await api.create(owner, 'shop', body(), 'release-key-1');
+    expect(first.status).toBe(201);
+    const retry = await api.create(owner, 'shop', body(), 'release-key-1');
+    expect(retry.status).toBe(200);
+    expect(retry.body.id).toBe(first.body.id);
+    const changed = await api.create(owner, 'shop', { ...body(), title: 'other' }, 'release-key-1');
+    expect(changed.status).toBe(422);
+    const rows = await platform.services.db('releases').where({ idempotency_key: 'release-key-1' }).count('id as n');
+    expect(Number(rows[0]!.n)).toBe(1);
+    const syncing = await deployed(first.body);
+    await api.reportSync(owner, first.body.id, syncing.commitSha!);
+  });
+
+  it('makes exactly one release of two concurrent identical requests', async () => {
+    const results = await Promise.all([
+      api.create(owner, 'shop', body(), 'release-key-2'),
+      api.create(owner, 'shop', body(), 'release-key-2'),
+    ]);
+    // The second waits on the first's row: 409 while the first is in flight, or its release (200) once committed.
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200 || s === 409)).toHaveLength(1);
+    const rows = await platform.services.db('releases').where({ idempotency_key: 'release-key-2' }).count('id as n');
+    expect(Number(rows[0]!.n)).toBe(1);
+  });
+});
+
+describe('organization scope', () => {
+  it('answers another organization 404 for a release id and its actions', async () => {
+    const created = await api.create(owner, 'shop', { environment: 'dev', tenantId: tenants.acme, title: 'mine' });
+    const outsider = other.members.owner!.token;
+    expect((await api.http.get(`/api/v2/releases/${created.body.id}`, { token: outsider })).status).toBe(404);
+    expect((await api.http.post(`/api/v2/releases/${created.body.id}/deploy`, { token: outsider })).status).toBe(404);
+    expect((await api.http.get('/api/v2/projects/shop/releases', { token: outsider })).status).toBe(404);
+    const list = await api.http.get<{ items: { id: string }[] }>(
+      `/api/v2/projects/shop/releases?tenantId=${tenants.acme}&environment=dev&limit=2`,
+      { token: viewer },
+    );
+    expect(list.status).toBe(200);
+    expect(list.body.items[0]?.id).toBe(created.body.id);
+  });
+});

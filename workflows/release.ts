@@ -1,0 +1,342 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  allHandlersFinished,
+  condition,
+  executeChild,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import { gitCommitWorkflow } from './git-commit';
+import { Turns } from './lib/turns';
+import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
+import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
+import { approvalDeadline, approvalRefusal, quorum } from '../src/releases/release-approvals';
+import {
+  CANCELLABLE_STATUSES,
+  FINAL_STATUSES,
+  RELEASE_FAILURE,
+  approveReleaseUpdate,
+  cancelReleaseUpdate,
+  deployReleaseUpdate,
+  rejectReleaseUpdate,
+  releaseStateQuery,
+  releaseWorkflowId,
+  reportSyncUpdate,
+  targetFreedSignal,
+  type ApproverProfile,
+  type PreparedRelease,
+  type ReleaseStatus,
+  type ReleaseWorkflowInput,
+  type SyncReport,
+} from '../src/releases/release-workflow-contract';
+import type { AuditActor } from '../src/audit/types';
+
+const acts = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** A changed project between validation and commit sends the release back to validation at most this often. */
+const MAX_PREPARATIONS = 3;
+
+interface SyncOutcome {
+  status: 'Healthy' | 'Failed';
+  reason: string;
+  actor: AuditActor;
+}
+
+/** Synced and Healthy ends the release Healthy; a sync error, Degraded or Missing ends it Failed; the rest waits. */
+function syncOutcomeOf(report: SyncReport): SyncOutcome | null {
+  if (report.syncStatus === 'Synced' && report.healthStatus === 'Healthy') {
+    return { status: 'Healthy', reason: 'synced and healthy', actor: report.actor };
+  }
+  if (report.syncStatus !== 'Error' && report.healthStatus !== 'Degraded' && report.healthStatus !== 'Missing') {
+    return null;
+  }
+  const reason = `controller reported sync ${report.syncStatus}, health ${report.healthStatus}`;
+  return { status: 'Failed', reason: report.message ? `${reason}: ${report.message}` : reason, actor: report.actor };
+}
+
+const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
+
+function commitRefusal(err: unknown): string | null {
+  let cause: unknown = err;
+  while (cause) {
+    if (cause instanceof ApplicationFailure && cause.type) return cause.type;
+    cause = cause instanceof ChildWorkflowFailure || cause instanceof ActivityFailure ? cause.cause : null;
+  }
+  return null;
+}
+
+/**
+ * One release from creation to its end (docs/releases.md has the diagram):
+ * Validating -> Blocked | PendingApproval -> AwaitingDeploy -> Queued -> Deploying -> Syncing -> Healthy | Failed,
+ * with Rejected, Expired and Cancelled on the way. Human actions and sync reports are Updates whose validators refuse
+ * at once (nothing written); handlers run one at a time (Turns) and change the row through activities that write its
+ * audit entry in the same transaction. The commit runs in the commit workflow (the one commit path) as a child, under
+ * a key of this release, so a worker killed anywhere still makes exactly one commit.
+ */
+export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ status: ReleaseStatus }> {
+  const { workflowId } = workflowInfo();
+  const target = { releaseId: input.releaseId, workflowId };
+  const turns = new Turns();
+  let status: ReleaseStatus = 'Validating';
+  let prepared: PreparedRelease | null = null;
+  const approvals: ApproverProfile[] = [];
+  const decidedBy: string[] = [];
+  let rejectedBy: AuditActor | null = null;
+  let cancelledBy: AuditActor | null = null;
+  let deployedBy: AuditActor | null = null;
+  let targetFreed = false;
+  let commitSha: string | null = null;
+  let syncOutcome: SyncOutcome | null = null;
+
+  const setStatus = async (to: ReleaseStatus, actor: AuditActor, reason?: string) => {
+    await acts.transitionRelease({ ...target, to, actor, reason });
+    status = to;
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
+  };
+  const finished = () => FINAL_STATUSES.includes(status);
+  const requireOpen = () => {
+    if (finished()) throw refuse(`release is ${status}`, RELEASE_FAILURE.finished);
+  };
+  const policies = () => prepared?.approvalPolicies ?? [];
+  const approved = () => quorum(policies(), input.requester.userId, approvals).met;
+
+  setHandler(releaseStateQuery, () => ({ status, approvals: approvals.length, commitSha }));
+
+  const validateDecision = (approver: ApproverProfile) => {
+    requireOpen();
+    if (status !== 'PendingApproval') {
+      throw refuse(`release is ${status}, not waiting for approvals`, RELEASE_FAILURE.notAwaitingApproval);
+    }
+    const refusal = approvalRefusal(policies(), input.requester.userId, approver, decidedBy);
+    if (!refusal) return;
+    const type = {
+      'self-approval': RELEASE_FAILURE.selfApproval,
+      'already-decided': RELEASE_FAILURE.alreadyDecided,
+      'not-eligible': RELEASE_FAILURE.notEligible,
+    }[refusal.reason];
+    throw refuse(refusal.message, type);
+  };
+
+  setHandler(
+    approveReleaseUpdate,
+    async (req) => {
+      await turns.exclusively(
+        async () => {
+          await acts.recordReleaseDecision({ ...target, decision: 'approve', ...req });
+          approvals.push(req.approver);
+          decidedBy.push(req.approver.userId);
+        },
+        () => validateDecision(req.approver),
+      );
+      // The last approval needed answers with where the release went next.
+      if (approved()) await condition(() => status !== 'PendingApproval');
+      return { status };
+    },
+    { validator: (req) => validateDecision(req.approver) },
+  );
+
+  setHandler(
+    rejectReleaseUpdate,
+    async (req) => {
+      await turns.exclusively(
+        async () => {
+          await acts.recordReleaseDecision({ ...target, decision: 'reject', ...req });
+          decidedBy.push(req.approver.userId);
+          rejectedBy = req.actor;
+        },
+        () => validateDecision(req.approver),
+      );
+      await condition(finished);
+      return { status };
+    },
+    { validator: (req) => validateDecision(req.approver) },
+  );
+
+  const validateDeploy = () => {
+    requireOpen();
+    if (status === 'PendingApproval') {
+      throw refuse('release is waiting for approvals; it cannot be deployed yet', RELEASE_FAILURE.notAwaitingDeploy);
+    }
+    if (status !== 'AwaitingDeploy') {
+      throw refuse(`release is ${status}, not waiting for a deploy`, RELEASE_FAILURE.notAwaitingDeploy);
+    }
+  };
+  setHandler(
+    deployReleaseUpdate,
+    async (req) => {
+      await turns.exclusively(async () => {
+        deployedBy = req.actor;
+      }, validateDeploy);
+      await condition(() => status !== 'AwaitingDeploy');
+      return { status };
+    },
+    { validator: (_req) => validateDeploy() },
+  );
+
+  const validateCancel = () => {
+    requireOpen();
+    if (!CANCELLABLE_STATUSES.includes(status)) {
+      throw refuse(`release is ${status}; it can no longer be cancelled`, RELEASE_FAILURE.notCancellable);
+    }
+  };
+  setHandler(
+    cancelReleaseUpdate,
+    async (req) => {
+      await turns.exclusively(async () => {
+        cancelledBy = req.actor;
+      }, validateCancel);
+      await condition(finished);
+      return { status };
+    },
+    { validator: (_req) => validateCancel() },
+  );
+
+  const validateSync = (report: SyncReport) => {
+    requireOpen();
+    if (status !== 'Syncing' || commitSha === null) {
+      throw refuse(`release is ${status}, not waiting for a sync`, RELEASE_FAILURE.notSyncing);
+    }
+    if (report.revision !== commitSha) {
+      throw refuse(`revision ${report.revision} is not this release's commit`, RELEASE_FAILURE.revisionMismatch);
+    }
+  };
+  setHandler(
+    reportSyncUpdate,
+    async (report) => {
+      await turns.exclusively(
+        async () => {
+          await acts.recordReleaseSync({ ...target, report });
+          syncOutcome = syncOutcomeOf(report);
+        },
+        () => validateSync(report),
+      );
+      if (syncOutcome) await condition(finished);
+      return { status };
+    },
+    { validator: (report) => validateSync(report) },
+  );
+
+  setHandler(targetFreedSignal, () => {
+    targetFreed = true;
+  });
+
+  const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'release-workflow', requestId: null };
+
+  /** Ends the release and hands its target to the next release in line. */
+  const finish = async (to: ReleaseStatus, actor: AuditActor, reason: string) => {
+    const { next } = await acts.finishRelease({ ...target, to, actor, reason });
+    status = to;
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
+    if (next) {
+      try {
+        await getExternalWorkflowHandle(releaseWorkflowId(next)).signal(targetFreedSignal);
+      } catch {
+        // Gone or not started yet: its own poll finds the target free.
+      }
+    }
+    await condition(allHandlersFinished);
+    return { status };
+  };
+
+  /** A step of the main flow: one transition at a time, so an Update handler never interleaves with it. */
+  const step = async <T>(work: () => Promise<T>) => turns.exclusively(work);
+  /** Lets an Update handler that is running finish before the main flow reads what it decided. */
+  const settle = () => turns.exclusively(async () => undefined);
+
+  prepared = await step(() => acts.prepareRelease(target));
+  if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
+
+  if (prepared.approvalPolicies.length > 0) {
+    await step(() => setStatus('PendingApproval', input.requester));
+    const deadline = approvalDeadline(prepared.approvalPolicies, Date.now());
+    const decided = () => approved() || rejectedBy !== null || cancelledBy !== null;
+    const inTime = await condition(decided, deadline === null ? undefined : Math.max(deadline - Date.now(), 1));
+    await settle();
+    if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while waiting for approvals');
+    if (rejectedBy) return finish('Rejected', rejectedBy, 'rejected by an approver');
+    if (!inTime && !approved()) return finish('Expired', SYSTEM, 'approval request expired');
+  }
+
+  if (!prepared.autoDeploy) {
+    await step(() => setStatus('AwaitingDeploy', SYSTEM));
+    await condition(() => deployedBy !== null || cancelledBy !== null);
+    if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled before deploy');
+  }
+  const deployer: AuditActor = deployedBy ?? input.requester;
+
+  // One deployment at a time per target: wait for the turn, in the order releases became ready.
+  for (;;) {
+    const turn = await step(() => acts.acquireReleaseTarget({ ...target, actor: deployer }));
+    if (turn.acquired) break;
+    status = 'Queued';
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Queued' }]);
+    targetFreed = false;
+    await condition(() => targetFreed || cancelledBy !== null, input.timing.queuePollMs);
+    if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while queued');
+  }
+  status = 'Deploying';
+  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Deploying' }]);
+
+  for (let attempt = 1; ; attempt += 1) {
+    const current = prepared;
+    // The commit's own workflow id: the commit path recognises its earlier attempt (and audit entries) by it.
+    const commitWorkflowId = `git-commit-${input.projectId}-release-${input.releaseId}-${attempt}`;
+    try {
+      const outcome = await executeChild(gitCommitWorkflow, {
+        workflowId: commitWorkflowId,
+        args: [
+          {
+            taskQueue: input.gitTaskQueue,
+            request: {
+              organizationId: input.organizationId,
+              projectId: input.projectId,
+              idempotencyKey: `release-${input.releaseId}-${attempt}`,
+              workflowId: commitWorkflowId,
+              message: `Release ${input.releaseId}: ${current.tenantSlug}/${input.environment}`,
+              actor: { ...deployer, email: null },
+              releaseId: input.releaseId,
+              operation: {
+                type: 'release',
+                tenant: current.tenantSlug,
+                environment: input.environment,
+                changes: current.changes,
+                digest: current.digest,
+              },
+            },
+          },
+        ],
+      });
+      commitSha = outcome.sha;
+      break;
+    } catch (err) {
+      const refusal = commitRefusal(err);
+      if (refusal !== COMMIT_FAILURE.deliveryChanged || attempt >= MAX_PREPARATIONS) {
+        return finish('Failed', SYSTEM, refusal ? `commit refused (${refusal})` : 'commit failed');
+      }
+      // The project changed between validation and commit: validate what would be committed now.
+      prepared = await acts.prepareRelease(target);
+      if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
+    }
+  }
+
+  if (commitSha === null) {
+    return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds this configuration');
+  }
+  await step(() => acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }));
+  status = 'Syncing';
+  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Syncing' }]);
+  const synced = await condition(() => syncOutcome !== null, input.timing.syncTimeoutMs);
+  await settle();
+  const outcome = syncOutcome as SyncOutcome | null;
+  if (!synced || !outcome) return finish('Failed', SYSTEM, 'no healthy sync report before the sync timeout');
+  return finish(outcome.status, outcome.actor, outcome.reason);
+}
