@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { bundle } from '../helpers/time-skipping';
+import { installTemporalRuntime } from '../../src/temporal/runtime';
+
+/**
+ * Workflow versioning: the recorded histories of every release path (approved with a manual deploy, rejected,
+ * expired, blocked, cancelled, queued then timed out, degraded) replay against the current workflow code. A change
+ * that would break a release already running fails here (non-determinism); guard such a change with `patched()`.
+ * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
+ * together with a change that keeps old histories replaying.
+ */
+const DIR = path.join(__dirname, 'fixtures', 'release-histories');
+const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
+
+it('has a recorded history for every release path', () => {
+  expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([
+    'approved-manual-deploy',
+    'blocked',
+    'cancelled',
+    'degraded',
+    'expired',
+    'queued-sync-timeout',
+    'rejected',
+  ]);
+});
+
+it('replays every recorded release history against the current workflow code', async () => {
+  installTemporalRuntime();
+  const workflowBundle = await bundle(require.resolve('../../workflows'));
+  const histories = files.map((file) => ({
+    workflowId: file,
+    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))),
+  }));
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+    if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
+  }
+  expect(failures).toEqual([]);
+}, 120_000);

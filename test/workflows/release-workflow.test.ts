@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { createActivities } from '../../activities';
+import type { GitActivities } from '../../workflows/git-commit';
+import type { AuditActor } from '../../src/audit/types';
+import {
+  RELEASE_FAILURE,
+  approveReleaseUpdate,
+  cancelReleaseUpdate,
+  deployReleaseUpdate,
+  rejectReleaseUpdate,
+  releaseStateQuery,
+  reportSyncUpdate,
+  targetFreedSignal,
+  type ApprovalPolicySnapshot,
+  type PreparedRelease,
+  type ReleaseWorkflowInput,
+} from '../../src/releases/release-workflow-contract';
+import { releaseWorkflow } from '../../workflows/release';
+import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+
+/**
+ * The release workflow's logic on the time-skipping server with stub activities typed from the real ones: approvals
+ * and their refusals, manual deploy, the queue, sync outcomes, and the day-long timers (approval expiry, sync
+ * timeout) in milliseconds. Each path's history is kept under test/workflows/fixtures/release-histories (rewritten
+ * with UPDATE_RELEASE_HISTORIES=1) for the replay test, which runs them against the current code.
+ */
+type ReleaseActivities = Pick<
+  ReturnType<typeof createActivities>,
+  | 'prepareRelease'
+  | 'transitionRelease'
+  | 'finishRelease'
+  | 'recordReleaseDecision'
+  | 'acquireReleaseTarget'
+  | 'markReleaseCommitted'
+  | 'recordReleaseSync'
+> &
+  Pick<GitActivities, 'commitToRepository'>;
+
+const HISTORY_DIR = path.join(__dirname, 'fixtures', 'release-histories');
+const SHA = 'a'.repeat(40);
+const person = (name: string): AuditActor => ({
+  userId: `user-${name}`,
+  actorType: 'user',
+  actor: `${name}@example.test`,
+  requestId: null,
+});
+const requester = person('ann');
+const policy: ApprovalPolicySnapshot = {
+  id: 'policy-1',
+  name: 'prod needs one',
+  requiredApprovals: 1,
+  eligibleApprovers: { roles: ['admin'], teams: [], users: [] },
+  allowSelfApproval: false,
+  expiresAfterMinutes: 120,
+};
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = `release-${randomUUID()}`;
+let prepared: PreparedRelease;
+let turnsUntilAcquired = 0;
+const calls: string[] = [];
+
+function stubs(): ReleaseActivities {
+  return {
+    prepareRelease: async () => {
+      calls.push('prepare');
+      return prepared;
+    },
+    transitionRelease: async (i) => void calls.push(`status ${i.to}`),
+    finishRelease: async (i) => {
+      calls.push(`end ${i.to}`);
+      return { next: null };
+    },
+    recordReleaseDecision: async (i) => void calls.push(`${i.decision} ${i.actor.actor}`),
+    acquireReleaseTarget: async () => {
+      calls.push('acquire');
+      if (turnsUntilAcquired > 0) {
+        turnsUntilAcquired -= 1;
+        return { acquired: false, behind: 'other-release' };
+      }
+      return { acquired: true, behind: null };
+    },
+    markReleaseCommitted: async () => void calls.push('committed'),
+    recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
+    commitToRepository: async (request) => {
+      calls.push(`commit ${request.idempotencyKey}`);
+      return { sha: SHA, created: true, auditIds: [], remote: false };
+    },
+  };
+}
+
+function input(): ReleaseWorkflowInput {
+  return {
+    releaseId: randomUUID(),
+    organizationId: 'org-1',
+    projectId: 'project-1',
+    tenantId: 'tenant-1',
+    environment: 'prod',
+    requester,
+    gitTaskQueue: taskQueue,
+    timing: { syncTimeoutMs: 6 * 3_600_000, queuePollMs: 30_000 },
+  };
+}
+
+function preparedWith(changes: Partial<PreparedRelease> = {}): PreparedRelease {
+  return {
+    blocked: false,
+    blockReason: null,
+    digest: 'd'.repeat(64),
+    approvalPolicies: [],
+    autoDeploy: true,
+    changes: [{ workload: 'web', tag: '1.2.3' }],
+    tenantSlug: 'acme',
+    projectSlug: 'shop',
+    ...changes,
+  };
+}
+
+async function start(name: string) {
+  calls.length = 0;
+  const args = input();
+  const handle = await env.client.workflow.start(releaseWorkflow, {
+    taskQueue,
+    workflowId: `release-${name}-${args.releaseId}`,
+    args: [args],
+  });
+  return Object.assign(handle, { releaseId: args.releaseId });
+}
+
+async function until(handle: WorkflowHandle<typeof releaseWorkflow>, status: string) {
+  for (let i = 0; i < 200; i += 1) {
+    if ((await handle.query(releaseStateQuery)).status === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`release never reached ${status}`);
+}
+
+async function refusal(call: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await call;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+      return err.cause.type ?? undefined;
+    throw err;
+  }
+  return undefined;
+}
+
+/** Keeps the history of one path for the replay test (only when asked: the fixtures are what older code recorded). */
+async function keep(name: string, handle: WorkflowHandle) {
+  if (process.env.UPDATE_RELEASE_HISTORIES !== '1') return;
+  const history = await handle.fetchHistory();
+  fs.mkdirSync(HISTORY_DIR, { recursive: true });
+  fs.writeFileSync(path.join(HISTORY_DIR, `${name}.json`), historyToJSON(history));
+}
+
+const approver = (name: string, role: 'admin' | 'member' = 'admin') => ({
+  approver: { userId: `user-${name}`, role, teamIds: [] },
+  actor: person(name),
+});
+
+beforeAll(async () => {
+  env = await startTimeSkipping();
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await bundle(require.resolve('../../workflows')),
+    activities: stubs(),
+  });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+describe('release workflow', () => {
+  it('goes through approvals (refusing self, ineligible and repeated approvers) and a manual deploy to Healthy', async () => {
+    prepared = preparedWith({ approvalPolicies: [policy], autoDeploy: false });
+    const h = await start('approved');
+    await until(h, 'PendingApproval');
+    const deployEarly = refusal(h.executeUpdate(deployReleaseUpdate, { args: [{ actor: person('bob') }] }));
+    expect(await deployEarly).toBe(RELEASE_FAILURE.notAwaitingDeploy);
+    const self = await refusal(
+      h.executeUpdate(approveReleaseUpdate, { args: [{ approver: approver('ann').approver, actor: requester }] }),
+    );
+    expect(self).toBe(RELEASE_FAILURE.selfApproval);
+    expect(await refusal(h.executeUpdate(approveReleaseUpdate, { args: [approver('mo', 'member')] }))).toBe(
+      RELEASE_FAILURE.notEligible,
+    );
+    expect(await h.executeUpdate(approveReleaseUpdate, { args: [approver('bob')] })).toEqual({
+      status: 'AwaitingDeploy',
+    });
+    expect(await refusal(h.executeUpdate(approveReleaseUpdate, { args: [approver('bob')] }))).toBe(
+      RELEASE_FAILURE.notAwaitingApproval,
+    );
+    expect((await h.executeUpdate(deployReleaseUpdate, { args: [{ actor: person('cy') }] })).status).toMatch(
+      /Deploying|Syncing/,
+    );
+    await until(h, 'Syncing');
+    expect(
+      await refusal(
+        h.executeUpdate(reportSyncUpdate, {
+          args: [{ revision: 'b'.repeat(40), syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('ops') }],
+        }),
+      ),
+    ).toBe(RELEASE_FAILURE.revisionMismatch);
+    const healthy = await h.executeUpdate(reportSyncUpdate, {
+      args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('ops') }],
+    });
+    expect(healthy).toEqual({ status: 'Healthy' });
+    expect(await h.result()).toEqual({ status: 'Healthy' });
+    expect(calls).toEqual([
+      'prepare',
+      'status PendingApproval',
+      'approve bob@example.test',
+      'status AwaitingDeploy',
+      'acquire',
+      `commit release-${h.releaseId}-1`,
+      'committed',
+      'sync Healthy',
+      'end Healthy',
+    ]);
+    await keep('approved-manual-deploy', h);
+  });
+
+  it('ends Rejected on a rejection and Expired when no approval comes before the policy expiry', async () => {
+    prepared = preparedWith({ approvalPolicies: [policy] });
+    const rejected = await start('rejected');
+    await until(rejected, 'PendingApproval');
+    expect(
+      await rejected.executeUpdate(rejectReleaseUpdate, { args: [{ ...approver('bob'), comment: 'not now' }] }),
+    ).toEqual({ status: 'Rejected' });
+    await keep('rejected', rejected);
+
+    const expiring = await start('expired');
+    expect(await expiring.result()).toEqual({ status: 'Expired' });
+    expect(calls).toEqual(['prepare', 'status PendingApproval', 'end Expired']);
+    await keep('expired', expiring);
+  });
+
+  it('ends Blocked without a commit when preparation blocks', async () => {
+    prepared = preparedWith({ blocked: true, blockReason: 'validation: 1 error(s)' });
+    const handle = await start('blocked');
+    expect(await handle.result()).toEqual({ status: 'Blocked' });
+    expect(calls).toEqual(['prepare', 'end Blocked']);
+    await keep('blocked', handle);
+  });
+
+  it('waits its turn in the queue, commits when signalled, and fails after the sync timeout', async () => {
+    prepared = preparedWith();
+    turnsUntilAcquired = 1;
+    const handle = await start('queued');
+    await handle.signal(targetFreedSignal);
+    expect(await handle.result()).toEqual({ status: 'Failed' });
+    expect(calls.filter((c) => c === 'acquire')).toHaveLength(2);
+    expect(calls.at(-1)).toBe('end Failed');
+    await keep('queued-sync-timeout', handle);
+  });
+
+  it('cancels before the commit, and refuses a cancel once committed', async () => {
+    prepared = preparedWith({ autoDeploy: false });
+    const cancelled = await start('cancelled');
+    await until(cancelled, 'AwaitingDeploy');
+    expect(await cancelled.executeUpdate(cancelReleaseUpdate, { args: [{ actor: person('bob') }] })).toEqual({
+      status: 'Cancelled',
+    });
+    expect(calls).toEqual(['prepare', 'status AwaitingDeploy', 'end Cancelled']);
+    await keep('cancelled', cancelled);
+
+    prepared = preparedWith();
+    const committed = await start('late-cancel');
+    await until(committed, 'Syncing');
+    expect(await refusal(committed.executeUpdate(cancelReleaseUpdate, { args: [{ actor: person('bob') }] }))).toBe(
+      RELEASE_FAILURE.notCancellable,
+    );
+    await committed.terminate('test over');
+  });
+
+  it('ends Failed on a degraded health report', async () => {
+    prepared = preparedWith();
+    const handle = await start('degraded');
+    await until(handle, 'Syncing');
+    const outcome = await handle.executeUpdate(reportSyncUpdate, {
+      args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Degraded', actor: person('ops') }],
+    });
+    expect(outcome).toEqual({ status: 'Failed' });
+    await keep('degraded', handle);
+  });
+});
