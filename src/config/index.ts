@@ -125,7 +125,10 @@ export function loadConfig(env: Env): Config {
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
     gitops: loadGitopsConfig(env),
-    releases: loadReleasesConfig(env),
+    releases: loadReleasesConfig(
+      env,
+      temporalAddress === undefined ? `http://127.0.0.1:${readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535)}` : undefined,
+    ),
     registry: loadRegistryConfig(env),
   };
 }

@@ -11,14 +11,17 @@ export interface ReleasesConfig {
    * when it ends; the poll only covers a signal that could not be delivered.
    */
   queuePollMs: number;
-  /** TEMPORAL_UI_URL: base of the Temporal Web UI, for the workflow link of a release (unset: no link). */
+  /**
+   * TEMPORAL_UI_URL: base of the Temporal Web UI, for the workflow link of a release. Unset: the embedded dev server's
+   * UI when Temporal is embedded, else no link.
+   */
   temporalUiUrl: string | undefined;
 }
 
-export function loadReleasesConfig(env: Env): ReleasesConfig {
+export function loadReleasesConfig(env: Env, embeddedUiUrl: string | undefined): ReleasesConfig {
   return {
     syncTimeoutMs: readDurationMs(env, 'RELEASE_SYNC_TIMEOUT', 30 * 60_000),
     queuePollMs: readDurationMs(env, 'RELEASE_QUEUE_POLL', 30_000),
-    temporalUiUrl: readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    temporalUiUrl: readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? embeddedUiUrl,
   };
 }
