@@ -127,7 +127,9 @@ export function loadConfig(env: Env): Config {
     gitops: loadGitopsConfig(env),
     releases: loadReleasesConfig(
       env,
-      temporalAddress === undefined ? `http://127.0.0.1:${readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535)}` : undefined,
+      temporalAddress === undefined
+        ? `http://127.0.0.1:${readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535)}`
+        : undefined,
     ),
     registry: loadRegistryConfig(env),
   };
