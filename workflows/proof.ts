@@ -28,3 +28,8 @@ export async function proofWorkflow(input: ProofInput): Promise<ProofResult> {
   });
   return { runId: input.runId, stepsCompleted: completed, auditEntryId };
 }
+
+/** Returns at once: the floor of a workflow round trip through the server and a worker (bench/release). */
+export async function pingWorkflow(): Promise<string> {
+  return workflowInfo().workflowId;
+}

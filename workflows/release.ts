@@ -202,7 +202,8 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
 
   const validateSync = (report: SyncReport) => {
     requireOpen();
-    if (status !== 'Syncing' || commitSha === null) {
+    // A controller may report before the row-and-status step after the commit ended: the commit is what counts.
+    if (commitSha === null || (status !== 'Syncing' && status !== 'Deploying')) {
       throw refuse(`release is ${status}, not waiting for a sync`, RELEASE_FAILURE.notSyncing);
     }
     if (report.revision !== commitSha) {

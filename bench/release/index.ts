@@ -1,0 +1,153 @@
+/**
+ * Release figures (issue 10, Performance):
+ *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10]
+ * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
+ * project of tenants x environments targets with one workload, then measures:
+ *   1. latency: releases without approval, one after another, from the create call to the commit (as the client sees
+ *      it, polling the release, and as the row records it), p50 and p95 (goal p95 < 1 s on the dev server);
+ *   2. throughput: the same number of releases, `parallel` at a time on different targets, each taken to Healthy with
+ *      a sync report: releases completed per second;
+ *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker.
+ */
+import { randomUUID } from 'node:crypto';
+import { pingWorkflow } from '../../workflows/proof';
+import { startBenchPlatform } from '../validate/platform';
+import { elapsedMs, line, percentile } from '../validate/stats';
+import { runBench } from '../run-bench';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
+interface Release {
+  id: string;
+  status: string;
+  commitSha: string | null;
+  createdAt: string;
+  committedAt: string | null;
+}
+
+const describe = (label: string, ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return `${label.padEnd(44)} p50 ${percentile(sorted, 50).toFixed(0).padStart(5)} ms   p95 ${percentile(sorted, 95)
+    .toFixed(0)
+    .padStart(5)} ms   max ${(sorted.at(-1) ?? NaN).toFixed(0).padStart(5)} ms`;
+};
+
+async function main(): Promise<void> {
+  const releases = arg('releases', 50);
+  const tenantCount = arg('tenants', 5);
+  const environmentCount = arg('environments', 2);
+  const parallel = arg('parallel', 10);
+  const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: true });
+  const call = async <T>(method: string, route: string, body?: unknown) => {
+    const res = await fetch(new URL(route, platform.baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  try {
+    const environments = Array.from({ length: environmentCount }, (_, i) => `env-${i}`);
+    for (const slug of environments) await call('POST', '/api/v2/org/environments', { slug });
+    await call('POST', '/api/v2/projects', { slug: 'shop', name: 'Shop' });
+    for (const environment of environments) {
+      await call('POST', '/api/v2/projects/shop/environments', { environment, kubernetesVersion: '1.29' });
+    }
+    const tenants: string[] = [];
+    for (let t = 0; t < tenantCount; t++) {
+      tenants.push(
+        (await call<{ id: string }>('POST', '/api/v2/projects/shop/tenants', { slug: `t${t}`, name: `T${t}` })).id,
+      );
+    }
+    await call('POST', '/api/v2/projects/shop/workloads', {
+      name: 'web',
+      image: { repository: 'registry.example.com/shop/web', tag: '1.0.0' },
+      ports: [{ name: 'http', containerPort: 8080 }],
+      resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+    });
+    const targets = tenants.flatMap((tenantId) => environments.map((environment) => ({ tenantId, environment })));
+    line(`project: ${targets.length} targets (${tenantCount} tenants x ${environmentCount} environments), 1 workload`);
+
+    let version = 0;
+    /** Creates a release on `target` and waits for its commit; answers (client ms, server ms, release). */
+    const release = async (target: (typeof targets)[number]) => {
+      version += 1;
+      const start = process.hrtime.bigint();
+      const created = await call<Release>('POST', '/api/v2/projects/shop/releases', {
+        ...target,
+        title: `bench ${version}`,
+        changes: [{ workload: 'web', tag: `1.0.${version}` }],
+      });
+      for (;;) {
+        const r = await call<Release>('GET', `/api/v2/releases/${created.id}`);
+        if (r.commitSha && r.committedAt) {
+          return { clientMs: elapsedMs(start), serverMs: Date.parse(r.committedAt) - Date.parse(r.createdAt), r };
+        }
+        if (['Blocked', 'Failed', 'Cancelled'].includes(r.status)) throw new Error(`release ${r.id} ended ${r.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const healthy = (r: Release) =>
+      call('POST', `/api/v2/releases/${r.id}/sync-status`, {
+        revision: r.commitSha,
+        syncStatus: 'Synced',
+        healthStatus: 'Healthy',
+      });
+
+    // Warm-up: the first release of a process loads schemas and bundles.
+    await healthy((await release(targets[0]!)).r);
+
+    const client: number[] = [];
+    const server: number[] = [];
+    for (let i = 0; i < releases; i++) {
+      const { clientMs, serverMs, r } = await release(targets[i % targets.length]!);
+      client.push(clientMs);
+      server.push(serverMs);
+      await healthy(r);
+    }
+    line(`latency, ${releases} releases one after another, no approval:`);
+    line(describe('  create call -> commit seen by the client', client));
+    line(describe('  created_at -> committed_at (row)', server));
+    const p95 = percentile(
+      [...client].sort((a, b) => a - b),
+      95,
+    );
+    line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'}`);
+
+    const started = process.hrtime.bigint();
+    let next = 0;
+    const lane = async (target: (typeof targets)[number]) => {
+      while (next < releases) {
+        next += 1;
+        await healthy((await release(target)).r);
+      }
+    };
+    await Promise.all(targets.slice(0, parallel).map(lane));
+    const seconds = elapsedMs(started) / 1000;
+    line(
+      `throughput, ${releases} releases ${parallel} at a time on different targets, each to Healthy: ` +
+        `${(releases / seconds).toFixed(1)} releases/s (${seconds.toFixed(1)} s)`,
+    );
+
+    const floor: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = process.hrtime.bigint();
+      const handle = await platform.services.workflows.start(pingWorkflow, {
+        workflowId: `ping-${randomUUID()}`,
+        args: [],
+      });
+      await handle.result();
+      floor.push(elapsedMs(start));
+    }
+    line(describe('floor: no-op workflow start -> result', floor));
+  } finally {
+    await platform.stop();
+  }
+}
+
+runBench(main);
