@@ -20,6 +20,8 @@ import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
+import { policyRoutes } from './routes/policies/policy-routes';
+import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -41,11 +43,13 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...invitationRoutes(services.invitations, pageMax),
     ...teamRoutes(services.teams, pageMax),
     ...permissionRoutes(services.grants, pageMax),
+    ...approvalPolicyRoutes(services.approvalPolicies, pageMax),
     ...iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: config.auditPageMax }),
     ...platformConfigRoutes(services, pageMax),
     ...planAdminRoutes(services),
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
+    ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
     ...orgChartRoutes(services.charts),
