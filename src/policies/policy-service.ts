@@ -198,7 +198,7 @@ export function createPolicyService(deps: PolicyDeps) {
         project: project.slug,
         environment: environment?.environment ?? null,
         production,
-        files: [...files.keys()],
+        files: [...files.keys()].sort(),
         validation: project.policy.validation,
         ...evaluatePolicies(policies, files, { production }),
       };
