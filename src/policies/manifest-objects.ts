@@ -1,4 +1,6 @@
 import { DEFAULT_LIMITS, manifestResources } from '../validation';
+import { POD_SPEC_PATHS } from '../validation/checks/pod-spec';
+import { formatPath, valueAt } from '../validation/field-path';
 import { isRecord, ownField, recordField, stringField, type JsonRecord } from '../validation/json';
 
 /** One Kubernetes object of a manifest set, with where it came from. */
@@ -38,18 +40,6 @@ export function manifestObjects(files: Map<string, string>): ManifestObject[] {
   return objects;
 }
 
-/** Where each workload kind keeps its pod spec. */
-const POD_SPEC_PATHS: Readonly<Record<string, readonly string[]>> = {
-  Pod: ['spec'],
-  Deployment: ['spec', 'template', 'spec'],
-  StatefulSet: ['spec', 'template', 'spec'],
-  DaemonSet: ['spec', 'template', 'spec'],
-  ReplicaSet: ['spec', 'template', 'spec'],
-  ReplicationController: ['spec', 'template', 'spec'],
-  Job: ['spec', 'template', 'spec'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-};
-
 /** Kinds whose `spec.replicas` sets how many pods run. */
 export const REPLICATED_KINDS: ReadonlySet<string> = new Set([
   'Deployment',
@@ -58,24 +48,18 @@ export const REPLICATED_KINDS: ReadonlySet<string> = new Set([
   'ReplicationController',
 ]);
 
-export function recordAt(value: JsonRecord, path: readonly string[]): JsonRecord | undefined {
-  let current: JsonRecord | undefined = value;
-  for (const key of path) current = current && recordField(current, key);
-  return current;
-}
-
 /** Containers and init containers of a workload object (none for other kinds). */
 export function containersOf(object: ManifestObject): ContainerAt[] {
   const specPath = POD_SPEC_PATHS[object.kind];
-  const podSpec = specPath && recordAt(object.value, specPath);
-  if (!podSpec) return [];
+  const podSpec = specPath && valueAt(object.value, specPath);
+  if (!specPath || !isRecord(podSpec)) return [];
   const out: ContainerAt[] = [];
   for (const field of ['initContainers', 'containers']) {
     const list = ownField(podSpec, field);
     if (!Array.isArray(list)) continue;
     list.forEach((container, i) => {
       if (!isRecord(container)) return;
-      out.push({ container, name: stringField(container, 'name') ?? '', path: `${specPath.join('.')}.${field}[${i}]` });
+      out.push({ container, name: stringField(container, 'name') ?? '', path: formatPath([...specPath, field, i]) });
     });
   }
   return out;

@@ -1,6 +1,6 @@
 import { ownField, recordField, stringField } from '../validation/json';
 import { parseImageReference, registryAllows } from './image-reference';
-import { containersOf, manifestObjects, recordAt, REPLICATED_KINDS, type ManifestObject } from './manifest-objects';
+import { containersOf, manifestObjects, REPLICATED_KINDS, type ManifestObject } from './manifest-objects';
 
 export type PolicyMode = 'enforce' | 'audit';
 export type ResourceName = 'cpu' | 'memory';
@@ -133,7 +133,7 @@ function replicasBounds(
   report: Report,
 ) {
   if (!REPLICATED_KINDS.has(object.kind)) return;
-  const spec = recordAt(object.value, ['spec']);
+  const spec = recordField(object.value, 'spec');
   const raw = spec && ownField(spec, 'replicas');
   // Kubernetes runs one replica when the field is absent.
   const replicas = raw === undefined || raw === null ? 1 : raw;
