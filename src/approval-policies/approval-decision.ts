@@ -72,8 +72,10 @@ export function applicablePolicies(
   return policies.filter((p) => covers(p, target));
 }
 
+/** Someone who is no longer a member of the organization (role null) is never eligible, even when named. */
 export function isEligible(policy: ApprovalPolicySnapshot, approver: Approver): boolean {
   const { roles, teams, users } = policy.eligibleApprovers;
+  if (approver.role === null) return false;
   return (
     users.includes(approver.userId) ||
     roles.some((role) => atLeast(approver.role, role)) ||

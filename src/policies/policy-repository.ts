@@ -56,14 +56,7 @@ export function effectiveRules(policy: Pick<Policy, 'mode' | 'rules'>): PolicyRu
   return policy.rules.map((rule) => ({ ...rule, mode: rule.mode ?? policy.mode }) as PolicyRule);
 }
 
-export interface PolicyInput {
-  projectId: string;
-  name: string;
-  description: string;
-  mode: PolicyMode;
-  enabled: boolean;
-  rules: StoredRule[];
-}
+export type PolicyInput = Pick<Policy, 'projectId' | 'name' | 'description' | 'mode' | 'enabled' | 'rules'>;
 
 const policies = (db: Queryable, organizationId: string) =>
   db('policies').where('organization_id', organizationId).select(COLUMNS);

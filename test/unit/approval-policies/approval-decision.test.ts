@@ -65,6 +65,9 @@ describe('canApprove', () => {
       message: 'you are not an eligible approver of the approval policy "prod gate"',
     });
     expect(canApprove([], admin, 'u-req', [])).toMatchObject({ ok: false, reason: 'not-eligible' });
+    // Named by id but removed from the organization since: no longer eligible.
+    const former = { userId: 'u-named', role: null, teamIds: ['team-sre'] };
+    expect(canApprove(gate, former, 'u-req', [])).toMatchObject({ ok: false, reason: 'not-eligible' });
   });
 
   it('lets the requester approve when a policy they are eligible for allows it', () => {
