@@ -16,7 +16,14 @@ export interface ApprovalHookDeps {
 }
 
 /** Actions that change what runs in an environment without a release: the ones an approval policy must gate. */
-const GATED = /^projects\.([^.]+)\.(images\.update|delivery\.generate)$/;
+const GATED = /^projects\.([^.]+)\.(images\.update|delivery\.generate|files\.write)$/;
+
+/**
+ * The tenant and environment a repository path deploys to: anything under a generated service directory or
+ * Application folder (deeper files included, since a kustomization may pull them in). Paths reach the files API
+ * canonical (no empty, `.` or `..` segments, src/gitops/files-service.ts), so a prefix match cannot be dodged.
+ */
+const DEPLOYED_PATH = /^(?:tenants|applications)\/([^/]+)\/([^/]+)\//;
 
 interface Pair {
   tenant: string;
@@ -24,11 +31,22 @@ interface Pair {
 }
 
 /** The request body as the route received it; the hook runs before schema validation, so it trusts no shape. */
-function pairsOf(context: unknown): Pair[] {
+function bodyOf(context: unknown): Record<string, unknown> | undefined {
   const body = (context as { state?: { body?: unknown } } | null)?.state?.body;
-  const pairs = (body as { pairs?: unknown } | undefined)?.pairs;
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
+}
+
+function pairsOf(context: unknown): Pair[] {
+  const pairs = bodyOf(context)?.pairs;
   if (!Array.isArray(pairs)) return [];
   return pairs.filter((p): p is Pair => typeof p?.tenant === 'string' && typeof p?.environment === 'string') as Pair[];
+}
+
+/** The pair a file write or delete touches, if its path is deployed. */
+function filePairsOf(context: unknown): Pair[] {
+  const path = bodyOf(context)?.path;
+  const match = typeof path === 'string' ? DEPLOYED_PATH.exec(path) : null;
+  return match ? [{ tenant: match[1] ?? '', environment: match[2] ?? '' }] : [];
 }
 
 function refusal(policy: ApprovalPolicySnapshot, pair: Pair): Forbidden {
@@ -38,18 +56,20 @@ function refusal(policy: ApprovalPolicySnapshot, pair: Pair): Forbidden {
   );
 }
 
-/** The first covering policy of a tenant/environment pair, with tenant slugs resolved through the project. */
+/**
+ * The first covering policy of a tenant/environment pair, with tenant slugs resolved through the project. A slug that
+ * is not a project tenant is still covered by the policies of every tenant: a hand-written folder deploys too.
+ */
 function coveringPolicy(loaded: LoadedProject, policies: ApprovalPolicySnapshot[], pair: Pair) {
   const tenant = loaded.tenants.find((t) => t.slug === pair.tenant);
-  if (!tenant) return undefined;
-  const target = { projectId: loaded.project.id, environment: pair.environment, tenantId: tenant.id };
+  const target = { projectId: loaded.project.id, environment: pair.environment, tenantId: tenant?.id ?? '' };
   return policies.find((p) => covers(p, target));
 }
 
 /**
  * The approval-policy link of the authorization chain (src/iam/authorization-chain.ts): while an enabled approval
- * policy covers an environment, a bulk image update into it, or a delivery generate that would change its files, is
- * refused with 403 naming the policy. Other actions, and environments no policy covers, pass untouched.
+ * policy covers an environment, a bulk image update into it, a file written or deleted under its deployed folders, or
+ * a delivery generate that would change its files, is refused with 403 naming the policy. Other actions, and environments no policy covers, pass untouched.
  */
 export function approvalPolicyHook(deps: ApprovalHookDeps): ApprovalPolicyHook {
   async function generatedPairs(loaded: LoadedProject, policies: ApprovalPolicySnapshot[]) {
@@ -81,7 +101,12 @@ export function approvalPolicyHook(deps: ApprovalHookDeps): ApprovalPolicyHook {
       if (policies.length === 0) return;
       const loaded = await loadProject(deps.db, organizationId, project.id, deps.publicUrl);
       if (!loaded) return;
-      const pairs = match[2] === 'images.update' ? pairsOf(context) : await generatedPairs(loaded, policies);
+      const pairs =
+        match[2] === 'images.update'
+          ? pairsOf(context)
+          : match[2] === 'files.write'
+            ? filePairsOf(context)
+            : await generatedPairs(loaded, policies);
       for (const pair of pairs) {
         const policy = coveringPolicy(loaded, policies, pair);
         if (policy) throw refusal(policy, pair);

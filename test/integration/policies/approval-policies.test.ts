@@ -234,6 +234,28 @@ describe('the authorization chain refuses direct deploys into gated environments
     expect([allowed.status, allowed.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
   });
 
+  it('refuses file writes and deletes under the deployed folders of a covered environment', async () => {
+    const write = (path: string) =>
+      http.put('/api/v2/projects/shop/files/content', {
+        token: member,
+        body: { path, content: 'kind: ConfigMap\n', message: 'hand edit' },
+      });
+    const refused = await write('tenants/acme/prod/web/extra/patch.yaml');
+    expect([refused.status, refused.body.error]).toEqual([
+      403,
+      expect.stringContaining('"prod gate" covers environment prod (tenant acme)'),
+    ]);
+    // A folder of no project tenant is still covered by a policy of every tenant.
+    expect((await write('applications/intruder/prod/web.yaml')).status).toBe(403);
+    const deleted = await http.delete('/api/v2/projects/shop/files/content', {
+      token: member,
+      body: { path: 'applications/globex/prod/web.yaml', message: 'remove' },
+    });
+    expect(deleted.status).toBe(403);
+    expect((await write('tenants/acme/dev/web/extra/patch.yaml')).status).toBe(200);
+    expect((await write('README.md')).status).toBe(200);
+  });
+
   it('refuses a delivery generate only when it would change a covered environment', async () => {
     // The bulk update above committed only acme/dev; prod has never been generated, so generate would write it.
     const first = await http.post('/api/v2/projects/shop/delivery/generate', { token: member, body: {} });
