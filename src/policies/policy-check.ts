@@ -19,3 +19,32 @@ export async function checkPolicies(
 ): Promise<PoliciesOutcome> {
   return evaluatePolicies(await enabledPoliciesOf(db, organizationId, projectId), files, ctx);
 }
+
+/**
+ * `checkPolicies` in the shape of the release module's `ReleasePolicyPorts.check` (src/releases on main): the failed
+ * enforce rules named `<policy>/<rule id>` for the Blocked reason, counts for the summary, the full outcome as report.
+ */
+export async function releasePolicyCheck(
+  db: Queryable,
+  input: { organizationId: string; projectId: string; files: Map<string, string>; production: boolean },
+) {
+  const outcome = await checkPolicies(db, input.organizationId, input.projectId, input.files, {
+    production: input.production,
+  });
+  const failed = outcome.results.flatMap((policy) =>
+    policy.results.filter((r) => !r.passed).map((rule) => ({ ...rule, label: `${policy.name}/${rule.ruleId}` })),
+  );
+  const failedEnforced = failed.filter((r) => r.mode === 'enforce').map((r) => r.label);
+  return {
+    blocked: outcome.blocked,
+    failedEnforced,
+    violations: failed.reduce((sum, r) => sum + r.violationCount, 0),
+    summary: {
+      policies: outcome.results.length,
+      rules: outcome.results.reduce((sum, p) => sum + p.results.length, 0),
+      failedEnforce: failedEnforced.length,
+      failedAudit: failed.length - failedEnforced.length,
+    },
+    report: outcome,
+  };
+}

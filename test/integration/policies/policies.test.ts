@@ -1,4 +1,4 @@
-import { checkPolicies } from '../../../src/policies/policy-check';
+import { checkPolicies, releasePolicyCheck } from '../../../src/policies/policy-check';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -334,5 +334,18 @@ describe('POST /api/v2/policies/evaluate', () => {
     );
     expect(outcome.blocked).toBe(true);
     expect(outcome.results.map((r) => r.name)).toEqual(['baseline', 'second']);
+
+    const port = await releasePolicyCheck(platform.services.db, {
+      organizationId: org.org.id,
+      projectId: project.id,
+      files: new Map([['web.yaml', DEPLOYMENT('web:latest', 3)]]),
+      production: true,
+    });
+    expect(port).toMatchObject({
+      blocked: true,
+      failedEnforced: ['baseline/allowed-registries-2', 'baseline/no-latest-tag-4', 'second/no-latest-tag-1'],
+      violations: 3,
+      summary: { policies: 2, rules: 6, failedEnforce: 3, failedAudit: 0 },
+    });
   });
 });
