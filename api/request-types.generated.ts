@@ -9,6 +9,47 @@ export interface ApiKeyCreateRequest {
   scopes: ['read' | 'write' | 'admin' | 'image:update', ...('read' | 'write' | 'admin' | 'image:update')[]];
 }
 
+export interface ApprovalPolicyCreateRequest {
+  project: string;
+  name: string;
+  /**
+   * Environment slugs of the project; empty or absent means every environment.
+   *
+   * @maxItems 50
+   */
+  environments?: string[];
+  /**
+   * Project tenant ids; absent (or no tenantIds) means every tenant.
+   */
+  tenantSelector?: {
+    /**
+     * @maxItems 1000
+     */
+    tenantIds?: string[];
+  };
+  requiredApprovals: number;
+  /**
+   * Who may approve: organization roles (floors), team ids, user ids; at least one entry.
+   */
+  eligibleApprovers: {
+    /**
+     * @maxItems 3
+     */
+    roles?: ('owner' | 'admin' | 'member')[];
+    /**
+     * @maxItems 50
+     */
+    teams?: string[];
+    /**
+     * @maxItems 50
+     */
+    users?: string[];
+  };
+  allowSelfApproval?: boolean;
+  expiresAfterMinutes?: number;
+  enabled?: boolean;
+}
+
 export interface AuditLogsQueryRequest {
   /**
    * Start of the date range (inclusive), ISO 8601
@@ -424,6 +465,119 @@ export interface PermissionListQueryRequest {
 
 export interface PermissionUpdateRequest {
   role: 'admin' | 'member' | 'viewer';
+}
+
+/**
+ * enforce blocks a release, audit only reports
+ */
+export type PolicyCreateMode = 'enforce' | 'audit';
+export type PolicyCreateRule = Rule & Rule1 & Rule & Rule1;
+export type Rule =
+  | PolicyCreateRequiredLabels
+  | PolicyCreateAllowedRegistries
+  | PolicyCreateResourcesRequired
+  | PolicyCreateNoLatestTag
+  | PolicyCreateReplicasBounds;
+export type PolicyCreateRuleId = string;
+export type PolicyCreateKind = string;
+/**
+ * @maxItems 2
+ */
+export type PolicyCreateResourceNames = ('cpu' | 'memory')[];
+
+export interface PolicyCreateRequest {
+  project: string;
+  name: string;
+  description?: string;
+  mode?: PolicyCreateMode;
+  enabled?: boolean;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  rules: [PolicyCreateRule, ...PolicyCreateRule[]];
+}
+/**
+ * Every object (or every object of the kinds listed) carries these label keys with a non-empty value.
+ */
+export interface PolicyCreateRequiredLabels {
+  type: 'required-labels';
+  id?: PolicyCreateRuleId;
+  mode?: PolicyCreateMode;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  labels: [string, ...string[]];
+  /**
+   * @maxItems 50
+   */
+  kinds?: PolicyCreateKind[];
+}
+/**
+ * Every container image comes from one of these registry hosts or repository prefixes (no host means docker.io).
+ */
+export interface PolicyCreateAllowedRegistries {
+  type: 'allowed-registries';
+  id?: PolicyCreateRuleId;
+  mode?: PolicyCreateMode;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  registries: [string, ...string[]];
+}
+/**
+ * Every container sets these requests and limits (default cpu and memory for both).
+ */
+export interface PolicyCreateResourcesRequired {
+  type: 'resources-required';
+  id?: PolicyCreateRuleId;
+  mode?: PolicyCreateMode;
+  requests?: PolicyCreateResourceNames;
+  limits?: PolicyCreateResourceNames;
+}
+/**
+ * No container image uses the latest tag, or no tag at all (a digest pins it).
+ */
+export interface PolicyCreateNoLatestTag {
+  type: 'no-latest-tag';
+  id?: PolicyCreateRuleId;
+  mode?: PolicyCreateMode;
+}
+/**
+ * In production environments, replicas of Deployments, StatefulSets and ReplicaSets stay within bounds. At least one of min and max.
+ */
+export interface PolicyCreateReplicasBounds {
+  type: 'replicas-bounds';
+  id?: PolicyCreateRuleId;
+  mode?: PolicyCreateMode;
+  min?: number;
+  max?: number;
+}
+export interface Rule1 {
+  type: 'required-labels' | 'allowed-registries' | 'resources-required' | 'no-latest-tag' | 'replicas-bounds';
+  [k: string]: unknown;
+}
+
+export interface PolicyEvaluateRequest {
+  project: string;
+  environment?: string;
+  tenantId?: string;
+  manifests?: string;
+  /**
+   * @maxItems 500
+   */
+  files?: {
+    path: string;
+    content: string;
+  }[];
+}
+
+export interface PolicyListQueryRequest {
+  cursor?: string;
+  limit?: string;
+  project?: string;
 }
 
 export interface ProjectArchiveRequest {

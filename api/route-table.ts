@@ -21,6 +21,8 @@ import { serviceAccountRoutes } from './routes/machine-access/service-account-ro
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { releaseRoutes } from './routes/releases/release-routes';
+import { policyRoutes } from './routes/policies/policy-routes';
+import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -42,12 +44,14 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...invitationRoutes(services.invitations, pageMax),
     ...teamRoutes(services.teams, pageMax),
     ...permissionRoutes(services.grants, pageMax),
+    ...approvalPolicyRoutes(services.approvalPolicies, pageMax),
     ...iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: config.auditPageMax }),
     ...platformConfigRoutes(services, pageMax),
     ...planAdminRoutes(services),
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
+    ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
     ...orgChartRoutes(services.charts),

@@ -16,7 +16,8 @@ import { gitCommitWorkflow } from './git-commit';
 import { Turns } from './lib/turns';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
-import { approvalDeadline, approvalRefusal, quorum } from '../src/releases/release-approvals';
+import { canApprove, quorum } from '../src/approval-policies/approval-decision';
+import { approvalDeadline } from '../src/releases/release-approvals';
 import {
   CANCELLABLE_STATUSES,
   FINAL_STATUSES,
@@ -107,7 +108,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     if (finished()) throw refuse(`release is ${status}`, RELEASE_FAILURE.finished);
   };
   const policies = () => prepared?.approvalPolicies ?? [];
-  const approved = () => quorum(policies(), input.requester.userId, approvals).met;
+  const approved = () => quorum(policies(), approvals).met;
 
   setHandler(releaseStateQuery, () => ({ status, approvals: approvals.length, commitSha }));
 
@@ -116,14 +117,19 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     if (status !== 'PendingApproval') {
       throw refuse(`release is ${status}, not waiting for approvals`, RELEASE_FAILURE.notAwaitingApproval);
     }
-    const refusal = approvalRefusal(policies(), input.requester.userId, approver, decidedBy);
-    if (!refusal) return;
+    const decision = canApprove(
+      policies(),
+      approver,
+      input.requester.userId,
+      decidedBy.map((userId) => ({ userId })),
+    );
+    if (decision.ok) return;
     const type = {
       'self-approval': RELEASE_FAILURE.selfApproval,
-      'already-decided': RELEASE_FAILURE.alreadyDecided,
+      'already-approved': RELEASE_FAILURE.alreadyDecided,
       'not-eligible': RELEASE_FAILURE.notEligible,
-    }[refusal.reason];
-    throw refuse(refusal.message, type);
+    }[decision.reason];
+    throw refuse(decision.message, type);
   };
 
   setHandler(

@@ -15,7 +15,8 @@ export interface SchemaValidator {
 
 /** One ajv instance compiles every schema under schemas/requests once, at start. */
 export function loadSchemaValidator(dir = path.join(repoRoot(), 'schemas', 'requests')): SchemaValidator {
-  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: true });
+  // discriminator: a oneOf by `type` (policy rules) reports the errors of the branch its type names, not of the first one.
+  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: true, discriminator: true });
   addFormats(ajv);
   ajv.addFormat('display-name', { type: 'string', validate: isDisplayName });
   const schemas = new Map<string, Record<string, unknown>>();

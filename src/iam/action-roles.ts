@@ -46,6 +46,11 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.iam.self.read': 'viewer',
   'org.iam.read': 'admin',
   'org.iam.audit.read': 'admin',
+  // Approval policies gate deployments: every member reads who must approve, admins configure them.
+  'org.approval-policies.read': 'viewer',
+  'org.approval-policies.create': 'admin',
+  'org.approval-policies.update': 'admin',
+  'org.approval-policies.delete': 'admin',
   // Service accounts (Enterprise plan) and their tokens: organization credentials, so administration.
   'org.service-accounts.read': 'admin',
   'org.service-accounts.create': 'admin',
@@ -111,6 +116,14 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.api-keys.read': 'admin',
   'projects.*.api-keys.create': 'admin',
   'projects.*.api-keys.delete': 'admin',
+
+  // Policies (/api/v2/policies): the project slug is in the body, so these are organization actions (project grants
+  // do not lift them). Evaluating reads only.
+  'org.policies.read': 'viewer',
+  'org.policies.evaluate': 'viewer',
+  'org.policies.create': 'admin',
+  'org.policies.update': 'admin',
+  'org.policies.delete': 'admin',
 
   // Organization registry (/v2/*, OCI distribution): pulling for every member, pushing and deleting for members.
   'org.registry.pull': 'viewer',

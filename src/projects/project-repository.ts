@@ -113,6 +113,12 @@ export async function findProjectById(db: Queryable, organizationId: string, id:
   return row ? rowToProject(row) : null;
 }
 
+/** Projects of the organization by id in one query: the projects of a page of another module's rows. */
+export async function findProjectsByIds(db: Queryable, organizationId: string, ids: string[]) {
+  const rows = (await projects(db, organizationId).whereIn('p.id', [...new Set(ids)])) as ProjectRow[];
+  return new Map(rows.map((row) => [row.id, rowToProject(row)]));
+}
+
 export interface ProjectFilter {
   /** Substring of slug or name, case-insensitive. */
   q?: string;

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { isUniqueViolation } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
-import { Conflict, InvalidInput, NotFound, Unprocessable } from '../errors';
+import { Conflict, Forbidden, InvalidInput, NotFound, Unprocessable } from '../errors';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { IDEMPOTENCY_KEY_PATTERN } from '../gitops/commit-writer';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
@@ -13,7 +13,7 @@ import type { ProjectService } from '../projects/project-service';
 import { findProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads } from '../projects/workload-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
-import { teamsOfUser } from '../teams/team-repository';
+import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { releaseWorkflow } from '../../workflows/release';
@@ -153,9 +153,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
 
   async function approverOf(caller: OrgCaller) {
     const userId = caller.principal.userId;
-    if (userId === null) throw new Conflict('approvals are given by people: sign in as a user');
-    const teams = await teamsOfUser(db, caller.organizationId, userId);
-    return { userId, role: caller.role, teamIds: teams.map((t) => t.id) };
+    if (userId === null) throw new Forbidden('approvals are given by people: sign in as a user');
+    return approverProfile(db, caller.organizationId, userId);
   }
 
   const actorOf = (caller: OrgCaller) => {

@@ -4,7 +4,6 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
-import type { OrgRole } from '../iam/principal';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 export function releaseWorkflowId(releaseId: string): string {
@@ -65,23 +64,9 @@ export interface ReleaseWorkflowInput {
   timing: ReleaseTiming;
 }
 
-/** An approval policy as the release saw it when it started waiting (plain data: it lives in workflow history). */
-export interface ApprovalPolicySnapshot {
-  id: string;
-  name: string;
-  requiredApprovals: number;
-  eligibleApprovers: { roles: OrgRole[]; teams: string[]; users: string[] };
-  allowSelfApproval: boolean;
-  /** Minutes a pending request may wait before the release ends Expired; null waits as long as it takes. */
-  expiresAfterMinutes: number | null;
-}
-
-/** The approver as the API found them when the request arrived: what eligibility is decided on. */
-export interface ApproverProfile {
-  userId: string;
-  role: OrgRole;
-  teamIds: string[];
-}
+/** Approval policies and approvers as the workflow decides on them (src/approval-policies/approval-decision.ts). */
+export type { ApprovalPolicySnapshot, Approver as ApproverProfile } from '../approval-policies/approval-decision';
+import type { ApprovalPolicySnapshot, Approver as ApproverProfile } from '../approval-policies/approval-decision';
 
 /** What the prepare activity decided (validation, policies, approval requirement) for the workflow to act on. */
 export interface PreparedRelease {

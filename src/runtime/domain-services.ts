@@ -1,3 +1,5 @@
+import { approvalPolicyHook } from '../approval-policies/approval-policy-hook';
+import { createApprovalPolicyService, type ApprovalPolicyService } from '../approval-policies/approval-policy-service';
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
@@ -10,6 +12,9 @@ import { createGrantService, type GrantService } from '../permissions/grant-serv
 import { createEnvironmentService, type EnvironmentService } from '../platform-config/environment-service';
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
+import { createPolicyService, type PolicyService } from '../policies/policy-service';
+import { releasePolicyCheck } from '../policies/policy-check';
+import { approvalRequirement } from '../approval-policies/approval-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createBlobStore } from '../registry/blob-store';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -63,6 +68,10 @@ export interface DomainServices {
   releases: ReleaseService;
   /** The manifest policies and approval policies a release consults (activities/release.ts). */
   releasePolicies: ReleasePolicyPorts;
+  /** Manifest policies of projects (/api/v2/policies) and their evaluation. */
+  policies: PolicyService;
+  /** Approval policies (/api/v2/approval-policies); their chain hook gates direct deploys into covered environments. */
+  approvalPolicies: ApprovalPolicyService;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -90,6 +99,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
   });
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
+  authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl }));
   const machineAuth: MachineAuthDeps = {
     db,
     limiter: core.limiter,
@@ -141,8 +151,10 @@ export function createDomainServices(core: CoreServices): DomainServices {
       temporalUiUrl: config.releases.temporalUiUrl,
     }),
     releasePolicies: {
-      check: async () => ({ blocked: false, failedEnforced: [], violations: 0, summary: {}, report: null }),
-      approvalPolicies: async () => [],
+      check: releasePolicyCheck,
+      approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
     },
+    policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl }),
+    approvalPolicies: createApprovalPolicyService({ ...owned, projects: projects.projects }),
   };
 }

@@ -14,6 +14,7 @@ export {
   SchemaRegistryNotReady,
   type ManifestRejectionCode,
 } from './errors';
+export { manifestResources, type ManifestResource } from './validate-manifest';
 export { DEFAULT_LIMITS, type ManifestLimits } from './manifest/limits';
 export { SUPPORTED_K8S_VERSIONS, isSupportedVersion, type K8sVersion } from './versions';
 export type * from './types';

@@ -54,6 +54,10 @@ const person = (name: string): AuditActor => ({
 const requester = person('ann');
 const policy: ApprovalPolicySnapshot = {
   id: 'policy-1',
+  projectId: 'project-1',
+  environments: [],
+  tenantIds: null,
+  enabled: true,
   name: 'prod needs one',
   requiredApprovals: 1,
   eligibleApprovers: { roles: ['admin'], teams: [], users: [] },

@@ -1,19 +1,7 @@
 import { formatPath, valueAt, type PathSegment } from '../field-path';
 import { arrayField, isRecord, recordField, stringField } from '../json';
 import type { ValidationResult } from '../types';
-
-/** Where each built-in workload kind keeps its pod spec. */
-const POD_SPEC_PATHS: Record<string, PathSegment[]> = {
-  Pod: ['spec'],
-  PodTemplate: ['template', 'spec'],
-  Deployment: ['spec', 'template', 'spec'],
-  ReplicaSet: ['spec', 'template', 'spec'],
-  StatefulSet: ['spec', 'template', 'spec'],
-  DaemonSet: ['spec', 'template', 'spec'],
-  ReplicationController: ['spec', 'template', 'spec'],
-  Job: ['spec', 'template', 'spec'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-};
+import { POD_SPEC_PATHS } from './pod-spec';
 
 /** Run-to-completion pods are not probed for liveness or readiness as a rule. */
 const NO_PROBES_EXPECTED = new Set(['Job', 'CronJob', 'PodTemplate']);

@@ -9,6 +9,7 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../../..');
 
 const OWNERS: Record<string, string> = {
+  approval_policies: 'src/approval-policies',
   audit_log: 'src/audit',
   catalog_artifacts: 'src/catalog',
   custom_resource_definitions: 'src/crds',
@@ -30,6 +31,7 @@ const OWNERS: Record<string, string> = {
   organizations: 'src/orgs',
   org_environments: 'src/platform-config',
   org_tenants: 'src/platform-config',
+  policies: 'src/policies',
   project_api_keys: 'src/machine-access',
   project_environments: 'src/projects',
   project_policies: 'src/projects',
