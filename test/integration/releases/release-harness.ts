@@ -8,6 +8,7 @@ export interface ReleaseBody {
   statusReason: string | null;
   waitingBehind: string | null;
   commitSha: string | null;
+  projectId: string;
   tenantId: string;
   environment: string;
   workflowId: string;
