@@ -12,12 +12,13 @@ import {
   insertDecision,
   lockRelease,
   lockTarget,
+  previousCheckedRelease,
   targetLine,
   updateRelease,
   type LineEntry,
   type ReleaseRow,
 } from '../src/releases/release-repository';
-import type { ReleasePolicyPorts } from '../src/releases/release-policy-ports';
+import type { ReleasePolicyCheck, ReleasePolicyPorts } from '../src/releases/release-policy-ports';
 import {
   FINAL_STATUSES,
   HOLDING_STATUSES,
@@ -140,6 +141,44 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
     });
   }
 
+  /**
+   * `policy.violation.detect` when rules fail on the release's files, `policy.violation.resolve` when rules that failed
+   * on the target's previous release pass now (audit entry and event each, in the prepare transaction).
+   */
+  async function recordViolationChanges(trx: Tx, row: ReleaseRow, workflowId: string, check: ReleasePolicyCheck) {
+    const extra = { category: 'configuration' as const };
+    if (check.failed.length > 0) {
+      const details = { failed: check.failed, violations: check.violations, policies: check.summary };
+      await record(
+        trx,
+        row,
+        workflowId,
+        SYSTEM,
+        'policy.violation.detect',
+        details,
+        DOMAIN_EVENT.policyViolationDetected,
+        extra,
+      );
+    }
+    const previous = await previousCheckedRelease(trx, row);
+    const before = ((previous?.policy_results as { failed?: string[] } | null)?.failed ?? []).filter(
+      (rule) => !check.failed.includes(rule),
+    );
+    if (before.length > 0) {
+      const details = { resolved: before, previousReleaseId: previous?.id ?? null };
+      await record(
+        trx,
+        row,
+        workflowId,
+        SYSTEM,
+        'policy.violation.resolve',
+        details,
+        DOMAIN_EVENT.policyViolationResolved,
+        extra,
+      );
+    }
+  }
+
   /** The release the line of its target hands the turn to once `row` left it. */
   async function nextInLine(trx: Queryable, row: ReleaseRow): Promise<string | null> {
     const line = await targetLine(trx, row);
@@ -190,27 +229,14 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
         if (!unchanged) {
           await updateRelease(trx, row.id, {
             validation: stored,
-            policy_results: policies.report,
+            policy_results: { failed: policies.failed, summary: policies.summary, evaluations: policies.report },
             approval_policies: approvalPolicies,
           });
           const summary = { digest, validation: checked.summary, policies: policies.summary, blockReason };
           await record(trx, row, input.workflowId, SYSTEM, 'release.validate', summary, undefined, {
             status: blockReason ? 'blocked' : 'success',
           });
-          if (policies.violations > 0) {
-            await record(
-              trx,
-              row,
-              input.workflowId,
-              SYSTEM,
-              'policy.violation.detect',
-              {
-                policies: policies.summary,
-              },
-              DOMAIN_EVENT.policyViolationDetected,
-              { category: 'configuration' },
-            );
-          }
+          await recordViolationChanges(trx, row, input.workflowId, policies);
         }
         return {
           blocked: blockReason !== null,

@@ -37,6 +37,7 @@ export async function releasePolicyCheck(
   const failedEnforced = failed.filter((r) => r.mode === 'enforce').map((r) => r.label);
   return {
     blocked: outcome.blocked,
+    failed: failed.map((r) => r.label),
     failedEnforced,
     violations: failed.reduce((sum, r) => sum + r.violationCount, 0),
     summary: {

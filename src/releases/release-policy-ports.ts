@@ -5,7 +5,9 @@ import type { ApprovalPolicySnapshot } from './release-workflow-contract';
 export interface ReleasePolicyCheck {
   /** An enabled enforce rule failed. */
   blocked: boolean;
-  /** Names of the failed enforce rules (for the Blocked reason). */
+  /** `<policy>/<rule>` of every failed rule, enforce and audit (what a later release may resolve). */
+  failed: string[];
+  /** The failed enforce rules among them (for the Blocked reason). */
   failedEnforced: string[];
   /** Violations of enforce and audit rules together. */
   violations: number;

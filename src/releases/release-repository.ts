@@ -201,3 +201,15 @@ export async function targetLine(
     .orderByRaw("CASE WHEN status = 'Queued' THEN 1 ELSE 0 END, queued_at, id")
     .select('id', 'status', 'queued_at')) as LineEntry[];
 }
+
+/** The latest earlier release of the same target that was checked against the manifest policies. */
+export async function previousCheckedRelease(db: Queryable, row: ReleaseRow): Promise<ReleaseRow | null> {
+  return (
+    ((await db('releases')
+      .where({ project_id: row.project_id, tenant_id: row.tenant_id, environment: row.environment })
+      .where('sort_key', '<', row.sort_key)
+      .whereNotNull('policy_results')
+      .orderBy('sort_key', 'desc')
+      .first()) as ReleaseRow | undefined) ?? null
+  );
+}
