@@ -16,20 +16,28 @@ export type GitActivities = {
  * slow or failing remote never holds up the hosted repository.
  */
 export async function gitCommitWorkflow(input: { request: CommitRequest; taskQueue: string }): Promise<CommitOutcome> {
+  return commitOnGitQueue(input.request, input.taskQueue);
+}
+
+/**
+ * The write itself, for any workflow that commits (the commit workflow above, and a release directly): the commit
+ * activity on the `git` queue, then the push workflow when the project has an external remote.
+ */
+export async function commitOnGitQueue(request: CommitRequest, taskQueue: string): Promise<CommitOutcome> {
   const { commitToRepository } = proxyActivities<GitActivities>({
-    taskQueue: input.taskQueue,
+    taskQueue,
     startToCloseTimeout: '2 minutes',
     // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
     heartbeatTimeout: '5 seconds',
     retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 },
   });
-  const outcome = await commitToRepository(input.request);
+  const outcome = await commitToRepository(request);
   if (outcome.sha && outcome.remote) {
-    const { organizationId, projectId } = input.request;
+    const { organizationId, projectId } = request;
     try {
       await startChild(gitPushWorkflow, {
         workflowId: `git-push-${projectId}-${outcome.sha}`,
-        args: [{ request: { organizationId, projectId, sha: outcome.sha }, taskQueue: input.taskQueue }],
+        args: [{ request: { organizationId, projectId, sha: outcome.sha }, taskQueue }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
       });
     } catch (err) {

@@ -222,10 +222,12 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
   return row?.id ?? null;
 }
 
-/** The ids of the entries a workflow wrote, oldest first (the commit path returns them with its SHA). */
-export async function workflowEntryIds(db: Queryable, workflowId: string): Promise<string[]> {
-  const rows = (await db('audit_log').where({ workflow_id: workflowId }).orderBy('seq').select('id')) as {
-    id: string;
-  }[];
+/** The entries one write of the commit path made (its workflow and idempotency key), oldest first. */
+export async function commitEntryIds(db: Queryable, workflowId: string, commitKey: string): Promise<string[]> {
+  const rows = (await db('audit_log')
+    .where({ workflow_id: workflowId })
+    .whereRaw("details->>'commitKey' = ?", [commitKey])
+    .orderBy('seq')
+    .select('id')) as { id: string }[];
   return rows.map((r) => r.id);
 }

@@ -1,4 +1,4 @@
-import { workflowEntryIds } from '../audit/audit-repository';
+import { commitEntryIds } from '../audit/audit-repository';
 import { createHash } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditEntryInput } from '../audit/types';
@@ -112,7 +112,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     // The branch cannot move before this transaction ends: every writer takes the lock above first.
     const parent = present ? await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`) : null;
     const existing = await findCommitByKey(repo, req.idempotencyKey, parent);
-    const recorded = await workflowEntryIds(trx, req.workflowId);
+    const recorded = await commitEntryIds(trx, req.workflowId, req.idempotencyKey);
     const remote = (await findRemote(trx, req.projectId)) !== null;
     if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
@@ -258,7 +258,13 @@ async function writeAudit(
     entries.push({ ...base, action: 'delivery.generate', category: 'delivery', details: { project, ...op.details } });
   } else if (op.type === 'release') {
     const tenantId = loaded.tenants.find((t) => t.slug === op.tenant)?.id ?? null;
-    const details = { project, tenant: op.tenant, environment: op.environment, changes: op.changes };
+    const details = {
+      project,
+      tenant: op.tenant,
+      environment: op.environment,
+      changes: op.changes,
+      commitKey: req.idempotencyKey,
+    };
     const resource = { tenantId, resourceType: 'release', resourceId: req.releaseId ?? null };
     const entry = await audit.append(trx, {
       ...base,
@@ -295,7 +301,10 @@ async function writeAudit(
     }
   }
   const ids: string[] = [];
-  for (const entry of entries) ids.push((await audit.append(trx, entry)).id);
+  // Each entry names the write it records (`commitKey`): a retried write finds its own entries by it.
+  for (const entry of entries) {
+    ids.push((await audit.append(trx, { ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })).id);
+  }
   if (op.type === 'image') {
     // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
     await recordDomainEvent(trx, {

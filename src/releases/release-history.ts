@@ -22,6 +22,7 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   acquireReleaseTarget: () => 'take the target',
   markReleaseCommitted: () => 'committed',
   recordReleaseSync: () => 'sync report',
+  commitToRepository: () => 'commit',
 };
 
 function decode(payloads: Payload[] | null | undefined): unknown[] {
@@ -72,6 +73,7 @@ export function releaseTimeline(history: History): TimelineEntry[] {
       if (!step) continue;
       const [result] = decode(attrs?.result?.payloads as Payload[]);
       if (step.name === 'markReleaseCommitted') commitSha = String(step.input.sha);
+      if (step.name === 'commitToRepository') commitSha = (result as { sha?: string | null } | null)?.sha ?? commitSha;
       const label = STEPS[step.name]?.(step.input) ?? step.name;
       timeline.push({
         step: label,

@@ -9,22 +9,27 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
  * Workflow versioning: the recorded histories of every release path (approved with a manual deploy, rejected,
  * expired, blocked, cancelled, queued then timed out, degraded) replay against the current workflow code. A change
  * that would break a release already running fails here (non-determinism); guard such a change with `patched()`.
+ * `*.child-commit.json` were recorded before the `release-commit-activity` patch (commit in a child workflow) and
+ * still replay down the unpatched branch.
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
 const DIR = path.join(__dirname, 'fixtures', 'release-histories');
 const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
 
-it('has a recorded history for every release path', () => {
-  expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual([
-    'approved-manual-deploy',
-    'blocked',
-    'cancelled',
-    'degraded',
-    'expired',
-    'queued-sync-timeout',
-    'rejected',
-  ]);
+const PATHS = [
+  'approved-manual-deploy',
+  'blocked',
+  'cancelled',
+  'degraded',
+  'expired',
+  'queued-sync-timeout',
+  'rejected',
+];
+
+it('has a recorded history for every release path, from before and after the direct-commit patch', () => {
+  const expected = PATHS.flatMap((p) => [`${p}.child-commit`, p]).sort();
+  expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });
 
 it('replays every recorded release history against the current workflow code', async () => {
