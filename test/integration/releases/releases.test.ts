@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
+import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { releaseClient, type ReleaseBody } from './release-harness';
@@ -19,7 +20,9 @@ let viewer: string;
 let tenants: Record<string, string>;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { RELEASE_QUEUE_POLL: '1s' } });
+  platform = await startTestPlatform({
+    env: { RELEASE_QUEUE_POLL: '1s', TEMPORAL_UI_URL: 'http://temporal-ui.example.test:8233/' },
+  });
   api = releaseClient(platform);
   org = await makeOrg(platform, ['owner', 'member', 'viewer']);
   other = await makeOrg(platform, ['owner']);
@@ -107,6 +110,18 @@ describe('a release of a project that auto-deploys', () => {
       org.members.owner!.user.email,
     );
     expect(history.body.timeline.at(-1)?.commitSha).toBe(syncing.commitSha);
+
+    // Ops find the workflow in the Temporal UI by its search attributes, and the release links to it.
+    const query = `ReleaseId = "${created.body.id}" AND ProjectId = "${syncing.projectId}" AND ResourceStatus = "Healthy"`;
+    const found = await eventually(async () => {
+      const ids: string[] = [];
+      for await (const wf of platform.services.temporal.workflow.list({ query })) ids.push(wf.workflowId);
+      return ids.length > 0 ? ids : null;
+    });
+    expect(found).toEqual([`release-${created.body.id}`]);
+    expect(syncing.links.workflow).toBe(
+      `http://temporal-ui.example.test:8233/namespaces/default/workflows/release-${created.body.id}`,
+    );
   });
 
   it('ends Failed when the controller reports degraded health, with a release.fail event', async () => {
