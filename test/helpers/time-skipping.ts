@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { locateTimeSkippingServer } from '../../src/embedded/temporal-cli';
 import { repoRoot } from '../../src/paths';
@@ -35,4 +36,30 @@ const quiet = {
 /** Bundles a workflows module once per test file (the worker then starts in milliseconds). */
 export function bundle(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath, logger: quiet });
+}
+
+/**
+ * The set-up of a workflow-logic test file: one time-skipping server and one worker on a fresh task queue for the
+ * whole file (started before its tests, stopped after). Read `env` and `taskQueue` inside tests.
+ */
+export function timeSkippingWorker(workflowsPath: string, activities: object) {
+  const context = { env: undefined as unknown as TestWorkflowEnvironment, taskQueue: `ts-${randomUUID()}` };
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    context.env = await startTimeSkipping();
+    worker = await Worker.create({
+      connection: context.env.nativeConnection,
+      taskQueue: context.taskQueue,
+      workflowBundle: await bundle(workflowsPath),
+      activities,
+    });
+    running = worker.run();
+  }, 120_000);
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await context.env?.teardown();
+  });
+  return context;
 }

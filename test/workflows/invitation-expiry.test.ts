@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../../activities';
 import type { AuditActor } from '../../src/audit/types';
 import {
@@ -12,7 +10,7 @@ import {
   type InvitationWorkflowInput,
 } from '../../src/invitations/invitation-workflow-contract';
 import { invitationWorkflow } from '../../workflows/invitation';
-import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { timeSkippingWorker } from '../helpers/time-skipping';
 
 /**
  * The invitation's durable timer on the time-skipping server: a seven-day expiry takes milliseconds. Activities are
@@ -27,10 +25,6 @@ const DAY_MS = 24 * 3_600_000;
 const TTL_MS = 7 * DAY_MS;
 const actor: AuditActor = { userId: null, actorType: 'user', actor: 'admin@example.test', requestId: null };
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `ts-${randomUUID()}`;
 let calls: { name: string; atMs: number }[];
 
 function stubs(): InvitationActivities {
@@ -69,21 +63,7 @@ function input(startMs: number): InvitationWorkflowInput {
   };
 }
 
-beforeAll(async () => {
-  env = await startTimeSkipping();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await bundle(require.resolve('../../workflows')),
-    activities: stubs(),
-  });
-  running = worker.run();
-}, 120_000);
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const ts = timeSkippingWorker(require.resolve('../../workflows'), stubs());
 beforeEach(() => {
   calls = [];
 });
@@ -91,9 +71,9 @@ beforeEach(() => {
 describe('invitation expiry on the time-skipping server', () => {
   it('expires an idle invitation at its seven-day deadline, in well under two seconds of real time', async () => {
     const started = Date.now();
-    const args = input(await env.currentTimeMs());
-    const handle = await env.client.workflow.start(invitationWorkflow, {
-      taskQueue,
+    const args = input(await ts.env.currentTimeMs());
+    const handle = await ts.env.client.workflow.start(invitationWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `invitation-${args.invitationId}`,
       args: [args],
     });
@@ -105,13 +85,13 @@ describe('invitation expiry on the time-skipping server', () => {
   });
 
   it('a reissue moves the deadline: the timer follows it instead of firing at the first one', async () => {
-    const args = input(await env.currentTimeMs());
-    const handle = await env.client.workflow.start(invitationWorkflow, {
-      taskQueue,
+    const args = input(await ts.env.currentTimeMs());
+    const handle = await ts.env.client.workflow.start(invitationWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `invitation-${args.invitationId}`,
       args: [args],
     });
-    await env.sleep(5 * DAY_MS);
+    await ts.env.sleep(5 * DAY_MS);
     const reissued = await handle.executeUpdate(reissueInvitationUpdate, {
       args: [{ tokenHash: 'b'.repeat(64), sealedToken: 'sealed', actor }],
     });
@@ -126,13 +106,13 @@ describe('invitation expiry on the time-skipping server', () => {
   });
 
   it('a revoke before the deadline ends the invitation without an expiry', async () => {
-    const args = input(await env.currentTimeMs());
-    const handle = await env.client.workflow.start(invitationWorkflow, {
-      taskQueue,
+    const args = input(await ts.env.currentTimeMs());
+    const handle = await ts.env.client.workflow.start(invitationWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `invitation-${args.invitationId}`,
       args: [args],
     });
-    await env.sleep(DAY_MS);
+    await ts.env.sleep(DAY_MS);
     await handle.executeUpdate(revokeInvitationUpdate, { args: [{ actor }] });
     const state = await handle.result();
     expect(state.status).toBe('revoked');

@@ -4,8 +4,6 @@ import path from 'node:path';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
@@ -23,7 +21,7 @@ import {
   type ReleaseWorkflowInput,
 } from '../../src/releases/release-workflow-contract';
 import { releaseWorkflow } from '../../workflows/release';
-import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { timeSkippingWorker } from '../helpers/time-skipping';
 
 /**
  * The release workflow's logic on the time-skipping server with stub activities typed from the real ones: approvals
@@ -65,10 +63,6 @@ const policy: ApprovalPolicySnapshot = {
   expiresAfterMinutes: 120,
 };
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `release-${randomUUID()}`;
 let prepared: PreparedRelease;
 let turnsUntilAcquired = 0;
 const calls: string[] = [];
@@ -110,7 +104,7 @@ function input(): ReleaseWorkflowInput {
     tenantId: 'tenant-1',
     environment: 'prod',
     requester,
-    gitTaskQueue: taskQueue,
+    gitTaskQueue: ts.taskQueue,
     timing: { syncTimeoutMs: 6 * 3_600_000, queuePollMs: 30_000 },
   };
 }
@@ -132,8 +126,8 @@ function preparedWith(changes: Partial<PreparedRelease> = {}): PreparedRelease {
 async function start(name: string) {
   calls.length = 0;
   const args = input();
-  const handle = await env.client.workflow.start(releaseWorkflow, {
-    taskQueue,
+  const handle = await ts.env.client.workflow.start(releaseWorkflow, {
+    taskQueue: ts.taskQueue,
     workflowId: `release-${name}-${args.releaseId}`,
     args: [args],
   });
@@ -172,22 +166,7 @@ const approver = (name: string, role: 'admin' | 'member' = 'admin') => ({
   actor: person(name),
 });
 
-beforeAll(async () => {
-  env = await startTimeSkipping();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await bundle(require.resolve('../../workflows')),
-    activities: stubs(),
-  });
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const ts = timeSkippingWorker(require.resolve('../../workflows'), stubs());
 
 describe('release workflow', () => {
   it('goes through approvals (refusing self, ineligible and repeated approvers) and a manual deploy to Healthy', async () => {

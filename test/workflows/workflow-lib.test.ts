@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { timeSkippingWorker } from '../helpers/time-skipping';
 import {
   deadlineWorkflow,
   finishSignal,
@@ -13,11 +11,7 @@ import {
 } from './fixtures/lib-workflows';
 
 const HOUR_MS = 3_600_000;
-const taskQueue = `lib-${randomUUID()}`;
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
 const order: string[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
@@ -33,25 +27,14 @@ const activities: LibActivities = {
   },
 };
 
-beforeAll(async () => {
-  env = await startTimeSkipping();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await bundle(require.resolve('./fixtures/lib-workflows')),
-    activities,
-  });
-  running = worker.run();
-}, 120_000);
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const ts = timeSkippingWorker(require.resolve('./fixtures/lib-workflows'), activities);
 
 describe('Turns', () => {
   it('runs concurrent updates one at a time, never interleaving their activities', async () => {
-    const handle = await env.client.workflow.start(turnsWorkflow, { taskQueue, workflowId: `turns-${randomUUID()}` });
+    const handle = await ts.env.client.workflow.start(turnsWorkflow, {
+      taskQueue: ts.taskQueue,
+      workflowId: `turns-${randomUUID()}`,
+    });
     const names = ['a', 'b', 'c'];
     const answers = await Promise.all(names.map((n) => handle.executeUpdate(workUpdate, { args: [n] })));
     await handle.signal(finishSignal);
@@ -64,9 +47,9 @@ describe('Turns', () => {
 
 describe('ResettableDeadline', () => {
   it('fires at its deadline', async () => {
-    const start = await env.currentTimeMs();
-    const handle = await env.client.workflow.start(deadlineWorkflow, {
-      taskQueue,
+    const start = await ts.env.currentTimeMs();
+    const handle = await ts.env.client.workflow.start(deadlineWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `deadline-${randomUUID()}`,
       args: [start + 24 * HOUR_MS],
     });
@@ -76,15 +59,15 @@ describe('ResettableDeadline', () => {
   });
 
   it('follows a moved deadline (later and earlier) instead of firing at the old one', async () => {
-    const start = await env.currentTimeMs();
-    const handle = await env.client.workflow.start(deadlineWorkflow, {
-      taskQueue,
+    const start = await ts.env.currentTimeMs();
+    const handle = await ts.env.client.workflow.start(deadlineWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `deadline-${randomUUID()}`,
       args: [start + 24 * HOUR_MS],
     });
-    await env.sleep(12 * HOUR_MS);
+    await ts.env.sleep(12 * HOUR_MS);
     await handle.signal(moveSignal, start + 72 * HOUR_MS);
-    await env.sleep(24 * HOUR_MS);
+    await ts.env.sleep(24 * HOUR_MS);
     await handle.signal(moveSignal, start + 48 * HOUR_MS);
     const result = await handle.result();
     expect(result.outcome).toBe('expired');
@@ -93,13 +76,13 @@ describe('ResettableDeadline', () => {
   });
 
   it('ends early, without expiring, when its condition holds', async () => {
-    const start = await env.currentTimeMs();
-    const handle = await env.client.workflow.start(deadlineWorkflow, {
-      taskQueue,
+    const start = await ts.env.currentTimeMs();
+    const handle = await ts.env.client.workflow.start(deadlineWorkflow, {
+      taskQueue: ts.taskQueue,
       workflowId: `deadline-${randomUUID()}`,
       args: [start + 24 * HOUR_MS],
     });
-    await env.sleep(HOUR_MS);
+    await ts.env.sleep(HOUR_MS);
     await handle.signal(stopSignal);
     const result = await handle.result();
     expect(result.outcome).toBe('stopped');
