@@ -1,16 +1,18 @@
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
+import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
 import { createProofActivities, type ProofActivityDeps } from './proof';
 
 /**
  * What the `platform` queue's activities use, built once by the composition root (src/runtime/services.ts): each
  * creator takes only its own slice.
  */
-export type ActivityDeps = ProofActivityDeps & InvitationActivityDeps;
+export type ActivityDeps = ProofActivityDeps & InvitationActivityDeps & NotificationActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createProofActivities(deps),
     ...createInvitationActivities(deps),
+    ...createNotificationActivities(deps),
   };
 }

@@ -326,6 +326,61 @@ export interface MemberRoleUpdateRequest {
   role: 'owner' | 'admin' | 'member' | 'viewer';
 }
 
+export interface NotificationChannelCreateRequest {
+  type: 'email' | 'chat' | 'chat2' | 'cards' | 'paging' | 'alerts';
+  name: string;
+  /**
+   * Slug of the one project whose events the channel receives; absent: every project.
+   */
+  project?: string;
+  url?: string;
+  secret?: string;
+  mode?: 'webhook' | 'bot';
+  channel?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  recipients?: [string, ...string[]];
+  /**
+   * @maxItems 50
+   */
+  events: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
+export interface NotificationChannelUpdateRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  mode?: 'webhook' | 'bot';
+  channel?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  recipients?: [string, ...string[]];
+  /**
+   * @maxItems 50
+   */
+  events?: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
 export interface OrgPageQueryRequest {
   /**
    * nextCursor of the previous page
@@ -538,6 +593,42 @@ export interface TenantCreateRequest {
 export interface TenantUpdateRequest {
   name?: string;
   description?: string;
+}
+
+export interface WebhookCreateRequest {
+  name: string;
+  url: string;
+  secret?: string;
+  /**
+   * @maxItems 50
+   */
+  events: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
+export interface WebhookUpdateRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  /**
+   * @maxItems 50
+   */
+  events?: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
 }
 
 export interface WorkloadCreateRequest {

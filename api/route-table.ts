@@ -20,6 +20,7 @@ import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
+import { channelRoutes } from './routes/notifications/channel-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -59,6 +60,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
       { path: '/api/v2/org-manifest-bundles', actionPrefix: 'org.manifest-bundles', label: 'manifest bundle' },
       pageMax,
     ),
+    ...channelRoutes(services.notifications.channels, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -23,6 +23,7 @@ import {
 } from '../machine-access/machine-authenticators';
 import { createServiceAccountService, type ServiceAccountService } from '../machine-access/service-account-service';
 import type { Authenticator } from '../iam/authenticator';
+import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -57,6 +58,8 @@ export interface DomainServices {
   /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
   kustomizeBases: CatalogService;
   manifestBundles: CatalogService;
+  /** Outbound notifications: channels, the safe sender and the delivery log (src/notifications). */
+  notifications: NotificationDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -124,5 +127,14 @@ export function createDomainServices(core: CoreServices): DomainServices {
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
     manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
+    notifications: createNotificationDomain({
+      ...owned,
+      secrets: core.secrets,
+      mailer: core.mailer,
+      plans,
+      projects: projects.projects,
+      workflows: core.workflows,
+      config: config.notifications,
+    }),
   };
 }

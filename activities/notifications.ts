@@ -1,0 +1,25 @@
+import type { Db } from '../src/db/knex';
+import type { ChannelDeliver } from '../src/notifications/channel-sender';
+import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
+import type {
+  DeliveryOutcome,
+  DispatchPlan,
+  PlannedDelivery,
+} from '../src/notifications/notification-workflow-contract';
+
+export interface NotificationActivityDeps {
+  db: Db;
+  notifications: { deliver: ChannelDeliver };
+  config: { notifications: { limits: { totalTimeoutMs: number } } };
+}
+
+/** The outbox dispatcher's steps (workflows/notification-dispatch.ts). */
+export function createNotificationActivities(deps: NotificationActivityDeps) {
+  return {
+    readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
+    planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
+      planDispatch(deps.db, input, deps.config.notifications.limits.totalTimeoutMs),
+    deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
+      deliverPlanned(deps.db, deps.notifications.deliver, delivery),
+  };
+}

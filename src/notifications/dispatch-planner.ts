@@ -1,0 +1,81 @@
+import type { Db, Queryable } from '../db/knex';
+import { listDomainEvents } from '../events/domain-event-repository';
+import { activeChannelsFor, findChannel, type ChannelRecord } from './channel-repository';
+import { recipientsOf, type ChannelDeliver } from './channel-sender';
+import { claimSend, sendKey } from './delivery-repository';
+import { notificationEventOf, selects } from './event-catalog';
+import { messageOf } from './message';
+import type { DeliveryOutcome, DispatchPlan, PlannedDelivery } from './notification-workflow-contract';
+
+export async function readCursor(db: Queryable, organizationId: string): Promise<number> {
+  const row = (await db('notification_cursors').where({ organization_id: organizationId }).first('last_seq')) as
+    { last_seq: string } | undefined;
+  return row ? Number(row.last_seq) : 0;
+}
+
+async function storeCursor(db: Queryable, organizationId: string, seq: number): Promise<void> {
+  await db('notification_cursors')
+    .insert({ organization_id: organizationId, last_seq: seq })
+    .onConflict('organization_id')
+    .merge({ last_seq: seq, updated_at: db.fn.now() });
+}
+
+/** Attempt budget of one delivery: every attempt's total timeout plus the backoffs between them, plus a margin. */
+function budgetMs(channel: ChannelRecord, totalTimeoutMs: number): number {
+  let backoff = 0;
+  for (let n = 2; n <= channel.retryAttempts; n++) backoff += channel.retryBackoffMs * 2 ** (n - 2);
+  return channel.retryAttempts * totalTimeoutMs + backoff + 10_000;
+}
+
+/**
+ * One dispatcher turn: the next outbox records after `afterSeq`, mapped to notification events, matched against the
+ * organization's active channels (their project or organization-wide, their chosen events), and the cursor stored.
+ */
+export async function planDispatch(
+  db: Db,
+  input: { organizationId: string; afterSeq: number; limit: number },
+  totalTimeoutMs: number,
+): Promise<DispatchPlan> {
+  const events = await listDomainEvents(db, input.organizationId, input.afterSeq, input.limit);
+  const deliveries: PlannedDelivery[] = [];
+  for (const record of events) {
+    const event = notificationEventOf(record.type);
+    if (event === null) continue;
+    const message = messageOf({
+      event,
+      eventId: record.id,
+      organizationId: record.organizationId,
+      projectId: record.projectId,
+      occurredAt: record.createdAt,
+      data: record.payload,
+    });
+    for (const channel of await activeChannelsFor(db, input.organizationId, record.projectId)) {
+      if (!selects(channel.events, event)) continue;
+      for (const recipient of recipientsOf(channel)) {
+        deliveries.push({
+          channelId: channel.id,
+          recipient,
+          eventId: record.id,
+          message,
+          timeoutMs: budgetMs(channel, totalTimeoutMs),
+        });
+      }
+    }
+  }
+  const lastSeq = events.length > 0 ? events[events.length - 1]!.seq : input.afterSeq;
+  if (lastSeq !== input.afterSeq) await storeCursor(db, input.organizationId, lastSeq);
+  return { lastSeq, events: events.length, deliveries };
+}
+
+/**
+ * One planned delivery, at most once: the (event, channel, recipient) claim row is taken first, so a replayed
+ * activity or a second dispatcher finds it and sends nothing. A channel deleted or switched off since the plan is
+ * skipped.
+ */
+export async function deliverPlanned(db: Db, deliver: ChannelDeliver, d: PlannedDelivery): Promise<DeliveryOutcome> {
+  const channel = await findChannel(db, d.message.organizationId, d.channelId);
+  if (!channel || !channel.active) return 'skipped';
+  if (!(await claimSend(db, channel.organizationId, sendKey(d.eventId, d.channelId, d.recipient)))) return 'duplicate';
+  const result = await deliver(channel, d.message, { eventId: d.eventId, recipient: d.recipient });
+  return result.status === 'success' ? 'sent' : 'failed';
+}

@@ -1,0 +1,37 @@
+import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { notificationDispatchWorkflow } from '../../workflows/notification-dispatch';
+import type { NotificationsConfig } from '../config/notifications';
+import { dispatcherWorkflowId } from './notification-workflow-contract';
+import type { DispatcherPort } from './channel-service';
+
+/** Turns before continue-as-new: each turn is two to three history events plus the deliveries it starts. */
+const TURNS_PER_RUN = 200;
+
+/**
+ * Starts an organization's dispatcher (USE_EXISTING: a running one is kept). Called when the organization gets a
+ * channel; the worker's reconciler also starts one for every organization that has channels (after a crash between
+ * the channel's commit and this start, or a dispatcher terminated by an operator).
+ */
+export function createDispatcherStarter(
+  workflows: WorkflowStarter,
+  config: Pick<NotificationsConfig, 'pollIntervalMs' | 'batchSize'>,
+): DispatcherPort {
+  return {
+    async ensure(organizationId) {
+      await workflows.start(notificationDispatchWorkflow, {
+        workflowId: dispatcherWorkflowId(organizationId),
+        args: [
+          {
+            organizationId,
+            pollIntervalMs: config.pollIntervalMs,
+            batchSize: config.batchSize,
+            turnsPerRun: TURNS_PER_RUN,
+          },
+        ],
+        searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: organizationId }],
+        summary: `notification dispatcher of organization ${organizationId}`,
+      });
+    },
+  };
+}

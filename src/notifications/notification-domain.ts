@@ -1,0 +1,42 @@
+import type { NotificationsConfig } from '../config/notifications';
+import type { OrgDomainDeps } from '../iam/cross-org';
+import type { SecretBox } from '../identity/mfa/secret-box';
+import type { Mailer } from '../mail/mailer';
+import { createSafeSender } from '../net/safe-http';
+import type { PlanGate } from '../plans/plan-gate';
+import type { ProjectService } from '../projects/project-service';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { createChannelSender, type ChannelDeliver } from './channel-sender';
+import { createChannelService, type ChannelService } from './channel-service';
+import { createDispatcherStarter } from './dispatcher-starter';
+
+export interface NotificationDomain {
+  channels: ChannelService;
+  /** Sends one message to one channel (adapters, safe sender, delivery log): the API's test sends and the activities. */
+  deliver: ChannelDeliver;
+}
+
+export interface NotificationDomainDeps extends OrgDomainDeps {
+  secrets: SecretBox;
+  mailer: Pick<Mailer, 'send'>;
+  plans: PlanGate;
+  projects: Pick<ProjectService, 'projectOf'>;
+  workflows: WorkflowStarter;
+  config: NotificationsConfig;
+}
+
+export function createNotificationDomain(deps: NotificationDomainDeps): NotificationDomain {
+  const send = createSafeSender(deps.config.outbound, deps.config.limits);
+  const deliver = createChannelSender({ db: deps.db, secrets: deps.secrets, mailer: deps.mailer, send });
+  const dispatcher = createDispatcherStarter(deps.workflows, deps.config);
+  return {
+    deliver,
+    channels: createChannelService({
+      ...deps,
+      outbound: deps.config.outbound,
+      deliver,
+      dispatcher,
+      maxAttempts: deps.config.maxAttempts,
+    }),
+  };
+}
