@@ -1,0 +1,110 @@
+import { createHmac } from 'node:crypto';
+import { createNotificationActivities } from '../../../activities/notifications';
+import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
+import { eventually } from '../../helpers/net';
+import { startNotificationHarness, type NotificationHarness } from './notification-harness';
+
+/**
+ * The outbox dispatcher (a Temporal workflow per organization on the real dev server): events written by the
+ * platform reach matching active channels once, signed, in order; a dead channel does not hold up a live one.
+ */
+let h: NotificationHarness;
+let ctx: Awaited<ReturnType<NotificationHarness['org']>>;
+
+beforeAll(async () => {
+  h = await startNotificationHarness({ slowMs: 10_000 });
+  ctx = await h.org('pro');
+}, 120_000);
+afterAll(() => h?.close());
+
+async function hook(path: string, events: string[], secret?: string): Promise<string> {
+  const res = await h.api.post(`/api/v2/projects/${ctx.slug}/webhooks`, {
+    token: ctx.owner.token,
+    body: { name: path, url: h.receiver.url(path), events, active: true, ...(secret ? { secret } : {}) },
+  });
+  expect(res.status).toBe(201);
+  return (res.body as { id: string }).id;
+}
+
+const release = (type: string, releaseId: string) =>
+  recordDomainEvent(h.platform.services.db, {
+    organizationId: ctx.org.id,
+    projectId: ctx.projectId,
+    type: type as never,
+    payload: { releaseId, project: ctx.slug },
+  });
+
+describe('outbox dispatch', () => {
+  it('a release event reaches an active HTTP webhook once, signed; an inactive or non-matching one gets nothing', async () => {
+    const live = await hook('/live', ['releases'], 'dispatch-secret');
+    const images = await hook('/images-only', ['images']);
+    const off = await h.api.post(`/api/v2/projects/${ctx.slug}/webhooks`, {
+      token: ctx.owner.token,
+      body: { name: 'off', url: h.receiver.url('/off'), events: ['*'] },
+    });
+    expect(off.status).toBe(201);
+    const eventId = await release(DOMAIN_EVENT.releaseCreated, 'r-1');
+
+    const got = await eventually(async () => h.receiver.at('/live')[0], 20_000, 'webhook delivery');
+    const timestamp = got.headers['x-service-timestamp'] as string;
+    const mac = createHmac('sha256', 'dispatch-secret').update(`${timestamp}.${got.body}`).digest('hex');
+    expect(got.headers['x-service-signature']).toBe(`sha256=${mac}`);
+    expect(JSON.parse(got.body)).toMatchObject({ id: eventId, event: 'release.create', data: { releaseId: 'r-1' } });
+
+    // A second dispatch of the same (event, channel, recipient), as a replayed activity would make, sends nothing.
+    const activities = createNotificationActivities(h.platform.services);
+    const again = await activities.deliverNotification({
+      channelId: live,
+      recipient: '',
+      eventId,
+      timeoutMs: 5_000,
+      message: JSON.parse(got.body) as never,
+    });
+    expect(again).toBe('duplicate');
+    await release(DOMAIN_EVENT.releaseFailed, 'r-1');
+    await eventually(async () => h.receiver.at('/live').length === 2, 20_000, 'second event');
+    expect(h.receiver.at('/live').map((r) => (JSON.parse(r.body) as { event: string }).event)).toEqual([
+      'release.create',
+      'release.fail',
+    ]);
+    expect(h.receiver.at('/images-only')).toHaveLength(0);
+    expect(h.receiver.at('/off')).toHaveLength(0);
+    const log = await h.api.get(`/api/v2/projects/${ctx.slug}/webhooks/${live}/deliveries`, { token: ctx.owner.token });
+    expect((log.body as { items: unknown[] }).items).toHaveLength(2);
+    void images;
+  });
+
+  it('a dead channel does not delay a live one', async () => {
+    await hook('/slow-dead', ['governance']);
+    await hook('/live-gov', ['governance']);
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) {
+      await recordDomainEvent(h.platform.services.db, {
+        organizationId: ctx.org.id,
+        projectId: ctx.projectId,
+        type: DOMAIN_EVENT.policyViolationDetected,
+        payload: { n: i },
+      });
+    }
+    await eventually(async () => h.receiver.at('/live-gov').length === 3, 20_000, 'live channel deliveries');
+    // The dead channel has had one request (it hangs for 10 s, the total timeout is 1.5 s per attempt), while the live
+    // one has all three events, in order.
+    expect(h.receiver.at('/live-gov').map((r) => (JSON.parse(r.body) as { data: { n: number } }).data.n)).toEqual([
+      0, 1, 2,
+    ]);
+    expect(h.receiver.at('/live-gov')[2]!.at - started).toBeLessThan(3_000);
+    expect(h.receiver.at('/slow-dead').length).toBeLessThan(3);
+  });
+
+  it('events written by routes (API key creation) reach a security-selecting channel', async () => {
+    await hook('/security', ['apikey.create']);
+    const res = await h.api.post(`/api/v2/projects/${ctx.slug}/api-keys`, {
+      token: ctx.owner.token,
+      body: { name: 'ci', scopes: ['read'] },
+    });
+    expect(res.status).toBe(201);
+    const got = await eventually(async () => h.receiver.at('/security')[0], 20_000, 'apikey.create delivery');
+    expect(JSON.parse(got.body)).toMatchObject({ event: 'apikey.create', category: 'security', data: { name: 'ci' } });
+    expect(got.body).not.toContain('svc_');
+  });
+});
