@@ -381,6 +381,40 @@ export interface NotificationChannelUpdateRequest {
   };
 }
 
+export interface NotificationListQueryRequest {
+  limit?: string;
+  cursor?: string;
+  unread?: 'true' | 'false';
+}
+
+export interface NotificationPreferencesRequest {
+  /**
+   * Event names, categories or trigger groups; * for all.
+   *
+   * @maxItems 50
+   */
+  events: string[];
+  /**
+   * Channels per event (or category): in_app, email.
+   */
+  channels?: {
+    /**
+     * @maxItems 2
+     */
+    [k: string]: ('in_app' | 'email')[];
+  };
+  /**
+   * Slugs of the projects whose events are wanted; absent: every project.
+   *
+   * @maxItems 100
+   */
+  projects?: string[];
+  /**
+   * Digest mode: batch notifications at this interval.
+   */
+  digestIntervalMs?: number | null;
+}
+
 export interface OrgPageQueryRequest {
   /**
    * nextCursor of the previous page

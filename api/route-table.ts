@@ -21,6 +21,7 @@ import { serviceAccountRoutes } from './routes/machine-access/service-account-ro
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { channelRoutes } from './routes/notifications/channel-routes';
+import { inboxRoutes } from './routes/notifications/inbox-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -61,6 +62,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
       pageMax,
     ),
     ...channelRoutes(services.notifications.channels, pageMax),
+    ...inboxRoutes(services.notifications.inbox, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -3,7 +3,8 @@ import { listDomainEvents } from '../events/domain-event-repository';
 import { activeChannelsFor, findChannel, type ChannelRecord } from './channel-repository';
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, sendKey } from './delivery-repository';
-import { notificationEventOf, selects } from './event-catalog';
+import { notificationEventOf, selects, type NotificationEvent } from './event-catalog';
+import { insertInApp, membersWithPreferences, type Preferences } from './inbox-repository';
 import { messageOf } from './message';
 import type { DeliveryOutcome, DispatchPlan, PlannedDelivery } from './notification-workflow-contract';
 
@@ -27,9 +28,18 @@ function budgetMs(channel: ChannelRecord, totalTimeoutMs: number): number {
   return channel.retryAttempts * totalTimeoutMs + backoff + 10_000;
 }
 
+/** The personal channels a member's preferences route this event to (in-app unless they say otherwise). */
+function personalChannels(p: Preferences, event: NotificationEvent, projectId: string | null): string[] {
+  if (!selects(p.events, event)) return [];
+  if (p.projectIds !== null && (projectId === null || !p.projectIds.includes(projectId))) return [];
+  const routed = Object.entries(p.channels).find(([selector]) => selects([selector], event));
+  return routed ? routed[1] : ['in_app'];
+}
+
 /**
  * One dispatcher turn: the next outbox records after `afterSeq`, mapped to notification events, matched against the
- * organization's active channels (their project or organization-wide, their chosen events), and the cursor stored.
+ * organization's active channels (their project or organization-wide, their chosen events), in-app notifications
+ * written for the members whose preferences select the event, and the cursor stored.
  */
 export async function planDispatch(
   db: Db,
@@ -38,6 +48,8 @@ export async function planDispatch(
 ): Promise<DispatchPlan> {
   const events = await listDomainEvents(db, input.organizationId, input.afterSeq, input.limit);
   const deliveries: PlannedDelivery[] = [];
+  const members = events.length > 0 ? await membersWithPreferences(db, input.organizationId) : [];
+  const inApp: Parameters<typeof insertInApp>[1] = [];
   for (const record of events) {
     const event = notificationEventOf(record.type);
     if (event === null) continue;
@@ -49,6 +61,18 @@ export async function planDispatch(
       occurredAt: record.createdAt,
       data: record.payload,
     });
+    for (const { userId, preferences } of members) {
+      if (!personalChannels(preferences, event, record.projectId).includes('in_app')) continue;
+      inApp.push({
+        organizationId: input.organizationId,
+        userId,
+        eventId: record.id,
+        event,
+        projectId: record.projectId,
+        title: message.title,
+        payload: record.payload,
+      });
+    }
     for (const channel of await activeChannelsFor(db, input.organizationId, record.projectId)) {
       if (!selects(channel.events, event)) continue;
       for (const recipient of recipientsOf(channel)) {
@@ -62,6 +86,7 @@ export async function planDispatch(
       }
     }
   }
+  await insertInApp(db, inApp);
   const lastSeq = events.length > 0 ? events[events.length - 1]!.seq : input.afterSeq;
   if (lastSeq !== input.afterSeq) await storeCursor(db, input.organizationId, lastSeq);
   return { lastSeq, events: events.length, deliveries };

@@ -9,9 +9,9 @@ import type { DispatcherPort } from './channel-service';
 const TURNS_PER_RUN = 200;
 
 /**
- * Starts an organization's dispatcher (USE_EXISTING: a running one is kept). Called when the organization gets a
- * channel; the worker's reconciler also starts one for every organization that has channels (after a crash between
- * the channel's commit and this start, or a dispatcher terminated by an operator).
+ * Starts an organization's dispatcher (USE_EXISTING: a running one is kept). Called after a channel is added or a
+ * member saves preferences. Not yet done: a worker-side reconciler for a crash between that commit and this start
+ * (the next channel or preference change starts it; docs/notifications.md "What is left").
  */
 export function createDispatcherStarter(
   workflows: WorkflowStarter,

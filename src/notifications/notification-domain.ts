@@ -9,9 +9,12 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createChannelSender, type ChannelDeliver } from './channel-sender';
 import { createChannelService, type ChannelService } from './channel-service';
 import { createDispatcherStarter } from './dispatcher-starter';
+import { createInboxService, type InboxService } from './inbox-service';
 
 export interface NotificationDomain {
   channels: ChannelService;
+  /** Each member's in-app notifications and preferences. */
+  inbox: InboxService;
   /** Sends one message to one channel (adapters, safe sender, delivery log): the API's test sends and the activities. */
   deliver: ChannelDeliver;
 }
@@ -31,6 +34,7 @@ export function createNotificationDomain(deps: NotificationDomainDeps): Notifica
   const dispatcher = createDispatcherStarter(deps.workflows, deps.config);
   return {
     deliver,
+    inbox: createInboxService({ ...deps, dispatcher }),
     channels: createChannelService({
       ...deps,
       outbound: deps.config.outbound,

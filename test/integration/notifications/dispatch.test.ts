@@ -108,3 +108,62 @@ describe('outbox dispatch', () => {
     expect(got.body).not.toContain('svc_');
   });
 });
+
+describe('in-app notifications and preferences', () => {
+  const inbox = (token: string, query = '') =>
+    h.api.get<{ items: { id: string; event: string; eventId: string; read: boolean }[] }>(
+      `/api/v2/notifications${query}`,
+      { token },
+    );
+
+  it('members get every event in-app by default; preferences narrow it by event and project', async () => {
+    const member = ctx.members.member!;
+    const prefs = await h.api.put('/api/v2/notifications/preferences', {
+      token: member.token,
+      body: { events: ['images', 'release.failed'], projects: [ctx.slug], channels: { deployment: ['in_app'] } },
+    });
+    expect(prefs.status).toBe(200);
+    expect(prefs.body).toMatchObject({ events: ['images', 'release.fail'], projectIds: [ctx.projectId] });
+    const other = await h.api.post('/api/v2/projects', {
+      token: ctx.owner.token,
+      body: { slug: `${ctx.slug}-b`, name: 'b' },
+    });
+    const otherId = (other.body as { id: string }).id;
+    const ev = (type: string, projectId: string) =>
+      recordDomainEvent(h.platform.services.db, {
+        organizationId: ctx.org.id,
+        projectId,
+        type: type as never,
+        payload: {},
+      });
+    const deployed = await ev(DOMAIN_EVENT.releaseDeployed, ctx.projectId);
+    const elsewhere = await ev(DOMAIN_EVENT.releaseFailed, otherId);
+    const failed = await ev(DOMAIN_EVENT.releaseFailed, ctx.projectId);
+
+    await eventually(
+      async () => (await inbox(ctx.owner.token)).body.items.some((n) => n.eventId === failed),
+      20_000,
+      'owner inbox',
+    );
+    const mine = (await inbox(member.token)).body.items;
+    expect(mine.map((n) => n.eventId)).toContain(failed);
+    expect(mine.map((n) => n.eventId)).not.toContain(deployed);
+    expect(mine.map((n) => n.eventId)).not.toContain(elsewhere);
+    expect(mine.filter((n) => n.eventId === failed)).toHaveLength(1);
+
+    const before = (await h.api.get<{ unread: number }>('/api/v2/notifications/unread-count', { token: member.token }))
+      .body.unread;
+    expect(before).toBeGreaterThan(0);
+    const first = mine[0]!;
+    expect((await h.api.post(`/api/v2/notifications/${first.id}/read`, { token: ctx.owner.token })).status).toBe(404);
+    expect((await h.api.post(`/api/v2/notifications/${first.id}/read`, { token: member.token })).status).toBe(204);
+    expect(
+      (await h.api.get<{ unread: number }>('/api/v2/notifications/unread-count', { token: member.token })).body.unread,
+    ).toBe(before - 1);
+    expect((await inbox(member.token, '?unread=true')).body.items.map((n) => n.id)).not.toContain(first.id);
+    await h.api.post('/api/v2/notifications/read-all', { token: member.token });
+    expect(
+      (await h.api.get<{ unread: number }>('/api/v2/notifications/unread-count', { token: member.token })).body.unread,
+    ).toBe(0);
+  });
+});
