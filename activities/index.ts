@@ -1,4 +1,5 @@
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
+import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
 import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
 import { createProofActivities, type ProofActivityDeps } from './proof';
 
@@ -6,7 +7,10 @@ import { createProofActivities, type ProofActivityDeps } from './proof';
  * What the `platform` queue's activities use, built once by the composition root (src/runtime/services.ts): each
  * creator takes only its own slice.
  */
-export type ActivityDeps = ProofActivityDeps & InvitationActivityDeps & NotificationActivityDeps;
+export type ActivityDeps = ProofActivityDeps &
+  InvitationActivityDeps &
+  NotificationActivityDeps &
+  EscalationActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
@@ -14,5 +18,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createProofActivities(deps),
     ...createInvitationActivities(deps),
     ...createNotificationActivities(deps),
+    ...createEscalationActivities(deps),
   };
 }

@@ -1,4 +1,6 @@
+import type { AuditService } from '../src/audit/audit-service';
 import type { Db } from '../src/db/knex';
+import type { WorkflowStarter } from '../src/temporal/start-workflow';
 import type { ChannelDeliver } from '../src/notifications/channel-sender';
 import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
 import type {
@@ -9,6 +11,8 @@ import type {
 
 export interface NotificationActivityDeps {
   db: Db;
+  audit: AuditService;
+  workflows: WorkflowStarter;
   notifications: { deliver: ChannelDeliver };
   config: { notifications: { limits: { totalTimeoutMs: number } } };
 }
@@ -18,7 +22,7 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
   return {
     readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
     planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
-      planDispatch(deps.db, input, deps.config.notifications.limits.totalTimeoutMs),
+      planDispatch(deps, input, deps.config.notifications.limits.totalTimeoutMs),
     deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
       deliverPlanned(deps.db, deps.notifications.deliver, delivery),
   };

@@ -260,6 +260,194 @@ export interface EnvironmentUpdateRequest {
   production?: boolean;
 }
 
+export interface EscalationPolicyCreateRequest {
+  name: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  triggerEvents: [string, ...string[]];
+  /**
+   * Ordered tiers; each is notified after the previous one's timeout.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  tiers: [
+    {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    },
+    ...{
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    }[],
+  ];
+  /**
+   * Time before moving to the next tier.
+   */
+  timeoutMs: number;
+  /**
+   * Whole-cycle repeats while unacknowledged.
+   */
+  repeat?: {
+    count: number;
+    intervalMs: number;
+  };
+  aggregation?: {
+    by: 'event' | 'event_project';
+  };
+  /**
+   * After an acknowledgement, identical events open no new incident for this long.
+   */
+  cooldownMs?: number;
+  businessHours?: {
+    timeZone: string;
+    /**
+     * @minItems 1
+     * @maxItems 7
+     */
+    days: [number, ...number[]];
+    start: string;
+    end: string;
+    outside: 'wait' | 'after_hours_tier';
+    afterHoursTier?: {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    };
+  } | null;
+}
+
+export interface EscalationPolicyUpdateRequest {
+  name?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  triggerEvents?: [string, ...string[]];
+  /**
+   * Ordered tiers; each is notified after the previous one's timeout.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  tiers?: [
+    {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    },
+    ...{
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    }[],
+  ];
+  /**
+   * Time before moving to the next tier.
+   */
+  timeoutMs?: number;
+  /**
+   * Whole-cycle repeats while unacknowledged.
+   */
+  repeat?: {
+    count: number;
+    intervalMs: number;
+  };
+  aggregation?: {
+    by: 'event' | 'event_project';
+  };
+  /**
+   * After an acknowledgement, identical events open no new incident for this long.
+   */
+  cooldownMs?: number;
+  businessHours?: {
+    timeZone: string;
+    /**
+     * @minItems 1
+     * @maxItems 7
+     */
+    days: [number, ...number[]];
+    start: string;
+    end: string;
+    outside: 'wait' | 'after_hours_tier';
+    afterHoursTier?: {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    };
+  } | null;
+}
+
 export interface FileDeleteRequest {
   path: string;
   message: string;
@@ -290,6 +478,10 @@ export interface IamPermissionsQueryRequest {
   resourceType?: 'cluster' | 'project' | 'tenant';
   resourceId?: string;
   action?: string;
+}
+
+export interface IncidentLinkQueryRequest {
+  token: string;
 }
 
 export interface InvitationCreateRequest {

@@ -22,6 +22,7 @@ import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { channelRoutes } from './routes/notifications/channel-routes';
 import { inboxRoutes } from './routes/notifications/inbox-routes';
+import { escalationRoutes } from './routes/notifications/escalation-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -63,6 +64,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ),
     ...channelRoutes(services.notifications.channels, pageMax),
     ...inboxRoutes(services.notifications.inbox, pageMax),
+    ...escalationRoutes(services.notifications.escalations, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -119,13 +119,13 @@ export async function up(knex: Knex): Promise<void> {
 
   await knex.schema.createTable('escalation_incidents', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
+    t.bigIncrements('seq', { primaryKey: false });
     t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
     t.uuid('policy_id').notNullable().references('escalation_policies.id').onDelete('CASCADE');
     t.text('dedup_key').notNullable();
     t.text('status').notNullable().defaultTo('open');
     t.text('workflow_id').notNullable();
     t.integer('event_count').notNullable().defaultTo(1);
-    t.text('ack_token_hash').notNullable();
     t.text('acknowledged_by');
     t.timestamp('acknowledged_at', { useTz: true });
     t.timestamp('resolved_at', { useTz: true });

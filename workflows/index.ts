@@ -3,3 +3,4 @@ export { proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
 export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';
 export { notificationDispatchWorkflow } from './notification-dispatch';
+export { escalationIncidentWorkflow } from './escalation-incident';

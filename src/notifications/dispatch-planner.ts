@@ -4,6 +4,7 @@ import { activeChannelsFor, findChannel, type ChannelRecord } from './channel-re
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, sendKey } from './delivery-repository';
 import { notificationEventOf, selects, type NotificationEvent } from './event-catalog';
+import { routeToEscalations, type IncidentDeps } from './incident-opener';
 import { insertInApp, membersWithPreferences, type Preferences } from './inbox-repository';
 import { messageOf } from './message';
 import type { DeliveryOutcome, DispatchPlan, PlannedDelivery } from './notification-workflow-contract';
@@ -39,13 +40,15 @@ function personalChannels(p: Preferences, event: NotificationEvent, projectId: s
 /**
  * One dispatcher turn: the next outbox records after `afterSeq`, mapped to notification events, matched against the
  * organization's active channels (their project or organization-wide, their chosen events), in-app notifications
- * written for the members whose preferences select the event, and the cursor stored.
+ * written for the members whose preferences select the event, escalation policies consulted (incident-opener.ts),
+ * and the cursor stored.
  */
 export async function planDispatch(
-  db: Db,
+  deps: IncidentDeps,
   input: { organizationId: string; afterSeq: number; limit: number },
   totalTimeoutMs: number,
 ): Promise<DispatchPlan> {
+  const { db } = deps;
   const events = await listDomainEvents(db, input.organizationId, input.afterSeq, input.limit);
   const deliveries: PlannedDelivery[] = [];
   const members = events.length > 0 ? await membersWithPreferences(db, input.organizationId) : [];
@@ -61,6 +64,7 @@ export async function planDispatch(
       occurredAt: record.createdAt,
       data: record.payload,
     });
+    await routeToEscalations(deps, message);
     for (const { userId, preferences } of members) {
       if (!personalChannels(preferences, event, record.projectId).includes('in_app')) continue;
       inApp.push({

@@ -10,11 +10,15 @@ import { createChannelSender, type ChannelDeliver } from './channel-sender';
 import { createChannelService, type ChannelService } from './channel-service';
 import { createDispatcherStarter } from './dispatcher-starter';
 import { createInboxService, type InboxService } from './inbox-service';
+import { createEscalationService, type EscalationService } from './escalation-service';
+import type { Client } from '@temporalio/client';
 
 export interface NotificationDomain {
   channels: ChannelService;
   /** Each member's in-app notifications and preferences. */
   inbox: InboxService;
+  /** Escalation policies and incidents (Pro and Enterprise). */
+  escalations: EscalationService;
   /** Sends one message to one channel (adapters, safe sender, delivery log): the API's test sends and the activities. */
   deliver: ChannelDeliver;
 }
@@ -25,6 +29,7 @@ export interface NotificationDomainDeps extends OrgDomainDeps {
   plans: PlanGate;
   projects: Pick<ProjectService, 'projectOf'>;
   workflows: WorkflowStarter;
+  temporal: Client;
   config: NotificationsConfig;
 }
 
@@ -35,6 +40,7 @@ export function createNotificationDomain(deps: NotificationDomainDeps): Notifica
   return {
     deliver,
     inbox: createInboxService({ ...deps, dispatcher }),
+    escalations: createEscalationService({ ...deps, dispatcher }),
     channels: createChannelService({
       ...deps,
       outbound: deps.config.outbound,

@@ -3,6 +3,8 @@
  * domain-event outbox in seq order and fanning deliveries out per channel. Imported by workflow code, so it stays
  * free of Node built-ins and I/O.
  */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { AuditActor } from '../audit/types';
 import type { NotificationMessage } from './message';
 
 export function dispatcherWorkflowId(organizationId: string): string {
@@ -38,3 +40,68 @@ export interface DispatchPlan {
 }
 
 export type DeliveryOutcome = 'sent' | 'failed' | 'duplicate' | 'skipped';
+
+/** One escalation incident (`escalation-incident-<id>`): tiers, timers, repeats and business hours. */
+export function incidentWorkflowId(incidentId: string): string {
+  return `escalation-incident-${incidentId}`;
+}
+
+export interface EscalationTarget {
+  kind: 'channel' | 'user' | 'team';
+  id: string;
+}
+
+export interface EscalationTier {
+  targets: EscalationTarget[];
+}
+
+export interface BusinessHoursRule {
+  timeZone: string;
+  /** ISO weekdays, 1 Monday ... 7 Sunday. */
+  days: number[];
+  start: string;
+  end: string;
+  /** Outside business hours: wait for the next opening, or notify the after-hours tier instead. */
+  outside: 'wait' | 'after_hours_tier';
+  afterHoursTier?: EscalationTier;
+}
+
+/** The policy as it was when the incident opened (a later edit does not change a running incident). */
+export interface EscalationSnapshot {
+  policyId: string;
+  name: string;
+  tiers: EscalationTier[];
+  timeoutMs: number;
+  /** Whole-cycle repeats after the last tier's timeout, while unacknowledged. */
+  repeatCount: number;
+  repeatIntervalMs: number;
+  businessHours: BusinessHoursRule | null;
+}
+
+export interface IncidentInput {
+  incidentId: string;
+  organizationId: string;
+  policy: EscalationSnapshot;
+  message: NotificationMessage;
+}
+
+export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
+
+export interface IncidentState {
+  status: IncidentStatus;
+  /** Every notification step so far: tier index (-1 for the after-hours tier) and cycle. */
+  steps: { tier: number; cycle: number; at: string }[];
+}
+
+export interface IncidentActionRequest {
+  actor: AuditActor;
+  /** `link` when the signed single-use link was used. */
+  via: 'api' | 'link';
+}
+
+export const acknowledgeIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('acknowledgeIncident');
+export const resolveIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('resolveIncident');
+export const incidentStateQuery = defineQuery<IncidentState>('incidentState');
+
+/** ApplicationFailure types of rejected incident updates (the API maps them to 409). */
+export const INCIDENT_FAILURE = { notOpen: 'IncidentNotOpen', resolved: 'IncidentResolved' } as const;

@@ -134,6 +134,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       plans,
       projects: projects.projects,
       workflows: core.workflows,
+      temporal: core.temporal,
       config: config.notifications,
     }),
   };
