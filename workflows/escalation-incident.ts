@@ -44,7 +44,8 @@ async function unwrap<T>(call: Promise<T>): Promise<T> {
  * tier, repeat the cycle `repeatCount` times `repeatIntervalMs` apart. Outside business hours it waits for the next
  * opening, or notifies the after-hours tier instead. Acknowledge and resolve are Updates (validators reject a closed
  * incident at once); their handlers change the row through an activity (row + audit entry in one transaction).
- * After the escalation ran out the incident stays open until someone acknowledges or resolves it.
+ * After the escalation ran out the incident stays open until someone acknowledges or resolves it; the workflow ends
+ * when it is resolved.
  */
 export async function escalationIncidentWorkflow(input: IncidentInput): Promise<IncidentState> {
   const { policy } = input;
@@ -110,7 +111,8 @@ export async function escalationIncidentWorkflow(input: IncidentInput): Promise<
       if (await condition(ended, policy.timeoutMs)) break escalation;
     }
   }
-  await condition(() => status === 'resolved' || status === 'acknowledged');
+  // Acknowledged stops the escalation; the incident stays until resolved (which also resolves its pages).
+  await condition(() => status === 'resolved');
   await condition(allHandlersFinished);
   return state();
 }

@@ -127,19 +127,24 @@ describe('escalation incident workflow', () => {
     expect(offsets).toEqual([0, 5, 20, 25]);
     const state = await handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] });
     expect(state.status).toBe('acknowledged');
-    expect((await handle.result()).status).toBe('acknowledged');
-    expect(transitions).toEqual(['acknowledged']);
+    // Acknowledged stops the escalation; resolving closes the incident.
+    await env.sleep(60 * MIN);
+    expect(mine()).toHaveLength(4);
+    await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
+    expect((await handle.result()).status).toBe('resolved');
+    expect(transitions).toEqual(['acknowledged', 'resolved', 'resolve-targets']);
   });
 
   it('an acknowledgement during tier 1 stops the escalation: tier 2 is never notified', async () => {
     const { handle, mine } = await start(policy());
     await env.sleep(2 * MIN);
     await handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] });
-    await handle.result();
     await env.sleep(60 * MIN);
     expect(mine().map((n) => n.tier)).toEqual([0]);
     // A second acknowledgement is refused by the validator (the signed link is single-use this way).
     await expect(handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] })).rejects.toThrow();
+    await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
+    await handle.result();
   });
 
   it('resolving closes the incident and resolves its paging targets', async () => {
@@ -175,7 +180,7 @@ describe('escalation incident workflow', () => {
     await env.sleep(2 * 60 * MIN);
     expect(mine().length).toBeGreaterThanOrEqual(1);
     expect(mine()[0]!.atMs).toBeGreaterThanOrEqual(opensAt.getTime());
-    await handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] });
+    await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
   });
 
   it('outside business hours with an after-hours tier, that tier is notified at once', async () => {
@@ -197,6 +202,6 @@ describe('escalation incident workflow', () => {
     );
     await env.sleep(MIN);
     expect(mine().map((n) => n.tier)).toEqual([-1]);
-    await handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] });
+    await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
   });
 });

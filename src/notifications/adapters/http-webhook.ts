@@ -7,7 +7,8 @@ import { JSON_HEADERS } from './adapter';
  * the same code: `X-Service-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>` and
  * `X-Service-Timestamp: <unix seconds>`. Without a secret the headers are absent.
  *
- * Body: { id, event, category, severity, occurredAt, organizationId, projectId, title, data }.
+ * Body: { id, event, category, severity, occurredAt, organizationId, projectId, title, data, link? } (`link`: the
+ * signed acknowledge link of an escalation).
  */
 export function signShapeA(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
@@ -26,6 +27,7 @@ export const httpWebhookAdapter: HttpAdapter = {
       projectId: message.projectId,
       title: message.title,
       data: message.data,
+      ...(message.link ? { link: message.link } : {}),
     });
     const headers: Record<string, string> = { ...JSON_HEADERS, 'x-service-event': message.event };
     if (target.secret) {
