@@ -3,8 +3,11 @@ import type { Db } from '../src/db/knex';
 import type { WorkflowStarter } from '../src/temporal/start-workflow';
 import type { ChannelDeliver } from '../src/notifications/channel-sender';
 import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
+import { sendDigest } from '../src/notifications/digest-mail';
+import type { Mailer } from '../src/mail/mailer';
 import type {
   DeliveryOutcome,
+  DigestItem,
   DispatchPlan,
   PlannedDelivery,
 } from '../src/notifications/notification-workflow-contract';
@@ -13,6 +16,7 @@ export interface NotificationActivityDeps {
   db: Db;
   audit: AuditService;
   workflows: WorkflowStarter;
+  mailer: Pick<Mailer, 'send'>;
   notifications: { deliver: ChannelDeliver };
   config: { notifications: { limits: { totalTimeoutMs: number } } };
 }
@@ -24,6 +28,8 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
     planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
       planDispatch(deps, input, deps.config.notifications.limits.totalTimeoutMs),
     deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
-      deliverPlanned(deps.db, deps.notifications.deliver, delivery),
+      deliverPlanned({ db: deps.db, deliver: deps.notifications.deliver, mailer: deps.mailer }, delivery),
+    sendDigest: (input: { organizationId: string; userId: string; items: DigestItem[] }): Promise<'sent' | 'skipped'> =>
+      sendDigest(deps, input),
   };
 }

@@ -602,7 +602,7 @@ export interface NotificationPreferencesRequest {
    */
   projects?: string[];
   /**
-   * Digest mode: batch notifications at this interval.
+   * Digest mode: events routed to email are gathered and mailed as one summary at this interval (in-app stays immediate).
    */
   digestIntervalMs?: number | null;
 }

@@ -4,3 +4,4 @@ export { invitationWorkflow } from './invitation';
 export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';
 export { notificationDispatchWorkflow } from './notification-dispatch';
 export { escalationIncidentWorkflow } from './escalation-incident';
+export { notificationDigestWorkflow } from './notification-digest';

@@ -90,6 +90,10 @@ export async function claimSend(db: Queryable, organizationId: string, key: stri
   return rows.length > 0;
 }
 
+export async function wasSent(db: Queryable, key: string): Promise<boolean> {
+  return (await db('notification_sends').where({ idempotency_key: key }).first('idempotency_key')) !== undefined;
+}
+
 export function sendKey(eventId: string, channelOrUser: string, recipient: string): string {
   return `${eventId}:${channelOrUser}:${recipient}`;
 }

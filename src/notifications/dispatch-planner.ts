@@ -7,7 +7,18 @@ import { notificationEventOf, selects, type NotificationEvent } from './event-ca
 import { routeToEscalations, type IncidentDeps } from './incident-opener';
 import { insertInApp, membersWithPreferences, type Preferences } from './inbox-repository';
 import { messageOf } from './message';
-import type { DeliveryOutcome, DispatchPlan, PlannedDelivery } from './notification-workflow-contract';
+import {
+  digestItemSignal,
+  digestWorkflowId,
+  type DeliveryOutcome,
+  type DigestItem,
+  type DispatchPlan,
+  type PlannedDelivery,
+} from './notification-workflow-contract';
+import { emailOf } from './email-message';
+import type { Mailer } from '../mail/mailer';
+import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
+import { notificationDigestWorkflow } from '../../workflows/notification-digest';
 
 export async function readCursor(db: Queryable, organizationId: string): Promise<number> {
   const row = (await db('notification_cursors').where({ organization_id: organizationId }).first('last_seq')) as
@@ -53,6 +64,7 @@ export async function planDispatch(
   const deliveries: PlannedDelivery[] = [];
   const members = events.length > 0 ? await membersWithPreferences(db, input.organizationId) : [];
   const inApp: Parameters<typeof insertInApp>[1] = [];
+  const digests: { userId: string; item: DigestItem }[] = [];
   for (const record of events) {
     const event = notificationEventOf(record.type);
     if (event === null) continue;
@@ -65,8 +77,33 @@ export async function planDispatch(
       data: record.payload,
     });
     await routeToEscalations(deps, message);
-    for (const { userId, preferences } of members) {
-      if (!personalChannels(preferences, event, record.projectId).includes('in_app')) continue;
+    for (const { userId, email, preferences } of members) {
+      const routes = personalChannels(preferences, event, record.projectId);
+      if (routes.includes('email')) {
+        if (preferences.digestIntervalMs !== null) {
+          digests.push({
+            userId,
+            item: {
+              eventId: record.id,
+              event,
+              title: message.title,
+              occurredAt: record.createdAt,
+              projectId: record.projectId,
+              intervalMs: preferences.digestIntervalMs,
+            },
+          });
+        } else {
+          deliveries.push({
+            channelId: `user:${userId}`,
+            personal: { userId, email },
+            recipient: email,
+            eventId: record.id,
+            message,
+            timeoutMs: totalTimeoutMs + 10_000,
+          });
+        }
+      }
+      if (!routes.includes('in_app')) continue;
       inApp.push({
         organizationId: input.organizationId,
         userId,
@@ -91,6 +128,16 @@ export async function planDispatch(
     }
   }
   await insertInApp(db, inApp);
+  for (const { userId, item } of digests) {
+    await deps.workflows.signalWithStart(notificationDigestWorkflow, {
+      workflowId: digestWorkflowId(input.organizationId, userId),
+      args: [{ organizationId: input.organizationId, userId, sendsPerRun: 100 }],
+      signal: digestItemSignal,
+      signalArgs: [item],
+      searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: input.organizationId }],
+      summary: `notification digest of user ${userId}`,
+    });
+  }
   const lastSeq = events.length > 0 ? events[events.length - 1]!.seq : input.afterSeq;
   if (lastSeq !== input.afterSeq) await storeCursor(db, input.organizationId, lastSeq);
   return { lastSeq, events: events.length, deliveries };
@@ -101,7 +148,17 @@ export async function planDispatch(
  * activity or a second dispatcher finds it and sends nothing. A channel deleted or switched off since the plan is
  * skipped.
  */
-export async function deliverPlanned(db: Db, deliver: ChannelDeliver, d: PlannedDelivery): Promise<DeliveryOutcome> {
+export async function deliverPlanned(
+  deps: { db: Db; deliver: ChannelDeliver; mailer: Pick<Mailer, 'send'> },
+  d: PlannedDelivery,
+): Promise<DeliveryOutcome> {
+  const { db, deliver } = deps;
+  if (d.personal) {
+    const key = sendKey(d.eventId, `user:${d.personal.userId}`, 'email');
+    if (!(await claimSend(db, d.message.organizationId, key))) return 'duplicate';
+    await deps.mailer.send(emailOf(d.message, d.personal.email));
+    return 'sent';
+  }
   const channel = await findChannel(db, d.message.organizationId, d.channelId);
   if (!channel || !channel.active) return 'skipped';
   if (!(await claimSend(db, channel.organizationId, sendKey(d.eventId, d.channelId, d.recipient)))) return 'duplicate';

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
 import { membershipRoles } from '../orgs/membership-repository';
+import { userProfiles } from '../users/user-repository';
 import { newestFirst } from './seq-page';
 
 export interface InAppNotification {
@@ -175,22 +176,25 @@ export async function upsertPreferences(
 export async function membersWithPreferences(
   db: Queryable,
   organizationId: string,
-): Promise<{ userId: string; preferences: Preferences }[]> {
+): Promise<{ userId: string; email: string; preferences: Preferences }[]> {
   const rows = (await db(membershipRoles(db).as('m'))
+    .join(userProfiles(db).as('u'), 'u.id', 'm.user_id')
     .leftJoin('notification_preferences as p', (j) => {
       j.on('p.user_id', '=', 'm.user_id').andOn('p.organization_id', '=', 'm.organization_id');
     })
     .where('m.organization_id', organizationId)
     .select(
       'm.user_id',
+      'u.email',
       'p.events',
       'p.channels',
       'p.project_ids',
       'p.digest_interval_ms',
       'p.updated_at',
-    )) as (Partial<PrefRow> & { user_id: string })[];
+    )) as (Partial<PrefRow> & { user_id: string; email: string })[];
   return rows.map((r) => ({
     userId: r.user_id,
+    email: r.email,
     preferences: r.events ? toPreferences(r as PrefRow) : DEFAULT_PREFERENCES,
   }));
 }

@@ -3,7 +3,7 @@
  * domain-event outbox in seq order and fanning deliveries out per channel. Imported by workflow code, so it stays
  * free of Node built-ins and I/O.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
 import type { NotificationMessage } from './message';
 
@@ -22,9 +22,13 @@ export interface DispatcherInput {
   afterSeq?: number;
 }
 
-/** One send the plan asks for: a message to one channel and recipient, within its own time budget. */
+/**
+ * One send the plan asks for: a message to one channel and recipient, within its own time budget; or, with
+ * `personal`, a member's own email routed by their preferences (`channelId` is then `user:<id>`, its chain).
+ */
 export interface PlannedDelivery {
   channelId: string;
+  personal?: { userId: string; email: string };
   recipient: string;
   eventId: string;
   message: NotificationMessage;
@@ -105,3 +109,29 @@ export const incidentStateQuery = defineQuery<IncidentState>('incidentState');
 
 /** ApplicationFailure types of rejected incident updates (the API maps them to 409). */
 export const INCIDENT_FAILURE = { notOpen: 'IncidentNotOpen', resolved: 'IncidentResolved' } as const;
+
+/** One member's digest (`notification-digest-<orgId>-<userId>`): gathers items, mails one summary per interval. */
+export function digestWorkflowId(organizationId: string, userId: string): string {
+  return `notification-digest-${organizationId}-${userId}`;
+}
+
+export interface DigestItem {
+  eventId: string;
+  event: string;
+  title: string;
+  occurredAt: string;
+  projectId: string | null;
+  /** The member's interval when the item was routed; the latest one sets the next window. */
+  intervalMs: number;
+}
+
+export interface DigestInput {
+  organizationId: string;
+  userId: string;
+  /** Items carried over continue-as-new. */
+  pending?: DigestItem[];
+  /** Summaries per run before continue-as-new bounds the history. */
+  sendsPerRun: number;
+}
+
+export const digestItemSignal = defineSignal<[DigestItem]>('digestItem');
