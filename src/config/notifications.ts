@@ -10,6 +10,11 @@ export interface NotificationsConfig {
   pollIntervalMs: number;
   /** NOTIFY_DISPATCH_BATCH: events one dispatcher turn reads. */
   batchSize: number;
+  /**
+   * NOTIFY_RECONCILE_INTERVAL: how often the worker makes sure every organization that needs one has its dispatcher
+   * (organizations with channels, preferences or policies, or events within two intervals).
+   */
+  reconcileIntervalMs: number;
   /** NOTIFY_RETRY_MAX_ATTEMPTS: the most attempts a channel's opt-in retries may ask for. */
   maxAttempts: number;
 }
@@ -37,6 +42,7 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
     },
     pollIntervalMs: readDurationMs(env, 'NOTIFY_POLL_INTERVAL', 2_000),
     batchSize: readInt(env, 'NOTIFY_DISPATCH_BATCH', 100, 1, 1000),
+    reconcileIntervalMs: readDurationMs(env, 'NOTIFY_RECONCILE_INTERVAL', 60_000),
     maxAttempts: readInt(env, 'NOTIFY_RETRY_MAX_ATTEMPTS', 5, 1, 10),
   };
 }

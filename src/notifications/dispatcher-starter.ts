@@ -9,9 +9,8 @@ import type { DispatcherPort } from './channel-service';
 const TURNS_PER_RUN = 200;
 
 /**
- * Starts an organization's dispatcher (USE_EXISTING: a running one is kept). Called after a channel is added or a
- * member saves preferences. Not yet done: a worker-side reconciler for a crash between that commit and this start
- * (the next channel or preference change starts it; docs/notifications.md "What is left").
+ * Starts an organization's dispatcher (USE_EXISTING: a running one is kept). Called after a channel, preference or
+ * policy is saved, and by the worker's reconciler (dispatcher-reconciler.ts) for whatever a crash left unstarted.
  */
 export function createDispatcherStarter(
   workflows: WorkflowStarter,

@@ -9,6 +9,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createChannelSender, type ChannelDeliver } from './channel-sender';
 import { createChannelService, type ChannelService } from './channel-service';
 import { createDispatcherStarter } from './dispatcher-starter';
+import { reconcileDispatchers } from './dispatcher-reconciler';
 import { createInboxService, type InboxService } from './inbox-service';
 import { createEscalationService, type EscalationService } from './escalation-service';
 import type { Client } from '@temporalio/client';
@@ -19,6 +20,8 @@ export interface NotificationDomain {
   inbox: InboxService;
   /** Escalation policies and incidents (Pro and Enterprise). */
   escalations: EscalationService;
+  /** Starts the dispatchers organizations are missing (the worker runs it periodically). */
+  reconcileDispatchers(): Promise<number>;
   /** Sends one message to one channel (adapters, safe sender, delivery log): the API's test sends and the activities. */
   deliver: ChannelDeliver;
 }
@@ -39,6 +42,7 @@ export function createNotificationDomain(deps: NotificationDomainDeps): Notifica
   const dispatcher = createDispatcherStarter(deps.workflows, deps.config);
   return {
     deliver,
+    reconcileDispatchers: () => reconcileDispatchers(deps.db, dispatcher, 2 * deps.config.reconcileIntervalMs),
     inbox: createInboxService({ ...deps, dispatcher }),
     escalations: createEscalationService({ ...deps, dispatcher }),
     channels: createChannelService({

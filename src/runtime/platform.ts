@@ -5,6 +5,7 @@ import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { startInvitationReconciler } from '../invitations/invitation-reconciler';
+import { startDispatcherReconciler } from '../notifications/dispatcher-reconciler';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -71,12 +72,18 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     });
     const workers = [worker, gitWorker];
     const reconciler = startInvitationReconciler(services.invitations, config.orgs.invitationReconcileIntervalMs, log);
+    const dispatchers = startDispatcherReconciler(
+      () => services.notifications.reconcileDispatchers(),
+      config.notifications.reconcileIntervalMs,
+      log,
+    );
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
       (err: unknown) => log.error('worker stopped with an error', errorFields(err)),
     );
     stopWorkers = () => {
       reconciler.stop();
+      dispatchers.stop();
       workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
     };
   }

@@ -93,7 +93,7 @@ describe('notification digest workflow', () => {
     await env.sleep(2 * HOUR);
     expect(mine().map((s) => s.events)).toEqual([['x'], ['y']]);
     const described = await env.client.workflow.getHandle(handle.workflowId).describe();
-    expect(described.runId).not.toBe(handle.firstExecutionRunId);
+    expect(described.runId).not.toBe(handle.signaledRunId);
     await env.client.workflow.getHandle(handle.workflowId).terminate();
   });
 });

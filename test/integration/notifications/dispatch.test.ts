@@ -167,3 +167,27 @@ describe('in-app notifications and preferences', () => {
     ).toBe(0);
   });
 });
+
+describe('dispatcher reconciliation', () => {
+  it('an organization with nothing configured gets its dispatcher from the reconciler: in-app is automatic', async () => {
+    const fresh = await h.org('free');
+    const eventId = await recordDomainEvent(h.platform.services.db, {
+      organizationId: fresh.org.id,
+      projectId: fresh.projectId,
+      type: DOMAIN_EVENT.releaseCreated,
+      payload: { releaseId: 'r-auto' },
+    });
+    expect(await h.platform.services.notifications.reconcileDispatchers()).toBeGreaterThanOrEqual(1);
+    const items = await eventually(
+      async () => {
+        const res = await h.api.get<{ items: { eventId: string }[] }>('/api/v2/notifications', {
+          token: fresh.owner.token,
+        });
+        return res.body.items.some((i) => i.eventId === eventId) && res.body.items;
+      },
+      20_000,
+      'automatic in-app notification',
+    );
+    expect(items.length).toBeGreaterThanOrEqual(1);
+  });
+});
