@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -8,6 +7,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import { unwrapActivityFailure } from './lib/activity-failure';
 import { nextOpening, withinBusinessHours } from '../src/notifications/business-hours';
 import {
   INCIDENT_FAILURE,
@@ -30,15 +30,6 @@ const { notifyEscalationTier, recordIncidentTransition, resolveIncidentTargets }
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
-async function unwrap<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
-    throw err;
-  }
-}
-
 /**
  * One escalation incident: notify tier 1, wait `timeoutMs` for an acknowledgement, then tier 2, ...; after the last
  * tier, repeat the cycle `repeatCount` times `repeatIntervalMs` apart. Outside business hours it waits for the next
@@ -60,7 +51,7 @@ export async function escalationIncidentWorkflow(input: IncidentInput): Promise<
       if (status === 'resolved' || (next === 'acknowledged' && status !== 'open')) {
         throw ApplicationFailure.nonRetryable(`incident is ${status}`, INCIDENT_FAILURE.notOpen);
       }
-      await unwrap(
+      await unwrapActivityFailure(
         recordIncidentTransition({
           incidentId: input.incidentId,
           organizationId: input.organizationId,

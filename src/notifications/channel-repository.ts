@@ -71,19 +71,9 @@ function toRecord(r: Row): ChannelRecord {
   };
 }
 
-export interface ChannelInsert {
-  id: string;
-  projectId: string | null;
-  type: ChannelType;
-  name: string;
-  settings: Record<string, unknown>;
-  secretSealed: string | null;
-  events: string[];
-  active: boolean;
-  retryAttempts: number;
-  retryBackoffMs: number;
+export type ChannelInsert = Omit<ChannelRecord, 'organizationId' | 'createdAt' | 'updatedAt'> & {
   createdBy: string | null;
-}
+};
 
 export async function insertChannel(db: Queryable, organizationId: string, c: ChannelInsert): Promise<ChannelRecord> {
   const row = await insertOne<Row>(

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { locateTimeSkippingServer } from '../../src/embedded/temporal-cli';
 import { repoRoot } from '../../src/paths';
@@ -35,4 +36,26 @@ const quiet = {
 /** Bundles a workflows module once per test file (the worker then starts in milliseconds). */
 export function bundle(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath, logger: quiet });
+}
+
+/** The time-skipping server with one worker of stub activities on a fresh task queue, for a workflow-logic test file. */
+export async function startStubWorker(activities: object) {
+  const env = await startTimeSkipping();
+  const taskQueue = `ts-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await bundle(require.resolve('../../workflows')),
+    activities,
+  });
+  const running = worker.run();
+  return {
+    env,
+    taskQueue,
+    async close() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../../activities';
 import { messageOf } from '../../src/notifications/message';
 import {
@@ -13,7 +12,7 @@ import {
   type IncidentInput,
 } from '../../src/notifications/notification-workflow-contract';
 import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
-import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { startStubWorker } from '../helpers/time-skipping';
 
 /**
  * Escalation incidents on the time-skipping server: tiers after their timeout, whole-cycle repeats, acknowledgement
@@ -31,9 +30,8 @@ const req: IncidentActionRequest = {
 };
 
 let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `esc-${randomUUID()}`;
+let taskQueue: string;
+let close: () => Promise<void>;
 let notified: { incidentId: string; tier: number; cycle: number; atMs: number }[];
 let transitions: string[];
 
@@ -93,20 +91,9 @@ async function start(p: EscalationSnapshot) {
 }
 
 beforeAll(async () => {
-  env = await startTimeSkipping();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await bundle(require.resolve('../../workflows')),
-    activities: stubs(),
-  });
-  running = worker.run();
+  ({ env, taskQueue, close } = await startStubWorker(stubs()));
 }, 120_000);
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+afterAll(() => close?.());
 beforeEach(() => {
   notified = [];
   transitions = [];

@@ -1,20 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { createActivities } from '../../activities';
 import { digestItemSignal, type DigestItem } from '../../src/notifications/notification-workflow-contract';
 import { notificationDigestWorkflow } from '../../workflows/notification-digest';
-import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { startStubWorker } from '../helpers/time-skipping';
 
 /** The per-member digest on the time-skipping server: one summary per window, deduplicated, continue-as-new. */
 type DigestActivities = Pick<ReturnType<typeof createActivities>, 'sendDigest'>;
 
 const HOUR = 3_600_000;
 let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `digest-${randomUUID()}`;
+let taskQueue: string;
+let close: () => Promise<void>;
 let sent: { userId: string; events: string[]; atMs: number }[];
 
 const stubs = (): DigestActivities => ({
@@ -38,20 +36,9 @@ const item = (eventId: string): DigestItem => ({
 });
 
 beforeAll(async () => {
-  env = await startTimeSkipping();
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: await bundle(require.resolve('../../workflows')),
-    activities: stubs(),
-  });
-  running = worker.run();
+  ({ env, taskQueue, close } = await startStubWorker(stubs()));
 }, 120_000);
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+afterAll(() => close?.());
 beforeEach(() => {
   sent = [];
 });
