@@ -1,11 +1,12 @@
 import type { Page, PageRequest } from '../db/pagination';
-import { InvalidInput, NotFound } from '../errors';
-import { orgEntry, requireUser, uuidKey, type OrgCaller } from '../iam/caller';
+import { Forbidden, InvalidInput, NotFound } from '../errors';
+import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import type { ProjectService } from '../projects/project-service';
 import type { DispatcherPort } from './channel-service';
 import { canonicalSelector, isEventSelector } from './event-catalog';
 import {
+  DEFAULT_PREFERENCES,
   findPreferences,
   listInbox,
   markRead,
@@ -30,7 +31,10 @@ export function createInboxService(
   deps: OrgDomainDeps & { projects: Pick<ProjectService, 'projectOf'>; dispatcher: DispatcherPort },
 ) {
   const { db } = deps;
-  const me = (caller: OrgCaller) => requireUser(caller).userId;
+  /** Machine identities (service-account tokens) have no inbox: they read an empty one. */
+  const person = (caller: OrgCaller): string | null =>
+    caller.principal.kind === 'user' ? caller.principal.userId : null;
+  const empty = { items: [], nextCursor: null };
   const selectors = (list: string[]) => {
     const bad = list.find((e) => !isEventSelector(e));
     if (bad !== undefined) throw new InvalidInput(`unknown event or group: ${bad}`);
@@ -38,26 +42,39 @@ export function createInboxService(
   };
 
   return {
-    list: (caller: OrgCaller, page: PageRequest, unreadOnly: boolean): Promise<Page<InAppNotification>> =>
-      listInbox(db, caller.organizationId, me(caller), page, unreadOnly),
+    async list(caller: OrgCaller, page: PageRequest, unreadOnly: boolean): Promise<Page<InAppNotification>> {
+      const userId = person(caller);
+      return userId ? listInbox(db, caller.organizationId, userId, page, unreadOnly) : empty;
+    },
 
-    unreadCount: async (caller: OrgCaller) => ({ unread: await unreadCount(db, caller.organizationId, me(caller)) }),
+    async unreadCount(caller: OrgCaller) {
+      const userId = person(caller);
+      return { unread: userId ? await unreadCount(db, caller.organizationId, userId) : 0 };
+    },
 
     async markRead(caller: OrgCaller, id: string): Promise<void> {
       const key = uuidKey(id);
+      const userId = person(caller);
       // Another member's notification answers like a missing one.
-      if (key === null || !(await notificationExists(db, caller.organizationId, me(caller), key))) {
+      if (key === null || !userId || !(await notificationExists(db, caller.organizationId, userId, key))) {
         throw new NotFound('notification not found');
       }
-      await markRead(db, caller.organizationId, me(caller), key);
+      await markRead(db, caller.organizationId, userId, key);
     },
 
-    markAllRead: async (caller: OrgCaller) => ({ marked: await markRead(db, caller.organizationId, me(caller), null) }),
+    async markAllRead(caller: OrgCaller) {
+      const userId = person(caller);
+      return { marked: userId ? await markRead(db, caller.organizationId, userId, null) : 0 };
+    },
 
-    getPreferences: (caller: OrgCaller): Promise<Preferences> => findPreferences(db, caller.organizationId, me(caller)),
+    async getPreferences(caller: OrgCaller): Promise<Preferences> {
+      const userId = person(caller);
+      return userId ? findPreferences(db, caller.organizationId, userId) : DEFAULT_PREFERENCES;
+    },
 
     async putPreferences(caller: OrgCaller, input: PreferencesInput): Promise<Preferences> {
-      const userId = me(caller);
+      const userId = person(caller);
+      if (!userId) throw new Forbidden('notification preferences belong to signed-in users');
       const channels = Object.fromEntries(
         Object.entries(input.channels ?? {}).map(([k, v]) => [selectors([k])[0]!, [...new Set(v)]]),
       );
