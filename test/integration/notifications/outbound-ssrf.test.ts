@@ -99,4 +99,16 @@ describe('outbound SSRF controls (rows 35-39)', () => {
     }
     expect(receiver.received).toHaveLength(0);
   });
+
+  it('changing a stored target to a loopback address is refused like a creation', async () => {
+    const row = (await platform.services.db('notification_channels').where({ name: 'stored' }).first('id')) as {
+      id: string;
+    };
+    const res = await api().patch(`/api/v2/projects/${slug}/webhooks/${row.id}`, {
+      token: owner.token,
+      body: { url: 'http://[::ffff:127.0.0.1]/' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'target resolves to a private, loopback, link-local or reserved address' });
+  });
 });
