@@ -29,6 +29,8 @@ export interface AttemptResult {
   responseBody: string | null;
   error: string | null;
   durationMs: number;
+  /** `Retry-After` of a 429 or 503 answer, in milliseconds (seconds form only), for a retrying caller. */
+  retryAfterMs?: number;
 }
 
 export type SafeSender = (request: OutboundRequest) => Promise<AttemptResult>;
@@ -91,11 +93,13 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
           const code = res.statusCode ?? 0;
           const body = Buffer.concat(chunks).subarray(0, limits.responseCapBytes).toString('utf8');
           const redirect = code >= 300 && code < 400;
+          const retryAfter = /^\d{1,6}$/.exec(String(res.headers['retry-after'] ?? ''))?.[0];
           finish({
             status: code >= 200 && code < 300 ? 'success' : 'failed',
             responseStatus: code,
             responseBody: body,
             error: redirect ? 'redirect not followed' : null,
+            ...(retryAfter !== undefined ? { retryAfterMs: Number(retryAfter) * 1000 } : {}),
           });
         };
         res.on('data', (chunk: Buffer) => {

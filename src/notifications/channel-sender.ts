@@ -19,7 +19,12 @@ export interface ChannelSenderDeps {
   secrets: SecretBox;
   mailer: Pick<Mailer, 'send'>;
   send: SafeSender;
+  /** A target answered 410 Gone: it asked never to be called again (the channel is switched off, audited). */
+  onGone(channel: ChannelRecord): Promise<void>;
 }
+
+/** The longest Retry-After an opt-in retry waits for (a longer ask waits this long). */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Where one channel delivers: each email recipient is its own delivery; an HTTP channel has one, named ''. */
 export function recipientsOf(channel: ChannelRecord): string[] {
@@ -87,7 +92,11 @@ export function createChannelSender(
     let attempt = 0;
     while (attempt < channel.retryAttempts) {
       attempt += 1;
-      if (attempt > 1) await sleep(channel.retryBackoffMs * 2 ** (attempt - 2));
+      if (attempt > 1) {
+        // The target's Retry-After (429/503) when it asks for longer than the backoff, capped at MAX_RETRY_AFTER_MS.
+        const backoff = channel.retryBackoffMs * 2 ** (attempt - 2);
+        await sleep(Math.max(backoff, Math.min(result?.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
+      }
       result = await attemptOnce(channel, message, opts.recipient);
       await insertAttempt(deps.db, channel.organizationId, {
         channelId: channel.id,
@@ -97,6 +106,10 @@ export function createChannelSender(
         attempt,
         ...result,
       });
+      if (result.responseStatus === 410) {
+        await deps.onGone(channel);
+        break;
+      }
       if (!retryable(result)) break;
     }
     return { ...result!, attempts: attempt };

@@ -7,6 +7,7 @@ import type { PlanGate } from '../plans/plan-gate';
 import type { ProjectService } from '../projects/project-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createChannelSender, type ChannelDeliver } from './channel-sender';
+import { switchOffGoneChannel } from './channel-gone';
 import { createChannelService, type ChannelService } from './channel-service';
 import { createDispatcherStarter } from './dispatcher-starter';
 import { reconcileDispatchers } from './dispatcher-reconciler';
@@ -38,7 +39,13 @@ export interface NotificationDomainDeps extends OrgDomainDeps {
 
 export function createNotificationDomain(deps: NotificationDomainDeps): NotificationDomain {
   const send = createSafeSender(deps.config.outbound, deps.config.limits);
-  const deliver = createChannelSender({ db: deps.db, secrets: deps.secrets, mailer: deps.mailer, send });
+  const deliver = createChannelSender({
+    db: deps.db,
+    secrets: deps.secrets,
+    mailer: deps.mailer,
+    send,
+    onGone: switchOffGoneChannel(deps),
+  });
   const dispatcher = createDispatcherStarter(deps.workflows, deps.config);
   return {
     deliver,

@@ -126,6 +126,37 @@ describe('project HTTP webhooks', () => {
     expect(log.items.map((i) => i.attempt)).toEqual([3, 2, 1]);
   });
 
+  it('410 Gone switches the channel off (audited); 429 retries wait for Retry-After', async () => {
+    const gone = await h.api.post(webhooks(), {
+      token: ctx.owner.token,
+      body: {
+        name: 'gone',
+        url: h.receiver.url('/gone'),
+        events: ['*'],
+        active: true,
+        retry: { attempts: 3, backoffMs: 10 },
+      },
+    });
+    const id = (gone.body as { id: string }).id;
+    expect((await h.api.post(`${webhooks()}/${id}/test`, { token: ctx.owner.token })).body).toMatchObject({
+      results: [{ status: 'failed', responseStatus: 410, attempts: 1 }],
+    });
+    expect((await h.api.get(`${webhooks()}/${id}`, { token: ctx.owner.token })).body).toMatchObject({ active: false });
+    const disabled = await h.platform.services
+      .db('audit_log')
+      .where({ resource_id: id, action: 'notification.channel.disable' });
+    expect(disabled).toHaveLength(1);
+
+    const busy = await h.api.post(webhooks(), {
+      token: ctx.owner.token,
+      body: { name: 'busy', url: h.receiver.url('/busy'), events: ['*'], retry: { attempts: 2, backoffMs: 10 } },
+    });
+    const started = Date.now();
+    const res = await h.api.post(`${webhooks()}/${(busy.body as { id: string }).id}/test`, { token: ctx.owner.token });
+    expect(res.body).toMatchObject({ results: [{ status: 'failed', responseStatus: 429, attempts: 2 }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
   it('a redirect is a failed delivery and is not followed', async () => {
     const res = await h.api.post(webhooks(), {
       token: ctx.owner.token,
@@ -283,7 +314,12 @@ describe('tiers and audit', () => {
       .where('action', 'like', 'notification.channel.%');
     const actions = new Set(entries.map((e: { action: string }) => e.action));
     expect(actions).toEqual(
-      new Set(['notification.channel.create', 'notification.channel.update', 'notification.channel.test']),
+      new Set([
+        'notification.channel.create',
+        'notification.channel.update',
+        'notification.channel.test',
+        'notification.channel.disable',
+      ]),
     );
     expect(JSON.stringify(entries)).not.toMatch(/hook-secret-1|R0UTINGKEY|genie-key-1|xoxb-test-token/);
   });
