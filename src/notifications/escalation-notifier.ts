@@ -6,7 +6,7 @@ import { findMember } from '../orgs/membership-repository';
 import { listTeamMembers } from '../teams/team-repository';
 import { findChannel } from './channel-repository';
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
-import { claimSend } from './delivery-repository';
+import { claimSend, wasSent } from './delivery-repository';
 import { emailOf } from './email-message';
 import { insertInApp } from './inbox-repository';
 import { ackLink } from './incident-link';
@@ -48,8 +48,8 @@ async function usersOf(
 
 /**
  * One escalation step: the tier's channels get the message (with the signed acknowledge link and the incident as
- * dedup key), its users and teams an in-app notification and an email. Each (step, target, recipient) is claimed
- * first, so a retried activity sends nothing twice.
+ * dedup key), its users and teams an in-app notification and an email. Channel sends are claimed first (at most
+ * once, as every channel delivery); mails are recorded after sending (below).
  */
 export function createEscalationNotifier(deps: EscalationNotifierDeps) {
   const { db } = deps;
@@ -95,9 +95,13 @@ export function createEscalationNotifier(deps: EscalationNotifierDeps) {
           payload: { incidentId: input.incidentId, tier: input.tierIndex, cycle: input.cycle, link: message.link },
         })),
       );
+      // Escalation mails are at-least-once: recorded after the send, so an SMTP failure is retried by the activity; a
+      // crash between send and record resends with the same Message-ID.
       for (const u of users) {
-        if (await claim(input.organizationId, `${step}:user:${u.userId}`))
-          await deps.mailer.send(emailOf(message, u.email));
+        const key = `${step}:user:${u.userId}`;
+        if (await wasSent(db, key)) continue;
+        await deps.mailer.send(emailOf(message, u.email));
+        await claim(input.organizationId, key);
       }
     },
 

@@ -80,6 +80,13 @@ describe('escalation policies', () => {
       token: ctx.owner.token,
       body: { type: 'paging', name: 'pd', secret: 'RK', url: h.receiver.url('/esc-pd'), events: ['governance'] },
     });
+    const team = await h.api.post('/api/v2/teams', {
+      token: ctx.owner.token,
+      body: { slug: 'oncall', name: 'On call' },
+    });
+    const teamId = (team.body as { id: string }).id;
+    const viewer = ctx.members.viewer!;
+    await h.api.post(`/api/v2/teams/${teamId}/members`, { token: ctx.owner.token, body: { userId: viewer.user.id } });
     const policy = await h.api.post(POLICIES, {
       token: ctx.owner.token,
       body: {
@@ -92,7 +99,12 @@ describe('escalation policies', () => {
               { kind: 'user', id: ctx.members.member!.user.id },
             ],
           },
-          { targets: [{ kind: 'channel', id: (paging.body as { id: string }).id }] },
+          {
+            targets: [
+              { kind: 'channel', id: (paging.body as { id: string }).id },
+              { kind: 'team', id: teamId },
+            ],
+          },
         ],
         timeoutMs: 1500,
         cooldownMs: 600_000,
@@ -114,6 +126,8 @@ describe('escalation policies', () => {
     expect(page.at - tier1.at).toBeGreaterThanOrEqual(1400);
     const mail = await h.smtp.waitFor(ctx.members.member!.user.email, /\[release failures\]/);
     expect(mail.text).toContain('Acknowledge: ');
+    // Tier 2 names a team: its members are notified (in-app and email).
+    await h.smtp.waitFor(viewer.user.email, /\[release failures\]/);
 
     // A similar event while it is open joins the incident.
     await fail();
