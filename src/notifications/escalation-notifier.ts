@@ -5,6 +5,7 @@ import type { Mailer } from '../mail/mailer';
 import { findMember } from '../orgs/membership-repository';
 import { listTeamMembers } from '../teams/team-repository';
 import { findChannel } from './channel-repository';
+import { findIncidentById } from './escalation-repository';
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, wasSent } from './delivery-repository';
 import { emailOf } from './email-message';
@@ -74,9 +75,12 @@ export function createEscalationNotifier(deps: EscalationNotifierDeps) {
   return {
     async notifyTier(input: IncidentInput & { tierIndex: number; cycle: number; targets: EscalationTarget[] }) {
       const step = `incident:${input.incidentId}:${input.cycle}:${input.tierIndex}`;
+      // Aggregation: similar events joined the incident since it opened; every later step says how many.
+      const events = (await findIncidentById(db, input.incidentId))?.eventCount ?? 1;
       const message: NotificationMessage = {
         ...input.message,
-        title: `[${input.policy.name}] ${input.message.title}`,
+        title: `[${input.policy.name}] ${input.message.title}${events > 1 ? ` (${events} events)` : ''}`,
+        facts: { ...input.message.facts, events: String(events) },
         dedupKey: input.incidentId,
         action: 'trigger',
         link: ackLink(deps.secrets, deps.publicUrl, input.incidentId),

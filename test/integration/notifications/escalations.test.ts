@@ -107,6 +107,7 @@ describe('escalation policies', () => {
           },
         ],
         timeoutMs: 1500,
+        repeat: { count: 1, intervalMs: 1000 },
         cooldownMs: 600_000,
       },
     });
@@ -133,6 +134,9 @@ describe('escalation policies', () => {
     await fail();
     await eventually(async () => (await incidents())[0]!.eventCount === 2, 20_000, 'aggregation');
     expect(await incidents()).toHaveLength(1);
+    // The repeat cycle's tier 1 message counts the aggregated events.
+    const repeated = await eventually(async () => h.receiver.at('/esc-tier1')[1], 20_000, 'repeat of tier 1');
+    expect(JSON.parse(repeated.body)).toMatchObject({ title: expect.stringMatching(/\(2 events\)$/) });
 
     // The signed link: GET shows a form (acknowledges nothing), POST acknowledges, a second POST is refused.
     const path = link.slice(link.indexOf('/api/'));
