@@ -1,4 +1,6 @@
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
+import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
+import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
 import { createProofActivities, type ProofActivityDeps } from './proof';
 import { createReleaseActivities, type ReleaseActivityDeps } from './release';
 
@@ -6,7 +8,11 @@ import { createReleaseActivities, type ReleaseActivityDeps } from './release';
  * What the `platform` queue's activities use, built once by the composition root (src/runtime/services.ts): each
  * creator takes only its own slice.
  */
-export type ActivityDeps = ProofActivityDeps & InvitationActivityDeps & ReleaseActivityDeps;
+export type ActivityDeps = ProofActivityDeps &
+  InvitationActivityDeps &
+  ReleaseActivityDeps &
+  NotificationActivityDeps &
+  EscalationActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
@@ -14,5 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createProofActivities(deps),
     ...createInvitationActivities(deps),
     ...createReleaseActivities(deps),
+    ...createNotificationActivities(deps),
+    ...createEscalationActivities(deps),
   };
 }

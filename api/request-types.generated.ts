@@ -301,6 +301,194 @@ export interface EnvironmentUpdateRequest {
   production?: boolean;
 }
 
+export interface EscalationPolicyCreateRequest {
+  name: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  triggerEvents: [string, ...string[]];
+  /**
+   * Ordered tiers; each is notified after the previous one's timeout.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  tiers: [
+    {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    },
+    ...{
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    }[],
+  ];
+  /**
+   * Time before moving to the next tier.
+   */
+  timeoutMs: number;
+  /**
+   * Whole-cycle repeats while unacknowledged.
+   */
+  repeat?: {
+    count: number;
+    intervalMs: number;
+  };
+  aggregation?: {
+    by: 'event' | 'event_project';
+  };
+  /**
+   * After an acknowledgement, identical events open no new incident for this long.
+   */
+  cooldownMs?: number;
+  businessHours?: {
+    timeZone: string;
+    /**
+     * @minItems 1
+     * @maxItems 7
+     */
+    days: [number, ...number[]];
+    start: string;
+    end: string;
+    outside: 'wait' | 'after_hours_tier';
+    afterHoursTier?: {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    };
+  } | null;
+}
+
+export interface EscalationPolicyUpdateRequest {
+  name?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  triggerEvents?: [string, ...string[]];
+  /**
+   * Ordered tiers; each is notified after the previous one's timeout.
+   *
+   * @minItems 1
+   * @maxItems 10
+   */
+  tiers?: [
+    {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    },
+    ...{
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    }[],
+  ];
+  /**
+   * Time before moving to the next tier.
+   */
+  timeoutMs?: number;
+  /**
+   * Whole-cycle repeats while unacknowledged.
+   */
+  repeat?: {
+    count: number;
+    intervalMs: number;
+  };
+  aggregation?: {
+    by: 'event' | 'event_project';
+  };
+  /**
+   * After an acknowledgement, identical events open no new incident for this long.
+   */
+  cooldownMs?: number;
+  businessHours?: {
+    timeZone: string;
+    /**
+     * @minItems 1
+     * @maxItems 7
+     */
+    days: [number, ...number[]];
+    start: string;
+    end: string;
+    outside: 'wait' | 'after_hours_tier';
+    afterHoursTier?: {
+      /**
+       * @minItems 1
+       * @maxItems 20
+       */
+      targets: [
+        {
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        },
+        ...{
+          kind: 'channel' | 'user' | 'team';
+          id: string;
+        }[],
+      ];
+    };
+  } | null;
+}
+
 export interface FileDeleteRequest {
   path: string;
   message: string;
@@ -331,6 +519,10 @@ export interface IamPermissionsQueryRequest {
   resourceType?: 'cluster' | 'project' | 'tenant';
   resourceId?: string;
   action?: string;
+}
+
+export interface IncidentLinkQueryRequest {
+  token: string;
 }
 
 export interface InvitationCreateRequest {
@@ -365,6 +557,95 @@ export interface K8SVersionQueryRequest {
 
 export interface MemberRoleUpdateRequest {
   role: 'owner' | 'admin' | 'member' | 'viewer';
+}
+
+export interface NotificationChannelCreateRequest {
+  type: 'email' | 'chat' | 'chat2' | 'cards' | 'paging' | 'alerts';
+  name: string;
+  /**
+   * Slug of the one project whose events the channel receives; absent: every project.
+   */
+  project?: string;
+  url?: string;
+  secret?: string;
+  mode?: 'webhook' | 'bot';
+  channel?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  recipients?: [string, ...string[]];
+  /**
+   * @maxItems 50
+   */
+  events: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
+export interface NotificationChannelUpdateRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  mode?: 'webhook' | 'bot';
+  channel?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  recipients?: [string, ...string[]];
+  /**
+   * @maxItems 50
+   */
+  events?: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
+export interface NotificationListQueryRequest {
+  limit?: string;
+  cursor?: string;
+  unread?: 'true' | 'false';
+}
+
+export interface NotificationPreferencesRequest {
+  /**
+   * Event names, categories or trigger groups; * for all.
+   *
+   * @maxItems 50
+   */
+  events: string[];
+  /**
+   * Channels per event (or category): in_app, email.
+   */
+  channels?: {
+    /**
+     * @maxItems 2
+     */
+    [k: string]: ('in_app' | 'email')[];
+  };
+  /**
+   * Slugs of the projects whose events are wanted; absent: every project.
+   *
+   * @maxItems 100
+   */
+  projects?: string[];
+  /**
+   * Digest mode: events routed to email are gathered and mailed as one summary at this interval (in-app stays immediate).
+   */
+  digestIntervalMs?: number | null;
 }
 
 export interface OrgPageQueryRequest {
@@ -756,6 +1037,42 @@ export interface TenantCreateRequest {
 export interface TenantUpdateRequest {
   name?: string;
   description?: string;
+}
+
+export interface WebhookCreateRequest {
+  name: string;
+  url: string;
+  secret?: string;
+  /**
+   * @maxItems 50
+   */
+  events: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
+}
+
+export interface WebhookUpdateRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  /**
+   * @maxItems 50
+   */
+  events?: string[];
+  active?: boolean;
+  /**
+   * Opt-in bounded retries with exponential backoff (a deviation from the spec's single attempt; off by default).
+   */
+  retry?: {
+    attempts: number;
+    backoffMs: number;
+  };
 }
 
 export interface WorkloadCreateRequest {

@@ -23,6 +23,9 @@ import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { releaseRoutes } from './routes/releases/release-routes';
 import { policyRoutes } from './routes/policies/policy-routes';
 import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy-routes';
+import { channelRoutes } from './routes/notifications/channel-routes';
+import { inboxRoutes } from './routes/notifications/inbox-routes';
+import { escalationRoutes } from './routes/notifications/escalation-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -65,6 +68,9 @@ export function routeTable(services: ApiServices): RouteDef[] {
       { path: '/api/v2/org-manifest-bundles', actionPrefix: 'org.manifest-bundles', label: 'manifest bundle' },
       pageMax,
     ),
+    ...channelRoutes(services.notifications.channels, pageMax),
+    ...inboxRoutes(services.notifications.inbox, pageMax),
+    ...escalationRoutes(services.notifications.escalations, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

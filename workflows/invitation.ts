@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -9,6 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import { unwrapActivityFailure } from './lib/activity-failure';
 import { ResettableDeadline } from './lib/resettable-deadline';
 import { Turns } from './lib/turns';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
@@ -36,16 +36,6 @@ const { mailInvitation } = proxyActivities<ReturnType<typeof createActivities>>(
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: INVITATION_MAIL_ATTEMPTS },
 });
-
-/** Activity failures reach the API caller as the ApplicationFailure the activity raised (its type is the reason). */
-async function unwrap<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) throw err.cause;
-    throw err;
-  }
-}
 
 /**
  * One invitation from send to its end: a durable timer expires it unless a reissue moves the deadline (resettable
@@ -88,7 +78,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
     (req) =>
       exclusively(async () => {
         const expiresAt = new Date(Date.now() + input.ttlMs).toISOString();
-        await unwrap(
+        await unwrapActivityFailure(
           reissueInvitation({
             invitationId: input.invitationId,
             workflowId,
@@ -110,7 +100,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
     revokeInvitationUpdate,
     (req) =>
       exclusively(async () => {
-        await unwrap(revokeInvitation({ invitationId: input.invitationId, workflowId, ...req }));
+        await unwrapActivityFailure(revokeInvitation({ invitationId: input.invitationId, workflowId, ...req }));
         setStatus('revoked');
         return { status };
       }),
@@ -124,7 +114,9 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
         if (req.tokenHash !== tokenHash) {
           throw ApplicationFailure.nonRetryable('invitation token was replaced', INVITATION_FAILURE.tokenSuperseded);
         }
-        const result = await unwrap(acceptInvitation({ invitationId: input.invitationId, workflowId, ...req }));
+        const result = await unwrapActivityFailure(
+          acceptInvitation({ invitationId: input.invitationId, workflowId, ...req }),
+        );
         setStatus('accepted');
         return result;
       }),

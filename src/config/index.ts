@@ -15,6 +15,7 @@ import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadReleasesConfig, type ReleasesConfig } from './releases';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
+import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
 
 export { ConfigError } from './parse';
 
@@ -66,6 +67,7 @@ export interface Config {
   gitops: GitopsConfig;
   releases: ReleasesConfig;
   registry: RegistryConfig;
+  notifications: NotificationsConfig;
 }
 
 export interface JwtConfig {
@@ -132,6 +134,7 @@ export function loadConfig(env: Env): Config {
         : undefined,
     ),
     registry: loadRegistryConfig(env),
+    notifications: loadNotificationsConfig(env),
   };
 }
 

@@ -80,3 +80,11 @@ export async function listDomainEvents(
     createdAt: r.created_at.toISOString(),
   }));
 }
+
+/** Organizations that recorded an event since `since` (the notifications reconciler starts their dispatchers). */
+export async function organizationsWithEventsSince(db: Queryable, since: Date): Promise<string[]> {
+  const rows = (await db('domain_events').where('created_at', '>=', since).distinct('organization_id')) as {
+    organization_id: string;
+  }[];
+  return rows.map((r) => r.organization_id);
+}

@@ -30,6 +30,7 @@ import { createServiceAccountService, type ServiceAccountService } from '../mach
 import type { Authenticator } from '../iam/authenticator';
 import { createReleaseService, type ReleaseService } from '../releases/release-service';
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
+import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -72,6 +73,8 @@ export interface DomainServices {
   policies: PolicyService;
   /** Approval policies (/api/v2/approval-policies); their chain hook gates direct deploys into covered environments. */
   approvalPolicies: ApprovalPolicyService;
+  /** Outbound notifications: channels, the safe sender and the delivery log (src/notifications). */
+  notifications: NotificationDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -156,5 +159,15 @@ export function createDomainServices(core: CoreServices): DomainServices {
     },
     policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl }),
     approvalPolicies: createApprovalPolicyService({ ...owned, projects: projects.projects }),
+    notifications: createNotificationDomain({
+      ...owned,
+      secrets: core.secrets,
+      mailer: core.mailer,
+      plans,
+      projects: projects.projects,
+      workflows: core.workflows,
+      temporal: core.temporal,
+      config: config.notifications,
+    }),
   };
 }

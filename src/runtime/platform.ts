@@ -74,6 +74,13 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     const reconcilers = [
       startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),
       startRowReconciler('release', () => services.releases.reconcile(), interval, log),
+      // Idempotent starts of the organizations' outbox dispatchers (it counts organizations checked: nothing to log).
+      startRowReconciler(
+        'notification dispatcher',
+        () => services.notifications.reconcileDispatchers().then(() => 0),
+        config.notifications.reconcileIntervalMs,
+        log,
+      ),
     ];
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,

@@ -1,5 +1,5 @@
 import { WorkflowIdConflictPolicy, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair, Workflow } from '@temporalio/common';
+import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
 
@@ -16,6 +16,11 @@ export interface StartOptions<Args extends unknown[]> {
 
 export interface WorkflowStarter {
   start<W extends Workflow>(workflow: W, opts: StartOptions<Parameters<W>>): Promise<WorkflowHandle<W>>;
+  /** Signals the running workflow of this id, or starts it with the signal first (an entity per recipient). */
+  signalWithStart<W extends Workflow, S extends unknown[]>(
+    workflow: W,
+    opts: StartOptions<Parameters<W>> & { signal: SignalDefinition<S>; signalArgs: S },
+  ): Promise<void>;
 }
 
 /**
@@ -41,6 +46,18 @@ export function createWorkflowStarter(
       } as Parameters<Client['workflow']['start']>[1]);
       metrics.workflowStarts.inc({ workflow: workflow.name });
       return handle as WorkflowHandle<typeof workflow>;
+    },
+    async signalWithStart(workflow, opts) {
+      await temporal.workflow.signalWithStart(workflow, {
+        taskQueue: taskQueue(queuePrefix, opts.queue ?? 'platform'),
+        workflowId: opts.workflowId,
+        args: opts.args,
+        signal: opts.signal,
+        signalArgs: opts.signalArgs,
+        typedSearchAttributes: opts.searchAttributes,
+        memo: opts.memo,
+        staticSummary: opts.summary,
+      } as Parameters<Client['workflow']['signalWithStart']>[1]);
     },
   };
 }

@@ -38,28 +38,41 @@ export function bundle(workflowsPath: string): Promise<WorkflowBundleWithSourceM
   return bundleWorkflowCode({ workflowsPath, logger: quiet });
 }
 
+/** The time-skipping server with one worker of stub activities on a fresh task queue, for a workflow-logic test file. */
+export async function startStubWorker(activities: object, workflowsPath = require.resolve('../../workflows')) {
+  const env = await startTimeSkipping();
+  const taskQueue = `ts-${randomUUID()}`;
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await bundle(workflowsPath),
+    activities,
+  });
+  const running = worker.run();
+  return {
+    env,
+    taskQueue,
+    async close() {
+      worker.shutdown();
+      await running;
+      await env.teardown();
+    },
+  };
+}
+
 /**
- * The set-up of a workflow-logic test file: one time-skipping server and one worker on a fresh task queue for the
- * whole file (started before its tests, stopped after). Read `env` and `taskQueue` inside tests.
+ * The same set up for a whole test file: started before its tests, stopped after. Read `env` and `taskQueue` inside
+ * tests.
  */
 export function timeSkippingWorker(workflowsPath: string, activities: object) {
-  const context = { env: undefined as unknown as TestWorkflowEnvironment, taskQueue: `ts-${randomUUID()}` };
-  let worker: Worker | undefined;
-  let running: Promise<void> | undefined;
+  const context = { env: undefined as unknown as TestWorkflowEnvironment, taskQueue: '' };
+  let stub: Awaited<ReturnType<typeof startStubWorker>> | undefined;
   beforeAll(async () => {
-    context.env = await startTimeSkipping();
-    worker = await Worker.create({
-      connection: context.env.nativeConnection,
-      taskQueue: context.taskQueue,
-      workflowBundle: await bundle(workflowsPath),
-      activities,
-    });
-    running = worker.run();
+    stub = await startStubWorker(activities, workflowsPath);
+    Object.assign(context, { env: stub.env, taskQueue: stub.taskQueue });
   }, 120_000);
   afterAll(async () => {
-    worker?.shutdown();
-    await running;
-    await context.env?.teardown();
+    await stub?.close();
   });
   return context;
 }

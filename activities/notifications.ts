@@ -1,0 +1,35 @@
+import type { AuditService } from '../src/audit/audit-service';
+import type { Db } from '../src/db/knex';
+import type { WorkflowStarter } from '../src/temporal/start-workflow';
+import type { ChannelDeliver } from '../src/notifications/channel-sender';
+import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
+import { sendDigest } from '../src/notifications/digest-mail';
+import type { Mailer } from '../src/mail/mailer';
+import type {
+  DeliveryOutcome,
+  DigestItem,
+  DispatchPlan,
+  PlannedDelivery,
+} from '../src/notifications/notification-workflow-contract';
+
+export interface NotificationActivityDeps {
+  db: Db;
+  audit: AuditService;
+  workflows: WorkflowStarter;
+  mailer: Pick<Mailer, 'send'>;
+  notifications: { deliver: ChannelDeliver };
+  config: { notifications: { limits: { totalTimeoutMs: number } } };
+}
+
+/** The outbox dispatcher's steps (workflows/notification-dispatch.ts). */
+export function createNotificationActivities(deps: NotificationActivityDeps) {
+  return {
+    readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
+    planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
+      planDispatch(deps, input, deps.config.notifications.limits.totalTimeoutMs),
+    deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
+      deliverPlanned({ db: deps.db, deliver: deps.notifications.deliver, mailer: deps.mailer }, delivery),
+    sendDigest: (input: { organizationId: string; userId: string; items: DigestItem[] }): Promise<'sent' | 'skipped'> =>
+      sendDigest(deps, input),
+  };
+}

@@ -1,0 +1,77 @@
+import dns from 'node:dns/promises';
+import { isBlockedAddress, literalAddress } from './address-policy';
+
+/** How far an outbound call to a tenant-chosen URL may go (NOTIFY_* settings, docs/notifications.md "SSRF"). */
+export interface OutboundPolicy {
+  /** NOTIFY_ALLOW_HTTP: plain http:// targets besides https://. */
+  allowHttp: boolean;
+  /** NOTIFY_ALLOWED_PORTS: the ports a target may use (the scheme's default port counts as 80 or 443). */
+  allowedPorts: readonly number[];
+  /**
+   * NOTIFY_ALLOW_PRIVATE_TARGETS: self-hosted deployments whose chat or paging servers live on the private network.
+   * Off by default; with it on, private and loopback addresses pass (the scheme, port and userinfo rules still hold).
+   */
+  allowPrivate: boolean;
+}
+
+/** Why a target was refused; the message is safe to show the tenant (it names no resolved address). */
+export class TargetRefused extends Error {}
+
+export interface CheckedTarget {
+  url: URL;
+  /** The address the connection must use: every resolved address was checked, this one is pinned. */
+  address: string;
+  family: 4 | 6;
+}
+
+/** Scheme, userinfo and port rules: no I/O, so creation checks and send-time checks share it (SS-1). */
+export function checkUrlShape(raw: string, policy: OutboundPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TargetRefused('target URL is not a valid URL');
+  }
+  const schemes = policy.allowHttp ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    throw new TargetRefused(`target URL scheme must be ${schemes.map((s) => s.slice(0, -1)).join(' or ')}`);
+  }
+  if (url.username !== '' || url.password !== '') throw new TargetRefused('target URL must not carry credentials');
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (!policy.allowedPorts.includes(port)) throw new TargetRefused(`target port ${port} is not allowed`);
+  return url;
+}
+
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * The full check (SS-1 to SS-4): shape, then every address the name resolves to. A name that does not resolve is
+ * refused (never "skip the check"), and any one private address refuses the target (a wildcard or rebinding name
+ * cannot slip one in among public ones). The caller connects to `address` only.
+ */
+export async function checkTarget(
+  raw: string,
+  policy: OutboundPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedTarget> {
+  const url = checkUrlShape(raw, policy);
+  const literal = literalAddress(url.hostname);
+  let addresses: { address: string; family: number }[];
+  if (literal !== null) {
+    addresses = [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await resolve(url.hostname);
+    } catch {
+      throw new TargetRefused('target host does not resolve');
+    }
+    if (addresses.length === 0) throw new TargetRefused('target host does not resolve');
+  }
+  if (!policy.allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {
+    throw new TargetRefused('target resolves to a private, loopback, link-local or reserved address');
+  }
+  const first = addresses[0]!;
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}

@@ -1,0 +1,119 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { checkTarget, TargetRefused, type OutboundPolicy, type Resolver } from './outbound-policy';
+
+export interface SafeSendLimits {
+  /** NOTIFY_CONNECT_TIMEOUT_MS: TCP (and TLS) connection set-up. */
+  connectTimeoutMs: number;
+  /** NOTIFY_TOTAL_TIMEOUT_MS: the whole exchange, first byte to last. */
+  totalTimeoutMs: number;
+  /** NOTIFY_RESPONSE_CAP_BYTES: bytes of the response read; the rest is dropped and the socket closed. */
+  responseCapBytes: number;
+}
+
+export interface OutboundRequest {
+  url: string;
+  method?: 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What one attempt did: `refused` never left the host (SSRF rules), `timeout` hit a limit. */
+export type AttemptStatus = 'success' | 'failed' | 'timeout' | 'refused';
+
+export interface AttemptResult {
+  status: AttemptStatus;
+  responseStatus: number | null;
+  /** The first bytes of the response body (capped), for the delivery log. */
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  /** `Retry-After` of a 429 or 503 answer, in milliseconds (seconds form only), for a retrying caller. */
+  retryAfterMs?: number;
+}
+
+export type SafeSender = (request: OutboundRequest) => Promise<AttemptResult>;
+
+/**
+ * One HTTP attempt to a tenant-chosen URL (SS-1 to SS-5): the target is checked afresh for every send, the socket is
+ * pinned to the checked address through `lookup` (TLS still verifies the certificate against the host name), a 3xx
+ * answer is a failure and is never followed, and connect/total timeouts and the response cap bound the work.
+ */
+export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits, resolve?: Resolver): SafeSender {
+  return async (request) => {
+    const started = Date.now();
+    const done = (partial: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
+      ...partial,
+      durationMs: Date.now() - started,
+    });
+    let target;
+    try {
+      target = await checkTarget(request.url, policy, resolve);
+    } catch (err) {
+      if (!(err instanceof TargetRefused)) throw err;
+      return done({ status: 'refused', responseStatus: null, responseBody: null, error: err.message });
+    }
+    const pinned: LookupFunction = (_host, options, callback) => {
+      if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    };
+    return new Promise<AttemptResult>((resolvePromise) => {
+      let settled = false;
+      const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(total);
+        clearTimeout(connect);
+        resolvePromise(done(result));
+      };
+      const transport = target.url.protocol === 'https:' ? https : http;
+      const req = transport.request(target.url, {
+        method: request.method ?? 'POST',
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        lookup: pinned,
+        agent: false,
+      });
+      const timedOut = (what: string) => {
+        finish({ status: 'timeout', responseStatus: null, responseBody: null, error: `${what} timed out` });
+        req.destroy();
+      };
+      const total = setTimeout(() => timedOut('request'), limits.totalTimeoutMs);
+      const connect = setTimeout(() => timedOut('connection'), limits.connectTimeoutMs);
+      req.on('socket', (socket) => {
+        socket.once(target.url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connect));
+      });
+      req.on('error', (err) =>
+        finish({ status: 'failed', responseStatus: null, responseBody: null, error: err.message }),
+      );
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const complete = () => {
+          const code = res.statusCode ?? 0;
+          const body = Buffer.concat(chunks).subarray(0, limits.responseCapBytes).toString('utf8');
+          const redirect = code >= 300 && code < 400;
+          const retryAfter = /^\d{1,6}$/.exec(String(res.headers['retry-after'] ?? ''))?.[0];
+          finish({
+            status: code >= 200 && code < 300 ? 'success' : 'failed',
+            responseStatus: code,
+            responseBody: body,
+            error: redirect ? 'redirect not followed' : null,
+            ...(retryAfter !== undefined ? { retryAfterMs: Number(retryAfter) * 1000 } : {}),
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          chunks.push(chunk);
+          if (size >= limits.responseCapBytes) {
+            complete();
+            res.destroy();
+          }
+        });
+        res.on('end', complete);
+        res.on('error', complete);
+      });
+      req.end(request.body);
+    });
+  };
+}

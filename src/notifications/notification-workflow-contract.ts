@@ -1,0 +1,137 @@
+/**
+ * The notification workflows: one outbox dispatcher per organization (`notification-dispatch-<orgId>`), reading the
+ * domain-event outbox in seq order and fanning deliveries out per channel. Imported by workflow code, so it stays
+ * free of Node built-ins and I/O.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AuditActor } from '../audit/types';
+import type { NotificationMessage } from './message';
+
+export function dispatcherWorkflowId(organizationId: string): string {
+  return `notification-dispatch-${organizationId}`;
+}
+
+export interface DispatcherInput {
+  organizationId: string;
+  /** How long to wait before reading the outbox again when it had nothing new (NOTIFY_POLL_INTERVAL). */
+  pollIntervalMs: number;
+  batchSize: number;
+  /** Turns of one run before continue-as-new bounds its history. */
+  turnsPerRun: number;
+  /** The cursor carried over continue-as-new; absent on a fresh start (the activity reads the stored one). */
+  afterSeq?: number;
+}
+
+/**
+ * One send the plan asks for: a message to one channel and recipient, within its own time budget; or, with
+ * `personal`, a member's own email routed by their preferences (`channelId` is then `user:<id>`, its chain).
+ */
+export interface PlannedDelivery {
+  channelId: string;
+  personal?: { userId: string; email: string };
+  recipient: string;
+  eventId: string;
+  message: NotificationMessage;
+  /** Covers every attempt the channel opted into, with their backoffs. */
+  timeoutMs: number;
+}
+
+export interface DispatchPlan {
+  /** The seq of the last outbox record read (and stored as the cursor), or the previous cursor when none. */
+  lastSeq: number;
+  events: number;
+  deliveries: PlannedDelivery[];
+}
+
+export type DeliveryOutcome = 'sent' | 'failed' | 'duplicate' | 'skipped';
+
+/** One escalation incident (`escalation-incident-<id>`): tiers, timers, repeats and business hours. */
+export function incidentWorkflowId(incidentId: string): string {
+  return `escalation-incident-${incidentId}`;
+}
+
+export interface EscalationTarget {
+  kind: 'channel' | 'user' | 'team';
+  id: string;
+}
+
+export interface EscalationTier {
+  targets: EscalationTarget[];
+}
+
+export interface BusinessHoursRule {
+  timeZone: string;
+  /** ISO weekdays, 1 Monday ... 7 Sunday. */
+  days: number[];
+  start: string;
+  end: string;
+  /** Outside business hours: wait for the next opening, or notify the after-hours tier instead. */
+  outside: 'wait' | 'after_hours_tier';
+  afterHoursTier?: EscalationTier;
+}
+
+/** The policy as it was when the incident opened (a later edit does not change a running incident). */
+export interface EscalationSnapshot {
+  policyId: string;
+  name: string;
+  tiers: EscalationTier[];
+  timeoutMs: number;
+  /** Whole-cycle repeats after the last tier's timeout, while unacknowledged. */
+  repeatCount: number;
+  repeatIntervalMs: number;
+  businessHours: BusinessHoursRule | null;
+}
+
+export interface IncidentInput {
+  incidentId: string;
+  organizationId: string;
+  policy: EscalationSnapshot;
+  message: NotificationMessage;
+}
+
+export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
+
+export interface IncidentState {
+  status: IncidentStatus;
+  /** Every notification step so far: tier index (-1 for the after-hours tier) and cycle. */
+  steps: { tier: number; cycle: number; at: string }[];
+}
+
+export interface IncidentActionRequest {
+  actor: AuditActor;
+  /** `link` when the signed single-use link was used. */
+  via: 'api' | 'link';
+}
+
+export const acknowledgeIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('acknowledgeIncident');
+export const resolveIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('resolveIncident');
+export const incidentStateQuery = defineQuery<IncidentState>('incidentState');
+
+/** ApplicationFailure types of rejected incident updates (the API maps them to 409). */
+export const INCIDENT_FAILURE = { notOpen: 'IncidentNotOpen', resolved: 'IncidentResolved' } as const;
+
+/** One member's digest (`notification-digest-<orgId>-<userId>`): gathers items, mails one summary per interval. */
+export function digestWorkflowId(organizationId: string, userId: string): string {
+  return `notification-digest-${organizationId}-${userId}`;
+}
+
+export interface DigestItem {
+  eventId: string;
+  event: string;
+  title: string;
+  occurredAt: string;
+  projectId: string | null;
+  /** The member's interval when the item was routed; the latest one sets the next window. */
+  intervalMs: number;
+}
+
+export interface DigestInput {
+  organizationId: string;
+  userId: string;
+  /** Items carried over continue-as-new. */
+  pending?: DigestItem[];
+  /** Summaries per run before continue-as-new bounds the history. */
+  sendsPerRun: number;
+}
+
+export const digestItemSignal = defineSignal<[DigestItem]>('digestItem');
