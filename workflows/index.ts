@@ -2,3 +2,4 @@
 export { proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
 export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';
+export { clusterHeartbeatWorkflow } from './cluster-heartbeat';

@@ -14,6 +14,7 @@ import { loadIdentityConfig, type IdentityConfig } from './identity';
 import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
+import { loadClustersConfig, type ClustersConfig } from './clusters';
 
 export { ConfigError } from './parse';
 
@@ -64,6 +65,7 @@ export interface Config {
   orgs: OrgsConfig;
   gitops: GitopsConfig;
   registry: RegistryConfig;
+  clusters: ClustersConfig;
 }
 
 export interface JwtConfig {
@@ -124,6 +126,7 @@ export function loadConfig(env: Env): Config {
     orgs: loadOrgsConfig(env),
     gitops: loadGitopsConfig(env),
     registry: loadRegistryConfig(env),
+    clusters: loadClustersConfig(env),
   };
 }
 

@@ -1,5 +1,5 @@
 import { WorkflowIdConflictPolicy, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { SearchAttributePair, Workflow } from '@temporalio/common';
+import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
 
@@ -16,6 +16,12 @@ export interface StartOptions<Args extends unknown[]> {
 
 export interface WorkflowStarter {
   start<W extends Workflow>(workflow: W, opts: StartOptions<Parameters<W>>): Promise<WorkflowHandle<W>>;
+  /** Signals the running workflow of that id, or starts it with the signal (one call, one server round trip). */
+  signalWithStart<W extends Workflow>(
+    workflow: W,
+    signal: SignalDefinition<[]>,
+    opts: Omit<StartOptions<Parameters<W>>, 'searchAttributes' | 'memo'>,
+  ): Promise<void>;
 }
 
 /**
@@ -41,6 +47,16 @@ export function createWorkflowStarter(
       } as Parameters<Client['workflow']['start']>[1]);
       metrics.workflowStarts.inc({ workflow: workflow.name });
       return handle as WorkflowHandle<typeof workflow>;
+    },
+    async signalWithStart(workflow, signal, opts) {
+      await temporal.workflow.signalWithStart(workflow, {
+        taskQueue: taskQueue(queuePrefix, opts.queue ?? 'platform'),
+        workflowId: opts.workflowId,
+        args: opts.args,
+        signal,
+        signalArgs: [],
+        staticSummary: opts.summary,
+      } as Parameters<Client['workflow']['signalWithStart']>[1]);
     },
   };
 }

@@ -1,0 +1,163 @@
+import type { Queryable } from '../db/knex';
+import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+
+/** Spec "Cluster status": Connected while heartbeats arrive, Disconnected when the last is older than the window. */
+export type ClusterStatus = 'Connected' | 'Disconnected';
+
+export interface Cluster {
+  id: string;
+  name: string;
+  description: string;
+  status: ClusterStatus;
+  lastHeartbeatAt: string | null;
+  kubernetesVersion: string | null;
+  agentVersion: string | null;
+  /** The controller health the agent last reported (e.g. Healthy). */
+  controllerHealth: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ClusterRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string;
+  status: ClusterStatus;
+  last_heartbeat_at: Date | null;
+  kubernetes_version: string | null;
+  agent_version: string | null;
+  controller_health: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = [
+  'id',
+  'organization_id',
+  'name',
+  'description',
+  'status',
+  'last_heartbeat_at',
+  'kubernetes_version',
+  'agent_version',
+  'controller_health',
+  'created_at',
+  'updated_at',
+];
+
+export function rowToCluster(row: ClusterRow): Cluster {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    lastHeartbeatAt: row.last_heartbeat_at?.toISOString() ?? null,
+    kubernetesVersion: row.kubernetes_version,
+    agentVersion: row.agent_version,
+    controllerHealth: row.controller_health,
+    ...timestampsOf(row),
+  };
+}
+
+export async function insertCluster(
+  db: Queryable,
+  organizationId: string,
+  input: { name: string; description: string },
+): Promise<Cluster> {
+  const row = await insertOne<ClusterRow>(
+    db('clusters')
+      .insert({ organization_id: organizationId, ...input })
+      .returning(COLUMNS),
+    'a cluster with this name already exists',
+  );
+  return rowToCluster(row);
+}
+
+export async function findCluster(db: Queryable, organizationId: string, id: string): Promise<Cluster | null> {
+  const row = (await db('clusters').where({ organization_id: organizationId, id }).first(COLUMNS)) as
+    ClusterRow | undefined;
+  return row ? rowToCluster(row) : null;
+}
+
+/** By id alone: for the agent protocol and activities, whose credential or workflow already names the cluster. */
+export async function findClusterRow(db: Queryable, id: string): Promise<ClusterRow | null> {
+  return ((await db('clusters').where({ id }).first(COLUMNS)) as ClusterRow | undefined) ?? null;
+}
+
+export function listClusters(db: Queryable, organizationId: string, page: PageRequest): Promise<Page<Cluster>> {
+  return keysetPage<ClusterRow, Cluster>(
+    db('clusters').where({ organization_id: organizationId }).select(COLUMNS),
+    ['name', 'id'],
+    page,
+    (r) => [r.name, r.id],
+    rowToCluster,
+  );
+}
+
+export function updateCluster(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; description?: string },
+): Promise<boolean> {
+  return updateOwned(db, 'clusters', organizationId, id, changes);
+}
+
+export function deleteCluster(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+  return deleteOwned(db, 'clusters', organizationId, id);
+}
+
+export interface HeartbeatFacts {
+  kubernetesVersion: string;
+  agentVersion: string;
+  controllerHealth: string;
+}
+
+/**
+ * Records a heartbeat on the row (one UPDATE, no Temporal call) and answers the status before it: the caller signals
+ * the heartbeat workflow only when that was Disconnected. The UPDATE takes the row lock, so it serialises with the
+ * workflow's conditional Disconnected transition (whichever commits second sees the other's write).
+ */
+export async function recordHeartbeat(db: Queryable, clusterId: string, facts: HeartbeatFacts) {
+  const rows = (await db.raw(
+    `UPDATE clusters c SET last_heartbeat_at = now(), kubernetes_version = ?, agent_version = ?, controller_health = ?
+       FROM (SELECT id, status FROM clusters WHERE id = ? FOR UPDATE) old
+      WHERE c.id = old.id
+      RETURNING old.status AS previous_status, c.organization_id, c.kubernetes_version`,
+    [facts.kubernetesVersion, facts.agentVersion, facts.controllerHealth, clusterId],
+  )) as { rows: { previous_status: ClusterStatus; organization_id: string }[] };
+  return rows.rows[0] ?? null;
+}
+
+/**
+ * Connected when the last heartbeat is within the window and the row is not Connected yet: the row when this call
+ * made the transition (the caller audits it), so a retried activity or a stale signal records nothing twice.
+ */
+export async function markConnectedIfRecent(db: Queryable, clusterId: string, windowMs: number) {
+  const [row] = (await db('clusters')
+    .where({ id: clusterId })
+    .whereNot({ status: 'Connected' })
+    .whereRaw("last_heartbeat_at > now() - (? * interval '1 millisecond')", [windowMs])
+    .update({ status: 'Connected', updated_at: db.fn.now() })
+    .returning(COLUMNS)) as ClusterRow[];
+  return row ?? null;
+}
+
+/**
+ * Disconnected when the last heartbeat is older than the window, judged by the database clock in the same
+ * statement: a heartbeat committed meanwhile keeps the cluster Connected. The row when this call made the transition.
+ */
+export async function markDisconnectedIfSilent(db: Queryable, clusterId: string, windowMs: number) {
+  const [row] = (await db('clusters')
+    .where({ id: clusterId, status: 'Connected' })
+    .andWhere((q) =>
+      q
+        .whereNull('last_heartbeat_at')
+        .orWhereRaw("last_heartbeat_at <= now() - (? * interval '1 millisecond')", [windowMs]),
+    )
+    .update({ status: 'Disconnected', updated_at: db.fn.now() })
+    .returning(COLUMNS)) as ClusterRow[];
+  return row ?? null;
+}
