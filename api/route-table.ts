@@ -20,6 +20,9 @@ import { apiKeyRoutes } from './routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from './routes/machine-access/service-account-routes';
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
+import { agentBindingRoutes } from './routes/clusters/agent-binding-routes';
+import { clusterRoutes } from './routes/clusters/cluster-routes';
+import { commandRoutes } from './routes/clusters/command-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -59,6 +62,9 @@ export function routeTable(services: ApiServices): RouteDef[] {
       { path: '/api/v2/org-manifest-bundles', actionPrefix: 'org.manifest-bundles', label: 'manifest bundle' },
       pageMax,
     ),
+    ...clusterRoutes(services.clusters.clusters, pageMax),
+    ...commandRoutes(services.clusters.commands, pageMax),
+    ...agentBindingRoutes(services.clusters.bindings, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

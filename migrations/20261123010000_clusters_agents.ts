@@ -26,6 +26,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('kubernetes_version');
     t.text('agent_version');
     t.text('controller_health');
+    // The agent's last application sync and health report: [{name, namespace, syncStatus, revision, healthStatus}].
+    t.jsonb('applications').notNullable().defaultTo('[]');
+    t.timestamp('applications_reported_at', { useTz: true });
     stamp(t, knex, 'created_at');
     stamp(t, knex, 'updated_at');
     t.unique(['organization_id', 'name']);

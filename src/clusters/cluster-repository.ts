@@ -15,8 +15,19 @@ export interface Cluster {
   agentVersion: string | null;
   /** The controller health the agent last reported (e.g. Healthy). */
   controllerHealth: string | null;
+  /** The agent's last application sync and health report (the same facts as the controller webhook). */
+  applications: ApplicationStatus[];
+  applicationsReportedAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ApplicationStatus {
+  name: string;
+  namespace: string;
+  syncStatus: string;
+  revision: string;
+  healthStatus: string;
 }
 
 export interface ClusterRow {
@@ -29,6 +40,8 @@ export interface ClusterRow {
   kubernetes_version: string | null;
   agent_version: string | null;
   controller_health: string | null;
+  applications: ApplicationStatus[];
+  applications_reported_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,6 +56,8 @@ const COLUMNS = [
   'kubernetes_version',
   'agent_version',
   'controller_health',
+  'applications',
+  'applications_reported_at',
   'created_at',
   'updated_at',
 ];
@@ -57,6 +72,8 @@ export function rowToCluster(row: ClusterRow): Cluster {
     kubernetesVersion: row.kubernetes_version,
     agentVersion: row.agent_version,
     controllerHealth: row.controller_health,
+    applications: row.applications,
+    applicationsReportedAt: row.applications_reported_at?.toISOString() ?? null,
     ...timestampsOf(row),
   };
 }
@@ -123,12 +140,21 @@ export interface HeartbeatFacts {
 export async function recordHeartbeat(db: Queryable, clusterId: string, facts: HeartbeatFacts) {
   const rows = (await db.raw(
     `UPDATE clusters c SET last_heartbeat_at = now(), kubernetes_version = ?, agent_version = ?, controller_health = ?
-       FROM (SELECT id, status FROM clusters WHERE id = ? FOR UPDATE) old
+       FROM (SELECT id, status, kubernetes_version FROM clusters WHERE id = ? FOR UPDATE) old
       WHERE c.id = old.id
-      RETURNING old.status AS previous_status, c.organization_id, c.kubernetes_version`,
+      RETURNING old.status AS previous_status, old.kubernetes_version AS previous_version, c.organization_id, c.name`,
     [facts.kubernetesVersion, facts.agentVersion, facts.controllerHealth, clusterId],
-  )) as { rows: { previous_status: ClusterStatus; organization_id: string }[] };
+  )) as {
+    rows: { previous_status: ClusterStatus; previous_version: string | null; organization_id: string; name: string }[];
+  };
   return rows.rows[0] ?? null;
+}
+
+/** Replaces the cluster's application report (the agent sends the whole set each time). */
+export async function recordApplications(db: Queryable, clusterId: string, applications: ApplicationStatus[]) {
+  await db('clusters')
+    .where({ id: clusterId })
+    .update({ applications: JSON.stringify(applications), applications_reported_at: db.fn.now() });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '../machine-access/secret-value';
 import { endAgentCredentials, insertAgentCredential, insertJoinToken } from './agent-credential-repository';
 import { recordClusterChange } from './cluster-audit';
+import { listDrift } from './drift-repository';
 import {
   deleteCluster,
   findCluster,
@@ -81,6 +82,12 @@ export function createClusterService(deps: ClusterServiceDeps) {
         found(await deleteCluster(trx, caller.organizationId, cluster.id));
         await record(trx, caller, cluster, 'cluster.delete');
       });
+    },
+
+    /** Resources whose live state differs from Git, from the agent's drift reports (`status` open or resolved). */
+    async drift(caller: OrgCaller, id: string, page: PageRequest, status?: 'open' | 'resolved') {
+      const cluster = await lookup(caller, id);
+      return listDrift(db, caller.organizationId, cluster.id, page, status);
     },
 
     /** A one-time token an agent registers with (shown once, stored hashed, expiring after AGENT_JOIN_TOKEN_TTL). */

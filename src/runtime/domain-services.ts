@@ -1,4 +1,5 @@
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
+import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-domain';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
@@ -57,6 +58,8 @@ export interface DomainServices {
   /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
   kustomizeBases: CatalogService;
   manifestBundles: CatalogService;
+  /** Clusters, commands, agent bindings and the agent protocol hub (src/clusters; gRPC in the API process). */
+  clusters: ClusterDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -124,5 +127,6 @@ export function createDomainServices(core: CoreServices): DomainServices {
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
     manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
+    clusters: createClusterDomain({ ...owned, config: config.clusters, workflows: core.workflows, log: core.log }),
   };
 }

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import type { ClustersConfig } from '../config/clusters';
+import { AppError, InvalidInput, NotFound, TooManyRequests, Unauthorized } from '../errors';
+import { errorFields, type Logger } from '../logging/logger';
+import type { AgentHub, AgentSession } from './agent-hub';
+import {
+  CREDENTIAL_METADATA,
+  loadAgentService,
+  type ApplicationMessage,
+  type CommandMessage,
+  type CommandResultMessage,
+  type DriftedResourceMessage,
+  type HeartbeatRequest,
+} from './agent-protocol';
+import type { ClusterCommand } from './command-repository';
+
+export interface RunningAgentServer {
+  port: number;
+  /** Lets calls in flight finish for up to `graceMs`, then cuts the rest. */
+  stop(graceMs: number): Promise<void>;
+}
+
+function statusOf(err: unknown): grpc.status {
+  if (err instanceof Unauthorized) return grpc.status.UNAUTHENTICATED;
+  if (err instanceof InvalidInput) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof NotFound) return grpc.status.NOT_FOUND;
+  if (err instanceof TooManyRequests) return grpc.status.RESOURCE_EXHAUSTED;
+  return grpc.status.INTERNAL;
+}
+
+function toMessage(command: ClusterCommand): CommandMessage {
+  return {
+    id: command.id,
+    name: command.command,
+    application: command.params.application ?? '',
+    workload: command.params.workload ?? null,
+  };
+}
+
+type Unary<Req, Res> = grpc.handleUnaryCall<Req, Res>;
+
+/**
+ * The agent protocol over gRPC (proto/agent.proto), served by the API process. Each unary call authenticates the
+ * credential in its metadata before anything else (Register uses the join token instead); errors map to gRPC codes,
+ * and internal ones are logged but answered without detail.
+ */
+export async function startAgentGrpcServer(
+  hub: AgentHub,
+  config: ClustersConfig,
+  log: Logger,
+): Promise<RunningAgentServer> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+
+  function unary<Req, Res>(work: (req: Req, session: AgentSession) => Promise<Res>): Unary<Req, Res> {
+    return (call, callback) => {
+      const header = call.metadata.get(CREDENTIAL_METADATA)[0];
+      const credential = typeof header === 'string' ? header.replace(/^Bearer /, '') : '';
+      hub
+        .authenticate(credential)
+        .then((session) => work(call.request, session))
+        .then(
+          (res) => callback(null, res),
+          (err: unknown) => {
+            if (!(err instanceof AppError)) log.error('agent call failed', errorFields(err));
+            const message = err instanceof AppError ? err.message : 'internal error';
+            callback({ code: statusOf(err), details: message });
+          },
+        );
+    };
+  }
+
+  const register: Unary<{ joinToken: string }, { clusterId: string; agentCredential: string }> = (call, callback) => {
+    hub.register(call.request.joinToken).then(
+      (res) => callback(null, res),
+      (err: unknown) => {
+        if (!(err instanceof AppError)) log.error('agent registration failed', errorFields(err));
+        callback({ code: statusOf(err), details: err instanceof AppError ? err.message : 'internal error' });
+      },
+    );
+  };
+
+  const intervalSeconds = Math.max(1, Math.floor(config.disconnectAfterMs / 30_000));
+  server.addService(loadAgentService().service, {
+    register,
+    heartbeat: unary(async (req: HeartbeatRequest, session) => {
+      const { commands } = await hub.heartbeat(session, req);
+      return { commands: commands.map(toMessage), heartbeatIntervalSeconds: intervalSeconds };
+    }),
+    pullCommands: unary(async (_req: unknown, session) => ({
+      commands: (await hub.pullCommands(session)).map(toMessage),
+    })),
+    reportCommandResult: unary(async (req: CommandResultMessage, session) => {
+      await hub.reportCommandResult(session, req);
+      return {};
+    }),
+    reportSync: unary(async (req: { applications: ApplicationMessage[] }, session) => {
+      await hub.reportSync(session, req.applications);
+      return {};
+    }),
+    reportDrift: unary((req: { resources: DriftedResourceMessage[] }, session) =>
+      hub.reportDrift(session, req.resources),
+    ),
+  });
+
+  const credentials =
+    config.grpcTlsCertPath && config.grpcTlsKeyPath
+      ? grpc.ServerCredentials.createSsl(
+          null,
+          [{ cert_chain: fs.readFileSync(config.grpcTlsCertPath), private_key: fs.readFileSync(config.grpcTlsKeyPath) }],
+          false,
+        )
+      : grpc.ServerCredentials.createInsecure();
+  const host = config.grpcHost.includes(':') ? `[${config.grpcHost}]` : config.grpcHost;
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${config.grpcPort}`, credentials, (err, bound) => (err ? reject(err) : resolve(bound))),
+  );
+  return {
+    port,
+    stop: (graceMs) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,148 @@
+import type { AuditService } from '../audit/audit-service';
+import type { ClustersConfig } from '../config/clusters';
+import type { Db } from '../db/knex';
+import { InvalidInput, Unauthorized } from '../errors';
+import type { Logger } from '../logging/logger';
+import { errorFields } from '../logging/logger';
+import {
+  AGENT_CREDENTIAL_PREFIX,
+  JOIN_TOKEN_PREFIX,
+  isWellFormed,
+  mintSecret,
+} from '../machine-access/secret-value';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
+import { followClusterVersion } from './agent-binding-service';
+import {
+  consumeJoinToken,
+  endAgentCredentials,
+  findCredentialCluster,
+  insertAgentCredential,
+} from './agent-credential-repository';
+import { createAgentReports } from './agent-reports';
+import { agentActor, recordClusterChange } from './cluster-audit';
+import { findClusterRow, recordHeartbeat, type HeartbeatFacts } from './cluster-repository';
+import { hashSecret } from './cluster-service';
+import { agentHeartbeatSignal, clusterHeartbeatWorkflowId } from './cluster-workflow-contract';
+import { expireCommands, rowToCommand, takeQueuedCommands, type ClusterCommand } from './command-repository';
+
+/** Who is calling the agent protocol: the cluster its credential belongs to. */
+export interface AgentSession {
+  clusterId: string;
+  organizationId: string;
+}
+
+export interface AgentHubDeps {
+  db: Db;
+  audit: AuditService;
+  workflows: WorkflowStarter;
+  config: ClustersConfig;
+  log: Logger;
+}
+
+/** Commands handed out per heartbeat or pull: the agent asks again for more. */
+const COMMANDS_PER_CALL = 20;
+const FACT_MAX = 128;
+
+function checkFacts(facts: HeartbeatFacts): HeartbeatFacts {
+  for (const [name, value] of Object.entries(facts)) {
+    if (typeof value !== 'string' || value.length > FACT_MAX || /[\u0000-\u001f]/.test(value)) {
+      throw new InvalidInput(`${name} must be a string of at most ${FACT_MAX} printable characters`);
+    }
+  }
+  return facts;
+}
+
+export type AgentHub = ReturnType<typeof createAgentHub>;
+
+/**
+ * The agent protocol, independent of its transport (src/clusters/agent-grpc-server.ts): registration with a join
+ * token, the credential check of every call, heartbeats, command delivery and the agent's reports.
+ */
+export function createAgentHub(deps: AgentHubDeps) {
+  const { db, audit, config } = deps;
+
+  /** Expires overdue commands (audited) and hands out the queued ones as `sent`, in one transaction. */
+  async function deliverCommands(session: AgentSession): Promise<ClusterCommand[]> {
+    return db.transaction(async (trx) => {
+      const expired = await expireCommands(trx, session.clusterId);
+      const name = expired.length > 0 ? ((await findClusterRow(trx, session.clusterId))?.name ?? '') : '';
+      const cluster = { id: session.clusterId, organizationId: session.organizationId, name };
+      for (const row of expired) {
+        await recordClusterChange(trx, audit, {
+          cluster,
+          action: 'cluster.command.expire',
+          actor: agentActor(cluster),
+          details: { commandId: row.id, command: row.name },
+        });
+      }
+      return (await takeQueuedCommands(trx, session.clusterId, COMMANDS_PER_CALL)).map(rowToCommand);
+    });
+  }
+
+  return {
+    /** One-time join token -> a new agent credential (shown once); older credentials end after the overlap. */
+    async register(joinToken: string): Promise<{ clusterId: string; agentCredential: string }> {
+      if (!isWellFormed(JOIN_TOKEN_PREFIX, joinToken)) throw new Unauthorized('invalid or used join token');
+      return db.transaction(async (trx) => {
+        const joined = await consumeJoinToken(trx, hashSecret(joinToken));
+        if (!joined) throw new Unauthorized('invalid or used join token');
+        const agentCredential = mintSecret(AGENT_CREDENTIAL_PREFIX);
+        const ids = { organizationId: joined.organization_id, clusterId: joined.cluster_id };
+        const keep = await insertAgentCredential(trx, ids, hashSecret(agentCredential));
+        await endAgentCredentials(trx, joined.cluster_id, keep, config.credentialOverlapMs);
+        const name = (await findClusterRow(trx, joined.cluster_id))?.name ?? '';
+        const cluster = { id: joined.cluster_id, organizationId: joined.organization_id, name };
+        await recordClusterChange(trx, audit, { cluster, action: 'cluster.agent.register', actor: agentActor(cluster) });
+        return { clusterId: joined.cluster_id, agentCredential };
+      });
+    },
+
+    /** Every call: a credential that is unknown, rotated out past its overlap or of a deleted cluster is refused. */
+    async authenticate(credential: string): Promise<AgentSession> {
+      const found = isWellFormed(AGENT_CREDENTIAL_PREFIX, credential)
+        ? await findCredentialCluster(db, hashSecret(credential))
+        : null;
+      if (!found) throw new Unauthorized('invalid or expired agent credential');
+      return { clusterId: found.cluster_id, organizationId: found.organization_id };
+    },
+
+    /**
+     * Records the heartbeat on the row; signals the heartbeat workflow only when the row was Disconnected (the edge),
+     * and answers with the commands waiting for the agent.
+     */
+    async heartbeat(session: AgentSession, facts: HeartbeatFacts): Promise<{ commands: ClusterCommand[] }> {
+      checkFacts(facts);
+      const previous = await db.transaction(async (trx) => {
+        const before = await recordHeartbeat(trx, session.clusterId, facts);
+        if (before && before.previous_version !== facts.kubernetesVersion) {
+          const cluster = { id: session.clusterId, organizationId: session.organizationId, name: before.name };
+          await followClusterVersion(trx, audit, cluster, facts.kubernetesVersion);
+        }
+        return before;
+      });
+      if (!previous) throw new Unauthorized('invalid or expired agent credential');
+      if (previous.previous_status === 'Disconnected') {
+        // A failed signal is retried by the next heartbeat: the row still says Disconnected until the workflow acts.
+        await deps.workflows
+          .signalWithStart(clusterHeartbeatWorkflow, agentHeartbeatSignal, {
+            workflowId: clusterHeartbeatWorkflowId(session.clusterId),
+            args: [
+              {
+                clusterId: session.clusterId,
+                windowMs: config.disconnectAfterMs,
+                checksPerRun: config.heartbeatChecksPerRun,
+              },
+            ],
+            summary: `cluster ${previous.name}: agent heartbeat monitor`,
+          })
+          .catch((err: unknown) => deps.log.warn('heartbeat workflow not signalled', errorFields(err)));
+      }
+      return { commands: await deliverCommands(session) };
+    },
+
+    pullCommands: (session: AgentSession) => deliverCommands(session),
+
+    ...createAgentReports({ db, audit }),
+  };
+}
