@@ -46,7 +46,7 @@ const FACT_MAX = 128;
 
 function checkFacts(facts: HeartbeatFacts): HeartbeatFacts {
   for (const [name, value] of Object.entries(facts)) {
-    if (typeof value !== 'string' || value.length > FACT_MAX || /[\u0000-\u001f]/.test(value)) {
+    if (typeof value !== 'string' || value.length > FACT_MAX || ![...value].every((c) => c >= ' ')) {
       throw new InvalidInput(`${name} must be a string of at most ${FACT_MAX} printable characters`);
     }
   }
