@@ -1,0 +1,113 @@
+import * as grpc from '@grpc/grpc-js';
+import { AgentClient } from '../../../src/agent/agent-client';
+import { eventually } from '../../helpers/net';
+import {
+  clusterEvents,
+  clusterOf,
+  createCluster,
+  startAgent,
+  startClusterPlatform,
+  stopClusterPlatform,
+  type ClusterPlatform,
+} from './cluster-harness';
+
+/**
+ * The reference agent against the real API process: gRPC on loopback, the real Temporal dev server running the
+ * heartbeat workflow, real PostgreSQL. The disconnect window and the credential overlap are shortened.
+ */
+const WINDOW_MS = 3000;
+let p: ClusterPlatform;
+
+beforeAll(async () => {
+  p = await startClusterPlatform({ AGENT_DISCONNECT_AFTER: `${WINDOW_MS}ms`, AGENT_CREDENTIAL_OVERLAP: '1500ms' });
+}, 120_000);
+afterAll(() => stopClusterPlatform(p));
+
+describe('agent join', () => {
+  it('registers once with a join token; the same token fails a second time', async () => {
+    const { id, joinToken } = await createCluster(p, 'join-once');
+    expect(joinToken).toMatch(/^cjt_[0-9A-Za-z]{46}$/);
+    const client = new AgentClient({ server: `127.0.0.1:${p.grpc.port}` });
+    const joined = await client.register(joinToken);
+    expect(joined.clusterId).toBe(id);
+    expect(joined.agentCredential).toMatch(/^agt_[0-9A-Za-z]{46}$/);
+    await expect(client.register(joinToken)).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    client.close();
+    // Stored hashed only.
+    const stored = await p.platform.services.db('cluster_join_tokens').where({ cluster_id: id });
+    expect(JSON.stringify(stored)).not.toContain(joinToken.slice(4));
+    expect(stored[0].used_at).not.toBeNull();
+    const audit = await p.platform.services.db('audit_log').where({ resource_id: id }).orderBy('created_at');
+    expect(audit.map((a: { action: string }) => a.action)).toEqual([
+      'cluster.create',
+      'cluster.join-token.create',
+      'cluster.agent.register',
+    ]);
+  });
+
+  it('refuses calls without a valid credential', async () => {
+    const client = new AgentClient({ server: `127.0.0.1:${p.grpc.port}` });
+    const facts = { kubernetesVersion: 'v1.31.0', agentVersion: 'x', controllerHealth: 'Healthy' };
+    await expect(client.heartbeat(facts)).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    client.credential = `agt_${'A'.repeat(46)}`;
+    await expect(client.heartbeat(facts)).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    client.close();
+  });
+});
+
+describe('status from heartbeats', () => {
+  it('is Connected while heartbeats arrive and Disconnected one window after the agent stops, with one event each', async () => {
+    const { id, joinToken } = await createCluster(p, 'heartbeats');
+    expect((await clusterOf(p, id)).status).toBe('Disconnected');
+    const agent = await startAgent(p.grpc, { joinToken });
+    await eventually(async () => (await clusterOf(p, id)).status === 'Connected', 20_000, 'Connected');
+    const connected = await clusterOf(p, id);
+    expect(connected.kubernetesVersion).toBe('v1.31.2');
+    expect(connected.controllerHealth).toBe('Healthy');
+    expect(connected.lastHeartbeatAt).not.toBeNull();
+    // Heartbeats over more than two windows: still Connected, still one agent.connect.
+    await new Promise((r) => setTimeout(r, 2 * WINDOW_MS + 500));
+    expect((await clusterOf(p, id)).status).toBe('Connected');
+    expect(await clusterEvents(p, id, 'agent.connect')).toHaveLength(1);
+    expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(0);
+
+    const stoppedAt = Date.now();
+    expect(await agent.stop()).toBe('stopped');
+    await eventually(async () => (await clusterOf(p, id)).status === 'Disconnected', 20_000, 'Disconnected');
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(WINDOW_MS - 500);
+    // Another window later: exactly one disconnect was recorded.
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(1);
+    expect(await clusterEvents(p, id, 'agent.connect')).toHaveLength(1);
+    const audit = await p.platform.services.db('audit_log').where({ resource_id: id }).whereIn('action', [
+      'cluster.agent.connect',
+      'cluster.agent.disconnect',
+    ]);
+    expect(audit.map((a: { action: string; workflow_id: string }) => [a.action, a.workflow_id]).sort()).toEqual([
+      ['cluster.agent.connect', `cluster-heartbeat-${id}`],
+      ['cluster.agent.disconnect', `cluster-heartbeat-${id}`],
+    ]);
+  });
+});
+
+describe('credential rotation', () => {
+  it('ends an agent still using the old credential after the overlap; the new credential works', async () => {
+    const { id, joinToken } = await createCluster(p, 'rotation');
+    const old = await startAgent(p.grpc, { joinToken });
+    await eventually(async () => (await clusterOf(p, id)).status === 'Connected', 20_000, 'Connected');
+    const rotated = await p.http.post<{ agentCredential: string; previousCredentialsExpireAt: string }>(
+      `/api/v2/clusters/${id}/rotate-token`,
+      { token: p.owner },
+    );
+    expect(rotated.status).toBe(201);
+    const rotatedAt = Date.now();
+    // The old agent keeps working through the overlap, then is refused and stops on its own.
+    expect(await old.ended).toBe('credential refused');
+    expect(Date.now() - rotatedAt).toBeGreaterThanOrEqual(1000);
+    old.client.close();
+    const fresh = await startAgent(p.grpc, { credential: rotated.body.agentCredential });
+    const before = (await clusterOf(p, id)).lastHeartbeatAt;
+    await eventually(async () => (await clusterOf(p, id)).lastHeartbeatAt !== before, 10_000, 'new heartbeat');
+    expect(await fresh.stop()).toBe('stopped');
+  });
+});
