@@ -81,7 +81,9 @@ export async function up(knex: Knex): Promise<void> {
     stamp(t, knex, 'reported_at');
     t.timestamp('resolved_at', { useTz: true });
   });
-  await knex.raw('CREATE UNIQUE INDEX cluster_drift_open_uq ON cluster_drift (cluster_id, resource) WHERE resolved_at IS NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX cluster_drift_open_uq ON cluster_drift (cluster_id, resource) WHERE resolved_at IS NULL',
+  );
 
   await knex.schema.createTable('agent_bindings', (t) => {
     ofCluster(knex, t);

@@ -41,7 +41,9 @@ export class AgentClient {
     if (this.credential) meta.set(CREDENTIAL_METADATA, `Bearer ${this.credential}`);
     const method = (this.client as unknown as Record<string, Method>)[name]!.bind(this.client);
     return new Promise<T>((resolve, reject) =>
-      method(request, meta, { deadline: Date.now() + timeoutMs }, (err, res) => (err ? reject(err) : resolve(res as T))),
+      method(request, meta, { deadline: Date.now() + timeoutMs }, (err, res) =>
+        err ? reject(err) : resolve(res as T),
+      ),
     );
   }
 

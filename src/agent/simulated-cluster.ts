@@ -1,9 +1,5 @@
 import fs from 'node:fs';
-import type {
-  ApplicationMessage,
-  CommandMessage,
-  DriftedResourceMessage,
-} from '../clusters/agent-protocol';
+import type { ApplicationMessage, CommandMessage, DriftedResourceMessage } from '../clusters/agent-protocol';
 
 /** What the agent needs from a cluster: its facts, its applications and drift, and carrying out commands. */
 export interface ClusterPort {
@@ -73,7 +69,9 @@ export class SimulatedCluster implements ClusterPort {
     this.executed.push(command);
     switch (command.name) {
       case 'sync':
-        this.driftNow = this.driftNow.filter((d) => command.application !== '' && d.application !== command.application);
+        this.driftNow = this.driftNow.filter(
+          (d) => command.application !== '' && d.application !== command.application,
+        );
         return { succeeded: true, message: `synced ${command.application || 'all applications'}` };
       case 'refresh':
         return { succeeded: true, message: `refreshed ${command.application || 'all applications'}` };

@@ -27,7 +27,13 @@ const COLUMNS = [
 
 export async function insertBinding(
   db: Queryable,
-  input: { organizationId: string; clusterId: string; projectId: string; tenantIds: string[]; environmentIds: string[] },
+  input: {
+    organizationId: string;
+    clusterId: string;
+    projectId: string;
+    tenantIds: string[];
+    environmentIds: string[];
+  },
 ): Promise<BindingRow> {
   return insertOne<BindingRow>(
     db('agent_bindings')
@@ -47,8 +53,7 @@ export async function insertBinding(
 export async function findBinding(db: Queryable, organizationId: string, id: string): Promise<BindingRow | null> {
   return (
     ((await db('agent_bindings').where({ organization_id: organizationId, id }).first(COLUMNS)) as
-      | BindingRow
-      | undefined) ?? null
+      BindingRow | undefined) ?? null
   );
 }
 

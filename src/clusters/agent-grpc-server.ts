@@ -107,7 +107,12 @@ export async function startAgentGrpcServer(
     config.grpcTlsCertPath && config.grpcTlsKeyPath
       ? grpc.ServerCredentials.createSsl(
           null,
-          [{ cert_chain: fs.readFileSync(config.grpcTlsCertPath), private_key: fs.readFileSync(config.grpcTlsKeyPath) }],
+          [
+            {
+              cert_chain: fs.readFileSync(config.grpcTlsCertPath),
+              private_key: fs.readFileSync(config.grpcTlsKeyPath),
+            },
+          ],
           false,
         )
       : grpc.ServerCredentials.createInsecure();

@@ -4,12 +4,7 @@ import type { Db } from '../db/knex';
 import { InvalidInput, Unauthorized } from '../errors';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
-import {
-  AGENT_CREDENTIAL_PREFIX,
-  JOIN_TOKEN_PREFIX,
-  isWellFormed,
-  mintSecret,
-} from '../machine-access/secret-value';
+import { AGENT_CREDENTIAL_PREFIX, JOIN_TOKEN_PREFIX, isWellFormed, mintSecret } from '../machine-access/secret-value';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
 import { followClusterVersion } from './agent-binding-service';
@@ -93,7 +88,11 @@ export function createAgentHub(deps: AgentHubDeps) {
         await endAgentCredentials(trx, joined.cluster_id, keep, config.credentialOverlapMs);
         const name = (await findClusterRow(trx, joined.cluster_id))?.name ?? '';
         const cluster = { id: joined.cluster_id, organizationId: joined.organization_id, name };
-        await recordClusterChange(trx, audit, { cluster, action: 'cluster.agent.register', actor: agentActor(cluster) });
+        await recordClusterChange(trx, audit, {
+          cluster,
+          action: 'cluster.agent.register',
+          actor: agentActor(cluster),
+        });
         return { clusterId: joined.cluster_id, agentCredential };
       });
     },

@@ -2,12 +2,7 @@ import type { Tx } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
 import { auditActor, type OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
-import {
-  AGENT_CREDENTIAL_PREFIX,
-  JOIN_TOKEN_PREFIX,
-  mintSecret,
-  secretHash,
-} from '../machine-access/secret-value';
+import { AGENT_CREDENTIAL_PREFIX, JOIN_TOKEN_PREFIX, mintSecret, secretHash } from '../machine-access/secret-value';
 import { endAgentCredentials, insertAgentCredential, insertJoinToken } from './agent-credential-repository';
 import { recordClusterChange } from './cluster-audit';
 import { listDrift } from './drift-repository';

@@ -8,10 +8,7 @@ export const TOKEN_PREFIX = 'svcacct_';
 export const JOIN_TOKEN_PREFIX = 'cjt_';
 export const AGENT_CREDENTIAL_PREFIX = 'agt_';
 export type SecretPrefix =
-  | typeof KEY_PREFIX
-  | typeof TOKEN_PREFIX
-  | typeof JOIN_TOKEN_PREFIX
-  | typeof AGENT_CREDENTIAL_PREFIX;
+  typeof KEY_PREFIX | typeof TOKEN_PREFIX | typeof JOIN_TOKEN_PREFIX | typeof AGENT_CREDENTIAL_PREFIX;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 40 base62 characters carry 238 random bits (docs/security.md KEY-1 asks for at least 128). */

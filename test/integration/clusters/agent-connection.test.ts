@@ -79,10 +79,10 @@ describe('status from heartbeats', () => {
     await new Promise((r) => setTimeout(r, WINDOW_MS));
     expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(1);
     expect(await clusterEvents(p, id, 'agent.connect')).toHaveLength(1);
-    const audit = await p.platform.services.db('audit_log').where({ resource_id: id }).whereIn('action', [
-      'cluster.agent.connect',
-      'cluster.agent.disconnect',
-    ]);
+    const audit = await p.platform.services
+      .db('audit_log')
+      .where({ resource_id: id })
+      .whereIn('action', ['cluster.agent.connect', 'cluster.agent.disconnect']);
     expect(audit.map((a: { action: string; workflow_id: string }) => [a.action, a.workflow_id]).sort()).toEqual([
       ['cluster.agent.connect', `cluster-heartbeat-${id}`],
       ['cluster.agent.disconnect', `cluster-heartbeat-${id}`],

@@ -58,7 +58,7 @@ export async function startAgent(
   const runner = new AgentRunner(client, cluster, {
     intervalMs: opts.intervalMs ?? 200,
     agentVersion: 'test',
-    log: () => undefined,
+    log: (m, f) => process.env.AGENT_LOG && process.stderr.write(`${m} ${JSON.stringify(f)}\n`),
   });
   const ended = runner.run();
   return {
