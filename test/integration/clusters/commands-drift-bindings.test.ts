@@ -1,3 +1,4 @@
+import { makeOrg } from '../../helpers/fixtures';
 import { makeProject } from '../gitops/gitops-harness';
 import { eventually } from '../../helpers/net';
 import {
@@ -192,7 +193,6 @@ describe('agent bindings', () => {
 
 describe('another organization', () => {
   it("sees none of the cluster's routes: 404 like a missing cluster", async () => {
-    const { makeOrg } = await import('../../helpers/fixtures');
     const other = await makeOrg(p.platform, ['owner'], 'enterprise');
     const token = other.members.owner!.token;
     for (const path of ['', '/drift', '/commands']) {
