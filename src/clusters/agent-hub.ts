@@ -16,7 +16,7 @@ import {
 } from './agent-credential-repository';
 import { createAgentReports } from './agent-reports';
 import { agentActor, recordClusterChange } from './cluster-audit';
-import { findClusterRow, recordHeartbeat, type HeartbeatFacts } from './cluster-repository';
+import { findClusterRow, recordHeartbeat, silentConnectedClusters, type HeartbeatFacts } from './cluster-repository';
 import { hashSecret } from './cluster-service';
 import { agentHeartbeatSignal, clusterHeartbeatWorkflowId } from './cluster-workflow-contract';
 import { expireCommands, rowToCommand, takeQueuedCommands, type ClusterCommand } from './command-repository';
@@ -75,7 +75,28 @@ export function createAgentHub(deps: AgentHubDeps) {
     });
   }
 
+  /** Signal-with-start of the cluster's heartbeat workflow; a failure is logged (the caller's next pass retries). */
+  async function signalMonitor(clusterId: string, name: string): Promise<void> {
+    await deps.workflows
+      .signalWithStart(clusterHeartbeatWorkflow, agentHeartbeatSignal, {
+        workflowId: clusterHeartbeatWorkflowId(clusterId),
+        args: [{ clusterId, windowMs: config.disconnectAfterMs, checksPerRun: config.heartbeatChecksPerRun }],
+        summary: `cluster ${name}: agent heartbeat monitor`,
+      })
+      .catch((err: unknown) => deps.log.warn('heartbeat workflow not signalled', errorFields(err)));
+  }
+
   return {
+    /**
+     * Connected clusters silent for two windows have lost their heartbeat workflow (terminated by hand, say): the
+     * signal restarts it, and its first check makes the transition. Harmless for a running one (a stale signal).
+     */
+    async reconcileSilent(): Promise<number> {
+      const silent = await silentConnectedClusters(db, 2 * config.disconnectAfterMs, 500);
+      for (const c of silent) await signalMonitor(c.id, c.name);
+      return silent.length;
+    },
+
     /** One-time join token -> a new agent credential (shown once); older credentials end after the overlap. */
     async register(joinToken: string): Promise<{ clusterId: string; agentCredential: string }> {
       if (!isWellFormed(JOIN_TOKEN_PREFIX, joinToken)) throw new Unauthorized('invalid or used join token');
@@ -121,22 +142,8 @@ export function createAgentHub(deps: AgentHubDeps) {
         return before;
       });
       if (!previous) throw new Unauthorized('invalid or expired agent credential');
-      if (previous.previous_status === 'Disconnected') {
-        // A failed signal is retried by the next heartbeat: the row still says Disconnected until the workflow acts.
-        await deps.workflows
-          .signalWithStart(clusterHeartbeatWorkflow, agentHeartbeatSignal, {
-            workflowId: clusterHeartbeatWorkflowId(session.clusterId),
-            args: [
-              {
-                clusterId: session.clusterId,
-                windowMs: config.disconnectAfterMs,
-                checksPerRun: config.heartbeatChecksPerRun,
-              },
-            ],
-            summary: `cluster ${previous.name}: agent heartbeat monitor`,
-          })
-          .catch((err: unknown) => deps.log.warn('heartbeat workflow not signalled', errorFields(err)));
-      }
+      // A failed signal is retried by the next heartbeat: the row still says Disconnected until the workflow acts.
+      if (previous.previous_status === 'Disconnected') await signalMonitor(session.clusterId, previous.name);
       return { commands: await deliverCommands(session) };
     },
 

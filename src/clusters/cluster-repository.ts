@@ -187,3 +187,13 @@ export async function markDisconnectedIfSilent(db: Queryable, clusterId: string,
     .returning(COLUMNS)) as ClusterRow[];
   return row ?? null;
 }
+
+/** Connected clusters whose last heartbeat is older than `silentMs` (their heartbeat workflow should have acted). */
+export async function silentConnectedClusters(db: Queryable, silentMs: number, limit: number) {
+  return (await db('clusters')
+    .where({ status: 'Connected' })
+    .whereRaw("last_heartbeat_at < now() - (? * interval '1 millisecond')", [silentMs])
+    .orderBy('last_heartbeat_at')
+    .limit(limit)
+    .select('id', 'name')) as { id: string; name: string }[];
+}

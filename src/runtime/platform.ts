@@ -6,6 +6,7 @@ import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { startInvitationReconciler } from '../invitations/invitation-reconciler';
 import { startAgentGrpcServer, type RunningAgentServer } from '../clusters/agent-grpc-server';
+import { startHeartbeatReconciler } from '../clusters/heartbeat-reconciler';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -74,12 +75,14 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     });
     const workers = [worker, gitWorker];
     const reconciler = startInvitationReconciler(services.invitations, config.orgs.invitationReconcileIntervalMs, log);
+    const heartbeats = startHeartbeatReconciler(services.clusters.agentHub, config.clusters.disconnectAfterMs, log);
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
       (err: unknown) => log.error('worker stopped with an error', errorFields(err)),
     );
     stopWorkers = () => {
       reconciler.stop();
+      heartbeats.stop();
       workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
     };
   }

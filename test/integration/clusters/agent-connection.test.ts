@@ -90,6 +90,20 @@ describe('status from heartbeats', () => {
   });
 });
 
+describe('heartbeat reconciler', () => {
+  it('hands a Connected cluster whose workflow was terminated back to a new one, which disconnects it once', async () => {
+    const { id, joinToken } = await createCluster(p, 'orphaned');
+    const agent = await startAgent(p.grpc, { joinToken });
+    await eventually(async () => (await clusterOf(p, id)).status === 'Connected', 20_000, 'Connected');
+    await p.platform.services.temporal.workflow.getHandle(`cluster-heartbeat-${id}`).terminate('test');
+    await agent.stop();
+    const hub = p.platform.services.clusters.agentHub;
+    await eventually(async () => (await hub.reconcileSilent()) > 0, 20_000, 'silent cluster found');
+    await eventually(async () => (await clusterOf(p, id)).status === 'Disconnected', 20_000, 'Disconnected');
+    expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(1);
+  });
+});
+
 describe('credential rotation', () => {
   it('ends an agent still using the old credential after the overlap; the new credential works', async () => {
     const { id, joinToken } = await createCluster(p, 'rotation');
