@@ -57,6 +57,17 @@ const COLUMNS = [
   'expires_at',
 ];
 
+/**
+ * What reads select: a queued or sent command past its deadline reads as expired at once, although the row (and its
+ * audit entry) changes only at the agent's next call.
+ */
+function readColumns(db: Queryable) {
+  return [
+    ...COLUMNS.filter((c) => c !== 'status'),
+    db.raw("CASE WHEN status IN ('queued','sent') AND expires_at <= now() THEN 'expired' ELSE status END AS status"),
+  ];
+}
+
 export function rowToCommand(row: CommandRow): ClusterCommand {
   return {
     id: row.id,
@@ -94,7 +105,7 @@ export async function insertCommand(
 export async function findCommand(db: Queryable, organizationId: string, clusterId: string, id: string) {
   const row = (await db('cluster_commands')
     .where({ organization_id: organizationId, cluster_id: clusterId, id })
-    .first(COLUMNS)) as CommandRow | undefined;
+    .first(readColumns(db))) as CommandRow | undefined;
   return row ? rowToCommand(row) : null;
 }
 
@@ -107,7 +118,7 @@ export function listCommands(
 ): Promise<Page<ClusterCommand>> {
   const rows = db('cluster_commands').where({ organization_id: organizationId, cluster_id: clusterId });
   return keysetPage<CommandRow & TimeKey, ClusterCommand>(
-    chronological(db, rows, COLUMNS, 'created_at'),
+    chronological(db, rows, readColumns(db), 'created_at'),
     TIME_KEYS,
     page,
     (r) => [r.time_key, r.id],

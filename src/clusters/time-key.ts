@@ -13,7 +13,7 @@ export const TIME_KEYS = ['k.time_key', 'k.id'] as const;
  * the instant, and the cursor carries exactly the text PostgreSQL compares (a timestamptz cast to text would follow the
  * session's time zone and format).
  */
-export function chronological(db: Queryable, rows: Knex.QueryBuilder, columns: string[], instant: string) {
+export function chronological(db: Queryable, rows: Knex.QueryBuilder, columns: (string | Knex.Raw)[], instant: string) {
   const keyed = rows.select([
     ...columns,
     db.raw(`to_char(?? AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS time_key`, [instant]),

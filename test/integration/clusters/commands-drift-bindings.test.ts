@@ -13,6 +13,7 @@ import {
 } from './cluster-harness';
 
 /** Commands down to the agent and their results back, drift from the agent's reports, and agent bindings. */
+const COMMAND_TTL_MS = 1500;
 let p: ClusterPlatform;
 let clusterId: string;
 let agent: RunningAgent;
@@ -29,7 +30,7 @@ async function command(id: string) {
 }
 
 beforeAll(async () => {
-  p = await startClusterPlatform();
+  p = await startClusterPlatform({ AGENT_COMMAND_TTL: `${COMMAND_TTL_MS}ms` });
   const cluster = await createCluster(p, 'workers');
   clusterId = cluster.id;
   agent = await startAgent(p.grpc, { joinToken: cluster.joinToken });
@@ -87,6 +88,27 @@ describe('commands', () => {
     expect(unknown.status).toBe(400);
     const missing = await p.http.post(path, { token: p.owner, body: { command: 'restart' } });
     expect(missing.status).toBe(400);
+  });
+
+  it('expire when the agent does not take them in time; the agent never runs them', async () => {
+    const quiet = await createCluster(p, 'quiet');
+    const res = await p.http.post<Command>(`/api/v2/clusters/${quiet.id}/commands`, {
+      token: p.owner,
+      body: { command: 'refresh' },
+    });
+    const read = async () =>
+      (await p.http.get<Command>(`/api/v2/clusters/${quiet.id}/commands/${res.body.id}`, { token: p.owner })).body;
+    expect((await read()).status).toBe('queued');
+    await eventually(async () => (await read()).status === 'expired', 10_000, 'expired');
+    const late = await startAgent(p.grpc, { joinToken: quiet.joinToken });
+    await eventually(async () => (await clusterOf(p, quiet.id)).status === 'Connected', 20_000, 'Connected');
+    await late.stop();
+    expect(late.cluster.executed).toEqual([]);
+    const audit = await p.platform.services
+      .db('audit_log')
+      .where({ resource_id: quiet.id })
+      .select('action', 'details');
+    expect(audit.filter((a: { action: string }) => a.action === 'cluster.command.expire')).toHaveLength(1);
   });
 });
 
