@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit-service';
 import type { Queryable, Tx } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
 import { InvalidInput, NotFound } from '../errors';
-import { auditActor, type OrgCaller } from '../iam/caller';
+import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import {
   applyAgentVersion,
@@ -13,7 +13,7 @@ import {
 import { findProjectById, findProjectBySlug } from '../projects/project-repository';
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { isSupportedVersion } from '../validation/versions';
-import { agentActor, recordClusterChange } from './cluster-audit';
+import { agentActor, callerChangeRecorder, recordClusterChange } from './cluster-audit';
 import type { Cluster } from './cluster-repository';
 import {
   boundEnvironmentIds,
@@ -94,13 +94,7 @@ export function createAgentBindingService(
     findBinding,
   );
 
-  const record = (trx: Tx, caller: OrgCaller, cluster: Cluster, action: string, details: Record<string, unknown>) =>
-    recordClusterChange(trx, audit, {
-      cluster: { ...cluster, organizationId: caller.organizationId },
-      action,
-      actor: auditActor(caller),
-      details,
-    });
+  const record = callerChangeRecorder(audit);
 
   return {
     async list(caller: OrgCaller, page: PageRequest, clusterId?: string): Promise<Page<AgentBinding>> {

@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit-service';
 import type { AuditActor } from '../audit/types';
 import type { Tx } from '../db/knex';
+import { auditActor, type OrgCaller } from '../iam/caller';
 import { recordDomainEvent, type DomainEventType } from '../events/domain-event-repository';
 
 /** The actor of what an agent reports (results, drift) and of the heartbeat workflow's transitions. */
@@ -43,4 +44,15 @@ export async function recordClusterChange(trx: Tx, audit: AuditService, change: 
       payload: { clusterId: cluster.id, ...details },
     });
   }
+}
+
+/** A change a person (or machine credential) made to one of the caller's organization's clusters. */
+export function callerChangeRecorder(audit: AuditService) {
+  return (trx: Tx, caller: OrgCaller, cluster: { id: string; name: string }, action: string, details?: object) =>
+    recordClusterChange(trx, audit, {
+      cluster: { id: cluster.id, name: cluster.name, organizationId: caller.organizationId },
+      action,
+      actor: auditActor(caller),
+      details: details as Record<string, unknown> | undefined,
+    });
 }

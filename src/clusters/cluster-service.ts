@@ -1,10 +1,9 @@
-import type { Tx } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
-import { auditActor, type OrgCaller } from '../iam/caller';
+import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { AGENT_CREDENTIAL_PREFIX, JOIN_TOKEN_PREFIX, mintSecret, secretHash } from '../machine-access/secret-value';
 import { endAgentCredentials, insertAgentCredential, insertJoinToken } from './agent-credential-repository';
-import { recordClusterChange } from './cluster-audit';
+import { callerChangeRecorder } from './cluster-audit';
 import { listDrift } from './drift-repository';
 import {
   deleteCluster,
@@ -34,13 +33,7 @@ export function createClusterService(deps: ClusterServiceDeps) {
     findCluster,
   );
 
-  const record = (trx: Tx, caller: OrgCaller, cluster: Cluster, action: string, details?: Record<string, unknown>) =>
-    recordClusterChange(trx, audit, {
-      cluster: { ...cluster, organizationId: caller.organizationId },
-      action,
-      actor: auditActor(caller),
-      details,
-    });
+  const record = callerChangeRecorder(audit);
 
   return {
     lookup,
