@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service';
 import type { ClustersConfig } from '../config/clusters';
-import type { Db } from '../db/knex';
+import type { Db, Tx } from '../db/knex';
 import { InvalidInput, Unauthorized } from '../errors';
 import type { Logger } from '../logging/logger';
 import { errorFields } from '../logging/logger';
@@ -57,26 +57,39 @@ export type AgentHub = ReturnType<typeof createAgentHub>;
 export function createAgentHub(deps: AgentHubDeps) {
   const { db, audit, config } = deps;
 
-  /** Expires overdue commands (audited) and hands out the queued ones as `sent`, in one transaction. */
-  async function deliverCommands(session: AgentSession): Promise<ClusterCommand[]> {
-    return db.transaction(async (trx) => {
-      const expired = await expireCommands(trx, session.clusterId);
-      const name = expired.length > 0 ? ((await findClusterRow(trx, session.clusterId))?.name ?? '') : '';
-      const cluster = { id: session.clusterId, organizationId: session.organizationId, name };
-      for (const row of expired) {
-        await recordClusterChange(trx, audit, {
-          cluster,
-          action: 'cluster.command.expire',
-          actor: agentActor(cluster),
-          details: { commandId: row.id, command: row.name },
-        });
-      }
-      return (await takeQueuedCommands(trx, session.clusterId, COMMANDS_PER_CALL)).map(rowToCommand);
-    });
+  /** Expires overdue commands (audited) and hands out the queued ones as `sent`, in the caller's transaction. */
+  async function deliverCommands(
+    trx: Tx,
+    session: AgentSession,
+  ): Promise<{ commands: ClusterCommand[]; changed: boolean }> {
+    const expired = await expireCommands(trx, session.clusterId);
+    const name = expired.length > 0 ? ((await findClusterRow(trx, session.clusterId))?.name ?? '') : '';
+    const cluster = { id: session.clusterId, organizationId: session.organizationId, name };
+    for (const row of expired) {
+      await recordClusterChange(trx, audit, {
+        cluster,
+        action: 'cluster.command.expire',
+        actor: agentActor(cluster),
+        details: { commandId: row.id, command: row.name },
+      });
+    }
+    const commands = (await takeQueuedCommands(trx, session.clusterId, COMMANDS_PER_CALL)).map(rowToCommand);
+    return { commands, changed: expired.length > 0 || commands.length > 0 };
   }
+
+  /**
+   * When each cluster's workflow was last signalled by this process: while the row still says Disconnected (the
+   * workflow's activity has not run yet), later heartbeats do not signal again within this pause, so a slow worker
+   * cannot turn every heartbeat into a signal.
+   */
+  const lastSignalMs = new Map<string, number>();
+  const signalPauseMs = Math.min(30_000, config.disconnectAfterMs / 4);
 
   /** Signal-with-start of the cluster's heartbeat workflow; a failure is logged (the caller's next pass retries). */
   async function signalMonitor(clusterId: string, name: string): Promise<void> {
+    const now = Date.now();
+    if (now - (lastSignalMs.get(clusterId) ?? 0) < signalPauseMs) return;
+    lastSignalMs.set(clusterId, now);
     await deps.workflows
       .signalWithStart(clusterHeartbeatWorkflow, agentHeartbeatSignal, {
         workflowId: clusterHeartbeatWorkflowId(clusterId),
@@ -133,21 +146,30 @@ export function createAgentHub(deps: AgentHubDeps) {
      */
     async heartbeat(session: AgentSession, facts: HeartbeatFacts): Promise<{ commands: ClusterCommand[] }> {
       checkFacts(facts);
-      const previous = await db.transaction(async (trx) => {
+      const beat = await db.transaction(async (trx) => {
         const before = await recordHeartbeat(trx, session.clusterId, facts);
-        if (before && before.previous_version !== facts.kubernetesVersion) {
+        if (!before) return null;
+        const versionChanged = before.previous_version !== facts.kubernetesVersion;
+        if (versionChanged) {
           const cluster = { id: session.clusterId, organizationId: session.organizationId, name: before.name };
           await followClusterVersion(trx, audit, cluster, facts.kubernetesVersion);
         }
-        return before;
+        const delivered = await deliverCommands(trx, session);
+        // A plain heartbeat of a Connected cluster only moves a timestamp the next heartbeat rewrites: its commit need
+        // not wait for the WAL flush (losing it in a crash is harmless). Anything else commits durably.
+        if (before.previous_status === 'Connected' && !versionChanged && !delivered.changed) {
+          await trx.raw('SET LOCAL synchronous_commit = off');
+        }
+        return { before, commands: delivered.commands };
       });
-      if (!previous) throw new Unauthorized('invalid or expired agent credential');
-      // A failed signal is retried by the next heartbeat: the row still says Disconnected until the workflow acts.
-      if (previous.previous_status === 'Disconnected') await signalMonitor(session.clusterId, previous.name);
-      return { commands: await deliverCommands(session) };
+      if (!beat) throw new Unauthorized('invalid or expired agent credential');
+      // A failed signal is retried by a later heartbeat: the row still says Disconnected until the workflow acts.
+      if (beat.before.previous_status === 'Disconnected') await signalMonitor(session.clusterId, beat.before.name);
+      return { commands: beat.commands };
     },
 
-    pullCommands: (session: AgentSession) => deliverCommands(session),
+    pullCommands: async (session: AgentSession) =>
+      (await db.transaction((trx) => deliverCommands(trx, session))).commands,
 
     ...createAgentReports({ db, audit }),
   };

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/knex';
+import { isUniqueViolation, type Queryable } from '../db/knex';
+import { Conflict } from '../errors';
 import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 
@@ -113,13 +114,19 @@ export function listClusters(db: Queryable, organizationId: string, page: PageRe
   );
 }
 
-export function updateCluster(
+/** False when the cluster is gone; a name another cluster of the organization has is a conflict. */
+export async function updateCluster(
   db: Queryable,
   organizationId: string,
   id: string,
   changes: { name?: string; description?: string },
 ): Promise<boolean> {
-  return updateOwned(db, 'clusters', organizationId, id, changes);
+  try {
+    return await updateOwned(db, 'clusters', organizationId, id, changes);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict('a cluster with this name already exists');
+    throw err;
+  }
 }
 
 export function deleteCluster(db: Queryable, organizationId: string, id: string): Promise<boolean> {

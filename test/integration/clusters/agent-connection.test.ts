@@ -1,4 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { startAgentGrpcServer } from '../../../src/clusters/agent-grpc-server';
+import { createLogger } from '../../../src/logging/logger';
 import { AgentClient } from '../../../src/agent/agent-client';
 import { eventually } from '../../helpers/net';
 import {
@@ -123,5 +129,53 @@ describe('credential rotation', () => {
     const before = (await clusterOf(p, id)).lastHeartbeatAt;
     await eventually(async () => (await clusterOf(p, id)).lastHeartbeatAt !== before, 10_000, 'new heartbeat');
     expect(await fresh.stop()).toBe('stopped');
+  });
+});
+
+describe('TLS', () => {
+  it('serves the agent protocol over TLS when a certificate and key are configured', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-tls-'));
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const secure = await startAgentGrpcServer(
+      p.platform.services.clusters.agentHub,
+      { ...p.platform.config.clusters, grpcPort: 0, grpcTlsCertPath: cert, grpcTlsKeyPath: key },
+      createLogger('silent'),
+    );
+    try {
+      const { id, joinToken } = await createCluster(p, 'over-tls');
+      const plain = new AgentClient({ server: `127.0.0.1:${secure.port}` });
+      await expect(plain.register(joinToken)).rejects.toMatchObject({ code: grpc.status.UNAVAILABLE });
+      plain.close();
+      const client = new AgentClient({ server: `localhost:${secure.port}`, caPath: cert });
+      expect((await client.register(joinToken)).clusterId).toBe(id);
+      client.close();
+    } finally {
+      await secure.stop(1000);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
