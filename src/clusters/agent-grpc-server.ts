@@ -14,6 +14,7 @@ import {
   type HeartbeatRequest,
 } from './agent-protocol';
 import type { ClusterCommand } from './command-repository';
+import type { Metrics } from '../http/metrics';
 
 export interface RunningAgentServer {
   port: number;
@@ -49,56 +50,62 @@ export async function startAgentGrpcServer(
   hub: AgentHub,
   config: ClustersConfig,
   log: Logger,
+  metrics: Pick<Metrics, 'agentCallDuration'>,
 ): Promise<RunningAgentServer> {
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
 
-  function unary<Req, Res>(work: (req: Req, session: AgentSession) => Promise<Res>): Unary<Req, Res> {
+  /** Answers a call: the result, or the error as its gRPC code (internal ones logged, answered without detail). */
+  function answer<Res>(method: string, work: Promise<Res>, callback: grpc.sendUnaryData<Res>): void {
+    const stop = metrics.agentCallDuration.startTimer({ method });
+    work.then(
+      (res) => {
+        stop({ code: grpc.status[grpc.status.OK] });
+        callback(null, res);
+      },
+      (err: unknown) => {
+        if (!(err instanceof AppError)) log.error('agent call failed', { method, ...errorFields(err) });
+        const code = statusOf(err);
+        stop({ code: grpc.status[code] });
+        callback({ code, details: err instanceof AppError ? err.message : 'internal error' });
+      },
+    );
+  }
+
+  /** Every call but Register: the credential in the metadata is authenticated before anything else. */
+  function unary<Req, Res>(method: string, work: (req: Req, session: AgentSession) => Promise<Res>): Unary<Req, Res> {
     return (call, callback) => {
       const header = call.metadata.get(CREDENTIAL_METADATA)[0];
       const credential = typeof header === 'string' ? header.replace(/^Bearer /, '') : '';
-      hub
-        .authenticate(credential)
-        .then((session) => work(call.request, session))
-        .then(
-          (res) => callback(null, res),
-          (err: unknown) => {
-            if (!(err instanceof AppError)) log.error('agent call failed', errorFields(err));
-            const message = err instanceof AppError ? err.message : 'internal error';
-            callback({ code: statusOf(err), details: message });
-          },
-        );
+      answer(
+        method,
+        hub.authenticate(credential).then((session) => work(call.request, session)),
+        callback,
+      );
     };
   }
 
-  const register: Unary<{ joinToken: string }, { clusterId: string; agentCredential: string }> = (call, callback) => {
-    hub.register(call.request.joinToken).then(
-      (res) => callback(null, res),
-      (err: unknown) => {
-        if (!(err instanceof AppError)) log.error('agent registration failed', errorFields(err));
-        callback({ code: statusOf(err), details: err instanceof AppError ? err.message : 'internal error' });
-      },
-    );
-  };
+  const register: Unary<{ joinToken: string }, { clusterId: string; agentCredential: string }> = (call, callback) =>
+    answer('register', hub.register(call.request.joinToken), callback);
 
   const intervalSeconds = Math.max(1, Math.floor(config.disconnectAfterMs / 30_000));
   server.addService(loadAgentService().service, {
     register,
-    heartbeat: unary(async (req: HeartbeatRequest, session) => {
+    heartbeat: unary('heartbeat', async (req: HeartbeatRequest, session) => {
       const { commands } = await hub.heartbeat(session, req);
       return { commands: commands.map(toMessage), heartbeatIntervalSeconds: intervalSeconds };
     }),
-    pullCommands: unary(async (_req: unknown, session) => ({
+    pullCommands: unary('pullCommands', async (_req: unknown, session) => ({
       commands: (await hub.pullCommands(session)).map(toMessage),
     })),
-    reportCommandResult: unary(async (req: CommandResultMessage, session) => {
+    reportCommandResult: unary('reportCommandResult', async (req: CommandResultMessage, session) => {
       await hub.reportCommandResult(session, req);
       return {};
     }),
-    reportSync: unary(async (req: { applications: ApplicationMessage[] }, session) => {
+    reportSync: unary('reportSync', async (req: { applications: ApplicationMessage[] }, session) => {
       await hub.reportSync(session, req.applications);
       return {};
     }),
-    reportDrift: unary((req: { resources: DriftedResourceMessage[] }, session) =>
+    reportDrift: unary('reportDrift', (req: { resources: DriftedResourceMessage[] }, session) =>
       hub.reportDrift(session, req.resources),
     ),
   });

@@ -87,7 +87,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     };
   }
   const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
-  const agents = api ? await startAgentGrpcServer(api.clusters.agentHub, config.clusters, log) : null;
+  const agents = api ? await startAgentGrpcServer(api.clusters.agentHub, config.clusters, log, api.metrics) : null;
   if (agents) log.info('agent protocol listening', { host: config.clusters.grpcHost, port: agents.port });
   const metricsServer =
     roles.worker && !roles.api && config.workerMetricsPort > 0

@@ -164,6 +164,7 @@ describe('TLS', () => {
       p.platform.services.clusters.agentHub,
       { ...p.platform.config.clusters, grpcPort: 0, grpcTlsCertPath: cert, grpcTlsKeyPath: key },
       createLogger('silent'),
+      p.platform.services.metrics,
     );
     try {
       const { id, joinToken } = await createCluster(p, 'over-tls');

@@ -15,6 +15,7 @@ export async function startClusterPlatform(env: Record<string, string> = {}) {
     platform.services.clusters.agentHub,
     platform.config.clusters,
     createLogger('silent'),
+    platform.services.metrics,
   );
   const org = await makeOrg(platform, ['owner', 'admin', 'member', 'viewer'], 'enterprise');
   return { platform, grpc, org, http: httpClient(platform.url), owner: org.members.owner!.token };
