@@ -4,13 +4,15 @@
  * Starts the platform on embedded defaults (API with its gRPC listener and the worker in this process, PostgreSQL and
  * Temporal embedded), registers `agents` clusters over HTTP, then runs that many reference agents in a child process
  * (so this process's CPU is the API's and the worker's alone), each heartbeating every `interval` seconds with random
- * phase. Reports heartbeat latency, CPU and memory of the API+worker process over the steady-state period, and the
- * Temporal actions (workflow starts, signals, timers, activities) recorded per heartbeat, from the workflows' histories.
+ * phase. Warm-up: until every cluster is Connected (each first heartbeat is a Disconnected -> Connected edge: a signal,
+ * a workflow start, an activity with its audit entry). Then, for `duration` seconds of steady state: heartbeat latency
+ * at the agent and inside the server, CPU and memory of the API+worker process, and the Temporal actions (workflow
+ * starts, signals, timers, activities) per heartbeat, counted from the heartbeat workflows' histories.
  */
 import { fork } from 'node:child_process';
 import { AgentClient } from '../../src/agent/agent-client';
-import { freePort } from '../../src/net/free-port';
 import { clusterHeartbeatWorkflowId } from '../../src/clusters/cluster-workflow-contract';
+import { freePort } from '../../src/net/free-port';
 import type { Services } from '../../src/runtime/services';
 import { runBench } from '../run-bench';
 import { startBenchPlatform } from '../validate/platform';
@@ -25,48 +27,40 @@ interface AgentsJob {
   server: string;
   joinTokens: string[];
   intervalMs: number;
-  durationMs: number;
 }
 interface AgentsResult {
   latenciesMs: number[];
-  /** When each successful heartbeat was answered (ms since the epoch). */
+  /** When each heartbeat was answered or failed (ms since the epoch), in the order of `latenciesMs` / `failedAtMs`. */
   answeredAtMs: number[];
-  failures: number;
-  /** When every agent had sent its first heartbeat (ms since the epoch): the steady state starts there. */
-  steadyFromMs: number;
+  failedAtMs: number[];
 }
 
-/** The child: every agent registers, then heartbeats with a random phase until the duration is over. */
+/** The child: every agent registers, then heartbeats with a random phase until the parent says stop. */
 async function runAgents(job: AgentsJob): Promise<AgentsResult> {
   const clients = job.joinTokens.map(() => new AgentClient({ server: job.server }));
   for (const [i, client] of clients.entries()) await client.register(job.joinTokens[i]!);
   const facts = { kubernetesVersion: 'v1.31.2', agentVersion: 'bench', controllerHealth: 'Healthy' };
-  const latenciesMs: number[] = [];
-  const answeredAtMs: number[] = [];
-  let failures = 0;
-  let first = 0;
-  let steadyFromMs = 0;
-  const end = Date.now() + job.durationMs;
+  const result: AgentsResult = { latenciesMs: [], answeredAtMs: [], failedAtMs: [] };
+  let stopped = false;
+  process.once('message', () => (stopped = true));
   await Promise.all(
     clients.map(async (client) => {
       await new Promise((r) => setTimeout(r, Math.random() * job.intervalMs));
-      let sent = 0;
-      while (Date.now() < end) {
+      while (!stopped) {
         const start = process.hrtime.bigint();
         try {
           await client.heartbeat(facts);
-          latenciesMs.push(elapsedMs(start));
-          answeredAtMs.push(Date.now());
+          result.latenciesMs.push(elapsedMs(start));
+          result.answeredAtMs.push(Date.now());
         } catch {
-          failures += 1;
+          result.failedAtMs.push(Date.now());
         }
-        if (sent++ === 0 && ++first === clients.length) steadyFromMs = Date.now();
         await new Promise((r) => setTimeout(r, job.intervalMs));
       }
     }),
   );
   clients.forEach((c) => c.close());
-  return { latenciesMs, answeredAtMs, failures, steadyFromMs };
+  return result;
 }
 
 if (process.argv[2] === '--child') {
@@ -77,7 +71,7 @@ if (process.argv[2] === '--child') {
   runBench(main);
 }
 
-/** p50 and p95 of the server's own heartbeat handling, as the upper bounds of the histogram's buckets. */
+/** p50, p95 and p99 of the server's own heartbeat handling, as the upper bounds of the histogram's buckets. */
 async function serverSide(services: Pick<Services, 'metrics'>): Promise<string> {
   const { values } = await services.metrics.agentCallDuration.get();
   const buckets = values
@@ -87,6 +81,22 @@ async function serverSide(services: Pick<Services, 'metrics'>): Promise<string> 
   const total = buckets[buckets.length - 1]?.count ?? 0;
   const bound = (p: number) => buckets.find((b) => b.count >= (p / 100) * total)?.le ?? NaN;
   return `${total} calls, p50 <= ${bound(50) * 1000} ms, p95 <= ${bound(95) * 1000} ms, p99 <= ${bound(99) * 1000} ms`;
+}
+
+/** Temporal actions recorded by the heartbeat workflows from `fromMs` on. */
+async function temporalActions(services: Pick<Services, 'temporal'>, clusterIds: string[], fromMs: number) {
+  const counted = { starts: 0, signals: 0, timers: 0, activities: 0 };
+  for (const id of clusterIds) {
+    const history = await services.temporal.workflow.getHandle(clusterHeartbeatWorkflowId(id)).fetchHistory();
+    for (const event of history.events ?? []) {
+      if (Number(event.eventTime?.seconds ?? 0) * 1000 < fromMs) continue;
+      if (event.workflowExecutionStartedEventAttributes) counted.starts += 1;
+      if (event.workflowExecutionSignaledEventAttributes) counted.signals += 1;
+      if (event.timerStartedEventAttributes) counted.timers += 1;
+      if (event.activityTaskScheduledEventAttributes) counted.activities += 1;
+    }
+  }
+  return counted;
 }
 
 async function main(): Promise<void> {
@@ -114,77 +124,65 @@ async function main(): Promise<void> {
       const { id } = await call<{ id: string }>('/api/v2/clusters', { name: `bench-${i}` });
       clusters.push({ id, ...(await call<{ joinToken: string }>(`/api/v2/clusters/${id}/join-token`)) });
     }
-    line(`${agents} clusters registered; agents heartbeat every ${intervalMs / 1000} s for ${durationMs / 1000} s`);
+    line(`${agents} clusters; agents heartbeat every ${intervalMs / 1000} s; window ${windowS} s`);
 
     const child = fork(__filename, ['--child'], { stdio: 'inherit' });
     const done = new Promise<AgentsResult>((resolve) => child.once('message', (m) => resolve(m as AgentsResult)));
-    child.send({
+    const job: AgentsJob = {
       server: `127.0.0.1:${grpcPort}`,
       joinTokens: clusters.map((c) => c.joinToken),
       intervalMs,
-      durationMs,
-    } satisfies AgentsJob);
-    // CPU and memory of this process (API + worker) sampled each second; kept from the steady state on.
-    const samples: { atMs: number; cpu: NodeJS.CpuUsage; rss: number }[] = [];
-    const sampler = setInterval(
-      () => samples.push({ atMs: Date.now(), cpu: process.cpuUsage(), rss: process.memoryUsage().rss }),
-      1000,
+    };
+    child.send(job);
+    const warmup = process.hrtime.bigint();
+    const db = platform.services.db;
+    for (;;) {
+      const [row] = (await db('clusters').where({ status: 'Connected' }).count('* as n')) as { n: string }[];
+      if (Number(row?.n) === agents) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    line(
+      `warm-up: all ${agents} clusters Connected ${(elapsedMs(warmup) / 1000).toFixed(1)} s after the agents started`,
     );
-    const result = await done;
+
+    // Steady state: from here on, for `duration`.
+    const steadyFromMs = Date.now();
+    platform.services.metrics.agentCallDuration.reset();
+    const cpuStart = process.cpuUsage();
+    let peakRss = 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 1000);
+    await new Promise((r) => setTimeout(r, durationMs));
+    const cpu = process.cpuUsage(cpuStart);
+    const steadyToMs = Date.now();
     clearInterval(sampler);
+    const server = await serverSide(platform.services);
+    child.send('stop');
+    const result = await done;
 
-    const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+    const inSteady = (t: number) => t >= steadyFromMs && t <= steadyToMs;
+    const latencies = result.latenciesMs.filter((_, i) => inSteady(result.answeredAtMs[i]!)).sort((a, b) => a - b);
+    const failures = result.failedAtMs.filter(inSteady).length;
     line(
-      `heartbeats: ${sorted.length} ok, ${result.failures} failed; latency p50 ${percentile(sorted, 50).toFixed(1)} ms, ` +
-        `p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, ` +
-        `max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms`,
+      `steady state ${(durationMs / 1000).toFixed(0)} s: ${latencies.length} heartbeats ` +
+        `(${(latencies.length / (durationMs / 1000)).toFixed(1)}/s), ${failures} failed; at the agent p50 ` +
+        `${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, ` +
+        `p99 ${percentile(latencies, 99).toFixed(1)} ms`,
     );
-    line(`server-side heartbeat handling (agent_call_duration_seconds): ${await serverSide(platform.services)}`);
-    const steady = samples.filter((s) => s.atMs >= result.steadyFromMs);
-    const a = steady[0];
-    const b = steady[steady.length - 1];
-    if (a && b && b.atMs > a.atMs) {
-      const cpuMs = (b.cpu.user + b.cpu.system - a.cpu.user - a.cpu.system) / 1000;
-      const rssMb = Math.max(...steady.map((s) => s.rss)) / 2 ** 20;
-      line(
-        `API + worker process, steady state (${((b.atMs - a.atMs) / 1000).toFixed(0)} s): CPU ` +
-          `${((cpuMs / (b.atMs - a.atMs)) * 100).toFixed(1)}% of one core, peak RSS ${rssMb.toFixed(0)} MB`,
-      );
-    }
-
-    // Temporal actions from the heartbeat workflows' histories: all of them, and those of the steady state (from a
-    // few seconds after every agent's first heartbeat, once the connect edges' activities and first timers are done).
-    const steadyFromMs = result.steadyFromMs + 5000;
-    const counted = { started: 0, signals: 0, timers: 0, activities: 0, steadySignals: 0, steadyOther: 0 };
-    for (const c of clusters) {
-      const history = await platform.services.temporal.workflow
-        .getHandle(clusterHeartbeatWorkflowId(c.id))
-        .fetchHistory();
-      for (const event of history.events ?? []) {
-        const atMs = Number(event.eventTime?.seconds ?? 0) * 1000;
-        const steadyEvent = atMs >= steadyFromMs;
-        if (event.workflowExecutionStartedEventAttributes) counted.started += 1;
-        if (event.workflowExecutionSignaledEventAttributes) {
-          counted.signals += 1;
-          if (steadyEvent) counted.steadySignals += 1;
-        }
-        if (event.timerStartedEventAttributes) counted.timers += 1;
-        if (event.activityTaskScheduledEventAttributes) counted.activities += 1;
-        if (steadyEvent && (event.timerStartedEventAttributes || event.activityTaskScheduledEventAttributes)) {
-          counted.steadyOther += 1;
-        }
-      }
-    }
-    const total = counted.started + counted.signals + counted.timers + counted.activities;
+    line(`server-side heartbeat handling (agent_call_duration_seconds): ${server}`);
+    const cpuPercent = ((cpu.user + cpu.system) / 1000 / durationMs) * 100;
     line(
-      `Temporal actions: ${counted.started} starts, ${counted.signals} signals, ${counted.timers} timers, ` +
-        `${counted.activities} activities = ${(total / sorted.length).toFixed(3)} per heartbeat over the run ` +
-        `(the first heartbeat of each cluster is its Disconnected -> Connected edge)`,
+      `API + worker process: CPU ${cpuPercent.toFixed(1)}% of one core, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB`,
     );
-    const steadyBeats = result.answeredAtMs.filter((t) => t >= steadyFromMs).length;
+    const actions = await temporalActions(
+      platform.services,
+      clusters.map((c) => c.id),
+      steadyFromMs,
+    );
+    const total = actions.starts + actions.signals + actions.timers + actions.activities;
     line(
-      `steady state: ${counted.steadySignals} signals and ${counted.steadyOther} timers/activities for ` +
-        `${steadyBeats} heartbeats = ${((counted.steadySignals + counted.steadyOther) / Math.max(1, steadyBeats)).toFixed(3)} per heartbeat`,
+      `Temporal actions in the steady state: ${actions.starts} starts, ${actions.signals} signals, ` +
+        `${actions.timers} timers, ${actions.activities} activities = ` +
+        `${(total / Math.max(1, latencies.length)).toFixed(4)} per heartbeat`,
     );
   } finally {
     await platform.stop();
