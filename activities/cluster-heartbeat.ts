@@ -4,6 +4,7 @@ import { DOMAIN_EVENT } from '../src/events/domain-event-repository';
 import { agentActor, recordClusterChange } from '../src/clusters/cluster-audit';
 import {
   findClusterRow,
+  heartbeatState,
   markConnectedIfRecent,
   markDisconnectedIfSilent,
   type ClusterRow,
@@ -65,12 +66,18 @@ export function createClusterHeartbeatActivities(deps: ClusterHeartbeatActivityD
         'cluster.agent.connect',
         DOMAIN_EVENT.agentConnected,
       ),
-    checkAgentHeartbeat: (target: Target) =>
-      transition(
+    /** The common case (a newer heartbeat arrived) is one read, without a transaction. */
+    checkAgentHeartbeat: async (target: Target): Promise<HeartbeatCheck> => {
+      const state = await heartbeatState(db, target.clusterId, target.windowMs);
+      if (state?.status === 'Connected' && !state.silent) {
+        return { state: 'connected', lastHeartbeatMs: state.last_heartbeat_at?.getTime() ?? null };
+      }
+      return transition(
         target,
         (trx) => markDisconnectedIfSilent(trx, target.clusterId, target.windowMs),
         'cluster.agent.disconnect',
         DOMAIN_EVENT.agentDisconnected,
-      ),
+      );
+    },
   };
 }

@@ -85,7 +85,7 @@ export function createAgentHub(deps: AgentHubDeps) {
   const lastSignalMs = new Map<string, number>();
   const signalPauseMs = Math.min(30_000, config.disconnectAfterMs / 4);
 
-  /** Signal-with-start of the cluster's heartbeat workflow; a failure is logged (the caller's next pass retries). */
+  /** Signal-with-start of the cluster's heartbeat workflow; a failure is logged and the next heartbeat retries. */
   async function signalMonitor(clusterId: string, name: string): Promise<void> {
     const now = Date.now();
     if (now - (lastSignalMs.get(clusterId) ?? 0) < signalPauseMs) return;
@@ -96,7 +96,10 @@ export function createAgentHub(deps: AgentHubDeps) {
         args: [{ clusterId, windowMs: config.disconnectAfterMs, checksPerRun: config.heartbeatChecksPerRun }],
         summary: `cluster ${name}: agent heartbeat monitor`,
       })
-      .catch((err: unknown) => deps.log.warn('heartbeat workflow not signalled', errorFields(err)));
+      .catch((err: unknown) => {
+        lastSignalMs.delete(clusterId);
+        deps.log.warn('heartbeat workflow not signalled', errorFields(err));
+      });
   }
 
   return {

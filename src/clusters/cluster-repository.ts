@@ -204,3 +204,17 @@ export async function silentConnectedClusters(db: Queryable, silentMs: number, l
     .limit(limit)
     .select('id', 'name')) as { id: string; name: string }[];
 }
+
+/** The cluster's status and whether its last heartbeat is older than the window, by the database clock. */
+export async function heartbeatState(db: Queryable, clusterId: string, windowMs: number) {
+  const row = (await db('clusters')
+    .where({ id: clusterId })
+    .first(
+      'status',
+      'last_heartbeat_at',
+      db.raw("(last_heartbeat_at IS NULL OR last_heartbeat_at <= now() - (? * interval '1 millisecond')) AS silent", [
+        windowMs,
+      ]),
+    )) as { status: ClusterStatus; last_heartbeat_at: Date | null; silent: boolean } | undefined;
+  return row ?? null;
+}

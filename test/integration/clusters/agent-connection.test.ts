@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { startAgentGrpcServer } from '../../../src/clusters/agent-grpc-server';
 import { createLogger } from '../../../src/logging/logger';
+import { exited, spawnScript } from '../../helpers/child-process';
 import { AgentClient } from '../../../src/agent/agent-client';
 import { eventually } from '../../helpers/net';
 import {
@@ -179,4 +180,35 @@ describe('TLS', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('npm run agent', () => {
+  it('joins, keeps the credential file, heartbeats with --simulate and stops cleanly on SIGTERM', async () => {
+    const { id, joinToken } = await createCluster(p, 'cli-agent');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-cli-'));
+    const credentialFile = path.join(dir, 'credential');
+    const args = ['--server', `127.0.0.1:${p.grpc.port}`, '--simulate', '--interval', '200ms'];
+    const agent = spawnScript(
+      'scripts/agent.ts',
+      [...args, '--join-token', joinToken, '--credential-file', credentialFile],
+      {},
+    );
+    try {
+      await eventually(async () => (await clusterOf(p, id)).status === 'Connected', 30_000, 'Connected');
+      expect(fs.readFileSync(credentialFile, 'utf8')).toMatch(/^agt_/);
+      expect(fs.statSync(credentialFile).mode & 0o777).toBe(0o600);
+      agent.kill('SIGTERM');
+      expect(await exited(agent)).toBe(0);
+      expect(agent.output()).toContain('"reason":"stopped"');
+      // A restart reads the kept credential instead of a new join token.
+      const again = spawnScript('scripts/agent.ts', [...args, '--credential-file', credentialFile], {});
+      const before = (await clusterOf(p, id)).lastHeartbeatAt;
+      await eventually(async () => (await clusterOf(p, id)).lastHeartbeatAt !== before, 30_000, 'heartbeat');
+      again.kill('SIGTERM');
+      expect(await exited(again)).toBe(0);
+    } finally {
+      agent.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
