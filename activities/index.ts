@@ -1,3 +1,4 @@
+import { createClusterHeartbeatActivities, type ClusterHeartbeatActivityDeps } from './cluster-heartbeat';
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
 import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
 import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
@@ -12,7 +13,8 @@ export type ActivityDeps = ProofActivityDeps &
   InvitationActivityDeps &
   ReleaseActivityDeps &
   NotificationActivityDeps &
-  EscalationActivityDeps;
+  EscalationActivityDeps &
+  ClusterHeartbeatActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
@@ -22,5 +24,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createReleaseActivities(deps),
     ...createNotificationActivities(deps),
     ...createEscalationActivities(deps),
+    ...createClusterHeartbeatActivities(deps),
   };
 }

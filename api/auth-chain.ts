@@ -15,12 +15,17 @@ export interface Authorizer {
 /**
  * Fills `{param}` placeholders of an action template from the route parameters. A value with a dot names nothing
  * (no slug or id has one) and would split one segment into several, changing what glob patterns and grants see
- * (docs/security.md KEY-3), so it answers 404 before any check.
+ * (docs/security.md KEY-3), so it answers 404 before any check. A placeholder that is no route parameter is filled
+ * from the body's top-level field of that name when it is one plain segment (a command name), else it stays `*`
+ * (the request's schema then refuses the body).
  */
-export function concreteAction(template: string, params: Record<string, string>): string {
+export function concreteAction(template: string, params: Record<string, string>, body?: unknown): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined) return '*';
+    if (value === undefined) {
+      const field = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+      return typeof field === 'string' && /^[a-z][a-z0-9-]{0,62}$/.test(field) ? field : '*';
+    }
     if (value.includes('.')) throw new NotFound('not found');
     return value;
   });
@@ -70,7 +75,7 @@ export class AuthChain {
       }
       if (principal.role !== null) return;
     }
-    await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}), ctx);
+    await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}, ctx.state.body), ctx);
   }
 
   /**
@@ -80,6 +85,6 @@ export class AuthChain {
   async authorizeScoped(ctx: AppContext, access: RouteAccess): Promise<void> {
     if (access.kind !== 'organization' || !access.scope || !ctx.state.principal) return;
     const params = { ...(ctx.params ?? {}), ...(await access.scope(ctx)) };
-    await this.authorizer.authorize(ctx.state.principal, concreteAction(access.action, params), ctx);
+    await this.authorizer.authorize(ctx.state.principal, concreteAction(access.action, params, ctx.state.body), ctx);
   }
 }

@@ -26,6 +26,9 @@ import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy
 import { channelRoutes } from './routes/notifications/channel-routes';
 import { inboxRoutes } from './routes/notifications/inbox-routes';
 import { escalationRoutes } from './routes/notifications/escalation-routes';
+import { agentBindingRoutes } from './routes/clusters/agent-binding-routes';
+import { clusterRoutes } from './routes/clusters/cluster-routes';
+import { commandRoutes } from './routes/clusters/command-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -71,6 +74,9 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...channelRoutes(services.notifications.channels, pageMax),
     ...inboxRoutes(services.notifications.inbox, pageMax),
     ...escalationRoutes(services.notifications.escalations, pageMax),
+    ...clusterRoutes(services.clusters.clusters, pageMax),
+    ...commandRoutes(services.clusters.commands, pageMax),
+    ...agentBindingRoutes(services.clusters.bindings, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

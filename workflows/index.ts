@@ -6,3 +6,4 @@ export { releaseWorkflow } from './release';
 export { notificationDispatchWorkflow } from './notification-dispatch';
 export { escalationIncidentWorkflow } from './escalation-incident';
 export { notificationDigestWorkflow } from './notification-digest';
+export { clusterHeartbeatWorkflow } from './cluster-heartbeat';

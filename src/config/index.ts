@@ -16,6 +16,7 @@ import { loadReleasesConfig, type ReleasesConfig } from './releases';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
 import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
+import { loadClustersConfig, type ClustersConfig } from './clusters';
 
 export { ConfigError } from './parse';
 
@@ -68,6 +69,7 @@ export interface Config {
   releases: ReleasesConfig;
   registry: RegistryConfig;
   notifications: NotificationsConfig;
+  clusters: ClustersConfig;
 }
 
 export interface JwtConfig {
@@ -135,6 +137,7 @@ export function loadConfig(env: Env): Config {
     ),
     registry: loadRegistryConfig(env),
     notifications: loadNotificationsConfig(env),
+    clusters: loadClustersConfig(env),
   };
 }
 

@@ -19,6 +19,10 @@ export const DOMAIN_EVENT = {
   policyViolationDetected: 'policy.violation.detect',
   policyViolationResolved: 'policy.violation.resolve',
   approvalRequested: 'approval.request',
+  /** Spec "Events", Cluster category. */
+  agentConnected: 'agent.connect',
+  agentDisconnected: 'agent.disconnect',
+  driftDetected: 'drift.detect',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 

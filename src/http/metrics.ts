@@ -7,6 +7,8 @@ export interface Metrics {
   activityFailures: Counter<'activity'>;
   /** Lookups of another organization's identifiers (answered 404 like missing ones): the operators' probe signal. */
   crossOrgDenials: Counter<'resource_type'>;
+  /** Agent protocol calls (gRPC) by method and status code, as the server handled them. */
+  agentCallDuration: Histogram<'method' | 'code'>;
 }
 
 /** One registry per process; API and worker processes each expose theirs. */
@@ -38,6 +40,13 @@ export function createMetrics(): Metrics {
       name: 'security_cross_organization_denials_total',
       help: "Lookups by identifier that named another organization's resource",
       labelNames: ['resource_type'],
+      registers: [registry],
+    }),
+    agentCallDuration: new Histogram({
+      name: 'agent_call_duration_seconds',
+      help: 'Agent protocol (gRPC) call duration by method and status code',
+      labelNames: ['method', 'code'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
   };

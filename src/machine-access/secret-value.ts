@@ -4,7 +4,11 @@ import { crc32 } from 'node:zlib';
 /** The typed prefixes of machine credentials: secret scanners and the bearer dispatcher both key on them. */
 export const KEY_PREFIX = 'svc_';
 export const TOKEN_PREFIX = 'svcacct_';
-export type SecretPrefix = typeof KEY_PREFIX | typeof TOKEN_PREFIX;
+/** Cluster agents (src/clusters): a one-time join token, and the credential an agent receives for it. */
+export const JOIN_TOKEN_PREFIX = 'cjt_';
+export const AGENT_CREDENTIAL_PREFIX = 'agt_';
+export type SecretPrefix =
+  typeof KEY_PREFIX | typeof TOKEN_PREFIX | typeof JOIN_TOKEN_PREFIX | typeof AGENT_CREDENTIAL_PREFIX;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 40 base62 characters carry 238 random bits (docs/security.md KEY-1 asks for at least 128). */

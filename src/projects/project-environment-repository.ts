@@ -2,6 +2,8 @@ import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { catalogueEntries } from '../platform-config/environment-repository';
 
+export type KubernetesVersionSource = 'manual' | 'agent';
+
 /** One environment of a project: a catalogue entry with the project's Kubernetes version and delivery settings. */
 export interface ProjectEnvironment {
   id: string;
@@ -12,6 +14,8 @@ export interface ProjectEnvironment {
   /** 0-based place in the project's order. */
   position: number;
   kubernetesVersion: string;
+  /** `agent` while the version follows the bound cluster's agent (src/clusters agent bindings); a manual change wins. */
+  kubernetesVersionSource: KubernetesVersionSource;
   delivery: { validateOnPreview: boolean; validateOnGenerate: boolean };
   createdAt: string;
   updatedAt: string;
@@ -24,6 +28,7 @@ interface Row {
   production: boolean;
   position: number;
   kubernetes_version: string;
+  kubernetes_version_source: KubernetesVersionSource;
   validate_on_preview: boolean;
   validate_on_generate: boolean;
   created_at: Date;
@@ -38,6 +43,7 @@ function rowToEnvironment(row: Row): ProjectEnvironment {
     production: row.production,
     position: row.position,
     kubernetesVersion: row.kubernetes_version,
+    kubernetesVersionSource: row.kubernetes_version_source,
     delivery: { validateOnPreview: row.validate_on_preview, validateOnGenerate: row.validate_on_generate },
     ...timestampsOf(row),
   };
@@ -54,6 +60,7 @@ function environments(db: Queryable, projectId: string) {
       'e.production',
       'pe.position',
       'pe.kubernetes_version',
+      'pe.kubernetes_version_source',
       'pe.validate_on_preview',
       'pe.validate_on_generate',
       'pe.created_at',
@@ -96,9 +103,31 @@ export async function updateProjectEnvironment(
   id: string,
   changes: { kubernetes_version?: string; validate_on_preview?: boolean; validate_on_generate?: boolean },
 ): Promise<void> {
+  // A version set by a person stops following a bound cluster's agent.
+  const source = changes.kubernetes_version === undefined ? {} : { kubernetes_version_source: 'manual' };
   await db('project_environments')
     .where({ id })
-    .update({ ...changes, updated_at: db.fn.now() });
+    .update({ ...changes, ...source, updated_at: db.fn.now() });
+}
+
+/** The project environments (by id, of one organization) whose Kubernetes version follows the agent from now on. */
+export async function followAgentVersion(db: Queryable, organizationId: string, ids: string[], version: string | null) {
+  const rows = db('project_environments').where({ organization_id: organizationId }).whereIn('id', ids);
+  const changes = version === null ? {} : { kubernetes_version: version };
+  await rows.update({ ...changes, kubernetes_version_source: 'agent', updated_at: db.fn.now() });
+}
+
+/**
+ * The agent reported `version`: environments that follow the agent take it. The ids of the environments that changed.
+ */
+export async function applyAgentVersion(db: Queryable, organizationId: string, ids: string[], version: string) {
+  const rows = (await db('project_environments')
+    .where({ organization_id: organizationId, kubernetes_version_source: 'agent' })
+    .whereIn('id', ids)
+    .whereNot({ kubernetes_version: version })
+    .update({ kubernetes_version: version, updated_at: db.fn.now() })
+    .returning('id')) as { id: string }[];
+  return rows.map((r) => r.id);
 }
 
 /** Removes one and closes the gap in the order. */

@@ -1,6 +1,7 @@
 import { approvalPolicyHook } from '../approval-policies/approval-policy-hook';
 import { createApprovalPolicyService, type ApprovalPolicyService } from '../approval-policies/approval-policy-service';
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
+import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-domain';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
@@ -75,6 +76,8 @@ export interface DomainServices {
   approvalPolicies: ApprovalPolicyService;
   /** Outbound notifications: channels, the safe sender and the delivery log (src/notifications). */
   notifications: NotificationDomain;
+  /** Clusters, commands, agent bindings and the agent protocol hub (src/clusters; gRPC in the API process). */
+  clusters: ClusterDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -169,5 +172,6 @@ export function createDomainServices(core: CoreServices): DomainServices {
       temporal: core.temporal,
       config: config.notifications,
     }),
+    clusters: createClusterDomain({ ...owned, config: config.clusters, workflows: core.workflows, log: core.log }),
   };
 }

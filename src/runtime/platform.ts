@@ -5,6 +5,7 @@ import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { startRowReconciler } from '../temporal/row-reconciler';
+import { startAgentGrpcServer, type RunningAgentServer } from '../clusters/agent-grpc-server';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
 import { startMetricsServer } from '../http/metrics-server';
@@ -19,6 +20,8 @@ export interface RunningPlatform {
   /** The HTTP API's own services, when this process serves the API. */
   api: ApiServices | null;
   http: RunningServer | null;
+  /** The agent protocol (gRPC), served beside the HTTP API. */
+  agents: RunningAgentServer | null;
   worker: Worker | null;
   stop(): Promise<void>;
 }
@@ -81,6 +84,12 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
         config.notifications.reconcileIntervalMs,
         log,
       ),
+      startRowReconciler(
+        'cluster heartbeat',
+        () => services.clusters.agentHub.reconcileSilent(),
+        config.clusters.disconnectAfterMs,
+        log,
+      ),
     ];
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
@@ -92,6 +101,8 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     };
   }
   const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
+  const agents = api ? await startAgentGrpcServer(api.clusters.agentHub, config.clusters, log, api.metrics) : null;
+  if (agents) log.info('agent protocol listening', { host: config.clusters.grpcHost, port: agents.port });
   const metricsServer =
     roles.worker && !roles.api && config.workerMetricsPort > 0
       ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort)
@@ -100,8 +111,10 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     services,
     api,
     http,
+    agents,
     worker,
     async stop() {
+      await agents?.stop(config.shutdownGraceMs);
       if (http) await http.shutdown(config.shutdownGraceMs);
       await metricsServer?.close();
       if (workerRun) {

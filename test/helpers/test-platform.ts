@@ -37,6 +37,7 @@ export function testEnv(
     TEMPORAL_TASK_QUEUE_PREFIX: prefix,
     DATA_DIR: `${harnessState().workDir}/data-${prefix}`,
     PORT: '0',
+    AGENT_GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
     ...extra,
   };

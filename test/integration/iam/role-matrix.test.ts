@@ -59,7 +59,7 @@ const realParams: Record<string, string> = {};
 const secretsOfA: string[] = [];
 
 const RANDOM_UUID = '00000000-0000-4000-8000-000000000000';
-const ORG_OWNED_PARAMS = new Set(['slug', 'id', 'teamId', 'grantId', 'tenantId', 'environment', 'userId']);
+const ORG_OWNED_PARAMS = new Set(['slug', 'id', 'teamId', 'grantId', 'tenantId', 'environment', 'userId', 'clusterId']);
 
 beforeAll(async () => {
   platform = await startTestPlatform();
@@ -114,6 +114,7 @@ beforeAll(async () => {
       body: { scopes: ['admin'], allowedActions: ['**'] },
     })
   ).body.token;
+  const cluster = await http.post<{ id: string }>('/api/v2/clusters', { token: owner, body: { name: 'matrix' } });
   const invitation = await http.post<{ id: string }>(`/api/v1/organizations/${a.org.slug}/invitations`, {
     token: owner,
     body: { email: 'matrix@example.test', role: 'viewer' },
@@ -126,6 +127,7 @@ beforeAll(async () => {
     tenantId: tenant.body.id,
     environment: 'prod',
     userId: viewerId,
+    clusterId: cluster.body.id,
   });
   secretsOfA.push(
     account.body.id,
@@ -136,6 +138,7 @@ beforeAll(async () => {
     tenant.body.id,
     invitation.body.id,
     viewerId,
+    cluster.body.id,
   );
 });
 afterAll(() => platform.close());
@@ -299,6 +302,7 @@ describe('role matrix over HTTP', () => {
     expect(await db('teams').where({ id: realParams.teamId }).first('id')).toBeDefined();
     expect(await db('resource_grants').where({ id: realParams.grantId }).first('id')).toBeDefined();
     expect(await db('org_tenants').where({ id: realParams.tenantId }).first('id')).toBeDefined();
+    expect(await db('clusters').where({ id: realParams.clusterId }).first('id')).toBeDefined();
     const invitation = await db('invitations').where({ id: realParams.id }).first('status');
     expect(invitation.status).toBe('pending');
   });

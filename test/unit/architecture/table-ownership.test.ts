@@ -9,9 +9,15 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '../../..');
 
 const OWNERS: Record<string, string> = {
+  agent_bindings: 'src/clusters',
   approval_policies: 'src/approval-policies',
   audit_log: 'src/audit',
   catalog_artifacts: 'src/catalog',
+  cluster_agent_credentials: 'src/clusters',
+  cluster_commands: 'src/clusters',
+  cluster_drift: 'src/clusters',
+  cluster_join_tokens: 'src/clusters',
+  clusters: 'src/clusters',
   custom_resource_definitions: 'src/crds',
   domain_events: 'src/events',
   escalation_incidents: 'src/notifications',

@@ -12,6 +12,7 @@ const ENV: ProjectEnvironment = {
   production: true,
   position: 0,
   kubernetesVersion: '1.29',
+  kubernetesVersionSource: 'manual',
   delivery: { validateOnPreview: true, validateOnGenerate: true },
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',

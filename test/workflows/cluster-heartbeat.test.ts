@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { createActivities } from '../../activities';
+import {
+  agentHeartbeatSignal,
+  clusterHeartbeatStateQuery,
+  type ClusterHeartbeatInput,
+  type HeartbeatCheck,
+} from '../../src/clusters/cluster-workflow-contract';
+import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
+import { eventually } from '../helpers/net';
+import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+
+/**
+ * The per-cluster heartbeat workflow on the time-skipping server: a five-minute window takes milliseconds. The
+ * activities are stubs typed from the real ones over an in-memory cluster row, judged by the server's (skipped)
+ * clock exactly as the real ones judge by the database's.
+ */
+type HeartbeatActivities = Pick<ReturnType<typeof createActivities>, 'recordAgentConnected' | 'checkAgentHeartbeat'>;
+
+const MINUTE = 60_000;
+const WINDOW = 5 * MINUTE;
+
+interface FakeRow {
+  status: 'Connected' | 'Disconnected';
+  lastHeartbeatMs: number | null;
+  transitions: { to: string; atMs: number }[];
+  checks: number;
+}
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = `ts-${randomUUID()}`;
+const rows = new Map<string, FakeRow>();
+
+function stubs(): HeartbeatActivities {
+  const nowMs = () => Context.current().info.currentAttemptScheduledTimestampMs;
+  const checkOf = (row: FakeRow | undefined): HeartbeatCheck =>
+    row
+      ? { state: row.status === 'Connected' ? 'connected' : 'disconnected', lastHeartbeatMs: row.lastHeartbeatMs }
+      : { state: 'gone', lastHeartbeatMs: null };
+  return {
+    recordAgentConnected: async ({ clusterId, windowMs }) => {
+      const row = rows.get(clusterId);
+      if (row && row.status !== 'Connected' && row.lastHeartbeatMs !== null) {
+        if (nowMs() - row.lastHeartbeatMs < windowMs) {
+          row.status = 'Connected';
+          row.transitions.push({ to: 'Connected', atMs: nowMs() });
+        }
+      }
+      return checkOf(row);
+    },
+    checkAgentHeartbeat: async ({ clusterId, windowMs }) => {
+      const row = rows.get(clusterId);
+      if (row) row.checks += 1;
+      if (row?.status === 'Connected' && (row.lastHeartbeatMs === null || nowMs() - row.lastHeartbeatMs >= windowMs)) {
+        row.status = 'Disconnected';
+        row.transitions.push({ to: 'Disconnected', atMs: nowMs() });
+      }
+      return checkOf(row);
+    },
+  };
+}
+
+beforeAll(async () => {
+  env = await startTimeSkipping();
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await bundle(require.resolve('../../workflows')),
+    activities: stubs(),
+  });
+  running = worker.run();
+}, 120_000);
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+/** What the API does on a heartbeat: write the row; signal (with start) only when the row said Disconnected. */
+async function heartbeat(clusterId: string, input: ClusterHeartbeatInput): Promise<boolean> {
+  const row = rows.get(clusterId)!;
+  row.lastHeartbeatMs = await env.currentTimeMs();
+  if (row.status === 'Connected') return false;
+  await env.client.workflow.signalWithStart(clusterHeartbeatWorkflow, {
+    taskQueue,
+    workflowId: `cluster-heartbeat-${clusterId}`,
+    args: [input],
+    signal: agentHeartbeatSignal,
+    signalArgs: [],
+  });
+  return true;
+}
+
+function newCluster(checksPerRun = 200): ClusterHeartbeatInput {
+  const clusterId = randomUUID();
+  rows.set(clusterId, { status: 'Disconnected', lastHeartbeatMs: null, transitions: [], checks: 0 });
+  return { clusterId, windowMs: WINDOW, checksPerRun };
+}
+
+describe('cluster heartbeat workflow on the time-skipping server', () => {
+  it('stays Connected while heartbeats arrive, then records exactly one disconnect a window after the last', async () => {
+    const input = newCluster();
+    const row = rows.get(input.clusterId)!;
+    let signals = 0;
+    if (await heartbeat(input.clusterId, input)) signals += 1;
+    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
+    // Twenty minutes of heartbeats every 30 s: no signal, no transition.
+    for (let i = 0; i < 40; i += 1) {
+      await env.sleep(30_000);
+      if (await heartbeat(input.clusterId, input)) signals += 1;
+    }
+    const last = row.lastHeartbeatMs!;
+    expect(row.transitions.map((t) => t.to)).toEqual(['Connected']);
+    await env.sleep(2 * WINDOW);
+    await eventually(async () => row.status === 'Disconnected', 20_000, 'cluster Disconnected');
+    expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected']);
+    const disconnectedAt = row.transitions[1]!.atMs;
+    expect(disconnectedAt).toBeGreaterThanOrEqual(last + WINDOW);
+    expect(disconnectedAt).toBeLessThan(last + WINDOW + 2000);
+    expect(signals).toBe(1);
+    // One timer check per window of heartbeats (not one per heartbeat): about 20 min / 5 min, plus the last.
+    expect(row.checks).toBeLessThanOrEqual(6);
+  });
+
+  it('a heartbeat after the disconnect connects again; a stale signal without a recent heartbeat does not', async () => {
+    const input = newCluster();
+    const row = rows.get(input.clusterId)!;
+    await heartbeat(input.clusterId, input);
+    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
+    await env.sleep(2 * WINDOW);
+    await eventually(async () => row.status === 'Disconnected', 20_000, 'cluster Disconnected');
+    // A signal delivered late, with no heartbeat within the window: nothing to record.
+    const handle = env.client.workflow.getHandle(`cluster-heartbeat-${input.clusterId}`);
+    await handle.signal(agentHeartbeatSignal);
+    expect((await handle.query(clusterHeartbeatStateQuery)).connected).toBe(false);
+    expect(row.status).toBe('Disconnected');
+    await heartbeat(input.clusterId, input);
+    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
+    expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected', 'Connected']);
+  });
+
+  it('continues as new after its checks per run, keeping the Connected state and the timer', async () => {
+    const input = newCluster(3);
+    const row = rows.get(input.clusterId)!;
+    await heartbeat(input.clusterId, input);
+    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
+    const handle = env.client.workflow.getHandle(`cluster-heartbeat-${input.clusterId}`);
+    const firstRun = (await handle.describe()).runId;
+    for (let i = 0; i < 50; i += 1) {
+      await env.sleep(MINUTE);
+      await heartbeat(input.clusterId, input);
+    }
+    expect(row.checks).toBeGreaterThan(3);
+    expect((await handle.describe()).runId).not.toBe(firstRun);
+    expect(row.transitions.map((t) => t.to)).toEqual(['Connected']);
+    await env.sleep(2 * WINDOW);
+    await eventually(async () => row.status === 'Disconnected', 20_000, 'cluster Disconnected');
+    expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected']);
+  });
+
+  it('ends when the cluster is gone', async () => {
+    const input = newCluster();
+    const row = rows.get(input.clusterId)!;
+    await heartbeat(input.clusterId, input);
+    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
+    rows.delete(input.clusterId);
+    const handle = env.client.workflow.getHandle(`cluster-heartbeat-${input.clusterId}`);
+    await handle.result();
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+  });
+});
