@@ -1174,6 +1174,15 @@ export interface WorkloadCreateRequest {
       };
     };
   };
+  /**
+   * Kubernetes manifests the workload carries as written (e.g. an HPA or a PodDisruptionBudget), generated beside its files in every target and validated like them; an empty list removes them.
+   *
+   * @maxItems 10
+   */
+  extraManifests?: {
+    name: string;
+    content: string;
+  }[];
 }
 export interface WorkloadCreateResources {
   requests?: WorkloadCreateAmounts;
@@ -1233,6 +1242,15 @@ export interface WorkloadUpdateRequest {
       };
     };
   };
+  /**
+   * Kubernetes manifests the workload carries as written (e.g. an HPA or a PodDisruptionBudget), generated beside its files in every target and validated like them; an empty list removes them.
+   *
+   * @maxItems 10
+   */
+  extraManifests?: {
+    name: string;
+    content: string;
+  }[];
 }
 export interface WorkloadUpdateResources {
   requests?: WorkloadUpdateAmounts;

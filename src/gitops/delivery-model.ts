@@ -50,6 +50,7 @@ export async function loadProject(
           resources: w.resources,
           probes: w.probes,
           variables: w.variables,
+          ...(w.extraManifests ? { extraManifests: w.extraManifests } : {}),
         },
         overrides: w.overrides,
       })),

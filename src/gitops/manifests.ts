@@ -10,6 +10,7 @@ import { applicationName } from './application-name';
  *     tenants/<tenant>/<environment>/<service>/deployment.yaml
  *     tenants/<tenant>/<environment>/<service>/service.yaml         when the workload declares ports
  *     tenants/<tenant>/<environment>/<service>/configmap.yaml       when it has variables
+ *     tenants/<tenant>/<environment>/<service>/extra-<name>.yaml    each extra manifest of the workload, as written
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
  *
  * Everything under `tenants/` and `applications/` belongs to the generator; other paths (a README, files written
@@ -168,6 +169,11 @@ export function renderTarget(
     };
     files.set(`${dir}/configmap.yaml`, yaml(configMap));
     resources.push('configmap.yaml');
+  }
+  for (const extra of spec.extraManifests ?? []) {
+    const file = `extra-${extra.name}.yaml`;
+    files.set(`${dir}/${file}`, extra.content.endsWith('\n') ? extra.content : `${extra.content}\n`);
+    resources.push(file);
   }
   files.set(
     `${dir}/kustomization.yaml`,

@@ -1,3 +1,5 @@
+import { InvalidInput } from '../errors';
+
 /**
  * What a workload declares and how its overrides apply. Precedence: workload < environment < tenant-and-environment;
  * variables merge key by key, resources by request/limit entry, tag and replicas replace.
@@ -25,6 +27,15 @@ export interface WorkloadProbes {
   startup?: Record<string, unknown>;
 }
 
+/**
+ * A Kubernetes manifest the workload carries as written (an HorizontalPodAutoscaler, a PodDisruptionBudget, an
+ * Ingress): generated beside the workload's own files in every target and validated like them.
+ */
+export interface ExtraManifest {
+  name: string;
+  content: string;
+}
+
 export interface WorkloadSpec {
   image: { repository: string; tag: string };
   replicas: number;
@@ -32,6 +43,7 @@ export interface WorkloadSpec {
   resources: WorkloadResources;
   probes: WorkloadProbes;
   variables: Record<string, string>;
+  extraManifests?: ExtraManifest[];
 }
 
 /** What an environment, or a tenant in an environment, may change. */
@@ -49,9 +61,13 @@ export interface WorkloadOverrides {
   tenants?: Record<string, Record<string, WorkloadOverride>>;
 }
 
-/** The workload fields a create body may leave out. */
+/** The workload fields a create body may leave out. Extra manifests are named once each. */
 export function withDefaults(input: Partial<WorkloadSpec> & Pick<WorkloadSpec, 'image'>): WorkloadSpec {
+  const names = (input.extraManifests ?? []).map((m) => m.name);
+  const repeated = names.find((name, i) => names.indexOf(name) !== i);
+  if (repeated !== undefined) throw new InvalidInput(`extra manifest ${repeated} is named twice`);
   return {
+    ...(input.extraManifests?.length ? { extraManifests: input.extraManifests } : {}),
     image: input.image,
     replicas: input.replicas ?? 1,
     ports: input.ports ?? [],

@@ -33,8 +33,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => platform.close());
 
-async function fileAt(sha: string, file: string): Promise<string> {
-  const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+async function fileAt(sha: string, file: string, project = 'shop'): Promise<string> {
+  const clone = await cloneInto(cloneUrl(platform, org.org.slug, project, owner));
   expect(clone.ok).toBe(true);
   await gitCli(['checkout', '--quiet', sha], clone.dir);
   return fs.readFile(path.join(clone.dir, file), 'utf8');
@@ -276,6 +276,47 @@ describe('the validation gate', () => {
     const warned = await api.create(owner, 'broken', { environment: 'dev', tenantId: ids.acme, title: 'warn only' });
     const through = await deployed(warned.body);
     expect(through.validation?.summary.errors).toBeGreaterThan(0);
+  });
+});
+
+describe('deprecated apiVersions', () => {
+  it('lets a release with only a deprecated apiVersion through with the warning, and blocks it under deprecations: block', async () => {
+    const hpa = [
+      'apiVersion: autoscaling/v2beta2',
+      'kind: HorizontalPodAutoscaler',
+      'metadata:',
+      '  name: web',
+      'spec:',
+      '  scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: web }',
+      '  minReplicas: 1',
+      '  maxReplicas: 3',
+    ].join('\n');
+    const ids = await makeProject(platform, owner, 'dated', ['acme'], {
+      extraManifests: [{ name: 'hpa', content: hpa }],
+    });
+    const env = await api.http.patch('/api/v2/projects/dated/environments/dev', {
+      token: owner,
+      body: { kubernetesVersion: '1.25' },
+    });
+    expect(env.status).toBe(200);
+    const created = await api.create(owner, 'dated', { environment: 'dev', tenantId: ids.acme, title: 'old hpa' });
+    const syncing = await api.status(owner, created.body.id, 'Syncing');
+    expect(syncing.validation?.summary).toMatchObject({ errors: 0, deprecations: 1 });
+    const warning = (syncing.validation?.results as { file: string; deprecation: boolean; message: string }[]).find(
+      (r) => r.deprecation,
+    );
+    expect(warning?.file).toBe('tenants/acme/dev/web/extra-hpa.yaml');
+    expect(await fileAt(syncing.commitSha!, 'tenants/acme/dev/web/kustomization.yaml', 'dated')).toContain(
+      'extra-hpa.yaml',
+    );
+
+    await api.http.patch('/api/v2/projects/dated/policy', {
+      token: owner,
+      body: { validation: { deprecations: 'block' } },
+    });
+    const blocked = await api.create(owner, 'dated', { environment: 'dev', tenantId: ids.acme, title: 'blocked hpa' });
+    const release = await api.status(owner, blocked.body.id, 'Blocked');
+    expect(release.statusReason).toMatch(/1 deprecation/);
   });
 });
 
