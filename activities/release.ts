@@ -225,7 +225,15 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
             ? `policy: ${policies.failedEnforced.join(', ')}`
             : null;
         const stored = { digest, ...checked };
-        const unchanged = JSON.stringify(row.validation) === JSON.stringify(JSON.parse(JSON.stringify(stored)));
+        // A retried attempt finds its own outcome on the row (the stored JSONB does not keep key order, so compare
+        // what the outcome is made of: the files validated, the counts, the failed rules).
+        const outcome = (v: typeof checked.summary | undefined, failed: string[] | undefined) =>
+          `${v?.errors}/${v?.warnings}/${v?.deprecations}/${(failed ?? []).join(',')}`;
+        const before = row.validation as { digest?: string; summary?: typeof checked.summary } | null;
+        const failedBefore = (row.policy_results as { failed?: string[] } | null)?.failed;
+        const unchanged =
+          before?.digest === digest &&
+          outcome(before.summary, failedBefore) === outcome(checked.summary, policies.failed);
         if (!unchanged) {
           await updateRelease(trx, row.id, {
             validation: stored,

@@ -18,8 +18,7 @@ import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
-import { canApprove, quorum } from '../src/approval-policies/approval-decision';
-import { approvalDeadline } from '../src/releases/release-approvals';
+import { approvalDeadline, canApprove, quorum } from '../src/approval-policies/approval-decision';
 import {
   CANCELLABLE_STATUSES,
   FINAL_STATUSES,
@@ -102,10 +101,14 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   let commitSha: string | null = null;
   let syncOutcome: SyncOutcome | null = null;
 
-  const setStatus = async (to: ReleaseStatus, actor: AuditActor, reason?: string) => {
-    await acts.transitionRelease({ ...target, to, actor, reason });
+  /** The status the workflow holds, and shows in the Temporal UI (the row is changed by the activities). */
+  const show = (to: ReleaseStatus) => {
     status = to;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
+  };
+  const setStatus = async (to: ReleaseStatus, actor: AuditActor, reason?: string) => {
+    await acts.transitionRelease({ ...target, to, actor, reason });
+    show(to);
   };
   const finished = () => FINAL_STATUSES.includes(status);
   const requireOpen = () => {
@@ -245,8 +248,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   /** Ends the release and hands its target to the next release in line. */
   const finish = async (to: ReleaseStatus, actor: AuditActor, reason: string) => {
     const { next } = await acts.finishRelease({ ...target, to, actor, reason });
-    status = to;
-    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
+    show(to);
     if (next) {
       try {
         await getExternalWorkflowHandle(releaseWorkflowId(next)).signal(targetFreedSignal);
@@ -288,14 +290,12 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   for (;;) {
     const turn = await step(() => acts.acquireReleaseTarget({ ...target, actor: deployer }));
     if (turn.acquired) break;
-    status = 'Queued';
-    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Queued' }]);
+    show('Queued');
     targetFreed = false;
     await condition(() => targetFreed || cancelledBy !== null, input.timing.queuePollMs);
     if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while queued');
   }
-  status = 'Deploying';
-  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Deploying' }]);
+  show('Deploying');
 
   for (let attempt = 1; ; attempt += 1) {
     const current = prepared;
@@ -349,8 +349,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds this configuration');
   }
   await step(() => acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }));
-  status = 'Syncing';
-  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Syncing' }]);
+  show('Syncing');
   const synced = await condition(() => syncOutcome !== null, input.timing.syncTimeoutMs);
   await settle();
   const outcome = syncOutcome as SyncOutcome | null;

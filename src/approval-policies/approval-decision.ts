@@ -132,3 +132,9 @@ export function quorum(policies: readonly ApprovalPolicySnapshot[], approvals: r
     perPolicy,
   };
 }
+
+/** The instant a pending request expires under its policies (ms since epoch): the earliest expiry, or null for none. */
+export function approvalDeadline(policies: readonly ApprovalPolicySnapshot[], waitingSince: number): number | null {
+  const minutes = policies.map((p) => p.expiresAfterMinutes).filter((m): m is number => m !== null);
+  return minutes.length === 0 ? null : waitingSince + Math.min(...minutes) * 60_000;
+}

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import path from 'node:path';
+import { createReleaseActivities } from '../../../activities/release';
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -122,6 +124,29 @@ describe('a release of a project that auto-deploys', () => {
     expect(syncing.links.workflow).toBe(
       `http://temporal-ui.example.test:8233/namespaces/default/workflows/release-${created.body.id}`,
     );
+  });
+
+  it('writes the validation of a release once when its prepare activity runs again (a retried attempt)', async () => {
+    const created = await api.create(owner, 'shop', {
+      environment: 'dev',
+      tenantId: tenants.globex,
+      title: 'retried prepare',
+      changes: [{ workload: 'web', variables: { RETRY: 'yes' } }],
+    });
+    const syncing = await deployed(created.body);
+    const { prepareRelease } = createReleaseActivities(platform.services);
+    const again = (await new MockActivityEnvironment().run(prepareRelease, {
+      releaseId: created.body.id,
+      workflowId: created.body.workflowId,
+    })) as Awaited<ReturnType<typeof prepareRelease>>;
+    expect(again.blocked).toBe(false);
+    const entries = await platform.services
+      .db('audit_log')
+      .where({ resource_id: created.body.id, action: 'release.validate' })
+      .count<{ n: string }[]>('id as n');
+    expect(Number(entries[0]!.n)).toBe(1);
+    // Hands the target back for the queue test below.
+    expect((await api.reportSync(owner, created.body.id, syncing.commitSha!)).body.status).toBe('Healthy');
   });
 
   it('ends Failed when the controller reports degraded health, with a release.fail event', async () => {

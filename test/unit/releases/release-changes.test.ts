@@ -1,7 +1,7 @@
 import { InvalidInput } from '../../../src/errors';
 import type { DeliveryModel } from '../../../src/gitops/manifests';
 import { effectiveSpec, withDefaults } from '../../../src/projects/workload-spec';
-import { approvalDeadline } from '../../../src/releases/release-approvals';
+import { approvalDeadline } from '../../../src/approval-policies/approval-decision';
 import { checkReleaseChanges, withReleaseChanges } from '../../../src/releases/release-changes';
 import type { ApprovalPolicySnapshot } from '../../../src/releases/release-workflow-contract';
 
