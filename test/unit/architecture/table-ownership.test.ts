@@ -60,6 +60,7 @@ const OWNERS: Record<string, string> = {
   service_account_tokens: 'src/machine-access',
   service_accounts: 'src/machine-access',
   session_families: 'src/identity',
+  target_pins: 'src/pins',
   team_members: 'src/teams',
   teams: 'src/teams',
   user_mfa: 'src/identity',
