@@ -2,6 +2,7 @@ import { createClusterHeartbeatActivities, type ClusterHeartbeatActivityDeps } f
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
 import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
 import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
+import { createPromotionActivities, type PromotionActivityDeps } from './promotion';
 import { createProofActivities, type ProofActivityDeps } from './proof';
 import { createReleaseActivities, type ReleaseActivityDeps } from './release';
 
@@ -12,6 +13,7 @@ import { createReleaseActivities, type ReleaseActivityDeps } from './release';
 export type ActivityDeps = ProofActivityDeps &
   InvitationActivityDeps &
   ReleaseActivityDeps &
+  PromotionActivityDeps &
   NotificationActivityDeps &
   EscalationActivityDeps &
   ClusterHeartbeatActivityDeps;
@@ -22,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createProofActivities(deps),
     ...createInvitationActivities(deps),
     ...createReleaseActivities(deps),
+    ...createPromotionActivities(deps),
     ...createNotificationActivities(deps),
     ...createEscalationActivities(deps),
     ...createClusterHeartbeatActivities(deps),

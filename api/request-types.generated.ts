@@ -986,6 +986,28 @@ export interface ProjectUpdateRequest {
   description?: string;
 }
 
+export interface PromotionListQueryRequest {
+  cursor?: string;
+  limit?: string;
+  targetEnvironment?: string;
+  status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
+}
+
+export interface PromotionRequestRequest {
+  sourceEnvironment: string;
+  targetEnvironment: string;
+  /**
+   * @minItems 1
+   * @maxItems 500
+   */
+  tenants?: [string, ...string[]];
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  services?: [string, ...string[]];
+}
+
 export interface ReleaseApproveRequest {
   comment?: string;
 }

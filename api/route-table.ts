@@ -21,6 +21,7 @@ import { serviceAccountRoutes } from './routes/machine-access/service-account-ro
 import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { releaseRoutes } from './routes/releases/release-routes';
+import { promotionRoutes } from './routes/promotions/promotion-routes';
 import { policyRoutes } from './routes/policies/policy-routes';
 import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy-routes';
 import { channelRoutes } from './routes/notifications/channel-routes';
@@ -57,6 +58,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...projectRoutes(services.projects, pageMax),
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
+    ...promotionRoutes(services.promotions, pageMax),
     ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),

@@ -3,6 +3,7 @@ export { pingWorkflow, proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
 export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';
 export { releaseWorkflow } from './release';
+export { promotionWorkflow } from './promotion';
 export { notificationDispatchWorkflow } from './notification-dispatch';
 export { escalationIncidentWorkflow } from './escalation-incident';
 export { notificationDigestWorkflow } from './notification-digest';

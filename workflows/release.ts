@@ -1,7 +1,5 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
-  ChildWorkflowFailure,
   allHandlersFinished,
   condition,
   executeChild,
@@ -16,6 +14,7 @@ import type { createActivities } from '../activities';
 import { commitOnGitQueue, gitCommitWorkflow } from './git-commit';
 import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
+import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
 import { approvalDeadline, canApprove, quorum } from '../src/approval-policies/approval-decision';
@@ -49,34 +48,7 @@ const MAX_PREPARATIONS = 3;
 /** Patch id: the commit runs as an activity of the release itself instead of a child workflow. */
 const DIRECT_COMMIT = 'release-commit-activity';
 
-interface SyncOutcome {
-  status: 'Healthy' | 'Failed';
-  reason: string;
-  actor: AuditActor;
-}
-
-/** Synced and Healthy ends the release Healthy; a sync error, Degraded or Missing ends it Failed; the rest waits. */
-function syncOutcomeOf(report: SyncReport): SyncOutcome | null {
-  if (report.syncStatus === 'Synced' && report.healthStatus === 'Healthy') {
-    return { status: 'Healthy', reason: 'synced and healthy', actor: report.actor };
-  }
-  if (report.syncStatus !== 'Error' && report.healthStatus !== 'Degraded' && report.healthStatus !== 'Missing') {
-    return null;
-  }
-  const reason = `controller reported sync ${report.syncStatus}, health ${report.healthStatus}`;
-  return { status: 'Failed', reason: report.message ? `${reason}: ${report.message}` : reason, actor: report.actor };
-}
-
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
-
-function commitRefusal(err: unknown): string | null {
-  let cause: unknown = err;
-  while (cause) {
-    if (cause instanceof ApplicationFailure && cause.type) return cause.type;
-    cause = cause instanceof ChildWorkflowFailure || cause instanceof ActivityFailure ? cause.cause : null;
-  }
-  return null;
-}
 
 /**
  * One release from creation to its end (docs/releases.md has the diagram):

@@ -15,6 +15,12 @@ export const DOMAIN_EVENT = {
   releaseApproved: 'release.approve',
   releaseDeployed: 'release.deploy',
   releaseFailed: 'release.fail',
+  /** Spec "Events", Promotion and Rollback categories. */
+  promotionRequested: 'promotion.request',
+  promotionApproved: 'promotion.approve',
+  promotionExecuted: 'promotion.execute',
+  rollbackInitiated: 'rollback.initiate',
+  rollbackCompleted: 'rollback.complete',
   /** Spec "Events", Governance category. */
   policyViolationDetected: 'policy.violation.detect',
   policyViolationResolved: 'policy.violation.resolve',

@@ -30,7 +30,20 @@ export type CommitOperation =
    * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
    * `digest` is what the release validated (renderDigest of the target's files).
    */
-  | { type: 'release'; tenant: string; environment: string; changes: WorkloadChange[]; digest: string };
+  | { type: 'release'; tenant: string; environment: string; changes: WorkloadChange[]; digest: string }
+  /**
+   * A promotion: each tenant's changes set in its overrides of the target environment, then those tenants' files
+   * regenerated in one commit; `digest` is what the promotion rendered (renderDigest of those files).
+   */
+  | {
+      type: 'promotion';
+      promotionId: string;
+      sourceEnvironment: string;
+      environment: string;
+      moves: { tenant: string; changes: WorkloadChange[] }[];
+      digest: string;
+      details?: Record<string, unknown>;
+    };
 
 export interface CommitActor {
   userId: string | null;
@@ -171,11 +184,14 @@ async function applyDatabaseSide(
     await patchOverrides(trx, loaded.project.id, op.workload, (overrides) =>
       op.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, op.tag), overrides),
     );
-  } else if (op.type === 'release') {
-    for (const change of op.changes) {
-      await patchOverrides(trx, loaded.project.id, change.workload, (overrides) =>
-        withTenantOverride(overrides, op.tenant, op.environment, overridePatchOf(change)),
-      );
+  } else if (op.type === 'release' || op.type === 'promotion') {
+    const moves = op.type === 'release' ? [{ tenant: op.tenant, changes: op.changes }] : op.moves;
+    for (const move of moves) {
+      for (const change of move.changes) {
+        await patchOverrides(trx, loaded.project.id, change.workload, (overrides) =>
+          withTenantOverride(overrides, move.tenant, op.environment, overridePatchOf(change)),
+        );
+      }
     }
   } else return loaded;
   const reloaded = await loadProject(trx, req.organizationId, req.projectId, publicUrl);
@@ -205,12 +221,16 @@ async function changesFor(
     );
     return managedChanges(current, rendered);
   }
-  if (op.type === 'release') {
-    const rendered = renderAll(loaded.model, (t) => t.tenant === op.tenant && t.environment === op.environment);
+  if (op.type === 'release' || op.type === 'promotion') {
+    const tenants = new Set(op.type === 'release' ? [op.tenant] : op.moves.map((m) => m.tenant));
+    const rendered = renderAll(loaded.model, (t) => tenants.has(t.tenant) && t.environment === op.environment);
     if (renderDigest(rendered) !== op.digest) {
       throw new CommitRefused(COMMIT_FAILURE.deliveryChanged, 'the target changed between validation and commit');
     }
-    const dirs = [`tenants/${op.tenant}/${op.environment}/`, `applications/${op.tenant}/${op.environment}/`];
+    const dirs = [...tenants].flatMap((tenant) => [
+      `tenants/${tenant}/${op.environment}/`,
+      `applications/${tenant}/${op.environment}/`,
+    ]);
     const current = await readTree(repo, parent, '', (file) => dirs.some((dir) => file.startsWith(dir)));
     return managedChanges(current, rendered);
   }
@@ -278,6 +298,31 @@ async function writeAudit(
       projectId: req.projectId,
       type: DOMAIN_EVENT.releaseDeployed,
       payload: { ...details, releaseId: req.releaseId, tenantId, gitCommitSha: sha, auditId: entry.id },
+    });
+    return [entry.id];
+  } else if (op.type === 'promotion') {
+    const details = {
+      project,
+      sourceEnvironment: op.sourceEnvironment,
+      environment: op.environment,
+      tenants: op.moves.map((m) => m.tenant),
+      moves: op.moves,
+      commitKey: req.idempotencyKey,
+      ...op.details,
+    };
+    const entry = await audit.append(trx, {
+      ...base,
+      resourceType: 'promotion',
+      resourceId: op.promotionId,
+      action: 'promotion.execute',
+      category: 'deployment',
+      details,
+    });
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.promotionExecuted,
+      payload: { ...details, promotionId: op.promotionId, gitCommitSha: sha, auditId: entry.id },
     });
     return [entry.id];
   } else {

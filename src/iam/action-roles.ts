@@ -109,6 +109,10 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.releases.deploy': 'member',
   'projects.*.releases.cancel': 'member',
   'projects.*.releases.sync-report': 'admin',
+  'projects.*.promotions.read': 'viewer',
+  'projects.*.promotions.create': 'member',
+  'projects.*.promotions.approve': 'member',
+  'projects.*.promotions.cancel': 'member',
   // The external remote: its URL is visible to members, changing it (and its token) is configuration.
   'projects.*.remote.read': 'viewer',
   'projects.*.remote.update': 'admin',

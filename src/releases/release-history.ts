@@ -13,8 +13,13 @@ export interface TimelineEntry {
   commitSha: string | null;
 }
 
-/** Activities of the release workflow and the step each one is on the timeline. */
+/** Activities of the release and promotion workflows and the step each one is on the timeline. */
 const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
+  evaluatePromotion: () => 'evaluate the causes',
+  transitionPromotion: (i) => `status ${String(i.to)}`,
+  recordPromotionApproval: () => 'approve',
+  markPromotionCommitted: () => 'committed',
+  recordPromotionSync: (i) => `sync report ${String(i.report && (i.report as { tenant?: string }).tenant)}`,
   prepareRelease: () => 'validate',
   transitionRelease: (i) => `status ${String(i.to)}`,
   finishRelease: (i) => `end ${String(i.to)}`,

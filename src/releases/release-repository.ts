@@ -213,3 +213,31 @@ export async function previousCheckedRelease(db: Queryable, row: ReleaseRow): Pr
       .first()) as ReleaseRow | undefined) ?? null
   );
 }
+
+/** The latest release of a target that was deployed (committed, or failed on the way): what the target runs. */
+export async function latestDeployedRelease(
+  db: Queryable,
+  target: Pick<ReleaseRow, 'project_id' | 'tenant_id' | 'environment'>,
+): Promise<ReleaseRow | null> {
+  return (
+    ((await db('releases')
+      .where({ project_id: target.project_id, tenant_id: target.tenant_id, environment: target.environment })
+      .where((q) => q.whereNotNull('commit_sha').orWhere('status', 'Failed'))
+      .orderBy('sort_key', 'desc')
+      .first()) as ReleaseRow | undefined) ?? null
+  );
+}
+
+/** Releases deploying to the given tenants of an environment right now (Deploying or Syncing). */
+export async function holdingReleases(
+  db: Queryable,
+  projectId: string,
+  environment: string,
+  tenantIds: string[],
+): Promise<Pick<ReleaseRow, 'id' | 'tenant_slug' | 'status'>[]> {
+  return (await db('releases')
+    .where({ project_id: projectId, environment })
+    .whereIn('tenant_id', tenantIds)
+    .whereIn('status', HOLDING_STATUSES)
+    .select('id', 'tenant_slug', 'status')) as Pick<ReleaseRow, 'id' | 'tenant_slug' | 'status'>[];
+}

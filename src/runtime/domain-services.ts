@@ -31,6 +31,8 @@ import { createServiceAccountService, type ServiceAccountService } from '../mach
 import type { Authenticator } from '../iam/authenticator';
 import { createReleaseService, type ReleaseService } from '../releases/release-service';
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
+import { createPromotionService, type PromotionService } from '../promotions/promotion-service';
+import type { GovernanceGate } from '../governance/governance-gate';
 import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
 import type { CoreServices } from './services';
 
@@ -68,6 +70,10 @@ export interface DomainServices {
   manifestBundles: CatalogService;
   /** Releases as workflows `release-<id>` (src/releases). */
   releases: ReleaseService;
+  /** Promotions as workflows `promotion-<id>` (src/promotions). */
+  promotions: PromotionService;
+  /** Freezes and break-glass sessions as the release, promotion and bulk update paths ask them. */
+  governance: GovernanceGate;
   /** The manifest policies and approval policies a release consults (activities/release.ts). */
   releasePolicies: ReleasePolicyPorts;
   /** Manifest policies of projects (/api/v2/policies) and their evaluation. */
@@ -156,6 +162,23 @@ export function createDomainServices(core: CoreServices): DomainServices {
       namespace: config.temporal.namespace,
       temporalUiUrl: config.releases.temporalUiUrl,
     }),
+    promotions: createPromotionService({
+      ...owned,
+      temporal: core.temporal,
+      workflows: core.workflows,
+      projects: projects.projects,
+      taskQueuePrefix: config.temporal.taskQueuePrefix,
+      timing: {
+        recheckMs: config.releases.promotionRecheckMs,
+        expiryMs: config.releases.promotionExpiryMs,
+        syncTimeoutMs: config.releases.syncTimeoutMs,
+      },
+      publicUrl: config.publicUrl,
+      namespace: config.temporal.namespace,
+      temporalUiUrl: config.releases.temporalUiUrl,
+    }),
+    // TEMPORARY until the freezes module lands (branch governance): nothing is frozen, nobody holds break-glass.
+    governance: { check: async () => ({ freezes: [], breakGlass: null, blocked: false }) },
     releasePolicies: {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,

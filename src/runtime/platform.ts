@@ -77,6 +77,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     const reconcilers = [
       startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),
       startRowReconciler('release', () => services.releases.reconcile(), interval, log),
+      startRowReconciler('promotion', () => services.promotions.reconcile(), interval, log),
       // Idempotent starts of the organizations' outbox dispatchers (it counts organizations checked: nothing to log).
       startRowReconciler(
         'notification dispatcher',

@@ -52,6 +52,8 @@ const OWNERS: Record<string, string> = {
   project_remotes: 'src/gitops',
   project_tenants: 'src/projects',
   projects: 'src/projects',
+  promotion_approvals: 'src/promotions',
+  promotions: 'src/promotions',
   rate_limit_counters: 'src/rate-limit',
   refresh_tokens: 'src/identity',
   release_approvals: 'src/releases',

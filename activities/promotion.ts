@@ -1,0 +1,352 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { approverProfile } from '../src/approval-policies/approval-gate';
+import { quorum, type ApprovalPolicySnapshot } from '../src/approval-policies/approval-decision';
+import type { AuditService } from '../src/audit/audit-service';
+import type { AuditActor } from '../src/audit/types';
+import type { Db, Tx } from '../src/db/knex';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
+import { renderDigest } from '../src/gitops/commit-path';
+import { loadProject } from '../src/gitops/delivery-model';
+import { renderAll } from '../src/gitops/manifests';
+import type { FreezeHit, GovernanceGate } from '../src/governance/governance-gate';
+import { withMoves } from '../src/promotions/promotion-plan';
+import {
+  insertPromotionApproval,
+  listPromotionApprovals,
+  lockPromotion,
+  updatePromotion,
+  type PromotionChanges,
+  type PromotionRow,
+} from '../src/promotions/promotion-repository';
+import {
+  FINAL_PROMOTION_STATUSES,
+  type Cause,
+  type Evaluation,
+  type PromotionStatus,
+  type PromotionSyncReport,
+} from '../src/promotions/promotion-workflow-contract';
+import type { ReleasePolicyPorts } from '../src/releases/release-policy-ports';
+import { holdingReleases, latestDeployedRelease } from '../src/releases/release-repository';
+import type { ApproverProfile } from '../src/releases/release-workflow-contract';
+
+export interface PromotionActivityDeps {
+  db: Db;
+  audit: AuditService;
+  releasePolicies: ReleasePolicyPorts;
+  governance: GovernanceGate;
+  config: { publicUrl: string };
+}
+
+interface Target {
+  promotionId: string;
+  workflowId: string;
+}
+
+/** The audit action of entering each status (the commit itself is `promotion.execute`, written by the commit path). */
+const STATUS_ACTIONS: Record<PromotionStatus, string> = {
+  Evaluating: 'promotion.request',
+  Blocked: 'promotion.block',
+  Executing: 'promotion.execute.start',
+  Syncing: 'promotion.sync.wait',
+  Healthy: 'promotion.healthy',
+  Failed: 'promotion.fail',
+  Expired: 'promotion.expire',
+  Cancelled: 'promotion.cancel',
+};
+
+const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'promotion-workflow', requestId: null };
+
+const gone = (id: string) => ApplicationFailure.nonRetryable(`promotion ${id} not found`, 'PromotionGone');
+
+/** The freeze cause, and the earliest instant it clears by itself (null: a freeze without an end holds it). */
+function freezeCause(freezes: FreezeHit[]): { cause: Cause; clearsAt: number | null } {
+  const ends = freezes.map((f) => (f.endsAt ? Date.parse(f.endsAt) : null));
+  const clearsAt = ends.includes(null) ? null : Math.max(...(ends as number[]));
+  const names = freezes.map((f) => (f.stopTheLine ? 'stop the line' : f.name)).join(', ');
+  return {
+    cause: {
+      cause: 'freeze',
+      message: `the target environment is frozen (${names})`,
+      details: { freezes },
+    },
+    clearsAt,
+  };
+}
+
+/** The policies covering any tenant of the move, once each. */
+async function policiesFor(ports: ReleasePolicyPorts, trx: Tx, row: PromotionRow): Promise<ApprovalPolicySnapshot[]> {
+  const byId = new Map<string, ApprovalPolicySnapshot>();
+  for (const move of row.moves) {
+    const target = {
+      organizationId: row.organization_id,
+      projectId: row.project_id,
+      environment: row.target_environment,
+      tenantId: move.tenantId,
+    };
+    for (const policy of await ports.approvalPolicies(trx, target)) byId.set(policy.id, policy);
+  }
+  return [...byId.values()];
+}
+
+/** Each activity locks the promotion row, changes it and writes its audit entry (and spec event) in one transaction. */
+export function createPromotionActivities({ db, audit, releasePolicies, governance, config }: PromotionActivityDeps) {
+  async function locked<T>(id: string, work: (trx: Tx, row: PromotionRow) => Promise<T>): Promise<T> {
+    return db.transaction(async (trx) => {
+      const row = await lockPromotion(trx, id);
+      if (!row) throw gone(id);
+      return work(trx, row);
+    });
+  }
+
+  async function record(
+    trx: Tx,
+    row: PromotionRow,
+    workflowId: string,
+    actor: AuditActor,
+    action: string,
+    details: Record<string, unknown>,
+    options: { event?: DomainEventType; status?: 'success' | 'failure' | 'blocked' } = {},
+  ) {
+    const all = {
+      sourceEnvironment: row.source_environment,
+      environment: row.target_environment,
+      tenants: row.moves.map((m) => m.tenant),
+      ...details,
+    };
+    const entry = await audit.append(trx, {
+      organizationId: row.organization_id,
+      projectId: row.project_id,
+      ...actor,
+      action,
+      category: 'deployment',
+      resourceType: 'promotion',
+      resourceId: row.id,
+      workflowId,
+      gitCommitSha: row.commit_sha,
+      status: options.status ?? 'success',
+      details: all,
+    });
+    if (options.event) {
+      await recordDomainEvent(trx, {
+        organizationId: row.organization_id,
+        projectId: row.project_id,
+        type: options.event,
+        payload: { promotionId: row.id, gitCommitSha: row.commit_sha, auditId: entry.id, ...all },
+      });
+    }
+  }
+
+  async function enter(
+    trx: Tx,
+    row: PromotionRow,
+    workflowId: string,
+    to: PromotionStatus,
+    actor: AuditActor,
+    reason: string | undefined,
+    changes: PromotionChanges = {},
+  ) {
+    const final = FINAL_PROMOTION_STATUSES.includes(to);
+    await updatePromotion(trx, row.id, {
+      status: to,
+      status_reason: reason ?? null,
+      ...(final ? { finished_at: new Date() } : {}),
+      ...changes,
+    });
+    const status = to === 'Blocked' ? 'blocked' : final && to !== 'Healthy' ? 'failure' : 'success';
+    await record(
+      trx,
+      row,
+      workflowId,
+      actor,
+      STATUS_ACTIONS[to],
+      { from: row.status, to, reason, ...changes },
+      {
+        status,
+      },
+    );
+  }
+
+  return {
+    /**
+     * Evaluates the five causes that can block the promotion (every one that holds), stores them on the row (an audit
+     * entry when they changed), and answers what the workflow needs to go on or to wait.
+     */
+    async evaluatePromotion(input: Target): Promise<Evaluation> {
+      return locked(input.promotionId, async (trx, row) => {
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, config.publicUrl);
+        if (!loaded) throw gone(row.id);
+        const environment = row.target_environment;
+        const tenants = new Set(row.moves.map((m) => m.tenant));
+        const files = renderAll(
+          withMoves(loaded.model, environment, row.moves),
+          (t) => tenants.has(t.tenant) && t.environment === environment,
+        );
+        const causes: Cause[] = [];
+        let clearsAt: number | null = null;
+
+        const verdict = await governance.check(
+          trx,
+          {
+            organizationId: row.organization_id,
+            projectId: row.project_id,
+            environment,
+            tenants: [...tenants],
+          },
+          'promotion.execute',
+          row.created_by,
+        );
+        if (verdict.blocked) {
+          const freeze = freezeCause(verdict.freezes);
+          causes.push(freeze.cause);
+          clearsAt = freeze.clearsAt;
+        }
+
+        const policies =
+          (row.approval_policies as ApprovalPolicySnapshot[] | null) ?? (await policiesFor(releasePolicies, trx, row));
+        if (!verdict.breakGlass && policies.length > 0) {
+          const approvers = [];
+          for (const a of await listPromotionApprovals(trx, row.id)) {
+            if (a.user_id) approvers.push(await approverProfile(trx, row.organization_id, a.user_id));
+          }
+          const q = quorum(policies, approvers);
+          if (!q.met) {
+            causes.push({
+              cause: 'approvals',
+              message: `waiting for approvals: ${q.received} of ${q.required}`,
+              details: { perPolicy: q.perPolicy },
+            });
+          }
+        }
+
+        const production = loaded.environments.find((e) => e.environment === environment)?.production ?? false;
+        const check = await releasePolicies.check(trx, {
+          organizationId: row.organization_id,
+          projectId: row.project_id,
+          files,
+          production,
+        });
+        if (check.blocked) {
+          causes.push({
+            cause: 'policy',
+            message: `enforced policy rules fail: ${check.failedEnforced.join(', ')}`,
+            details: { failed: check.failedEnforced },
+          });
+        }
+
+        const unhealthy: { tenant: string; releaseId: string; status: string }[] = [];
+        for (const move of row.moves) {
+          const last = await latestDeployedRelease(trx, {
+            project_id: row.project_id,
+            tenant_id: move.tenantId,
+            environment: row.source_environment,
+          });
+          if (last && last.status !== 'Healthy') {
+            unhealthy.push({ tenant: move.tenant, releaseId: last.id, status: last.status });
+          }
+        }
+        if (unhealthy.length > 0) {
+          causes.push({
+            cause: 'sourceUnhealthy',
+            message: `${row.source_environment} is not healthy for ${unhealthy.map((u) => u.tenant).join(', ')}`,
+            details: { releases: unhealthy },
+          });
+        }
+
+        const busy = await holdingReleases(
+          trx,
+          row.project_id,
+          environment,
+          row.moves.map((m) => m.tenantId),
+        );
+        if (busy.length > 0) {
+          causes.push({
+            cause: 'targetBusy',
+            message: `another release is deploying to ${environment}: ${busy.map((r) => r.id).join(', ')}`,
+            details: { releases: busy },
+          });
+        }
+
+        const changes: PromotionChanges = {};
+        if (row.approval_policies === null) changes.approval_policies = policies;
+        if (verdict.breakGlass && row.break_glass === null) changes.break_glass = verdict.breakGlass;
+        const sameCauses =
+          JSON.stringify(row.causes.map((c) => c.message)) === JSON.stringify(causes.map((c) => c.message));
+        if (causes.length > 0 && (row.status !== 'Blocked' || !sameCauses)) {
+          await enter(trx, row, input.workflowId, 'Blocked', SYSTEM, causes.map((c) => c.message).join('; '), {
+            ...changes,
+            causes,
+          });
+        } else if (Object.keys(changes).length > 0 || (causes.length === 0 && row.causes.length > 0)) {
+          await updatePromotion(trx, row.id, { ...changes, causes });
+        }
+        return {
+          causes,
+          clearsAt,
+          digest: renderDigest(files),
+          breakGlass: verdict.breakGlass,
+          approvalPolicies: policies,
+          moves: row.moves,
+          sourceEnvironment: row.source_environment,
+          targetEnvironment: environment,
+        };
+      });
+    },
+
+    async transitionPromotion(input: Target & { to: PromotionStatus; actor: AuditActor; reason?: string }) {
+      await locked(input.promotionId, async (trx, row) => {
+        if (row.status === input.to) return;
+        await enter(trx, row, input.workflowId, input.to, input.actor, input.reason);
+      });
+    },
+
+    async recordPromotionApproval(input: Target & { approver: ApproverProfile; actor: AuditActor; comment?: string }) {
+      await locked(input.promotionId, async (trx, row) => {
+        const inserted = await insertPromotionApproval(trx, {
+          promotion_id: row.id,
+          organization_id: row.organization_id,
+          user_id: input.approver.userId,
+          actor: input.actor.actor,
+          comment: input.comment ?? null,
+        });
+        if (!inserted) return;
+        await record(
+          trx,
+          row,
+          input.workflowId,
+          input.actor,
+          'promotion.approve',
+          { comment: input.comment ?? null, role: input.approver.role },
+          { event: DOMAIN_EVENT.promotionApproved },
+        );
+      });
+    },
+
+    async markPromotionCommitted(input: Target & { sha: string; actor: AuditActor }) {
+      await locked(input.promotionId, async (trx, row) => {
+        if (row.status === 'Syncing' && row.commit_sha === input.sha) return;
+        await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
+        await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+      });
+    },
+
+    async recordPromotionSync(input: Target & { report: PromotionSyncReport }) {
+      await locked(input.promotionId, async (trx, row) => {
+        const { report } = input;
+        const before = row.sync[report.tenant];
+        if (before?.syncStatus === report.syncStatus && before.healthStatus === report.healthStatus) return;
+        const sync = {
+          ...row.sync,
+          [report.tenant]: { syncStatus: report.syncStatus, healthStatus: report.healthStatus },
+        };
+        await updatePromotion(trx, row.id, { sync });
+        await record(trx, row, input.workflowId, report.actor, 'promotion.sync.report', {
+          tenant: report.tenant,
+          revision: report.revision,
+          syncStatus: report.syncStatus,
+          healthStatus: report.healthStatus,
+          message: report.message ?? null,
+        });
+      });
+    },
+  };
+}

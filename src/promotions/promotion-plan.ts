@@ -1,0 +1,61 @@
+import { InvalidInput, Unprocessable } from '../errors';
+import type { LoadedProject } from '../gitops/delivery-model';
+import type { DeliveryModel } from '../gitops/manifests';
+import { effectiveSpec } from '../projects/workload-spec';
+import { withReleaseChanges } from '../releases/release-changes';
+import type { Move } from './promotion-workflow-contract';
+
+export interface PromotionRequest {
+  sourceEnvironment: string;
+  targetEnvironment: string;
+  /** Tenant slugs; absent: every tenant of the project. */
+  tenants?: string[];
+  /** Workload names; absent: every workload. */
+  services?: string[];
+}
+
+function unknownNames(asked: string[] | undefined, known: string[], what: string): void {
+  const missing = (asked ?? []).filter((name) => !known.includes(name));
+  if (missing.length > 0) throw new InvalidInput(`${what} not in this project: ${missing.join(', ')}`);
+}
+
+/**
+ * What a promotion moves: per tenant, the image tag each chosen service runs in the source environment where the
+ * target runs another. Replicas, variables and resources stay the target's own (they are environment settings).
+ */
+export function planMoves(loaded: LoadedProject, request: PromotionRequest): Move[] {
+  const { sourceEnvironment: source, targetEnvironment: target } = request;
+  if (source === target) throw new InvalidInput('sourceEnvironment and targetEnvironment must differ');
+  const environments = loaded.environments.map((e) => e.environment);
+  unknownNames([source, target], environments, 'environments');
+  unknownNames(
+    request.tenants,
+    loaded.tenants.map((t) => t.slug),
+    'tenants',
+  );
+  unknownNames(
+    request.services,
+    loaded.workloads.map((w) => w.name),
+    'services',
+  );
+  const tenants = loaded.tenants.filter((t) => !request.tenants || request.tenants.includes(t.slug));
+  const workloads = loaded.model.workloads.filter((w) => !request.services || request.services.includes(w.name));
+  const moves: Move[] = [];
+  for (const tenant of tenants) {
+    const changes = workloads.flatMap((w) => {
+      const from = effectiveSpec(w.spec, w.overrides, tenant.slug, source).image.tag;
+      const to = effectiveSpec(w.spec, w.overrides, tenant.slug, target).image.tag;
+      return from === to ? [] : [{ workload: w.name, tag: from }];
+    });
+    if (changes.length > 0) moves.push({ tenant: tenant.slug, tenantId: tenant.id, changes });
+  }
+  if (moves.length === 0) {
+    throw new Unprocessable(`nothing to promote: ${target} already runs the versions of ${source}`);
+  }
+  return moves;
+}
+
+/** The delivery model with every move applied to the target environment (what the promotion commits). */
+export function withMoves(model: DeliveryModel, environment: string, moves: Move[]): DeliveryModel {
+  return moves.reduce((m, move) => withReleaseChanges(m, move.tenant, environment, move.changes), model);
+}

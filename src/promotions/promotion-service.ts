@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { approverProfile } from '../approval-policies/approval-gate';
+import type { PageRequest } from '../db/pagination';
+import { Conflict, Forbidden, NotFound } from '../errors';
+import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
+import { loadProject } from '../gitops/delivery-model';
+import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
+import { findProjectById, type Project } from '../projects/project-repository';
+import type { ProjectService } from '../projects/project-service';
+import { releaseTimeline } from '../releases/release-history';
+import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { updateRefusal } from '../temporal/update-refusal';
+import { promotionWorkflow } from '../../workflows/promotion';
+import { planMoves, type PromotionRequest } from './promotion-plan';
+import {
+  findPromotion,
+  findPromotionByCommit,
+  insertPromotion,
+  listPromotionApprovals,
+  listPromotions,
+  listUnstartedPromotions,
+  markPromotionWorkflowStarted,
+  type PromotionRow,
+} from './promotion-repository';
+import { promotionDetail, promotionSummary } from './promotion-views';
+import {
+  PROMOTION_FAILURE,
+  approvePromotionUpdate,
+  cancelPromotionUpdate,
+  promotionWorkflowId,
+  reportPromotionSyncUpdate,
+  type PromotionStatus,
+  type PromotionSyncReport,
+  type PromotionTiming,
+} from './promotion-workflow-contract';
+
+export interface PromotionServiceDeps extends OrgDomainDeps {
+  temporal: Client;
+  workflows: WorkflowStarter;
+  projects: Pick<ProjectService, 'projectOf'>;
+  taskQueuePrefix: string;
+  timing: PromotionTiming;
+  publicUrl: string;
+  namespace: string;
+  temporalUiUrl: string | undefined;
+}
+
+export type PromotionService = ReturnType<typeof createPromotionService>;
+
+type Actor = {
+  userId: string | null;
+  actorType: 'user' | 'service_account' | 'system';
+  actor: string;
+  requestId: string | null;
+};
+
+const actorOf = (caller: OrgCaller): Actor => {
+  const a = auditActor(caller);
+  return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
+};
+
+/**
+ * Promotions: the row and its workflow `promotion-<id>` (the row first, the workflow right after, a reconciler for a
+ * crash between them), reads from the row, approvals, cancel and sync reports as Updates of the workflow.
+ */
+export function createPromotionService(deps: PromotionServiceDeps) {
+  const { db, audit, temporal } = deps;
+  const promotionOf = scopedLookup(
+    deps,
+    { table: 'promotions', column: 'id', resourceType: 'promotion', category: 'deployment', parse: uuidKey },
+    findPromotion,
+  );
+
+  async function ensureWorkflow(row: PromotionRow, requester: Actor): Promise<void> {
+    await deps.workflows.start(promotionWorkflow, {
+      workflowId: row.workflow_id,
+      args: [
+        {
+          promotionId: row.id,
+          organizationId: row.organization_id,
+          projectId: row.project_id,
+          requester,
+          gitTaskQueue: taskQueue(deps.taskQueuePrefix, 'git'),
+          timing: deps.timing,
+        },
+      ],
+      searchAttributes: [
+        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
+        { key: SEARCH_ATTRIBUTES.projectId, value: row.project_id },
+        { key: SEARCH_ATTRIBUTES.environment, value: row.target_environment },
+        { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Evaluating' },
+      ],
+      summary: `Promotion ${row.source_environment} -> ${row.target_environment}`,
+    });
+    await markPromotionWorkflowStarted(db, row.id);
+  }
+
+  async function projectOfRow(row: PromotionRow): Promise<Project> {
+    const project = await findProjectById(db, row.organization_id, row.project_id);
+    if (!project) throw new NotFound('promotion not found');
+    return project;
+  }
+
+  async function detail(row: PromotionRow) {
+    const project = await projectOfRow(row);
+    const ui = deps.temporalUiUrl
+      ? `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${encodeURIComponent(row.workflow_id)}`
+      : null;
+    return promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), {
+      workflow: ui,
+      history: `/api/v2/promotions/${row.id}/history`,
+    });
+  }
+
+  async function act(
+    caller: OrgCaller,
+    id: string,
+    send: (h: ReturnType<Client['workflow']['getHandle']>) => Promise<unknown>,
+  ) {
+    const row = await promotionOf(caller, id);
+    try {
+      await send(temporal.workflow.getHandle(row.workflow_id));
+    } catch (err) {
+      throw updateRefusal(err, `promotion is ${row.status}`, PROMOTION_FAILURE, [
+        PROMOTION_FAILURE.selfApproval,
+        PROMOTION_FAILURE.notEligible,
+      ]);
+    }
+    return detail((await findPromotion(db, caller.organizationId, row.id)) ?? row);
+  }
+
+  return {
+    /** Computes what moves (422 when nothing would), records the request and starts the promotion's workflow. */
+    async request(caller: OrgCaller, slug: string, body: PromotionRequest) {
+      const project = await deps.projects.projectOf(caller, slug);
+      if (project.archived) throw new Conflict('the project is archived');
+      const loaded = await loadProject(db, caller.organizationId, project.id, deps.publicUrl);
+      if (!loaded) throw new NotFound('project not found');
+      const moves = planMoves(loaded, body);
+      const id = randomUUID();
+      const requester = actorOf(caller);
+      const row = await db.transaction(async (trx) => {
+        const inserted = await insertPromotion(trx, {
+          id,
+          organization_id: caller.organizationId,
+          project_id: project.id,
+          source_environment: body.sourceEnvironment,
+          target_environment: body.targetEnvironment,
+          moves,
+          workflow_id: promotionWorkflowId(id),
+          created_by: caller.principal.userId,
+          created_by_actor: requester.actor,
+        });
+        const details = {
+          sourceEnvironment: body.sourceEnvironment,
+          environment: body.targetEnvironment,
+          tenants: moves.map((m) => m.tenant),
+          moves,
+        };
+        const entry = await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'promotion.request',
+            category: 'deployment',
+            projectId: project.id,
+            resourceType: 'promotion',
+            resourceId: id,
+            workflowId: inserted.workflow_id,
+            details,
+          }),
+        );
+        await recordDomainEvent(trx, {
+          organizationId: caller.organizationId,
+          projectId: project.id,
+          type: DOMAIN_EVENT.promotionRequested,
+          payload: { promotionId: id, ...details, auditId: entry.id },
+        });
+        return inserted;
+      });
+      // A crash here leaves a row without its workflow: the reconciler starts it.
+      await ensureWorkflow(row, requester);
+      return detail(row);
+    },
+
+    async list(
+      caller: OrgCaller,
+      slug: string,
+      filter: { status?: PromotionStatus; targetEnvironment?: string },
+      page: PageRequest,
+    ) {
+      const project = await deps.projects.projectOf(caller, slug);
+      const result = await listPromotions(db, caller.organizationId, project.id, filter, page);
+      return { items: result.items.map((r) => promotionSummary(r, project.slug)), nextCursor: result.nextCursor };
+    },
+
+    async get(caller: OrgCaller, id: string) {
+      return detail(await promotionOf(caller, id));
+    },
+
+    /** The project of a promotion, for the route's action (`projects.{slug}.promotions.*`); 404 like a missing id. */
+    async actionScope(caller: OrgCaller, id: string): Promise<{ slug: string }> {
+      return { slug: (await projectOfRow(await promotionOf(caller, id))).slug };
+    },
+
+    async approve(caller: OrgCaller, id: string, comment: string | undefined) {
+      const userId = caller.principal.userId;
+      if (userId === null) throw new Forbidden('approvals are given by people: sign in as a user');
+      const approver = await approverProfile(db, caller.organizationId, userId);
+      return act(caller, id, (h) =>
+        h.executeUpdate(approvePromotionUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+      );
+    },
+
+    async cancel(caller: OrgCaller, id: string, reason: string | undefined) {
+      return act(caller, id, (h) =>
+        h.executeUpdate(cancelPromotionUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+      );
+    },
+
+    /**
+     * A controller's report for the promotion whose commit is `revision` (the controller webhook calls this); null
+     * when no promotion of the project has that commit.
+     */
+    async reportSync(
+      organizationId: string,
+      projectId: string,
+      report: PromotionSyncReport,
+    ): Promise<{ promotionId: string } | null> {
+      const row = await findPromotionByCommit(db, organizationId, projectId, report.revision);
+      if (!row) return null;
+      try {
+        await temporal.workflow.getHandle(row.workflow_id).executeUpdate(reportPromotionSyncUpdate, { args: [report] });
+      } catch (err) {
+        throw updateRefusal(err, `promotion is ${row.status}`, PROMOTION_FAILURE, []);
+      }
+      return { promotionId: row.id };
+    },
+
+    /** The workflow's history as a timeline of steps, beside the audit entries of the promotion. */
+    async history(caller: OrgCaller, id: string) {
+      const row = await promotionOf(caller, id);
+      const history = await temporal.workflow.getHandle(row.workflow_id).fetchHistory();
+      const entries = await audit.list({
+        organizationId: caller.organizationId,
+        resourceType: 'promotion',
+        resourceId: row.id,
+        limit: 200,
+      });
+      return {
+        promotionId: row.id,
+        workflowId: row.workflow_id,
+        timeline: releaseTimeline(history),
+        audit: entries.items,
+      };
+    },
+
+    /** Starts the workflows promotion rows are missing (a crash between the row's commit and the start). */
+    async reconcile(limit = 100): Promise<number> {
+      const rows = await listUnstartedPromotions(db, new Date(Date.now() - 5_000), limit);
+      for (const row of rows) {
+        const actorType = row.created_by === null ? ('service_account' as const) : ('user' as const);
+        await ensureWorkflow(row, { userId: row.created_by, actorType, actor: row.created_by_actor, requestId: null });
+      }
+      return rows.length;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { PromotionApprovalRow, PromotionRow } from './promotion-repository';
+
+export interface PromotionLinks {
+  /** The workflow in the Temporal Web UI (null when no UI is known). */
+  workflow: string | null;
+  history: string;
+}
+
+export function promotionSummary(row: PromotionRow, projectSlug: string) {
+  return {
+    id: row.id,
+    project: projectSlug,
+    projectId: row.project_id,
+    sourceEnvironment: row.source_environment,
+    targetEnvironment: row.target_environment,
+    moves: row.moves,
+    status: row.status,
+    statusReason: row.status_reason,
+    causes: row.causes,
+    commitSha: row.commit_sha,
+    sync: row.sync,
+    breakGlass: row.break_glass,
+    workflowId: row.workflow_id,
+    createdBy: row.created_by_actor,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    committedAt: row.committed_at?.toISOString() ?? null,
+    finishedAt: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+export function promotionDetail(
+  row: PromotionRow,
+  projectSlug: string,
+  approvals: PromotionApprovalRow[],
+  links: PromotionLinks,
+) {
+  const policies = (row.approval_policies ?? []) as { id: string; name: string; requiredApprovals: number }[];
+  return {
+    ...promotionSummary(row, projectSlug),
+    approvals: {
+      required: policies.map((p) => ({ policyId: p.id, name: p.name, requiredApprovals: p.requiredApprovals })),
+      received: approvals.map((a) => ({
+        userId: a.user_id,
+        actor: a.actor,
+        comment: a.comment,
+        at: a.created_at.toISOString(),
+      })),
+    },
+    links,
+  };
+}

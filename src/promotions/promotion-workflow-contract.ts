@@ -1,0 +1,112 @@
+/**
+ * The promotion workflow (workflows/promotion.ts): one workflow `promotion-<id>` per promotion, approvals, cancel and
+ * sync reports as Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { AuditActor } from '../audit/types';
+import type { BreakGlassGrant } from '../governance/governance-gate';
+import type { WorkloadChange } from '../projects/workload-spec';
+import type { ApprovalPolicySnapshot, ApproverProfile, SyncReport } from '../releases/release-workflow-contract';
+
+export function promotionWorkflowId(promotionId: string): string {
+  return `promotion-${promotionId}`;
+}
+
+export const PROMOTION_STATUSES = [
+  'Evaluating',
+  'Blocked',
+  'Executing',
+  'Syncing',
+  'Healthy',
+  'Failed',
+  'Expired',
+  'Cancelled',
+] as const;
+export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
+export const FINAL_PROMOTION_STATUSES: readonly PromotionStatus[] = ['Healthy', 'Failed', 'Expired', 'Cancelled'];
+
+/** The five causes that block a promotion (each one that holds is listed, not only the first). */
+export const BLOCK_CAUSES = ['freeze', 'approvals', 'policy', 'sourceUnhealthy', 'targetBusy'] as const;
+export type BlockCause = (typeof BLOCK_CAUSES)[number];
+export interface Cause {
+  cause: BlockCause;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** What moves to one tenant of the target: the source's image tag per service that differs. */
+export interface Move {
+  tenant: string;
+  tenantId: string;
+  changes: WorkloadChange[];
+}
+
+export interface PromotionTiming {
+  /** How often a Blocked promotion evaluates again. */
+  recheckMs: number;
+  /** How long it may stay Blocked before it ends Expired. */
+  expiryMs: number;
+  /** How long a committed promotion waits for every tenant's healthy sync report. */
+  syncTimeoutMs: number;
+}
+
+export interface PromotionWorkflowInput {
+  promotionId: string;
+  organizationId: string;
+  projectId: string;
+  requester: AuditActor;
+  gitTaskQueue: string;
+  timing: PromotionTiming;
+}
+
+/** One evaluation of the causes (activity evaluatePromotion). */
+export interface Evaluation {
+  causes: Cause[];
+  /** When a cause is known to clear by itself (the end of the freeze that blocks it), epoch ms. */
+  clearsAt: number | null;
+  /** Digest of the target tenants' rendered files with the moves applied (the commit refuses another tree). */
+  digest: string;
+  breakGlass: BreakGlassGrant | null;
+  /** The approval policies covering the target (snapshot taken at the first evaluation). */
+  approvalPolicies: ApprovalPolicySnapshot[];
+  moves: Move[];
+  sourceEnvironment: string;
+  targetEnvironment: string;
+}
+
+export interface PromotionActionResult {
+  status: PromotionStatus;
+}
+export interface ApprovePromotionRequest {
+  approver: ApproverProfile;
+  actor: AuditActor;
+  comment?: string;
+}
+export interface CancelPromotionRequest {
+  actor: AuditActor;
+  reason?: string;
+}
+/** A controller's report for one tenant's Application of the promotion's commit. */
+export type PromotionSyncReport = SyncReport & { tenant: string };
+
+export const approvePromotionUpdate = defineUpdate<PromotionActionResult, [ApprovePromotionRequest]>(
+  'approvePromotion',
+);
+export const cancelPromotionUpdate = defineUpdate<PromotionActionResult, [CancelPromotionRequest]>('cancelPromotion');
+export const reportPromotionSyncUpdate = defineUpdate<PromotionActionResult, [PromotionSyncReport]>(
+  'reportPromotionSync',
+);
+export const promotionStateQuery = defineQuery<{ status: PromotionStatus; commitSha: string | null }>('promotionState');
+
+/** ApplicationFailure types of refused promotion actions (promotion-errors.ts maps each to one HTTP answer). */
+export const PROMOTION_FAILURE = {
+  finished: 'PromotionFinished',
+  notBlocked: 'PromotionNotWaiting',
+  noApprovalNeeded: 'NoApprovalNeeded',
+  selfApproval: 'SelfApprovalRefused',
+  alreadyDecided: 'AlreadyDecided',
+  notEligible: 'NotEligibleApprover',
+  notSyncing: 'NotSyncing',
+  revisionMismatch: 'RevisionMismatch',
+  unknownTenant: 'UnknownTenant',
+} as const;

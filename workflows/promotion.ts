@@ -1,0 +1,234 @@
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import { commitOnGitQueue } from './git-commit';
+import { Turns } from './lib/turns';
+import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
+import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
+import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
+import { breakGlassDetails } from '../src/governance/governance-gate';
+import { canApprove } from '../src/approval-policies/approval-decision';
+import {
+  FINAL_PROMOTION_STATUSES,
+  PROMOTION_FAILURE,
+  approvePromotionUpdate,
+  cancelPromotionUpdate,
+  promotionStateQuery,
+  reportPromotionSyncUpdate,
+  type Evaluation,
+  type PromotionStatus,
+  type PromotionSyncReport,
+  type PromotionWorkflowInput,
+} from '../src/promotions/promotion-workflow-contract';
+import type { AuditActor } from '../src/audit/types';
+import type { CommitRequest } from '../src/gitops/commit-path';
+
+const acts = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** A changed project between evaluation and commit sends the promotion back to evaluation at most this often. */
+const MAX_EVALUATIONS = 3;
+const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'promotion-workflow', requestId: null };
+const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
+
+/**
+ * One promotion from request to its end (docs/promotions.md has the diagram):
+ * Evaluating -> Blocked (every cause that holds) <-> Evaluating -> Executing -> Syncing -> Healthy | Failed, with
+ * Expired (Blocked too long) and Cancelled. While Blocked it evaluates again when an approval arrives, when a freeze
+ * that blocks it ends, and every recheck interval. The commit moves every tenant in one commit through the one commit
+ * path, under a key of this promotion, so a worker killed anywhere still makes exactly one commit.
+ */
+export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<{ status: PromotionStatus }> {
+  const { workflowId } = workflowInfo();
+  const target = { promotionId: input.promotionId, workflowId };
+  const turns = new Turns();
+  let status: PromotionStatus = 'Evaluating';
+  let evaluation: Evaluation | null = null;
+  const decidedBy: string[] = [];
+  let approvalArrived = false;
+  let cancelledBy: AuditActor | null = null;
+  let commitSha: string | null = null;
+  const outcomes = new Map<string, SyncOutcome>();
+
+  const show = (to: PromotionStatus) => {
+    status = to;
+    upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
+  };
+  const finished = () => FINAL_PROMOTION_STATUSES.includes(status);
+  const requireOpen = () => {
+    if (finished()) throw refuse(`promotion is ${status}`, PROMOTION_FAILURE.finished);
+  };
+  setHandler(promotionStateQuery, () => ({ status, commitSha }));
+
+  const validateApproval = (approver: Parameters<typeof canApprove>[1]) => {
+    requireOpen();
+    if (status !== 'Blocked' && status !== 'Evaluating') {
+      throw refuse(`promotion is ${status}, not waiting for approvals`, PROMOTION_FAILURE.notBlocked);
+    }
+    const policies = evaluation?.approvalPolicies ?? [];
+    if (policies.length === 0) {
+      throw refuse('no approval policy covers this promotion', PROMOTION_FAILURE.noApprovalNeeded);
+    }
+    const decision = canApprove(
+      policies,
+      approver,
+      input.requester.userId,
+      decidedBy.map((userId) => ({ userId })),
+    );
+    if (decision.ok) return;
+    const type = {
+      'self-approval': PROMOTION_FAILURE.selfApproval,
+      'already-approved': PROMOTION_FAILURE.alreadyDecided,
+      'not-eligible': PROMOTION_FAILURE.notEligible,
+    }[decision.reason];
+    throw refuse(decision.message, type);
+  };
+  setHandler(
+    approvePromotionUpdate,
+    async (req) => {
+      await turns.exclusively(
+        async () => {
+          await acts.recordPromotionApproval({ ...target, ...req });
+          decidedBy.push(req.approver.userId);
+          approvalArrived = true;
+        },
+        () => validateApproval(req.approver),
+      );
+      return { status };
+    },
+    { validator: (req) => validateApproval(req.approver) },
+  );
+
+  const validateCancel = () => {
+    requireOpen();
+    if (status !== 'Blocked' && status !== 'Evaluating') {
+      throw refuse(`promotion is ${status}; it can no longer be cancelled`, PROMOTION_FAILURE.notBlocked);
+    }
+  };
+  setHandler(
+    cancelPromotionUpdate,
+    async (req) => {
+      await turns.exclusively(async () => {
+        cancelledBy = req.actor;
+      }, validateCancel);
+      await condition(finished);
+      return { status };
+    },
+    { validator: (_req) => validateCancel() },
+  );
+
+  const validateSync = (report: PromotionSyncReport) => {
+    requireOpen();
+    if (commitSha === null || (status !== 'Syncing' && status !== 'Executing')) {
+      throw refuse(`promotion is ${status}, not waiting for a sync`, PROMOTION_FAILURE.notSyncing);
+    }
+    if (report.revision !== commitSha) {
+      throw refuse(`revision ${report.revision} is not this promotion's commit`, PROMOTION_FAILURE.revisionMismatch);
+    }
+    if (!evaluation?.moves.some((m) => m.tenant === report.tenant)) {
+      throw refuse(`tenant ${report.tenant} is not part of this promotion`, PROMOTION_FAILURE.unknownTenant);
+    }
+  };
+  setHandler(
+    reportPromotionSyncUpdate,
+    async (report) => {
+      await turns.exclusively(
+        async () => {
+          await acts.recordPromotionSync({ ...target, report });
+          const outcome = syncOutcomeOf(report);
+          if (outcome) outcomes.set(report.tenant, outcome);
+        },
+        () => validateSync(report),
+      );
+      return { status };
+    },
+    { validator: (report) => validateSync(report) },
+  );
+
+  const step = async <T>(work: () => Promise<T>) => turns.exclusively(work);
+  const finish = async (to: PromotionStatus, actor: AuditActor, reason: string) => {
+    await step(() => acts.transitionPromotion({ ...target, to, actor, reason }));
+    show(to);
+    await condition(allHandlersFinished);
+    return { status };
+  };
+
+  const expiresAt = Date.now() + input.timing.expiryMs;
+  for (let evaluations = 1; ; evaluations += 1) {
+    // Wait until every cause clears (evaluated again on an approval, at a freeze's end, on every recheck).
+    for (;;) {
+      approvalArrived = false;
+      const evaluated = await step(() => acts.evaluatePromotion(target));
+      evaluation = evaluated;
+      if (evaluated.causes.length === 0) break;
+      show('Blocked');
+      const untilClear = evaluated.clearsAt === null ? Infinity : Math.max(evaluated.clearsAt - Date.now(), 1);
+      const wait = Math.min(input.timing.recheckMs, untilClear, Math.max(expiresAt - Date.now(), 1));
+      await condition(() => approvalArrived || cancelledBy !== null, wait);
+      if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while blocked');
+      if (Date.now() >= expiresAt) {
+        const causes = evaluated.causes.map((c) => c.message).join('; ');
+        return finish('Expired', SYSTEM, `still blocked after the expiry: ${causes}`);
+      }
+    }
+    if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled');
+    await step(() => acts.transitionPromotion({ ...target, to: 'Executing', actor: input.requester }));
+    show('Executing');
+    const current = evaluation as Evaluation;
+    const request: CommitRequest = {
+      organizationId: input.organizationId,
+      projectId: input.projectId,
+      idempotencyKey: `promotion-${input.promotionId}-${evaluations}`,
+      workflowId,
+      message: `Promote ${current.sourceEnvironment} to ${current.targetEnvironment}: ${current.moves
+        .map((m) => m.tenant)
+        .join(', ')}`,
+      actor: { ...input.requester, email: null },
+      operation: {
+        type: 'promotion',
+        promotionId: input.promotionId,
+        sourceEnvironment: current.sourceEnvironment,
+        environment: current.targetEnvironment,
+        moves: current.moves.map((m) => ({ tenant: m.tenant, changes: m.changes })),
+        digest: current.digest,
+        details: breakGlassDetails(current.breakGlass),
+      },
+    };
+    try {
+      commitSha = (await commitOnGitQueue(request, input.gitTaskQueue)).sha;
+      break;
+    } catch (err) {
+      const refusal = commitRefusal(err);
+      if (refusal !== COMMIT_FAILURE.deliveryChanged || evaluations >= MAX_EVALUATIONS) {
+        return finish('Failed', SYSTEM, refusal ? `commit refused (${refusal})` : 'commit failed');
+      }
+    }
+  }
+
+  if (commitSha === null) {
+    return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds these versions');
+  }
+  await step(() => acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }));
+  show('Syncing');
+  const tenants = (evaluation as Evaluation).moves.map((m) => m.tenant);
+  const failedTenant = () => tenants.find((t) => outcomes.get(t)?.status === 'Failed');
+  const settled = () => failedTenant() !== undefined || tenants.every((t) => outcomes.has(t));
+  const inTime = await condition(settled, input.timing.syncTimeoutMs);
+  await step(async () => undefined);
+  if (!inTime) return finish('Failed', SYSTEM, 'no healthy sync report of every tenant before the sync timeout');
+  const failed = failedTenant();
+  if (failed !== undefined) {
+    const outcome = outcomes.get(failed) as SyncOutcome;
+    return finish('Failed', outcome.actor, `${failed}: ${outcome.reason}`);
+  }
+  return finish('Healthy', SYSTEM, 'every tenant synced and healthy');
+}
