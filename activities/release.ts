@@ -7,6 +7,7 @@ import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
 import { validateDelivery } from '../src/gitops/delivery-validation';
 import { renderAll } from '../src/gitops/manifests';
+import { pinTarget } from '../src/pins/pin-repository';
 import { withReleaseChanges } from '../src/releases/release-changes';
 import {
   insertDecision,
@@ -274,6 +275,18 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
         await lockTarget(trx, row);
         if (row.status !== input.to) {
           await enter(trx, row, input.workflowId, input.to, input.actor, input.reason, { finished_at: new Date() });
+          if (row.kind === 'rollback' && input.to === 'Healthy') {
+            const details = { rollbackOf: row.rollback_of };
+            await record(
+              trx,
+              row,
+              input.workflowId,
+              input.actor,
+              'rollback.complete',
+              details,
+              DOMAIN_EVENT.rollbackCompleted,
+            );
+          }
         }
         return { next: await nextInLine(trx, row) };
       });
@@ -342,11 +355,30 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
       });
     },
 
+    /** Records the commit; a rollback's commit pins its target in the same transaction (docs/promotions.md). */
     async markReleaseCommitted(input: Target & { sha: string; actor: AuditActor }) {
       await locked(input.releaseId, async (trx, row) => {
         if (row.status === 'Syncing' && row.commit_sha === input.sha) return;
         await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
-        await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+        const committed = { ...row, commit_sha: input.sha };
+        await enter(trx, committed, input.workflowId, 'Syncing', input.actor, undefined);
+        if (row.kind === 'rollback') {
+          const reason = `rolled back to release ${row.rollback_of}`;
+          await pinTarget(trx, {
+            organization_id: row.organization_id,
+            project_id: row.project_id,
+            tenant_id: row.tenant_id,
+            tenant_slug: row.tenant_slug,
+            environment: row.environment,
+            reason,
+            release_id: row.id,
+            pinned_by: input.actor.userId,
+            pinned_by_actor: input.actor.actor,
+          });
+          await record(trx, committed, input.workflowId, input.actor, 'target.pin', { reason }, undefined, {
+            category: 'configuration',
+          });
+        }
       });
     },
 

@@ -783,6 +783,10 @@ export interface PathParamsRequest {
    * Agent binding id
    */
   bindingId?: string;
+  /**
+   * An environment slug of the tenant's project
+   */
+  env?: string;
 }
 
 export interface PermissionCreateRequest {
@@ -1064,6 +1068,11 @@ export interface ReleaseSyncReportRequest {
   syncStatus: 'Synced' | 'OutOfSync' | 'Unknown' | 'Error';
   healthStatus: 'Healthy' | 'Progressing' | 'Degraded' | 'Suspended' | 'Missing' | 'Unknown';
   message?: string;
+}
+
+export interface RollbackRequest {
+  releaseId?: string;
+  reason?: string;
 }
 
 export interface ServiceAccountCreateRequest {

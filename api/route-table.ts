@@ -22,6 +22,7 @@ import { orgChartRoutes } from './routes/registry/org-chart-routes';
 import { catalogRoutes } from './routes/catalog/catalog-routes';
 import { releaseRoutes } from './routes/releases/release-routes';
 import { promotionRoutes } from './routes/promotions/promotion-routes';
+import { rollbackRoutes } from './routes/releases/rollback-routes';
 import { policyRoutes } from './routes/policies/policy-routes';
 import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy-routes';
 import { channelRoutes } from './routes/notifications/channel-routes';
@@ -59,6 +60,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
     ...promotionRoutes(services.promotions, pageMax),
+    ...rollbackRoutes(services.releases, services.pins),
     ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),

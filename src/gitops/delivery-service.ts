@@ -53,7 +53,7 @@ function countChanges(current: Map<string, string>, rendered: Map<string, string
 }
 
 /** Generated files against the repository, grouped by tenant, environment and service. */
-function groupChanges(
+export function groupChanges(
   project: string,
   current: Map<string, string>,
   rendered: Map<string, string>,

@@ -3,8 +3,13 @@ import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
 
+export type ReleaseKind = 'release' | 'rollback';
+
 export interface ReleaseRow {
   id: string;
+  kind: ReleaseKind;
+  /** The release a rollback restores. */
+  rollback_of: string | null;
   sort_key: string;
   organization_id: string;
   project_id: string;
@@ -60,6 +65,8 @@ export type NewRelease = Pick<
   | 'created_by_actor'
   | 'idempotency_key'
   | 'request_hash'
+  | 'kind'
+  | 'rollback_of'
 >;
 
 export async function insertRelease(trx: Tx, release: NewRelease): Promise<ReleaseRow> {
@@ -240,4 +247,16 @@ export async function holdingReleases(
     .whereIn('tenant_id', tenantIds)
     .whereIn('status', HOLDING_STATUSES)
     .select('id', 'tenant_slug', 'status')) as Pick<ReleaseRow, 'id' | 'tenant_slug' | 'status'>[];
+}
+
+/** The releases of one target, newest first (bounded: a rollback looks back this far). */
+export async function targetHistory(
+  db: Queryable,
+  target: Pick<ReleaseRow, 'project_id' | 'tenant_id' | 'environment'>,
+  limit = 200,
+): Promise<ReleaseRow[]> {
+  return (await db('releases')
+    .where({ project_id: target.project_id, tenant_id: target.tenant_id, environment: target.environment })
+    .orderBy('sort_key', 'desc')
+    .limit(limit)) as ReleaseRow[];
 }

@@ -10,13 +10,20 @@ import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectEnvironment } from '../projects/project-environment-repository';
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { findProjectTenant } from '../projects/project-tenant-repository';
+import { findProjectTenant, type ProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads } from '../projects/workload-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { releaseWorkflow } from '../../workflows/release';
+import { loadProject } from '../gitops/delivery-model';
+import { groupChanges } from '../gitops/delivery-service';
+import { readTree, resolveRef } from '../gitops/git-plumbing';
+import { renderAll } from '../gitops/manifests';
+import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
+import { withReleaseChanges } from './release-changes';
+import { rollbackPoint, valuesAt } from './rollback-plan';
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
 import { releaseTimeline } from './release-history';
@@ -27,8 +34,10 @@ import {
   listDecisions,
   listReleases,
   listUnstartedReleases,
+  targetHistory,
   markReleaseWorkflowStarted,
   type ReleaseFilter,
+  type ReleaseKind,
   type ReleaseRow,
 } from './release-repository';
 import { releaseDetail, releaseSummary } from './release-views';
@@ -51,6 +60,8 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   timing: ReleaseTiming;
   namespace: string;
   temporalUiUrl: string | undefined;
+  repositories: RepositoryStore;
+  publicUrl: string;
 }
 
 export interface ReleaseCreateInput {
@@ -77,6 +88,24 @@ function requestHash(slug: string, input: ReleaseCreateInput): string {
     })),
   };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+const actorOf = (caller: OrgCaller) => {
+  const a = auditActor(caller);
+  return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
+};
+
+/** What a new release row is made of (a rollback is a release of kind `rollback` that names the one it restores). */
+export interface NewReleaseSpec {
+  project: Project;
+  tenant: ProjectTenant;
+  environment: string;
+  title: string;
+  changes: WorkloadChange[];
+  key: string | null;
+  hash: string | null;
+  kind: ReleaseKind;
+  rollbackOf: string | null;
 }
 
 /**
@@ -151,16 +180,127 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return detail((await findRelease(db, caller.organizationId, row.id)) ?? row);
   }
 
+  /**
+   * Inserts the release row with its `release.create` audit entry and event (a rollback also `rollback.initiate`) in
+   * one transaction, then starts its workflow.
+   */
+  async function start(caller: OrgCaller, spec: NewReleaseSpec): Promise<ReleaseRow> {
+    const { project, tenant, environment, changes } = spec;
+    const id = randomUUID();
+    const requester = actorOf(caller);
+    let row: ReleaseRow;
+    try {
+      row = await db.transaction(async (trx) => {
+        const inserted = await insertRelease(trx, {
+          id,
+          organization_id: caller.organizationId,
+          project_id: project.id,
+          tenant_id: tenant.id,
+          tenant_slug: tenant.slug,
+          environment,
+          title: spec.title,
+          changes,
+          workflow_id: releaseWorkflowId(id),
+          created_by: caller.principal.userId,
+          created_by_actor: requester.actor,
+          idempotency_key: spec.key,
+          request_hash: spec.hash,
+          kind: spec.kind,
+          rollback_of: spec.rollbackOf,
+        });
+        const details = { environment, tenant: tenant.slug, title: spec.title, changes };
+        const entry = (action: string, extra: Record<string, unknown> = {}) =>
+          audit.append(
+            trx,
+            orgEntry(caller, {
+              action,
+              category: 'deployment',
+              projectId: project.id,
+              tenantId: tenant.id,
+              resourceType: 'release',
+              resourceId: id,
+              workflowId: inserted.workflow_id,
+              details: { ...details, ...extra },
+            }),
+          );
+        const created = await entry('release.create');
+        await recordDomainEvent(trx, {
+          organizationId: caller.organizationId,
+          projectId: project.id,
+          type: DOMAIN_EVENT.releaseCreated,
+          payload: { releaseId: id, tenantId: tenant.id, ...details, auditId: created.id },
+        });
+        if (spec.kind === 'rollback') {
+          const initiated = await entry('rollback.initiate', { rollbackOf: spec.rollbackOf });
+          await recordDomainEvent(trx, {
+            organizationId: caller.organizationId,
+            projectId: project.id,
+            type: DOMAIN_EVENT.rollbackInitiated,
+            payload: {
+              releaseId: id,
+              tenantId: tenant.id,
+              ...details,
+              rollbackOf: spec.rollbackOf,
+              auditId: initiated.id,
+            },
+          });
+        }
+        return inserted;
+      });
+    } catch (err) {
+      if (spec.key !== null && isUniqueViolation(err)) {
+        throw new Conflict('a request with this Idempotency-Key is still in progress; retry it');
+      }
+      throw err;
+    }
+    // A crash here leaves a row without its workflow: the reconciler starts it.
+    await ensureWorkflow(row, requester);
+    return row;
+  }
+
+  /**
+   * A rollback of one tenant and environment: the release it restores, the values that release ran (read back from
+   * its commit), the target's files now and as the rollback would render them.
+   */
+  async function rollbackPlan(caller: OrgCaller, tenantId: string, environment: string, releaseId?: string) {
+    const key = uuidKey(tenantId);
+    const tenant = key ? await findProjectTenant(db, caller.organizationId, key) : null;
+    if (!tenant) throw new NotFound('tenant not found');
+    const loaded = await loadProject(db, caller.organizationId, tenant.projectId, deps.publicUrl);
+    if (!loaded) throw new NotFound('tenant not found');
+    if (!loaded.environments.some((e) => e.environment === environment)) {
+      throw new NotFound(`environment ${environment} is not an environment of this project`);
+    }
+    const target = { project_id: tenant.projectId, tenant_id: tenant.id, environment };
+    const point = rollbackPoint(await targetHistory(db, target), releaseId);
+    const repo = deps.repositories.pathOf(caller.organizationId, tenant.projectId);
+    const dirs = [`tenants/${tenant.slug}/${environment}/`, `applications/${tenant.slug}/${environment}/`];
+    const keep = (file: string) => dirs.some((dir) => file.startsWith(dir));
+    const then = await readTree(repo, point.commit_sha, '', keep);
+    const changes = valuesAt(
+      then,
+      tenant.slug,
+      environment,
+      loaded.workloads.map((w) => w.name),
+    );
+    const current = await readTree(repo, await resolveRef(repo, MAIN_BRANCH), '', keep);
+    const rendered = renderAll(
+      withReleaseChanges(loaded.model, tenant.slug, environment, changes),
+      (t) => t.tenant === tenant.slug && t.environment === environment,
+    );
+    const diff = groupChanges(loaded.project.slug, current, rendered, {
+      tenant: tenant.slug,
+      environment,
+      changedOnly: true,
+    });
+    return { project: loaded.project, tenant, point, changes, diff };
+  }
+
   async function approverOf(caller: OrgCaller) {
     const userId = caller.principal.userId;
     if (userId === null) throw new Forbidden('approvals are given by people: sign in as a user');
     return approverProfile(db, caller.organizationId, userId);
   }
-
-  const actorOf = (caller: OrgCaller) => {
-    const a = auditActor(caller);
-    return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
-  };
 
   return {
     /**
@@ -198,57 +338,63 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         (await listWorkloads(db, project.id)).map((w) => w.name),
         changes,
       );
-      const id = randomUUID();
-      const requester = actorOf(caller);
-      let row: ReleaseRow;
-      try {
-        row = await db.transaction(async (trx) => {
-          const inserted = await insertRelease(trx, {
-            id,
-            organization_id: caller.organizationId,
-            project_id: project.id,
-            tenant_id: tenant.id,
-            tenant_slug: tenant.slug,
-            environment,
-            title: input.title,
-            changes,
-            workflow_id: releaseWorkflowId(id),
-            created_by: caller.principal.userId,
-            created_by_actor: requester.actor,
-            idempotency_key: key ?? null,
-            request_hash: hash,
-          });
-          const details = { environment, tenant: tenant.slug, title: input.title, changes };
-          const entry = await audit.append(
-            trx,
-            orgEntry(caller, {
-              action: 'release.create',
-              category: 'deployment',
-              projectId: project.id,
-              tenantId: tenant.id,
-              resourceType: 'release',
-              resourceId: id,
-              workflowId: inserted.workflow_id,
-              details,
-            }),
-          );
-          await recordDomainEvent(trx, {
-            organizationId: caller.organizationId,
-            projectId: project.id,
-            type: DOMAIN_EVENT.releaseCreated,
-            payload: { releaseId: id, tenantId: tenant.id, ...details, auditId: entry.id },
-          });
-          return inserted;
-        });
-      } catch (err) {
-        if (key !== undefined && isUniqueViolation(err)) {
-          throw new Conflict('a request with this Idempotency-Key is still in progress; retry it');
-        }
-        throw err;
-      }
-      // A crash here leaves a row without its workflow: the reconciler starts it.
-      await ensureWorkflow(row, requester);
+      const row = await start(caller, {
+        project,
+        tenant,
+        environment,
+        title: input.title,
+        changes,
+        key: key ?? null,
+        hash,
+        kind: 'release',
+        rollbackOf: null,
+      });
       return { release: await detail(row), created: true };
+    },
+
+    /** What a rollback of the tenant and environment would commit: the release it restores and the diff to it. */
+    async rollbackPreview(caller: OrgCaller, tenantId: string, environment: string, releaseId?: string) {
+      const plan = await rollbackPlan(caller, tenantId, environment, releaseId);
+      return {
+        rollbackTo: {
+          releaseId: plan.point.id,
+          title: plan.point.title,
+          commitSha: plan.point.commit_sha,
+          createdAt: plan.point.created_at.toISOString(),
+        },
+        tenant: plan.tenant.slug,
+        environment,
+        changes: plan.changes,
+        counts: plan.diff.counts,
+        targets: plan.diff.targets,
+      };
+    },
+
+    /**
+     * Starts a rollback: a release of kind `rollback` with the restored values, through the approvals of its target
+     * (unless break-glass); its commit pins the target (docs/promotions.md).
+     */
+    async rollback(
+      caller: OrgCaller,
+      tenantId: string,
+      environment: string,
+      body: { releaseId?: string; reason?: string },
+    ) {
+      const plan = await rollbackPlan(caller, tenantId, environment, body.releaseId);
+      if (plan.project.archived) throw new Conflict('the project is archived');
+      const reason = body.reason ? `: ${body.reason}` : '';
+      const row = await start(caller, {
+        project: plan.project,
+        tenant: plan.tenant,
+        environment,
+        title: `Rollback to ${plan.point.title}${reason}`.slice(0, 200),
+        changes: plan.changes,
+        key: null,
+        hash: null,
+        kind: 'rollback',
+        rollbackOf: plan.point.id,
+      });
+      return detail(row);
     },
 
     async list(caller: OrgCaller, slug: string, filter: ReleaseFilter, page: PageRequest) {

@@ -12,6 +12,8 @@ export function releaseSummary(row: ReleaseRow, projectSlug: string) {
   const validation = row.validation as { summary?: unknown } | null;
   return {
     id: row.id,
+    kind: row.kind,
+    rollbackOf: row.rollback_of,
     project: projectSlug,
     projectId: row.project_id,
     tenantId: row.tenant_id,

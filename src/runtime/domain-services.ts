@@ -33,6 +33,7 @@ import { createReleaseService, type ReleaseService } from '../releases/release-s
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
 import { createPromotionService, type PromotionService } from '../promotions/promotion-service';
 import type { GovernanceGate } from '../governance/governance-gate';
+import { createPinService, type PinService } from '../pins/pin-service';
 import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
 import type { CoreServices } from './services';
 
@@ -70,6 +71,8 @@ export interface DomainServices {
   manifestBundles: CatalogService;
   /** Releases as workflows `release-<id>` (src/releases). */
   releases: ReleaseService;
+  /** Pinned tenants and environments (a rollback pins; src/pins). */
+  pins: PinService;
   /** Promotions as workflows `promotion-<id>` (src/promotions). */
   promotions: PromotionService;
   /** Freezes and break-glass sessions as the release, promotion and bulk update paths ask them. */
@@ -161,7 +164,10 @@ export function createDomainServices(core: CoreServices): DomainServices {
       timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
       namespace: config.temporal.namespace,
       temporalUiUrl: config.releases.temporalUiUrl,
+      repositories,
+      publicUrl: config.publicUrl,
     }),
+    pins: createPinService({ ...owned, projects: projects.projects }),
     promotions: createPromotionService({
       ...owned,
       temporal: core.temporal,

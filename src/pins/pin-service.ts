@@ -1,0 +1,55 @@
+import { NotFound } from '../errors';
+import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import type { OrgDomainDeps } from '../iam/cross-org';
+import type { ProjectService } from '../projects/project-service';
+import { findProjectTenant } from '../projects/project-tenant-repository';
+import { pinView, projectPins, unpinTarget } from './pin-repository';
+
+export type PinService = ReturnType<typeof createPinService>;
+
+/** Pinned targets: read them, and unpin (audited). A rollback pins (activities/release.ts). */
+export function createPinService(deps: OrgDomainDeps & { projects: Pick<ProjectService, 'projectOf'> }) {
+  const { db, audit } = deps;
+
+  async function tenantOf(caller: OrgCaller, tenantId: string) {
+    const key = uuidKey(tenantId);
+    const tenant = key ? await findProjectTenant(db, caller.organizationId, key) : null;
+    if (!tenant) throw new NotFound('tenant not found');
+    return tenant;
+  }
+
+  return {
+    async list(caller: OrgCaller, slug: string) {
+      const project = await deps.projects.projectOf(caller, slug);
+      return { items: (await projectPins(db, project.id)).map(pinView), nextCursor: null };
+    },
+
+    async get(caller: OrgCaller, tenantId: string, environment: string) {
+      const tenant = await tenantOf(caller, tenantId);
+      const pin = (await projectPins(db, tenant.projectId, environment)).find((p) => p.tenant_id === tenant.id);
+      if (!pin) throw new NotFound(`${tenant.slug}/${environment} is not pinned`);
+      return pinView(pin);
+    },
+
+    /** Removes the pin: image auto-update and bulk update reach the target again. */
+    async unpin(caller: OrgCaller, tenantId: string, environment: string): Promise<void> {
+      const tenant = await tenantOf(caller, tenantId);
+      await db.transaction(async (trx) => {
+        const removed = await unpinTarget(trx, tenant.projectId, tenant.id, environment);
+        if (!removed) throw new NotFound(`${tenant.slug}/${environment} is not pinned`);
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'target.unpin',
+            category: 'configuration',
+            projectId: tenant.projectId,
+            tenantId: tenant.id,
+            resourceType: 'tenant',
+            resourceId: tenant.id,
+            details: { tenant: tenant.slug, environment, pinnedBy: removed.pinned_by_actor, reason: removed.reason },
+          }),
+        );
+      });
+    },
+  };
+}
