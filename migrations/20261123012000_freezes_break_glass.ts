@@ -63,9 +63,12 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('allowed_roles').notNullable();
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
+  // A session's page lists the audit entries that carry its id (src/audit breakGlassSessionEntries).
+  await knex.raw(`CREATE INDEX audit_log_break_glass_session ON audit_log ((details->'breakGlass'->>'sessionId'))`);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP INDEX audit_log_break_glass_session');
   await knex.schema.dropTable('break_glass_settings');
   await knex.schema.dropTable('break_glass_sessions');
   await knex.schema.dropTable('freeze_switches');
