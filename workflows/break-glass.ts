@@ -44,7 +44,8 @@ export async function breakGlassWorkflow(input: BreakGlassWorkflowInput): Promis
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: next }]);
   };
   const requireNotClosed = () => {
-    if (status === 'closed') throw ApplicationFailure.nonRetryable('break-glass session is closed', BREAK_GLASS_FAILURE.closed);
+    if (status === 'closed')
+      throw ApplicationFailure.nonRetryable('break-glass session is closed', BREAK_GLASS_FAILURE.closed);
   };
   const close = (actor: AuditActor, reason: 'closed' | 'expired') =>
     turns.exclusively(async () => {

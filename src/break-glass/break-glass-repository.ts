@@ -77,10 +77,13 @@ export async function insertSession(db: Queryable, s: NewSession): Promise<boole
   return rows.length > 0;
 }
 
-export async function findSession(db: Queryable, organizationId: string, id: string): Promise<BreakGlassSession | null> {
+export async function findSession(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<BreakGlassSession | null> {
   const row = (await db('break_glass_sessions').where({ organization_id: organizationId, id }).first()) as
-    | SessionRow
-    | undefined;
+    SessionRow | undefined;
   return row ? toSession(row) : null;
 }
 
@@ -100,7 +103,8 @@ export async function closeSession(
 }
 
 export async function sessionClosedAt(db: Queryable, id: string): Promise<string | null> {
-  const row = (await db('break_glass_sessions').where({ id }).first('closed_at')) as { closed_at: Date | null } | undefined;
+  const row = (await db('break_glass_sessions').where({ id }).first('closed_at')) as
+    { closed_at: Date | null } | undefined;
   return row?.closed_at?.toISOString() ?? null;
 }
 
@@ -113,18 +117,24 @@ export async function listSessions(
   const query = db('break_glass_sessions').where({ organization_id: organizationId });
   if (page.cursor) {
     const [at, id] = Buffer.from(page.cursor, 'base64url').toString('utf8').split('|');
-    if (!at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/.test(id)) throw new InvalidInput('invalid cursor');
-    query.andWhere((q) => q.where('opened_at', '<', at).orWhere((q2) => q2.where('opened_at', at).andWhere('id', '<', id)));
+    if (!at || !id || Number.isNaN(Date.parse(at)) || !/^[0-9a-f-]{36}$/.test(id))
+      throw new InvalidInput('invalid cursor');
+    query.andWhere((q) =>
+      q.where('opened_at', '<', at).orWhere((q2) => q2.where('opened_at', at).andWhere('id', '<', id)),
+    );
   }
-  const rows = (await query.orderBy([
-    { column: 'opened_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ]).limit(page.limit + 1)) as SessionRow[];
+  const rows = (await query
+    .orderBy([
+      { column: 'opened_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(page.limit + 1)) as SessionRow[];
   const items = rows.slice(0, page.limit).map(toSession);
   const last = items.at(-1);
   return {
     items,
-    nextCursor: rows.length > page.limit && last ? Buffer.from(`${last.openedAt}|${last.id}`).toString('base64url') : null,
+    nextCursor:
+      rows.length > page.limit && last ? Buffer.from(`${last.openedAt}|${last.id}`).toString('base64url') : null,
   };
 }
 
@@ -153,8 +163,7 @@ export const DEFAULT_ALLOWED_ROLES: OrgRole[] = ['owner', 'admin'];
 
 export async function allowedRoles(db: Queryable, organizationId: string): Promise<OrgRole[]> {
   const row = (await db('break_glass_settings').where({ organization_id: organizationId }).first('allowed_roles')) as
-    | { allowed_roles: OrgRole[] }
-    | undefined;
+    { allowed_roles: OrgRole[] } | undefined;
   return row?.allowed_roles ?? DEFAULT_ALLOWED_ROLES;
 }
 

@@ -42,7 +42,13 @@ export function createBreakGlassService(
   const { db, audit } = deps;
   const sessionOf = scopedLookup(
     deps,
-    { table: 'break_glass_sessions', column: 'id', parse: uuidKey, resourceType: 'break-glass session', category: 'break_glass' },
+    {
+      table: 'break_glass_sessions',
+      column: 'id',
+      parse: uuidKey,
+      resourceType: 'break-glass session',
+      category: 'break_glass',
+    },
     findSession,
   );
 
@@ -68,7 +74,9 @@ export function createBreakGlassService(
       if (caller.principal.actorType !== 'user') throw new Forbidden('only a user can open a break-glass session');
       const roles = await allowedRoles(db, caller.organizationId);
       if (!roles.includes(caller.role)) {
-        throw new Forbidden(`your role (${caller.role}) may not open a break-glass session; allowed: ${roles.join(', ')}`);
+        throw new Forbidden(
+          `your role (${caller.role}) may not open a break-glass session; allowed: ${roles.join(', ')}`,
+        );
       }
       const justification = input.justification.trim();
       if (justification.length < 10) throw new Unprocessable('justification must be at least 10 characters');

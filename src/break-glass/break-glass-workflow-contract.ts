@@ -48,9 +48,10 @@ export interface CloseBreakGlassRequest {
 
 /** Waits until the session's row is written and returns it (what the opening API call answers). */
 export const breakGlassOpenedUpdate = defineUpdate<BreakGlassOpened, []>('breakGlassOpened');
-export const closeBreakGlassUpdate = defineUpdate<{ status: BreakGlassStatus; closedAt: string }, [CloseBreakGlassRequest]>(
-  'closeBreakGlass',
-);
+export const closeBreakGlassUpdate = defineUpdate<
+  { status: BreakGlassStatus; closedAt: string },
+  [CloseBreakGlassRequest]
+>('closeBreakGlass');
 export const breakGlassStateQuery = defineQuery<BreakGlassState>('breakGlassState');
 
 export const BREAK_GLASS_FAILURE = {

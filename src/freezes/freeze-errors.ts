@@ -24,13 +24,15 @@ export function checkFreezeFields(f: FreezeFields): void {
     }
     return;
   }
-  if (f.endsAt !== null) throw new Unprocessable('a recurring freeze has no endsAt: its occurrences last durationMinutes');
+  if (f.endsAt !== null)
+    throw new Unprocessable('a recurring freeze has no endsAt: its occurrences last durationMinutes');
   if (f.rrule === null || f.timeZone === null || f.durationMinutes === null) {
     throw new Unprocessable('a recurring freeze needs rrule, timeZone and durationMinutes');
   }
   const rule = parseRule(f.rrule);
   if (typeof rule === 'string') throw new Unprocessable(rule);
-  if (!isTimeZone(f.timeZone)) throw new Unprocessable(`unknown time zone ${f.timeZone} (use an IANA name such as Europe/Berlin)`);
+  if (!isTimeZone(f.timeZone))
+    throw new Unprocessable(`unknown time zone ${f.timeZone} (use an IANA name such as Europe/Berlin)`);
   if (!Number.isInteger(f.durationMinutes) || f.durationMinutes < 1 || f.durationMinutes > MAX_DURATION_MINUTES) {
     throw new Unprocessable(`durationMinutes must be 1 to ${MAX_DURATION_MINUTES}`);
   }

@@ -208,10 +208,14 @@ export interface StopTheLine {
 
 export async function findStopTheLine(db: Queryable, organizationId: string): Promise<StopTheLine> {
   const row = (await db('freeze_switches').where({ organization_id: organizationId }).first()) as
-    | { enabled: boolean; reason: string; changed_by_actor: string; changed_at: Date }
-    | undefined;
+    { enabled: boolean; reason: string; changed_by_actor: string; changed_at: Date } | undefined;
   if (!row) return { enabled: false, reason: '', changedBy: null, changedAt: null };
-  return { enabled: row.enabled, reason: row.reason, changedBy: row.changed_by_actor, changedAt: row.changed_at.toISOString() };
+  return {
+    enabled: row.enabled,
+    reason: row.reason,
+    changedBy: row.changed_by_actor,
+    changedAt: row.changed_at.toISOString(),
+  };
 }
 
 export async function storeStopTheLine(

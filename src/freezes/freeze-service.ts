@@ -99,7 +99,8 @@ export function createFreezeService(
       if (input.projects !== undefined) throw new Unprocessable('projects is for organization-wide freezes only');
       const envs = new Set((await listProjectEnvironments(trx, project.id)).map((e) => e.environment));
       const unknownEnvs = (input.environments ?? []).filter((e) => !envs.has(e));
-      if (unknownEnvs.length > 0) throw new Unprocessable(`unknown environment(s) of the project: ${unknownEnvs.join(', ')}`);
+      if (unknownEnvs.length > 0)
+        throw new Unprocessable(`unknown environment(s) of the project: ${unknownEnvs.join(', ')}`);
       const tenants = new Set((await listProjectTenants(trx, caller.organizationId, project.id)).map((t) => t.slug));
       const unknownTenants = (input.tenants ?? []).filter((t) => !tenants.has(t));
       if (unknownTenants.length > 0) {
@@ -187,7 +188,13 @@ export function createFreezeService(
         if ((await countFreezes(trx, caller.organizationId)) >= MAX_FREEZES_PER_ORGANIZATION) {
           throw new Unprocessable(`an organization keeps at most ${MAX_FREEZES_PER_ORGANIZATION} freeze windows`);
         }
-        const freeze = await insertFreeze(trx, caller.organizationId, project?.id ?? null, fields, caller.principal.actor);
+        const freeze = await insertFreeze(
+          trx,
+          caller.organizationId,
+          project?.id ?? null,
+          fields,
+          caller.principal.actor,
+        );
         await record(trx, caller, 'freeze.create', freeze, { fields: { ...input } });
         const [view] = await views(caller, [freeze]);
         return view!;

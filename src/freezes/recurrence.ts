@@ -57,7 +57,9 @@ export function parseRule(rule: string): Partial<Options> | string {
     return `rrule is not a valid RFC 5545 recurrence rule: ${(err as Error).message}`;
   }
   if (options.freq === undefined) {
-    return keys.includes('FREQ') ? 'rrule is not a valid RFC 5545 recurrence rule: unknown FREQ' : 'rrule must name FREQ';
+    return keys.includes('FREQ')
+      ? 'rrule is not a valid RFC 5545 recurrence rule: unknown FREQ'
+      : 'rrule must name FREQ';
   }
   if (!ALLOWED_FREQUENCIES.includes(options.freq)) return 'rrule FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY';
   try {

@@ -248,12 +248,24 @@ export function createCompareService(deps: {
       const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
       if (blocking.length > 0) throw new Conflict(`bulk update refused: ${frozenMessage(blocking)}`);
       if (kept.length === 0) {
-        return { commit: null, created: false, auditIds: [], skipped, message: 'every pair is pinned: nothing committed' };
+        return {
+          commit: null,
+          created: false,
+          auditIds: [],
+          skipped,
+          message: 'every pair is pinned: nothing committed',
+        };
       }
       const outcome = await deps.commit(caller, project, {
         message: body.message ?? `Update ${body.workload} to ${body.tag} for ${kept.length} tenant environment(s)`,
         idempotencyKey: key,
-        operation: { type: 'image', workload: body.workload, pairs: kept, tag: body.tag, details: breakGlassDetails(grant) },
+        operation: {
+          type: 'image',
+          workload: body.workload,
+          pairs: kept,
+          tag: body.tag,
+          details: breakGlassDetails(grant),
+        },
       });
       return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds, skipped };
     },

@@ -86,11 +86,14 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
           endsAt: occurrence.end.toISOString(),
         });
       }
-      const session = actorUserId
-        ? await coveringSession(db, { ...target, userId: actorUserId }, at)
-        : null;
+      const session = actorUserId ? await coveringSession(db, { ...target, userId: actorUserId }, at) : null;
       const breakGlass = session
-        ? { sessionId: session.id, justification: session.justification, userId: session.userId, endsAt: session.endsAt }
+        ? {
+            sessionId: session.id,
+            justification: session.justification,
+            userId: session.userId,
+            endsAt: session.endsAt,
+          }
         : null;
       return { freezes, breakGlass, blocked: freezes.length > 0 && breakGlass === null };
     },
