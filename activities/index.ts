@@ -1,3 +1,4 @@
+import { createBreakGlassActivities, type BreakGlassActivityDeps } from './break-glass';
 import { createClusterHeartbeatActivities, type ClusterHeartbeatActivityDeps } from './cluster-heartbeat';
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
 import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
@@ -16,7 +17,8 @@ export type ActivityDeps = ProofActivityDeps &
   PromotionActivityDeps &
   NotificationActivityDeps &
   EscalationActivityDeps &
-  ClusterHeartbeatActivityDeps;
+  ClusterHeartbeatActivityDeps &
+  BreakGlassActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
@@ -28,5 +30,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createEscalationActivities(deps),
     ...createClusterHeartbeatActivities(deps),
+    ...createBreakGlassActivities(deps),
   };
 }

@@ -226,6 +226,33 @@ export interface AuthVerifyEmailRequest {
   token: string;
 }
 
+export interface BreakGlassOpenRequest {
+  justification: string;
+  durationMinutes: number;
+  scope?: {
+    /**
+     * Project slugs; empty or absent = every project
+     *
+     * @maxItems 100
+     */
+    projects?: string[];
+    /**
+     * Environment names; empty or absent = every environment
+     *
+     * @maxItems 100
+     */
+    environments?: string[];
+  };
+}
+
+export interface BreakGlassSettingsRequest {
+  /**
+   * @minItems 1
+   * @maxItems 4
+   */
+  allowedRoles: ['owner' | 'admin' | 'member' | 'viewer', ...('owner' | 'admin' | 'member' | 'viewer')[]];
+}
+
 export interface BulkUpdateRequest {
   workload: string;
   /**
@@ -554,6 +581,86 @@ export interface FileWriteRequest {
 export interface FilesListQueryRequest {
   ref?: string;
   path?: string;
+}
+
+export interface FreezeCreateRequest {
+  name: string;
+  reason: string;
+  /**
+   * One-off: start. Recurring: the rule counts from this day (default: now).
+   */
+  startsAt?: string | null;
+  /**
+   * One-off only: end (after startsAt).
+   */
+  endsAt?: string | null;
+  /**
+   * RFC 5545 RRULE part, e.g. FREQ=WEEKLY;BYDAY=FR;BYHOUR=16
+   */
+  rrule?: string | null;
+  /**
+   * IANA time zone of the rule, e.g. Europe/Berlin
+   */
+  timeZone?: string | null;
+  durationMinutes?: number | null;
+  /**
+   * Environments it freezes; empty = all
+   *
+   * @maxItems 100
+   */
+  environments?: string[];
+  /**
+   * Tenant slugs it freezes; empty = all
+   *
+   * @maxItems 100
+   */
+  tenants?: string[];
+  /**
+   * Organization-wide freezes only: project slugs; empty = all
+   *
+   * @maxItems 100
+   */
+  projects?: string[];
+}
+
+export interface FreezeUpdateRequest {
+  name?: string;
+  reason?: string;
+  /**
+   * One-off: start. Recurring: the rule counts from this day (default: now).
+   */
+  startsAt?: string | null;
+  /**
+   * One-off only: end (after startsAt).
+   */
+  endsAt?: string | null;
+  /**
+   * RFC 5545 RRULE part, e.g. FREQ=WEEKLY;BYDAY=FR;BYHOUR=16
+   */
+  rrule?: string | null;
+  /**
+   * IANA time zone of the rule, e.g. Europe/Berlin
+   */
+  timeZone?: string | null;
+  durationMinutes?: number | null;
+  /**
+   * Environments it freezes; empty = all
+   *
+   * @maxItems 100
+   */
+  environments?: string[];
+  /**
+   * Tenant slugs it freezes; empty = all
+   *
+   * @maxItems 100
+   */
+  tenants?: string[];
+  /**
+   * Organization-wide freezes only: project slugs; empty = all
+   *
+   * @maxItems 100
+   */
+  projects?: string[];
 }
 
 export interface IamAuditReportQueryRequest {
@@ -1100,6 +1207,11 @@ export interface ServiceAccountUpdateRequest {
   name?: string;
   description?: string;
   role?: 'viewer' | 'member' | 'admin';
+}
+
+export interface StopTheLineRequest {
+  enabled: boolean;
+  reason?: string;
 }
 
 export interface TeamCreateRequest {

@@ -31,6 +31,8 @@ import { escalationRoutes } from './routes/notifications/escalation-routes';
 import { agentBindingRoutes } from './routes/clusters/agent-binding-routes';
 import { clusterRoutes } from './routes/clusters/cluster-routes';
 import { commandRoutes } from './routes/clusters/command-routes';
+import { freezeRoutes } from './routes/freezes/freeze-routes';
+import { breakGlassRoutes } from './routes/break-glass/break-glass-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -81,6 +83,8 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...clusterRoutes(services.clusters.clusters, pageMax),
     ...commandRoutes(services.clusters.commands, pageMax),
     ...agentBindingRoutes(services.clusters.bindings, pageMax),
+    ...freezeRoutes(services.freezes),
+    ...breakGlassRoutes(services.breakGlass, pageMax),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

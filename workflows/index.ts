@@ -8,3 +8,4 @@ export { notificationDispatchWorkflow } from './notification-dispatch';
 export { escalationIncidentWorkflow } from './escalation-incident';
 export { notificationDigestWorkflow } from './notification-digest';
 export { clusterHeartbeatWorkflow } from './cluster-heartbeat';
+export { breakGlassWorkflow } from './break-glass';

@@ -231,3 +231,19 @@ export async function commitEntryIds(db: Queryable, workflowId: string, commitKe
     .select('id')) as { id: string }[];
   return rows.map((r) => r.id);
 }
+
+/** Entries of one organization whose details name a break-glass session (actions taken under it), oldest first. */
+export async function breakGlassSessionEntries(
+  db: Queryable,
+  organizationId: string,
+  sessionId: string,
+  limit: number,
+): Promise<AuditEntry[]> {
+  const rows = (await db('audit_log')
+    .where({ organization_id: organizationId })
+    .whereRaw("details->'breakGlass'->>'sessionId' = ?", [sessionId])
+    .orderBy('seq')
+    .limit(limit)
+    .select(COLUMNS)) as AuditRow[];
+  return rows.map(rowToEntry);
+}

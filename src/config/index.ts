@@ -13,6 +13,7 @@ import {
 import { loadIdentityConfig, type IdentityConfig } from './identity';
 import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadReleasesConfig, type ReleasesConfig } from './releases';
+import { loadGovernanceConfig, type GovernanceConfig } from './governance';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
 import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
@@ -67,6 +68,7 @@ export interface Config {
   orgs: OrgsConfig;
   gitops: GitopsConfig;
   releases: ReleasesConfig;
+  governance: GovernanceConfig;
   registry: RegistryConfig;
   notifications: NotificationsConfig;
   clusters: ClustersConfig;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env): Config {
         ? `http://127.0.0.1:${readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535)}`
         : undefined,
     ),
+    governance: loadGovernanceConfig(env),
     registry: loadRegistryConfig(env),
     notifications: loadNotificationsConfig(env),
     clusters: loadClustersConfig(env),

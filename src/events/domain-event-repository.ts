@@ -8,6 +8,7 @@ export const DOMAIN_EVENT = {
   imagesBulkUpdated: 'images updated via bulk operation',
   /** Spec "Events", Security category. */
   apiKeyCreated: 'apikey.create',
+  breakGlassOpened: 'break_glass.opened',
   registryManifestPushed: 'artifact pushed to the organization registry',
   registryManifestDeleted: 'artifact deleted from the organization registry',
   /** Spec "Events", Deployment category. */

@@ -25,7 +25,14 @@ export type CommitOperation =
   | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
   /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
   | { type: 'generate'; digest: string; details?: Record<string, unknown> }
-  | { type: 'image'; workload: string; pairs: { tenant: string; environment: string }[]; tag: string }
+  | {
+      type: 'image';
+      workload: string;
+      pairs: { tenant: string; environment: string }[];
+      tag: string;
+      /** Added to each pair's image.update audit entry (the break-glass session it ran under). */
+      details?: Record<string, unknown>;
+    }
   /**
    * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
    * `digest` is what the release validated (renderDigest of the target's files).
@@ -341,6 +348,7 @@ async function writeAudit(
           tenant: pair.tenant,
           environment: pair.environment,
           tag: op.tag,
+          ...op.details,
         },
       });
     }

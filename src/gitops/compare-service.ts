@@ -1,5 +1,14 @@
 import { loadAll } from 'js-yaml';
-import { InvalidInput, NotFound } from '../errors';
+import { Conflict, InvalidInput, NotFound } from '../errors';
+import {
+  breakGlassDetails,
+  frozenMessage,
+  type BreakGlassGrant,
+  type FreezeHit,
+  type GovernanceGate,
+} from '../governance/governance-gate';
+import { pairKey, pinnedPairs } from '../pins/pin-repository';
+import type { Project } from '../projects/project-repository';
 import type { OrgCaller } from '../iam/caller';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
 import type { ProjectService } from '../projects/project-service';
@@ -74,6 +83,7 @@ export function createCompareService(deps: {
   repositories: RepositoryStore;
   commit: CommitClient;
   publicUrl: string;
+  gate: GovernanceGate;
 }) {
   const { db, projects, repositories } = deps;
 
@@ -106,6 +116,34 @@ export function createCompareService(deps: {
       throw new InvalidInput(`unknown tenant or environment not in the project: ${named}`);
     }
     return project;
+  }
+
+  type Pair = { tenant: string; environment: string };
+
+  /**
+   * Pinned pairs are skipped (named with the pin's reason); the rest are checked against the freezes in force per
+   * environment. `grant` is the caller's break-glass session when it let a frozen pair through.
+   */
+  async function governed(caller: OrgCaller, project: Project, pairs: Pair[]) {
+    const pins = await pinnedPairs(db, project.id, pairs);
+    const skipped = pairs
+      .filter((p) => pins.has(pairKey(p.tenant, p.environment)))
+      .map((p) => ({ ...p, reason: `pinned: ${pins.get(pairKey(p.tenant, p.environment))!.reason}` }));
+    const kept = pairs.filter((p) => !pins.has(pairKey(p.tenant, p.environment)));
+    const blocking: FreezeHit[] = [];
+    let grant: BreakGlassGrant | null = null;
+    for (const environment of [...new Set(kept.map((p) => p.environment))]) {
+      const tenants = kept.filter((p) => p.environment === environment).map((p) => p.tenant);
+      const verdict = await deps.gate.check(
+        db,
+        { organizationId: project.organizationId, projectId: project.id, environment, tenants },
+        'images.update',
+        caller.principal.userId,
+      );
+      if (verdict.blocked) blocking.push(...verdict.freezes.filter((f) => !blocking.some((b) => b.id === f.id)));
+      else if (verdict.freezes.length > 0) grant = verdict.breakGlass;
+    }
+    return { kept, skipped, blocking, grant };
   }
 
   return {
@@ -169,14 +207,15 @@ export function createCompareService(deps: {
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string },
     ) {
       const project = await checkBulk(caller, slug, body);
+      const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
       const loaded = (await loadProject(db, caller.organizationId, project.id, deps.publicUrl)) as LoadedProject;
       const workloads = loaded.model.workloads.map((w) => {
         if (w.name !== body.workload) return w;
         let overrides = w.overrides;
-        for (const p of body.pairs) overrides = withTenantTag(overrides, p.tenant, p.environment, body.tag);
+        for (const p of kept) overrides = withTenantTag(overrides, p.tenant, p.environment, body.tag);
         return { ...w, overrides };
       });
-      const wanted = new Set(body.pairs.map((p) => `${p.tenant}/${p.environment}`));
+      const wanted = new Set(kept.map((p) => `${p.tenant}/${p.environment}`));
       const rendered = renderAll(
         { ...loaded.model, workloads },
         (t) => t.service === body.workload && wanted.has(`${t.tenant}/${t.environment}`),
@@ -187,7 +226,16 @@ export function createCompareService(deps: {
       const changed = [...rendered]
         .filter(([path, text]) => files.get(path) !== text)
         .map(([path, text]) => ({ path, diff: unifiedDiff(path, files.get(path) ?? null, text) }));
-      return { workload: body.workload, tag: body.tag, files: changed };
+      return {
+        workload: body.workload,
+        tag: body.tag,
+        files: changed,
+        skipped,
+        // What applying would meet: freezes that refuse it, or the break-glass session that lets it through.
+        freezes: blocking,
+        blocked: blocking.length > 0,
+        breakGlass: grant,
+      };
     },
 
     async bulkApply(
@@ -197,13 +245,29 @@ export function createCompareService(deps: {
       key?: string,
     ) {
       const project = await checkBulk(caller, slug, body);
+      const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
+      if (blocking.length > 0) throw new Conflict(`bulk update refused: ${frozenMessage(blocking)}`);
+      if (kept.length === 0) {
+        return {
+          commit: null,
+          created: false,
+          auditIds: [],
+          skipped,
+          message: 'every pair is pinned: nothing committed',
+        };
+      }
       const outcome = await deps.commit(caller, project, {
-        message:
-          body.message ?? `Update ${body.workload} to ${body.tag} for ${body.pairs.length} tenant environment(s)`,
+        message: body.message ?? `Update ${body.workload} to ${body.tag} for ${kept.length} tenant environment(s)`,
         idempotencyKey: key,
-        operation: { type: 'image', workload: body.workload, pairs: body.pairs, tag: body.tag },
+        operation: {
+          type: 'image',
+          workload: body.workload,
+          pairs: kept,
+          tag: body.tag,
+          details: breakGlassDetails(grant),
+        },
       });
-      return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds };
+      return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds, skipped };
     },
   };
 }

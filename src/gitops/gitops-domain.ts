@@ -1,3 +1,4 @@
+import type { GovernanceGate } from '../governance/governance-gate';
 import type { AuditService } from '../audit/audit-service';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';
@@ -25,6 +26,8 @@ export function createGitopsDomain(deps: {
   audit: AuditService;
   secrets: SecretBox;
   remoteAllowHttp: boolean;
+  /** Freezes and break-glass: the bulk image update asks it (src/governance). */
+  gate: GovernanceGate;
 }) {
   const commit = createCommitClient(deps);
   const shared = { ...deps, commit };

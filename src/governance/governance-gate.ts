@@ -1,6 +1,10 @@
 import type { Queryable } from '../db/knex';
+import { coveringSession } from '../break-glass/break-glass-repository';
+import { activeFreezes } from '../freezes/freeze-evaluation';
+import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-repository';
 
 export type GovernedAction = 'release.deploy' | 'promotion.execute' | 'rollback' | 'images.update';
+
 export interface GateTarget {
   organizationId: string;
   projectId: string;
@@ -8,6 +12,7 @@ export interface GateTarget {
   /** Tenant slugs; [] = every tenant. */
   tenants: string[];
 }
+
 export interface FreezeHit {
   id: string;
   name: string;
@@ -18,18 +23,21 @@ export interface FreezeHit {
   /** End of the current occurrence; null = until switched off. */
   endsAt: string | null;
 }
+
 export interface BreakGlassGrant {
   sessionId: string;
   justification: string;
   userId: string;
   endsAt: string;
 }
+
 export interface GateVerdict {
   freezes: FreezeHit[];
   breakGlass: BreakGlassGrant | null;
   /** freezes.length > 0 && breakGlass === null */
   blocked: boolean;
 }
+
 export interface GovernanceGate {
   check(
     db: Queryable,
@@ -39,7 +47,66 @@ export interface GovernanceGate {
     at?: Date,
   ): Promise<GateVerdict>;
 }
+
+/** The id a stop-the-line hit carries (it is the organization's switch, not a stored window). */
+export const STOP_THE_LINE_ID = 'stop-the-line';
+
+/**
+ * What governed actions ask before they run (and again at commit time, in the caller's transaction): the freezes in
+ * force for the target (the organization's stop-the-line switch, organization-wide and project windows) and the
+ * actor's open break-glass session covering the project and environment. The grant is returned even when nothing is
+ * frozen: break-glass also bypasses approval waits. Every governed action is gated the same way today; `action` is
+ * part of the question so a freeze may later name the actions it stops.
+ */
+export function createGovernanceGate(clock: () => Date = () => new Date()): GovernanceGate {
+  return {
+    async check(db, target, _action, actorUserId, at = clock()) {
+      const freezes: FreezeHit[] = [];
+      const line = await findStopTheLine(db, target.organizationId);
+      if (line.enabled) {
+        freezes.push({
+          id: STOP_THE_LINE_ID,
+          name: 'Stop the line',
+          reason: line.reason,
+          scope: 'organization',
+          stopTheLine: true,
+          startsAt: line.changedAt,
+          endsAt: null,
+        });
+      }
+      const windows = (await freezesFor(db, target.organizationId, target.projectId)).map(definitionOf);
+      for (const { freeze, occurrence } of activeFreezes(windows, target, at)) {
+        freezes.push({
+          id: freeze.id,
+          name: freeze.name,
+          reason: freeze.reason,
+          scope: freeze.scope,
+          stopTheLine: false,
+          startsAt: occurrence.start.toISOString(),
+          endsAt: occurrence.end.toISOString(),
+        });
+      }
+      const session = actorUserId ? await coveringSession(db, { ...target, userId: actorUserId }, at) : null;
+      const breakGlass = session
+        ? {
+            sessionId: session.id,
+            justification: session.justification,
+            userId: session.userId,
+            endsAt: session.endsAt,
+          }
+        : null;
+      return { freezes, breakGlass, blocked: freezes.length > 0 && breakGlass === null };
+    },
+  };
+}
+
 /** Audit details an action taken under break-glass carries: { breakGlass: { sessionId, justification } } */
 export function breakGlassDetails(grant: BreakGlassGrant | null): Record<string, unknown> {
   return grant ? { breakGlass: { sessionId: grant.sessionId, justification: grant.justification } } : {};
+}
+
+/** The plain sentence naming the freezes that block an action (for 409 answers). */
+export function frozenMessage(hits: FreezeHit[]): string {
+  const named = hits.map((h) => (h.stopTheLine ? `stop the line (${h.reason})` : `${h.name} (${h.reason})`));
+  return `frozen by ${named.join(', ')}`;
 }

@@ -193,4 +193,18 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.agent-bindings.read': 'viewer',
   'org.agent-bindings.create': 'admin',
   'org.agent-bindings.delete': 'admin',
+
+  // Freeze windows (issue 11): every member sees what is frozen; admins and owners manage windows and stop the line.
+  'org.freezes.read': 'viewer',
+  'org.freezes.manage': 'admin',
+  'org.freezes.stop-the-line': 'admin',
+  'projects.*.freezes.read': 'viewer',
+  'projects.*.freezes.manage': 'admin',
+  // Break-glass: any member may ask to open a session, the organization's allowed roles (default owner, admin)
+  // decide in the service; members read sessions; closing is for the holder or an admin (checked in the service).
+  'org.break-glass.open': 'viewer',
+  'org.break-glass.read': 'member',
+  'org.break-glass.close': 'viewer',
+  'org.break-glass.settings.read': 'admin',
+  'org.break-glass.settings.update': 'owner',
 };

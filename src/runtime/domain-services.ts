@@ -32,9 +32,11 @@ import type { Authenticator } from '../iam/authenticator';
 import { createReleaseService, type ReleaseService } from '../releases/release-service';
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
 import { createPromotionService, type PromotionService } from '../promotions/promotion-service';
-import type { GovernanceGate } from '../governance/governance-gate';
 import { createPinService, type PinService } from '../pins/pin-service';
 import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
+import { createBreakGlassService, type BreakGlassService } from '../break-glass/break-glass-service';
+import { createFreezeService, type FreezeService } from '../freezes/freeze-service';
+import { createGovernanceGate, type GovernanceGate } from '../governance/governance-gate';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -75,8 +77,6 @@ export interface DomainServices {
   pins: PinService;
   /** Promotions as workflows `promotion-<id>` (src/promotions). */
   promotions: PromotionService;
-  /** Freezes and break-glass sessions as the release, promotion and bulk update paths ask them. */
-  governance: GovernanceGate;
   /** The manifest policies and approval policies a release consults (activities/release.ts). */
   releasePolicies: ReleasePolicyPorts;
   /** Manifest policies of projects (/api/v2/policies) and their evaluation. */
@@ -87,6 +87,12 @@ export interface DomainServices {
   notifications: NotificationDomain;
   /** Clusters, commands, agent bindings and the agent protocol hub (src/clusters; gRPC in the API process). */
   clusters: ClusterDomain;
+  /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
+  freezes: FreezeService;
+  /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
+  breakGlass: BreakGlassService;
+  /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
+  governance: GovernanceGate;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -114,6 +120,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
   });
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
+  const governance = createGovernanceGate();
   authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl }));
   const machineAuth: MachineAuthDeps = {
     db,
@@ -150,6 +157,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       audit,
       secrets: core.secrets,
       remoteAllowHttp: config.gitops.remoteAllowHttp,
+      gate: governance,
     }),
     registry,
     charts: createChartCatalog({ db, registry }),
@@ -183,8 +191,6 @@ export function createDomainServices(core: CoreServices): DomainServices {
       namespace: config.temporal.namespace,
       temporalUiUrl: config.releases.temporalUiUrl,
     }),
-    // TEMPORARY until the freezes module lands (branch governance): nothing is frozen, nobody holds break-glass.
-    governance: { check: async () => ({ freezes: [], breakGlass: null, blocked: false }) },
     releasePolicies: {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
@@ -202,5 +208,17 @@ export function createDomainServices(core: CoreServices): DomainServices {
       config: config.notifications,
     }),
     clusters: createClusterDomain({ ...owned, config: config.clusters, workflows: core.workflows, log: core.log }),
+    freezes: createFreezeService({
+      ...owned,
+      projects: projects.projects,
+      horizonMs: config.governance.freezeHorizonMs,
+    }),
+    breakGlass: createBreakGlassService({
+      ...owned,
+      temporal: core.temporal,
+      workflows: core.workflows,
+      minuteMs: config.governance.breakGlassMinuteMs,
+    }),
+    governance,
   };
 }
