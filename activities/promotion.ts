@@ -8,7 +8,12 @@ import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/ev
 import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
-import type { FreezeHit, GovernanceGate } from '../src/governance/governance-gate';
+import {
+  freezesClearAt,
+  frozenMessage,
+  type FreezeHit,
+  type GovernanceGate,
+} from '../src/governance/governance-verdict';
 import { withMoves } from '../src/promotions/promotion-plan';
 import {
   insertPromotionApproval,
@@ -60,16 +65,9 @@ const gone = (id: string) => ApplicationFailure.nonRetryable(`promotion ${id} no
 
 /** The freeze cause, and the earliest instant it clears by itself (null: a freeze without an end holds it). */
 function freezeCause(freezes: FreezeHit[]): { cause: Cause; clearsAt: number | null } {
-  const ends = freezes.map((f) => (f.endsAt ? Date.parse(f.endsAt) : null));
-  const clearsAt = ends.includes(null) ? null : Math.max(...(ends as number[]));
-  const names = freezes.map((f) => (f.stopTheLine ? 'stop the line' : f.name)).join(', ');
   return {
-    cause: {
-      cause: 'freeze',
-      message: `the target environment is frozen (${names})`,
-      details: { freezes },
-    },
-    clearsAt,
+    cause: { cause: 'freeze', message: `the target environment is ${frozenMessage(freezes)}`, details: { freezes } },
+    clearsAt: freezesClearAt(freezes),
   };
 }
 

@@ -25,16 +25,19 @@ import {
   HOLDING_STATUSES,
   type ApproverProfile,
   type PreparedRelease,
+  type ReleaseFreezeCheck,
   type ReleaseStatus,
   type SyncReport,
 } from '../src/releases/release-workflow-contract';
 import type { ValidationEngine } from '../src/validation';
+import { freezesClearAt, frozenMessage, type GovernanceGate } from '../src/governance/governance-verdict';
 
 export interface ReleaseActivityDeps {
   db: Db;
   audit: AuditService;
   validation: ValidationEngine;
   releasePolicies: ReleasePolicyPorts;
+  governance: GovernanceGate;
   config: { publicUrl: string };
 }
 
@@ -74,7 +77,28 @@ function gone(releaseId: string): ApplicationFailure {
  * spec event, if the transition is one) in one transaction. Activities run at least once, so each recognises its own
  * earlier committed attempt (the row already says so) and changes nothing the second time.
  */
-export function createReleaseActivities({ db, audit, validation, releasePolicies, config }: ReleaseActivityDeps) {
+export function createReleaseActivities({
+  db,
+  audit,
+  validation,
+  releasePolicies,
+  governance,
+  config,
+}: ReleaseActivityDeps) {
+  /** The freezes and the requester's break-glass for the release's target, as the gate sees them now. */
+  const gateOf = (trx: Tx, row: ReleaseRow) =>
+    governance.check(
+      trx,
+      {
+        organizationId: row.organization_id,
+        projectId: row.project_id,
+        environment: row.environment,
+        tenants: [row.tenant_slug],
+      },
+      row.kind === 'rollback' ? 'rollback' : 'release.deploy',
+      row.created_by,
+    );
+
   async function locked<T>(releaseId: string, work: (trx: Tx, row: ReleaseRow) => Promise<T>): Promise<T> {
     return db.transaction(async (trx) => {
       const row = await lockRelease(trx, releaseId);
@@ -247,16 +271,35 @@ export function createReleaseActivities({ db, audit, validation, releasePolicies
           });
           await recordViolationChanges(trx, row, input.workflowId, policies);
         }
+        // Break-glass bypasses approval waits (the commit's audit entry then carries the session).
+        const { breakGlass } = await gateOf(trx, row);
         return {
           blocked: blockReason !== null,
           blockReason,
           digest,
-          approvalPolicies,
+          approvalPolicies: breakGlass ? [] : approvalPolicies,
+          breakGlass,
           autoDeploy: loaded.project.policy.releases.autoDeploy,
           changes: row.changes,
           tenantSlug: row.tenant_slug,
           projectSlug: loaded.project.slug,
         };
+      });
+    },
+
+    /**
+     * The freezes that hold the release's commit back now (unless its requester's break-glass covers them); a
+     * release that waits for a freeze shows Queued with the freeze as its reason (one audit entry per new reason).
+     */
+    async checkReleaseFreezes(input: Target & { actor: AuditActor }): Promise<ReleaseFreezeCheck> {
+      return locked(input.releaseId, async (trx, row) => {
+        const verdict = await gateOf(trx, row);
+        if (!verdict.blocked) return { freezes: [], reason: null, clearsAt: null };
+        const reason = frozenMessage(verdict.freezes);
+        if (row.status !== 'Queued' || row.status_reason !== reason) {
+          await enter(trx, row, input.workflowId, 'Queued', input.actor, reason);
+        }
+        return { freezes: verdict.freezes, reason, clearsAt: freezesClearAt(verdict.freezes) };
       });
     },
 

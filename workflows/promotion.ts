@@ -13,7 +13,7 @@ import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
-import { breakGlassDetails } from '../src/governance/governance-gate';
+import { breakGlassDetails } from '../src/governance/governance-verdict';
 import { canApprove } from '../src/approval-policies/approval-decision';
 import {
   FINAL_PROMOTION_STATUSES,

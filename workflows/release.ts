@@ -16,6 +16,7 @@ import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
+import { breakGlassDetails } from '../src/governance/governance-verdict';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
 import { approvalDeadline, canApprove, quorum } from '../src/approval-policies/approval-decision';
 import {
@@ -47,6 +48,8 @@ const acts = proxyActivities<ReturnType<typeof createActivities>>({
 const MAX_PREPARATIONS = 3;
 /** Patch id: the commit runs as an activity of the release itself instead of a child workflow. */
 const DIRECT_COMMIT = 'release-commit-activity';
+/** Patch id: a freeze in force at commit time holds the release back (Queued with the freeze as its reason). */
+const FREEZE_GATE = 'release-freeze-gate';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -258,6 +261,18 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   }
   const deployer: AuditActor = deployedBy ?? input.requester;
 
+  // A freeze that started while the release waited holds its commit back until it ends (or break-glass covers it).
+  if (patched(FREEZE_GATE)) {
+    for (;;) {
+      const frozen = await step(() => acts.checkReleaseFreezes({ ...target, actor: deployer }));
+      if (frozen.reason === null) break;
+      show('Queued');
+      const untilClear = frozen.clearsAt === null ? Infinity : Math.max(frozen.clearsAt - Date.now(), 1);
+      await condition(() => cancelledBy !== null, Math.min(untilClear, input.timing.queuePollMs));
+      if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while frozen');
+    }
+  }
+
   // One deployment at a time per target: wait for the turn, in the order releases became ready.
   for (;;) {
     const turn = await step(() => acts.acquireReleaseTarget({ ...target, actor: deployer }));
@@ -285,6 +300,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
         environment: input.environment,
         changes: current.changes,
         digest: current.digest,
+        details: breakGlassDetails(current.breakGlass ?? null),
       },
     };
     try {

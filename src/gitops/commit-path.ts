@@ -37,7 +37,14 @@ export type CommitOperation =
    * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
    * `digest` is what the release validated (renderDigest of the target's files).
    */
-  | { type: 'release'; tenant: string; environment: string; changes: WorkloadChange[]; digest: string }
+  | {
+      type: 'release';
+      tenant: string;
+      environment: string;
+      changes: WorkloadChange[];
+      digest: string;
+      details?: Record<string, unknown>;
+    }
   /**
    * A promotion: each tenant's changes set in its overrides of the target environment, then those tenants' files
    * regenerated in one commit; `digest` is what the promotion rendered (renderDigest of those files).
@@ -291,6 +298,7 @@ async function writeAudit(
       environment: op.environment,
       changes: op.changes,
       commitKey: req.idempotencyKey,
+      ...op.details,
     };
     const resource = { tenantId, resourceType: 'release', resourceId: req.releaseId ?? null };
     const entry = await audit.append(trx, {

@@ -6,7 +6,7 @@ import {
   type BreakGlassGrant,
   type FreezeHit,
   type GovernanceGate,
-} from '../governance/governance-gate';
+} from '../governance/governance-verdict';
 import { pairKey, pinnedPairs } from '../pins/pin-repository';
 import type { Project } from '../projects/project-repository';
 import type { OrgCaller } from '../iam/caller';

@@ -1,4 +1,4 @@
-import type { GovernanceGate } from '../governance/governance-gate';
+import type { GovernanceGate } from '../governance/governance-verdict';
 import type { AuditService } from '../audit/audit-service';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';

@@ -1,55 +1,7 @@
-import type { Queryable } from '../db/knex';
+import { STOP_THE_LINE_ID, type FreezeHit, type GovernanceGate } from './governance-verdict';
 import { coveringSession } from '../break-glass/break-glass-repository';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-repository';
-
-export type GovernedAction = 'release.deploy' | 'promotion.execute' | 'rollback' | 'images.update';
-
-export interface GateTarget {
-  organizationId: string;
-  projectId: string;
-  environment: string;
-  /** Tenant slugs; [] = every tenant. */
-  tenants: string[];
-}
-
-export interface FreezeHit {
-  id: string;
-  name: string;
-  reason: string;
-  scope: 'organization' | 'project';
-  stopTheLine: boolean;
-  startsAt: string | null;
-  /** End of the current occurrence; null = until switched off. */
-  endsAt: string | null;
-}
-
-export interface BreakGlassGrant {
-  sessionId: string;
-  justification: string;
-  userId: string;
-  endsAt: string;
-}
-
-export interface GateVerdict {
-  freezes: FreezeHit[];
-  breakGlass: BreakGlassGrant | null;
-  /** freezes.length > 0 && breakGlass === null */
-  blocked: boolean;
-}
-
-export interface GovernanceGate {
-  check(
-    db: Queryable,
-    target: GateTarget,
-    action: GovernedAction,
-    actorUserId: string | null,
-    at?: Date,
-  ): Promise<GateVerdict>;
-}
-
-/** The id a stop-the-line hit carries (it is the organization's switch, not a stored window). */
-export const STOP_THE_LINE_ID = 'stop-the-line';
 
 /**
  * What governed actions ask before they run (and again at commit time, in the caller's transaction): the freezes in
@@ -98,15 +50,4 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
       return { freezes, breakGlass, blocked: freezes.length > 0 && breakGlass === null };
     },
   };
-}
-
-/** Audit details an action taken under break-glass carries: { breakGlass: { sessionId, justification } } */
-export function breakGlassDetails(grant: BreakGlassGrant | null): Record<string, unknown> {
-  return grant ? { breakGlass: { sessionId: grant.sessionId, justification: grant.justification } } : {};
-}
-
-/** The plain sentence naming the freezes that block an action (for 409 answers). */
-export function frozenMessage(hits: FreezeHit[]): string {
-  const named = hits.map((h) => (h.stopTheLine ? `stop the line (${h.reason})` : `${h.name} (${h.reason})`));
-  return `frozen by ${named.join(', ')}`;
 }

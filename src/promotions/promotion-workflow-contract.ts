@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
-import type { BreakGlassGrant } from '../governance/governance-gate';
+import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ApprovalPolicySnapshot, ApproverProfile, SyncReport } from '../releases/release-workflow-contract';
 

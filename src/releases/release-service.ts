@@ -24,6 +24,7 @@ import { renderAll } from '../gitops/manifests';
 import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 import { withReleaseChanges } from './release-changes';
 import { rollbackPoint, valuesAt } from './rollback-plan';
+import { frozenMessage, type GovernanceGate, type GovernedAction } from '../governance/governance-verdict';
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
 import { releaseTimeline } from './release-history';
@@ -62,6 +63,7 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporalUiUrl: string | undefined;
   repositories: RepositoryStore;
   publicUrl: string;
+  governance: GovernanceGate;
 }
 
 export interface ReleaseCreateInput {
@@ -296,6 +298,27 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return { project: loaded.project, tenant, point, changes, diff };
   }
 
+  /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
+  async function refuseFrozen(
+    caller: OrgCaller,
+    target: { projectId: string; environment: string; tenant: string },
+    action: GovernedAction,
+  ): Promise<void> {
+    const verdict = await deps.governance.check(
+      db,
+      {
+        organizationId: caller.organizationId,
+        projectId: target.projectId,
+        environment: target.environment,
+        tenants: [target.tenant],
+      },
+      action,
+      caller.principal.userId,
+    );
+    if (verdict.blocked)
+      throw new Conflict(`${target.tenant}/${target.environment} is ${frozenMessage(verdict.freezes)}`);
+  }
+
   async function approverOf(caller: OrgCaller) {
     const userId = caller.principal.userId;
     if (userId === null) throw new Forbidden('approvals are given by people: sign in as a user');
@@ -338,6 +361,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         (await listWorkloads(db, project.id)).map((w) => w.name),
         changes,
       );
+      await refuseFrozen(caller, { projectId: project.id, environment, tenant: tenant.slug }, 'release.deploy');
       const row = await start(caller, {
         project,
         tenant,
@@ -382,6 +406,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     ) {
       const plan = await rollbackPlan(caller, tenantId, environment, body.releaseId);
       if (plan.project.archived) throw new Conflict('the project is archived');
+      await refuseFrozen(caller, { projectId: plan.project.id, environment, tenant: plan.tenant.slug }, 'rollback');
       const reason = body.reason ? `: ${body.reason}` : '';
       const row = await start(caller, {
         project: plan.project,
@@ -427,6 +452,12 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     },
 
     async deploy(caller: OrgCaller, id: string) {
+      const row = await releaseOf(caller, id);
+      await refuseFrozen(
+        caller,
+        { projectId: row.project_id, environment: row.environment, tenant: row.tenant_slug },
+        'release.deploy',
+      );
       return act(caller, id, (h) => h.executeUpdate(deployReleaseUpdate, { args: [{ actor: actorOf(caller) }] }));
     },
 

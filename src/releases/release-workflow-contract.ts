@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
+import type { BreakGlassGrant, FreezeHit } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 export function releaseWorkflowId(releaseId: string): string {
@@ -81,6 +82,18 @@ export interface PreparedRelease {
   changes: WorkloadChange[];
   tenantSlug: string;
   projectSlug: string;
+  /**
+   * The requester's break-glass session covering the target, when one was open at validation: approval waits are
+   * bypassed and the commit's audit entry carries it.
+   */
+  breakGlass?: BreakGlassGrant | null;
+}
+
+/** The freezes holding a release's commit back, and when the last of them ends (null: not known to end). */
+export interface ReleaseFreezeCheck {
+  freezes: FreezeHit[];
+  reason: string | null;
+  clearsAt: number | null;
 }
 
 export interface ReleaseActionResult {

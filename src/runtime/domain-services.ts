@@ -36,7 +36,8 @@ import { createPinService, type PinService } from '../pins/pin-service';
 import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
 import { createBreakGlassService, type BreakGlassService } from '../break-glass/break-glass-service';
 import { createFreezeService, type FreezeService } from '../freezes/freeze-service';
-import { createGovernanceGate, type GovernanceGate } from '../governance/governance-gate';
+import { createGovernanceGate } from '../governance/governance-gate';
+import type { GovernanceGate } from '../governance/governance-verdict';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -174,6 +175,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       temporalUiUrl: config.releases.temporalUiUrl,
       repositories,
       publicUrl: config.publicUrl,
+      governance,
     }),
     pins: createPinService({ ...owned, projects: projects.projects }),
     promotions: createPromotionService({

@@ -10,7 +10,8 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
  * expired, blocked, cancelled, queued then timed out, degraded) replay against the current workflow code. A change
  * that would break a release already running fails here (non-determinism); guard such a change with `patched()`.
  * `*.child-commit.json` were recorded before the `release-commit-activity` patch (commit in a child workflow) and
- * still replay down the unpatched branch.
+ * still replay down the unpatched branch. The histories without the `release-freeze-gate` marker replay down its
+ * unpatched branch; `frozen-then-committed` was recorded with it (a freeze holding the commit back).
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -27,8 +28,11 @@ const PATHS = [
   'rejected',
 ];
 
+/** Paths recorded after the `release-freeze-gate` patch only (they did not exist before it). */
+const GATED_PATHS = ['frozen-then-committed'];
+
 it('has a recorded history for every release path, from before and after the direct-commit patch', () => {
-  const expected = PATHS.flatMap((p) => [`${p}.child-commit`, p]).sort();
+  const expected = [...PATHS.flatMap((p) => [`${p}.child-commit`, p]), ...GATED_PATHS].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });
 

@@ -36,6 +36,7 @@ type ReleaseActivities = Pick<
   | 'finishRelease'
   | 'recordReleaseDecision'
   | 'acquireReleaseTarget'
+  | 'checkReleaseFreezes'
   | 'markReleaseCommitted'
   | 'recordReleaseSync'
 > &
@@ -65,6 +66,7 @@ const policy: ApprovalPolicySnapshot = {
 
 let prepared: PreparedRelease;
 let turnsUntilAcquired = 0;
+let frozenChecks = 0;
 const calls: string[] = [];
 
 function stubs(): ReleaseActivities {
@@ -86,6 +88,13 @@ function stubs(): ReleaseActivities {
         return { acquired: false, behind: 'other-release' };
       }
       return { acquired: true, behind: null };
+    },
+    checkReleaseFreezes: async () => {
+      if (frozenChecks === 0) return { freezes: [], reason: null, clearsAt: null };
+      frozenChecks -= 1;
+      calls.push('frozen');
+      // The freeze ends at once: the workflow looks again right away.
+      return { freezes: [], reason: 'frozen by Launch (launch week)', clearsAt: Date.now() };
     },
     markReleaseCommitted: async () => void calls.push('committed'),
     recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
@@ -269,6 +278,26 @@ describe('release workflow', () => {
       RELEASE_FAILURE.notCancellable,
     );
     await committed.terminate('test over');
+  });
+
+  it('holds its commit back while a freeze is in force, and commits once it ends', async () => {
+    prepared = preparedWith();
+    frozenChecks = 2;
+    const handle = await start('frozen');
+    await until(handle, 'Syncing');
+    expect(calls).toEqual([
+      'prepare',
+      'frozen',
+      'frozen',
+      'acquire',
+      `commit release-${handle.releaseId}-1`,
+      'committed',
+    ]);
+    await handle.executeUpdate(reportSyncUpdate, {
+      args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('ops') }],
+    });
+    expect(await handle.result()).toEqual({ status: 'Healthy' });
+    await keep('frozen-then-committed', handle);
   });
 
   it('ends Failed on a degraded health report', async () => {

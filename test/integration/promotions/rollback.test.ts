@@ -81,6 +81,19 @@ describe('a rollback of a tenant and environment', () => {
       expect.arrayContaining(['rollback.initiate', 'release.deploy', 'target.pin', 'rollback.complete']),
     );
 
+    // A bulk update skips the pinned target and says why, until someone unpins it.
+    const bulk = () =>
+      api.http.post<{ commit: string | null; skipped: { tenant: string; environment: string; reason: string }[] }>(
+        '/api/v2/projects/rb/bulk-update',
+        { token: owner, body: { workload: 'web', tag: '1.3.0', pairs: [{ tenant: 'acme', environment: 'dev' }] } },
+      );
+    const skipped = await bulk();
+    expect(skipped.status).toBe(200);
+    expect(skipped.body.commit).toBeNull();
+    expect(skipped.body.skipped).toEqual([
+      { tenant: 'acme', environment: 'dev', reason: `pinned: rolled back to release ${good.id}` },
+    ]);
+
     expect((await api.http.delete(`${target}/pin`, { token: org.members.member!.token })).status).toBe(403);
     expect((await api.http.delete(`${target}/pin`, { token: owner })).status).toBe(204);
     expect((await api.http.get(`${target}/pin`, { token: owner })).status).toBe(404);
@@ -89,6 +102,9 @@ describe('a rollback of a tenant and environment', () => {
       { token: owner },
     );
     expect(unpinned.body.items.length).toBe(1);
+    const applied = await bulk();
+    expect(applied.body.skipped).toEqual([]);
+    expect(applied.body.commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('answers 409 when there is no earlier Healthy release, and 404 for another organization', async () => {
