@@ -6,7 +6,7 @@ import type { CatalogKind } from './catalog-repository';
 export const CATALOG_MAX_FILES = 200;
 export const CATALOG_MAX_TOTAL_BYTES = 2 * 1024 * 1024;
 
-const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 const MANIFEST = /\.ya?ml$/;
 
 /**

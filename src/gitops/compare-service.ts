@@ -11,6 +11,7 @@ import type { CommitClient } from './commit-client';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
 import { renderAll, serviceDir, targetOf, type Target } from './manifests';
+import type { WorkloadSources } from './workload-sources';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
 
@@ -74,6 +75,7 @@ export function createCompareService(deps: {
   repositories: RepositoryStore;
   commit: CommitClient;
   publicUrl: string;
+  sources: WorkloadSources;
 }) {
   const { db, projects, repositories } = deps;
 
@@ -169,7 +171,7 @@ export function createCompareService(deps: {
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string },
     ) {
       const project = await checkBulk(caller, slug, body);
-      const loaded = (await loadProject(db, caller.organizationId, project.id, deps.publicUrl)) as LoadedProject;
+      const loaded = (await loadProject(db, caller.organizationId, project.id, deps)) as LoadedProject;
       const workloads = loaded.model.workloads.map((w) => {
         if (w.name !== body.workload) return w;
         let overrides = w.overrides;

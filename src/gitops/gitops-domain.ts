@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/audit-service';
+import type { WorkloadSources } from './workload-sources';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';
 import type { ProjectService } from '../projects/project-service';
@@ -18,6 +19,7 @@ export function createGitopsDomain(deps: {
   workflows: WorkflowStarter;
   taskQueuePrefix: string;
   publicUrl: string;
+  sources: WorkloadSources;
   db: Db;
   projects: ProjectService;
   repositories: RepositoryStore;

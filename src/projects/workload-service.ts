@@ -13,11 +13,15 @@ import {
   updateWorkload,
   type Workload,
 } from './workload-repository';
-import { withDefaults, type WorkloadOverrides, type WorkloadSpec } from './workload-spec';
+import { withDefaults, type WorkloadOverrides, type WorkloadSource, type WorkloadSpec } from './workload-spec';
 
 export type WorkloadInput = Partial<WorkloadSpec> &
   Pick<WorkloadSpec, 'image'> & { name: string; overrides?: WorkloadOverrides };
-export type WorkloadChanges = Partial<WorkloadSpec> & { overrides?: WorkloadOverrides };
+/** `source: null` removes the workload's source. */
+export type WorkloadChanges = Partial<Omit<WorkloadSpec, 'source'>> & {
+  source?: WorkloadSource | null;
+  overrides?: WorkloadOverrides;
+};
 
 export type WorkloadService = ReturnType<typeof createWorkloadService>;
 

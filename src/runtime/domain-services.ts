@@ -18,6 +18,7 @@ import { releasePolicyCheck } from '../policies/policy-check';
 import { approvalRequirement } from '../approval-policies/approval-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createBlobStore } from '../registry/blob-store';
+import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
@@ -61,6 +62,8 @@ export interface DomainServices {
   machineAuth: { apiKey: Authenticator; serviceAccountToken: Authenticator };
   /** The organization registry behind /v2/* (src/registry, blobs under DATA_DIR/registry). */
   registry: RegistryService;
+  /** Renders workloads referencing an organization chart or kustomize base (src/gitops/workload-sources.ts). */
+  sources: WorkloadSources;
   /** Helm charts of the registry (/api/v2/org-charts). */
   charts: ChartCatalog;
   /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
@@ -97,15 +100,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const registry = createRegistryService({
-    db,
-    audit,
-    blobs: createBlobStore(config.dataDir),
-    config: config.registry,
-  });
+  const blobs = createBlobStore(config.dataDir);
+  const registry = createRegistryService({ db, audit, blobs, config: config.registry });
+  const sources = createWorkloadSources({ blobs, helmPath: config.registry.helmPath });
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
-  authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl }));
+  authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl, sources }));
   const machineAuth: MachineAuthDeps = {
     db,
     limiter: core.limiter,
@@ -135,6 +135,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       workflows: core.workflows,
       taskQueuePrefix: config.temporal.taskQueuePrefix,
       publicUrl: config.publicUrl,
+      sources,
       projects: projects.projects,
       repositories,
       validation: core.validation,
@@ -143,6 +144,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       remoteAllowHttp: config.gitops.remoteAllowHttp,
     }),
     registry,
+    sources,
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
     manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
@@ -160,7 +162,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
     },
-    policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl }),
+    policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl, sources }),
     approvalPolicies: createApprovalPolicyService({ ...owned, projects: projects.projects }),
     notifications: createNotificationDomain({
       ...owned,
