@@ -18,6 +18,7 @@ import { releasePolicyCheck } from '../policies/policy-check';
 import { approvalRequirement } from '../approval-policies/approval-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createBlobStore } from '../registry/blob-store';
+import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
@@ -103,6 +104,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
   const blobs = createBlobStore(config.dataDir);
   const registry = createRegistryService({ db, audit, blobs, config: config.registry });
   const sources = createWorkloadSources({ blobs, helmPath: config.registry.helmPath });
+  const catalogDeps = { ...owned, validation: core.validation, registry };
+  const catalogs = {
+    'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
+    'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
+  };
+  registry.addManifestHook(catalogRegistryHook({ blobs, catalogs }));
   const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
   authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl, sources }));
@@ -146,8 +153,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
     registry,
     sources,
     charts: createChartCatalog({ db, registry }),
-    kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
-    manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
+    kustomizeBases: catalogs['kustomize-base'],
+    manifestBundles: catalogs['manifest-bundle'],
     releases: createReleaseService({
       ...owned,
       temporal: core.temporal,
