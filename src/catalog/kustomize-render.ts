@@ -1,7 +1,7 @@
 import { loadAll } from 'js-yaml';
 import { parse } from 'yaml';
 import { Unprocessable } from '../errors';
-import { KUSTOMIZATION_FILES } from './catalog-files';
+import { KUSTOMIZATION_FILES } from './kustomization-references';
 
 /** A Kubernetes object as rendered (parsed YAML mapping). */
 export type KubeObject = Record<string, unknown> & { kind?: unknown; metadata?: Record<string, unknown> };
