@@ -102,13 +102,17 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     await repo.linkBlob(q, repository.id, digest, size);
   }
 
-  /** Stores bytes the platform itself produced as a blob (through an upload file, like any push). */
-  async function putBlob(content: Buffer): Promise<string> {
+  /**
+   * Stores bytes the platform itself produced as a blob (through an upload file, like any push), under the blob's
+   * shared lock until `trx`, which links it, ends.
+   */
+  async function putBlob(trx: Tx, content: Buffer): Promise<string> {
+    const digest = sha256Digest(content);
+    await repo.lockBlob(trx, digest, 'shared');
     const id = await blobs.startUpload();
-    const { digest } = await blobs.appendUpload(id, Readable.from([content]), config.maxBlobBytes);
-    const hashed = digest ?? sha256Digest(content);
-    await blobs.commitUpload(id, hashed, hashed);
-    return hashed;
+    await blobs.appendUpload(id, Readable.from([content]), config.maxBlobBytes);
+    await blobs.commitUpload(id, digest, digest);
+    return digest;
   }
 
   async function recordPush(trx: Tx, caller: RegistryCaller, name: string, m: ParsedManifest, tag: string | null) {
@@ -172,10 +176,16 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     async finishUpload(repository: OciRepository, uploadId: string, digest: string, hashed: string | null = null) {
       await requireUpload(repository, uploadId);
       await repo.deleteUpload(db, uploadId);
-      const size = await blobs.commitUpload(uploadId, digest, hashed);
-      if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
-      await linkVerified(repository, digest, size);
-      return size;
+      // Hashed before the lock: a large chunked upload must not hold a transaction while it is read again.
+      const digestOfContent = hashed ?? (await blobs.hashUpload(uploadId));
+      // Committed and linked under the blob's shared lock: the garbage collector cannot remove it in between.
+      return db.transaction(async (trx) => {
+        await repo.lockBlob(trx, digest, 'shared');
+        const size = await blobs.commitUpload(uploadId, digest, digestOfContent);
+        if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
+        await linkVerified(repository, digest, size, trx);
+        return size;
+      });
     },
 
     async cancelUpload(repository: OciRepository, uploadId: string) {
@@ -244,7 +254,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     ) {
       const repository = await ensureRepository(caller.organizationId, target.name);
       const descriptor = async (mediaType: string, content: Buffer, annotations?: Record<string, string>) => {
-        const digest = await putBlob(content);
+        const digest = await putBlob(trx, content);
         await linkVerified(repository, digest, content.length, trx);
         return { mediaType, digest, size: content.length, ...(annotations ? { annotations } : {}) };
       };
@@ -306,18 +316,35 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       return stale.length;
     },
 
-    /** Operator garbage collection: deletes stored blobs no repository links, and expired uploads. */
-    async collectGarbage(): Promise<{ blobsRemoved: number; bytesFreed: number; uploadsExpired: number }> {
+    /**
+     * Operator garbage collection, safe while pushes run: deletes stored blobs no repository links that were stored
+     * more than `graceSeconds` ago (REGISTRY_GC_GRACE_SECONDS), each checked and removed under the blob's exclusive
+     * lock (a push commits and links under the shared one), and expired uploads (uploads in progress are kept).
+     */
+    async collectGarbage(graceSeconds = config.gcGraceSeconds) {
       const uploadsExpired = await service.expireUploads(true);
+      const before = Date.now() - graceSeconds * 1000;
       let blobsRemoved = 0;
       let bytesFreed = 0;
+      let blobsInGrace = 0;
       for await (const digest of blobs.list()) {
         if (await repo.isBlobLinked(db, digest)) continue;
-        bytesFreed += (await blobs.stat(digest)) ?? 0;
-        await blobs.remove(digest);
-        blobsRemoved += 1;
+        const removed = await db.transaction(async (trx) => {
+          await repo.lockBlob(trx, digest, 'exclusive');
+          const storedAt = await blobs.storedAt(digest);
+          if (storedAt === null || (await repo.isBlobLinked(trx, digest))) return null;
+          if (storedAt.getTime() > before) return 'grace';
+          const size = (await blobs.stat(digest)) ?? 0;
+          await blobs.remove(digest);
+          return size;
+        });
+        if (removed === 'grace') blobsInGrace += 1;
+        else if (removed !== null) {
+          bytesFreed += removed;
+          blobsRemoved += 1;
+        }
       }
-      return { blobsRemoved, bytesFreed, uploadsExpired };
+      return { blobsRemoved, bytesFreed, blobsInGrace, uploadsExpired };
     },
   };
   return service;
