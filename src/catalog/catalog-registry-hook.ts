@@ -18,7 +18,7 @@ const invalid = (message: string): never => {
  * Deletions go through the catalog routes, which remove the artifact too.
  */
 export function catalogRegistryHook(deps: {
-  blobs: Pick<BlobStore, 'read'>;
+  blobs: Pick<BlobStore, 'read' | 'stat'>;
   catalogs: Record<CatalogKind, CatalogService>;
 }): ManifestHook {
   return {
@@ -35,7 +35,10 @@ export function catalogRegistryHook(deps: {
       }
       if (tag === null) invalid(`push a ${kind} by tag: the tag is its version`);
       const layers = manifest.blobs.slice(1);
-      if (layers.reduce((sum, l) => sum + l.size, 0) > CATALOG_MAX_TOTAL_BYTES) {
+      // The stored sizes, not the descriptors' (which nothing ties to the blobs), bound what is read into memory.
+      let total = 0;
+      for (const layer of layers) total += (await deps.blobs.stat(layer.digest)) ?? 0;
+      if (total > CATALOG_MAX_TOTAL_BYTES) {
         invalid(`the files of a ${kind} hold at most ${CATALOG_MAX_TOTAL_BYTES} bytes`);
       }
       const files: Record<string, string> = {};

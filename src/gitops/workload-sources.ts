@@ -30,6 +30,9 @@ export interface SourceModel {
   workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
 }
 
+/** A chart archive read into memory to render, at most (its files unpack to 20 MiB at most, chart-render.ts). */
+const CHART_ARCHIVE_MAX_BYTES = 10 * 1024 * 1024;
+
 const describe = (s: WorkloadSource) => `${s.kind} ${s.name} ${s.version}`;
 
 /** One file per object, named after its kind and name (a repeated pair gets a number). */
@@ -65,6 +68,9 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
     const doc = JSON.parse(manifest.content.toString('utf8')) as { layers?: { mediaType: string; digest: string }[] };
     const layer = doc.layers?.find((l) => l.mediaType === HELM_CHART_LAYER);
     if (!layer) throw new Unprocessable(`${describe(source)} has no chart layer`);
+    if (((await deps.blobs.stat(layer.digest)) ?? 0) > CHART_ARCHIVE_MAX_BYTES) {
+      throw new Unprocessable(`${describe(source)}: the chart archive is over ${CHART_ARCHIVE_MAX_BYTES} bytes`);
+    }
     return buffer(deps.blobs.read(layer.digest));
   }
 
