@@ -33,6 +33,9 @@ export interface SourceModel {
 /** A chart archive read into memory to render, at most (its files unpack to 20 MiB at most, chart-render.ts). */
 const CHART_ARCHIVE_MAX_BYTES = 10 * 1024 * 1024;
 
+/** Overrides of a trial render (only whether the base renders matters). */
+const CHECK_OVERRIDES = { image: { repository: '', tag: 'check' }, replicas: 1 };
+
 const describe = (s: WorkloadSource) => `${s.kind} ${s.name} ${s.version}`;
 
 /** One file per object, named after its kind and name (a repeated pair gets a number). */
@@ -81,6 +84,15 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
   }
 
   return {
+    /**
+     * When a workload is saved: the version exists, and a kustomize base only uses what the renderer applies (a chart
+     * is only rendered at delivery time, helm being a process).
+     */
+    async check(db: Queryable, organizationId: string, source: WorkloadSource): Promise<void> {
+      if (source.kind === 'chart') await chartArchive(db, organizationId, source);
+      else renderKustomizeBase(await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
+    },
+
     async render(db: Queryable, organizationId: string, model: SourceModel): Promise<Map<string, RenderedTargets>> {
       const out = new Map<string, RenderedTargets>();
       for (const w of model.workloads) {

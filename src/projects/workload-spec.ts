@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/knex';
 import { InvalidInput } from '../errors';
 
 /**
@@ -47,6 +48,9 @@ export interface WorkloadSource {
   version: string;
   values?: Record<string, unknown>;
 }
+
+/** Refuses (422) a source the organization does not hold or that cannot render (src/gitops/workload-sources.ts). */
+export type SourceCheck = (db: Queryable, organizationId: string, source: WorkloadSource) => Promise<void>;
 
 export interface WorkloadSpec {
   source?: WorkloadSource;

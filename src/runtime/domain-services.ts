@@ -110,7 +110,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
     'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
   };
   registry.addManifestHook(catalogRegistryHook({ blobs, catalogs }));
-  const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
+  const projects = createProjectDomain({
+    ...owned,
+    repositories,
+    publicUrl: config.publicUrl,
+    checkSource: sources.check,
+  });
   const plans = createPlanGate(db);
   authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl, sources }));
   const machineAuth: MachineAuthDeps = {

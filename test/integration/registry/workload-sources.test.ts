@@ -146,17 +146,16 @@ describe('workloads rendered from an organization chart or kustomize base', () =
     expect((load(file?.content ?? '') as Doc).spec.replicas).toBe(3);
   });
 
-  it('answers 422 for a missing version and for a base using kustomize features it does not apply', async () => {
+  it('refuses at save a missing version or a base using what the renderer does not apply; at render a deleted one', async () => {
     const patch = (source: unknown) =>
-      s.http.patch('/api/v2/projects/shop/workloads/worker', { token: token(), body: { source } });
+      s.http.patch<{ error: string }>('/api/v2/projects/shop/workloads/worker', { token: token(), body: { source } });
     const preview = () => s.http.get<{ error: string }>('/api/v2/projects/shop/delivery/preview', { token: token() });
 
-    expect((await patch({ kind: 'chart', name: 'charts/worker', version: '9.9.9' })).status).toBe(200);
-    expect([(await preview()).status, (await preview()).body.error]).toEqual([
+    const missing = await patch({ kind: 'chart', name: 'charts/worker', version: '9.9.9' });
+    expect([missing.status, missing.body.error]).toEqual([
       422,
       'chart charts/worker 9.9.9 is not in the organization registry',
     ]);
-
     const patched = await post('/api/v2/org-kustomize-bases', {
       name: 'api-base',
       version: '1.1.0',
@@ -168,10 +167,19 @@ describe('workloads rendered from an organization chart or kustomize base', () =
       },
     });
     expect(patched.status).toBe(201);
-    expect((await patch({ kind: 'kustomize-base', name: 'api-base', version: '1.1.0' })).status).toBe(200);
-    const refused = await preview();
-    expect(refused.status).toBe(422);
-    expect(refused.body.error).toMatch(/uses patches, which the platform's kustomize renderer does not apply/);
+    const unsupported = await patch({ kind: 'kustomize-base', name: 'api-base', version: '1.1.0' });
+    expect(unsupported.status).toBe(422);
+    expect(unsupported.body.error).toMatch(/uses patches, which the platform's kustomize renderer does not apply/);
+
+    // A version deleted after a workload took it fails the next render.
+    expect((await patch({ kind: 'chart', name: 'charts/worker', version: '0.1.0' })).status).toBe(200);
+    const chart = encodeURIComponent('charts/worker');
+    expect((await s.http.delete(`/api/v2/org-charts/${chart}/versions/0.1.0`, { token: token() })).status).toBe(204);
+    const gone = await preview();
+    expect([gone.status, gone.body.error]).toEqual([
+      422,
+      'chart charts/worker 0.1.0 is not in the organization registry',
+    ]);
 
     // Removing the source renders the workload's own Deployment again.
     expect((await patch(null)).status).toBe(200);
