@@ -9,13 +9,14 @@ const HEARTBEAT_MS = 1000;
 
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets'>,
+  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources'>,
 ): GitActivities {
   const deps = {
     db: services.db,
     audit: services.audit,
     repositories: services.repositories,
     publicUrl: services.config.publicUrl,
+    sources: services.sources,
   };
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {

@@ -8,6 +8,7 @@ import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/ev
 import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
+import type { WorkloadSources } from '../src/gitops/workload-sources';
 import {
   freezesClearAt,
   frozenMessage,
@@ -39,6 +40,7 @@ export interface PromotionActivityDeps {
   audit: AuditService;
   releasePolicies: ReleasePolicyPorts;
   governance: GovernanceGate;
+  sources: WorkloadSources;
   config: { publicUrl: string };
 }
 
@@ -87,7 +89,8 @@ async function policiesFor(ports: ReleasePolicyPorts, trx: Tx, row: PromotionRow
 }
 
 /** Each activity locks the promotion row, changes it and writes its audit entry (and spec event) in one transaction. */
-export function createPromotionActivities({ db, audit, releasePolicies, governance, config }: PromotionActivityDeps) {
+export function createPromotionActivities(deps: PromotionActivityDeps) {
+  const { db, audit, releasePolicies, governance, config, sources } = deps;
   async function locked<T>(id: string, work: (trx: Tx, row: PromotionRow) => Promise<T>): Promise<T> {
     return db.transaction(async (trx) => {
       const row = await lockPromotion(trx, id);
@@ -171,7 +174,10 @@ export function createPromotionActivities({ db, audit, releasePolicies, governan
      */
     async evaluatePromotion(input: Target): Promise<Evaluation> {
       return locked(input.promotionId, async (trx, row) => {
-        const loaded = await loadProject(trx, row.organization_id, row.project_id, config.publicUrl);
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, {
+          publicUrl: config.publicUrl,
+          sources,
+        });
         if (!loaded) throw gone(row.id);
         const environment = row.target_environment;
         const tenants = new Set(row.moves.map((m) => m.tenant));

@@ -5,6 +5,7 @@ import type { Db, Queryable, Tx } from '../src/db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
 import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
+import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { validateDelivery } from '../src/gitops/delivery-validation';
 import { renderAll } from '../src/gitops/manifests';
 import { pinTarget } from '../src/pins/pin-repository';
@@ -39,6 +40,7 @@ export interface ReleaseActivityDeps {
   releasePolicies: ReleasePolicyPorts;
   governance: GovernanceGate;
   config: { publicUrl: string };
+  sources: WorkloadSources;
 }
 
 interface Target {
@@ -77,14 +79,8 @@ function gone(releaseId: string): ApplicationFailure {
  * spec event, if the transition is one) in one transaction. Activities run at least once, so each recognises its own
  * earlier committed attempt (the row already says so) and changes nothing the second time.
  */
-export function createReleaseActivities({
-  db,
-  audit,
-  validation,
-  releasePolicies,
-  governance,
-  config,
-}: ReleaseActivityDeps) {
+export function createReleaseActivities(deps: ReleaseActivityDeps) {
+  const { db, audit, validation, releasePolicies, governance, config, sources } = deps;
   /** The freezes and the requester's break-glass for the release's target, as the gate sees them now. */
   const gateOf = (trx: Tx, row: ReleaseRow) =>
     governance.check(
@@ -219,7 +215,10 @@ export function createReleaseActivities({
      */
     async prepareRelease(input: Target): Promise<PreparedRelease> {
       return locked(input.releaseId, async (trx, row) => {
-        const loaded = await loadProject(trx, row.organization_id, row.project_id, config.publicUrl);
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, {
+          publicUrl: config.publicUrl,
+          sources,
+        });
         if (!loaded) throw gone(row.id);
         const model = withReleaseChanges(loaded.model, row.tenant_slug, row.environment, row.changes);
         const files = renderAll(model, (t) => t.tenant === row.tenant_slug && t.environment === row.environment);

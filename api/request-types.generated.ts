@@ -1282,6 +1282,7 @@ export interface WorkloadCreateRequest {
     repository: string;
     tag: string;
   };
+  source?: WorkloadCreateSource;
   replicas?: number;
   /**
    * @maxItems 20
@@ -1327,6 +1328,20 @@ export interface WorkloadCreateRequest {
     content: string;
   }[];
 }
+/**
+ * Render the workload from an organization chart version (a Helm chart pushed to the registry; name is its repository inside the organization) or kustomize base version instead of the generated Deployment, Service and ConfigMap; the workload's image tag and replicas are applied to what it renders.
+ */
+export interface WorkloadCreateSource {
+  kind: 'chart' | 'kustomize-base';
+  name: string;
+  version: string;
+  /**
+   * Chart values (chart sources only)
+   */
+  values?: {
+    [k: string]: unknown;
+  };
+}
 export interface WorkloadCreateResources {
   requests?: WorkloadCreateAmounts;
   limits?: WorkloadCreateAmounts;
@@ -1350,6 +1365,7 @@ export interface WorkloadUpdateRequest {
     repository: string;
     tag: string;
   };
+  source?: WorkloadUpdateSource | null;
   replicas?: number;
   /**
    * @maxItems 20
@@ -1394,6 +1410,20 @@ export interface WorkloadUpdateRequest {
     name: string;
     content: string;
   }[];
+}
+/**
+ * Render the workload from an organization chart version (a Helm chart pushed to the registry; name is its repository inside the organization) or kustomize base version instead of the generated Deployment, Service and ConfigMap; the workload's image tag and replicas are applied to what it renders.
+ */
+export interface WorkloadUpdateSource {
+  kind: 'chart' | 'kustomize-base';
+  name: string;
+  version: string;
+  /**
+   * Chart values (chart sources only)
+   */
+  values?: {
+    [k: string]: unknown;
+  };
 }
 export interface WorkloadUpdateResources {
   requests?: WorkloadUpdateAmounts;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { Forbidden } from '../errors';
 import { loadProject, type LoadedProject } from '../gitops/delivery-model';
+import type { WorkloadSources } from '../gitops/workload-sources';
 import { readTree, resolveRef } from '../gitops/git-plumbing';
 import { isManaged, renderAll, targetOf } from '../gitops/manifests';
 import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
@@ -13,6 +14,7 @@ export interface ApprovalHookDeps {
   db: Queryable;
   repositories: Pick<RepositoryStore, 'pathOf' | 'exists'>;
   publicUrl: string;
+  sources: WorkloadSources;
 }
 
 /** Actions that change what runs in an environment without a release: the ones an approval policy must gate. */
@@ -99,7 +101,7 @@ export function approvalPolicyHook(deps: ApprovalHookDeps): ApprovalPolicyHook {
       if (!project) return;
       const policies = await enabledApprovalPoliciesOf(deps.db, organizationId, project.id);
       if (policies.length === 0) return;
-      const loaded = await loadProject(deps.db, organizationId, project.id, deps.publicUrl);
+      const loaded = await loadProject(deps.db, organizationId, project.id, deps);
       if (!loaded) return;
       const pairs =
         match[2] === 'images.update'

@@ -1,12 +1,12 @@
 import { parse } from 'yaml';
 import { InvalidInput } from '../errors';
 import type { CatalogKind } from './catalog-repository';
+import { KUSTOMIZATION_FILES, referenceProblems } from './kustomization-references';
 
 /** Bounds of one upload (the request schema also bounds the count and each file; the body limit bounds the total). */
 export const CATALOG_MAX_FILES = 200;
 export const CATALOG_MAX_TOTAL_BYTES = 2 * 1024 * 1024;
 
-const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 const MANIFEST = /\.ya?ml$/;
 
 /**
@@ -74,5 +74,6 @@ export function manifestsOf(kind: CatalogKind, files: Record<string, string>): M
     if (path !== file && Object.hasOwn(files, path)) manifests.push(path);
     else problems.push({ file, message: `resources: ${JSON.stringify(entry)} is not a file of the base` });
   }
+  problems.push(...referenceProblems(files, file, doc as Record<string, unknown>, manifests));
   return { manifests, problems };
 }

@@ -1,8 +1,12 @@
 import type { Tx } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
-import type { OrgCaller } from '../iam/caller';
-import { notFoundInOrg, resourceAuditor, type OrgDomainDeps } from '../iam/cross-org';
-import { SUPPORTED_K8S_VERSIONS, type ValidationEngine } from '../validation';
+import { Conflict, InvalidInput } from '../errors';
+import { auditActor, type OrgCaller } from '../iam/caller';
+import { notFoundInOrg, type OrgDomainDeps } from '../iam/cross-org';
+import { OciError } from '../registry/oci-errors';
+import type { RegistryCaller, RegistryService } from '../registry/registry-service';
+import { SUPPORTED_K8S_VERSIONS, isSupportedVersion, type ValidationEngine } from '../validation';
+import { CATALOG_ARTIFACTS, CATALOG_FILE_LAYER } from './catalog-artifacts';
 import { checkFiles } from './catalog-files';
 import {
   deleteCatalogVersions,
@@ -41,12 +45,46 @@ const LABELS: Record<CatalogKind, { resourceType: string; label: string }> = {
  * before anything is stored, audited (category `configuration`) in the transaction of the change. A name of another
  * organization answers 404 exactly like a missing one.
  */
-export function createCatalogService(deps: OrgDomainDeps & { validation: ValidationEngine }, kind: CatalogKind) {
+const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** One line of a refused push: the first error and how many there were. */
+function refusal(validation: CatalogValidation): string {
+  const first = validation.results.find((r) => r.severity === 'error');
+  return `validation failed (${validation.summary.errors} errors), nothing was stored: ${first?.file}: ${first?.message}`;
+}
+
+export function createCatalogService(
+  deps: OrgDomainDeps & {
+    validation: ValidationEngine;
+    registry: Pick<RegistryService, 'storeArtifact' | 'removeArtifact'>;
+  },
+  kind: CatalogKind,
+) {
   const { db } = deps;
   const { resourceType, label } = LABELS[kind];
-  const audited = resourceAuditor(deps.audit, 'configuration', resourceType);
-  const record = (trx: Tx, caller: OrgCaller, action: string, v: CatalogVersion) =>
-    audited(trx, caller, `${resourceType}.${action}`, { id: v.id, slug: v.name }, { version: v.version });
+  const artifact = CATALOG_ARTIFACTS[kind];
+  const actorOf = (caller: OrgCaller): RegistryCaller => ({
+    organizationId: caller.organizationId,
+    ...auditActor(caller),
+  });
+  const record = (trx: Tx, actor: RegistryCaller, action: string, v: CatalogVersion) =>
+    deps.audit.append(trx, {
+      ...actor,
+      action: `${resourceType}.${action}`,
+      category: 'configuration',
+      resourceType,
+      resourceId: v.id,
+      details: { slug: v.name, version: v.version },
+    });
+  const insert = async (trx: Tx, actor: RegistryCaller, input: Required<CatalogUpload>, totalBytes: number) => {
+    const created = await insertCatalogVersion(trx, actor.organizationId, kind, {
+      ...input,
+      totalBytes,
+      createdBy: actor.userId,
+    });
+    await record(trx, actor, 'upload', created);
+    return created;
+  };
   const missing = (caller: OrgCaller, name: string) =>
     notFoundInOrg(deps, caller, {
       table: 'catalog_artifacts',
@@ -69,24 +107,52 @@ export function createCatalogService(deps: OrgDomainDeps & { validation: Validat
       const kubernetesVersion = input.kubernetesVersion ?? NEWEST_K8S_VERSION;
       const validation = validateCatalogFiles(deps.validation, kind, input.files, kubernetesVersion);
       if (!validation.valid) return { stored: null, validation };
+      const actor = actorOf(caller);
       const stored = await db.transaction(async (trx) => {
-        const created = await insertCatalogVersion(trx, caller.organizationId, kind, {
-          ...input,
-          kubernetesVersion,
-          totalBytes,
-          createdBy: caller.principal.userId,
-        });
-        await record(trx, caller, 'upload', created);
+        const created = await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);
+        const target = { name: `${artifact.prefix}${input.name}`, tag: input.version, ...artifact };
+        await deps.registry.storeArtifact(trx, actor, { ...target, layerMediaType: CATALOG_FILE_LAYER }, input.files);
         return created;
       });
       return { stored, validation };
+    },
+
+    /**
+     * A version pushed through /v2/ (src/catalog/catalog-registry-hook.ts), in the push's transaction: the same checks
+     * and validation as an upload, refused with an OciError so the push stores nothing.
+     */
+    async storePushed(trx: Tx, actor: RegistryCaller, input: CatalogUpload): Promise<void> {
+      const invalid = (message: string): never => {
+        throw new OciError('MANIFEST_INVALID', message);
+      };
+      if (!NAME.test(input.name)) invalid(`${input.name} is not a valid ${label} name (a lowercase slug)`);
+      const kubernetesVersion = input.kubernetesVersion ?? NEWEST_K8S_VERSION;
+      if (!isSupportedVersion(kubernetesVersion)) invalid(`unsupported Kubernetes ${kubernetesVersion}`);
+      let totalBytes = 0;
+      try {
+        totalBytes = checkFiles(input.files);
+      } catch (err) {
+        if (err instanceof InvalidInput) invalid(err.message);
+        throw err;
+      }
+      const validation = validateCatalogFiles(deps.validation, kind, input.files, kubernetesVersion);
+      if (!validation.valid) invalid(refusal(validation));
+      try {
+        await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);
+      } catch (err) {
+        if (err instanceof Conflict) throw new OciError('DENIED', `${err.message}: versions are immutable`, 409);
+        throw err;
+      }
     },
 
     /** Deletes one version, or every version when `version` is undefined; 404 when nothing matched. */
     async remove(caller: OrgCaller, name: string, version?: string): Promise<void> {
       const deleted = await db.transaction(async (trx) => {
         const gone = await deleteCatalogVersions(trx, caller.organizationId, kind, name, version);
-        for (const v of gone) await record(trx, caller, 'delete', v);
+        for (const v of gone) {
+          await record(trx, actorOf(caller), 'delete', v);
+          await deps.registry.removeArtifact(trx, actorOf(caller), `${artifact.prefix}${name}`, v.version);
+        }
         return gone.length;
       });
       if (deleted === 0) await missing(caller, name);

@@ -11,6 +11,10 @@ export interface RegistryConfig {
   tokenTtlSeconds: number;
   /** REGISTRY_MAX_BLOB_BYTES: largest single blob accepted. */
   maxBlobBytes: number;
+  /** REGISTRY_GC_GRACE_SECONDS: registry-gc keeps unlinked blobs stored more recently than this (pushes in flight). */
+  gcGraceSeconds: number;
+  /** HELM_PATH: the helm binary that renders chart sources of workloads (absent: plain charts only). */
+  helmPath: string;
 }
 
 const GIB = 1024 * 1024 * 1024;
@@ -22,5 +26,7 @@ export function loadRegistryConfig(env: Env): RegistryConfig {
     uploadTtlSeconds: readInt(env, 'REGISTRY_UPLOAD_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
     tokenTtlSeconds: readInt(env, 'REGISTRY_TOKEN_TTL_SECONDS', 300, 30, 3600),
     maxBlobBytes: readInt(env, 'REGISTRY_MAX_BLOB_BYTES', 5 * GIB, 1, Number.MAX_SAFE_INTEGER),
+    gcGraceSeconds: readInt(env, 'REGISTRY_GC_GRACE_SECONDS', 3600, 0, 30 * 24 * 3600),
+    helmPath: env.HELM_PATH?.trim() || 'helm',
   };
 }

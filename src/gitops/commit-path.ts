@@ -14,9 +14,10 @@ import {
   type WorkloadOverrides,
 } from '../projects/workload-spec';
 import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
-import { loadProject, type LoadedProject } from './delivery-model';
+import { loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
+import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
@@ -110,6 +111,7 @@ export interface CommitPathDeps {
   audit: AuditService;
   repositories: RepositoryStore;
   publicUrl: string;
+  sources: WorkloadSources;
 }
 
 /** Changes to the managed part of the tree that make it equal to `rendered`. */
@@ -133,7 +135,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
   return deps.db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
-    const loaded = await loadProject(trx, req.organizationId, req.projectId, deps.publicUrl);
+    const loaded = await loadProject(trx, req.organizationId, req.projectId, deps);
     if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
     const present = await deps.repositories.exists(req.organizationId, req.projectId);
     // The branch cannot move before this transaction ends: every writer takes the lock above first.
@@ -146,7 +148,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
     if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
-    const mutated = await applyDatabaseSide(trx, loaded, req, deps.publicUrl);
+    const mutated = await applyDatabaseSide(trx, loaded, req, deps);
     let sha = existing;
     if (!existing) {
       const changes = await changesFor(repo, parent, mutated, req.operation);
@@ -191,7 +193,7 @@ async function applyDatabaseSide(
   trx: Tx,
   loaded: LoadedProject,
   req: CommitRequest,
-  publicUrl: string,
+  ctx: DeliveryContext,
 ): Promise<LoadedProject> {
   const op = req.operation;
   if (op.type === 'image') {
@@ -208,7 +210,7 @@ async function applyDatabaseSide(
       }
     }
   } else return loaded;
-  const reloaded = await loadProject(trx, req.organizationId, req.projectId, publicUrl);
+  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;
 }

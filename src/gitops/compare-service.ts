@@ -20,6 +20,7 @@ import type { CommitClient } from './commit-client';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
 import { renderAll, serviceDir, targetOf, type Target } from './manifests';
+import type { WorkloadSources } from './workload-sources';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
 
@@ -84,6 +85,7 @@ export function createCompareService(deps: {
   commit: CommitClient;
   publicUrl: string;
   gate: GovernanceGate;
+  sources: WorkloadSources;
 }) {
   const { db, projects, repositories } = deps;
 
@@ -208,7 +210,7 @@ export function createCompareService(deps: {
     ) {
       const project = await checkBulk(caller, slug, body);
       const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
-      const loaded = (await loadProject(db, caller.organizationId, project.id, deps.publicUrl)) as LoadedProject;
+      const loaded = (await loadProject(db, caller.organizationId, project.id, deps)) as LoadedProject;
       const workloads = loaded.model.workloads.map((w) => {
         if (w.name !== body.workload) return w;
         let overrides = w.overrides;

@@ -5,6 +5,13 @@ import { listProjectTenants, type ProjectTenant } from '../projects/project-tena
 import { listWorkloads, type Workload } from '../projects/workload-repository';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
 import type { DeliveryModel } from './manifests';
+import type { WorkloadSources } from './workload-sources';
+
+/** What loading a project needs beside the database: the repository URL's origin and the workload source renderer. */
+export interface DeliveryContext {
+  publicUrl: string;
+  sources: WorkloadSources;
+}
 
 /** What the generator renders from, with the rows behind it (tenant ids for audit entries, versions to validate). */
 export interface LoadedProject {
@@ -23,7 +30,7 @@ export async function loadProject(
   db: Queryable,
   organizationId: string,
   projectId: string,
-  publicUrl: string,
+  ctx: DeliveryContext,
 ): Promise<LoadedProject | null> {
   const project = await findProjectById(db, organizationId, projectId);
   if (!project) return null;
@@ -31,29 +38,30 @@ export async function loadProject(
   const tenants = await listProjectTenants(db, organizationId, projectId);
   const environments = await listProjectEnvironments(db, projectId);
   const workloads = await listWorkloads(db, projectId);
-  return {
-    project,
-    tenants,
-    environments,
-    workloads,
-    model: {
-      project: project.slug,
-      repoUrl: gitUrlOf(publicUrl, project),
-      tenants: tenants.map((t) => t.slug),
-      environments: environments.map((e) => ({ slug: e.environment, kubernetesVersion: e.kubernetesVersion })),
-      workloads: workloads.map((w) => ({
-        name: w.name,
-        spec: {
-          image: w.image,
-          replicas: w.replicas,
-          ports: w.ports,
-          resources: w.resources,
-          probes: w.probes,
-          variables: w.variables,
-          ...(w.extraManifests ? { extraManifests: w.extraManifests } : {}),
-        },
-        overrides: w.overrides,
-      })),
-    },
+  const model: DeliveryModel = {
+    project: project.slug,
+    repoUrl: gitUrlOf(ctx.publicUrl, project),
+    tenants: tenants.map((t) => t.slug),
+    environments: environments.map((e) => ({ slug: e.environment, kubernetesVersion: e.kubernetesVersion })),
+    workloads: workloads.map((w) => ({
+      name: w.name,
+      spec: {
+        image: w.image,
+        replicas: w.replicas,
+        ports: w.ports,
+        resources: w.resources,
+        probes: w.probes,
+        variables: w.variables,
+        ...(w.source ? { source: w.source } : {}),
+        ...(w.extraManifests ? { extraManifests: w.extraManifests } : {}),
+      },
+      overrides: w.overrides,
+    })),
   };
+  const rendered = await ctx.sources.render(db, organizationId, model);
+  for (const w of model.workloads) {
+    const targets = rendered.get(w.name);
+    if (targets) w.rendered = targets;
+  }
+  return { project, tenants, environments, workloads, model };
 }

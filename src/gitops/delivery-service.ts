@@ -11,6 +11,7 @@ import { loadProject, type LoadedProject } from './delivery-model';
 import { validateDelivery } from './delivery-validation';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, targetOf, type Target } from './manifests';
+import type { WorkloadSources } from './workload-sources';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
 
@@ -31,6 +32,7 @@ export interface DeliveryDeps {
   validation: ValidationEngine;
   commit: CommitClient;
   publicUrl: string;
+  sources: WorkloadSources;
 }
 
 const matches = (t: Target, f: PreviewFilter) =>
@@ -87,7 +89,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   const { db, projects, repositories } = deps;
 
   async function state(project: Project) {
-    const loaded = (await loadProject(db, project.organizationId, project.id, deps.publicUrl)) as LoadedProject;
+    const loaded = (await loadProject(db, project.organizationId, project.id, deps)) as LoadedProject;
     const repo = repositories.pathOf(project.organizationId, project.id);
     const head = (await repositories.exists(project.organizationId, project.id))
       ? await resolveRef(repo, MAIN_BRANCH)

@@ -1,5 +1,6 @@
 import type { GovernanceGate } from '../governance/governance-verdict';
 import type { AuditService } from '../audit/audit-service';
+import type { WorkloadSources } from './workload-sources';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { Db } from '../db/knex';
 import type { ProjectService } from '../projects/project-service';
@@ -19,6 +20,7 @@ export function createGitopsDomain(deps: {
   workflows: WorkflowStarter;
   taskQueuePrefix: string;
   publicUrl: string;
+  sources: WorkloadSources;
   db: Db;
   projects: ProjectService;
   repositories: RepositoryStore;

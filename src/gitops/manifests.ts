@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { dump } from 'js-yaml';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
 import { applicationName } from './application-name';
+import type { RenderedTargets } from './workload-sources';
 
 /**
  * The repository layout the delivery generator writes (docs/gitops.md):
@@ -11,6 +12,8 @@ import { applicationName } from './application-name';
  *     tenants/<tenant>/<environment>/<service>/service.yaml         when the workload declares ports
  *     tenants/<tenant>/<environment>/<service>/configmap.yaml       when it has variables
  *     tenants/<tenant>/<environment>/<service>/extra-<name>.yaml    each extra manifest of the workload, as written
+ *     tenants/<tenant>/<environment>/<service>/<kind>-<name>.yaml   instead of the three above for a workload with a
+ *                                                                   source: each object its chart or base renders
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
  *
  * Everything under `tenants/` and `applications/` belongs to the generator; other paths (a README, files written
@@ -23,7 +26,8 @@ export interface DeliveryModel {
   repoUrl: string;
   tenants: string[];
   environments: { slug: string; kubernetesVersion: string }[];
-  workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
+  /** `rendered`: the files of a workload with a source (chart or kustomize base), by `<tenant>/<environment>`. */
+  workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides; rendered?: RenderedTargets }[];
 }
 
 export interface Target {
@@ -143,15 +147,9 @@ function application(model: DeliveryModel, t: Target) {
   };
 }
 
-/** The files of one target: path -> YAML text. */
-export function renderTarget(
-  model: DeliveryModel,
-  workload: DeliveryModel['workloads'][number],
-  t: Target,
-): Map<string, string> {
-  const spec = effectiveSpec(workload.spec, workload.overrides, t.tenant, t.environment);
+/** The generated Deployment, and Service and ConfigMap when the workload has ports and variables: their file names. */
+function renderGenerated(model: DeliveryModel, t: Target, spec: WorkloadSpec, files: Map<string, string>): string[] {
   const dir = serviceDir(t);
-  const files = new Map<string, string>();
   const hasConfig = Object.keys(spec.variables).length > 0;
   const resources = ['deployment.yaml'];
   files.set(`${dir}/deployment.yaml`, yaml(deployment(model.project, t, spec, hasConfig)));
@@ -170,6 +168,26 @@ export function renderTarget(
     files.set(`${dir}/configmap.yaml`, yaml(configMap));
     resources.push('configmap.yaml');
   }
+  return resources;
+}
+
+/** The files of one target: path -> YAML text. */
+export function renderTarget(
+  model: DeliveryModel,
+  workload: DeliveryModel['workloads'][number],
+  t: Target,
+): Map<string, string> {
+  const spec = effectiveSpec(workload.spec, workload.overrides, t.tenant, t.environment);
+  const dir = serviceDir(t);
+  const files = new Map<string, string>();
+  const resources: string[] = [];
+  const rendered = workload.rendered?.get(`${t.tenant}/${t.environment}`);
+  if (rendered) {
+    for (const { file, content } of rendered) {
+      files.set(`${dir}/${file}`, content);
+      resources.push(file);
+    }
+  } else resources.push(...renderGenerated(model, t, spec, files));
   for (const extra of spec.extraManifests ?? []) {
     const file = `extra-${extra.name}.yaml`;
     files.set(`${dir}/${file}`, extra.content.endsWith('\n') ? extra.content : `${extra.content}\n`);

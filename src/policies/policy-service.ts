@@ -1,3 +1,4 @@
+import type { WorkloadSources } from '../gitops/workload-sources';
 import type { Queryable } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
 import { InvalidInput, NotFound } from '../errors';
@@ -26,6 +27,7 @@ import { renderedTarget } from './rendered-target';
 export interface PolicyDeps extends OrgDomainDeps {
   projects: Pick<ProjectService, 'projectOf'>;
   publicUrl: string;
+  sources: WorkloadSources;
 }
 
 /**
@@ -184,7 +186,7 @@ export function createPolicyService(deps: PolicyDeps) {
       if (environment === null) throw new InvalidInput(`environment ${body.environment} is not part of the project`);
       const files =
         body.tenantId !== undefined
-          ? await renderedTarget(db, caller.organizationId, project.id, deps.publicUrl, {
+          ? await renderedTarget(db, caller.organizationId, project.id, deps, {
               environment: environment?.environment ?? '',
               tenantId: body.tenantId,
             })

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
-import { loadProject } from '../gitops/delivery-model';
+import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
 import { isKubernetesManifest, renderAll } from '../gitops/manifests';
 
 /**
@@ -11,10 +11,10 @@ export async function renderedTarget(
   db: Queryable,
   organizationId: string,
   projectId: string,
-  publicUrl: string,
+  ctx: DeliveryContext,
   target: { environment: string; tenantId: string },
 ): Promise<Map<string, string>> {
-  const loaded = await loadProject(db, organizationId, projectId, publicUrl);
+  const loaded = await loadProject(db, organizationId, projectId, ctx);
   if (!loaded) throw new NotFound('project not found');
   const tenant = loaded.tenants.find((t) => t.id === target.tenantId);
   if (!tenant) throw new InvalidInput('tenantId is not a tenant of the project');

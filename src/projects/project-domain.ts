@@ -1,3 +1,4 @@
+import type { SourceCheck } from './workload-spec';
 import type { RepositoryStore } from '../gitops/repository-store';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import { createProjectService } from './project-service';
@@ -7,7 +8,9 @@ import { createWorkloadService } from './workload-service';
 export type ProjectDomain = ReturnType<typeof createProjectDomain>;
 
 /** The project services, built once at the composition root: projects (with environments), tenants, workloads. */
-export function createProjectDomain(deps: OrgDomainDeps & { repositories: RepositoryStore; publicUrl: string }) {
+export function createProjectDomain(
+  deps: OrgDomainDeps & { repositories: RepositoryStore; publicUrl: string; checkSource: SourceCheck },
+) {
   const projects = createProjectService(deps);
   return {
     projects,

@@ -13,16 +13,26 @@ import {
   updateWorkload,
   type Workload,
 } from './workload-repository';
-import { withDefaults, type WorkloadOverrides, type WorkloadSpec } from './workload-spec';
+import {
+  withDefaults,
+  type SourceCheck,
+  type WorkloadOverrides,
+  type WorkloadSource,
+  type WorkloadSpec,
+} from './workload-spec';
 
 export type WorkloadInput = Partial<WorkloadSpec> &
   Pick<WorkloadSpec, 'image'> & { name: string; overrides?: WorkloadOverrides };
-export type WorkloadChanges = Partial<WorkloadSpec> & { overrides?: WorkloadOverrides };
+/** `source: null` removes the workload's source. */
+export type WorkloadChanges = Partial<Omit<WorkloadSpec, 'source'>> & {
+  source?: WorkloadSource | null;
+  overrides?: WorkloadOverrides;
+};
 
 export type WorkloadService = ReturnType<typeof createWorkloadService>;
 
 /** Workloads (services) of a project with their per-environment and per-tenant-and-environment overrides. */
-export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectService }) {
+export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectService; checkSource: SourceCheck }) {
   const { db, audit, projects } = deps;
 
   const record = (trx: Tx, caller: OrgCaller, action: string, project: Project, name: string, details = {}) =>
@@ -57,6 +67,7 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
       return db.transaction(async (trx) => {
         const project = await projects.projectOf(caller, projectSlug, trx);
         const { name, overrides, ...spec } = input;
+        if (spec.source) await deps.checkSource(trx, caller.organizationId, spec.source);
         await insertWorkload(
           trx,
           { organizationId: caller.organizationId, projectId: project.id },
@@ -74,6 +85,7 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
         const current = await workloadOf(project, name, trx, true);
         const { overrides, ...specChanges } = changes;
         const spec = withDefaults({ ...current, ...specChanges });
+        if (specChanges.source) await deps.checkSource(trx, caller.organizationId, specChanges.source);
         await updateWorkload(trx, current.id, { spec, overrides });
         await record(trx, caller, 'workload.update', project, name, { changes });
         return workloadOf(project, name, trx);

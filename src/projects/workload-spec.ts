@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/knex';
 import { InvalidInput } from '../errors';
 
 /**
@@ -36,7 +37,23 @@ export interface ExtraManifest {
   content: string;
 }
 
+/**
+ * An organization chart version (a Helm chart pushed to the registry, `name` its repository inside the organization)
+ * or kustomize base version the workload is rendered from instead of the generated Deployment, Service and ConfigMap;
+ * `values` are the chart's values (the workload's image and replicas are set on top).
+ */
+export interface WorkloadSource {
+  kind: 'chart' | 'kustomize-base';
+  name: string;
+  version: string;
+  values?: Record<string, unknown>;
+}
+
+/** Refuses (422) a source the organization does not hold or that cannot render (src/gitops/workload-sources.ts). */
+export type SourceCheck = (db: Queryable, organizationId: string, source: WorkloadSource) => Promise<void>;
+
 export interface WorkloadSpec {
+  source?: WorkloadSource;
   image: { repository: string; tag: string };
   replicas: number;
   ports: ContainerPort[];
@@ -61,12 +78,20 @@ export interface WorkloadOverrides {
   tenants?: Record<string, Record<string, WorkloadOverride>>;
 }
 
-/** The workload fields a create body may leave out. Extra manifests are named once each. */
-export function withDefaults(input: Partial<WorkloadSpec> & Pick<WorkloadSpec, 'image'>): WorkloadSpec {
+/**
+ * The workload fields a create body may leave out. Extra manifests are named once each; `source: null` (an update)
+ * removes the source.
+ */
+export function withDefaults(
+  input: Partial<Omit<WorkloadSpec, 'source'>> & Pick<WorkloadSpec, 'image'> & { source?: WorkloadSource | null },
+): WorkloadSpec {
   const names = (input.extraManifests ?? []).map((m) => m.name);
   const repeated = names.find((name, i) => names.indexOf(name) !== i);
   if (repeated !== undefined) throw new InvalidInput(`extra manifest ${repeated} is named twice`);
+  if (input.source?.values && input.source.kind !== 'chart')
+    throw new InvalidInput('values apply to a chart source only');
   return {
+    ...(input.source ? { source: input.source } : {}),
     ...(input.extraManifests?.length ? { extraManifests: input.extraManifests } : {}),
     image: input.image,
     replicas: input.replicas ?? 1,

@@ -5,6 +5,7 @@ import type { PageRequest } from '../db/pagination';
 import { Conflict, Forbidden, NotFound } from '../errors';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { loadProject } from '../gitops/delivery-model';
+import type { WorkloadSources } from '../gitops/workload-sources';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
@@ -44,6 +45,7 @@ export interface PromotionServiceDeps extends OrgDomainDeps {
   taskQueuePrefix: string;
   timing: PromotionTiming;
   publicUrl: string;
+  sources: WorkloadSources;
   namespace: string;
   temporalUiUrl: string | undefined;
 }
@@ -137,7 +139,10 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     async request(caller: OrgCaller, slug: string, body: PromotionRequest) {
       const project = await deps.projects.projectOf(caller, slug);
       if (project.archived) throw new Conflict('the project is archived');
-      const loaded = await loadProject(db, caller.organizationId, project.id, deps.publicUrl);
+      const loaded = await loadProject(db, caller.organizationId, project.id, {
+        publicUrl: deps.publicUrl,
+        sources: deps.sources,
+      });
       if (!loaded) throw new NotFound('project not found');
       const moves = planMoves(loaded, body);
       const id = randomUUID();

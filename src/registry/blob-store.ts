@@ -23,6 +23,8 @@ export interface BlobStore {
    */
   appendUpload(id: string, body: Readable, maxBytes: number): Promise<{ size: number; digest: string | null }>;
   uploadSize(id: string): Promise<number | null>;
+  /** The digest of an upload's whole content. */
+  hashUpload(id: string): Promise<string>;
   /**
    * Hashes the upload (or takes `hashed`, the digest appendUpload computed); when it matches `digest` moves it into
    * place and returns its size, otherwise deletes it and returns null.
@@ -31,6 +33,8 @@ export interface BlobStore {
   deleteUpload(id: string): Promise<void>;
   /** Size of a stored blob, null when absent. */
   stat(digest: string): Promise<number | null>;
+  /** When the blob was last stored (a commit of the same content again renews it), null when absent. */
+  storedAt(digest: string): Promise<Date | null>;
   /** Reads a stored blob, optionally bytes `start..end` inclusive. */
   read(digest: string, range?: { start: number; end: number }): Readable;
   remove(digest: string): Promise<void>;
@@ -84,6 +88,7 @@ export function createBlobStore(dataDir: string): BlobStore {
       return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
     },
     uploadSize: (id) => sizeOf(uploadPath(id)),
+    hashUpload: (id) => hashFile(uploadPath(id)),
     async commitUpload(id, digest, hashed) {
       const file = uploadPath(id);
       if ((hashed ?? (await hashFile(file))) !== digest) {
@@ -93,10 +98,18 @@ export function createBlobStore(dataDir: string): BlobStore {
       const target = blobPath(digest);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(file, target);
+      // The upload file's time is its last chunk's; the garbage collector's grace period counts from the commit.
+      const now = new Date();
+      await fs.utimes(target, now, now);
       return sizeOf(target);
     },
     deleteUpload: (id) => fs.rm(uploadPath(id), { force: true }),
     stat: (digest) => sizeOf(blobPath(digest)),
+    storedAt: (digest) =>
+      fs.stat(blobPath(digest)).then(
+        (s) => s.mtime,
+        () => null,
+      ),
     read: (digest, range) => createReadStream(blobPath(digest), range),
     remove: (digest) => fs.rm(blobPath(digest), { force: true }),
     async *list() {

@@ -78,6 +78,15 @@ export async function organizationBytes(db: Queryable, organizationId: string): 
   return Number(row.total ?? 0);
 }
 
+/**
+ * Serializes the garbage collector's check-and-remove of a blob (`exclusive`) with the commit-and-link of a push
+ * (`shared`, pushes of the same digest do not wait on one another), until the transaction ends.
+ */
+export async function lockBlob(trx: Queryable, digest: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await trx.raw(`SELECT ${fn}(hashtextextended(?, 0))`, [`registry-blob:${digest}`]);
+}
+
 /** Whether any repository links the digest (garbage collection keeps it). */
 export async function isBlobLinked(db: Queryable, digest: string): Promise<boolean> {
   return (await db('oci_repository_blobs').where({ digest }).first('digest')) !== undefined;

@@ -1,11 +1,11 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditActor } from '../audit/types';
 import type { RegistryConfig } from '../config/registry';
 import type { Db, Tx } from '../db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../events/domain-event-repository';
 import { UploadTooLarge, type BlobStore } from './blob-store';
-import { parseManifest, type ParsedManifest } from './manifest';
+import { OCI_MANIFEST, parseManifest, sha256Digest, type ParsedManifest } from './manifest';
 import { OciError } from './oci-errors';
 import * as repo from './registry-repository';
 import type { OciRepository } from './registry-repository';
@@ -14,6 +14,23 @@ import type { OciRepository } from './registry-repository';
 export interface RegistryCaller extends AuditActor {
   organizationId: string;
 }
+
+/**
+ * What another module does with pushes and deletions of manifests it owns (the catalog's kustomize bases and manifest
+ * bundles): `pushed` runs in the push's transaction and refuses it by throwing an OciError (nothing is stored);
+ * `deleting` runs before a deletion and refuses it the same way.
+ */
+export interface ManifestHook {
+  pushed(
+    trx: Tx,
+    caller: RegistryCaller,
+    push: { name: string; tag: string | null; manifest: ParsedManifest },
+  ): Promise<void>;
+  deleting(repository: OciRepository): void;
+}
+
+/** A file of an artifact the platform writes itself: one layer, its path in the title annotation. */
+export const TITLE_ANNOTATION = 'org.opencontainers.image.title';
 
 export interface RegistryServiceDeps {
   db: Db;
@@ -34,6 +51,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
   let lastSweep = 0;
   /** Uploads a chunk is streaming into, in this process (several API processes would need a shared lock). */
   const appending = new Set<string>();
+  const hooks: ManifestHook[] = [];
 
   function audit(trx: Tx, caller: RegistryCaller, action: string, name: string, details: Record<string, unknown>) {
     return deps.audit.append(trx, {
@@ -72,16 +90,35 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     }
   }
 
-  async function linkVerified(repository: OciRepository, digest: string, size: number) {
-    const already = await repo.isBlobLinkedInOrganization(db, repository.organizationId, digest);
-    if (!already && (await repo.organizationBytes(db, repository.organizationId)) + size > config.maxBytesPerOrg) {
+  async function linkVerified(repository: OciRepository, digest: string, size: number, q: Tx | Db = db) {
+    const already = await repo.isBlobLinkedInOrganization(q, repository.organizationId, digest);
+    if (!already && (await repo.organizationBytes(q, repository.organizationId)) + size > config.maxBytesPerOrg) {
       throw new OciError(
         'DENIED',
         `the organization's registry storage quota (${config.maxBytesPerOrg} bytes) is full`,
         413,
       );
     }
-    await repo.linkBlob(db, repository.id, digest, size);
+    await repo.linkBlob(q, repository.id, digest, size);
+  }
+
+  /**
+   * Stores bytes the platform itself produced as a blob (through an upload file, like any push), under the blob's
+   * shared lock until `trx`, which links it, ends.
+   */
+  async function putBlob(trx: Tx, content: Buffer): Promise<string> {
+    const digest = sha256Digest(content);
+    await repo.lockBlob(trx, digest, 'shared');
+    const id = await blobs.startUpload();
+    await blobs.appendUpload(id, Readable.from([content]), config.maxBlobBytes);
+    await blobs.commitUpload(id, digest, digest);
+    return digest;
+  }
+
+  async function recordPush(trx: Tx, caller: RegistryCaller, name: string, m: ParsedManifest, tag: string | null) {
+    const details = { repository: name, digest: m.digest, tag, mediaType: m.mediaType };
+    await audit(trx, caller, 'registry.manifest.push', name, details);
+    await event(trx, caller, DOMAIN_EVENT.registryManifestPushed, details);
   }
 
   const service = {
@@ -139,10 +176,16 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     async finishUpload(repository: OciRepository, uploadId: string, digest: string, hashed: string | null = null) {
       await requireUpload(repository, uploadId);
       await repo.deleteUpload(db, uploadId);
-      const size = await blobs.commitUpload(uploadId, digest, hashed);
-      if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
-      await linkVerified(repository, digest, size);
-      return size;
+      // Hashed before the lock: a large chunked upload must not hold a transaction while it is read again.
+      const digestOfContent = hashed ?? (await blobs.hashUpload(uploadId));
+      // Committed and linked under the blob's shared lock: the garbage collector cannot remove it in between.
+      return db.transaction(async (trx) => {
+        await repo.lockBlob(trx, digest, 'shared');
+        const size = await blobs.commitUpload(uploadId, digest, digestOfContent);
+        if (size === null) throw new OciError('DIGEST_INVALID', 'the uploaded content does not match the digest');
+        await linkVerified(repository, digest, size, trx);
+        return size;
+      });
     },
 
     async cancelUpload(repository: OciRepository, uploadId: string) {
@@ -188,17 +231,65 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       const tag = byDigest ? null : reference;
       await db.transaction(async (trx) => {
         await repo.putManifest(trx, repository.id, { ...parsed, content, tag });
-        const details = { repository: name, digest: parsed.digest, tag, mediaType: parsed.mediaType };
-        await audit(trx, caller, 'registry.manifest.push', name, details);
-        await event(trx, caller, DOMAIN_EVENT.registryManifestPushed, details);
+        await recordPush(trx, caller, name, parsed, tag);
+        for (const hook of hooks) await hook.pushed(trx, caller, { name, tag, manifest: parsed });
       });
       return parsed;
+    },
+
+    addManifestHook(hook: ManifestHook) {
+      hooks.push(hook);
+    },
+
+    /**
+     * Writes an artifact the platform holds elsewhere (an API-uploaded catalog version) into the registry in the
+     * caller's transaction, so OCI clients pull it: an OCI manifest with config `{}` of `configMediaType` and one
+     * layer per file (`layerMediaType`, path in the title annotation), tagged `tag`. Hooks do not run.
+     */
+    async storeArtifact(
+      trx: Tx,
+      caller: RegistryCaller,
+      target: { name: string; tag: string; configMediaType: string; layerMediaType: string },
+      files: Record<string, string>,
+    ) {
+      const repository = await ensureRepository(caller.organizationId, target.name);
+      const descriptor = async (mediaType: string, content: Buffer, annotations?: Record<string, string>) => {
+        const digest = await putBlob(trx, content);
+        await linkVerified(repository, digest, content.length, trx);
+        return { mediaType, digest, size: content.length, ...(annotations ? { annotations } : {}) };
+      };
+      const layers = [];
+      for (const [file, text] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) {
+        layers.push(await descriptor(target.layerMediaType, Buffer.from(text), { [TITLE_ANNOTATION]: file }));
+      }
+      const manifest = {
+        schemaVersion: 2,
+        mediaType: OCI_MANIFEST,
+        config: await descriptor(target.configMediaType, Buffer.from('{}')),
+        layers,
+      };
+      const content = Buffer.from(JSON.stringify(manifest));
+      const parsed = parseManifest(content, OCI_MANIFEST);
+      await repo.putManifest(trx, repository.id, { ...parsed, content, tag: target.tag });
+      await recordPush(trx, caller, target.name, parsed, target.tag);
+    },
+
+    /** Deletes the manifest a tag names (the artifact of a deleted catalog version), in the caller's transaction. */
+    async removeArtifact(trx: Tx, caller: RegistryCaller, name: string, tag: string) {
+      const repository = await repo.findRepository(trx, caller.organizationId, name);
+      const manifest = repository ? await repo.findManifest(trx, repository.id, tag) : null;
+      if (!repository || !manifest) return;
+      await repo.deleteManifest(trx, repository.id, manifest.digest);
+      const details = { repository: name, reference: manifest.digest };
+      await audit(trx, caller, 'registry.manifest.delete', name, details);
+      await event(trx, caller, DOMAIN_EVENT.registryManifestDeleted, details);
     },
 
     getManifest: (repository: OciRepository, reference: string) => repo.findManifest(db, repository.id, reference),
 
     /** Deletes a manifest by digest, or only a tag when the reference is a tag. */
     async deleteManifest(caller: RegistryCaller, repository: OciRepository, reference: string) {
+      for (const hook of hooks) hook.deleting(repository);
       await db.transaction(async (trx) => {
         const deleted = reference.startsWith('sha256:')
           ? await repo.deleteManifest(trx, repository.id, reference)
@@ -225,18 +316,35 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       return stale.length;
     },
 
-    /** Operator garbage collection: deletes stored blobs no repository links, and expired uploads. */
-    async collectGarbage(): Promise<{ blobsRemoved: number; bytesFreed: number; uploadsExpired: number }> {
+    /**
+     * Operator garbage collection, safe while pushes run: deletes stored blobs no repository links that were stored
+     * more than `graceSeconds` ago (REGISTRY_GC_GRACE_SECONDS), each checked and removed under the blob's exclusive
+     * lock (a push commits and links under the shared one), and expired uploads (uploads in progress are kept).
+     */
+    async collectGarbage(graceSeconds = config.gcGraceSeconds) {
       const uploadsExpired = await service.expireUploads(true);
+      const before = Date.now() - graceSeconds * 1000;
       let blobsRemoved = 0;
       let bytesFreed = 0;
+      let blobsInGrace = 0;
       for await (const digest of blobs.list()) {
         if (await repo.isBlobLinked(db, digest)) continue;
-        bytesFreed += (await blobs.stat(digest)) ?? 0;
-        await blobs.remove(digest);
-        blobsRemoved += 1;
+        const removed = await db.transaction(async (trx) => {
+          await repo.lockBlob(trx, digest, 'exclusive');
+          const storedAt = await blobs.storedAt(digest);
+          if (storedAt === null || (await repo.isBlobLinked(trx, digest))) return null;
+          if (storedAt.getTime() > before) return 'grace';
+          const size = (await blobs.stat(digest)) ?? 0;
+          await blobs.remove(digest);
+          return size;
+        });
+        if (removed === 'grace') blobsInGrace += 1;
+        else if (removed !== null) {
+          bytesFreed += removed;
+          blobsRemoved += 1;
+        }
       }
-      return { blobsRemoved, bytesFreed, uploadsExpired };
+      return { blobsRemoved, bytesFreed, blobsInGrace, uploadsExpired };
     },
   };
   return service;

@@ -18,6 +18,7 @@ import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { releaseWorkflow } from '../../workflows/release';
 import { loadProject } from '../gitops/delivery-model';
+import type { WorkloadSources } from '../gitops/workload-sources';
 import { groupChanges } from '../gitops/delivery-service';
 import { readTree, resolveRef } from '../gitops/git-plumbing';
 import { renderAll } from '../gitops/manifests';
@@ -63,6 +64,7 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporalUiUrl: string | undefined;
   repositories: RepositoryStore;
   publicUrl: string;
+  sources: WorkloadSources;
   governance: GovernanceGate;
 }
 
@@ -268,7 +270,10 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     const key = uuidKey(tenantId);
     const tenant = key ? await findProjectTenant(db, caller.organizationId, key) : null;
     if (!tenant) throw new NotFound('tenant not found');
-    const loaded = await loadProject(db, caller.organizationId, tenant.projectId, deps.publicUrl);
+    const loaded = await loadProject(db, caller.organizationId, tenant.projectId, {
+      publicUrl: deps.publicUrl,
+      sources: deps.sources,
+    });
     if (!loaded) throw new NotFound('tenant not found');
     if (!loaded.environments.some((e) => e.environment === environment)) {
       throw new NotFound(`environment ${environment} is not an environment of this project`);

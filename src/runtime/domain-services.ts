@@ -18,6 +18,8 @@ import { releasePolicyCheck } from '../policies/policy-check';
 import { approvalRequirement } from '../approval-policies/approval-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
 import { createBlobStore } from '../registry/blob-store';
+import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
+import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
@@ -67,6 +69,8 @@ export interface DomainServices {
   machineAuth: { apiKey: Authenticator; serviceAccountToken: Authenticator };
   /** The organization registry behind /v2/* (src/registry, blobs under DATA_DIR/registry). */
   registry: RegistryService;
+  /** Renders workloads referencing an organization chart or kustomize base (src/gitops/workload-sources.ts). */
+  sources: WorkloadSources;
   /** Helm charts of the registry (/api/v2/org-charts). */
   charts: ChartCatalog;
   /** Versioned kustomize bases and manifest bundles of the organization (src/catalog, validated on upload). */
@@ -113,16 +117,24 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const registry = createRegistryService({
-    db,
-    audit,
-    blobs: createBlobStore(config.dataDir),
-    config: config.registry,
+  const blobs = createBlobStore(config.dataDir);
+  const registry = createRegistryService({ db, audit, blobs, config: config.registry });
+  const sources = createWorkloadSources({ blobs, helmPath: config.registry.helmPath });
+  const catalogDeps = { ...owned, validation: core.validation, registry };
+  const catalogs = {
+    'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
+    'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
+  };
+  registry.addManifestHook(catalogRegistryHook({ blobs, catalogs }));
+  const projects = createProjectDomain({
+    ...owned,
+    repositories,
+    publicUrl: config.publicUrl,
+    checkSource: sources.check,
   });
-  const projects = createProjectDomain({ ...owned, repositories, publicUrl: config.publicUrl });
   const plans = createPlanGate(db);
   const governance = createGovernanceGate();
-  authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl }));
+  authorization.addApprovalPolicy(approvalPolicyHook({ db, repositories, publicUrl: config.publicUrl, sources }));
   const machineAuth: MachineAuthDeps = {
     db,
     limiter: core.limiter,
@@ -152,6 +164,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       workflows: core.workflows,
       taskQueuePrefix: config.temporal.taskQueuePrefix,
       publicUrl: config.publicUrl,
+      sources,
       projects: projects.projects,
       repositories,
       validation: core.validation,
@@ -161,9 +174,10 @@ export function createDomainServices(core: CoreServices): DomainServices {
       gate: governance,
     }),
     registry,
+    sources,
     charts: createChartCatalog({ db, registry }),
-    kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
-    manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
+    kustomizeBases: catalogs['kustomize-base'],
+    manifestBundles: catalogs['manifest-bundle'],
     releases: createReleaseService({
       ...owned,
       temporal: core.temporal,
@@ -175,6 +189,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       temporalUiUrl: config.releases.temporalUiUrl,
       repositories,
       publicUrl: config.publicUrl,
+      sources,
       governance,
     }),
     pins: createPinService({ ...owned, projects: projects.projects }),
@@ -190,6 +205,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
         syncTimeoutMs: config.releases.syncTimeoutMs,
       },
       publicUrl: config.publicUrl,
+      sources,
       namespace: config.temporal.namespace,
       temporalUiUrl: config.releases.temporalUiUrl,
     }),
@@ -197,7 +213,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
     },
-    policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl }),
+    policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl, sources }),
     approvalPolicies: createApprovalPolicyService({ ...owned, projects: projects.projects }),
     notifications: createNotificationDomain({
       ...owned,

@@ -74,6 +74,17 @@ describe('kustomize bases of the organization', () => {
       'resources: "missing.yaml" is not a file of the base',
       'resources: "../other" is not a file of the base',
     ]);
+    const references = await s.http.post<{ validation: { results: { message: string }[] } }>(BASES, {
+      token,
+      body: base('2.0.3', {
+        'kustomization.yaml': 'resources: [deployment.yaml]\ncomponents: [gone]\npatches:\n  - path: nowhere.yaml\n',
+      }),
+    });
+    expect(references.status).toBe(422);
+    expect(references.body.validation.results.map((r) => r.message)).toEqual([
+      'components: "gone" is not a directory of the base holding a kustomization',
+      'patches: "nowhere.yaml" is not a file of the base',
+    ]);
     const { 'kustomization.yaml': _omitted, ...withoutKustomization } = base('2.0.2').files;
     const bare = await s.http.post(BASES, {
       token,

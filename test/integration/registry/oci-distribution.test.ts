@@ -189,8 +189,13 @@ describe('the OCI distribution API', () => {
     await platform.services.db('oci_uploads').update({ updated_at: new Date(Date.now() - 2 * 3600 * 1000) });
     const orphan = sha('layer-1');
     expect(fs.existsSync(blobFile(orphan))).toBe(true);
-    const gc = await platform.services.registry.collectGarbage();
-    expect([gc.blobsRemoved, gc.uploadsExpired]).toEqual([1, 2]); // this upload and the stranger's unmounted one
+    // Within the grace period (REGISTRY_GC_GRACE_SECONDS, 1 hour by default) an unlinked blob stays.
+    const kept = await platform.services.registry.collectGarbage();
+    // The expired uploads: this one and the stranger's unmounted one.
+    expect([kept.blobsRemoved, kept.blobsInGrace, kept.uploadsExpired]).toEqual([0, 1, 2]);
+    expect(fs.existsSync(blobFile(orphan))).toBe(true);
+    const gc = await platform.services.registry.collectGarbage(0);
+    expect([gc.blobsRemoved, gc.blobsInGrace, gc.uploadsExpired]).toEqual([1, 0, 0]);
     expect(fs.existsSync(blobFile(orphan))).toBe(false);
     const late = await owner.call('PATCH', location, 'x');
     expect([late.status, late.code]).toEqual([404, 'BLOB_UPLOAD_UNKNOWN']);

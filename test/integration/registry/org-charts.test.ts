@@ -1,45 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { pushChart as pushChartContent } from './chart-push';
 import { twoOrgs } from './two-orgs';
-import { sha } from './oci-layout';
 import { ociClient } from './oci-protocol';
 
 const s = twoOrgs(['owner', 'viewer']);
 
 const SCHEMA = { type: 'object', properties: { replicas: { type: 'integer' } } };
 
-/** A chart tarball as `helm package` lays it out: `<name>/Chart.yaml`, values, schema, templates. */
-function chartTarball(version: string): Buffer {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chart-'));
-  fs.mkdirSync(path.join(dir, 'web', 'templates'), { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'web', 'Chart.yaml'),
-    `apiVersion: v2\nname: web\nversion: ${version}\nappVersion: "${version}-app"\ndescription: The web tier\n`,
-  );
-  fs.writeFileSync(path.join(dir, 'web', 'values.yaml'), 'replicas: 1\n');
-  fs.writeFileSync(path.join(dir, 'web', 'values.schema.json'), JSON.stringify(SCHEMA));
-  fs.writeFileSync(path.join(dir, 'web', 'templates', 'cm.yaml'), 'kind: ConfigMap\n');
-  return execFileSync('tar', ['-cz', '-C', dir, 'web']);
-}
-
-/** Pushes a chart version the way `helm push` does: config blob, chart layer, manifest tagged with the version. */
-async function pushChart(client: ReturnType<typeof ociClient>, repo: string, version: string) {
-  const config = JSON.stringify({ name: 'web', version, apiVersion: 'v2' });
-  const layer = chartTarball(version);
-  expect((await client.pushBlob(repo, config)).status).toBe(201);
-  expect((await client.pushBlob(repo, layer)).status).toBe(201);
-  const res = await client.pushManifest(repo, version, {
-    schemaVersion: 2,
-    mediaType: 'application/vnd.oci.image.manifest.v1+json',
-    config: { mediaType: 'application/vnd.cncf.helm.config.v1+json', digest: sha(config), size: config.length },
-    layers: [
-      { mediaType: 'application/vnd.cncf.helm.chart.content.v1.tar+gzip', digest: sha(layer), size: layer.length },
-    ],
+/** The web chart of these tests: app version and description from its version, a values schema, a template. */
+const pushChart = (client: ReturnType<typeof ociClient>, repo: string, version: string) =>
+  pushChartContent(client, repo, version, {
+    appVersion: `${version}-app`,
+    description: 'The web tier',
+    files: { 'values.schema.json': JSON.stringify(SCHEMA), 'templates/cm.yaml': 'kind: ConfigMap\n' },
   });
-  expect(res.status).toBe(201);
-}
 
 describe('the organization chart catalog', () => {
   it('lists charts pushed over OCI with versions, app versions, descriptions and values schemas', async () => {

@@ -1,0 +1,132 @@
+import { buffer } from 'node:stream/consumers';
+import { dump } from 'js-yaml';
+import type { Queryable } from '../db/knex';
+import { Unprocessable } from '../errors';
+import { findCatalogVersion } from '../catalog/catalog-repository';
+import { renderKustomizeBase, type KubeObject } from '../catalog/kustomize-render';
+import type { BlobStore } from '../registry/blob-store';
+import { renderChart } from '../registry/chart-render';
+import { HELM_CHART_LAYER, HELM_CONFIG } from '../registry/manifest';
+import { findManifest, findRepository } from '../registry/registry-repository';
+import {
+  effectiveSpec,
+  type WorkloadOverrides,
+  type WorkloadSource,
+  type WorkloadSpec,
+} from '../projects/workload-spec';
+
+/** One generated file of a rendered source: `<kind>-<name>.yaml` beside the target's kustomization. */
+export interface RenderedFile {
+  file: string;
+  content: string;
+}
+
+/** Rendered files of a workload by `<tenant>/<environment>`. */
+export type RenderedTargets = Map<string, RenderedFile[]>;
+
+export interface SourceModel {
+  tenants: string[];
+  environments: { slug: string; kubernetesVersion: string }[];
+  workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
+}
+
+/** A chart archive read into memory to render, at most (its files unpack to 20 MiB at most, chart-render.ts). */
+const CHART_ARCHIVE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Overrides of a trial render (only whether the base renders matters). */
+const CHECK_OVERRIDES = { image: { repository: '', tag: 'check' }, replicas: 1 };
+
+const describe = (s: WorkloadSource) => `${s.kind} ${s.name} ${s.version}`;
+
+/** One file per object, named after its kind and name (a repeated pair gets a number). */
+export function filesOf(objects: KubeObject[]): RenderedFile[] {
+  const used = new Set<string>();
+  return objects.map((obj, i) => {
+    const slug = (v: unknown) =>
+      String(v ?? '')
+        .toLowerCase()
+        .replace(/[^a-z0-9.-]+/g, '-')
+        .slice(0, 100);
+    let file = `${slug(obj.kind) || 'object'}-${slug(obj.metadata?.name) || i}.yaml`;
+    for (let n = 2; used.has(file); n += 1) file = file.replace(/(?:-\d+)?\.yaml$/, `-${n}.yaml`);
+    used.add(file);
+    return { file, content: dump(obj, { lineWidth: -1, noRefs: true, quotingType: '"' }) };
+  });
+}
+
+export type WorkloadSources = ReturnType<typeof createWorkloadSources>;
+
+/**
+ * Renders the workloads that reference an organization chart version (pushed to the registry) or a kustomize base
+ * version (src/catalog) for every target, with each target's effective image tag and replicas. Identical inputs render
+ * once. A missing version, or a source the renderers cannot render, answers 422.
+ */
+export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string }) {
+  async function chartArchive(db: Queryable, organizationId: string, source: WorkloadSource): Promise<Buffer> {
+    const repository = await findRepository(db, organizationId, source.name);
+    const manifest = repository ? await findManifest(db, repository.id, source.version) : null;
+    if (!manifest || manifest.configMediaType !== HELM_CONFIG) {
+      throw new Unprocessable(`${describe(source)} is not in the organization registry`);
+    }
+    const doc = JSON.parse(manifest.content.toString('utf8')) as { layers?: { mediaType: string; digest: string }[] };
+    const layer = doc.layers?.find((l) => l.mediaType === HELM_CHART_LAYER);
+    if (!layer) throw new Unprocessable(`${describe(source)} has no chart layer`);
+    if (((await deps.blobs.stat(layer.digest)) ?? 0) > CHART_ARCHIVE_MAX_BYTES) {
+      throw new Unprocessable(`${describe(source)}: the chart archive is over ${CHART_ARCHIVE_MAX_BYTES} bytes`);
+    }
+    return buffer(deps.blobs.read(layer.digest));
+  }
+
+  async function baseFiles(db: Queryable, organizationId: string, source: WorkloadSource) {
+    const version = await findCatalogVersion(db, organizationId, 'kustomize-base', source.name, source.version);
+    if (!version) throw new Unprocessable(`${describe(source)} is not in the organization catalog`);
+    return version.files;
+  }
+
+  return {
+    /**
+     * When a workload is saved: the version exists, and a kustomize base only uses what the renderer applies (a chart
+     * is only rendered at delivery time, helm being a process).
+     */
+    async check(db: Queryable, organizationId: string, source: WorkloadSource): Promise<void> {
+      if (source.kind === 'chart') await chartArchive(db, organizationId, source);
+      else renderKustomizeBase(await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
+    },
+
+    async render(db: Queryable, organizationId: string, model: SourceModel): Promise<Map<string, RenderedTargets>> {
+      const out = new Map<string, RenderedTargets>();
+      for (const w of model.workloads) {
+        const source = w.spec.source;
+        if (!source) continue;
+        const archive = source.kind === 'chart' ? await chartArchive(db, organizationId, source) : null;
+        const files = source.kind === 'kustomize-base' ? await baseFiles(db, organizationId, source) : null;
+        const memo = new Map<string, Promise<RenderedFile[]>>();
+        const targets: RenderedTargets = new Map();
+        for (const tenant of model.tenants)
+          for (const env of model.environments) {
+            const spec = effectiveSpec(w.spec, w.overrides, tenant, env.slug);
+            const overrides = { image: spec.image, replicas: spec.replicas };
+            const key = JSON.stringify([tenant, env.kubernetesVersion, overrides]);
+            let rendered = memo.get(key);
+            if (!rendered) {
+              rendered = archive
+                ? renderChart(deps.helmPath, {
+                    ref: `${source.name}:${source.version}`,
+                    archive,
+                    releaseName: w.name,
+                    namespace: tenant,
+                    kubernetesVersion: env.kubernetesVersion,
+                    values: source.values ?? {},
+                    overrides,
+                  }).then(filesOf)
+                : Promise.resolve(filesOf(renderKustomizeBase(files ?? {}, overrides)));
+              memo.set(key, rendered);
+            }
+            targets.set(`${tenant}/${env.slug}`, await rendered);
+          }
+        out.set(w.name, targets);
+      }
+      return out;
+    },
+  };
+}

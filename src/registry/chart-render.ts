@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { dump } from 'js-yaml';
+import { Unprocessable } from '../errors';
+import { applyOverrides, objectsOf, type KubeObject, type RenderOverrides } from '../catalog/kustomize-render';
+import { filesOfTarGz } from './tar-reader';
+
+const CHART_MAX_BYTES = 20 * 1024 * 1024;
+const HELM_TIMEOUT_MS = 30_000;
+const HELM_MAX_OUTPUT = 16 * 1024 * 1024;
+
+export interface ChartRenderRequest {
+  /** `<name>:<version>`, for messages. */
+  ref: string;
+  /** The chart layer (a `.tgz` as `helm package` writes it). */
+  archive: Buffer;
+  releaseName: string;
+  namespace: string;
+  kubernetesVersion: string;
+  /** The workload's chart values; `image.repository`, `image.tag` and `replicaCount` come from the workload. */
+  values: Record<string, unknown>;
+  overrides: RenderOverrides;
+}
+
+function helmTemplate(helm: string, args: string[]): Promise<{ missing: boolean; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(helm, args, { timeout: HELM_TIMEOUT_MS, maxBuffer: HELM_MAX_OUTPUT }, (err, stdout, stderr) => {
+      if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') return resolve({ missing: true, stdout: '' });
+      if (err) return reject(new Unprocessable(`helm template failed: ${String(stderr).trim().slice(0, 2000)}`));
+      resolve({ missing: false, stdout });
+    });
+  });
+}
+
+/**
+ * Without helm: the chart's templates that hold no template action, as they are; a chart with any templated file
+ * answers 422 naming the missing renderer.
+ */
+function renderPlain(helm: string, req: ChartRenderRequest): KubeObject[] {
+  const templates = [...filesOfTarGz(req.archive, CHART_MAX_BYTES)].filter(([name]) =>
+    /^[^/]+\/templates\/(?:[^/]+\/)*[^_/][^/]*\.ya?ml$/.test(name),
+  );
+  const templated = templates.filter(([, text]) => text.includes('{{')).map(([name]) => name);
+  if (templated.length > 0) {
+    throw new Unprocessable(
+      `chart ${req.ref} has templated files (${templated.slice(0, 5).join(', ')}); rendering them needs the helm ` +
+        `binary, which was not found (HELM_PATH=${helm})`,
+    );
+  }
+  return templates.flatMap(([name, text]) => objectsOf(name, text.toString('utf8')));
+}
+
+/**
+ * Renders a chart version for one target with `helm template` when the helm binary is present (HELM_PATH, default
+ * `helm` on PATH), else its non-templated manifests; the workload's image tag and replicas are applied to the result
+ * either way (docs/registry.md).
+ */
+export async function renderChart(helm: string, req: ChartRenderRequest): Promise<KubeObject[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'chart-render-'));
+  try {
+    const values = {
+      ...req.values,
+      image: { ...(req.values.image as object), ...req.overrides.image },
+      replicaCount: req.overrides.replicas,
+    };
+    await fs.writeFile(path.join(dir, 'chart.tgz'), req.archive);
+    await fs.writeFile(path.join(dir, 'values.yaml'), dump(values));
+    const { missing, stdout } = await helmTemplate(helm, [
+      'template',
+      req.releaseName,
+      path.join(dir, 'chart.tgz'),
+      '--values',
+      path.join(dir, 'values.yaml'),
+      '--namespace',
+      req.namespace,
+      '--kube-version',
+      req.kubernetesVersion,
+    ]);
+    const objects = missing ? renderPlain(helm, req) : objectsOf(`chart ${req.ref}`, stdout);
+    return applyOverrides(objects, req.overrides);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
