@@ -19,8 +19,11 @@ export interface OutboundRequest {
   body: string;
 }
 
-/** What one attempt did: `refused` never left the host (SSRF rules), `timeout` hit a limit. */
-export type AttemptStatus = 'success' | 'failed' | 'timeout' | 'refused';
+/**
+ * What one attempt did: `refused` never left the host (SSRF rules), `timeout` hit a limit, `throttled` was not sent
+ * because the target asked to be left alone (the channel sender decides that, never this module).
+ */
+export type AttemptStatus = 'success' | 'failed' | 'timeout' | 'refused' | 'throttled';
 
 export interface AttemptResult {
   status: AttemptStatus;

@@ -123,6 +123,15 @@ export interface DigestItem {
   projectId: string | null;
   /** The member's interval when the item was routed; the latest one sets the next window. */
   intervalMs: number;
+  /** The personal channels the member's preferences route this event to; absent (older items): email only. */
+  channels?: DigestChannel[];
+}
+
+/** Personal channels a digest summarises into (one summary per channel per window). */
+export type DigestChannel = 'email' | 'in_app';
+
+export function digestChannelsOf(item: DigestItem): DigestChannel[] {
+  return item.channels ?? ['email'];
 }
 
 export interface DigestInput {
