@@ -1,4 +1,4 @@
-import { ConfigError, type Env, readBool, readDurationMs, readInt, readString } from './parse';
+import { ConfigError, type Env, readBool, readDurationMs, readInt, readString, readUrl } from './parse';
 import type { OutboundPolicy } from '../net/outbound-policy';
 import type { SafeSendLimits } from '../net/safe-http';
 
@@ -46,6 +46,7 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
       allowedPorts: readPorts(env, 'NOTIFY_ALLOWED_PORTS', '443,80,8443,8080'),
       allowPrivate: readBool(env, 'NOTIFY_ALLOW_PRIVATE_TARGETS', false),
       smtpPorts: readPorts(env, 'NOTIFY_SMTP_ALLOWED_PORTS', '25,465,587,2525'),
+      egressProxy: readUrl(env, 'NOTIFY_EGRESS_PROXY', ['http:']),
     },
     limits: {
       connectTimeoutMs: readDurationMs(env, 'NOTIFY_CONNECT_TIMEOUT', 5_000),

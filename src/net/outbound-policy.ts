@@ -14,6 +14,11 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** NOTIFY_SMTP_ALLOWED_PORTS: the ports an organization's own SMTP relay may use. */
   smtpPorts: readonly number[];
+  /**
+   * NOTIFY_EGRESS_PROXY: an HTTP CONNECT proxy every outbound send goes through (`http://[user:pass@]host:port`).
+   * The target is still checked here first and the proxy is asked for the checked address, never the name.
+   */
+  egressProxy?: string;
 }
 
 /** Why a target was refused; the message is safe to show the tenant (it names no resolved address). */

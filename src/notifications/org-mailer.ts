@@ -51,6 +51,8 @@ export function createOrgMailer(deps: OrgMailerDeps): OrgMailer {
       connectionTimeout: deps.limits.connectTimeoutMs,
       greetingTimeout: deps.limits.connectTimeoutMs,
       socketTimeout: deps.limits.totalTimeoutMs,
+      // NOTIFY_EGRESS_PROXY: nodemailer's own HTTP CONNECT support, asked for the checked address as well.
+      ...(deps.outbound.egressProxy ? { proxy: deps.outbound.egressProxy } : {}),
     });
     try {
       await transport.sendMail({ from: settings.fromAddress, ...message });
