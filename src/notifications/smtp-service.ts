@@ -22,6 +22,9 @@ export interface SmtpSettingsInput {
   from: string;
 }
 
+/** `configured: false`: the organization's notification email goes through the platform's relay (SMTP_URL). */
+export type SmtpSettingsAnswer = ({ configured: true } & SmtpSettingsView) | { configured: false };
+
 export interface SmtpSettingsView {
   host: string;
   port: number;
@@ -84,7 +87,10 @@ export function createSmtpService(deps: SmtpServiceDeps) {
   }
 
   return {
-    get: async (caller: OrgCaller): Promise<SmtpSettingsView> => viewOf(await stored(caller)),
+    async get(caller: OrgCaller): Promise<SmtpSettingsAnswer> {
+      const settings = await findSmtpSettings(db, caller.organizationId);
+      return settings ? { configured: true, ...viewOf(settings) } : { configured: false };
+    },
 
     async put(caller: OrgCaller, input: SmtpSettingsInput): Promise<SmtpSettingsView> {
       await checked(input);

@@ -12,7 +12,7 @@ export function smtpRoutes(smtp: SmtpService): RouteDef[] {
     {
       method: 'get',
       path: BASE,
-      summary: "The organization's SMTP settings (404 when it uses the platform's)",
+      summary: "The organization's SMTP settings (`configured: false` when its email uses the platform's relay)",
       tag: 'notifications',
       access: access('read'),
       handler: async (ctx) => {

@@ -32,7 +32,8 @@ const settings = (over: Record<string, unknown> = {}) => ({
 describe("an organization's own SMTP relay", () => {
   it('admins set, read, test and delete it; the password is sealed, never answered or audited', async () => {
     const token = a.owner.token;
-    expect((await h.api.get(SMTP, { token })).status).toBe(404);
+    expect((await h.api.get(SMTP, { token })).body).toEqual({ configured: false });
+    expect((await h.api.post(`${SMTP}/test`, { token, body: { to: 'ops@org-a.example' } })).status).toBe(404);
     for (const role of ['member', 'viewer'] as const) {
       const t = a.members[role]!.token;
       expect((await h.api.put(SMTP, { token: t, body: settings() })).status).toBe(403);
@@ -41,6 +42,7 @@ describe("an organization's own SMTP relay", () => {
     const saved = await h.api.put(SMTP, { token, body: settings() });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ host: '127.0.0.1', username: 'relay-user', hasPassword: true });
+    expect((await h.api.get(SMTP, { token })).body).toMatchObject({ configured: true, host: '127.0.0.1' });
     expect(saved.text).not.toContain('relay-password');
     expect((await h.api.get(SMTP, { token })).text).not.toContain('relay-password');
     const row = await h.platform.services.db('organization_smtp_settings').where({ organization_id: a.org.id }).first();
@@ -84,7 +86,8 @@ describe("an organization's own SMTP relay", () => {
     // Deleted: the organization is back on the platform's relay.
     await h.api.put(SMTP, { token: b.owner.token, body: settings({ from: 'alerts@org-b.example' }) });
     expect((await h.api.delete(SMTP, { token: b.owner.token })).status).toBe(204);
-    expect((await h.api.get(SMTP, { token: b.owner.token })).status).toBe(404);
+    expect((await h.api.get(SMTP, { token: b.owner.token })).body).toEqual({ configured: false });
+    expect((await h.api.delete(SMTP, { token: b.owner.token })).status).toBe(404);
   });
 
   it("an organization's channel, personal and digest mail go to its relay; another organization's to the platform's", async () => {
