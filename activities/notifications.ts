@@ -4,6 +4,7 @@ import type { WorkflowStarter } from '../src/temporal/start-workflow';
 import type { ChannelDeliver } from '../src/notifications/channel-sender';
 import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
 import { sendDigest } from '../src/notifications/digest-mail';
+import type { EscalationService } from '../src/notifications/escalation-service';
 import type { OrgMailer } from '../src/notifications/org-mailer';
 import type {
   DeliveryOutcome,
@@ -16,7 +17,11 @@ export interface NotificationActivityDeps {
   db: Db;
   audit: AuditService;
   workflows: WorkflowStarter;
-  notifications: { deliver: ChannelDeliver; mail: Pick<OrgMailer, 'send'> };
+  notifications: {
+    deliver: ChannelDeliver;
+    mail: Pick<OrgMailer, 'send'>;
+    escalations: Pick<EscalationService, 'resolveQuietly'>;
+  };
   config: { notifications: { limits: { totalTimeoutMs: number }; throttle: { maxWaitMs: number } } };
 }
 
@@ -25,7 +30,7 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
   return {
     readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
     planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
-      planDispatch(deps, input, {
+      planDispatch({ ...deps, resolveIncident: deps.notifications.escalations.resolveQuietly }, input, {
         totalTimeoutMs: deps.config.notifications.limits.totalTimeoutMs,
         throttleWaitMs: deps.config.notifications.throttle.maxWaitMs,
       }),

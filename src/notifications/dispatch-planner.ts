@@ -4,7 +4,7 @@ import { activeChannelsFor, findChannel, type ChannelRecord } from './channel-re
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, sendKey } from './delivery-repository';
 import { notificationEventOf, selects, type NotificationEvent } from './event-catalog';
-import { routeToEscalations, type IncidentDeps } from './incident-opener';
+import { resolveByEvent, routeToEscalations, type IncidentDeps } from './incident-opener';
 import { insertInApp, membersWithPreferences, type Preferences } from './inbox-repository';
 import { messageOf } from './message';
 import {
@@ -87,6 +87,7 @@ export async function planDispatch(
       data: record.payload,
     });
     await routeToEscalations(deps, message);
+    await resolveByEvent(deps, message);
     for (const { userId, email, preferences } of members) {
       const routes = personalChannels(preferences, event, record.projectId);
       if (preferences.digestIntervalMs !== null) {

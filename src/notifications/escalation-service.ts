@@ -179,6 +179,15 @@ export function createEscalationService(
       return act(incident, resolveIncidentUpdate, { actor: auditActor(caller), via: 'api' });
     },
 
+    /** The dispatcher's resolve after a resolving event (system actor); an incident closed meanwhile stays as it is. */
+    async resolveQuietly(incident: Incident, req: IncidentActionRequest): Promise<void> {
+      try {
+        await act(incident, resolveIncidentUpdate, req);
+      } catch (err) {
+        if (!(err instanceof Conflict)) throw err;
+      }
+    },
+
     /** The signed link: no session; the signature names the incident, the workflow makes it single-use. */
     async acknowledgeByLink(token: string): Promise<IncidentState> {
       const incidentId = incidentOfToken(deps.secrets, token);

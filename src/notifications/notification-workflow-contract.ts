@@ -99,8 +99,8 @@ export interface IncidentState {
 
 export interface IncidentActionRequest {
   actor: AuditActor;
-  /** `link` when the signed single-use link was used. */
-  via: 'api' | 'link';
+  /** `link` when the signed single-use link was used; `event` when a resolving event closed it (RESOLVING_EVENTS). */
+  via: 'api' | 'link' | 'event';
 }
 
 export const acknowledgeIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('acknowledgeIncident');
