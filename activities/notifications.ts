@@ -20,7 +20,7 @@ export interface NotificationActivityDeps {
   notifications: {
     deliver: ChannelDeliver;
     mail: Pick<OrgMailer, 'send'>;
-    escalations: Pick<EscalationService, 'resolveQuietly'>;
+    escalations: Pick<EscalationService, 'startResolve'>;
   };
   config: { notifications: { limits: { totalTimeoutMs: number }; throttle: { maxWaitMs: number } } };
 }
@@ -30,7 +30,7 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
   return {
     readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
     planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
-      planDispatch({ ...deps, resolveIncident: deps.notifications.escalations.resolveQuietly }, input, {
+      planDispatch({ ...deps, resolveIncident: deps.notifications.escalations.startResolve }, input, {
         totalTimeoutMs: deps.config.notifications.limits.totalTimeoutMs,
         throttleWaitMs: deps.config.notifications.throttle.maxWaitMs,
       }),

@@ -179,12 +179,18 @@ export function createEscalationService(
       return act(incident, resolveIncidentUpdate, { actor: auditActor(caller), via: 'api' });
     },
 
-    /** The dispatcher's resolve after a resolving event (system actor); an incident closed meanwhile stays as it is. */
-    async resolveQuietly(incident: Incident, req: IncidentActionRequest): Promise<void> {
+    /**
+     * The dispatcher's resolve after a resolving event (system actor): waits until the workflow accepted the Update,
+     * not for its activities (the dispatcher's turn is not held up by the paging resolves). `updateId` makes a retried
+     * turn's call the same Update; an incident closed meanwhile stays as it is.
+     */
+    async startResolve(incident: Incident, req: IncidentActionRequest, updateId: string): Promise<void> {
       try {
-        await act(incident, resolveIncidentUpdate, req);
+        await deps.temporal.workflow
+          .getHandle(incident.workflowId)
+          .startUpdate(resolveIncidentUpdate, { args: [req], waitForStage: 'ACCEPTED', updateId });
       } catch (err) {
-        if (!(err instanceof Conflict)) throw err;
+        if (!(incidentUpdateError(err) instanceof Conflict)) throw err;
       }
     },
 

@@ -30,8 +30,11 @@ export interface IncidentDeps {
   db: Db;
   audit: AuditService;
   workflows: WorkflowStarter;
-  /** Resolves an incident through its workflow's `resolveIncident` Update (an incident already closed is no error). */
-  resolveIncident(incident: Incident, request: IncidentActionRequest): Promise<void>;
+  /**
+   * Starts the `resolveIncident` Update of an incident's workflow (`updateId` deduplicates a retried call; an
+   * incident already closed is no error).
+   */
+  resolveIncident(incident: Incident, request: IncidentActionRequest, updateId: string): Promise<void>;
 }
 
 const SYSTEM = { userId: null, actorType: 'system' as const, actor: 'notifications', requestId: null };
@@ -130,7 +133,8 @@ export async function resolveByEvent(deps: IncidentDeps, message: NotificationMe
     if (!selects(policy.triggerEvents, resolves)) continue;
     const key = keyOf(policy, { event: resolves, projectId: message.projectId });
     for (const incident of await unresolvedIncidents(deps.db, policy.id, key)) {
-      await deps.resolveIncident(incident, { actor: { ...SYSTEM, actor: `event:${message.event}` }, via: 'event' });
+      const request = { actor: { ...SYSTEM, actor: `event:${message.event}` }, via: 'event' as const };
+      await deps.resolveIncident(incident, request, `resolve-by-event-${message.eventId}`);
     }
   }
 }
