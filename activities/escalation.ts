@@ -1,7 +1,7 @@
 import type { AuditService } from '../src/audit/audit-service';
 import type { Db } from '../src/db/knex';
 import type { SecretBox } from '../src/identity/mfa/secret-box';
-import type { Mailer } from '../src/mail/mailer';
+import type { OrgMailer } from '../src/notifications/org-mailer';
 import type { ChannelDeliver } from '../src/notifications/channel-sender';
 import { createEscalationNotifier } from '../src/notifications/escalation-notifier';
 import { recordTransition } from '../src/notifications/incident-opener';
@@ -15,8 +15,7 @@ export interface EscalationActivityDeps {
   db: Db;
   audit: AuditService;
   secrets: SecretBox;
-  mailer: Pick<Mailer, 'send'>;
-  notifications: { deliver: ChannelDeliver };
+  notifications: { deliver: ChannelDeliver; mail: Pick<OrgMailer, 'send'> };
   config: { publicUrl: string };
 }
 
@@ -25,6 +24,7 @@ export function createEscalationActivities(deps: EscalationActivityDeps) {
   const notifier = createEscalationNotifier({
     ...deps,
     deliver: deps.notifications.deliver,
+    mail: deps.notifications.mail,
     publicUrl: deps.config.publicUrl,
   });
   return {

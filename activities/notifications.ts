@@ -4,7 +4,8 @@ import type { WorkflowStarter } from '../src/temporal/start-workflow';
 import type { ChannelDeliver } from '../src/notifications/channel-sender';
 import { deliverPlanned, planDispatch, readCursor } from '../src/notifications/dispatch-planner';
 import { sendDigest } from '../src/notifications/digest-mail';
-import type { Mailer } from '../src/mail/mailer';
+import type { EscalationService } from '../src/notifications/escalation-service';
+import type { OrgMailer } from '../src/notifications/org-mailer';
 import type {
   DeliveryOutcome,
   DigestItem,
@@ -16,9 +17,12 @@ export interface NotificationActivityDeps {
   db: Db;
   audit: AuditService;
   workflows: WorkflowStarter;
-  mailer: Pick<Mailer, 'send'>;
-  notifications: { deliver: ChannelDeliver };
-  config: { notifications: { limits: { totalTimeoutMs: number } } };
+  notifications: {
+    deliver: ChannelDeliver;
+    mail: Pick<OrgMailer, 'send'>;
+    escalations: Pick<EscalationService, 'startResolve'>;
+  };
+  config: { notifications: { limits: { totalTimeoutMs: number }; throttle: { maxWaitMs: number } } };
 }
 
 /** The outbox dispatcher's steps (workflows/notification-dispatch.ts). */
@@ -26,10 +30,13 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
   return {
     readDispatchCursor: (organizationId: string): Promise<number> => readCursor(deps.db, organizationId),
     planDispatch: (input: { organizationId: string; afterSeq: number; limit: number }): Promise<DispatchPlan> =>
-      planDispatch(deps, input, deps.config.notifications.limits.totalTimeoutMs),
+      planDispatch({ ...deps, resolveIncident: deps.notifications.escalations.startResolve }, input, {
+        totalTimeoutMs: deps.config.notifications.limits.totalTimeoutMs,
+        throttleWaitMs: deps.config.notifications.throttle.maxWaitMs,
+      }),
     deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
-      deliverPlanned({ db: deps.db, deliver: deps.notifications.deliver, mailer: deps.mailer }, delivery),
+      deliverPlanned({ db: deps.db, ...deps.notifications }, delivery),
     sendDigest: (input: { organizationId: string; userId: string; items: DigestItem[] }): Promise<'sent' | 'skipped'> =>
-      sendDigest(deps, input),
+      sendDigest({ db: deps.db, mail: deps.notifications.mail }, input),
   };
 }

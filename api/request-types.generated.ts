@@ -801,6 +801,34 @@ export interface NotificationPreferencesRequest {
   digestIntervalMs?: number | null;
 }
 
+export interface NotificationSmtpSettingsRequest {
+  /**
+   * Host name or address of the relay (an IPv6 address in brackets).
+   */
+  host: string;
+  /**
+   * One of NOTIFY_SMTP_ALLOWED_PORTS (default 25, 465, 587, 2525).
+   */
+  port: number;
+  /**
+   * tls: TLS from the first byte (465); starttls: the upgrade is required (587); none: plain SMTP, only with NOTIFY_ALLOW_HTTP.
+   */
+  security: 'tls' | 'starttls' | 'none';
+  username?: string | null;
+  /**
+   * Absent keeps the stored password; null removes it. Never returned.
+   */
+  password?: string | null;
+  /**
+   * Sender address of the organization's notification email.
+   */
+  from: string;
+}
+
+export interface NotificationSmtpTestRequest {
+  to: string;
+}
+
 export interface OrgPageQueryRequest {
   /**
    * nextCursor of the previous page

@@ -28,6 +28,7 @@ import { approvalPolicyRoutes } from './routes/approval-policies/approval-policy
 import { channelRoutes } from './routes/notifications/channel-routes';
 import { inboxRoutes } from './routes/notifications/inbox-routes';
 import { escalationRoutes } from './routes/notifications/escalation-routes';
+import { smtpRoutes } from './routes/notifications/smtp-routes';
 import { agentBindingRoutes } from './routes/clusters/agent-binding-routes';
 import { clusterRoutes } from './routes/clusters/cluster-routes';
 import { commandRoutes } from './routes/clusters/command-routes';
@@ -78,6 +79,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
       pageMax,
     ),
     ...channelRoutes(services.notifications.channels, pageMax),
+    ...smtpRoutes(services.notifications.smtp),
     ...inboxRoutes(services.notifications.inbox, pageMax),
     ...escalationRoutes(services.notifications.escalations, pageMax),
     ...clusterRoutes(services.clusters.clusters, pageMax),

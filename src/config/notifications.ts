@@ -1,4 +1,4 @@
-import { ConfigError, type Env, readBool, readDurationMs, readInt, readString } from './parse';
+import { ConfigError, type Env, readBool, readDurationMs, readInt, readString, readUrl } from './parse';
 import type { OutboundPolicy } from '../net/outbound-policy';
 import type { SafeSendLimits } from '../net/safe-http';
 
@@ -17,6 +17,17 @@ export interface NotificationsConfig {
   reconcileIntervalMs: number;
   /** NOTIFY_RETRY_MAX_ATTEMPTS: the most attempts a channel's opt-in retries may ask for. */
   maxAttempts: number;
+  throttle: ThrottleConfig;
+}
+
+/** How a target that answered 429, 502, 503 or 504 is left alone (docs/notifications.md "Throttling"). */
+export interface ThrottleConfig {
+  /** NOTIFY_THROTTLE_DEFAULT: the pause after such an answer without a usable Retry-After. */
+  defaultMs: number;
+  /** NOTIFY_THROTTLE_MAX: the longest pause a Retry-After may ask for (a longer ask is cut to this). */
+  maxMs: number;
+  /** NOTIFY_THROTTLE_MAX_WAIT: how long a delivery waits for its channel's pause to end; past it, logged `throttled`. */
+  maxWaitMs: number;
 }
 
 function readPorts(env: Env, name: string, fallback: string): number[] {
@@ -34,6 +45,8 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
       allowHttp: readBool(env, 'NOTIFY_ALLOW_HTTP', false),
       allowedPorts: readPorts(env, 'NOTIFY_ALLOWED_PORTS', '443,80,8443,8080'),
       allowPrivate: readBool(env, 'NOTIFY_ALLOW_PRIVATE_TARGETS', false),
+      smtpPorts: readPorts(env, 'NOTIFY_SMTP_ALLOWED_PORTS', '25,465,587,2525'),
+      egressProxy: readUrl(env, 'NOTIFY_EGRESS_PROXY', ['http:']),
     },
     limits: {
       connectTimeoutMs: readDurationMs(env, 'NOTIFY_CONNECT_TIMEOUT', 5_000),
@@ -44,5 +57,10 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
     batchSize: readInt(env, 'NOTIFY_DISPATCH_BATCH', 100, 1, 1000),
     reconcileIntervalMs: readDurationMs(env, 'NOTIFY_RECONCILE_INTERVAL', 60_000),
     maxAttempts: readInt(env, 'NOTIFY_RETRY_MAX_ATTEMPTS', 5, 1, 10),
+    throttle: {
+      defaultMs: readDurationMs(env, 'NOTIFY_THROTTLE_DEFAULT', 30_000),
+      maxMs: readDurationMs(env, 'NOTIFY_THROTTLE_MAX', 600_000),
+      maxWaitMs: readDurationMs(env, 'NOTIFY_THROTTLE_MAX_WAIT', 30_000),
+    },
   };
 }

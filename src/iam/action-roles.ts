@@ -162,6 +162,11 @@ export const ACTION_ROLES: ActionRoleTable = {
   'org.notifications.channels.update': 'admin',
   'org.notifications.channels.delete': 'admin',
   'org.notifications.channels.test': 'admin',
+  // The organization's own SMTP relay: admins and owners only, reading included (it names the relay and its user).
+  'org.notifications.smtp.read': 'admin',
+  'org.notifications.smtp.update': 'admin',
+  'org.notifications.smtp.delete': 'admin',
+  'org.notifications.smtp.test': 'admin',
   // Each member's own inbox and preferences.
   'org.notifications.self': 'viewer',
   // Escalation policies (Pro and Enterprise): configuration; acknowledging or resolving an incident is for members.

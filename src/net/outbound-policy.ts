@@ -12,6 +12,13 @@ export interface OutboundPolicy {
    * Off by default; with it on, private and loopback addresses pass (the scheme, port and userinfo rules still hold).
    */
   allowPrivate: boolean;
+  /** NOTIFY_SMTP_ALLOWED_PORTS: the ports an organization's own SMTP relay may use. */
+  smtpPorts: readonly number[];
+  /**
+   * NOTIFY_EGRESS_PROXY: an HTTP CONNECT proxy every outbound send goes through (`http://[user:pass@]host:port`).
+   * The target is still checked here first and the proxy is asked for the checked address, never the name.
+   */
+  egressProxy?: string;
 }
 
 /** Why a target was refused; the message is safe to show the tenant (it names no resolved address). */
@@ -57,13 +64,25 @@ export async function checkTarget(
   resolve: Resolver = systemResolver,
 ): Promise<CheckedTarget> {
   const url = checkUrlShape(raw, policy);
-  const literal = literalAddress(url.hostname);
+  return { url, ...(await checkHost(url.hostname, policy, resolve)) };
+}
+
+/**
+ * Every address a host name (already normalised by the WHATWG parser) resolves to, checked; the first one is where
+ * the caller connects.
+ */
+async function checkHost(
+  hostname: string,
+  policy: OutboundPolicy,
+  resolve: Resolver,
+): Promise<{ address: string; family: 4 | 6 }> {
+  const literal = literalAddress(hostname);
   let addresses: { address: string; family: number }[];
   if (literal !== null) {
     addresses = [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
   } else {
     try {
-      addresses = await resolve(url.hostname);
+      addresses = await resolve(hostname);
     } catch {
       throw new TargetRefused('target host does not resolve');
     }
@@ -73,5 +92,25 @@ export async function checkTarget(
     throw new TargetRefused('target resolves to a private, loopback, link-local or reserved address');
   }
   const first = addresses[0]!;
-  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/**
+ * An organization's SMTP relay (host and port, no URL): the port allowlist of relays, then the same address rules as
+ * every other target. The host goes through the WHATWG parser first, so numeric forms (`127.1`) are normalised too.
+ */
+export async function checkSmtpTarget(
+  host: string,
+  port: number,
+  policy: OutboundPolicy,
+  resolve: Resolver = systemResolver,
+): Promise<{ host: string; address: string; family: 4 | 6 }> {
+  if (!policy.smtpPorts.includes(port)) throw new TargetRefused(`SMTP port ${port} is not allowed`);
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}/`).hostname;
+  } catch {
+    throw new TargetRefused('SMTP host is not a valid host name');
+  }
+  return { host: hostname, ...(await checkHost(hostname, policy, resolve)) };
 }

@@ -1,7 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { checkTarget, TargetRefused, type OutboundPolicy, type Resolver } from './outbound-policy';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import { literalAddress } from './address-policy';
+import { checkTarget, TargetRefused, type CheckedTarget, type OutboundPolicy, type Resolver } from './outbound-policy';
+import { openTunnel } from './proxy-tunnel';
 
 export interface SafeSendLimits {
   /** NOTIFY_CONNECT_TIMEOUT_MS: TCP (and TLS) connection set-up. */
@@ -19,8 +23,11 @@ export interface OutboundRequest {
   body: string;
 }
 
-/** What one attempt did: `refused` never left the host (SSRF rules), `timeout` hit a limit. */
-export type AttemptStatus = 'success' | 'failed' | 'timeout' | 'refused';
+/**
+ * What one attempt did: `refused` never left the host (SSRF rules), `timeout` hit a limit, `throttled` was not sent
+ * because the target asked to be left alone (the channel sender decides that, never this module).
+ */
+export type AttemptStatus = 'success' | 'failed' | 'timeout' | 'refused' | 'throttled';
 
 export interface AttemptResult {
   status: AttemptStatus;
@@ -36,9 +43,37 @@ export interface AttemptResult {
 export type SafeSender = (request: OutboundRequest) => Promise<AttemptResult>;
 
 /**
+ * The connection through the egress proxy (NOTIFY_EGRESS_PROXY): a CONNECT tunnel to the checked address, then TLS
+ * over it for https (SNI and certificate check against the host name, as without a proxy). `connected` is called
+ * when the tunnel carries plain HTTP (https waits for `secureConnect` like a direct connection).
+ */
+function proxiedConnection(proxy: URL, target: CheckedTarget, connected: () => void) {
+  return (_options: unknown, oncreate: (err: Error | null, socket: Duplex) => void): undefined => {
+    const port = Number(target.url.port || (target.url.protocol === 'https:' ? 443 : 80));
+    openTunnel(proxy, target.address, port).then(
+      (tunnel) => {
+        if (target.url.protocol !== 'https:') {
+          connected();
+          oncreate(null, tunnel);
+          return;
+        }
+        const name = literalAddress(target.url.hostname) === null ? target.url.hostname : undefined;
+        oncreate(
+          null,
+          tls.connect({ socket: tunnel, host: target.url.hostname, servername: name, ALPNProtocols: ['http/1.1'] }),
+        );
+      },
+      (err: Error) => oncreate(err, undefined as never),
+    );
+    return undefined;
+  };
+}
+
+/**
  * One HTTP attempt to a tenant-chosen URL (SS-1 to SS-5): the target is checked afresh for every send, the socket is
  * pinned to the checked address through `lookup` (TLS still verifies the certificate against the host name), a 3xx
- * answer is a failure and is never followed, and connect/total timeouts and the response cap bound the work.
+ * answer is a failure and is never followed, and connect/total timeouts and the response cap bound the work. With
+ * an egress proxy (SS-6) the same checked address is what the proxy is asked to connect to.
  */
 export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits, resolve?: Resolver): SafeSender {
   return async (request) => {
@@ -72,7 +107,10 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
         method: request.method ?? 'POST',
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
         lookup: pinned,
-        agent: false,
+        // A fresh connection per send; through the proxy, no agent at all (Node then calls createConnection).
+        ...(policy.egressProxy
+          ? { createConnection: proxiedConnection(new URL(policy.egressProxy), target, () => clearTimeout(connect)) }
+          : { agent: false }),
       });
       const timedOut = (what: string) => {
         finish({ status: 'timeout', responseStatus: null, responseBody: null, error: `${what} timed out` });

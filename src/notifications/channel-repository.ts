@@ -18,6 +18,8 @@ export interface ChannelRecord {
   active: boolean;
   retryAttempts: number;
   retryBackoffMs: number;
+  /** After a 429/502/503/504 the target is left alone until then (channel-throttle.ts); null when not throttled. */
+  throttledUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -34,6 +36,7 @@ interface Row {
   active: boolean;
   retry_attempts: number;
   retry_backoff_ms: number;
+  throttled_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +53,7 @@ const COLUMNS = [
   'active',
   'retry_attempts',
   'retry_backoff_ms',
+  'throttled_until',
   'created_at',
   'updated_at',
 ];
@@ -67,11 +71,12 @@ function toRecord(r: Row): ChannelRecord {
     active: r.active,
     retryAttempts: r.retry_attempts,
     retryBackoffMs: r.retry_backoff_ms,
+    throttledUntil: r.throttled_until?.toISOString() ?? null,
     ...timestampsOf(r),
   };
 }
 
-export type ChannelInsert = Omit<ChannelRecord, 'organizationId' | 'createdAt' | 'updatedAt'> & {
+export type ChannelInsert = Omit<ChannelRecord, 'organizationId' | 'throttledUntil' | 'createdAt' | 'updatedAt'> & {
   createdBy: string | null;
 };
 
@@ -161,4 +166,11 @@ export async function activeChannelsFor(
     .orderBy('created_at')
     .select(COLUMNS)) as Row[];
   return rows.map(toRecord);
+}
+
+/** Leaves the channel's target alone until `until` (a later throttle already stored wins). */
+export async function throttleChannel(db: Queryable, id: string, until: Date): Promise<void> {
+  await db('notification_channels')
+    .where({ id })
+    .update({ throttled_until: db.raw('GREATEST(COALESCE(throttled_until, ?), ?)', [until, until]) });
 }

@@ -1,14 +1,17 @@
+import type { ThrottleConfig } from '../config/notifications';
 import type { Db } from '../db/knex';
 import type { SecretBox } from '../identity/mfa/secret-box';
-import type { Mailer } from '../mail/mailer';
+import { TargetRefused } from '../net/outbound-policy';
 import type { AttemptResult, SafeSender } from '../net/safe-http';
 import { HTTP_ADAPTERS } from './adapters';
 import type { ChannelTarget } from './adapters/adapter';
-import type { ChannelRecord } from './channel-repository';
+import { throttleChannel, type ChannelRecord } from './channel-repository';
 import { openChannel } from './channel-secrets';
+import { throttleDecision, throttlePauseMs } from './channel-throttle';
 import { insertAttempt } from './delivery-repository';
 import { emailOf } from './email-message';
 import type { NotificationMessage } from './message';
+import type { OrgMailer } from './org-mailer';
 
 export interface DeliveryResult extends AttemptResult {
   attempts: number;
@@ -17,14 +20,12 @@ export interface DeliveryResult extends AttemptResult {
 export interface ChannelSenderDeps {
   db: Db;
   secrets: SecretBox;
-  mailer: Pick<Mailer, 'send'>;
+  mail: Pick<OrgMailer, 'send'>;
   send: SafeSender;
+  throttle: ThrottleConfig;
   /** A target answered 410 Gone: it asked never to be called again (the channel is switched off, audited). */
   onGone(channel: ChannelRecord): Promise<void>;
 }
-
-/** The longest Retry-After an opt-in retry waits for (a longer ask waits this long). */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Where one channel delivers: each email recipient is its own delivery; an HTTP channel has one, named ''. */
 export function recipientsOf(channel: ChannelRecord): string[] {
@@ -50,7 +51,9 @@ export function targetOf(deps: Pick<ChannelSenderDeps, 'secrets'>, channel: Chan
 /**
  * Sends one message to one channel and recipient and logs every attempt. One attempt unless the channel opted into
  * bounded retries (exponential backoff from `retryBackoffMs`, each attempt logged): the spec's "one attempt, no
- * retry" is the default, the retries a documented deviation the channel's owner chooses.
+ * retry" is the default, the retries a documented deviation the channel's owner chooses. A 429, 502, 503 or 504
+ * throttles the channel across deliveries (channel-throttle.ts): later sends, this delivery's retries included, wait
+ * out a short pause or are logged `throttled` without reaching the target. Only this channel's deliveries wait.
  */
 export function createChannelSender(
   deps: ChannelSenderDeps,
@@ -60,7 +63,7 @@ export function createChannelSender(
     if (channel.type === 'email') {
       const started = Date.now();
       try {
-        await deps.mailer.send(emailOf(message, recipient));
+        await deps.mail.send(channel.organizationId, emailOf(message, recipient));
         return {
           status: 'success',
           responseStatus: null,
@@ -70,7 +73,7 @@ export function createChannelSender(
         } as AttemptResult;
       } catch (err) {
         return {
-          status: 'failed',
+          status: err instanceof TargetRefused ? 'refused' : 'failed',
           responseStatus: null,
           responseBody: null,
           error: (err as Error).message,
@@ -83,29 +86,49 @@ export function createChannelSender(
     return deps.send(request);
   }
 
+  /** `mayWait: false` (the API's test send) never waits for an earlier throttle: it is logged `throttled` at once. */
   return async function deliver(
     channel: ChannelRecord,
     message: NotificationMessage,
-    opts: { eventId: string | null; recipient: string },
+    opts: { eventId: string | null; recipient: string; mayWait?: boolean },
   ): Promise<DeliveryResult> {
     let result: AttemptResult | undefined;
     let attempt = 0;
-    while (attempt < channel.retryAttempts) {
-      attempt += 1;
-      if (attempt > 1) {
-        // The target's Retry-After (429/503) when it asks for longer than the backoff, capped at MAX_RETRY_AFTER_MS.
-        const backoff = channel.retryBackoffMs * 2 ** (attempt - 2);
-        await sleep(Math.max(backoff, Math.min(result?.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
-      }
-      result = await attemptOnce(channel, message, opts.recipient);
-      await insertAttempt(deps.db, channel.organizationId, {
+    let throttledUntil = channel.throttledUntil === null ? null : Date.parse(channel.throttledUntil);
+    const log = (r: AttemptResult) =>
+      insertAttempt(deps.db, channel.organizationId, {
         channelId: channel.id,
         event: message.event,
         eventId: opts.eventId,
         recipient: opts.recipient,
         attempt,
-        ...result,
+        ...r,
       });
+    while (attempt < channel.retryAttempts) {
+      attempt += 1;
+      if (attempt > 1) await sleep(channel.retryBackoffMs * 2 ** (attempt - 2));
+      // A caller that may not wait (the API's test send) still lets its own retries wait for the target's pause.
+      const mayWait = (opts.mayWait ?? true) || attempt > 1;
+      const decision = throttleDecision(throttledUntil, Date.now(), deps.throttle, mayWait);
+      if (decision && 'skip' in decision) {
+        result = {
+          status: 'throttled',
+          responseStatus: null,
+          responseBody: null,
+          error: `target throttled until ${new Date(throttledUntil!).toISOString()}`,
+          durationMs: 0,
+        };
+        await log(result);
+        break;
+      }
+      if (decision) await sleep(decision.waitMs);
+      result = await attemptOnce(channel, message, opts.recipient);
+      await log(result);
+      const pauseMs = throttlePauseMs(result, deps.throttle);
+      if (pauseMs !== null) {
+        throttledUntil = Date.now() + pauseMs;
+        await throttleChannel(deps.db, channel.id, new Date(throttledUntil));
+      }
       if (result.responseStatus === 410) {
         await deps.onGone(channel);
         break;

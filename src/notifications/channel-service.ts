@@ -238,7 +238,10 @@ export function createChannelService(deps: ChannelServiceDeps) {
       });
       const results: (DeliveryResult & { recipient: string })[] = [];
       for (const recipient of recipientsOf(channel)) {
-        results.push({ recipient, ...(await deps.deliver(channel, message, { eventId: null, recipient })) });
+        results.push({
+          recipient,
+          ...(await deps.deliver(channel, message, { eventId: null, recipient, mayWait: false })),
+        });
       }
       await db.transaction((trx) =>
         record(

@@ -87,6 +87,8 @@ export interface ChannelView {
   events: string[];
   active: boolean;
   retry: { attempts: number; backoffMs: number };
+  /** Set while the target is throttled after a 429/502/503/504 (docs/notifications.md "Throttling"). */
+  throttledUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -102,6 +104,7 @@ export function viewOf(c: ChannelRecord, hasSecret: boolean): ChannelView {
     events: c.events,
     active: c.active,
     retry: { attempts: c.retryAttempts, backoffMs: c.retryBackoffMs },
+    throttledUntil: c.throttledUntil,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };

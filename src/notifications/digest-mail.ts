@@ -1,35 +1,70 @@
 import type { Db } from '../db/knex';
-import type { Mailer, MailMessage } from '../mail/mailer';
+import type { MailMessage } from '../mail/mailer';
 import { findMember } from '../orgs/membership-repository';
 import { claimSend, wasSent } from './delivery-repository';
-import type { DigestItem } from './notification-workflow-contract';
+import { derivedUuid } from './derived-uuid';
+import { insertInApp } from './inbox-repository';
+import { digestChannelsOf, type DigestItem } from './notification-workflow-contract';
+import type { OrgMailer } from './org-mailer';
+
+const subjectOf = (items: DigestItem[]) => `Notification digest: ${items.length} event${items.length === 1 ? '' : 's'}`;
 
 /** The summary mail of one digest window: one line per event, oldest first. */
 export function digestMail(to: string, items: DigestItem[]): MailMessage {
   const lines = items.map((i) => `- ${i.occurredAt}  ${i.event}  ${i.title}`);
   return {
     to,
-    subject: `Notification digest: ${items.length} event${items.length === 1 ? '' : 's'}`,
+    subject: subjectOf(items),
     text: ['Events since your last digest:', '', ...lines].join('\n'),
     messageId: `<digest.${items[0]!.eventId}.${Buffer.from(to).toString('hex').slice(0, 32)}@notifications.delivery-platform>`,
   };
 }
 
 /**
- * Sends one digest, recorded after the send (keyed by the window's first event): a retry after a recorded send sends
- * nothing; a crash between send and record resends with the same Message-ID, which mail systems fold. A member who
- * left the organization meanwhile gets nothing.
+ * Sends one digest window to every personal channel its items were routed to: one summary mail of the email items
+ * (through the organization's relay or the platform's), one in-app summary of the in-app items. The mail is recorded
+ * after the send (keyed by the window's first event): a retry after a recorded send sends nothing; a crash between
+ * send and record resends with the same Message-ID, which mail systems fold. The in-app summary's id is derived from
+ * the same key, so it is written once. A member who left the organization meanwhile gets nothing.
  */
 export async function sendDigest(
-  deps: { db: Db; mailer: Pick<Mailer, 'send'> },
+  deps: { db: Db; mail: Pick<OrgMailer, 'send'> },
   input: { organizationId: string; userId: string; items: DigestItem[] },
 ): Promise<'sent' | 'skipped'> {
   if (input.items.length === 0) return 'skipped';
   const member = await findMember(deps.db, input.organizationId, input.userId);
   if (!member) return 'skipped';
   const key = `digest:${input.userId}:${input.items[0]!.eventId}`;
-  if (await wasSent(deps.db, key)) return 'skipped';
-  await deps.mailer.send(digestMail(member.email, input.items));
-  await claimSend(deps.db, input.organizationId, key);
+  const forChannel = (c: 'email' | 'in_app') => input.items.filter((i) => digestChannelsOf(i).includes(c));
+  const inApp = forChannel('in_app');
+  await insertInApp(
+    deps.db,
+    inApp.length === 0
+      ? []
+      : [
+          {
+            organizationId: input.organizationId,
+            userId: input.userId,
+            eventId: derivedUuid(`${key}:in_app`),
+            event: 'notification.digest',
+            projectId: null,
+            title: subjectOf(inApp),
+            payload: {
+              items: inApp.map(({ eventId, event, title, occurredAt, projectId }) => ({
+                eventId,
+                event,
+                title,
+                occurredAt,
+                projectId,
+              })),
+            },
+          },
+        ],
+  );
+  const email = forChannel('email');
+  if (email.length > 0 && !(await wasSent(deps.db, key))) {
+    await deps.mail.send(input.organizationId, digestMail(member.email, email));
+    await claimSend(deps.db, input.organizationId, key);
+  }
   return 'sent';
 }

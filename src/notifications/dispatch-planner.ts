@@ -4,19 +4,20 @@ import { activeChannelsFor, findChannel, type ChannelRecord } from './channel-re
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, sendKey } from './delivery-repository';
 import { notificationEventOf, selects, type NotificationEvent } from './event-catalog';
-import { routeToEscalations, type IncidentDeps } from './incident-opener';
+import { resolveByEvent, routeToEscalations, type IncidentDeps } from './incident-opener';
 import { insertInApp, membersWithPreferences, type Preferences } from './inbox-repository';
 import { messageOf } from './message';
 import {
   digestItemSignal,
   digestWorkflowId,
   type DeliveryOutcome,
+  type DigestChannel,
   type DigestItem,
   type DispatchPlan,
   type PlannedDelivery,
 } from './notification-workflow-contract';
 import { emailOf } from './email-message';
-import type { Mailer } from '../mail/mailer';
+import type { OrgMailer } from './org-mailer';
 import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import { notificationDigestWorkflow } from '../../workflows/notification-digest';
 
@@ -33,11 +34,20 @@ async function storeCursor(db: Queryable, organizationId: string, seq: number): 
     .merge({ last_seq: seq, updated_at: db.fn.now() });
 }
 
-/** Attempt budget of one delivery: every attempt's total timeout plus the backoffs between them, plus a margin. */
-function budgetMs(channel: ChannelRecord, totalTimeoutMs: number): number {
+/** What bounds one delivery's time: NOTIFY_TOTAL_TIMEOUT per attempt, NOTIFY_THROTTLE_MAX_WAIT before each. */
+export interface DeliveryTiming {
+  totalTimeoutMs: number;
+  throttleWaitMs: number;
+}
+
+/**
+ * Attempt budget of one delivery: every attempt's total timeout and throttle wait plus the backoffs between them,
+ * plus a margin.
+ */
+function budgetMs(channel: ChannelRecord, timing: DeliveryTiming): number {
   let backoff = 0;
   for (let n = 2; n <= channel.retryAttempts; n++) backoff += channel.retryBackoffMs * 2 ** (n - 2);
-  return channel.retryAttempts * totalTimeoutMs + backoff + 10_000;
+  return channel.retryAttempts * (timing.totalTimeoutMs + timing.throttleWaitMs) + backoff + 10_000;
 }
 
 /** The personal channels a member's preferences route this event to (in-app unless they say otherwise). */
@@ -57,7 +67,7 @@ function personalChannels(p: Preferences, event: NotificationEvent, projectId: s
 export async function planDispatch(
   deps: IncidentDeps,
   input: { organizationId: string; afterSeq: number; limit: number },
-  totalTimeoutMs: number,
+  timing: DeliveryTiming,
 ): Promise<DispatchPlan> {
   const { db } = deps;
   const events = await listDomainEvents(db, input.organizationId, input.afterSeq, input.limit);
@@ -77,31 +87,36 @@ export async function planDispatch(
       data: record.payload,
     });
     await routeToEscalations(deps, message);
+    await resolveByEvent(deps, message);
     for (const { userId, email, preferences } of members) {
       const routes = personalChannels(preferences, event, record.projectId);
-      if (routes.includes('email')) {
-        if (preferences.digestIntervalMs !== null) {
-          digests.push({
-            userId,
-            item: {
-              eventId: record.id,
-              event,
-              title: message.title,
-              occurredAt: record.createdAt,
-              projectId: record.projectId,
-              intervalMs: preferences.digestIntervalMs,
-            },
-          });
-        } else {
-          deliveries.push({
-            channelId: `user:${userId}`,
-            personal: { userId, email },
-            recipient: email,
+      if (preferences.digestIntervalMs !== null) {
+        // Digest mode: every personal channel chosen for the event gets the one summary of the window.
+        const channels = routes.filter((c): c is DigestChannel => c === 'email' || c === 'in_app');
+        if (channels.length === 0) continue;
+        digests.push({
+          userId,
+          item: {
             eventId: record.id,
-            message,
-            timeoutMs: totalTimeoutMs + 10_000,
-          });
-        }
+            event,
+            title: message.title,
+            occurredAt: record.createdAt,
+            projectId: record.projectId,
+            intervalMs: preferences.digestIntervalMs,
+            channels,
+          },
+        });
+        continue;
+      }
+      if (routes.includes('email')) {
+        deliveries.push({
+          channelId: `user:${userId}`,
+          personal: { userId, email },
+          recipient: email,
+          eventId: record.id,
+          message,
+          timeoutMs: timing.totalTimeoutMs + 10_000,
+        });
       }
       if (!routes.includes('in_app')) continue;
       inApp.push({
@@ -122,7 +137,7 @@ export async function planDispatch(
           recipient,
           eventId: record.id,
           message,
-          timeoutMs: budgetMs(channel, totalTimeoutMs),
+          timeoutMs: budgetMs(channel, timing),
         });
       }
     }
@@ -149,14 +164,14 @@ export async function planDispatch(
  * skipped.
  */
 export async function deliverPlanned(
-  deps: { db: Db; deliver: ChannelDeliver; mailer: Pick<Mailer, 'send'> },
+  deps: { db: Db; deliver: ChannelDeliver; mail: Pick<OrgMailer, 'send'> },
   d: PlannedDelivery,
 ): Promise<DeliveryOutcome> {
   const { db, deliver } = deps;
   if (d.personal) {
     const key = sendKey(d.eventId, `user:${d.personal.userId}`, 'email');
     if (!(await claimSend(db, d.message.organizationId, key))) return 'duplicate';
-    await deps.mailer.send(emailOf(d.message, d.personal.email));
+    await deps.mail.send(d.message.organizationId, emailOf(d.message, d.personal.email));
     return 'sent';
   }
   const channel = await findChannel(db, d.message.organizationId, d.channelId);

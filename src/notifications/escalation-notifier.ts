@@ -1,31 +1,25 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex';
 import type { SecretBox } from '../identity/mfa/secret-box';
-import type { Mailer } from '../mail/mailer';
 import { findMember } from '../orgs/membership-repository';
 import { listTeamMembers } from '../teams/team-repository';
 import { findChannel } from './channel-repository';
 import { findIncidentById } from './escalation-repository';
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, wasSent } from './delivery-repository';
+import { derivedUuid } from './derived-uuid';
 import { emailOf } from './email-message';
 import { insertInApp } from './inbox-repository';
 import { ackLink } from './incident-link';
 import type { NotificationMessage } from './message';
+import type { OrgMailer } from './org-mailer';
 import type { EscalationTarget, IncidentInput } from './notification-workflow-contract';
 
 export interface EscalationNotifierDeps {
   db: Db;
   secrets: SecretBox;
-  mailer: Pick<Mailer, 'send'>;
+  mail: Pick<OrgMailer, 'send'>;
   deliver: ChannelDeliver;
   publicUrl: string;
-}
-
-/** A uuid derived from a step key: the in-app row of one incident step and user is written once. */
-function stepUuid(key: string): string {
-  const h = createHash('sha256').update(key).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** Users a tier names (teams expanded), members of the organization only. */
@@ -92,7 +86,7 @@ export function createEscalationNotifier(deps: EscalationNotifierDeps) {
         users.map((u) => ({
           organizationId: input.organizationId,
           userId: u.userId,
-          eventId: stepUuid(step),
+          eventId: derivedUuid(step),
           event: message.event,
           projectId: message.projectId,
           title: message.title,
@@ -104,7 +98,7 @@ export function createEscalationNotifier(deps: EscalationNotifierDeps) {
       for (const u of users) {
         const key = `${step}:user:${u.userId}`;
         if (await wasSent(db, key)) continue;
-        await deps.mailer.send(emailOf(message, u.email));
+        await deps.mail.send(input.organizationId, emailOf(message, u.email));
         await claim(input.organizationId, key);
       }
     },

@@ -200,6 +200,16 @@ export async function latestIncident(db: Queryable, policyId: string, dedupKey: 
   return row ? toIncident(row) : null;
 }
 
+/** Incidents of a policy and key not yet resolved (open or acknowledged), oldest first. */
+export async function unresolvedIncidents(db: Queryable, policyId: string, dedupKey: string): Promise<Incident[]> {
+  const rows = (await db('escalation_incidents')
+    .where({ policy_id: policyId, dedup_key: dedupKey })
+    .whereIn('status', ['open', 'acknowledged'])
+    .orderBy('created_at')
+    .select(INCIDENT_COLUMNS)) as IncidentRow[];
+  return rows.map(toIncident);
+}
+
 export async function insertIncident(
   db: Queryable,
   i: { id: string; organizationId: string; policyId: string; dedupKey: string; workflowId: string },

@@ -179,6 +179,21 @@ export function createEscalationService(
       return act(incident, resolveIncidentUpdate, { actor: auditActor(caller), via: 'api' });
     },
 
+    /**
+     * The dispatcher's resolve after a resolving event (system actor): waits until the workflow accepted the Update,
+     * not for its activities (the dispatcher's turn is not held up by the paging resolves). `updateId` makes a retried
+     * turn's call the same Update; an incident closed meanwhile stays as it is.
+     */
+    async startResolve(incident: Incident, req: IncidentActionRequest, updateId: string): Promise<void> {
+      try {
+        await deps.temporal.workflow
+          .getHandle(incident.workflowId)
+          .startUpdate(resolveIncidentUpdate, { args: [req], waitForStage: 'ACCEPTED', updateId });
+      } catch (err) {
+        if (!(incidentUpdateError(err) instanceof Conflict)) throw err;
+      }
+    },
+
     /** The signed link: no session; the signature names the incident, the workflow makes it single-use. */
     async acknowledgeByLink(token: string): Promise<IncidentState> {
       const incidentId = incidentOfToken(deps.secrets, token);

@@ -39,6 +39,16 @@ const ALIASES: Readonly<Record<string, NotificationEvent>> = {
   'release.deployed': 'release.deploy',
 };
 
+/**
+ * Events that end the condition another event reported: an incident opened by the second is resolved by the first
+ * (same policy and aggregation key), as a page is closed by its resolve.
+ */
+export const RESOLVING_EVENTS: Readonly<Partial<Record<NotificationEvent, NotificationEvent>>> = {
+  'policy.violation.resolve': 'policy.violation.detect',
+  'drift.resolve': 'drift.detect',
+  'agent.connect': 'agent.disconnect',
+};
+
 /** Outbox types whose name differs from the notification event; spec names map to themselves. */
 const OUTBOX_NAMES: Partial<Record<DomainEventType, NotificationEvent>> = {
   [DOMAIN_EVENT.imagesBulkUpdated]: 'image.update.bulk',

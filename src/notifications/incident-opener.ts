@@ -6,7 +6,7 @@ import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
 import { claimSend } from './delivery-repository';
-import { selects } from './event-catalog';
+import { RESOLVING_EVENTS, selects } from './event-catalog';
 import {
   allPolicies,
   countIncidentEvent,
@@ -14,6 +14,7 @@ import {
   latestIncident,
   lockIncident,
   setIncidentStatus,
+  unresolvedIncidents,
   type EscalationPolicy,
   type Incident,
 } from './escalation-repository';
@@ -29,6 +30,11 @@ export interface IncidentDeps {
   db: Db;
   audit: AuditService;
   workflows: WorkflowStarter;
+  /**
+   * Starts the `resolveIncident` Update of an incident's workflow (`updateId` deduplicates a retried call; an
+   * incident already closed is no error).
+   */
+  resolveIncident(incident: Incident, request: IncidentActionRequest, updateId: string): Promise<void>;
 }
 
 const SYSTEM = { userId: null, actorType: 'system' as const, actor: 'notifications', requestId: null };
@@ -46,7 +52,7 @@ function snapshot(p: EscalationPolicy): EscalationSnapshot {
 }
 
 /** Similar events share a key: the event name, and the project unless the policy aggregates across projects. */
-function keyOf(p: EscalationPolicy, m: NotificationMessage): string {
+function keyOf(p: EscalationPolicy, m: Pick<NotificationMessage, 'event' | 'projectId'>): string {
   return p.aggregation.by === 'event' ? m.event : `${m.event}:${m.projectId ?? '-'}`;
 }
 
@@ -111,6 +117,24 @@ export async function routeToEscalations(
         ],
         summary: `escalation "${policy.name}": ${message.title}`,
       });
+    }
+  }
+}
+
+/**
+ * A resolving event (`policy.violation.resolve`, `drift.resolve`, `agent.connect`) resolves the unresolved incidents,
+ * open or acknowledged, that its counterpart opened under each policy with the same aggregation key: the only other
+ * way besides the API that an incident closes. Acknowledged incidents stay open until then.
+ */
+export async function resolveByEvent(deps: IncidentDeps, message: NotificationMessage): Promise<void> {
+  const resolves = RESOLVING_EVENTS[message.event as keyof typeof RESOLVING_EVENTS];
+  if (resolves === undefined) return;
+  for (const policy of await allPolicies(deps.db, message.organizationId)) {
+    if (!selects(policy.triggerEvents, resolves)) continue;
+    const key = keyOf(policy, { event: resolves, projectId: message.projectId });
+    for (const incident of await unresolvedIncidents(deps.db, policy.id, key)) {
+      const request = { actor: { ...SYSTEM, actor: `event:${message.event}` }, via: 'event' as const };
+      await deps.resolveIncident(incident, request, `resolve-by-event-${message.eventId}`);
     }
   }
 }

@@ -13,6 +13,8 @@ import { createDispatcherStarter } from './dispatcher-starter';
 import { reconcileDispatchers } from './dispatcher-reconciler';
 import { createInboxService, type InboxService } from './inbox-service';
 import { createEscalationService, type EscalationService } from './escalation-service';
+import { createOrgMailer, type OrgMailer } from './org-mailer';
+import { createSmtpService, type SmtpService } from './smtp-service';
 import type { Client } from '@temporalio/client';
 
 export interface NotificationDomain {
@@ -25,6 +27,10 @@ export interface NotificationDomain {
   reconcileDispatchers(): Promise<number>;
   /** Sends one message to one channel (adapters, safe sender, delivery log): the API's test sends and the activities. */
   deliver: ChannelDeliver;
+  /** Notification email: the organization's own relay when it set one, else the platform mailer. */
+  mail: OrgMailer;
+  /** The organization's SMTP settings (/api/v2/notifications/smtp). */
+  smtp: SmtpService;
 }
 
 export interface NotificationDomainDeps extends OrgDomainDeps {
@@ -39,16 +45,20 @@ export interface NotificationDomainDeps extends OrgDomainDeps {
 
 export function createNotificationDomain(deps: NotificationDomainDeps): NotificationDomain {
   const send = createSafeSender(deps.config.outbound, deps.config.limits);
+  const mail = createOrgMailer({ ...deps, outbound: deps.config.outbound, limits: deps.config.limits });
   const deliver = createChannelSender({
     db: deps.db,
     secrets: deps.secrets,
-    mailer: deps.mailer,
+    mail,
     send,
+    throttle: deps.config.throttle,
     onGone: switchOffGoneChannel(deps),
   });
   const dispatcher = createDispatcherStarter(deps.workflows, deps.config);
   return {
     deliver,
+    mail,
+    smtp: createSmtpService({ ...deps, outbound: deps.config.outbound, mail }),
     reconcileDispatchers: () => reconcileDispatchers(deps.db, dispatcher, 2 * deps.config.reconcileIntervalMs),
     inbox: createInboxService({ ...deps, dispatcher }),
     escalations: createEscalationService({ ...deps, dispatcher }),

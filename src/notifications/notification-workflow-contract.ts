@@ -99,8 +99,8 @@ export interface IncidentState {
 
 export interface IncidentActionRequest {
   actor: AuditActor;
-  /** `link` when the signed single-use link was used. */
-  via: 'api' | 'link';
+  /** `link` when the signed single-use link was used; `event` when a resolving event closed it (RESOLVING_EVENTS). */
+  via: 'api' | 'link' | 'event';
 }
 
 export const acknowledgeIncidentUpdate = defineUpdate<IncidentState, [IncidentActionRequest]>('acknowledgeIncident');
@@ -123,6 +123,15 @@ export interface DigestItem {
   projectId: string | null;
   /** The member's interval when the item was routed; the latest one sets the next window. */
   intervalMs: number;
+  /** The personal channels the member's preferences route this event to; absent (older items): email only. */
+  channels?: DigestChannel[];
+}
+
+/** Personal channels a digest summarises into (one summary per channel per window). */
+export type DigestChannel = 'email' | 'in_app';
+
+export function digestChannelsOf(item: DigestItem): DigestChannel[] {
+  return item.channels ?? ['email'];
 }
 
 export interface DigestInput {

@@ -12,8 +12,8 @@ export interface Received {
 
 /**
  * A real local HTTP server standing in for the notified services: it records every request and answers by path
- * (`/fail` 500 with a long body, `/gone` 410, `/busy` 429 with `Retry-After: 1`, `/slow` never before `slowMs`,
- * `/redirect` 302 to `redirectTo`, anything else 200).
+ * (`/fail` 500 with a long body, `/gone` 410, `/busy` 429 with `Retry-After: 1` (`/busy?after=N`: N seconds),
+ * `/badgateway` 502, `/slow` never before `slowMs`, `/redirect` 302 to `redirectTo`, anything else 200).
  */
 export async function startReceiver(opts: { port?: number; slowMs?: number; redirectTo?: string } = {}) {
   const received: Received[] = [];
@@ -34,7 +34,10 @@ export async function startReceiver(opts: { port?: number; slowMs?: number; redi
       } else if (path.startsWith('/gone')) {
         res.writeHead(410).end('gone');
       } else if (path.startsWith('/busy')) {
-        res.writeHead(429, { 'retry-after': '1' }).end('busy');
+        const after = new URL(path, 'http://receiver').searchParams.get('after') ?? '1';
+        res.writeHead(429, { 'retry-after': after }).end('busy');
+      } else if (path.startsWith('/badgateway')) {
+        res.writeHead(502).end('bad gateway');
       } else if (path.startsWith('/slow')) {
         setTimeout(() => res.writeHead(200).end('late'), opts.slowMs ?? 5_000).unref();
       } else if (path.startsWith('/redirect')) {

@@ -36,14 +36,22 @@ export function parseMail(raw: string, to: string[] = [], from = ''): CapturedMa
 
 /**
  * A real SMTP listener on an ephemeral port (the `smtp-server` package): the platform sends to it over SMTP through
- * nodemailer exactly as it would to a production relay, with SMTP_URL pointing here.
+ * nodemailer exactly as it would to a production relay, with SMTP_URL (or an organization's SMTP settings) pointing
+ * here.
  */
-export async function startSmtpCapture() {
+export async function startSmtpCapture(opts: { auth?: { user: string; pass: string } } = {}) {
   const mails: CapturedMail[] = [];
   let refusals = 0;
   const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    // With `auth`, a relay that requires exactly these credentials (plain AUTH over loopback, as a test stand-in).
+    authOptional: opts.auth === undefined,
+    disabledCommands: opts.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) {
+        callback(null, { user: auth.username });
+      } else callback(new Error('invalid credentials'));
+    },
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -66,6 +74,7 @@ export async function startSmtpCapture() {
   const { port } = listening.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     mails,
     /** Mails to one address, oldest first. */
     to: (address: string) => mails.filter((m) => m.to.includes(address.toLowerCase())),

@@ -100,7 +100,7 @@ beforeEach(() => {
 });
 
 describe('escalation incident workflow', () => {
-  it('notifies tier 1, tier 2 after the timeout, then repeats the cycle; acknowledging ends it', async () => {
+  it('notifies tier 1, tier 2 after the timeout, then repeats the cycle; acknowledging stops it, resolving closes it', async () => {
     const t0 = await env.currentTimeMs();
     const { handle, mine } = await start(policy());
     await env.sleep(60 * MIN);
@@ -114,9 +114,11 @@ describe('escalation incident workflow', () => {
     expect(offsets).toEqual([0, 5, 20, 25]);
     const state = await handle.executeUpdate(acknowledgeIncidentUpdate, { args: [req] });
     expect(state.status).toBe('acknowledged');
-    // Acknowledged stops the escalation; resolving closes the incident.
+    // Acknowledged stops the escalation but keeps the incident open: the workflow runs on until a resolve.
     await env.sleep(60 * MIN);
     expect(mine()).toHaveLength(4);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await handle.query(incidentStateQuery)).status).toBe('acknowledged');
     await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
     expect((await handle.result()).status).toBe('resolved');
     expect(transitions).toEqual(['acknowledged', 'resolved', 'resolve-targets']);

@@ -4,7 +4,8 @@ import { startNotificationHarness, type NotificationHarness } from './notificati
 
 /**
  * Personal preferences routed to email: immediately one mail per event, or in digest mode one summary per interval
- * (a per-member Temporal workflow) with every event of the interval, through the real SMTP listener.
+ * (a per-member Temporal workflow) with every event of the interval, through the real SMTP listener, and the same
+ * one summary in the in-app inbox when the preferences choose it too.
  */
 let h: NotificationHarness;
 let ctx: Awaited<ReturnType<NotificationHarness['org']>>;
@@ -44,9 +45,13 @@ describe('email preferences and digests', () => {
     const digest = await h.smtp.waitFor(member.user.email, /^Notification digest: 3 events$/);
     for (const n of [1, 2, 3]) expect(digest.text).toContain(`release.deploy  release.deploy: r-${n}`);
     expect(digest.text).not.toContain('apikey.create');
-    // In-app stays immediate in digest mode.
-    const inbox = await h.api.get<{ items: { eventId: string }[] }>('/api/v2/notifications', { token: member.token });
-    expect(inbox.body.items.map((i) => i.eventId)).toEqual(expect.arrayContaining(ids));
+    // The in-app inbox, also chosen for these events, gets the same one summary instead of a row per event.
+    const inbox = await h.api.get<{
+      items: { eventId: string; event: string; title: string; payload: { items: { eventId: string }[] } }[];
+    }>('/api/v2/notifications', { token: member.token });
+    expect(inbox.body.items).toHaveLength(1);
+    expect(inbox.body.items[0]).toMatchObject({ event: 'notification.digest', title: 'Notification digest: 3 events' });
+    expect(inbox.body.items[0]!.payload.items.map((i) => i.eventId)).toEqual(ids);
 
     // The member not in digest mode gets one mail per event, at once.
     for (let i = 0; i < 3; i++) await h.smtp.waitFor(viewer.user.email, /release\.deploy/, i);

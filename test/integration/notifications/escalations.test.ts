@@ -5,7 +5,8 @@ import { startNotificationHarness, type NotificationHarness } from './notificati
 /**
  * Escalation policies over the API on the real dev server: a release failure opens an incident whose tiers are
  * notified in turn (tier 1 a webhook, tier 2 the paging service), similar events join it, the signed link
- * acknowledges it once, the cooldown holds back a new incident, and resolving resolves the page.
+ * acknowledges it once, the cooldown holds back a new incident, and resolving resolves the page. An acknowledged
+ * incident stays open until resolved, by the API or by its resolving event.
  */
 let h: NotificationHarness;
 let ctx: Awaited<ReturnType<NotificationHarness['org']>>;
@@ -175,5 +176,52 @@ describe('escalation policies', () => {
       'notification.incident.acknowledge',
       'notification.incident.resolve',
     ]);
+  });
+
+  it('an acknowledged incident stays open until its resolving event resolves it (policy.violation.resolve)', async () => {
+    const hook = await h.api.post(`/api/v2/projects/${ctx.slug}/webhooks`, {
+      token: ctx.owner.token,
+      body: { name: 'violations', url: h.receiver.url('/esc-violation'), events: ['governance'] },
+    });
+    const policy = await h.api.post(POLICIES, {
+      token: ctx.owner.token,
+      body: {
+        name: 'violations',
+        triggerEvents: ['policy.violation.detect'],
+        tiers: [{ targets: [{ kind: 'channel', id: (hook.body as { id: string }).id }] }],
+        timeoutMs: 60_000,
+      },
+    });
+    expect(policy.status).toBe(201);
+    const violation = (type: string) =>
+      recordDomainEvent(h.platform.services.db, {
+        organizationId: ctx.org.id,
+        projectId: ctx.projectId,
+        type: type as never,
+        payload: { policy: 'no-latest-tag' },
+      });
+    const seen = new Set((await incidents()).map((i) => i.id));
+    const mine = async () => (await incidents()).filter((i) => !seen.has(i.id));
+    await violation(DOMAIN_EVENT.policyViolationDetected);
+    await eventually(async () => h.receiver.at('/esc-violation')[0], 20_000, 'tier 1');
+    const [incident] = await mine();
+    const acked = await h.api.post(`/api/v2/notifications/incidents/${incident!.id}/acknowledge`, {
+      token: ctx.members.member!.token,
+    });
+    expect(acked.body).toMatchObject({ status: 'acknowledged' });
+    // Acknowledged: still open (its workflow runs) until resolved.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await mine())[0]!.status).toBe('acknowledged');
+    const handle = h.platform.services.temporal.workflow.getHandle(`escalation-incident-${incident!.id}`);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    await violation(DOMAIN_EVENT.policyViolationResolved);
+    await eventually(async () => (await mine())[0]!.status === 'resolved', 20_000, 'resolved by the event');
+    expect((await handle.result()) as { status: string }).toMatchObject({ status: 'resolved' });
+    const audit = await h.platform.services
+      .db('audit_log')
+      .where({ resource_id: incident!.id, action: 'notification.incident.resolve' })
+      .first();
+    expect(audit).toMatchObject({ actor: 'event:policy.violation.resolve', actor_type: 'system' });
   });
 });

@@ -10,7 +10,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
  * NOTIFY_ALLOW_HTTP are switched on explicitly (outbound-ssrf.test.ts proves the refusals with them off), and the
  * receivers' ports are the allowed ones. Short timeouts keep the timeout cases quick.
  */
-export async function startNotificationHarness(opts: { slowMs?: number } = {}) {
+export async function startNotificationHarness(opts: { slowMs?: number; env?: Record<string, string> } = {}) {
   const [port, redirectTarget] = [await freePort(), await freePort()];
   const receiver = await startReceiver({
     port,
@@ -18,6 +18,8 @@ export async function startNotificationHarness(opts: { slowMs?: number } = {}) {
     redirectTo: `http://127.0.0.1:${redirectTarget}/`,
   });
   const smtp = await startSmtpCapture();
+  // An organization's own relay (/api/v2/notifications/smtp), requiring these credentials.
+  const orgSmtp = await startSmtpCapture({ auth: { user: 'relay-user', pass: 'relay-password' } });
   const platform: TestPlatform = await startTestPlatform({
     env: {
       NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
@@ -26,7 +28,9 @@ export async function startNotificationHarness(opts: { slowMs?: number } = {}) {
       NOTIFY_TOTAL_TIMEOUT: '1500ms',
       NOTIFY_CONNECT_TIMEOUT: '1000ms',
       NOTIFY_POLL_INTERVAL: '200ms',
+      NOTIFY_SMTP_ALLOWED_PORTS: `587,${orgSmtp.port}`,
       SMTP_URL: smtp.url,
+      ...opts.env,
     },
   });
   const api = httpClient(platform.url);
@@ -35,6 +39,7 @@ export async function startNotificationHarness(opts: { slowMs?: number } = {}) {
     api,
     receiver,
     smtp,
+    orgSmtp,
     /** An organization on `plan` with one project; its owner's token. */
     async org(plan = 'pro') {
       const { org, members } = await makeOrg(platform, ['owner', 'member', 'viewer'], plan);
@@ -48,6 +53,7 @@ export async function startNotificationHarness(opts: { slowMs?: number } = {}) {
       await platform.close();
       await receiver.close();
       await smtp.close();
+      await orgSmtp.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import { makeOrg, uniqueSlug, type Member } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startReceiver } from '../../helpers/http-receiver';
 import { freePort } from '../../helpers/net';
+import { startSmtpCapture } from '../../helpers/smtp-capture';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
 /**
@@ -12,14 +13,20 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
  */
 let platform: TestPlatform;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let relay: Awaited<ReturnType<typeof startSmtpCapture>>;
 let owner: Member;
 let slug: string;
 const api = () => httpClient(platform.url);
 
 beforeAll(async () => {
   receiver = await startReceiver({ port: await freePort() });
+  relay = await startSmtpCapture();
   platform = await startTestPlatform({
-    env: { NOTIFY_ALLOW_HTTP: 'true', NOTIFY_ALLOWED_PORTS: `80,443,${receiver.port}` },
+    env: {
+      NOTIFY_ALLOW_HTTP: 'true',
+      NOTIFY_ALLOWED_PORTS: `80,443,${receiver.port}`,
+      NOTIFY_SMTP_ALLOWED_PORTS: `587,${relay.port}`,
+    },
     worker: false,
   });
   const { members } = await makeOrg(platform, ['owner'], 'pro');
@@ -30,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.close();
   await receiver?.close();
+  await relay?.close();
 });
 
 const create = (url: string) =>
@@ -110,5 +118,45 @@ describe('outbound SSRF controls (rows 35-39)', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'target resolves to a private, loopback, link-local or reserved address' });
+  });
+
+  it("an organization's SMTP relay on a private address is refused when saved and again at send time", async () => {
+    for (const host of ['127.0.0.1', 'localhost', '127.1', '169.254.169.254', '[::1]']) {
+      const res = await api().put('/api/v2/notifications/smtp', {
+        token: owner.token,
+        body: { host, port: relay.port, security: 'none', from: 'alerts@example.com' },
+      });
+      expect([host, res.status, res.body]).toEqual([
+        host,
+        400,
+        { error: 'target resolves to a private, loopback, link-local or reserved address' },
+      ]);
+    }
+    // A row naming the loopback relay anyway (saved while the setting was on): the test send and every email
+    // delivery of the organization are refused, and the relay receives nothing.
+    const org = (await platform.services.db('projects').where({ slug }).first('organization_id')) as {
+      organization_id: string;
+    };
+    await platform.services.db('organization_smtp_settings').insert({
+      organization_id: org.organization_id,
+      host: '127.0.0.1',
+      port: relay.port,
+      security: 'none',
+      from_address: 'alerts@example.com',
+    });
+    const test = await api().post('/api/v2/notifications/smtp/test', {
+      token: owner.token,
+      body: { to: 'ops@example.com' },
+    });
+    expect(test.body).toMatchObject({ status: 'refused' });
+    const channel = await api().post('/api/v2/notifications/channels', {
+      token: owner.token,
+      body: { type: 'email', name: 'mail', recipients: ['ops@example.com'], events: ['*'] },
+    });
+    const sent = await api().post(`/api/v2/notifications/channels/${(channel.body as { id: string }).id}/test`, {
+      token: owner.token,
+    });
+    expect(sent.body).toMatchObject({ results: [{ recipient: 'ops@example.com', status: 'refused' }] });
+    expect(relay.mails).toHaveLength(0);
   });
 });

@@ -46,6 +46,7 @@ const OWNERS: Record<string, string> = {
   oci_repository_blobs: 'src/registry',
   oci_tags: 'src/registry',
   oci_uploads: 'src/registry',
+  organization_smtp_settings: 'src/notifications',
   organizations: 'src/orgs',
   org_environments: 'src/platform-config',
   org_tenants: 'src/platform-config',

@@ -1,11 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isBlockedAddress } from '../../../src/net/address-policy';
-import { checkTarget, TargetRefused, type OutboundPolicy, type Resolver } from '../../../src/net/outbound-policy';
+import {
+  checkSmtpTarget,
+  checkTarget,
+  TargetRefused,
+  type OutboundPolicy,
+  type Resolver,
+} from '../../../src/net/outbound-policy';
 import { createSafeSender } from '../../../src/net/safe-http';
 
 /** docs/security.md rows 35 to 39: the outbound policy and the safe sender, with stub resolvers for DNS tricks. */
-const strict: OutboundPolicy = { allowHttp: true, allowedPorts: [80, 443], allowPrivate: false };
+const strict: OutboundPolicy = { allowHttp: true, allowedPorts: [80, 443], allowPrivate: false, smtpPorts: [587] };
 const resolveTo =
   (...addresses: string[]): Resolver =>
   async () =>
@@ -103,6 +109,28 @@ describe('checkTarget', () => {
   });
 });
 
+describe("checkSmtpTarget (an organization's relay)", () => {
+  it('refuses ports off NOTIFY_SMTP_ALLOWED_PORTS, private addresses in any spelling and names resolving to them', async () => {
+    const smtp = (host: string, port = 587, resolver = resolveTo('93.184.216.34')) =>
+      checkSmtpTarget(host, port, strict, resolver);
+    await expect(smtp('mail.example.com', 25)).rejects.toThrow('SMTP port 25 is not allowed');
+    for (const host of ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '[::1]', '169.254.169.254', '10.0.0.5']) {
+      await expect(smtp(host)).rejects.toBeInstanceOf(TargetRefused);
+    }
+    await expect(smtp('relay.internal', 587, resolveTo('93.184.216.34', '192.168.0.10'))).rejects.toBeInstanceOf(
+      TargetRefused,
+    );
+    await expect(smtp('mail.example.com')).resolves.toEqual({
+      host: 'mail.example.com',
+      address: '93.184.216.34',
+      family: 4,
+    });
+    await expect(
+      checkSmtpTarget('127.1', 587, { ...strict, allowPrivate: true }, resolveTo('93.184.216.34')),
+    ).resolves.toMatchObject({ address: '127.0.0.1' });
+  });
+});
+
 describe('safe sender', () => {
   let server: http.Server;
   let port = 0;
@@ -123,7 +151,7 @@ describe('safe sender', () => {
     await new Promise((r) => server.close(r));
   });
   const limits = { connectTimeoutMs: 500, totalTimeoutMs: 500, responseCapBytes: 1024 };
-  const open = (): OutboundPolicy => ({ allowHttp: true, allowedPorts: [port], allowPrivate: true });
+  const open = (): OutboundPolicy => ({ allowHttp: true, allowedPorts: [port], allowPrivate: true, smtpPorts: [] });
   const post = (path: string) => ({ url: `http://127.0.0.1:${port}${path}`, headers: {}, body: '{}' });
 
   it('row 38: a 302 to the metadata address is a failed attempt and is not followed', async () => {
