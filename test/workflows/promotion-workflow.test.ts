@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { createActivities } from '../../activities';
+import type { GitActivities } from '../../workflows/git-commit';
+import type { AuditActor } from '../../src/audit/types';
+import type { ApprovalPolicySnapshot } from '../../src/releases/release-workflow-contract';
+import {
+  PROMOTION_FAILURE,
+  approvePromotionUpdate,
+  cancelPromotionUpdate,
+  promotionStateQuery,
+  reportPromotionSyncUpdate,
+  type Cause,
+  type Evaluation,
+  type PromotionWorkflowInput,
+} from '../../src/promotions/promotion-workflow-contract';
+import { promotionWorkflow } from '../../workflows/promotion';
+import { timeSkippingWorker } from '../helpers/time-skipping';
+
+/**
+ * The promotion workflow's logic on the time-skipping server with stub activities typed from the real ones: the
+ * causes evaluated again after an approval, expiry of a promotion that stays Blocked (a day in milliseconds), cancel,
+ * one commit for every tenant and the sync outcome per tenant. Each path's history is kept under
+ * test/workflows/fixtures/promotion-histories (rewritten with UPDATE_PROMOTION_HISTORIES=1) for the replay test.
+ */
+type PromotionActivities = Pick<
+  ReturnType<typeof createActivities>,
+  | 'evaluatePromotion'
+  | 'transitionPromotion'
+  | 'recordPromotionApproval'
+  | 'markPromotionCommitted'
+  | 'recordPromotionSync'
+> &
+  Pick<GitActivities, 'commitToRepository'>;
+
+const HISTORY_DIR = path.join(__dirname, 'fixtures', 'promotion-histories');
+const SHA = 'c'.repeat(40);
+const person = (name: string): AuditActor => ({
+  userId: `user-${name}`,
+  actorType: 'user',
+  actor: `${name}@example.test`,
+  requestId: null,
+});
+const requester = person('ann');
+const policy: ApprovalPolicySnapshot = {
+  id: 'policy-1',
+  projectId: 'project-1',
+  environments: ['prod'],
+  tenantIds: null,
+  enabled: true,
+  name: 'prod needs one',
+  requiredApprovals: 1,
+  eligibleApprovers: { roles: ['admin'], teams: [], users: [] },
+  allowSelfApproval: false,
+  expiresAfterMinutes: null,
+};
+const APPROVALS: Cause = { cause: 'approvals', message: 'waiting for approvals: 0 of 1' };
+const FREEZE: Cause = { cause: 'freeze', message: 'the target environment is frozen by Launch (launch week)' };
+
+/** The causes each evaluation answers, in order; the last one repeats. */
+let evaluations: Cause[][] = [];
+const calls: string[] = [];
+
+function evaluation(causes: Cause[]): Evaluation {
+  return {
+    causes,
+    clearsAt: null,
+    digest: 'd'.repeat(64),
+    breakGlass: null,
+    approvalPolicies: [policy],
+    moves: [
+      { tenant: 'acme', tenantId: 'tenant-1', changes: [{ workload: 'web', tag: '2.0.0' }] },
+      { tenant: 'globex', tenantId: 'tenant-2', changes: [{ workload: 'web', tag: '2.1.0' }] },
+    ],
+    sourceEnvironment: 'staging',
+    targetEnvironment: 'prod',
+  };
+}
+
+function stubs(): PromotionActivities {
+  return {
+    evaluatePromotion: async () => {
+      const causes = evaluations.length > 1 ? evaluations.shift()! : (evaluations[0] ?? []);
+      calls.push(`evaluate ${causes.map((c) => c.cause).join(',') || 'clear'}`);
+      return evaluation(causes);
+    },
+    transitionPromotion: async (i) => void calls.push(`status ${i.to}`),
+    recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
+    markPromotionCommitted: async () => void calls.push('committed'),
+    recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
+    commitToRepository: async (request) => {
+      const op = request.operation;
+      calls.push(`commit ${op.type === 'promotion' ? op.moves.map((m) => m.tenant).join('+') : op.type}`);
+      return { sha: SHA, created: true, auditIds: [], remote: false };
+    },
+  };
+}
+
+const ts = timeSkippingWorker(require.resolve('../../workflows'), stubs());
+
+function input(): PromotionWorkflowInput {
+  return {
+    promotionId: randomUUID(),
+    organizationId: 'org-1',
+    projectId: 'project-1',
+    requester,
+    gitTaskQueue: ts.taskQueue,
+    timing: { recheckMs: 30_000, expiryMs: 24 * 3_600_000, syncTimeoutMs: 6 * 3_600_000 },
+  };
+}
+
+async function start(name: string, causes: Cause[][], expiryMs?: number) {
+  calls.length = 0;
+  evaluations = causes;
+  const args = input();
+  if (expiryMs !== undefined) args.timing.expiryMs = expiryMs;
+  return ts.env.client.workflow.start(promotionWorkflow, {
+    taskQueue: ts.taskQueue,
+    workflowId: `promotion-${name}-${args.promotionId}`,
+    args: [args],
+  });
+}
+
+async function until(handle: WorkflowHandle<typeof promotionWorkflow>, status: string) {
+  for (let i = 0; i < 200; i += 1) {
+    if ((await handle.query(promotionStateQuery)).status === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`promotion never reached ${status}`);
+}
+
+async function refusal(call: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await call;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
+      return err.cause.type ?? undefined;
+    throw err;
+  }
+  return undefined;
+}
+
+async function keep(name: string, handle: WorkflowHandle) {
+  if (process.env.UPDATE_PROMOTION_HISTORIES !== '1') return;
+  fs.mkdirSync(HISTORY_DIR, { recursive: true });
+  fs.writeFileSync(path.join(HISTORY_DIR, `${name}.json`), historyToJSON(await handle.fetchHistory()));
+}
+
+const report = (tenant: string, healthStatus: 'Healthy' | 'Degraded', revision = SHA) => ({
+  args: [{ tenant, revision, syncStatus: 'Synced' as const, healthStatus, actor: person('ops') }] as [
+    { tenant: string; revision: string; syncStatus: 'Synced'; healthStatus: 'Healthy' | 'Degraded'; actor: AuditActor },
+  ],
+});
+
+describe('promotion workflow', () => {
+  it('waits Blocked for an approval, evaluates again, commits every tenant once and ends Healthy', async () => {
+    const h = await start('approved', [[APPROVALS], []]);
+    await until(h, 'Blocked');
+    const self = await refusal(
+      h.executeUpdate(approvePromotionUpdate, {
+        args: [{ approver: { userId: requester.userId!, role: 'admin', teamIds: [] }, actor: requester }],
+      }),
+    );
+    expect(self).toBe(PROMOTION_FAILURE.selfApproval);
+    await h.executeUpdate(approvePromotionUpdate, {
+      args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],
+    });
+    await until(h, 'Syncing');
+    expect(await refusal(h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy', 'e'.repeat(40))))).toBe(
+      PROMOTION_FAILURE.revisionMismatch,
+    );
+    expect(await refusal(h.executeUpdate(reportPromotionSyncUpdate, report('initech', 'Healthy')))).toBe(
+      PROMOTION_FAILURE.unknownTenant,
+    );
+    await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy'));
+    expect((await h.query(promotionStateQuery)).status).toBe('Syncing');
+    await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy'));
+    expect(await h.result()).toEqual({ status: 'Healthy' });
+    expect(calls).toEqual([
+      'evaluate approvals',
+      'approve bob@example.test',
+      'evaluate clear',
+      'status Executing',
+      'commit acme+globex',
+      'committed',
+      'sync acme Healthy',
+      'sync globex Healthy',
+      'status Healthy',
+    ]);
+    await keep('approved', h);
+  });
+
+  it('ends Expired when a cause holds past the expiry, and Cancelled on a cancel while Blocked', async () => {
+    // Ten minutes Blocked at a 30-second recheck: twenty evaluations, then Expired.
+    const expired = await start('expired', [[FREEZE]], 10 * 60_000);
+    expect(await expired.result()).toEqual({ status: 'Expired' });
+    expect(calls.at(-1)).toBe('status Expired');
+    expect(calls.filter((c) => c === 'evaluate freeze').length).toBeGreaterThan(10);
+    await keep('expired', expired);
+
+    const cancelled = await start('cancelled', [[FREEZE]]);
+    await until(cancelled, 'Blocked');
+    expect(await cancelled.executeUpdate(cancelPromotionUpdate, { args: [{ actor: person('bob') }] })).toEqual({
+      status: 'Cancelled',
+    });
+    expect(calls).toEqual(['evaluate freeze', 'status Cancelled']);
+    await keep('cancelled', cancelled);
+  });
+
+  it('ends Failed when one tenant reports degraded health', async () => {
+    const h = await start('degraded', [[]]);
+    await until(h, 'Syncing');
+    await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy'));
+    await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Degraded'));
+    expect(await h.result()).toEqual({ status: 'Failed' });
+    expect(calls.at(-1)).toBe('status Failed');
+    await keep('degraded', h);
+  });
+});
