@@ -29,6 +29,7 @@ import { escalationRoutes } from './routes/notifications/escalation-routes';
 import { agentBindingRoutes } from './routes/clusters/agent-binding-routes';
 import { clusterRoutes } from './routes/clusters/cluster-routes';
 import { commandRoutes } from './routes/clusters/command-routes';
+import { webhookRoutes } from './routes/webhooks/webhook-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -77,6 +78,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...clusterRoutes(services.clusters.clusters, pageMax),
     ...commandRoutes(services.clusters.commands, pageMax),
     ...agentBindingRoutes(services.clusters.bindings, pageMax),
+    ...webhookRoutes(services.webhooks),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

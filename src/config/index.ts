@@ -16,6 +16,7 @@ import { loadReleasesConfig, type ReleasesConfig } from './releases';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
 import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks';
 import { loadClustersConfig, type ClustersConfig } from './clusters';
 
 export { ConfigError } from './parse';
@@ -69,6 +70,8 @@ export interface Config {
   releases: ReleasesConfig;
   registry: RegistryConfig;
   notifications: NotificationsConfig;
+  /** Inbound webhooks (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
   clusters: ClustersConfig;
 }
 
@@ -137,6 +140,7 @@ export function loadConfig(env: Env): Config {
     ),
     registry: loadRegistryConfig(env),
     notifications: loadNotificationsConfig(env),
+    webhooks: loadWebhooksConfig(env),
     clusters: loadClustersConfig(env),
   };
 }

@@ -20,12 +20,24 @@ import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import { findRemote } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
+/** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
+export interface ImageUpdate {
+  workload: string;
+  pairs: { tenant: string; environment: string }[];
+  tag: string;
+  requestId?: string;
+}
+
 /** What a write does to the repository (and, for an image update, to the workload's overrides). */
 export type CommitOperation =
   | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
   /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
   | { type: 'generate'; digest: string; details?: Record<string, unknown> }
-  | { type: 'image'; workload: string; pairs: { tenant: string; environment: string }[]; tag: string }
+  /**
+   * Image tags: one workload (bulk update), or several in one commit (`more`: inbound webhook requests grouped while a
+   * commit was running); `source` names the notifiable event.
+   */
+  | ({ type: 'image'; more?: ImageUpdate[]; source?: 'bulk' | 'webhook' } & ImageUpdate)
   /**
    * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
    * `digest` is what the release validated (renderDigest of the target's files).
@@ -69,6 +81,12 @@ export class CommitRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The workloads an image operation changes, the first one and the rest. */
+function imageUpdatesOf(op: ImageUpdate & { more?: ImageUpdate[] }): ImageUpdate[] {
+  const { workload, pairs, tag, requestId } = op;
+  return [{ workload, pairs, tag, requestId }, ...(op.more ?? [])];
 }
 
 /** Digest of a rendered tree: the generate request carries the digest of what was validated. */
@@ -168,9 +186,11 @@ async function applyDatabaseSide(
 ): Promise<LoadedProject> {
   const op = req.operation;
   if (op.type === 'image') {
-    await patchOverrides(trx, loaded.project.id, op.workload, (overrides) =>
-      op.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, op.tag), overrides),
-    );
+    for (const update of imageUpdatesOf(op)) {
+      await patchOverrides(trx, loaded.project.id, update.workload, (overrides) =>
+        update.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, update.tag), overrides),
+      );
+    }
   } else if (op.type === 'release') {
     for (const change of op.changes) {
       await patchOverrides(trx, loaded.project.id, change.workload, (overrides) =>
@@ -193,13 +213,11 @@ async function changesFor(
     return { writes: new Map(op.writes.map((w) => [w.path, w.content])), deletes: op.deletes };
   }
   if (op.type === 'image') {
-    const wanted = new Set(op.pairs.map((p) => `${p.tenant}/${p.environment}`));
-    const rendered = renderAll(
-      loaded.model,
-      (t: Target) => t.service === op.workload && wanted.has(`${t.tenant}/${t.environment}`),
-    );
+    const updates = imageUpdatesOf(op);
+    const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
+    const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
     // One listing and one batch read for all the pairs' directories, whatever their number.
-    const dirs = new Set(op.pairs.map((p) => `${serviceDir({ ...p, service: op.workload })}/`));
+    const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
     const current = await readTree(repo, parent, 'tenants/', (file) =>
       dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
     );
@@ -282,22 +300,26 @@ async function writeAudit(
     return [entry.id];
   } else {
     const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
-    for (const pair of op.pairs) {
-      entries.push({
-        ...base,
-        action: 'image.update',
-        category: 'delivery',
-        tenantId: tenantIds.get(pair.tenant) ?? null,
-        resourceType: 'workload',
-        resourceId: op.workload,
-        details: {
-          project,
-          workload: op.workload,
-          tenant: pair.tenant,
-          environment: pair.environment,
-          tag: op.tag,
-        },
-      });
+    for (const update of imageUpdatesOf(op)) {
+      for (const pair of update.pairs) {
+        entries.push({
+          ...base,
+          requestId: update.requestId ?? base.requestId,
+          action: 'image.update',
+          category: op.source === 'webhook' ? 'webhook' : 'delivery',
+          tenantId: tenantIds.get(pair.tenant) ?? null,
+          resourceType: 'workload',
+          resourceId: update.workload,
+          details: {
+            project,
+            workload: update.workload,
+            tenant: pair.tenant,
+            environment: pair.environment,
+            tag: update.tag,
+            ...(op.source === 'webhook' ? { subsystem: req.actor.actor } : {}),
+          },
+        });
+      }
     }
   }
   const ids: string[] = [];
@@ -305,7 +327,14 @@ async function writeAudit(
   for (const entry of entries) {
     ids.push((await audit.append(trx, { ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })).id);
   }
-  if (op.type === 'image') {
+  if (op.type === 'image' && op.source === 'webhook') {
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.imagesWebhookUpdated,
+      payload: { project, updates: imageUpdatesOf(op), gitCommitSha: sha, auditIds: ids },
+    });
+  } else if (op.type === 'image') {
     // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
     await recordDomainEvent(trx, {
       organizationId: req.organizationId,

@@ -108,7 +108,6 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.releases.approve': 'member',
   'projects.*.releases.deploy': 'member',
   'projects.*.releases.cancel': 'member',
-  'projects.*.releases.sync-report': 'admin',
   // The external remote: its URL is visible to members, changing it (and its token) is configuration.
   'projects.*.remote.read': 'viewer',
   'projects.*.remote.update': 'admin',
@@ -148,6 +147,13 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.webhooks.update': 'admin',
   'projects.*.webhooks.delete': 'admin',
   'projects.*.webhooks.test': 'admin',
+  // Inbound webhook settings hold the project's shared secret: project administration. Sync status reads for viewers.
+  'projects.*.webhook-settings.read': 'admin',
+  'projects.*.webhook-settings.update': 'admin',
+  'projects.*.webhook-settings.delete': 'admin',
+  'projects.*.deployment-status.read': 'viewer',
+  // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+  'org.cdcontroller-token.rotate': 'admin',
   'org.notifications.channels.read': 'member',
   'org.notifications.channels.create': 'admin',
   'org.notifications.channels.update': 'admin',

@@ -32,6 +32,7 @@ import type { Authenticator } from '../iam/authenticator';
 import { createReleaseService, type ReleaseService } from '../releases/release-service';
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
 import { createNotificationDomain, type NotificationDomain } from '../notifications/notification-domain';
+import { createWebhookDomain, type WebhookDomain } from '../webhooks/webhook-domain';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -78,6 +79,8 @@ export interface DomainServices {
   notifications: NotificationDomain;
   /** Clusters, commands, agent bindings and the agent protocol hub (src/clusters; gRPC in the API process). */
   clusters: ClusterDomain;
+  /** Inbound webhooks: project settings, signed image updates from CI, the controller's sync status (src/webhooks). */
+  webhooks: WebhookDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -112,6 +115,28 @@ export function createDomainServices(core: CoreServices): DomainServices {
     plans,
     rate: { perCredential: config.orgs.machineRatePerCredential, windowMs: config.orgs.machineRateWindowMs },
   };
+  const gitops = createGitopsDomain({
+    db,
+    workflows: core.workflows,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    publicUrl: config.publicUrl,
+    projects: projects.projects,
+    repositories,
+    validation: core.validation,
+    audit,
+    secrets: core.secrets,
+    remoteAllowHttp: config.gitops.remoteAllowHttp,
+  });
+  const releases = createReleaseService({
+    ...owned,
+    temporal: core.temporal,
+    workflows: core.workflows,
+    projects: projects.projects,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
+    namespace: config.temporal.namespace,
+    temporalUiUrl: config.releases.temporalUiUrl,
+  });
   return {
     authorization,
     plans,
@@ -130,32 +155,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
     tenants: createTenantService(owned),
     repositories,
     projects,
-    gitops: createGitopsDomain({
-      db,
-      workflows: core.workflows,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-      publicUrl: config.publicUrl,
-      projects: projects.projects,
-      repositories,
-      validation: core.validation,
-      audit,
-      secrets: core.secrets,
-      remoteAllowHttp: config.gitops.remoteAllowHttp,
-    }),
+    gitops,
     registry,
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: createCatalogService({ ...owned, validation: core.validation }, 'kustomize-base'),
     manifestBundles: createCatalogService({ ...owned, validation: core.validation }, 'manifest-bundle'),
-    releases: createReleaseService({
-      ...owned,
-      temporal: core.temporal,
-      workflows: core.workflows,
-      projects: projects.projects,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-      timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
-      namespace: config.temporal.namespace,
-      temporalUiUrl: config.releases.temporalUiUrl,
-    }),
+    releases,
     releasePolicies: {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
@@ -173,5 +178,14 @@ export function createDomainServices(core: CoreServices): DomainServices {
       config: config.notifications,
     }),
     clusters: createClusterDomain({ ...owned, config: config.clusters, workflows: core.workflows, log: core.log }),
+    webhooks: createWebhookDomain({
+      db,
+      audit,
+      secrets: core.secrets,
+      projects: projects.projects,
+      releases,
+      commit: gitops.commit,
+      config: config.webhooks,
+    }),
   };
 }
