@@ -59,6 +59,11 @@ function checked<T extends { tag: string; digest: string }>(payload: T): T {
   return payload;
 }
 
+/** A body with shape A's fields and not shape B's. */
+export function isShapeABody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'repository' in body && !('project' in body);
+}
+
 /** The routing field of a body before its signature is checked: whose secrets to try. Nothing else is read. */
 export function routingOf(body: unknown, shape: 'A' | 'B'): { repositories: string[] } | { project: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

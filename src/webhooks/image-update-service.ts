@@ -9,7 +9,15 @@ import { findWorkload, workloadsUsingImage } from '../projects/workload-reposito
 import type { ReleaseService } from '../releases/release-service';
 import type { BatchOutcome } from './image-commit-batcher';
 import { claimTargets, markKey } from './image-mark-repository';
-import { imageMatches, parseShapeA, parseShapeB, routingOf, type ShapeA, type ShapeB } from './image-update-payload';
+import {
+  imageMatches,
+  isShapeABody,
+  parseShapeA,
+  parseShapeB,
+  routingOf,
+  type ShapeA,
+  type ShapeB,
+} from './image-update-payload';
 import { matchesAny, parseSignature, parseUnixSeconds, requestHash, signedBytes, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
@@ -237,6 +245,8 @@ export function createImageUpdateService(deps: {
       const bytes = signedBytes(raw, shape === 'A' ? (headers.timestamp as string) : null);
       // The body is read for its routing field only (whose secrets to try); nothing in it counts before the MAC does.
       const body = parseStrictJson(raw.toString('utf8'));
+      // Told apart by headers and fields: a shape A body without its timestamp header cannot be verified.
+      if (shape === 'B' && isShapeABody(body)) throw new Unauthorized(BAD_SIGNATURE);
       const routing = routingOf(body, shape);
       const candidates = await candidatesOf(routing);
       const settings = await verify(mac, bytes, candidates.ids);

@@ -79,6 +79,9 @@ beforeAll(async () => {
   expect((await workload('worker', 'registry.example.com/shop/web')).status).toBe(201);
   expect((await workload('billing', 'registry.example.com/shop/billing')).status).toBe(201);
   expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
+  // Pending releases wait for a deploy call, so the repository's head is the webhook's commit.
+  const policy = { releases: { autoDeploy: false } };
+  expect((await http.patch('/api/v2/projects/shop/policy', { token: owner, body: policy })).status).toBe(200);
   const settings = await http.put<{ secret: string }>('/api/v2/projects/shop/webhook-settings', {
     token: owner,
     body: { autoUpdateEnvironments: ['dev'], tagFilter: '^[0-9]+\\.[0-9]+\\.[0-9]+$' },
@@ -235,7 +238,7 @@ describe('shape A', () => {
     headers.append('X-Service-Signature', good['X-Service-Signature']);
     const twice = await fetch(`${platform.url}${URL_PATH}`, { method: 'POST', headers, body });
     expect(twice.status).toBe(401);
-    // A missing timestamp header turns the request into shape B, whose signature covers only the body: 401.
+    // A shape A body without its timestamp header cannot be verified: 401.
     const { 'X-Service-Timestamp': _dropped, ...noTimestamp } = good;
     expect((await post(body, noTimestamp)).status).toBe(401);
   });
