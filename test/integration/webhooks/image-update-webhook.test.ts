@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
+import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { pinTarget } from '../../../src/pins/pin-repository';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
@@ -293,6 +294,29 @@ describe('shape A', () => {
       await platform.services.db('target_pins').where({ project_id: project.id }).delete();
     }
   });
+});
+
+describe('a commit that takes longer than the bound', () => {
+  it('answers 202 with a status URL that later shows the commit', async () => {
+    await platform.stopWorker();
+    const body = shapeA('1.9.0');
+    let queued: Awaited<ReturnType<typeof post>>;
+    try {
+      queued = await post(body, shapeAHeaders(secret, body));
+    } finally {
+      await platform.startWorker();
+    }
+    expect(queued.status).toBe(202);
+    const statusUrl = (queued.body as unknown as { statusUrl: string }).statusUrl;
+    expect(statusUrl).toBe(`/api/v1/webhooks/image-update/requests/${queued.body.requestId}`);
+    const done = await eventually(async () => {
+      const res = await http.get<{ status: string; commit: string | null }>(statusUrl);
+      if (res.body.status !== 'committed') throw new Error(`still ${res.body.status}`);
+      return res.body;
+    }, 30_000);
+    expect(done.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(await fileAt(done.commit!, 'tenants/acme/dev/web/deployment.yaml')).toContain(':1.9.0');
+  }, 60_000);
 });
 
 describe('shape B', () => {
