@@ -119,7 +119,21 @@ async function main(): Promise<void> {
         },
         body,
       });
-      const answer = (await res.json()) as Answer;
+      let answer = (await res.json()) as Answer & { statusUrl?: string };
+      if (res.status === 202 && answer.statusUrl) {
+        // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
+        for (;;) {
+          await new Promise((r) => setTimeout(r, 50));
+          const status = (await (await fetch(new URL(answer.statusUrl!, platform.baseUrl))).json()) as {
+            status: string;
+            result: Answer;
+          };
+          if (status.status !== 'received') {
+            answer = status.result;
+            break;
+          }
+        }
+      }
       return { workload, tag, signedAt, ms: elapsedMs(start), status: res.status, answer };
     };
 
@@ -139,7 +153,9 @@ async function main(): Promise<void> {
 
     /** No update lost, no duplicate commit: what the answers, the repository and the audit log say agree. */
     const check = async (sent: Sent[], since: string) => {
-      const failures = sent.filter((s) => s.status !== 200 || s.answer.status !== 'committed');
+      // Committed, or accepted with nothing to commit when newer requests of the same targets won them all.
+      const failures = sent.filter((s) => !['committed', 'accepted'].includes(s.answer.status));
+      const queued = sent.filter((s) => s.status === 202).length;
       const commits = new Set(sent.map((s) => s.answer.commit).filter((c): c is string => c !== null));
       const log = (await git('rev-list', `${since}..main`)).split('\n').filter(Boolean);
       const missing = [...commits].filter((c) => !log.includes(c));
@@ -169,7 +185,7 @@ async function main(): Promise<void> {
         .count<{ n: string }[]>('id as n');
       const audited = Number(entries[0]?.n ?? 0);
       line(
-        `  answers: ${sent.length - failures.length}/${sent.length} committed (200); commits: ${commits.size} ` +
+        `  answers: ${sent.length - failures.length}/${sent.length} committed or accepted (${queued} of them 202 first); commits: ${commits.size} ` +
           `(${(sent.length / Math.max(commits.size, 1)).toFixed(1)} requests per commit), ${log.length} on main since the phase began`,
       );
       line(
@@ -202,7 +218,7 @@ async function main(): Promise<void> {
     line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'} (peers poll every 2 to 5 minutes)`);
     await check(steady.sent, since);
 
-    let best = 0;
+    let best = { rate: 0, offered: 0 };
     for (const perSecond of steps) {
       since = await git('rev-parse', 'main');
       const step = await phase(stepRequests, perSecond);
@@ -213,11 +229,12 @@ async function main(): Promise<void> {
           `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms`,
       );
       await check(step.sent, since);
-      if (sustained >= 0.9 * perSecond) best = Math.max(best, sustained);
+      const timely = step.sent.filter((s) => s.status === 200).length;
+      if (timely === step.sent.length && sustained > best.rate) best = { rate: sustained, offered: perSecond };
     }
     line(
-      `highest sustained rate: ${best.toFixed(1)} requests/s (goal >= 50/s: ${best >= 50 ? 'met' : 'MISSED'}; ` +
-        'peers poll every 2 to 5 minutes)',
+      `highest sustained rate (every answer 200 within WEBHOOK_COMMIT_WAIT): ${best.rate.toFixed(1)} requests/s ` +
+        `(offered ${best.offered}/s; goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
     );
   } finally {
     await platform.stop();

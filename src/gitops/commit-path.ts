@@ -186,9 +186,14 @@ async function applyDatabaseSide(
 ): Promise<LoadedProject> {
   const op = req.operation;
   if (op.type === 'image') {
-    for (const update of imageUpdatesOf(op)) {
-      await patchOverrides(trx, loaded.project.id, update.workload, (overrides) =>
-        update.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, update.tag), overrides),
+    // One read and write of each workload's overrides, whatever the number of its updates (in order: later wins).
+    const updates = imageUpdatesOf(op);
+    for (const workload of new Set(updates.map((u) => u.workload))) {
+      await patchOverrides(trx, loaded.project.id, workload, (overrides) =>
+        updates
+          .filter((u) => u.workload === workload)
+          .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
+          .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
       );
     }
   } else if (op.type === 'release') {
@@ -322,11 +327,12 @@ async function writeAudit(
       }
     }
   }
-  const ids: string[] = [];
   // Each entry names the write it records (`commitKey`): a retried write finds its own entries by it.
-  for (const entry of entries) {
-    ids.push((await audit.append(trx, { ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })).id);
-  }
+  const written = await audit.appendMany(
+    trx,
+    entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
+  );
+  const ids = written.map((entry) => entry.id);
   if (op.type === 'image' && op.source === 'webhook') {
     await recordDomainEvent(trx, {
       organizationId: req.organizationId,

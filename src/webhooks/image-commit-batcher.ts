@@ -27,20 +27,26 @@ interface Pending {
  */
 export function createImageCommitBatcher(commit: CommitClient) {
   const queues = new Map<string, { pending: Pending[]; running: boolean }>();
+  /** Per project, the signing time of what was last committed to each target: a later group never goes back. */
+  const applied = new Map<string, Map<string, number>>();
   let seq = 0;
 
-  function merge(group: Pending[]) {
+  function merge(projectId: string, group: Pending[]) {
     const winners = new Map<string, { p: Pending; workload: string; tag: string }>();
+    const done = applied.get(projectId) ?? new Map<string, number>();
+    applied.set(projectId, done);
     const newer = (a: Pending, b: Pending) => a.signedAt > b.signedAt || (a.signedAt === b.signedAt && a.seq > b.seq);
     for (const p of group) {
       for (const u of p.updates) {
         for (const pair of u.pairs) {
           const key = `${u.workload}/${pair.tenant}/${pair.environment}`;
           const held = winners.get(key);
+          if ((done.get(key) ?? -Infinity) > p.signedAt) continue;
           if (!held || newer(p, held.p)) winners.set(key, { p, workload: u.workload, tag: u.tag });
         }
       }
     }
+    for (const [key, w] of winners) done.set(key, w.p.signedAt);
     const updates = new Map<string, ImageUpdate>();
     for (const [key, w] of winners) {
       const [, tenant = '', environment = ''] = key.split('/');
@@ -52,10 +58,22 @@ export function createImageCommitBatcher(commit: CommitClient) {
     return { winners, updates: [...updates.values()] };
   }
 
+  /** The targets of a request that another (newer) request of the group, or an earlier group, took. */
+  function supersededOf(p: Pending, winners: Map<string, { p: Pending }>) {
+    return p.updates.flatMap((u) =>
+      u.pairs
+        .filter((pair) => winners.get(`${u.workload}/${pair.tenant}/${pair.environment}`)?.p !== p)
+        .map((pair) => ({ workload: u.workload, ...pair })),
+    );
+  }
+
   async function runGroup(project: Project, group: Pending[]) {
-    const { winners, updates } = merge(group);
+    const { winners, updates } = merge(project.id, group);
     const [first, ...more] = updates;
-    if (!first) return;
+    if (!first) {
+      for (const p of group) p.resolve({ sha: null, superseded: supersededOf(p, winners) });
+      return;
+    }
     const requests = new Set(group.map((p) => p.requestId));
     const outcome = await commit(
       systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, first.requestId ?? ''),
@@ -66,14 +84,7 @@ export function createImageCommitBatcher(commit: CommitClient) {
         operation: { type: 'image', source: 'webhook', ...first, more },
       },
     );
-    for (const p of group) {
-      const superseded = p.updates.flatMap((u) =>
-        u.pairs
-          .filter((pair) => winners.get(`${u.workload}/${pair.tenant}/${pair.environment}`)?.p !== p)
-          .map((pair) => ({ workload: u.workload, ...pair })),
-      );
-      p.resolve({ sha: outcome.sha, superseded });
-    }
+    for (const p of group) p.resolve({ sha: outcome.sha, superseded: supersededOf(p, winners) });
   }
 
   async function drain(project: Project) {

@@ -103,7 +103,9 @@ export function createImageUpdateService(deps: {
     payload: ShapeA | ShapeB,
     usingImage: { projectId: string; name: string }[],
   ) {
-    const tenants = (await listProjectTenants(db, project.organizationId, project.id)).map((t) => t.slug);
+    const tenantRows = await listProjectTenants(db, project.organizationId, project.id);
+    const tenantIds = new Map(tenantRows.map((t) => [t.slug, t.id]));
+    const tenants = tenantRows.map((t) => t.slug);
     const envs = (await listProjectEnvironments(db, project.id)).map((e) => e.environment);
     if (payload.shape === 'A') {
       const workloads = usingImage
@@ -111,7 +113,11 @@ export function createImageUpdateService(deps: {
         .map((w) => w.name)
         .sort();
       if (workloads.length === 0) throw new NotFound('no workload of the project uses this repository');
-      return { workloads, pairs: tenants.flatMap((tenant) => envs.map((environment) => ({ tenant, environment }))) };
+      return {
+        workloads,
+        tenantIds,
+        pairs: tenants.flatMap((tenant) => envs.map((environment) => ({ tenant, environment }))),
+      };
     }
     const workload = await findWorkload(db, project.id, payload.workload);
     if (!workload) throw new NotFound(`workload ${payload.workload} not found`);
@@ -125,6 +131,7 @@ export function createImageUpdateService(deps: {
     if (unknownTenant.length > 0) throw new NotFound(`tenant not found: ${unknownTenant.join(', ')}`);
     return {
       workloads: [workload.name],
+      tenantIds,
       pairs: wanted.flatMap((tenant) => payload.environments.map((environment) => ({ tenant, environment }))),
     };
   }
@@ -134,7 +141,7 @@ export function createImageUpdateService(deps: {
     project: Project,
     settings: WebhookSettingsRow,
     payload: ShapeA | ShapeB,
-    targets: { workloads: string[]; pairs: Pair[] },
+    targets: { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> },
     meta: { webhookId: string; requestId: string; signedAt: number; hash: string },
   ) {
     const skipped: Skipped[] = [];
@@ -167,16 +174,13 @@ export function createImageUpdateService(deps: {
 
     const releases = [];
     const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
-    const tenantIds = new Map(
-      (await listProjectTenants(db, project.organizationId, project.id)).map((t) => [t.slug, t.id]),
-    );
     for (const p of released) {
       const { release } = await deps.releases.create(
         caller,
         project.slug,
         {
           environment: p.environment,
-          tenantId: tenantIds.get(p.tenant) as string,
+          tenantId: targets.tenantIds.get(p.tenant) as string,
           title: `Image ${payload.tag} via webhook`,
           changes: targets.workloads.map((workload) => ({ workload, tag: payload.tag })),
         },
@@ -204,7 +208,7 @@ export function createImageUpdateService(deps: {
         const lost = new Set(superseded.map((s) => `${s.workload}/${s.tenant}/${s.environment}`));
         const result = {
           ...base,
-          status: 'committed',
+          status: outcome.sha ? 'committed' : 'accepted',
           commit: outcome.sha,
           updated: base.updated.filter((u) => !lost.has(`${u.workload}/${u.tenant}/${u.environment}`)),
           skipped: [...skipped, ...superseded],

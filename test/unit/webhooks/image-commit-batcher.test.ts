@@ -77,3 +77,16 @@ describe('the image commit batcher (group commit)', () => {
     });
   });
 });
+
+describe('the image commit batcher across groups', () => {
+  it('never lets a request signed earlier overwrite a target a previous group committed', async () => {
+    const { client, commits, finish } = recordingClient();
+    const batcher = createImageCommitBatcher(client);
+    const newer = batcher.submit(project, 'new', 5000, [{ workload: 'web', tag: 'new', pairs: [pair('acme')] }]);
+    finish[0]!();
+    await newer;
+    const older = batcher.submit(project, 'old', 4000, [{ workload: 'web', tag: 'old', pairs: [pair('acme')] }]);
+    expect(await older).toEqual({ sha: null, superseded: [{ workload: 'web', ...pair('acme') }] });
+    expect(commits).toHaveLength(1);
+  });
+});
