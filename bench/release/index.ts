@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { pingWorkflow } from '../../workflows/proof';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
+import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 
 function arg(name: string, fallback: number): number {
@@ -43,16 +44,7 @@ async function main(): Promise<void> {
   const environmentCount = arg('environments', 2);
   const parallel = arg('parallel', 10);
   const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: true });
-  const call = async <T>(method: string, route: string, body?: unknown) => {
-    const res = await fetch(new URL(route, platform.baseUrl), {
-      method,
-      headers: { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const call = apiCaller(platform.baseUrl, platform.token);
   try {
     const environments = Array.from({ length: environmentCount }, (_, i) => `env-${i}`);
     for (const slug of environments) await call('POST', '/api/v2/org/environments', { slug });

@@ -17,6 +17,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
+import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 
 const run = promisify(execFile);
@@ -58,16 +59,7 @@ async function main(): Promise<void> {
   const steps = arg('steps', '50,100,200').split(',').map(Number);
   const stepRequests = Number(arg('step-requests', '600'));
   const platform = await startBenchPlatform({}, { worker: true });
-  const call = async <T>(method: string, route: string, body?: unknown) => {
-    const res = await fetch(new URL(route, platform.baseUrl), {
-      method,
-      headers: { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const call = apiCaller(platform.baseUrl, platform.token);
   try {
     await call('POST', '/api/v2/org/environments', { slug: 'prod' });
     const project = await call<{ id: string; organizationId: string }>('POST', '/api/v2/projects', {
