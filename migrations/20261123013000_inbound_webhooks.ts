@@ -8,6 +8,8 @@ import type { Knex } from 'knex';
  * reports per project, tenant, environment and service.
  */
 export async function up(knex: Knex): Promise<void> {
+  // Shape A names a repository: the workloads using it are found by their image repository in every organization.
+  await knex.raw(`CREATE INDEX workloads_image_repository ON workloads ((spec->'image'->>'repository'))`);
   await knex.schema.createTable('webhook_settings', (t) => {
     t.uuid('project_id').primary().references('projects.id').onDelete('CASCADE');
     t.uuid('organization_id').notNullable().references('organizations.id').onDelete('CASCADE');
@@ -71,6 +73,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP INDEX workloads_image_repository');
   for (const table of [
     'deployment_statuses',
     'cdcontroller_tokens',
