@@ -24,6 +24,7 @@ export interface WebhookSettingsInput {
 
 const view = (slug: string, row: WebhookSettingsRow) => ({
   project: slug,
+  configured: true,
   autoUpdateEnvironments: row.auto_update_environments,
   imageFilter: row.image_filter,
   tagFilter: row.tag_filter,
@@ -59,8 +60,20 @@ export function createWebhookSettingsService(deps: {
   }
 
   return {
+    /** The settings, or `configured: false` (image updates for the project then answer 401). */
     async get(caller: OrgCaller, slug: string) {
-      const { project, row } = await settingsOf(caller, slug);
+      const project = await deps.projects.projectOf(caller, slug);
+      const row = await findSettings(db, project.id);
+      if (!row) {
+        return {
+          project: project.slug,
+          configured: false,
+          autoUpdateEnvironments: [],
+          imageFilter: null,
+          tagFilter: null,
+          previousSecretValidUntil: null,
+        };
+      }
       return view(project.slug, row);
     },
 

@@ -5,6 +5,7 @@ import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { pinTarget } from '../../../src/pins/pin-repository';
+import { verifyChains } from '../../../src/audit/verify-chain';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { DIGEST, shapeAHeaders, shapeBHeaders } from './webhook-signing';
 
@@ -167,6 +168,8 @@ describe('shape A', () => {
       expect(e.request_id).toBe(requestId);
       expect(e.details.subsystem).toBe('image-update-webhook');
     }
+    // Written in one insert, the entries still form an unbroken hash chain.
+    expect((await verifyChains(platform.services.db)).problems).toEqual([]);
     const events = await platform.services.db('domain_events').where({ type: 'images updated via webhook' });
     expect(events.map((e: { payload: { gitCommitSha: string } }) => e.payload.gitCommitSha)).toContain(sha);
   });
