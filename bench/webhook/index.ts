@@ -4,8 +4,9 @@
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
  * project of `workloads` workloads (one repository each) deployed to `tenants` tenants in one auto-update environment,
  * then sends signed shape A requests, each naming one workload's repository with a new tag:
- *   1. steady: `requests` requests at `rate` per second, round robin over the workloads: request -> 200 with the
- *      commit SHA (the commit is then in the hosted repository), p50 and p95 (goal p95 < 1 s);
+ *   1. steady: `requests` requests at `rate` per second, round robin over the workloads: request -> its commit SHA
+ *      (the 200 answer, or the status URL of a 202; the commit is then in the hosted repository), p50 and p95
+ *      (goal p95 < 1 s);
  *   2. ramp: `step-requests` requests at each rate of `steps`: achieved requests per second and p95, to find the
  *      highest rate the machine sustains (goal >= 50/s);
  * and checks after each phase that no update was lost (every answer committed or names the newer request that
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
     line(`steady: ${requests} requests at ${rate}/s over ${workloadCount} workloads (${steady.seconds.toFixed(1)} s)`);
     line(
       describe(
-        '  request -> 200 with the commit SHA (in the repository)',
+        '  request -> commit SHA in the repository',
         steady.sent.map((s) => s.ms),
       ),
     );
@@ -210,7 +211,7 @@ async function main(): Promise<void> {
     line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'} (peers poll every 2 to 5 minutes)`);
     await check(steady.sent, since);
 
-    let best = { rate: 0, offered: 0 };
+    let best = { rate: 0, offered: 0, p95: 0 };
     for (const perSecond of steps) {
       since = await git('rev-parse', 'main');
       const step = await phase(stepRequests, perSecond);
@@ -221,12 +222,11 @@ async function main(): Promise<void> {
           `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms`,
       );
       await check(step.sent, since);
-      const timely = step.sent.filter((s) => s.status === 200).length;
-      if (timely === step.sent.length && sustained > best.rate) best = { rate: sustained, offered: perSecond };
+      if (sustained > best.rate) best = { rate: sustained, offered: perSecond, p95: percentile(sorted, 95) };
     }
     line(
-      `highest sustained rate (every answer 200 within WEBHOOK_COMMIT_WAIT): ${best.rate.toFixed(1)} requests/s ` +
-        `(offered ${best.offered}/s; goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
+      `highest completed rate: ${best.rate.toFixed(1)} requests/s (offered ${best.offered}/s, p95 ${best.p95.toFixed(0)} ms; ` +
+        `goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
     );
   } finally {
     await platform.stop();
