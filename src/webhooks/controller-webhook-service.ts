@@ -38,6 +38,7 @@ export function createControllerWebhookService(deps: {
   projects: Pick<ProjectService, 'projectOf'>;
   replayWindowMs: number;
   tokenOverlapMs: number;
+  purge: () => Promise<void>;
 }) {
   const { db } = deps;
 
@@ -123,6 +124,7 @@ export function createControllerWebhookService(deps: {
       ) {
         throw new NotFound('application name does not name a platform target');
       }
+      await deps.purge();
       await recordRequest(db, {
         kind: 'cdcontroller',
         request_hash: requestHash(raw),

@@ -19,6 +19,8 @@ interface Pending {
   reject(err: unknown): void;
 }
 
+export type ImageCommitBatcher = ReturnType<typeof createImageCommitBatcher>;
+
 /**
  * Group commit: one repository takes one commit at a time, so while a project's commit runs, the image updates of
  * the requests that arrive meanwhile wait and then go into ONE next commit. Each request keeps its own audit entries

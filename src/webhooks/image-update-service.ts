@@ -7,7 +7,7 @@ import { findProjectById, projectRefsBySlug, type Project } from '../projects/pr
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
-import type { BatchOutcome } from './image-commit-batcher';
+import type { ImageCommitBatcher } from './image-commit-batcher';
 import { claimTargets, markKey } from './image-mark-repository';
 import {
   imageMatches,
@@ -22,13 +22,7 @@ import { matchesAny, parseSignature, parseUnixSeconds, requestHash, signedBytes,
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
 import { passes } from './webhook-filters';
-import {
-  findRequest,
-  finishRequest,
-  forgetRequest,
-  purgeExpiredRequests,
-  recordRequest,
-} from './webhook-request-repository';
+import { findRequest, finishRequest, forgetRequest, recordRequest } from './webhook-request-repository';
 import { liveSecrets } from './webhook-secrets';
 import { settingsOf, type WebhookSettingsRow } from './webhook-settings-repository';
 
@@ -52,7 +46,6 @@ export type ImageUpdateService = ReturnType<typeof createImageUpdateService>;
 const BAD_SIGNATURE = 'invalid or missing webhook signature';
 /** Verified requests are kept this long (past the replay window) for their status URL. */
 const KEEP_MS = 60 * 60_000;
-const PURGE_EVERY_MS = 10_000;
 
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
@@ -64,19 +57,13 @@ export function createImageUpdateService(deps: {
   db: Db;
   secrets: SecretBox;
   releases: Pick<ReleaseService, 'create'>;
-  batcher: {
-    submit(
-      project: Project,
-      requestId: string,
-      signedAt: number,
-      updates: { workload: string; pairs: Pair[]; tag: string; requestId?: string }[],
-    ): Promise<BatchOutcome>;
-  };
+  batcher: Pick<ImageCommitBatcher, 'submit'>;
   replayWindowMs: number;
   commitWaitMs: number;
+  /** Drops expired request hashes now and then. */
+  purge: () => Promise<void>;
 }) {
   const { db } = deps;
-  let lastPurge = 0;
 
   /** The project whose secret (current, or rotated-out within its overlap) made this signature, or 401. */
   async function verify(mac: Buffer, bytes: Buffer, candidates: string[]): Promise<WebhookSettingsRow> {
@@ -233,12 +220,6 @@ export function createImageUpdateService(deps: {
     return { status: 202, body: { ...base, status: 'queued', commit: null, statusUrl } };
   }
 
-  async function purgeNow() {
-    if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
-    lastPurge = Date.now();
-    await purgeExpiredRequests(db, new Date());
-  }
-
   return {
     async receive(raw: Buffer, headers: ImageUpdateHeaders, requestId: string) {
       const mac = parseSignature(headers.signature);
@@ -263,7 +244,9 @@ export function createImageUpdateService(deps: {
       }
       const project = await findProjectById(db, settings.organization_id, settings.project_id);
       if (!project) throw new NotFound('project not found');
-      await purgeNow();
+      // An archived project takes no updates (its repository is read-only to the commit path).
+      if (project.archived) throw new NotFound('project is archived');
+      await deps.purge();
       const hash = requestHash(Buffer.concat([Buffer.from(shape), bytes]));
       const webhookId = await recordRequest(db, {
         kind: 'image-update',

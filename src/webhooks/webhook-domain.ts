@@ -9,6 +9,7 @@ import type { ReleaseService } from '../releases/release-service';
 import { createControllerWebhookService, type ControllerWebhookService } from './controller-webhook-service';
 import { createImageCommitBatcher } from './image-commit-batcher';
 import { createImageUpdateService, type ImageUpdateService } from './image-update-service';
+import { createRequestPurger } from './request-purger';
 import { createWebhookSettingsService, type WebhookSettingsService } from './webhook-settings-service';
 
 export interface WebhookDomain {
@@ -28,6 +29,7 @@ export function createWebhookDomain(deps: {
   config: WebhooksConfig;
 }): WebhookDomain {
   const { db, audit, secrets, config } = deps;
+  const purge = createRequestPurger(db);
   return {
     settings: createWebhookSettingsService({
       db,
@@ -43,6 +45,7 @@ export function createWebhookDomain(deps: {
       batcher: createImageCommitBatcher(deps.commit),
       replayWindowMs: REPLAY_WINDOW_MS,
       commitWaitMs: config.commitWaitMs,
+      purge,
     }),
     controller: createControllerWebhookService({
       db,
@@ -51,6 +54,7 @@ export function createWebhookDomain(deps: {
       projects: deps.projects,
       replayWindowMs: REPLAY_WINDOW_MS,
       tokenOverlapMs: config.secretOverlapMs,
+      purge,
     }),
   };
 }
