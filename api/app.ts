@@ -46,7 +46,7 @@ export function createApp(services: ApiServices): Koa<AppState> {
       tokenTtlSeconds: services.config.registry.tokenTtlSeconds,
     }),
   );
-  app.use(bodyReader(services.config.bodyLimitBytes));
+  app.use(bodyReader(services.config.bodyLimitBytes, services.config.webhooks.bodyLimitBytes));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

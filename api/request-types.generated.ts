@@ -355,6 +355,12 @@ export interface DeliveryPreviewQueryRequest {
   changedOnly?: 'true' | 'false';
 }
 
+export interface DeploymentStatusQueryRequest {
+  tenant?: string;
+  environment?: string;
+  service?: string;
+}
+
 export interface EnvironmentCreateRequest {
   slug: string;
   name?: string;
@@ -1198,13 +1204,6 @@ export interface ReleaseRejectRequest {
   comment: string;
 }
 
-export interface ReleaseSyncReportRequest {
-  revision: string;
-  syncStatus: 'Synced' | 'OutOfSync' | 'Unknown' | 'Error';
-  healthStatus: 'Healthy' | 'Progressing' | 'Degraded' | 'Suspended' | 'Missing' | 'Unknown';
-  message?: string;
-}
-
 export interface RollbackRequest {
   releaseId?: string;
   reason?: string;
@@ -1284,6 +1283,15 @@ export interface WebhookCreateRequest {
     attempts: number;
     backoffMs: number;
   };
+}
+
+export interface WebhookSettingsPutRequest {
+  /**
+   * @maxItems 50
+   */
+  autoUpdateEnvironments: string[];
+  imageFilter?: string | null;
+  tagFilter?: string | null;
 }
 
 export interface WebhookUpdateRequest {

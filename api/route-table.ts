@@ -34,6 +34,7 @@ import { clusterRoutes } from './routes/clusters/cluster-routes';
 import { commandRoutes } from './routes/clusters/command-routes';
 import { freezeRoutes } from './routes/freezes/freeze-routes';
 import { breakGlassRoutes } from './routes/break-glass/break-glass-routes';
+import { webhookRoutes } from './routes/webhooks/webhook-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -87,6 +88,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...agentBindingRoutes(services.clusters.bindings, pageMax),
     ...freezeRoutes(services.freezes),
     ...breakGlassRoutes(services.breakGlass, pageMax),
+    ...webhookRoutes(services.webhooks),
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));

@@ -5,13 +5,19 @@ import type { AppContext } from '../context';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Inbound webhooks: signed bodies are checked over their raw bytes before any parse, under their own small limit. */
+const RAW_ONLY_PREFIX = '/api/v1/webhooks/';
+
 /**
  * Reads the body as bytes with a hard limit before any parsing (413 past it), keeps the raw bytes for signature
  * checks, and parses JSON. Other content types keep only the raw bytes; routes that accept them decode them.
+ * Inbound webhook bodies are never parsed here: their routes verify the signature first (docs/webhooks.md).
  */
-export function bodyReader(limitBytes: number) {
+export function bodyReader(defaultLimitBytes: number, webhookLimitBytes: number) {
   return async (ctx: AppContext, next: Next): Promise<void> => {
     if (!METHODS_WITH_BODY.has(ctx.method)) return next();
+    const rawOnly = ctx.path.startsWith(RAW_ONLY_PREFIX);
+    const limitBytes = rawOnly ? webhookLimitBytes : defaultLimitBytes;
     const declared = Number(ctx.get('Content-Length') || '0');
     if (declared > limitBytes) throw new PayloadTooLarge('request body too large');
     let raw: Buffer;
@@ -23,7 +29,7 @@ export function bodyReader(limitBytes: number) {
       throw new InvalidInput('malformed request body');
     }
     ctx.state.rawBody = raw;
-    if (raw.length > 0 && typeof ctx.is('application/json', '+json') === 'string') {
+    if (!rawOnly && raw.length > 0 && typeof ctx.is('application/json', '+json') === 'string') {
       try {
         ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;
       } catch {

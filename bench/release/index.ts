@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { pingWorkflow } from '../../workflows/proof';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
+import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 
 function arg(name: string, fallback: number): number {
@@ -22,6 +23,8 @@ function arg(name: string, fallback: number): number {
 
 interface Release {
   id: string;
+  tenant: string;
+  environment: string;
   status: string;
   commitSha: string | null;
   createdAt: string;
@@ -41,16 +44,7 @@ async function main(): Promise<void> {
   const environmentCount = arg('environments', 2);
   const parallel = arg('parallel', 10);
   const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: true });
-  const call = async <T>(method: string, route: string, body?: unknown) => {
-    const res = await fetch(new URL(route, platform.baseUrl), {
-      method,
-      headers: { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const call = apiCaller(platform.baseUrl, platform.token);
   try {
     const environments = Array.from({ length: environmentCount }, (_, i) => `env-${i}`);
     for (const slug of environments) await call('POST', '/api/v2/org/environments', { slug });
@@ -92,12 +86,24 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     };
-    const healthy = (r: Release) =>
-      call('POST', `/api/v2/releases/${r.id}/sync-status`, {
-        revision: r.commitSha,
-        syncStatus: 'Synced',
-        healthStatus: 'Healthy',
+    // The controller reports through its webhook, with the organization's controller token.
+    const { token: controllerToken } = await call<{ token: string }>('POST', '/api/v2/org/cdcontroller-token');
+    let reportedAt = 0;
+    const healthy = async (r: Release) => {
+      reportedAt = Math.max(Date.now(), reportedAt + 1);
+      const res = await fetch(new URL('/api/v1/webhooks/cdcontroller', platform.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${controllerToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          app: {
+            metadata: { name: `shop.${r.tenant}.${r.environment}.web`, namespace: 'argocd' },
+            status: { sync: { status: 'Synced', revision: r.commitSha }, health: { status: 'Healthy' } },
+          },
+          timestamp: new Date(reportedAt).toISOString(),
+        }),
       });
+      if (res.status !== 200) throw new Error(`controller webhook: ${res.status} ${await res.text()}`);
+    };
 
     // Warm-up: the first release of a process loads schemas and bundles.
     await healthy((await release(targets[0]!)).r);

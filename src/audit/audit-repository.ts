@@ -110,35 +110,60 @@ export async function insertEntry(
   input: AuditEntryInput,
   now = new Date(),
 ): Promise<AuditEntry> {
-  const chain = chainOf(input.organizationId);
+  return (await insertEntries(trx, [input], now))[0]!;
+}
+
+/**
+ * Appends several entries of one organization's chain, in order, with one lock, one read of the chain head and one
+ * insert (a commit that records many image updates writes them all at once).
+ */
+export async function insertEntries(
+  trx: Knex.Transaction,
+  inputs: AuditEntryInput[],
+  now = new Date(),
+): Promise<AuditEntry[]> {
+  if (inputs.length === 0) return [];
+  const chain = chainOf(inputs[0]!.organizationId);
+  if (inputs.some((input) => chainOf(input.organizationId) !== chain)) {
+    throw new Error('entries appended together must belong to one chain');
+  }
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit:${chain}`]);
   const head = (await trx('audit_log').where({ chain }).orderBy('seq', 'desc').first('hash')) as
     { hash: string } | undefined;
-  const prevHash = head?.hash ?? GENESIS_HASH;
-  const entry = inputToEntry(input, now);
-  await trx('audit_log').insert({
-    id: entry.id,
-    chain,
-    organization_id: entry.organizationId,
-    project_id: entry.projectId,
-    tenant_id: entry.tenantId,
-    user_id: entry.userId,
-    actor_type: entry.actorType,
-    actor: entry.actor,
-    action: entry.action,
-    category: entry.category,
-    resource_type: entry.resourceType,
-    resource_id: entry.resourceId,
-    status: entry.status,
-    details: JSON.stringify(entry.details),
-    git_commit_sha: entry.gitCommitSha,
-    workflow_id: entry.workflowId,
-    request_id: entry.requestId,
-    created_at: entry.createdAt,
-    prev_hash: prevHash,
-    hash: entryHash(prevHash, chain, entry),
+  let prevHash = head?.hash ?? GENESIS_HASH;
+  const entries: AuditEntry[] = [];
+  const rows = inputs.map((input) => {
+    const entry = inputToEntry(input, now);
+    entries.push(entry);
+    const hash = entryHash(prevHash, chain, entry);
+    const row = {
+      id: entry.id,
+      chain,
+      organization_id: entry.organizationId,
+      project_id: entry.projectId,
+      tenant_id: entry.tenantId,
+      user_id: entry.userId,
+      actor_type: entry.actorType,
+      actor: entry.actor,
+      action: entry.action,
+      category: entry.category,
+      resource_type: entry.resourceType,
+      resource_id: entry.resourceId,
+      status: entry.status,
+      details: JSON.stringify(entry.details),
+      git_commit_sha: entry.gitCommitSha,
+      workflow_id: entry.workflowId,
+      request_id: entry.requestId,
+      created_at: entry.createdAt,
+      prev_hash: prevHash,
+      hash,
+    };
+    prevHash = hash;
+    return row;
   });
-  return entry;
+  // One multi-row VALUES insert takes its seq values in row order, so the chain's order is the order above.
+  await trx('audit_log').insert(rows);
+  return entries;
 }
 
 export interface AuditPage {

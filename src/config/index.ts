@@ -17,6 +17,7 @@ import { loadGovernanceConfig, type GovernanceConfig } from './governance';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
 import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
+import { loadWebhooksConfig, type WebhooksConfig } from './webhooks';
 import { loadClustersConfig, type ClustersConfig } from './clusters';
 
 export { ConfigError } from './parse';
@@ -71,6 +72,8 @@ export interface Config {
   governance: GovernanceConfig;
   registry: RegistryConfig;
   notifications: NotificationsConfig;
+  /** Inbound webhooks (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
   clusters: ClustersConfig;
 }
 
@@ -140,6 +143,7 @@ export function loadConfig(env: Env): Config {
     governance: loadGovernanceConfig(env),
     registry: loadRegistryConfig(env),
     notifications: loadNotificationsConfig(env),
+    webhooks: loadWebhooksConfig(env),
     clusters: loadClustersConfig(env),
   };
 }

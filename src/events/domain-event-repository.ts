@@ -6,6 +6,7 @@ import type { Queryable } from '../db/knex';
  */
 export const DOMAIN_EVENT = {
   imagesBulkUpdated: 'images updated via bulk operation',
+  imagesWebhookUpdated: 'images updated via webhook',
   /** Spec "Events", Security category. */
   apiKeyCreated: 'apikey.create',
   breakGlassOpened: 'break_glass.opened',

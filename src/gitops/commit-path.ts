@@ -21,19 +21,30 @@ import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
+/** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
+export interface ImageUpdate {
+  workload: string;
+  pairs: { tenant: string; environment: string }[];
+  tag: string;
+  requestId?: string;
+}
+
 /** What a write does to the repository (and, for an image update, to the workload's overrides). */
 export type CommitOperation =
   | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
   /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
   | { type: 'generate'; digest: string; details?: Record<string, unknown> }
-  | {
+  /**
+   * Image tags: one workload (bulk update), or several in one commit (`more`: inbound webhook requests grouped while a
+   * commit was running); `source` names the notifiable event; `details` is added to each image.update audit entry
+   * (the break-glass session a bulk update ran under).
+   */
+  | ({
       type: 'image';
-      workload: string;
-      pairs: { tenant: string; environment: string }[];
-      tag: string;
-      /** Added to each pair's image.update audit entry (the break-glass session it ran under). */
+      more?: ImageUpdate[];
+      source?: 'bulk' | 'webhook';
       details?: Record<string, unknown>;
-    }
+    } & ImageUpdate)
   /**
    * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
    * `digest` is what the release validated (renderDigest of the target's files).
@@ -97,6 +108,12 @@ export class CommitRefused extends Error {
   ) {
     super(message);
   }
+}
+
+/** The workloads an image operation changes, the first one and the rest. */
+function imageUpdatesOf(op: ImageUpdate & { more?: ImageUpdate[] }): ImageUpdate[] {
+  const { workload, pairs, tag, requestId } = op;
+  return [{ workload, pairs, tag, requestId }, ...(op.more ?? [])];
 }
 
 /** Digest of a rendered tree: the generate request carries the digest of what was validated. */
@@ -197,9 +214,16 @@ async function applyDatabaseSide(
 ): Promise<LoadedProject> {
   const op = req.operation;
   if (op.type === 'image') {
-    await patchOverrides(trx, loaded.project.id, op.workload, (overrides) =>
-      op.pairs.reduce((o, pair) => withTenantTag(o, pair.tenant, pair.environment, op.tag), overrides),
-    );
+    // One read and write of each workload's overrides, whatever the number of its updates (in order: later wins).
+    const updates = imageUpdatesOf(op);
+    for (const workload of new Set(updates.map((u) => u.workload))) {
+      await patchOverrides(trx, loaded.project.id, workload, (overrides) =>
+        updates
+          .filter((u) => u.workload === workload)
+          .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
+          .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
+      );
+    }
   } else if (op.type === 'release' || op.type === 'promotion') {
     const moves = op.type === 'release' ? [{ tenant: op.tenant, changes: op.changes }] : op.moves;
     for (const move of moves) {
@@ -225,13 +249,11 @@ async function changesFor(
     return { writes: new Map(op.writes.map((w) => [w.path, w.content])), deletes: op.deletes };
   }
   if (op.type === 'image') {
-    const wanted = new Set(op.pairs.map((p) => `${p.tenant}/${p.environment}`));
-    const rendered = renderAll(
-      loaded.model,
-      (t: Target) => t.service === op.workload && wanted.has(`${t.tenant}/${t.environment}`),
-    );
+    const updates = imageUpdatesOf(op);
+    const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
+    const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
     // One listing and one batch read for all the pairs' directories, whatever their number.
-    const dirs = new Set(op.pairs.map((p) => `${serviceDir({ ...p, service: op.workload })}/`));
+    const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
     const current = await readTree(repo, parent, 'tenants/', (file) =>
       dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
     );
@@ -344,31 +366,43 @@ async function writeAudit(
     return [entry.id];
   } else {
     const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
-    for (const pair of op.pairs) {
-      entries.push({
-        ...base,
-        action: 'image.update',
-        category: 'delivery',
-        tenantId: tenantIds.get(pair.tenant) ?? null,
-        resourceType: 'workload',
-        resourceId: op.workload,
-        details: {
-          project,
-          workload: op.workload,
-          tenant: pair.tenant,
-          environment: pair.environment,
-          tag: op.tag,
-          ...op.details,
-        },
-      });
+    for (const update of imageUpdatesOf(op)) {
+      for (const pair of update.pairs) {
+        entries.push({
+          ...base,
+          requestId: update.requestId ?? base.requestId,
+          action: 'image.update',
+          category: op.source === 'webhook' ? 'webhook' : 'delivery',
+          tenantId: tenantIds.get(pair.tenant) ?? null,
+          resourceType: 'workload',
+          resourceId: update.workload,
+          details: {
+            project,
+            workload: update.workload,
+            tenant: pair.tenant,
+            environment: pair.environment,
+            tag: update.tag,
+            ...(op.source === 'webhook' ? { subsystem: req.actor.actor } : {}),
+            ...op.details,
+          },
+        });
+      }
     }
   }
-  const ids: string[] = [];
   // Each entry names the write it records (`commitKey`): a retried write finds its own entries by it.
-  for (const entry of entries) {
-    ids.push((await audit.append(trx, { ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })).id);
-  }
-  if (op.type === 'image') {
+  const written = await audit.appendMany(
+    trx,
+    entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
+  );
+  const ids = written.map((entry) => entry.id);
+  if (op.type === 'image' && op.source === 'webhook') {
+    await recordDomainEvent(trx, {
+      organizationId: req.organizationId,
+      projectId: req.projectId,
+      type: DOMAIN_EVENT.imagesWebhookUpdated,
+      payload: { project, updates: imageUpdatesOf(op), gitCommitSha: sha, auditIds: ids },
+    });
+  } else if (op.type === 'image') {
     // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
     await recordDomainEvent(trx, {
       organizationId: req.organizationId,

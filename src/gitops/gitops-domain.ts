@@ -34,6 +34,8 @@ export function createGitopsDomain(deps: {
   const commit = createCommitClient(deps);
   const shared = { ...deps, commit };
   return {
+    /** The one commit path's client, for other domains that write to a repository (inbound image webhooks). */
+    commit,
     files: createFilesService(shared),
     delivery: createDeliveryService(shared),
     compare: createCompareService(shared),

@@ -112,7 +112,6 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.releases.approve': 'member',
   'projects.*.releases.deploy': 'member',
   'projects.*.releases.cancel': 'member',
-  'projects.*.releases.sync-report': 'admin',
   'projects.*.pins.read': 'viewer',
   'projects.*.promotions.read': 'viewer',
   'projects.*.promotions.create': 'member',
@@ -157,6 +156,13 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.webhooks.update': 'admin',
   'projects.*.webhooks.delete': 'admin',
   'projects.*.webhooks.test': 'admin',
+  // Inbound webhook settings hold the project's shared secret: project administration. Sync status reads for viewers.
+  'projects.*.webhook-settings.read': 'admin',
+  'projects.*.webhook-settings.update': 'admin',
+  'projects.*.webhook-settings.delete': 'admin',
+  'projects.*.deployment-status.read': 'viewer',
+  // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+  'org.cdcontroller-token.rotate': 'admin',
   'org.notifications.channels.read': 'member',
   'org.notifications.channels.create': 'admin',
   'org.notifications.channels.update': 'admin',

@@ -52,6 +52,7 @@ export const RESOLVING_EVENTS: Readonly<Partial<Record<NotificationEvent, Notifi
 /** Outbox types whose name differs from the notification event; spec names map to themselves. */
 const OUTBOX_NAMES: Partial<Record<DomainEventType, NotificationEvent>> = {
   [DOMAIN_EVENT.imagesBulkUpdated]: 'image.update.bulk',
+  [DOMAIN_EVENT.imagesWebhookUpdated]: 'image.update.webhook',
 };
 
 /** The notification event of an outbox record, or null for records nobody is notified of (registry pushes). */

@@ -171,3 +171,15 @@ export async function updatePolicy(db: Queryable, projectId: string, changes: Po
 export async function deleteProject(db: Queryable, organizationId: string, id: string): Promise<boolean> {
   return (await db('projects').where({ organization_id: organizationId, id }).delete()) > 0;
 }
+
+/** Projects with this slug in any organization (the inbound webhook's shape B names a project by slug only). */
+export async function projectRefsBySlug(
+  db: Queryable,
+  slug: string,
+): Promise<{ id: string; organizationId: string }[]> {
+  const rows = (await db('projects').where({ slug }).select('id', 'organization_id')) as {
+    id: string;
+    organization_id: string;
+  }[];
+  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id }));
+}

@@ -80,3 +80,18 @@ export async function updateWorkload(
 export async function deleteWorkload(db: Queryable, id: string): Promise<void> {
   await db('workloads').where({ id }).delete();
 }
+
+/** Workloads (of any organization) whose image repository is one of these, for the inbound image webhook. */
+export async function workloadsUsingImage(
+  db: Queryable,
+  repositories: string[],
+): Promise<{ organizationId: string; projectId: string; name: string }[]> {
+  const rows = (await db('workloads')
+    .whereRaw(`spec->'image'->>'repository' = ANY(?)`, [repositories])
+    .select('organization_id', 'project_id', 'name')) as {
+    organization_id: string;
+    project_id: string;
+    name: string;
+  }[];
+  return rows.map((r) => ({ organizationId: r.organization_id, projectId: r.project_id, name: r.name }));
+}

@@ -225,6 +225,17 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       );
     },
 
+    /** The syncing promotion of a project committed as `revision` (what the controller webhook tells), if any. */
+    async waitingFor(
+      organizationId: string,
+      projectId: string,
+      revision: string,
+    ): Promise<{ kind: 'promotion'; id: string; workflowId: string } | null> {
+      const row = await findPromotionByCommit(db, organizationId, projectId, revision);
+      if (!row || (row.status !== 'Syncing' && row.status !== 'Executing')) return null;
+      return { kind: 'promotion', id: row.id, workflowId: row.workflow_id };
+    },
+
     /**
      * A controller's report for the promotion whose commit is `revision` (the controller webhook calls this); null
      * when no promotion of the project has that commit.

@@ -40,6 +40,7 @@ import { createBreakGlassService, type BreakGlassService } from '../break-glass/
 import { createFreezeService, type FreezeService } from '../freezes/freeze-service';
 import { createGovernanceGate } from '../governance/governance-gate';
 import type { GovernanceGate } from '../governance/governance-verdict';
+import { createWebhookDomain, type WebhookDomain } from '../webhooks/webhook-domain';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -98,6 +99,8 @@ export interface DomainServices {
   breakGlass: BreakGlassService;
   /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
   governance: GovernanceGate;
+  /** Inbound webhooks: project settings, signed image updates from CI, the controller's sync status (src/webhooks). */
+  webhooks: WebhookDomain;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -141,6 +144,50 @@ export function createDomainServices(core: CoreServices): DomainServices {
     plans,
     rate: { perCredential: config.orgs.machineRatePerCredential, windowMs: config.orgs.machineRateWindowMs },
   };
+  const gitops = createGitopsDomain({
+    db,
+    workflows: core.workflows,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    publicUrl: config.publicUrl,
+    sources,
+    projects: projects.projects,
+    repositories,
+    validation: core.validation,
+    audit,
+    secrets: core.secrets,
+    remoteAllowHttp: config.gitops.remoteAllowHttp,
+    gate: governance,
+  });
+  const releases = createReleaseService({
+    ...owned,
+    temporal: core.temporal,
+    workflows: core.workflows,
+    projects: projects.projects,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
+    namespace: config.temporal.namespace,
+    temporalUiUrl: config.releases.temporalUiUrl,
+    repositories,
+    publicUrl: config.publicUrl,
+    sources,
+    governance,
+  });
+  const promotions = createPromotionService({
+    ...owned,
+    temporal: core.temporal,
+    workflows: core.workflows,
+    projects: projects.projects,
+    taskQueuePrefix: config.temporal.taskQueuePrefix,
+    timing: {
+      recheckMs: config.releases.promotionRecheckMs,
+      expiryMs: config.releases.promotionExpiryMs,
+      syncTimeoutMs: config.releases.syncTimeoutMs,
+    },
+    publicUrl: config.publicUrl,
+    sources,
+    namespace: config.temporal.namespace,
+    temporalUiUrl: config.releases.temporalUiUrl,
+  });
   return {
     authorization,
     plans,
@@ -159,56 +206,15 @@ export function createDomainServices(core: CoreServices): DomainServices {
     tenants: createTenantService(owned),
     repositories,
     projects,
-    gitops: createGitopsDomain({
-      db,
-      workflows: core.workflows,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-      publicUrl: config.publicUrl,
-      sources,
-      projects: projects.projects,
-      repositories,
-      validation: core.validation,
-      audit,
-      secrets: core.secrets,
-      remoteAllowHttp: config.gitops.remoteAllowHttp,
-      gate: governance,
-    }),
+    gitops,
     registry,
     sources,
     charts: createChartCatalog({ db, registry }),
     kustomizeBases: catalogs['kustomize-base'],
     manifestBundles: catalogs['manifest-bundle'],
-    releases: createReleaseService({
-      ...owned,
-      temporal: core.temporal,
-      workflows: core.workflows,
-      projects: projects.projects,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-      timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
-      namespace: config.temporal.namespace,
-      temporalUiUrl: config.releases.temporalUiUrl,
-      repositories,
-      publicUrl: config.publicUrl,
-      sources,
-      governance,
-    }),
+    releases,
     pins: createPinService({ ...owned, projects: projects.projects }),
-    promotions: createPromotionService({
-      ...owned,
-      temporal: core.temporal,
-      workflows: core.workflows,
-      projects: projects.projects,
-      taskQueuePrefix: config.temporal.taskQueuePrefix,
-      timing: {
-        recheckMs: config.releases.promotionRecheckMs,
-        expiryMs: config.releases.promotionExpiryMs,
-        syncTimeoutMs: config.releases.syncTimeoutMs,
-      },
-      publicUrl: config.publicUrl,
-      sources,
-      namespace: config.temporal.namespace,
-      temporalUiUrl: config.releases.temporalUiUrl,
-    }),
+    promotions,
     releasePolicies: {
       check: releasePolicyCheck,
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
@@ -238,5 +244,16 @@ export function createDomainServices(core: CoreServices): DomainServices {
       minuteMs: config.governance.breakGlassMinuteMs,
     }),
     governance,
+    webhooks: createWebhookDomain({
+      db,
+      audit,
+      secrets: core.secrets,
+      projects: projects.projects,
+      releases,
+      promotions,
+      governance,
+      commit: gitops.commit,
+      config: config.webhooks,
+    }),
   };
 }

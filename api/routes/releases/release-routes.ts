@@ -4,7 +4,6 @@ import type {
   ReleaseCreateRequest,
   ReleaseListQueryRequest,
   ReleaseRejectRequest,
-  ReleaseSyncReportRequest,
 } from '../../request-types.generated';
 import type { ReleaseService } from '../../../src/releases/release-service';
 import type { AppContext } from '../../context';
@@ -118,18 +117,6 @@ export function releaseRoutes(releases: ReleaseService, pageMax: number): RouteD
       body: 'release-cancel',
       handler: async (ctx) => {
         ctx.body = await releases.cancel(orgCallerOf(ctx), id(ctx), bodyOf<ReleaseCancelRequest>(ctx).reason);
-      },
-    },
-    {
-      method: 'post',
-      path: `${ONE}/sync-status`,
-      summary:
-        "Report the controller's sync and health for the release's commit (internal; the controller webhook replaces it)",
-      tag,
-      access: byId('sync-report'),
-      body: 'release-sync-report',
-      handler: async (ctx) => {
-        ctx.body = await releases.reportSync(orgCallerOf(ctx), id(ctx), bodyOf<ReleaseSyncReportRequest>(ctx));
       },
     },
   ];

@@ -21,6 +21,7 @@ export function promotionClient(platform: TestPlatform) {
   const releases = releaseClient(platform);
   const api = {
     http,
+    controller: releases.controller,
     async request(token: string, project: string, body: Record<string, unknown>) {
       return http.post<PromotionBody>(`/api/v2/projects/${project}/promotion/request`, { token, body });
     },

@@ -22,15 +22,14 @@ afterAll(() => platform.close());
 
 const errorOf = (body: unknown) => (body as { error?: string }).error ?? '';
 
+/** The controller reports each tenant's Application of the promotion's commit through the controller webhook. */
 async function reportAll(promotion: PromotionBody, tenants: string[], health = 'Healthy') {
+  const { controller } = api;
+  const token = await controller.tokenFor(owner);
   for (const tenant of tenants) {
-    await platform.services.promotions.reportSync(org.org.id, promotion.projectId, {
-      revision: promotion.commitSha!,
-      tenant,
-      syncStatus: 'Synced',
-      healthStatus: health as 'Healthy',
-      actor: { userId: null, actorType: 'system', actor: 'test-controller', requestId: null },
-    });
+    const app = `shop.${tenant}.prod.web`;
+    const res = await controller.post(token, controller.event(app, promotion.commitSha!, health, 'Synced'));
+    expect(res.status).toBe(200);
   }
 }
 

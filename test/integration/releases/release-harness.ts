@@ -1,4 +1,5 @@
 import { httpClient } from '../../helpers/http-client';
+import { controllerClient } from '../webhooks/controller-client';
 import { eventually } from '../../helpers/net';
 import type { TestPlatform } from '../../helpers/test-platform';
 
@@ -8,7 +9,9 @@ export interface ReleaseBody {
   statusReason: string | null;
   waitingBehind: string | null;
   commitSha: string | null;
+  project: string;
   projectId: string;
+  tenant: string;
   tenantId: string;
   environment: string;
   workflowId: string;
@@ -22,8 +25,11 @@ export interface ReleaseBody {
 /** HTTP helpers of the release tests: create, read, wait for a status, report a sync. */
 export function releaseClient(platform: TestPlatform) {
   const http = httpClient(platform.url);
+  const controller = controllerClient(platform.url);
   const api = {
     http,
+    /** The controller webhook client (one per harness: each token it makes replaces the organization's previous one). */
+    controller,
     async create(token: string, project: string, body: Record<string, unknown>, key?: string) {
       return http.post<ReleaseBody>(`/api/v2/projects/${project}/releases`, {
         token,
@@ -49,11 +55,29 @@ export function releaseClient(platform: TestPlatform) {
     status(token: string, id: string, status: string, timeoutMs?: number) {
       return api.until(token, id, (r) => r.status === status, timeoutMs);
     },
-    async reportSync(token: string, id: string, revision: string, healthStatus = 'Healthy', syncStatus = 'Synced') {
-      return http.post<ReleaseBody>(`/api/v2/releases/${id}/sync-status`, {
-        token,
-        body: { revision, syncStatus, healthStatus },
+    /**
+     * The controller reports every service of the release's target at `revision` through the controller webhook
+     * (with the organization's controller token, made with `adminToken`); answers the last report and the release.
+     */
+    async reportSync(
+      adminToken: string,
+      id: string,
+      revision: string,
+      healthStatus = 'Healthy',
+      syncStatus = 'Synced',
+    ) {
+      const release = await api.get(adminToken, id);
+      const workloads = await http.get<{ items: { name: string }[] }>(`/api/v2/projects/${release.project}/workloads`, {
+        token: adminToken,
       });
+      const token = await controller.tokenFor(adminToken);
+      let last = { status: 0, text: '' };
+      for (const { name } of workloads.body.items) {
+        const app = `${release.project}.${release.tenant}.${release.environment}.${name}`;
+        last = await controller.post(token, controller.event(app, revision, healthStatus, syncStatus));
+        if (last.status !== 200) break;
+      }
+      return { status: last.status, text: last.text, body: await api.get(adminToken, id) };
     },
   };
   return api;

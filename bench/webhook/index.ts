@@ -1,0 +1,236 @@
+/**
+ * Inbound image webhook figures (issue 12, Performance):
+ *   npm run bench:webhook [-- --requests 1000 --rate 20 --workloads 10 --tenants 2 --steps 50,100,200 --step-requests 600]
+ * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
+ * project of `workloads` workloads (one repository each) deployed to `tenants` tenants in one auto-update environment,
+ * then sends signed shape A requests, each naming one workload's repository with a new tag:
+ *   1. steady: `requests` requests at `rate` per second, round robin over the workloads: request -> its commit SHA
+ *      (the 200 answer, or the status URL of a 202; the commit is then in the hosted repository), p50 and p95
+ *      (goal p95 < 1 s);
+ *   2. ramp: `step-requests` requests at each rate of `steps`: achieved requests per second and p95, to find the
+ *      highest rate the machine sustains (goal >= 50/s);
+ * and checks after each phase that no update was lost (every answer committed or names the newer request that
+ * superseded it; each workload's file at `main` holds the tag of a newest-signed request; the image.update audit
+ * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
+ */
+import { createHmac } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startBenchPlatform } from '../validate/platform';
+import { elapsedMs, line, percentile } from '../validate/stats';
+import { apiCaller } from '../api-call';
+import { runBench } from '../run-bench';
+
+const run = promisify(execFile);
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
+}
+
+interface Answer {
+  status: string;
+  commit: string | null;
+  updated: { workload: string; tenant: string; environment: string; tag: string }[];
+  skipped: { workload?: string; reason: string }[];
+}
+
+interface Sent {
+  workload: string;
+  tag: string;
+  signedAt: number;
+  ms: number;
+  status: number;
+  answer: Answer;
+}
+
+const DIGEST = `sha256:${'ab'.repeat(32)}`;
+
+const describe = (label: string, ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const p = (q: number) => percentile(sorted, q).toFixed(0).padStart(5);
+  return `${label.padEnd(46)} p50 ${p(50)} ms   p95 ${p(95)} ms   max ${(sorted.at(-1) ?? NaN).toFixed(0).padStart(5)} ms`;
+};
+
+async function main(): Promise<void> {
+  const requests = Number(arg('requests', '1000'));
+  const rate = Number(arg('rate', '20'));
+  const workloadCount = Number(arg('workloads', '10'));
+  const tenantCount = Number(arg('tenants', '2'));
+  const steps = arg('steps', '50,100,200').split(',').map(Number);
+  const stepRequests = Number(arg('step-requests', '600'));
+  const platform = await startBenchPlatform({}, { worker: true });
+  const call = apiCaller(platform.baseUrl, platform.token);
+  try {
+    await call('POST', '/api/v2/org/environments', { slug: 'prod' });
+    const project = await call<{ id: string; organizationId: string }>('POST', '/api/v2/projects', {
+      slug: 'shop',
+      name: 'Shop',
+    });
+    await call('POST', '/api/v2/projects/shop/environments', { environment: 'prod', kubernetesVersion: '1.29' });
+    for (let t = 0; t < tenantCount; t++) {
+      await call('POST', '/api/v2/projects/shop/tenants', { slug: `t${t}`, name: `T${t}` });
+    }
+    const workloads = Array.from({ length: workloadCount }, (_, i) => `w${i}`);
+    for (const name of workloads) {
+      await call('POST', '/api/v2/projects/shop/workloads', {
+        name,
+        image: { repository: `registry.example.com/shop/${name}`, tag: '1.0.0' },
+        ports: [{ name: 'http', containerPort: 8080 }],
+      });
+    }
+    await call('POST', '/api/v2/projects/shop/delivery/generate', {});
+    const { secret } = await call<{ secret: string }>('PUT', '/api/v2/projects/shop/webhook-settings', {
+      autoUpdateEnvironments: ['prod'],
+      tagFilter: '^[0-9]+\\.[0-9]+\\.[0-9]+$',
+    });
+    const repo = platform.services.repositories.pathOf(project.organizationId, project.id);
+    const git = async (...args: string[]) => (await run('git', ['-C', repo, ...args])).stdout.trim();
+    line(
+      `project: ${workloadCount} workloads (one repository each) x ${tenantCount} tenants, environment prod auto-updates`,
+    );
+
+    let serial = 0;
+    const send = async (workload: string): Promise<Sent> => {
+      serial += 1;
+      const tag = `2.${serial}.0`;
+      const signedAt = Math.floor(Date.now() / 1000);
+      const body = JSON.stringify({
+        repository: `shop/${workload}`,
+        tag,
+        registry: 'registry.example.com',
+        digest: DIGEST,
+      });
+      const signature = createHmac('sha256', secret).update(`${signedAt}.${body}`).digest('hex');
+      const start = process.hrtime.bigint();
+      const res = await fetch(new URL('/api/v1/webhooks/image-update', platform.baseUrl), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-service-timestamp': String(signedAt),
+          'x-service-signature': `sha256=${signature}`,
+        },
+        body,
+      });
+      let answer = (await res.json()) as Answer & { statusUrl?: string };
+      if (res.status === 202 && answer.statusUrl) {
+        // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
+        for (;;) {
+          await new Promise((r) => setTimeout(r, 50));
+          const status = (await (await fetch(new URL(answer.statusUrl!, platform.baseUrl))).json()) as {
+            status: string;
+            result: Answer;
+          };
+          if (status.status !== 'received') {
+            answer = status.result;
+            break;
+          }
+        }
+      }
+      return { workload, tag, signedAt, ms: elapsedMs(start), status: res.status, answer };
+    };
+
+    /** Open loop: one request every 1000/perSecond ms whatever the answers, round robin over the workloads. */
+    const phase = async (count: number, perSecond: number) => {
+      const started = process.hrtime.bigint();
+      const pending: Promise<Sent>[] = [];
+      for (let i = 0; i < count; i++) {
+        const due = (i * 1000) / perSecond;
+        const wait = due - elapsedMs(started);
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        pending.push(send(workloads[i % workloads.length]!));
+      }
+      const sent = await Promise.all(pending);
+      return { sent, seconds: elapsedMs(started) / 1000 };
+    };
+
+    /** No update lost, no duplicate commit: what the answers, the repository and the audit log say agree. */
+    const check = async (sent: Sent[], since: string) => {
+      // Committed, or accepted with nothing to commit when newer requests of the same targets won them all.
+      const failures = sent.filter((s) => !['committed', 'accepted'].includes(s.answer.status));
+      const queued = sent.filter((s) => s.status === 202).length;
+      const commits = new Set(sent.map((s) => s.answer.commit).filter((c): c is string => c !== null));
+      const log = (await git('rev-list', `${since}..main`)).split('\n').filter(Boolean);
+      const missing = [...commits].filter((c) => !log.includes(c));
+      const empty = [];
+      for (const sha of log)
+        if ((await git('diff-tree', '--no-commit-id', '--name-only', '-r', sha)) === '') empty.push(sha);
+      const accounted = sent.filter(
+        (s) =>
+          s.answer.updated.length + s.answer.skipped.filter((k) => k.reason === 'superseded').length === tenantCount,
+      );
+      let lost = 0;
+      for (const workload of workloads) {
+        const mine = sent.filter((s) => s.workload === workload);
+        const newest = Math.max(...mine.map((s) => s.signedAt));
+        const winners = new Set(mine.filter((s) => s.signedAt === newest).map((s) => s.tag));
+        for (let t = 0; t < tenantCount; t++) {
+          const file = await git('show', `main:tenants/t${t}/prod/${workload}/deployment.yaml`);
+          const tag = /registry\.example\.com\/shop\/[^:]+:(\S+)/.exec(file)?.[1] ?? '';
+          if (!winners.has(tag)) lost += 1;
+        }
+      }
+      const updatedCount = sent.reduce((n, s) => n + s.answer.updated.length, 0);
+      const entries = await platform.services
+        .db('audit_log')
+        .where({ action: 'image.update' })
+        .whereIn('git_commit_sha', [...commits])
+        .count<{ n: string }[]>('id as n');
+      const audited = Number(entries[0]?.n ?? 0);
+      line(
+        `  answers: ${sent.length - failures.length}/${sent.length} committed or accepted (${queued} of them 202 first); commits: ${commits.size} ` +
+          `(${(sent.length / Math.max(commits.size, 1)).toFixed(1)} requests per commit), ${log.length} on main since the phase began`,
+      );
+      line(
+        `  no update lost: ${lost === 0 && accounted.length === sent.length && audited === updatedCount ? 'yes' : 'NO'} ` +
+          `(final tags newest-signed: ${workloads.length * tenantCount - lost}/${workloads.length * tenantCount}; ` +
+          `answers accounting for every target: ${accounted.length}/${sent.length}; image.update entries ${audited} = updated targets ${updatedCount})`,
+      );
+      line(
+        `  no duplicate commit: ${missing.length === 0 && log.length === commits.size && empty.length === 0 ? 'yes' : 'NO'} ` +
+          `(answered SHAs missing from main: ${missing.length}; commits on main not answered: ${log.length - commits.size + missing.length}; empty commits: ${empty.length})`,
+      );
+    };
+
+    // Warm-up: the first commit of a process loads the workflow bundle's caches.
+    await send(workloads[0]!);
+
+    let since = await git('rev-parse', 'main');
+    const steady = await phase(requests, rate);
+    line(`steady: ${requests} requests at ${rate}/s over ${workloadCount} workloads (${steady.seconds.toFixed(1)} s)`);
+    line(
+      describe(
+        '  request -> commit SHA in the repository',
+        steady.sent.map((s) => s.ms),
+      ),
+    );
+    const p95 = percentile(
+      steady.sent.map((s) => s.ms).sort((a, b) => a - b),
+      95,
+    );
+    line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'} (peers poll every 2 to 5 minutes)`);
+    await check(steady.sent, since);
+
+    let best = { rate: 0, offered: 0, p95: 0 };
+    for (const perSecond of steps) {
+      since = await git('rev-parse', 'main');
+      const step = await phase(stepRequests, perSecond);
+      const sustained = stepRequests / step.seconds;
+      const sorted = step.sent.map((s) => s.ms).sort((a, b) => a - b);
+      line(
+        `ramp: ${stepRequests} requests offered at ${perSecond}/s: ${sustained.toFixed(1)} requests/s completed, ` +
+          `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms`,
+      );
+      await check(step.sent, since);
+      if (sustained > best.rate) best = { rate: sustained, offered: perSecond, p95: percentile(sorted, 95) };
+    }
+    line(
+      `highest completed rate: ${best.rate.toFixed(1)} requests/s (offered ${best.offered}/s, p95 ${best.p95.toFixed(0)} ms; ` +
+        `goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
+    );
+  } finally {
+    await platform.stop();
+  }
+}
+
+runBench(main);

@@ -1,0 +1,163 @@
+import { makeOrg } from '../../helpers/fixtures';
+import { httpClient } from '../../helpers/http-client';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { makeProject } from '../gitops/gitops-harness';
+import { releaseClient } from '../releases/release-harness';
+import { controllerClient, controllerEvent } from './controller-client';
+
+/**
+ * The controller webhook over real HTTP with real release workflows: the organization's token, Application names
+ * parsed back into targets, the stored deployment status, and the release whose commit matches told Healthy or Failed.
+ */
+let platform: TestPlatform;
+let http: ReturnType<typeof httpClient>;
+let releases: ReturnType<typeof releaseClient>;
+let controller: ReturnType<typeof controllerClient>;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let owner: string;
+let viewer: string;
+let token: string;
+let tenants: Record<string, string>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  http = httpClient(platform.url);
+  releases = releaseClient(platform);
+  controller = controllerClient(platform.url);
+  org = await makeOrg(platform, ['owner', 'viewer']);
+  owner = org.members.owner!.token;
+  viewer = org.members.viewer!.token;
+  tenants = await makeProject(platform, owner, 'shop', ['acme', 'globex']);
+  token = await controller.tokenFor(owner);
+  expect(token).toMatch(/^cdc_/);
+}, 120_000);
+afterAll(() => platform.close());
+
+async function syncingRelease(tenant: string, environment: string, title: string) {
+  const created = await releases.create(owner, 'shop', {
+    environment,
+    tenantId: tenants[tenant],
+    title,
+    changes: [{ workload: 'web', variables: { TITLE: title.replace(/\W/g, '') } }],
+  });
+  expect(created.status).toBe(201);
+  return releases.status(owner, created.body.id, 'Syncing');
+}
+
+describe('the controller webhook', () => {
+  it("turns the release of the reported revision Healthy and stores the service's status", async () => {
+    const syncing = await syncingRelease('acme', 'dev', 'healthy one');
+    const res = await controller.post(token, controller.event('shop.acme.dev.web', syncing.commitSha!));
+    expect(res.status).toBe(200);
+    expect(res.body.release).toEqual({ id: syncing.id, status: 'Healthy' });
+    expect((await releases.get(owner, syncing.id)).status).toBe('Healthy');
+
+    const status = await http.get<{ items: Record<string, unknown>[] }>(
+      '/api/v2/projects/shop/deployment-status?tenant=acme&environment=dev&service=web',
+      { token: viewer },
+    );
+    expect(status.status).toBe(200);
+    expect(status.body.items).toEqual([
+      expect.objectContaining({
+        tenant: 'acme',
+        environment: 'dev',
+        service: 'web',
+        syncStatus: 'Synced',
+        healthStatus: 'Healthy',
+        revision: syncing.commitSha,
+        namespace: 'argocd',
+      }),
+    ]);
+  });
+
+  it('turns it Failed on degraded health and records release.fail', async () => {
+    const syncing = await syncingRelease('globex', 'dev', 'degraded one');
+    const res = await controller.post(token, controller.event('shop.globex.dev.web', syncing.commitSha!, 'Degraded'));
+    expect(res.status).toBe(200);
+    expect(res.body.release).toEqual({ id: syncing.id, status: 'Failed' });
+    const fail = await platform.services
+      .db('audit_log')
+      .where({ action: 'release.fail', resource_id: syncing.id })
+      .first();
+    expect(fail).toBeDefined();
+    expect(fail.git_commit_sha).toBe(syncing.commitSha);
+  });
+
+  it('answers 404 for Application names it cannot place, and stores nothing', async () => {
+    const sha = 'a'.repeat(40);
+    for (const name of [
+      'not-ours',
+      'shop.acme.dev',
+      'shop.initech.dev.web',
+      'shop.acme.qa.web',
+      'other.acme.dev.web',
+      'shop.acme.dev.nope',
+    ]) {
+      const res = await controller.post(token, controller.event(name, sha));
+      expect({ name, status: res.status }).toEqual({ name, status: 404 });
+    }
+    expect(await platform.services.db('deployment_statuses').where({ revision: sha })).toHaveLength(0);
+  });
+
+  it('refuses a missing or wrong token (401), a replay (409), stale events (400) and bad payloads (400)', async () => {
+    const event = controller.event('shop.acme.prod.web', 'b'.repeat(40), 'Progressing', 'OutOfSync');
+    expect((await http.post('/api/v1/webhooks/cdcontroller', { body: event })).status).toBe(401);
+    expect((await controller.post(`cdc_${'x'.repeat(43)}`, event)).status).toBe(401);
+    expect((await controller.post(token, event)).status).toBe(200);
+    const replay = await controller.post(token, event);
+    expect(replay.status).toBe(409);
+    const stale = controllerEvent(
+      'shop.acme.prod.web',
+      'b'.repeat(40),
+      'Healthy',
+      'Synced',
+      new Date(Date.now() - 301_000),
+    );
+    expect((await controller.post(token, stale)).status).toBe(400);
+    const future = controllerEvent(
+      'shop.acme.prod.web',
+      'b'.repeat(40),
+      'Healthy',
+      'Synced',
+      new Date(Date.now() + 600_000),
+    );
+    expect((await controller.post(token, future)).status).toBe(400);
+    expect((await controller.post(token, { app: { metadata: { name: 'shop.acme.prod.web' } } })).status).toBe(400);
+    expect((await controller.post(token, controller.event('shop.acme.prod.web', 'not-a-sha'))).status).toBe(400);
+  });
+
+  it('keeps the newest status when an older event arrives late (409, not applied)', async () => {
+    const newer = controllerEvent('shop.globex.prod.web', 'c'.repeat(40), 'Healthy', 'Synced', new Date());
+    const older = controllerEvent(
+      'shop.globex.prod.web',
+      'd'.repeat(40),
+      'Degraded',
+      'Synced',
+      new Date(Date.now() - 10_000),
+    );
+    expect((await controller.post(token, newer)).status).toBe(200);
+    expect((await controller.post(token, older)).status).toBe(409);
+    const row = await platform.services
+      .db('deployment_statuses')
+      .where({ tenant_slug: 'globex', environment: 'prod' })
+      .first();
+    expect(row.revision).toBe('c'.repeat(40));
+  });
+
+  it('keeps the previous token working during the overlap after a rotation; other organizations cannot report', async () => {
+    const fresh = await http.post<{ token: string }>('/api/v2/org/cdcontroller-token', { token: owner });
+    expect(fresh.status).toBe(200);
+    expect((await controller.post(token, controller.event('shop.acme.prod.web', 'e'.repeat(40)))).status).toBe(200);
+    expect(
+      (await controller.post(fresh.body.token, controller.event('shop.acme.prod.web', 'e'.repeat(40)))).status,
+    ).toBe(200);
+    expect((await http.post('/api/v2/org/cdcontroller-token', { token: viewer })).status).toBe(403);
+    // Another organization's token does not place this organization's Applications.
+    const other = await makeOrg(platform, ['owner']);
+    const otherToken = await controllerClient(platform.url).tokenFor(other.members.owner!.token);
+    expect((await controller.post(otherToken, controller.event('shop.acme.prod.web', 'f'.repeat(40)))).status).toBe(
+      404,
+    );
+    token = fresh.body.token;
+  });
+});
