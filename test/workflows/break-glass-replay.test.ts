@@ -1,9 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker } from '@temporalio/worker';
-import { bundle } from '../helpers/time-skipping';
-import { installTemporalRuntime } from '../../src/temporal/runtime';
+import { recordedHistories, replayFailures } from '../helpers/workflow-histories';
 
 /**
  * Workflow versioning: the recorded histories of every break-glass path (closed by its timer after a day, closed by
@@ -14,7 +10,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
  * re-recorded together with a change that keeps old histories replaying.
  */
 const DIR = path.join(__dirname, 'fixtures', 'break-glass-histories');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
+const files = recordedHistories(DIR);
 
 const PATHS = ['close-by-hand-during-timer', 'closed-by-hand', 'expired', 'timer-during-close-by-hand'];
 
@@ -23,15 +19,5 @@ it('has a recorded history for every break-glass path', () => {
 });
 
 it('replays every recorded break-glass history against the current workflow code', async () => {
-  installTemporalRuntime();
-  const workflowBundle = await bundle(require.resolve('../../workflows'));
-  const histories = files.map((file) => ({
-    workflowId: file,
-    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))),
-  }));
-  const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
-    if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
-  }
-  expect(failures).toEqual([]);
+  expect(await replayFailures(DIR)).toEqual([]);
 }, 120_000);

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { createActivities } from '../../activities';
 import type { AuditActor } from '../../src/audit/types';
@@ -17,6 +14,8 @@ import {
 } from '../../src/break-glass/break-glass-workflow-contract';
 import { breakGlassWorkflow } from '../../workflows/break-glass';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { updateRefusal as refusal } from '../helpers/update-refusal';
+import { historyKeeper } from '../helpers/workflow-histories';
 
 /**
  * The break-glass workflow's logic on the time-skipping server with stub activities typed from the real ones: the
@@ -121,24 +120,8 @@ async function sawTimerFire(handle: WorkflowHandle): Promise<boolean> {
   return fired >= 0 && events.slice(fired).some((e) => e.workflowTaskCompletedEventAttributes);
 }
 
-async function refusal(call: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
-      return err.cause.type ?? undefined;
-    throw err;
-  }
-  return undefined;
-}
-
-/** Keeps the history of one path for the replay test (only when asked: the fixtures are what older code recorded). */
-async function keep(name: string, handle: WorkflowHandle) {
-  if (process.env.UPDATE_BREAK_GLASS_HISTORIES !== '1') return;
-  const history = await handle.fetchHistory();
-  fs.mkdirSync(HISTORY_DIR, { recursive: true });
-  fs.writeFileSync(path.join(HISTORY_DIR, `${name}.json`), historyToJSON(history));
-}
+/** Keeps the history of one path for the replay test (only when asked). */
+const keep = historyKeeper(HISTORY_DIR, 'UPDATE_BREAK_GLASS_HISTORIES');
 
 const ts = timeSkippingWorker(require.resolve('../../workflows'), stubs());
 
@@ -162,7 +145,7 @@ describe('break-glass workflow', () => {
 
   it('closes by hand before the end, and refuses a second close that came while the first ran', async () => {
     const handle = await start(DAY);
-    const opened = await handle.executeUpdate(breakGlassOpenedUpdate);
+    await handle.executeUpdate(breakGlassOpenedUpdate);
     const release = hold();
     const first = await closeByHand(handle, 'bob');
     await until('the first close runs', () => calls.length === 2);
