@@ -1,9 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker } from '@temporalio/worker';
-import { bundle } from '../helpers/time-skipping';
-import { installTemporalRuntime } from '../../src/temporal/runtime';
+import { recordedHistories, replayFailures } from '../helpers/workflow-histories';
 
 /**
  * Workflow versioning: the recorded histories of every release path (approved with a manual deploy, rejected,
@@ -16,7 +12,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
  * together with a change that keeps old histories replaying.
  */
 const DIR = path.join(__dirname, 'fixtures', 'release-histories');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json'));
+const files = recordedHistories(DIR);
 
 const PATHS = [
   'approved-manual-deploy',
@@ -37,15 +33,5 @@ it('has a recorded history for every release path, from before and after the dir
 });
 
 it('replays every recorded release history against the current workflow code', async () => {
-  installTemporalRuntime();
-  const workflowBundle = await bundle(require.resolve('../../workflows'));
-  const histories = files.map((file) => ({
-    workflowId: file,
-    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'))),
-  }));
-  const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
-    if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
-  }
-  expect(failures).toEqual([]);
+  expect(await replayFailures(DIR)).toEqual([]);
 }, 120_000);

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
@@ -22,6 +19,8 @@ import {
 } from '../../src/releases/release-workflow-contract';
 import { releaseWorkflow } from '../../workflows/release';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { updateRefusal as refusal } from '../helpers/update-refusal';
+import { historyKeeper } from '../helpers/workflow-histories';
 
 /**
  * The release workflow's logic on the time-skipping server with stub activities typed from the real ones: approvals
@@ -151,24 +150,8 @@ async function until(handle: WorkflowHandle<typeof releaseWorkflow>, status: str
   throw new Error(`release never reached ${status}`);
 }
 
-async function refusal(call: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
-      return err.cause.type ?? undefined;
-    throw err;
-  }
-  return undefined;
-}
-
-/** Keeps the history of one path for the replay test (only when asked: the fixtures are what older code recorded). */
-async function keep(name: string, handle: WorkflowHandle) {
-  if (process.env.UPDATE_RELEASE_HISTORIES !== '1') return;
-  const history = await handle.fetchHistory();
-  fs.mkdirSync(HISTORY_DIR, { recursive: true });
-  fs.writeFileSync(path.join(HISTORY_DIR, `${name}.json`), historyToJSON(history));
-}
+/** Keeps the history of one path for the replay test (only when asked). */
+const keep = historyKeeper(HISTORY_DIR, 'UPDATE_RELEASE_HISTORIES');
 
 const approver = (name: string, role: 'admin' | 'member' = 'admin') => ({
   approver: { userId: `user-${name}`, role, teamIds: [] },

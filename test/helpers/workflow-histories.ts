@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker } from '@temporalio/worker';
+import { installTemporalRuntime } from '../../src/temporal/runtime';
+import { bundle } from './time-skipping';
+
+/**
+ * Recorded workflow histories for replay tests. A workflow test keeps each path's history in `dir` only when the
+ * environment variable `updateVariable` is 1 (the fixtures are what older code recorded); the replay test runs them
+ * all against the current workflow code.
+ */
+export function historyKeeper(dir: string, updateVariable: string) {
+  return async function keep(name: string, handle: WorkflowHandle): Promise<void> {
+    if (process.env[updateVariable] !== '1') return;
+    const history = await handle.fetchHistory();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.json`), historyToJSON(history));
+  };
+}
+
+/** The recorded history files of `dir` (names with `.json`). */
+export function recordedHistories(dir: string): string[] {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+}
+
+/** Replays every recorded history of `dir` against the current workflows bundle; returns the failures. */
+export async function replayFailures(dir: string): Promise<string[]> {
+  installTemporalRuntime();
+  const workflowBundle = await bundle(require.resolve('../../workflows'));
+  const histories = recordedHistories(dir).map((file) => ({
+    workflowId: file,
+    history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))),
+  }));
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+    if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
+  }
+  return failures;
+}

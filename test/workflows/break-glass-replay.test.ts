@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { recordedHistories, replayFailures } from '../helpers/workflow-histories';
+
+/**
+ * Workflow versioning: the recorded histories of every break-glass path (closed by its timer after a day, closed by
+ * hand with a second close refused, the timer firing while a close by hand runs, a close by hand coming while the
+ * timer closes) replay against the current workflow code. A change that would break a session already open fails
+ * here (non-determinism); guard such a change with `patched()`.
+ * The fixtures are recorded by break-glass-workflow.test.ts with UPDATE_BREAK_GLASS_HISTORIES=1 and are only
+ * re-recorded together with a change that keeps old histories replaying.
+ */
+const DIR = path.join(__dirname, 'fixtures', 'break-glass-histories');
+const files = recordedHistories(DIR);
+
+const PATHS = ['close-by-hand-during-timer', 'closed-by-hand', 'expired', 'timer-during-close-by-hand'];
+
+it('has a recorded history for every break-glass path', () => {
+  expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(PATHS);
+});
+
+it('replays every recorded break-glass history against the current workflow code', async () => {
+  expect(await replayFailures(DIR)).toEqual([]);
+}, 120_000);
