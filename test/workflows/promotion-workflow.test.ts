@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
@@ -20,6 +17,8 @@ import {
 } from '../../src/promotions/promotion-workflow-contract';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { updateRefusal as refusal } from '../helpers/update-refusal';
+import { historyKeeper } from '../helpers/workflow-histories';
 
 /**
  * The promotion workflow's logic on the time-skipping server with stub activities typed from the real ones: the
@@ -133,22 +132,7 @@ async function until(handle: WorkflowHandle<typeof promotionWorkflow>, status: s
   throw new Error(`promotion never reached ${status}`);
 }
 
-async function refusal(call: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure)
-      return err.cause.type ?? undefined;
-    throw err;
-  }
-  return undefined;
-}
-
-async function keep(name: string, handle: WorkflowHandle) {
-  if (process.env.UPDATE_PROMOTION_HISTORIES !== '1') return;
-  fs.mkdirSync(HISTORY_DIR, { recursive: true });
-  fs.writeFileSync(path.join(HISTORY_DIR, `${name}.json`), historyToJSON(await handle.fetchHistory()));
-}
+const keep = historyKeeper(HISTORY_DIR, 'UPDATE_PROMOTION_HISTORIES');
 
 const report = (tenant: string, healthStatus: 'Healthy' | 'Degraded', revision = SHA) => ({
   args: [{ tenant, revision, syncStatus: 'Synced' as const, healthStatus, actor: person('ops') }] as [
