@@ -9,7 +9,7 @@ const HEARTBEAT_MS = 1000;
 
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources'>,
+  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources' | 'governance'>,
 ): GitActivities {
   const deps = {
     db: services.db,
@@ -17,6 +17,7 @@ export function createGitActivities(
     repositories: services.repositories,
     publicUrl: services.config.publicUrl,
     sources: services.sources,
+    governance: services.governance,
   };
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {

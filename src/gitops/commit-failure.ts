@@ -7,4 +7,5 @@ export const COMMIT_FAILURE = {
   archived: 'ProjectArchived',
   deliveryChanged: 'DeliveryChanged',
   badTarget: 'BadTarget',
+  frozen: 'TargetFrozen',
 } as const;

@@ -5,6 +5,7 @@ import type { AuditEntryInput } from '../audit/types';
 import type { Db, Tx } from '../db/knex';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { COMMIT_FAILURE } from './commit-failure';
+import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
 import { findWorkload, updateWorkload } from '../projects/workload-repository';
 import {
   overridePatchOf,
@@ -129,6 +130,30 @@ export interface CommitPathDeps {
   repositories: RepositoryStore;
   publicUrl: string;
   sources: WorkloadSources;
+  governance: GovernanceGate;
+}
+
+/**
+ * A bulk image update is checked against freezes again at commit time, in the commit's transaction (a freeze that
+ * started after the request refuses it, unless the actor's break-glass covers it). Releases and promotions check
+ * right before their commit in their workflows; webhook updates when they are accepted.
+ */
+async function refuseFrozenImages(gate: GovernanceGate, trx: Tx, req: CommitRequest): Promise<void> {
+  const op = req.operation;
+  if (op.type !== 'image' || op.source === 'webhook') return;
+  const byEnvironment = new Map<string, Set<string>>();
+  for (const update of imageUpdatesOf(op)) {
+    for (const pair of update.pairs) {
+      byEnvironment.set(pair.environment, (byEnvironment.get(pair.environment) ?? new Set()).add(pair.tenant));
+    }
+  }
+  for (const [environment, tenants] of byEnvironment) {
+    const target = { organizationId: req.organizationId, projectId: req.projectId, environment, tenants: [...tenants] };
+    const verdict = await gate.check(trx, target, 'images.update', req.actor.userId);
+    if (verdict.blocked) {
+      throw new CommitRefused(COMMIT_FAILURE.frozen, `${environment} is ${frozenMessage(verdict.freezes)}`);
+    }
+  }
 }
 
 /** Changes to the managed part of the tree that make it equal to `rendered`. */
@@ -163,6 +188,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
     if (loaded.project.archived && !existing)
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
+    if (!existing) await refuseFrozenImages(deps.governance, trx, req);
     if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
     const mutated = await applyDatabaseSide(trx, loaded, req, deps);
