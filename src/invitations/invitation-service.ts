@@ -23,7 +23,6 @@ import {
   type InvitationWorkflowInput,
   invitationWorkflowId,
 } from './invitation-workflow-contract';
-import type { AuditActor } from '../audit/types';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { invitationWorkflow } from '../../workflows/invitation';
 import { endedInvitation, invitationUpdateError } from './invitation-errors';
@@ -77,11 +76,6 @@ export interface InvitationLookup {
 }
 
 export type InvitationService = ReturnType<typeof createInvitationService>;
-
-function actorOf(caller: Caller): AuditActor {
-  const { userId, actorType, actor, requestId } = auditActor(caller);
-  return { userId: userId ?? null, actorType, actor: actor ?? '', requestId: requestId ?? null };
-}
 
 export function createInvitationService(deps: InvitationServiceDeps) {
   const { db, audit, temporal } = deps;
@@ -236,7 +230,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       const request = {
         tokenHash: hashInvitationToken(token),
         sealedToken: sealInvitationToken(deps.secrets, token, row.id),
-        actor: actorOf(caller),
+        actor: auditActor(caller),
       };
       await update(row, (h) => h.executeUpdate(reissueInvitationUpdate, { args: [request] }));
       const fresh = (await findInvitation(db, org.id, row.id)) ?? row;
@@ -247,7 +241,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       const org = await resolveActiveOrg(deps, caller, slug);
       const row = await invitationOf(caller, id);
       requirePending(row);
-      await update(row, (h) => h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller) }] }));
+      await update(row, (h) => h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: auditActor(caller) }] }));
       return rowToInvitation((await findInvitation(db, org.id, row.id)) ?? row);
     },
 
@@ -280,7 +274,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       }
       const result = await update(row, (h) =>
         h.executeUpdate(acceptInvitationUpdate, {
-          args: [{ tokenHash: row.token_hash, userId, email: user.email, actor: actorOf(caller) }],
+          args: [{ tokenHash: row.token_hash, userId, email: user.email, actor: auditActor(caller) }],
         }),
       );
       const org = await findOrganizationById(db, result.organizationId);
@@ -307,7 +301,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       for (const row of rows) {
         try {
           await update(row, (h) =>
-            h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+            h.executeUpdate(revokeInvitationUpdate, { args: [{ actor: auditActor(caller), reason }] }),
           );
           revoked += 1;
         } catch (err) {

@@ -1,22 +1,22 @@
 import { NotFound } from '../errors';
-import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { orgEntry, type OrgCaller } from '../iam/caller';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import type { ProjectService } from '../projects/project-service';
-import { findProjectTenant } from '../projects/project-tenant-repository';
+import type { ProjectTenantService } from '../projects/project-tenant-service';
 import { pinView, projectPins, unpinTarget } from './pin-repository';
 
 export type PinService = ReturnType<typeof createPinService>;
 
 /** Pinned targets: read them, and unpin (audited). A rollback pins (activities/release.ts). */
-export function createPinService(deps: OrgDomainDeps & { projects: Pick<ProjectService, 'projectOf'> }) {
+export function createPinService(
+  deps: OrgDomainDeps & {
+    projects: Pick<ProjectService, 'projectOf'>;
+    tenants: Pick<ProjectTenantService, 'get'>;
+  },
+) {
   const { db, audit } = deps;
 
-  async function tenantOf(caller: OrgCaller, tenantId: string) {
-    const key = uuidKey(tenantId);
-    const tenant = key ? await findProjectTenant(db, caller.organizationId, key) : null;
-    if (!tenant) throw new NotFound('tenant not found');
-    return tenant;
-  }
+  const tenantOf = (caller: OrgCaller, tenantId: string) => deps.tenants.get(caller, tenantId);
 
   return {
     async list(caller: OrgCaller, slug: string) {

@@ -6,6 +6,7 @@ import { Conflict, Forbidden, NotFound } from '../errors';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
+import type { AuditActor } from '../audit/types';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
@@ -14,6 +15,7 @@ import { releaseTimeline } from '../releases/release-history';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
+import { workflowLink } from '../temporal/workflow-link';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { planMoves, type PromotionRequest } from './promotion-plan';
 import {
@@ -52,18 +54,6 @@ export interface PromotionServiceDeps extends OrgDomainDeps {
 
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
-type Actor = {
-  userId: string | null;
-  actorType: 'user' | 'service_account' | 'system';
-  actor: string;
-  requestId: string | null;
-};
-
-const actorOf = (caller: OrgCaller): Actor => {
-  const a = auditActor(caller);
-  return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
-};
-
 /**
  * Promotions: the row and its workflow `promotion-<id>` (the row first, the workflow right after, a reconciler for a
  * crash between them), reads from the row, approvals, cancel and sync reports as Updates of the workflow.
@@ -76,7 +66,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     findPromotion,
   );
 
-  async function ensureWorkflow(row: PromotionRow, requester: Actor): Promise<void> {
+  async function ensureWorkflow(row: PromotionRow, requester: AuditActor): Promise<void> {
     await deps.workflows.start(promotionWorkflow, {
       workflowId: row.workflow_id,
       args: [
@@ -108,9 +98,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
 
   async function detail(row: PromotionRow) {
     const project = await projectOfRow(row);
-    const ui = deps.temporalUiUrl
-      ? `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${encodeURIComponent(row.workflow_id)}`
-      : null;
+    const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
     return promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), {
       workflow: ui,
       history: `/api/v2/promotions/${row.id}/history`,
@@ -146,7 +134,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       if (!loaded) throw new NotFound('project not found');
       const moves = planMoves(loaded, body);
       const id = randomUUID();
-      const requester = actorOf(caller);
+      const requester = auditActor(caller);
       const row = await db.transaction(async (trx) => {
         const inserted = await insertPromotion(trx, {
           id,
@@ -215,13 +203,13 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       if (userId === null) throw new Forbidden('approvals are given by people: sign in as a user');
       const approver = await approverProfile(db, caller.organizationId, userId);
       return act(caller, id, (h) =>
-        h.executeUpdate(approvePromotionUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+        h.executeUpdate(approvePromotionUpdate, { args: [{ approver, actor: auditActor(caller), comment }] }),
       );
     },
 
     async cancel(caller: OrgCaller, id: string, reason: string | undefined) {
       return act(caller, id, (h) =>
-        h.executeUpdate(cancelPromotionUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+        h.executeUpdate(cancelPromotionUpdate, { args: [{ actor: auditActor(caller), reason }] }),
       );
     },
 

@@ -10,12 +10,14 @@ import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectEnvironment } from '../projects/project-environment-repository';
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
+import type { ProjectTenantService } from '../projects/project-tenant-service';
 import { findProjectTenant, type ProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads } from '../projects/workload-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
+import { workflowLink } from '../temporal/workflow-link';
 import { releaseWorkflow } from '../../workflows/release';
 import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
@@ -58,6 +60,7 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporal: Client;
   workflows: WorkflowStarter;
   projects: Pick<ProjectService, 'projectOf'>;
+  tenants: Pick<ProjectTenantService, 'get'>;
   taskQueuePrefix: string;
   timing: ReleaseTiming;
   namespace: string;
@@ -94,11 +97,6 @@ function requestHash(slug: string, input: ReleaseCreateInput): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
-const actorOf = (caller: OrgCaller) => {
-  const a = auditActor(caller);
-  return { userId: a.userId ?? null, actorType: a.actorType, actor: a.actor ?? '', requestId: a.requestId ?? null };
-};
-
 /** What a new release row is made of (a rollback is a release of kind `rollback` that names the one it restores). */
 export interface NewReleaseSpec {
   project: Project;
@@ -134,7 +132,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           projectId: row.project_id,
           tenantId: row.tenant_id,
           environment: row.environment,
-          requester: { ...requester, userId: requester.userId ?? null, requestId: requester.requestId ?? null },
+          requester,
           gitTaskQueue: taskQueue(deps.taskQueuePrefix, 'git'),
           timing: deps.timing,
         },
@@ -160,9 +158,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
 
   async function detail(row: ReleaseRow) {
     const project = await projectOfRow(row);
-    const ui = deps.temporalUiUrl
-      ? `${deps.temporalUiUrl}/namespaces/${encodeURIComponent(deps.namespace)}/workflows/${encodeURIComponent(row.workflow_id)}`
-      : null;
+    const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
     return releaseDetail(row, project.slug, await listDecisions(db, row.id), {
       workflow: ui,
       history: `/api/v2/releases/${row.id}/history`,
@@ -191,7 +187,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   async function start(caller: OrgCaller, spec: NewReleaseSpec): Promise<ReleaseRow> {
     const { project, tenant, environment, changes } = spec;
     const id = randomUUID();
-    const requester = actorOf(caller);
+    const requester = auditActor(caller);
     let row: ReleaseRow;
     try {
       row = await db.transaction(async (trx) => {
@@ -267,9 +263,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
    * its commit), the target's files now and as the rollback would render them.
    */
   async function rollbackPlan(caller: OrgCaller, tenantId: string, environment: string, releaseId?: string) {
-    const key = uuidKey(tenantId);
-    const tenant = key ? await findProjectTenant(db, caller.organizationId, key) : null;
-    if (!tenant) throw new NotFound('tenant not found');
+    const tenant = await deps.tenants.get(caller, tenantId);
     const loaded = await loadProject(db, caller.organizationId, tenant.projectId, {
       publicUrl: deps.publicUrl,
       sources: deps.sources,
@@ -348,7 +342,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           if (existing.request_hash !== hash) {
             throw new Unprocessable('this Idempotency-Key was used with a different request body');
           }
-          if (!existing.workflow_started_at) await ensureWorkflow(existing, actorOf(caller));
+          if (!existing.workflow_started_at) await ensureWorkflow(existing, auditActor(caller));
           return { release: await detail(existing), created: false };
         }
       }
@@ -445,14 +439,14 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     async approve(caller: OrgCaller, id: string, comment: string | undefined) {
       const approver = await approverOf(caller);
       return act(caller, id, (h) =>
-        h.executeUpdate(approveReleaseUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+        h.executeUpdate(approveReleaseUpdate, { args: [{ approver, actor: auditActor(caller), comment }] }),
       );
     },
 
     async reject(caller: OrgCaller, id: string, comment: string) {
       const approver = await approverOf(caller);
       return act(caller, id, (h) =>
-        h.executeUpdate(rejectReleaseUpdate, { args: [{ approver, actor: actorOf(caller), comment }] }),
+        h.executeUpdate(rejectReleaseUpdate, { args: [{ approver, actor: auditActor(caller), comment }] }),
       );
     },
 
@@ -463,18 +457,18 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         { projectId: row.project_id, environment: row.environment, tenant: row.tenant_slug },
         'release.deploy',
       );
-      return act(caller, id, (h) => h.executeUpdate(deployReleaseUpdate, { args: [{ actor: actorOf(caller) }] }));
+      return act(caller, id, (h) => h.executeUpdate(deployReleaseUpdate, { args: [{ actor: auditActor(caller) }] }));
     },
 
     async cancel(caller: OrgCaller, id: string, reason: string | undefined) {
       return act(caller, id, (h) =>
-        h.executeUpdate(cancelReleaseUpdate, { args: [{ actor: actorOf(caller), reason }] }),
+        h.executeUpdate(cancelReleaseUpdate, { args: [{ actor: auditActor(caller), reason }] }),
       );
     },
 
     async reportSync(caller: OrgCaller, id: string, report: Omit<SyncReport, 'actor'>) {
       return act(caller, id, (h) =>
-        h.executeUpdate(reportSyncUpdate, { args: [{ ...report, actor: actorOf(caller) }] }),
+        h.executeUpdate(reportSyncUpdate, { args: [{ ...report, actor: auditActor(caller) }] }),
       );
     },
 

@@ -163,6 +163,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     temporal: core.temporal,
     workflows: core.workflows,
     projects: projects.projects,
+    tenants: projects.tenants,
     taskQueuePrefix: config.temporal.taskQueuePrefix,
     timing: { syncTimeoutMs: config.releases.syncTimeoutMs, queuePollMs: config.releases.queuePollMs },
     namespace: config.temporal.namespace,
@@ -213,7 +214,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     kustomizeBases: catalogs['kustomize-base'],
     manifestBundles: catalogs['manifest-bundle'],
     releases,
-    pins: createPinService({ ...owned, projects: projects.projects }),
+    pins: createPinService({ ...owned, projects: projects.projects, tenants: projects.tenants }),
     promotions,
     releasePolicies: {
       check: releasePolicyCheck,
