@@ -44,7 +44,8 @@ export async function filesOfTarGz(archive: Buffer, limits: ArchiveLimits): Prom
   const collect = (async () => {
     for await (const entry of tar) {
       entries += 1;
-      if (entries > limits.maxEntries) throw new ArchiveRefused(`the archive holds more than ${limits.maxEntries} entries`);
+      if (entries > limits.maxEntries)
+        throw new ArchiveRefused(`the archive holds more than ${limits.maxEntries} entries`);
       const size = entry.header.size ?? 0;
       if (!Number.isSafeInteger(size) || size < 0 || size > limits.maxEntryBytes) {
         throw new ArchiveRefused(`archive entry ${entry.header.name} is larger than ${limits.maxEntryBytes} bytes`);

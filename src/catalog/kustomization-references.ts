@@ -13,7 +13,10 @@ function resourcesOf(files: Record<string, string>, manifests: string[]): { kind
   const out: { kind?: unknown; name?: unknown }[] = [];
   for (const file of manifests) {
     try {
-      for (const doc of parseYamlDocuments(files[file] ?? '', file) as { kind?: unknown; metadata?: { name?: unknown } }[]) {
+      for (const doc of parseYamlDocuments(files[file] ?? '', file) as {
+        kind?: unknown;
+        metadata?: { name?: unknown };
+      }[]) {
         if (doc && typeof doc === 'object') out.push({ kind: doc.kind, name: doc.metadata?.name });
       }
     } catch {

@@ -68,7 +68,9 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
     if (!manifest || manifest.configMediaType !== HELM_CONFIG) {
       throw new Unprocessable(`${describe(source)} is not in the organization registry`);
     }
-    const doc = parseJson(manifest.content.toString('utf8'), 'chart manifest') as { layers?: { mediaType: string; digest: string }[] };
+    const doc = parseJson(manifest.content.toString('utf8'), 'chart manifest') as {
+      layers?: { mediaType: string; digest: string }[];
+    };
     const layer = doc.layers?.find((l) => l.mediaType === HELM_CHART_LAYER);
     if (!layer) throw new Unprocessable(`${describe(source)} has no chart layer`);
     if (((await deps.blobs.stat(layer.digest)) ?? 0) > CHART_ARCHIVE_MAX_BYTES) {

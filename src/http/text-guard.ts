@@ -7,6 +7,7 @@ import { InvalidInput } from '../errors';
  * bodies as they are parsed (api/middleware/body-reader.ts), raw bodies as they are decoded (webhooks, OCI manifests),
  * and the parsed path, query and body of every route (api/mount-routes.ts).
  */
+// eslint-disable-next-line no-control-regex -- NUL is what this guard looks for
 const ILL_FORMED = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

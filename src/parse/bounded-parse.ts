@@ -32,7 +32,8 @@ function refuse(what: string, why: string): never {
 }
 
 function checkText(text: string, what: string, limits: ParseLimits): void {
-  if (text.length > limits.maxLength) throw new PayloadTooLarge(`${what} is longer than ${limits.maxLength} characters`);
+  if (text.length > limits.maxLength)
+    throw new PayloadTooLarge(`${what} is longer than ${limits.maxLength} characters`);
   if (flowDepthExceeds(text, limits.maxDepth)) refuse(what, `nests deeper than ${limits.maxDepth} levels`);
 }
 

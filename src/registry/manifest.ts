@@ -76,7 +76,11 @@ export function parseManifest(content: Buffer, contentType: string): ParsedManif
     doc = parseJson(decodeWellFormed(content), 'the manifest') as Record<string, unknown>;
     refuseIllFormedText({ body: doc });
   } catch (err) {
-    invalid(err instanceof AppError ? `the manifest is not well-formed JSON text (${err.message})` : 'the manifest is not JSON');
+    invalid(
+      err instanceof AppError
+        ? `the manifest is not well-formed JSON text (${err.message})`
+        : 'the manifest is not JSON',
+    );
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) invalid('the manifest is not a JSON object');
   if (doc.schemaVersion !== 2) invalid('schemaVersion must be 2');

@@ -73,7 +73,9 @@ describe('the organization chart catalog', () => {
     const owner = ociClient(s.platform.url, s.org.members.owner!.token);
     const repo = `${s.org.org.slug}/charts/evil`;
     const config = JSON.stringify({ name: 'evil', version: '0.1.0', apiVersion: 'v2' });
-    const layer = gzipSync(Buffer.concat([tarEntry('evil/Chart.yaml', '', { size: '-0000001000' }), Buffer.alloc(1024)]));
+    const layer = gzipSync(
+      Buffer.concat([tarEntry('evil/Chart.yaml', '', { size: '-0000001000' }), Buffer.alloc(1024)]),
+    );
     expect(layer.length).toBeLessThan(100);
     expect((await owner.pushBlob(repo, config)).status).toBe(201);
     expect((await owner.pushBlob(repo, layer)).status).toBe(201);
@@ -86,7 +88,9 @@ describe('the organization chart catalog', () => {
       ],
     });
     expect([pushed.status, pushed.code]).toEqual([400, 'MANIFEST_INVALID']);
-    const list = await s.http.get<{ items: { name: string }[] }>('/api/v2/org-charts', { token: s.org.members.owner!.token });
+    const list = await s.http.get<{ items: { name: string }[] }>('/api/v2/org-charts', {
+      token: s.org.members.owner!.token,
+    });
     expect(list.status).toBe(200);
     expect(list.body.items.map((c) => c.name)).not.toContain('charts/evil');
   });
