@@ -240,6 +240,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
       ...owned,
       projects: projects.projects,
       horizonMs: config.governance.freezeHorizonMs,
+      plans,
+      limiter: core.limiter,
     }),
     breakGlass: createBreakGlassService({
       ...owned,
