@@ -159,6 +159,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     audit,
     secrets: core.secrets,
     remoteAllowHttp: config.gitops.remoteAllowHttp,
+    outbound: config.notifications.outbound,
     gate: governance,
   });
   const releases = createReleaseService({
