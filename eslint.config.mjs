@@ -15,6 +15,23 @@ export default tseslint.config(
     },
   },
   {
+    // One bounded YAML/JSON parse (src/parse/bounded-parse.ts, docs/security.md A-61): no other file imports a YAML
+    // parser. The validator's manifest parser is the other bounded one (per-document errors, its own limits).
+    files: ['**/*.ts'],
+    ignores: ['src/parse/bounded-parse.ts', 'src/validation/manifest/parse-manifest.ts', 'test/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['yaml', 'js-yaml'].map((name) => ({
+            name,
+            message: 'Parse YAML through src/parse/bounded-parse.ts.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
     files: ['workflows/**/*.ts'],
     rules: {
@@ -23,8 +40,24 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*'], message: 'Workflows run in a sandbox: no Node built-ins.' },
-            { group: ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'dns', 'stream'], message: 'Workflows run in a sandbox: no Node built-ins.' },
-            { group: ['knex', 'pg', 'simple-git', 'nodemailer', '@temporalio/client', '@temporalio/worker', '../activities/*', '../src/db/*'], message: 'Workflows do no I/O: call an activity.' },
+            {
+              group: ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'dns', 'stream'],
+              message: 'Workflows run in a sandbox: no Node built-ins.',
+            },
+            { group: ['yaml', 'js-yaml'], message: 'Parse YAML through src/parse/bounded-parse.ts (in an activity).' },
+            {
+              group: [
+                'knex',
+                'pg',
+                'simple-git',
+                'nodemailer',
+                '@temporalio/client',
+                '@temporalio/worker',
+                '../activities/*',
+                '../src/db/*',
+              ],
+              message: 'Workflows do no I/O: call an activity.',
+            },
           ],
         },
       ],

@@ -38,7 +38,16 @@ export function createGitActivities(
 
     /** A failed push is recorded, then thrown, so Temporal retries it (gitPushWorkflow). */
     async pushToRemote(req: PushRequest): Promise<PushOutcome> {
-      return pushToRemote({ db: services.db, repositories: services.repositories, secrets: services.secrets }, req);
+      return pushToRemote(
+        {
+          db: services.db,
+          repositories: services.repositories,
+          secrets: services.secrets,
+          outbound: services.config.notifications.outbound,
+          allowHttp: services.config.gitops.remoteAllowHttp,
+        },
+        req,
+      );
     },
   };
 }

@@ -11,6 +11,7 @@ import { errorHandler } from './middleware/error-handler';
 import { keyAllowlistGate } from './middleware/key-allowlist-gate';
 import { requestMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
+import { urlGuard } from './middleware/url-guard';
 import { mountRoutes } from './mount-routes';
 import { ociHttp } from './oci/oci-http';
 import { routeTable } from './route-table';
@@ -33,6 +34,8 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));
   app.use(errorHandler());
+  // The text guard of every request line (API, OCI, Git over HTTP), before any route reads it.
+  app.use(urlGuard());
   // Before routing: a key on a path outside the allowlist, in whatever spelling, answers 403 rather than 404.
   app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Next } from 'koa';
-import { refuseNulCharacters } from '../src/http/nul-characters';
+import { refuseIllFormedText } from '../src/http/text-guard';
 import { InvalidInput } from '../src/errors';
 import type { SchemaValidator } from '../src/http/schema-validator';
 import type { AppContext, AppState } from './context';
@@ -28,7 +28,7 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
     }
     const stack = [
       async (ctx: AppContext, next: Next) => {
-        refuseNulCharacters({ path: ctx.params, query: ctx.query, body: ctx.state.body });
+        refuseIllFormedText({ path: ctx.params, query: ctx.query, body: ctx.state.body });
         await auth.enforce(ctx, route.access, route.path);
         schemas.check(PATH_PARAMS, { ...ctx.params }, 'path');
         if (route.query) schemas.check(route.query, { ...ctx.query }, 'query');

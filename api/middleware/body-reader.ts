@@ -1,6 +1,8 @@
 import type { Next } from 'koa';
 import getRawBody from 'raw-body';
 import { InvalidInput, PayloadTooLarge } from '../../src/errors';
+import { refuseIllFormedText, decodeWellFormed } from '../../src/http/text-guard';
+import { parseJson } from '../../src/parse/bounded-parse';
 import type { AppContext } from '../context';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -10,7 +12,8 @@ const RAW_ONLY_PREFIX = '/api/v1/webhooks/';
 
 /**
  * Reads the body as bytes with a hard limit before any parsing (413 past it), keeps the raw bytes for signature
- * checks, and parses JSON. Other content types keep only the raw bytes; routes that accept them decode them.
+ * checks, refuses ill-formed text (invalid UTF-8, NUL, lone surrogates: 400) and parses JSON with the bounded parse.
+ * Other content types keep only the raw bytes; routes that accept them decode them.
  * Inbound webhook bodies are never parsed here: their routes verify the signature first (docs/webhooks.md).
  */
 export function bodyReader(defaultLimitBytes: number, webhookLimitBytes: number) {
@@ -29,12 +32,17 @@ export function bodyReader(defaultLimitBytes: number, webhookLimitBytes: number)
       throw new InvalidInput('malformed request body');
     }
     ctx.state.rawBody = raw;
-    if (!rawOnly && raw.length > 0 && typeof ctx.is('application/json', '+json') === 'string') {
+    if (raw.length === 0) return next();
+    // The text guard (docs/security.md A-60), before any signature check or parse: bodies are UTF-8 text here.
+    const text = decodeWellFormed(raw);
+    if (!rawOnly && typeof ctx.is('application/json', '+json') === 'string') {
       try {
-        ctx.state.body = JSON.parse(raw.toString('utf8')) as unknown;
-      } catch {
+        ctx.state.body = parseJson(text, 'request body');
+      } catch (err) {
+        if (err instanceof PayloadTooLarge) throw err;
         throw new InvalidInput('malformed request body');
       }
+      refuseIllFormedText({ body: ctx.state.body });
     }
     return next();
   };

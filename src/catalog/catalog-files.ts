@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
 import type { CatalogKind } from './catalog-repository';
 import { KUSTOMIZATION_FILES, referenceProblems } from './kustomization-references';
@@ -59,7 +59,7 @@ export function manifestsOf(kind: CatalogKind, files: Record<string, string>): M
     return { manifests: [], problems: [{ file: 'kustomization.yaml', message: 'a base needs a kustomization.yaml' }] };
   let doc: unknown;
   try {
-    doc = parse(files[file]!);
+    doc = parseYaml(files[file]!, file);
   } catch (err) {
     return { manifests: [], problems: [{ file, message: `not YAML: ${(err as Error).message}` }] };
   }

@@ -1,4 +1,4 @@
-import { loadAll } from 'js-yaml';
+import { parseYamlDocuments } from '../parse/bounded-parse';
 import type { StructureProblem } from './catalog-files';
 
 export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -13,7 +13,10 @@ function resourcesOf(files: Record<string, string>, manifests: string[]): { kind
   const out: { kind?: unknown; name?: unknown }[] = [];
   for (const file of manifests) {
     try {
-      for (const doc of loadAll(files[file] ?? '') as { kind?: unknown; metadata?: { name?: unknown } }[]) {
+      for (const doc of parseYamlDocuments(files[file] ?? '', file) as {
+        kind?: unknown;
+        metadata?: { name?: unknown };
+      }[]) {
         if (doc && typeof doc === 'object') out.push({ kind: doc.kind, name: doc.metadata?.name });
       }
     } catch {

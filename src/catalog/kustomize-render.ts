@@ -1,6 +1,5 @@
-import { loadAll } from 'js-yaml';
-import { parse } from 'yaml';
 import { Unprocessable } from '../errors';
+import { parseYaml, parseYamlDocuments } from '../parse/bounded-parse';
 import { KUSTOMIZATION_FILES } from './kustomization-references';
 
 /** A Kubernetes object as rendered (parsed YAML mapping). */
@@ -76,7 +75,7 @@ export function applyOverrides(objects: KubeObject[], overrides: RenderOverrides
 export function objectsOf(file: string, text: string): KubeObject[] {
   let docs: unknown[];
   try {
-    docs = loadAll(text);
+    docs = parseYamlDocuments(text, file);
   } catch (err) {
     throw new Unprocessable(`${file} is not YAML: ${(err as Error).message}`);
   }
@@ -112,7 +111,7 @@ function labelInto(obj: KubeObject, labels: Record<string, string>, withSelector
 export function renderKustomizeBase(files: Record<string, string>, overrides: RenderOverrides): KubeObject[] {
   const file = KUSTOMIZATION_FILES.find((name) => Object.hasOwn(files, name));
   if (!file) throw new Unprocessable('the kustomize base has no kustomization.yaml');
-  const k = (parse(files[file] ?? '') ?? {}) as Record<string, unknown>;
+  const k = (parseYaml(files[file] ?? '', file) ?? {}) as Record<string, unknown>;
   const unsupported = Object.keys(k).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length > 0) {
     throw new Unprocessable(

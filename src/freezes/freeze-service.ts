@@ -6,7 +6,11 @@ import { listProjectEnvironments } from '../projects/project-environment-reposit
 import { findProjectBySlug, findProjectsByIds, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import type { Plan } from '../orgs/org-repository';
+import type { PlanGate } from '../plans/plan-gate';
+import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { checkFreezeFields } from './freeze-errors';
+import { checkRecurrenceBudget } from './recurrence-budget';
 import { currentOccurrence, windowsWithin } from './freeze-evaluation';
 import {
   MAX_FREEZES_PER_ORGANIZATION,
@@ -54,8 +58,24 @@ export type FreezeService = ReturnType<typeof createFreezeService>;
 
 const window = (o: { start: Date; end: Date }) => ({ startsAt: o.start.toISOString(), endsAt: o.end.toISOString() });
 
+/** Freeze windows an organization keeps, by plan (each is evaluated on every gated action and listing). */
+export const FREEZES_PER_PLAN: Readonly<Record<Plan, number>> = {
+  free: 25,
+  pro: 100,
+  enterprise: MAX_FREEZES_PER_ORGANIZATION,
+};
+/** Freeze creations and updates per organization per window. */
+export const FREEZE_WRITES_PER_WINDOW = 30;
+export const FREEZE_WRITE_WINDOW_MS = 60_000;
+
 export function createFreezeService(
-  deps: OrgDomainDeps & { projects: ProjectService; horizonMs: number; clock?: () => Date },
+  deps: OrgDomainDeps & {
+    projects: ProjectService;
+    horizonMs: number;
+    clock?: () => Date;
+    plans: Pick<PlanGate, 'planOf'>;
+    limiter: RateLimiter;
+  },
 ) {
   const { db, audit } = deps;
   const now = deps.clock ?? (() => new Date());
@@ -151,6 +171,20 @@ export function createFreezeService(
     return fields;
   }
 
+  /**
+   * The merged fields, checked, after the organization's freeze-write budget (429 + Retry-After) and, for a recurring
+   * window, the bounded expansion of its rule (recurrence-budget.ts).
+   */
+  async function checked(caller: OrgCaller, base: FreezeFields, input: FreezeInput, projectIds: string[] | undefined) {
+    const fields = merged(base, input, projectIds);
+    await deps.limiter.hit(
+      [{ key: `freeze-write:org:${caller.organizationId}`, limit: FREEZE_WRITES_PER_WINDOW }],
+      FREEZE_WRITE_WINDOW_MS,
+    );
+    if (fields.rrule !== null) await checkRecurrenceBudget(fields.rrule, new Date(fields.startsAt));
+    return fields;
+  }
+
   return {
     async list(caller: OrgCaller, slug: string | null) {
       const project = await projectOrNull(caller, slug);
@@ -184,9 +218,12 @@ export function createFreezeService(
           tenants: [],
           projectIds: [],
         };
-        const fields = merged(empty, input, projectIds);
-        if ((await countFreezes(trx, caller.organizationId)) >= MAX_FREEZES_PER_ORGANIZATION) {
-          throw new Unprocessable(`an organization keeps at most ${MAX_FREEZES_PER_ORGANIZATION} freeze windows`);
+        const fields = await checked(caller, empty, input, projectIds);
+        const plan = await deps.plans.planOf(caller.organizationId);
+        if ((await countFreezes(trx, caller.organizationId)) >= FREEZES_PER_PLAN[plan]) {
+          throw new Unprocessable(
+            `an organization on the ${plan} plan keeps at most ${FREEZES_PER_PLAN[plan]} freeze windows`,
+          );
         }
         const freeze = await insertFreeze(
           trx,
@@ -205,7 +242,7 @@ export function createFreezeService(
       return db.transaction(async (trx) => {
         const project = await projectOrNull(caller, slug);
         const freeze = await freezeOf(caller, project, id, trx);
-        const fields = merged(freeze, input, await checkScope(caller, project, input, trx));
+        const fields = await checked(caller, freeze, input, await checkScope(caller, project, input, trx));
         await updateFreeze(trx, caller.organizationId, freeze.id, fields);
         await record(trx, caller, 'freeze.update', freeze, { changes: { ...input } });
         const [view] = await views(caller, [(await findFreeze(trx, caller.organizationId, freeze.projectId, id))!]);

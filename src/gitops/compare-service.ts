@@ -1,4 +1,4 @@
-import { loadAll } from 'js-yaml';
+import { parseYamlDocuments } from '../parse/bounded-parse';
 import { Conflict, InvalidInput, NotFound } from '../errors';
 import {
   breakGlassDetails,
@@ -52,12 +52,12 @@ type Doc = Record<string, unknown> & { kind?: string; spec?: Record<string, unkn
 function sideOf(files: [string, string][], dir: string, app: string | undefined, environment: string): Side | null {
   const own = [...files].sort(([a], [b]) => (a < b ? -1 : 1));
   if (own.length === 0) return null;
-  const docs = own.flatMap(([, text]) => loadAll(text) as Doc[]);
+  const docs = own.flatMap(([file, text]) => parseYamlDocuments(text, file) as Doc[]);
   const deployment = docs.find((d) => d.kind === 'Deployment');
   const container = (
     ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
   )?.[0];
-  const appSpec = app ? ((loadAll(app)[0] as Doc | undefined)?.spec ?? null) : null;
+  const appSpec = app ? ((parseYamlDocuments(app, 'Application')[0] as Doc | undefined)?.spec ?? null) : null;
   const { source, ...settings } = (appSpec ?? {}) as { source?: Record<string, unknown> };
   // The environment's own name is not a difference: it is normalised out of labels and paths.
   const label = new RegExp(`(delivery-platform/environment: )${environment}$`, 'gm');

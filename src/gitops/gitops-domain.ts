@@ -1,4 +1,5 @@
 import type { GovernanceGate } from '../governance/governance-verdict';
+import type { OutboundPolicy } from '../net/outbound-policy';
 import type { AuditService } from '../audit/audit-service';
 import type { WorkloadSources } from './workload-sources';
 import type { SecretBox } from '../identity/mfa/secret-box';
@@ -28,6 +29,8 @@ export function createGitopsDomain(deps: {
   audit: AuditService;
   secrets: SecretBox;
   remoteAllowHttp: boolean;
+  /** The one outbound address policy (NOTIFY_* settings), for the external remote. */
+  outbound: OutboundPolicy;
   /** Freezes and break-glass: the bulk image update asks it (src/governance). */
   gate: GovernanceGate;
 }) {

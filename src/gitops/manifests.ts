@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { dump } from 'js-yaml';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
+import { dumpYaml } from '../parse/bounded-parse';
 import { applicationName } from './application-name';
 import type { RenderedTargets } from './workload-sources';
 
@@ -57,7 +57,7 @@ export function targetOf(path: string): Target | null {
 }
 
 // js-yaml: several times faster than `yaml` at dumping, which a 1,000-Application generate does 5,000 times.
-const yaml = (doc: unknown) => dump(doc, { lineWidth: -1, noRefs: true, quotingType: '"' });
+const yaml = (doc: unknown) => dumpYaml(doc, { lineWidth: -1, noRefs: true, quotingType: '"' });
 
 /**
  * `<service>-<tenant>`, a label value, so at most 63 characters: a longer one (service names reach 50 characters,

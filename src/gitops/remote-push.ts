@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex';
+import { checkGitRemote, TargetRefused, type OutboundPolicy } from '../net/outbound-policy';
 import { git, GitError } from './git-plumbing';
 import { findRemote, recordPush, remoteTokenAad, type PushStatus } from './remote-repository';
 import type { SecretBox } from '../identity/mfa/secret-box';
@@ -8,7 +9,14 @@ export interface PushDeps {
   db: Db;
   repositories: RepositoryStore;
   secrets: SecretBox;
+  /** The one outbound address policy, checked again before every push, and GIT_REMOTE_ALLOW_HTTP. */
+  outbound: OutboundPolicy;
+  allowHttp: boolean;
 }
+
+/** git's words for a network failure name addresses and say whether a port answered: one plain sentence instead. */
+const UNREACHABLE =
+  /Failed to connect|Connection refused|Could not resolve|timed out|Connection reset|Empty reply|SSL|TLS|gnutls|unable to access/i;
 
 export interface PushRequest {
   organizationId: string;
@@ -43,6 +51,7 @@ function authEnv(token: string | null): Record<string, string> {
 
 function errorOf(err: unknown, token: string | null): string {
   const text = err instanceof GitError ? err.stderr.trim() || err.message : String(err);
+  if (UNREACHABLE.test(text) && !/401|403|Authentication failed/.test(text)) return 'could not reach the remote';
   // git's own words for a refused token are about prompting; say what happened.
   const refused = /could not read Username|Authentication failed|401/.test(text) ? 'authentication refused: ' : '';
   return `${refused}${token ? text.split(token).join('***') : text}`.slice(0, 1000);
@@ -63,6 +72,13 @@ export async function pushToRemote(deps: PushDeps, req: PushRequest): Promise<Pu
     // Results are recorded outside the lock's transaction: a failure is kept although the activity then throws.
     const record = (status: PushStatus, error: string | null) =>
       recordPush(deps.db, { projectId: req.projectId, sha: req.sha, url: remote.url, status, error });
+    try {
+      await checkGitRemote(remote.url, deps.outbound, deps.allowHttp);
+    } catch (err) {
+      if (!(err instanceof TargetRefused)) throw err;
+      await record('failed', `the remote URL is refused: ${err.message}`);
+      throw new PushFailed(`push to ${remote.url} refused: ${err.message}`);
+    }
     try {
       await git(
         repo,

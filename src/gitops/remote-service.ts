@@ -3,6 +3,7 @@ import type { Db } from '../db/knex';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { InvalidInput, NotFound } from '../errors';
 import { orgEntry, type OrgCaller } from '../iam/caller';
+import { checkGitRemote, TargetRefused, type OutboundPolicy } from '../net/outbound-policy';
 import type { Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import { deleteRemote, findRemote, remoteTokenAad, saveRemote, type ProjectRemote } from './remote-repository';
@@ -23,8 +24,12 @@ const view = (remote: ProjectRemote): RemoteView => ({
   updatedAt: remote.updatedAt,
 });
 
-/** HTTPS (or http when allowed), no credentials in the URL (the token has its own sealed field), no query. */
-function checkUrl(raw: string, allowHttp: boolean): string {
+/**
+ * HTTPS (or http when allowed), no credentials in the URL (the token has its own sealed field), no query, and the one
+ * outbound address policy (src/net/outbound-policy.ts): no loopback, private, link-local or metadata address, allowed
+ * ports only. Refusals name the rule, never a resolved address or whether a port is open.
+ */
+async function checkUrl(raw: string, policy: OutboundPolicy, allowHttp: boolean): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -35,6 +40,12 @@ function checkUrl(raw: string, allowHttp: boolean): string {
   if (!protocols.includes(url.protocol)) throw new InvalidInput('url must be an https:// Git remote');
   if (url.username || url.password) throw new InvalidInput('url must not carry credentials: send the token apart');
   if (url.search || url.hash) throw new InvalidInput('url must not have a query or fragment');
+  try {
+    await checkGitRemote(url.toString(), policy, allowHttp);
+  } catch (err) {
+    if (err instanceof TargetRefused) throw new InvalidInput(`url refused: ${err.message}`);
+    throw err;
+  }
   return url.toString();
 }
 
@@ -50,6 +61,7 @@ export function createRemoteService(deps: {
   projects: ProjectService;
   secrets: SecretBox;
   remoteAllowHttp: boolean;
+  outbound: OutboundPolicy;
 }) {
   const { db, audit, projects } = deps;
   const entry = (caller: OrgCaller, project: Project, action: string, details: Record<string, unknown>) =>
@@ -70,8 +82,8 @@ export function createRemoteService(deps: {
     },
 
     /** `token` absent keeps the current one; the URL is checked and stored as parsed. */
-    set(caller: OrgCaller, slug: string, body: { url: string; token?: string }): Promise<RemoteView> {
-      const url = checkUrl(body.url, deps.remoteAllowHttp);
+    async set(caller: OrgCaller, slug: string, body: { url: string; token?: string }): Promise<RemoteView> {
+      const url = await checkUrl(body.url, deps.outbound, deps.remoteAllowHttp);
       return db.transaction(async (trx) => {
         const project = await projects.projectOf(caller, slug, trx);
         const current = await findRemote(trx, project.id);

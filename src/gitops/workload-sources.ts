@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
-import { dump } from 'js-yaml';
 import type { Queryable } from '../db/knex';
 import { Unprocessable } from '../errors';
+import { dumpYaml, parseJson } from '../parse/bounded-parse';
 import { findCatalogVersion } from '../catalog/catalog-repository';
 import { renderKustomizeBase, type KubeObject } from '../catalog/kustomize-render';
 import type { BlobStore } from '../registry/blob-store';
@@ -50,7 +50,7 @@ export function filesOf(objects: KubeObject[]): RenderedFile[] {
     let file = `${slug(obj.kind) || 'object'}-${slug(obj.metadata?.name) || i}.yaml`;
     for (let n = 2; used.has(file); n += 1) file = file.replace(/(?:-\d+)?\.yaml$/, `-${n}.yaml`);
     used.add(file);
-    return { file, content: dump(obj, { lineWidth: -1, noRefs: true, quotingType: '"' }) };
+    return { file, content: dumpYaml(obj, { lineWidth: -1, noRefs: true, quotingType: '"' }) };
   });
 }
 
@@ -68,7 +68,9 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
     if (!manifest || manifest.configMediaType !== HELM_CONFIG) {
       throw new Unprocessable(`${describe(source)} is not in the organization registry`);
     }
-    const doc = JSON.parse(manifest.content.toString('utf8')) as { layers?: { mediaType: string; digest: string }[] };
+    const doc = parseJson(manifest.content.toString('utf8'), 'chart manifest') as {
+      layers?: { mediaType: string; digest: string }[];
+    };
     const layer = doc.layers?.find((l) => l.mediaType === HELM_CHART_LAYER);
     if (!layer) throw new Unprocessable(`${describe(source)} has no chart layer`);
     if (((await deps.blobs.stat(layer.digest)) ?? 0) > CHART_ARCHIVE_MAX_BYTES) {

@@ -44,11 +44,13 @@ function blockList(): net.BlockList {
 let cached: net.BlockList | undefined;
 
 /**
- * `::ffff:0:0/96` in its own list, consulted for IPv6 input only: BlockList matches IPv4 input against an IPv6
+ * `::ffff:0:0/96` and `::/96` in their own list, consulted for IPv6 input only: BlockList matches IPv4 input against an IPv6
  * rule by its mapped form, so this rule in the main list would block every IPv4 address.
  */
 const MAPPED = new net.BlockList();
 MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
+// IPv4-compatible addresses (deprecated, RFC 4291): `[::127.0.0.1]` is `::7f00:1`.
+MAPPED.addSubnet('::', 96, 'ipv6');
 
 /** True when `address` (a literal IPv4 or IPv6 address) is private, loopback, link-local, metadata or reserved. */
 export function isBlockedAddress(address: string): boolean {

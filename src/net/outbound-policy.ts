@@ -96,6 +96,22 @@ async function checkHost(
 }
 
 /**
+ * A project's external Git remote: the same shape and address rules as every other target (ports from
+ * NOTIFY_ALLOWED_PORTS, private addresses only with NOTIFY_ALLOW_PRIVATE_TARGETS), https unless GIT_REMOTE_ALLOW_HTTP,
+ * and no query or fragment. Checked when saved and again before every push (a name may resolve elsewhere later).
+ */
+export async function checkGitRemote(
+  raw: string,
+  policy: OutboundPolicy,
+  allowHttp: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedTarget> {
+  const target = await checkTarget(raw, { ...policy, allowHttp }, resolve);
+  if (target.url.search || target.url.hash) throw new TargetRefused('target URL must not have a query or fragment');
+  return target;
+}
+
+/**
  * An organization's SMTP relay (host and port, no URL): the port allowlist of relays, then the same address rules as
  * every other target. The host goes through the WHATWG parser first, so numeric forms (`127.1`) are normalised too.
  */

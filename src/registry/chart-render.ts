@@ -2,12 +2,11 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { dump } from 'js-yaml';
 import { Unprocessable } from '../errors';
+import { dumpYaml } from '../parse/bounded-parse';
 import { applyOverrides, objectsOf, type KubeObject, type RenderOverrides } from '../catalog/kustomize-render';
-import { filesOfTarGz } from './tar-reader';
+import { CHART_ARCHIVE_LIMITS, filesOfTarGz } from '../archive/tar-gz';
 
-const CHART_MAX_BYTES = 20 * 1024 * 1024;
 const HELM_TIMEOUT_MS = 30_000;
 const HELM_MAX_OUTPUT = 16 * 1024 * 1024;
 
@@ -38,8 +37,8 @@ function helmTemplate(helm: string, args: string[]): Promise<{ missing: boolean;
  * Without helm: the chart's templates that hold no template action, as they are; a chart with any templated file
  * answers 422 naming the missing renderer.
  */
-function renderPlain(helm: string, req: ChartRenderRequest): KubeObject[] {
-  const templates = [...filesOfTarGz(req.archive, CHART_MAX_BYTES)].filter(([name]) =>
+async function renderPlain(helm: string, req: ChartRenderRequest): Promise<KubeObject[]> {
+  const templates = [...(await filesOfTarGz(req.archive, CHART_ARCHIVE_LIMITS))].filter(([name]) =>
     /^[^/]+\/templates\/(?:[^/]+\/)*[^_/][^/]*\.ya?ml$/.test(name),
   );
   const templated = templates.filter(([, text]) => text.includes('{{')).map(([name]) => name);
@@ -66,7 +65,7 @@ export async function renderChart(helm: string, req: ChartRenderRequest): Promis
       replicaCount: req.overrides.replicas,
     };
     await fs.writeFile(path.join(dir, 'chart.tgz'), req.archive);
-    await fs.writeFile(path.join(dir, 'values.yaml'), dump(values));
+    await fs.writeFile(path.join(dir, 'values.yaml'), dumpYaml(values));
     const { missing, stdout } = await helmTemplate(helm, [
       'template',
       req.releaseName,
@@ -78,7 +77,7 @@ export async function renderChart(helm: string, req: ChartRenderRequest): Promis
       '--kube-version',
       req.kubernetesVersion,
     ]);
-    const objects = missing ? renderPlain(helm, req) : objectsOf(`chart ${req.ref}`, stdout);
+    const objects = missing ? await renderPlain(helm, req) : objectsOf(`chart ${req.ref}`, stdout);
     return applyOverrides(objects, req.overrides);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

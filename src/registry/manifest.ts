@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DIGEST } from './blob-store';
+import { AppError } from '../errors';
+import { decodeWellFormed, refuseIllFormedText } from '../http/text-guard';
+import { parseJson } from '../parse/bounded-parse';
 import { OciError } from './oci-errors';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -70,9 +73,14 @@ function descriptors(value: unknown, where: string): Descriptor[] {
 export function parseManifest(content: Buffer, contentType: string): ParsedManifest {
   let doc: Record<string, unknown>;
   try {
-    doc = JSON.parse(content.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    invalid('the manifest is not JSON');
+    doc = parseJson(decodeWellFormed(content), 'the manifest') as Record<string, unknown>;
+    refuseIllFormedText({ body: doc });
+  } catch (err) {
+    invalid(
+      err instanceof AppError
+        ? `the manifest is not well-formed JSON text (${err.message})`
+        : 'the manifest is not JSON',
+    );
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) invalid('the manifest is not a JSON object');
   if (doc.schemaVersion !== 2) invalid('schemaVersion must be 2');

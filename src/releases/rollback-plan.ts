@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { parseYaml } from '../parse/bounded-parse';
 import { Conflict, InvalidInput } from '../errors';
 import { serviceDir } from '../gitops/manifests';
 import type { WorkloadChange } from '../projects/workload-spec';
@@ -31,14 +31,14 @@ export function valuesAt(
     const dir = serviceDir({ tenant, environment, service: workload });
     const deployment = files.get(`${dir}/deployment.yaml`);
     if (deployment === undefined) continue;
-    const doc = parse(deployment) as Doc;
+    const doc = parseYaml(deployment, `${dir}/deployment.yaml`) as Doc;
     const image = doc.spec?.template?.spec?.containers?.[0]?.image;
     const change: WorkloadChange = { workload };
     const tag = typeof image === 'string' ? tagOf(image) : null;
     if (tag) change.tag = tag;
     if (typeof doc.spec?.replicas === 'number') change.replicas = doc.spec.replicas;
     const config = files.get(`${dir}/configmap.yaml`);
-    const data = config === undefined ? undefined : (parse(config) as Doc).data;
+    const data = config === undefined ? undefined : (parseYaml(config, `${dir}/configmap.yaml`) as Doc).data;
     if (data && typeof data === 'object') change.variables = data as Record<string, string>;
     changes.push(change);
   }

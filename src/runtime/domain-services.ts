@@ -21,6 +21,7 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
+import { createChartMetadata } from '../registry/chart-metadata';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
 import { createApiKeyService, type ApiKeyService } from '../machine-access/api-key-service';
@@ -129,6 +130,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
     'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
   };
   registry.addManifestHook(catalogRegistryHook({ blobs, catalogs }));
+  const chartMetadata = createChartMetadata({ blobs });
+  registry.addManifestHook(chartMetadata.hook);
   const projects = createProjectDomain({
     ...owned,
     repositories,
@@ -156,6 +159,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     audit,
     secrets: core.secrets,
     remoteAllowHttp: config.gitops.remoteAllowHttp,
+    outbound: config.notifications.outbound,
     gate: governance,
   });
   const releases = createReleaseService({
@@ -210,7 +214,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     gitops,
     registry,
     sources,
-    charts: createChartCatalog({ db, registry }),
+    charts: createChartCatalog({ db, registry, metadata: chartMetadata }),
     kustomizeBases: catalogs['kustomize-base'],
     manifestBundles: catalogs['manifest-bundle'],
     releases,
@@ -237,6 +241,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
       ...owned,
       projects: projects.projects,
       horizonMs: config.governance.freezeHorizonMs,
+      plans,
+      limiter: core.limiter,
     }),
     breakGlass: createBreakGlassService({
       ...owned,

@@ -1,17 +1,20 @@
 import { InvalidInput } from '../errors';
+import { refuseIllFormedText } from '../http/text-guard';
+import { parseJson } from '../parse/bounded-parse';
 
 /**
- * JSON.parse, refusing duplicate keys: JSON.parse keeps the last of two `"timestamp"` keys, so a signed body could
+ * The bounded JSON parse with the text guard (NUL and lone surrogates from escapes answer 400), refusing duplicate keys: JSON.parse keeps the last of two `"timestamp"` keys, so a signed body could
  * carry a stale timestamp that one reader sees and a fresh one that another sees. A duplicate never resolves to a
  * value here (attack row 27). The scan runs after JSON.parse accepted the text, so it may assume valid JSON.
  */
 export function parseStrictJson(text: string): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseJson(text, 'request body');
   } catch {
     throw new InvalidInput('malformed request body');
   }
+  refuseIllFormedText({ body: value });
   const stack: { keys: Set<string> | null; keyNext: boolean }[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { CORE_SCHEMA, load } from 'js-yaml';
+import { parseYaml } from '../../parse/bounded-parse';
 import { isRecord, type JsonRecord } from '../json';
 
 /**
@@ -7,7 +7,7 @@ import { isRecord, type JsonRecord } from '../json';
  * manifests, rather than `yaml`: loading and running `yaml` here was a third of the CLI's start-up.
  */
 export function readCuratedYaml(file: string): JsonRecord {
-  const doc: unknown = load(fs.readFileSync(file, 'utf8'), { schema: CORE_SCHEMA });
+  const doc: unknown = parseYaml(fs.readFileSync(file, 'utf8'), file);
   if (!isRecord(doc)) throw new Error(`${file}: expected a mapping at the top`);
   return doc;
 }

@@ -15,8 +15,12 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { GIT_REMOTE_ALLOW_HTTP: 'true' } });
   remote = await startGitRemoteServer(TOKEN, ['mirror']);
+  // The remote is on loopback: the outbound address policy lets it through only with these (docs/security.md A-65).
+  const port = new URL(remote.urlOf('mirror')).port;
+  platform = await startTestPlatform({
+    env: { GIT_REMOTE_ALLOW_HTTP: 'true', NOTIFY_ALLOW_PRIVATE_TARGETS: 'true', NOTIFY_ALLOWED_PORTS: `443,${port}` },
+  });
   http = httpClient(platform.url);
   org = await makeOrg(platform, ['owner', 'viewer']);
   owner = org.members.owner!.token;

@@ -145,4 +145,29 @@ describe('kustomize bases of the organization', () => {
       'configuration:kustomize_base.upload:1.1.0',
     ]);
   });
+
+  // Issue 25 (High): 100k `[` then 100k `]` in kustomization.yaml killed the API and the worker.
+  it('refuses a kustomization nested past the parse limits with 400 and keeps serving', async () => {
+    const token = s.org.members.owner!.token;
+    const deep = `resources: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    const res = await s.http.post<{ error: string }>(BASES, {
+      token,
+      body: base('6.0.0', { 'kustomization.yaml': deep }),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(JSON.stringify(res.body)).toMatch(/nests deeper than 64 levels/);
+    const bomb =
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\n' +
+      Array.from(
+        { length: 12 },
+        (_, i) =>
+          `b${i}: &b${i} [*${i === 0 ? 'a' : `b${i - 1}`}, *${i === 0 ? 'a' : `b${i - 1}`}, *${i === 0 ? 'a' : `b${i - 1}`}]`,
+      ).join('\n');
+    const aliased = await s.http.post(BASES, { token, body: base('6.0.1', { 'kustomization.yaml': bomb }) });
+    expect(aliased.status).toBeGreaterThanOrEqual(400);
+    expect(aliased.status).toBeLessThan(500);
+    expect((await s.http.get('/healthz')).status).toBe(200);
+    expect(await versionsOf(token)).not.toContain('6.0.0');
+  });
 });

@@ -1,4 +1,7 @@
+import { gzipSync } from 'node:zlib';
+import { tarEntry } from '../../helpers/tar';
 import { pushChart as pushChartContent } from './chart-push';
+import { sha } from './oci-layout';
 import { twoOrgs } from './two-orgs';
 import { ociClient } from './oci-protocol';
 
@@ -63,5 +66,32 @@ describe('the organization chart catalog', () => {
     expect(after.body.versions.map((v) => v.version)).toEqual(['0.2.0']);
     expect((await s.http.delete(`/api/v2/org-charts/${name}`, { token })).status).toBe(204);
     expect((await s.http.get(`/api/v2/org-charts/${name}`, { token })).status).toBe(404);
+  });
+
+  // Issue 25 (High): a chart whose tar header size is negative made every later listing loop forever.
+  it('refuses a chart layer that is not a readable archive (400) and keeps listing', async () => {
+    const owner = ociClient(s.platform.url, s.org.members.owner!.token);
+    const repo = `${s.org.org.slug}/charts/evil`;
+    const config = JSON.stringify({ name: 'evil', version: '0.1.0', apiVersion: 'v2' });
+    const layer = gzipSync(
+      Buffer.concat([tarEntry('evil/Chart.yaml', '', { size: '-0000001000' }), Buffer.alloc(1024)]),
+    );
+    expect(layer.length).toBeLessThan(100);
+    expect((await owner.pushBlob(repo, config)).status).toBe(201);
+    expect((await owner.pushBlob(repo, layer)).status).toBe(201);
+    const pushed = await owner.pushManifest(repo, '0.1.0', {
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.cncf.helm.config.v1+json', digest: sha(config), size: config.length },
+      layers: [
+        { mediaType: 'application/vnd.cncf.helm.chart.content.v1.tar+gzip', digest: sha(layer), size: layer.length },
+      ],
+    });
+    expect([pushed.status, pushed.code]).toEqual([400, 'MANIFEST_INVALID']);
+    const list = await s.http.get<{ items: { name: string }[] }>('/api/v2/org-charts', {
+      token: s.org.members.owner!.token,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((c) => c.name)).not.toContain('charts/evil');
   });
 });

@@ -2,7 +2,6 @@ import { gzipSync } from 'node:zlib';
 import { parseManifest, sha256Digest } from '../../../src/registry/manifest';
 import { OciError } from '../../../src/registry/oci-errors';
 import { parseScopes } from '../../../src/registry/registry-token';
-import { filesOfTarGz } from '../../../src/registry/tar-reader';
 
 const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 const digest = (c: string) => sha256Digest(Buffer.from(c));
@@ -65,35 +64,5 @@ describe('manifest parsing', () => {
     );
     expect(bad({ schemaVersion: 2, config: { ...config, digest: 'md5:00' }, layers: [] })).toBe('MANIFEST_INVALID');
     expect(bad({ schemaVersion: 2, config, layers: {} })).toBe('MANIFEST_INVALID');
-  });
-});
-
-/** One ustar entry: a 512-byte header and the content padded to 512 bytes. */
-function entry(name: string, content: string, type = '0'): Buffer {
-  const header = Buffer.alloc(512);
-  header.write(name, 0);
-  header.write(content.length.toString(8).padStart(11, '0'), 124);
-  header.write(type, 156);
-  header.write('ustar', 257);
-  const body = Buffer.alloc(Math.ceil(content.length / 512) * 512);
-  body.write(content);
-  return Buffer.concat([header, body]);
-}
-
-describe('tar reader', () => {
-  it('lists the regular files of a gzipped tar, skipping directories', () => {
-    const tar = Buffer.concat([
-      entry('web/', '', '5'),
-      entry('web/Chart.yaml', 'name: web\n'),
-      entry('./web/values.yaml', 'x'.repeat(700)),
-      Buffer.alloc(1024),
-    ]);
-    const files = filesOfTarGz(gzipSync(tar), 1024 * 1024);
-    expect([...files.keys()]).toEqual(['web/Chart.yaml', 'web/values.yaml']);
-    expect(files.get('web/values.yaml')!.length).toBe(700);
-  });
-
-  it('refuses an archive that unpacks beyond the limit', () => {
-    expect(() => filesOfTarGz(gzipSync(Buffer.alloc(64 * 1024)), 1024)).toThrow();
   });
 });
