@@ -198,7 +198,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       apiKey: apiKeyAuthenticator(machineAuth),
       serviceAccountToken: serviceAccountTokenAuthenticator(machineAuth),
     },
-    orgs: createOrgService({ ...owned, invitations }),
+    orgs: createOrgService({ ...owned, invitations, limiter: core.limiter, createRate: config.orgs.orgCreateRate }),
     invitations,
     teams: createTeamService(owned),
     grants: createGrantService(owned),
