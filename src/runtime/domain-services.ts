@@ -231,8 +231,15 @@ export function createDomainServices(core: CoreServices): DomainServices {
       workflows: core.workflows,
       temporal: core.temporal,
       config: config.notifications,
+      limiter: core.limiter,
     }),
-    clusters: createClusterDomain({ ...owned, config: config.clusters, workflows: core.workflows, log: core.log }),
+    clusters: createClusterDomain({
+      ...owned,
+      config: config.clusters,
+      workflows: core.workflows,
+      log: core.log,
+      limiter: core.limiter,
+    }),
     freezes: createFreezeService({
       ...owned,
       projects: projects.projects,
