@@ -187,6 +187,27 @@ describe('delivery of a project to its hosted repository', () => {
 });
 
 describe('the one commit path', () => {
+  it('refuses .git in any spelling and invisible characters with a 400 naming the path, committing nothing (A-89)', async () => {
+    const before = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
+    const hostile: [string, string][] = [
+      ['.GIT/config', '.GIT/config'],
+      ['a/.git/x', 'a/.git/x'],
+      ['.git./hooks/pre-commit', '.git./hooks/pre-commit'],
+      ['notes/\u202Egpj.yaml', 'notes/\\u202egpj.yaml'],
+      ['notes/a\u200Bb.md', 'notes/a\\u200bb.md'],
+    ];
+    for (const [path, shown] of hostile) {
+      const res = await http.put('/api/v2/projects/shop/files/content', {
+        token: owner,
+        body: { path, content: 'x\n', message: 'hostile' },
+      });
+      expect([shown, res.status]).toEqual([shown, 400]);
+      expect((res.body as { error: string }).error).toContain(`invalid path "${shown}"`);
+    }
+    const after = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
+    expect(after.body.items).toHaveLength(before.body.items.length);
+  });
+
   it('lands two concurrent writes as two commits', async () => {
     const before = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
     const writes = await Promise.all(
