@@ -308,6 +308,29 @@ describe('validation policy of delivery generate', () => {
 });
 
 describe('access to the repository', () => {
+  it('reads the query strictly: a doubled or unknown parameter answers 400, never the push advertisement (A-90)', async () => {
+    const refs = `${platform.url}/git/r/${org.org.slug}/shop.git/info/refs`;
+    const auth = { Authorization: `Basic ${Buffer.from(`token:${owner}`).toString('base64')}` };
+    const get = (query: string) => fetch(`${refs}?${query}`, { headers: auth });
+    const read = await get('service=git-upload-pack');
+    expect([read.status, read.headers.get('content-type')]).toEqual([
+      200,
+      'application/x-git-upload-pack-advertisement',
+    ]);
+    for (const query of [
+      'service=git-upload-pack&service=git-receive-pack',
+      'service=git-receive-pack&service=git-upload-pack',
+      'service=git-upload-pack&x=1',
+      'Service=git-receive-pack',
+      'service=git-upload-pack;service=git-receive-pack',
+    ]) {
+      const res = await get(query);
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(await res.text()).not.toContain('receive-pack');
+    }
+    expect((await get('service=git%2Dreceive-pack')).status).toBe(403);
+  });
+
   it('keeps another organization out (clone, files, project) and viewers from writing', async () => {
     const outsider = other.members.owner!.token;
     const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', outsider));
