@@ -12,9 +12,8 @@ import {
   type InvitationRow,
 } from '../src/invitations/invitation-repository';
 import { openInvitationToken } from '../src/invitations/invitation-token';
+import { senderStillHolds } from '../src/invitations/sender-rights';
 import type { Mailer } from '../src/mail/mailer';
-import { atLeast } from '../src/iam/role-authorizer';
-import { findMember } from '../src/orgs/membership-repository';
 import { addMembershipIfAbsent, findOrganizationById } from '../src/orgs/org-repository';
 import { findUserById } from '../src/users/user-repository';
 import {
@@ -169,8 +168,7 @@ export function createInvitationActivities({ db, audit, mailer, secrets, config 
           throw ApplicationFailure.nonRetryable('invitation email mismatch', INVITATION_FAILURE.emailMismatch);
         }
         // The inviter must still be able to invite: a revocation that did not reach this workflow cannot be a way in.
-        const inviter = row.invited_by ? await findMember(trx, row.organization_id, row.invited_by) : null;
-        if (row.invited_by && !atLeast(inviter?.role ?? null, 'admin')) {
+        if (!(await senderStillHolds(trx, row))) {
           throw ApplicationFailure.nonRetryable(
             'invitation is revoked: its sender can no longer invite',
             INVITATION_FAILURE.notPending,

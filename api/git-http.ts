@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { Next } from 'koa';
 import type { Queryable } from '../src/db/knex';
-import { NotFound, Unauthorized } from '../src/errors';
+import { InvalidInput, NotFound, Unauthorized } from '../src/errors';
 import type { RepositoryStore } from '../src/gitops/repository-store';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { AuthorizationChain } from '../src/iam/authorization-chain';
@@ -24,6 +24,22 @@ export interface GitHttpDeps {
   authenticators: Authenticator[];
   authorization: AuthorizationChain;
   repositories: RepositoryStore;
+}
+
+/**
+ * The query of a request, read strictly (docs/security.md A-90): `/info/refs` takes exactly one `service` parameter,
+ * every other path none. Anything else (a doubled or unknown parameter) answers 400, so `git http-backend` and this
+ * check can never read the query differently. Answers the service asked for, or null.
+ */
+function serviceOf(ctx: AppContext, rest: string): string | null {
+  const params = [...new URLSearchParams(ctx.querystring)];
+  if (params.length === 0) return null;
+  const [first] = params;
+  if (rest !== '/info/refs' || params.length !== 1 || first?.[0] !== 'service') {
+    throw new InvalidInput('invalid query: only /info/refs takes one service parameter');
+  }
+  if (first[1] !== 'git-upload-pack' && first[1] !== 'git-receive-pack') throw new InvalidInput('unknown service');
+  return first[1];
 }
 
 function unauthorized(): Unauthorized {
@@ -84,7 +100,8 @@ export function gitHttp(deps: GitHttpDeps) {
     const match = GIT_PATH.exec(ctx.path);
     if (!match) return next();
     const [, orgSlug = '', projectSlug = '', rest = ''] = match;
-    if (rest === '/git-receive-pack' || ctx.query.service === 'git-receive-pack') {
+    const service = serviceOf(ctx, rest);
+    if (rest === '/git-receive-pack' || service === 'git-receive-pack') {
       ctx.status = 403;
       ctx.type = 'text/plain';
       ctx.body = PUSH_REFUSED;
@@ -109,7 +126,7 @@ export function gitHttp(deps: GitHttpDeps) {
         GIT_HTTP_EXPORT_ALL: '1',
         PATH_INFO: `/${deps.repositories.nameOf(project.id)}${rest}`,
         REQUEST_METHOD: ctx.method,
-        QUERY_STRING: ctx.querystring,
+        QUERY_STRING: service === null ? '' : `service=${service}`,
         CONTENT_TYPE: ctx.get('Content-Type'),
         HTTP_CONTENT_ENCODING: ctx.get('Content-Encoding'),
         GIT_PROTOCOL: ctx.get('Git-Protocol'),

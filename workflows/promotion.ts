@@ -66,6 +66,8 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   const finished = () => FINAL_PROMOTION_STATUSES.includes(status);
   const requireOpen = () => {
     if (finished()) throw refuse(`promotion is ${status}`, PROMOTION_FAILURE.finished);
+    // Accepted but not yet recorded as final: no decision may land after it (approve racing cancel answers 409).
+    if (cancelledBy) throw refuse('promotion is being cancelled', PROMOTION_FAILURE.finished);
   };
   setHandler(promotionStateQuery, () => ({ status, commitSha }));
 

@@ -88,6 +88,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   const finished = () => FINAL_STATUSES.includes(status);
   const requireOpen = () => {
     if (finished()) throw refuse(`release is ${status}`, RELEASE_FAILURE.finished);
+    // Accepted but not yet recorded as final: no decision may land after it (approve racing cancel answers 409).
+    if (cancelledBy) throw refuse('release is being cancelled', RELEASE_FAILURE.finished);
+    if (rejectedBy) throw refuse('release is being rejected', RELEASE_FAILURE.finished);
   };
   const policies = () => prepared?.approvalPolicies ?? [];
   const approved = () => quorum(policies(), approvals).met;

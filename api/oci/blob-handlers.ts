@@ -74,7 +74,7 @@ async function startUpload(req: OciRequest) {
   const { repository, uploadId } = await registry.startUpload(req.organizationId, req.name);
   if (typeof digest === 'string') {
     const wanted = requireDigest(digest);
-    const appended = await registry.appendUpload(repository, uploadId, ctx.req, null);
+    const appended = await registry.appendUpload(repository, uploadId, ctx.req, null, wanted);
     await registry.finishUpload(repository, uploadId, wanted, appended.digest);
     return blobCreated(req, wanted);
   }
@@ -82,20 +82,39 @@ async function startUpload(req: OciRequest) {
   uploadLocation(req, uploadId, 0);
 }
 
-/** PATCH: one chunk, `Content-Range: <start>-<end>` optional (streamed uploads send none). */
+/**
+ * Where a chunk says it starts (`Content-Range: <start>-<end>`, optional: streamed uploads send none); a header that
+ * is present but malformed is refused rather than ignored.
+ */
+function chunkStart(req: OciRequest): number | null {
+  const header = req.ctx.get('Content-Range');
+  if (!header) return null;
+  const range = /^(?:bytes )?(\d{1,15})-(\d{1,15})$/.exec(header);
+  if (!range || Number(range[2]) < Number(range[1])) {
+    throw new OciError('BLOB_UPLOAD_INVALID', 'Content-Range must be <start>-<end>', 416);
+  }
+  return Number(range[1]);
+}
+
+/** PATCH: one chunk, its start checked against the upload's size (416 when out of order). */
 async function patchUpload(req: OciRequest) {
   const repository = await repositoryOf(req);
-  const range = /^(?:bytes )?(\d+)-(\d+)$/.exec(req.ctx.get('Content-Range'));
-  const appended = await req.registry.appendUpload(repository, req.rest, req.ctx.req, range ? Number(range[1]) : null);
+  const appended = await req.registry.appendUpload(repository, req.rest, req.ctx.req, chunkStart(req));
   req.ctx.status = 202;
   uploadLocation(req, req.rest, appended.size);
 }
 
-/** PUT `?digest=`: the last chunk (optional) and the digest check; a mismatch stores nothing. */
+/**
+ * PUT `?digest=`: the last chunk (optional, its Content-Range checked like a PATCH's: 416 when out of order) and the
+ * digest check; a mismatch stores nothing.
+ */
 async function finishUpload(req: OciRequest) {
   const digest = requireDigest(typeof req.ctx.query.digest === 'string' ? req.ctx.query.digest : undefined);
   const repository = await repositoryOf(req);
-  const appended = hasBody(req) ? await req.registry.appendUpload(repository, req.rest, req.ctx.req, null) : null;
+  const start = chunkStart(req);
+  const appended = hasBody(req)
+    ? await req.registry.appendUpload(repository, req.rest, req.ctx.req, start, digest)
+    : null;
   await req.registry.finishUpload(repository, req.rest, digest, appended?.digest ?? null);
   blobCreated(req, digest);
 }

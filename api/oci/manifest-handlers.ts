@@ -10,12 +10,23 @@ import {
   type OciRoute,
 } from './oci-request';
 
-/** A tag (`[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}`) or a digest. */
-const REFERENCE = /^(?:[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}|sha256:[a-f0-9]{64})$/;
+/** Any one segment: the handler judges it, so a malformed digest answers DIGEST_INVALID, never 405 or 404. */
+const REFERENCE = /^[^/]+$/;
+const TAG = /^[a-zA-Z0-9_][a-zA-Z0-9._-]{0,127}$/;
+/** The referrers API names a digest; a malformed one answers DIGEST_INVALID too. */
+const SUBJECT = /^[^/]+$/;
+
+/** A tag or a digest (anything with a colon is a digest, well-formed or refused with 400 DIGEST_INVALID). */
+function referenceOf(req: OciRequest): string {
+  if (req.rest.includes(':')) return requireDigest(req.rest);
+  if (!TAG.test(req.rest)) throw new OciError('MANIFEST_INVALID', 'the reference is neither a tag nor a digest');
+  return req.rest;
+}
 
 async function getManifest(req: OciRequest) {
   const { ctx } = req;
-  const manifest = await req.registry.getManifest(await repositoryOf(req), req.rest);
+  const reference = referenceOf(req);
+  const manifest = await req.registry.getManifest(await repositoryOf(req), reference);
   if (!manifest) throw new OciError('MANIFEST_UNKNOWN', 'manifest unknown to registry');
   ctx.set('Docker-Content-Digest', manifest.digest);
   ctx.type = manifest.mediaType;
@@ -26,8 +37,9 @@ async function getManifest(req: OciRequest) {
 
 async function putManifest(req: OciRequest) {
   const { ctx } = req;
+  const reference = referenceOf(req);
   const content = await manifestBody(ctx);
-  const parsed = await req.registry.putManifest(req.caller, req.name, req.rest, content, ctx.get('Content-Type'));
+  const parsed = await req.registry.putManifest(req.caller, req.name, reference, content, ctx.get('Content-Type'));
   ctx.status = 201;
   ctx.set('Location', `/v2/${req.fullName}/manifests/${parsed.digest}`);
   ctx.set('Docker-Content-Digest', parsed.digest);
@@ -36,7 +48,7 @@ async function putManifest(req: OciRequest) {
 }
 
 async function deleteManifest(req: OciRequest) {
-  await req.registry.deleteManifest(req.caller, await repositoryOf(req), req.rest);
+  await req.registry.deleteManifest(req.caller, await repositoryOf(req), referenceOf(req));
   req.ctx.status = 202;
   req.ctx.set('Content-Length', '0');
 }
@@ -75,5 +87,5 @@ export const manifestRoutes: OciRoute[] = [
   { method: 'PUT', kind: 'manifests', rest: REFERENCE, action: 'push', handle: putManifest },
   { method: 'DELETE', kind: 'manifests', rest: REFERENCE, action: 'delete', handle: deleteManifest },
   { method: 'GET', kind: 'tags', rest: /^list$/, action: 'pull', handle: listTags },
-  { method: 'GET', kind: 'referrers', rest: /^sha256:[a-f0-9]{64}$/, action: 'pull', handle: listReferrers },
+  { method: 'GET', kind: 'referrers', rest: SUBJECT, action: 'pull', handle: listReferrers },
 ];

@@ -1,5 +1,5 @@
 import getRawBody from 'raw-body';
-import { DIGEST } from '../../src/registry/blob-store';
+import { DIGEST } from '../../src/registry/digest';
 import { OciError } from '../../src/registry/oci-errors';
 import type { OciRepository } from '../../src/registry/registry-repository';
 import type { RegistryService } from '../../src/registry/registry-service';
@@ -61,7 +61,7 @@ export async function manifestBody(ctx: AppContext): Promise<Buffer> {
 }
 
 export function requireDigest(value: string | undefined): string {
-  if (!value || !DIGEST.test(value)) throw new OciError('DIGEST_INVALID', 'a sha256 digest is required');
+  if (!value || !DIGEST.test(value)) throw new OciError('DIGEST_INVALID', 'a sha256 or sha512 digest is required');
   return value;
 }
 

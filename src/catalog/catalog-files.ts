@@ -1,5 +1,6 @@
 import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
+import { checkRepositoryPath } from '../gitops/repository-path';
 import type { CatalogKind } from './catalog-repository';
 import { KUSTOMIZATION_FILES, referenceProblems } from './kustomization-references';
 
@@ -9,17 +10,9 @@ export const CATALOG_MAX_TOTAL_BYTES = 2 * 1024 * 1024;
 
 const MANIFEST = /\.ya?ml$/;
 
-/**
- * A relative path inside the artifact: no absolute path, no backslash or control character, no empty, `.` or `..`
- * segment. Anything else answers 400 naming the path.
- */
+/** A path inside the artifact follows the repository path rule: anything else answers 400 naming the path. */
 function checkPath(path: string): void {
-  const bad =
-    path.startsWith('/') ||
-    path.includes('\\') ||
-    [...path].some((c) => c.charCodeAt(0) < 0x20) ||
-    path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
-  if (bad) throw new InvalidInput(`invalid file path ${JSON.stringify(path)}: relative paths without '..' only`);
+  checkRepositoryPath(path, 'file path');
 }
 
 /** Checks the paths and the bounds of an upload; answers its size in bytes. */

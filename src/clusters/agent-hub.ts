@@ -3,6 +3,7 @@ import type { ClustersConfig } from '../config/clusters';
 import type { Db, Tx } from '../db/knex';
 import { InvalidInput, Unauthorized } from '../errors';
 import type { Logger } from '../logging/logger';
+import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { errorFields } from '../logging/logger';
 import { AGENT_CREDENTIAL_PREFIX, JOIN_TOKEN_PREFIX, isWellFormed, mintSecret } from '../machine-access/secret-value';
 import type { WorkflowStarter } from '../temporal/start-workflow';
@@ -33,6 +34,7 @@ export interface AgentHubDeps {
   workflows: WorkflowStarter;
   config: ClustersConfig;
   log: Logger;
+  limiter: RateLimiter;
 }
 
 /** Commands handed out per heartbeat or pull: the agent asks again for more. */
@@ -142,6 +144,9 @@ export function createAgentHub(deps: AgentHubDeps) {
         ? await findCredentialCluster(db, hashSecret(credential))
         : null;
       if (!found) throw new Unauthorized('invalid or expired agent credential');
+      // Counted per cluster once the credential is known: a looping or hostile agent cannot flood the database.
+      const { perCluster, windowMs } = config.agentRate;
+      await deps.limiter.hit([{ key: `agent:cluster:${found.cluster_id}`, limit: perCluster }], windowMs);
       return { clusterId: found.cluster_id, organizationId: found.organization_id };
     },
 

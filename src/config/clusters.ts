@@ -17,6 +17,8 @@ export interface ClustersConfig {
   commandTtlMs: number;
   /** AGENT_HEARTBEAT_CHECKS_PER_RUN: timer checks before the heartbeat workflow continues as new (bounds history). */
   heartbeatChecksPerRun: number;
+  /** AGENT_RATE_PER_CLUSTER calls per AGENT_RATE_WINDOW for each cluster's agent credential (RESOURCE_EXHAUSTED beyond). */
+  agentRate: { perCluster: number; windowMs: number };
 }
 
 export function loadClustersConfig(env: Env): ClustersConfig {
@@ -35,5 +37,9 @@ export function loadClustersConfig(env: Env): ClustersConfig {
     credentialOverlapMs: readDurationMs(env, 'AGENT_CREDENTIAL_OVERLAP', 10 * 60_000),
     commandTtlMs: readDurationMs(env, 'AGENT_COMMAND_TTL', 10 * 60_000),
     heartbeatChecksPerRun: readInt(env, 'AGENT_HEARTBEAT_CHECKS_PER_RUN', 200, 1, 10_000),
+    agentRate: {
+      perCluster: readInt(env, 'AGENT_RATE_PER_CLUSTER', 600, 1, 1_000_000),
+      windowMs: readDurationMs(env, 'AGENT_RATE_WINDOW', 60_000),
+    },
   };
 }

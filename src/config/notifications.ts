@@ -18,6 +18,8 @@ export interface NotificationsConfig {
   /** NOTIFY_RETRY_MAX_ATTEMPTS: the most attempts a channel's opt-in retries may ask for. */
   maxAttempts: number;
   throttle: ThrottleConfig;
+  /** Channel test sends per organization within NOTIFY_TEST_WINDOW, and the recipients they reach (429 beyond). */
+  testSends: { perOrganization: number; recipientsPerOrganization: number; windowMs: number };
 }
 
 /** How a target that answered 429, 502, 503 or 504 is left alone (docs/notifications.md "Throttling"). */
@@ -61,6 +63,11 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
       defaultMs: readDurationMs(env, 'NOTIFY_THROTTLE_DEFAULT', 30_000),
       maxMs: readDurationMs(env, 'NOTIFY_THROTTLE_MAX', 600_000),
       maxWaitMs: readDurationMs(env, 'NOTIFY_THROTTLE_MAX_WAIT', 30_000),
+    },
+    testSends: {
+      perOrganization: readInt(env, 'NOTIFY_TEST_SENDS_PER_ORG', 20, 1, 1_000_000),
+      recipientsPerOrganization: readInt(env, 'NOTIFY_TEST_RECIPIENTS_PER_ORG', 100, 1, 1_000_000),
+      windowMs: readDurationMs(env, 'NOTIFY_TEST_WINDOW', 3_600_000),
     },
   };
 }

@@ -16,6 +16,8 @@ export interface OrgsConfig {
   /** MACHINE_RATE_PER_CREDENTIAL requests per MACHINE_RATE_WINDOW for each API key and service account token. */
   machineRatePerCredential: number;
   machineRateWindowMs: number;
+  /** ORG_CREATE_RATE_PER_USER organizations each user may create per ORG_CREATE_RATE_WINDOW (429 beyond). */
+  orgCreateRate: { perUser: number; windowMs: number };
 }
 
 export function loadOrgsConfig(env: Env): OrgsConfig {
@@ -32,5 +34,9 @@ export function loadOrgsConfig(env: Env): OrgsConfig {
     lookupMissWindowMs: readDurationMs(env, 'LOOKUP_MISS_RATE_WINDOW', 60_000),
     machineRatePerCredential: readInt(env, 'MACHINE_RATE_PER_CREDENTIAL', 600, 1, 1_000_000),
     machineRateWindowMs: readDurationMs(env, 'MACHINE_RATE_WINDOW', 60_000),
+    orgCreateRate: {
+      perUser: readInt(env, 'ORG_CREATE_RATE_PER_USER', 5, 1, 1_000_000),
+      windowMs: readDurationMs(env, 'ORG_CREATE_RATE_WINDOW', 86_400_000),
+    },
   };
 }

@@ -5,6 +5,8 @@ export interface RegistryConfig {
   maxBytesPerOrg: number;
   /** REGISTRY_MAX_REPOSITORIES_PER_ORG: repositories one organization may hold (429 beyond). */
   maxRepositoriesPerOrg: number;
+  /** REGISTRY_MAX_UPLOADS_PER_ORG: unfinished uploads one organization may hold at once (429 beyond). */
+  maxUploadsPerOrg: number;
   /** REGISTRY_UPLOAD_TTL_SECONDS: an upload untouched this long is removed with its partial file. */
   uploadTtlSeconds: number;
   /** REGISTRY_TOKEN_TTL_SECONDS: lifetime of the registry tokens `/v2/token` issues. */
@@ -23,6 +25,7 @@ export function loadRegistryConfig(env: Env): RegistryConfig {
   return {
     maxBytesPerOrg: readInt(env, 'REGISTRY_MAX_BYTES_PER_ORG', 10 * GIB, 1, Number.MAX_SAFE_INTEGER),
     maxRepositoriesPerOrg: readInt(env, 'REGISTRY_MAX_REPOSITORIES_PER_ORG', 1000, 1, 1_000_000),
+    maxUploadsPerOrg: readInt(env, 'REGISTRY_MAX_UPLOADS_PER_ORG', 10, 1, 100_000),
     uploadTtlSeconds: readInt(env, 'REGISTRY_UPLOAD_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
     tokenTtlSeconds: readInt(env, 'REGISTRY_TOKEN_TTL_SECONDS', 300, 30, 3600),
     maxBlobBytes: readInt(env, 'REGISTRY_MAX_BLOB_BYTES', 5 * GIB, 1, Number.MAX_SAFE_INTEGER),

@@ -5,18 +5,14 @@ import type { ProjectService } from '../projects/project-service';
 import type { CommitClient } from './commit-client';
 import { gitText, listFiles, readBlobs, resolveRef } from './git-plumbing';
 import { pushesOf, type PushResult } from './remote-repository';
+import { checkRepositoryPath } from './repository-path';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** Refs the files API accepts: a branch, a tag or a commit id, never an option or a range. */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
-/** Repository paths: relative, no `.`/`..` segments, no `.git` directory. */
-const PATH_SEGMENT = /^(?!\.\.?$)(?!\.git$)[^/\0\\]{1,255}$/;
-
+/** Repository paths follow the one path rule (src/gitops/repository-path.ts). */
 export function checkPath(path: string): string {
-  const segments = path.split('/');
-  if (path.length > 1024 || !segments.every((s) => PATH_SEGMENT.test(s)))
-    throw new InvalidInput(`invalid path ${path}`);
-  return path;
+  return checkRepositoryPath(path);
 }
 
 function checkRef(ref: string | undefined): string {

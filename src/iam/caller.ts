@@ -50,3 +50,8 @@ export function orgEntry(
 ): AuditEntryInput {
   return { organizationId: caller.organizationId, ...auditActor(caller), ...entry };
 }
+
+/** What the caller's credential holds, for the "never confers more than it holds" checks (conferred-role.ts). */
+export function holderOf(caller: OrgCaller): { role: OrgRole; restriction?: Principal['restriction'] } {
+  return { role: caller.role, restriction: caller.principal.restriction };
+}

@@ -31,6 +31,8 @@ export interface InvitationRow {
   status: InvitationStatus;
   expires_at: Date;
   invited_by: string | null;
+  /** The service account token that sent it, if one did (its rights are checked again at accept). */
+  invited_by_token_id: string | null;
   accepted_by: string | null;
   reissue_count: number;
   workflow_id: string;
@@ -51,6 +53,7 @@ export const INVITATION_COLUMNS = [
   'status',
   'expires_at',
   'invited_by',
+  'invited_by_token_id',
   'accepted_by',
   'reissue_count',
   'workflow_id',
@@ -97,6 +100,7 @@ export interface NewInvitation {
   tokenHash: string;
   expiresAt: Date;
   invitedBy: string | null;
+  invitedByTokenId?: string | null;
   workflowId: string;
   /** The token sealed for its mail (the mail activity opens it, sends, and clears it). */
   sealedToken: string;
@@ -114,6 +118,7 @@ export function insertInvitation(db: Queryable, input: NewInvitation): Promise<I
         status: 'pending',
         expires_at: input.expiresAt,
         invited_by: input.invitedBy,
+        invited_by_token_id: input.invitedByTokenId ?? null,
         workflow_id: input.workflowId,
         sealed_token: input.sealedToken,
       })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import { auditActor, orgEntry, requireUser, uuidKey, type Caller, type OrgCaller } from '../iam/caller';
+import { auditActor, holderOf, orgEntry, requireUser, uuidKey, type Caller, type OrgCaller } from '../iam/caller';
+import { assertMayConfer } from '../iam/conferred-role';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import type { OrgRole } from '../iam/principal';
 import type { Logger } from '../logging/logger';
@@ -151,6 +152,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     async send(caller: OrgCaller, slug: string, input: { email: string; role: OrgRole }): Promise<SentInvitation> {
       const org = await resolveActiveOrg(deps, caller, slug);
       if (input.role === 'owner' && caller.role !== 'owner') throw new Forbidden('only an owner can invite an owner');
+      assertMayConfer(holderOf(caller), input.role, 'an invitation');
       const email = canonicalEmail(input.email);
       if (await findMemberByEmail(db, org.id, email)) {
         throw new Conflict('this user is already a member of the organization');
@@ -189,6 +191,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
           tokenHash: hashInvitationToken(token),
           expiresAt: new Date(Date.now() + deps.ttlMs),
           invitedBy: caller.principal.userId,
+          invitedByTokenId: caller.principal.kind === 'service_account' ? caller.principal.credentialId : null,
           workflowId: invitationWorkflowId(id),
           sealedToken,
         });

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import type { Authenticator } from '../iam/authenticator';
-import type { OrgRole, Principal } from '../iam/principal';
+import type { CredentialRestriction, OrgRole, Principal } from '../iam/principal';
 import { higherRole } from '../iam/role-authorizer';
 import type { PlanGate } from '../plans/plan-gate';
 import { findProjectById } from '../projects/project-repository';
@@ -9,7 +9,7 @@ import { findKeyByHash } from './api-key-repository';
 import type { KeyScope } from './key-allowlist';
 import { touchLastUsed } from './last-used';
 import { KEY_PREFIX, TOKEN_PREFIX, isWellFormed, secretHash } from './secret-value';
-import { findLiveTokenByHash } from './service-account-repository';
+import { findLiveTokenByHash, type TokenIdentity } from './service-account-repository';
 
 export interface MachineAuthDeps {
   db: Queryable;
@@ -33,6 +33,12 @@ const TOKEN_SCOPE_ROLES: Record<TokenScope, OrgRole> = { read: 'viewer', write: 
 
 function strongest(roles: OrgRole[]): OrgRole {
   return roles.reduce<OrgRole | null>((best, r) => higherRole(best, r), null) ?? 'viewer';
+}
+
+/** What a service account token narrows its account to: its allowed actions and the role its scopes stand for. */
+export function tokenRestriction(found: Pick<TokenIdentity, 'scopes' | 'allowedActions'>): CredentialRestriction {
+  const caps = found.scopes.filter((s): s is TokenScope => s in TOKEN_SCOPE_ROLES).map((s) => TOKEN_SCOPE_ROLES[s]);
+  return { allowedActions: found.allowedActions, roleCap: strongest(caps), scopes: found.scopes };
 }
 
 function limitPerCredential(deps: MachineAuthDeps, kind: string, id: string): Promise<void> {
@@ -96,7 +102,6 @@ export function serviceAccountTokenAuthenticator(deps: MachineAuthDeps): Authent
       await deps.plans.require(found.organizationId, 'service_accounts');
       await limitPerCredential(deps, 'svcacct', found.id);
       await touchLastUsed(deps.db, 'service_account_tokens', found.id);
-      const caps = found.scopes.filter((s): s is TokenScope => s in TOKEN_SCOPE_ROLES).map((s) => TOKEN_SCOPE_ROLES[s]);
       return {
         ...machine,
         kind: 'service_account',
@@ -105,7 +110,7 @@ export function serviceAccountTokenAuthenticator(deps: MachineAuthDeps): Authent
         role: found.role,
         credentialId: found.id,
         serviceAccountId: found.serviceAccountId,
-        restriction: { allowedActions: found.allowedActions, roleCap: strongest(caps), scopes: found.scopes },
+        restriction: tokenRestriction(found),
       };
     },
   };

@@ -205,10 +205,19 @@ export interface TokenIdentity {
 }
 
 /** The unexpired token a presented value names, with its account's current name and role. */
-export async function findLiveTokenByHash(db: Queryable, secretHash: Buffer): Promise<TokenIdentity | null> {
+export function findLiveTokenByHash(db: Queryable, secretHash: Buffer): Promise<TokenIdentity | null> {
+  return findLiveToken(db, { 't.secret_hash': secretHash });
+}
+
+/** The unexpired token of the organization with this id (null once deleted, expired or its account gone). */
+export function findLiveTokenById(db: Queryable, organizationId: string, id: string): Promise<TokenIdentity | null> {
+  return findLiveToken(db, { 't.id': id, 't.organization_id': organizationId });
+}
+
+async function findLiveToken(db: Queryable, where: Record<string, unknown>): Promise<TokenIdentity | null> {
   const row = (await db('service_account_tokens as t')
     .join('service_accounts as a', 'a.id', 't.service_account_id')
-    .where('t.secret_hash', secretHash)
+    .where(where)
     .andWhere('t.expires_at', '>', db.fn.now())
     .first('t.id', 't.organization_id', 'a.id as account_id', 'a.name', 'a.role', 't.scopes', 't.allowed_actions')) as
     | {

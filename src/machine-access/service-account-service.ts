@@ -1,7 +1,8 @@
 import { InvalidInput, NotFound } from '../errors';
 import type { Tx } from '../db/knex';
 import { isActionPattern } from '../iam/action-glob';
-import { orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { holderOf, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { assertMayConfer } from '../iam/conferred-role';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { PlanGate } from '../plans/plan-gate';
 import { requireSignedInUser } from './credential-managers';
@@ -84,6 +85,7 @@ export function createServiceAccountService(deps: OrgDomainDeps & { plans: PlanG
 
     async create(caller: OrgCaller, input: AccountInput): Promise<ServiceAccount> {
       await gate(caller);
+      assertMayConfer(holderOf(caller), input.role, 'a service account');
       return db.transaction(async (trx) => {
         const account = await insertServiceAccount(
           trx,
@@ -100,6 +102,7 @@ export function createServiceAccountService(deps: OrgDomainDeps & { plans: PlanG
     update(caller: OrgCaller, id: string, changes: Partial<AccountInput>): Promise<ServiceAccount> {
       return db.transaction(async (trx) => {
         const account = await accountOf(caller, id, trx);
+        if (changes.role !== undefined) assertMayConfer(holderOf(caller), changes.role, 'a service account');
         found(await updateServiceAccount(trx, caller.organizationId, account.id, changes));
         await audited(trx, caller, 'service_account.update', account, { changes, from: { role: account.role } });
         return (await findServiceAccount(trx, caller.organizationId, account.id)) ?? account;

@@ -7,6 +7,7 @@ import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import { checkTarget, TargetRefused, type OutboundPolicy } from '../net/outbound-policy';
 import type { PlanGate } from '../plans/plan-gate';
 import type { ProjectService } from '../projects/project-service';
+import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 import {
   deleteChannel,
   findChannel,
@@ -43,6 +44,8 @@ export interface ChannelServiceDeps extends OrgDomainDeps {
   deliver: ChannelDeliver;
   dispatcher: DispatcherPort;
   maxAttempts: number;
+  /** Test sends relay text the caller chose: counted per organization, and so are the recipients they reach. */
+  testSends: { limiter: RateLimiter; perOrganization: number; recipientsPerOrganization: number; windowMs: number };
 }
 
 /** Where a channel lives: a project's webhooks, or the organization's other channel types. */
@@ -225,6 +228,19 @@ export function createChannelService(deps: ChannelServiceDeps) {
       id: string,
     ): Promise<{ results: (DeliveryResult & { recipient: string })[] }> {
       const channel = await channelOf(caller, scope, id);
+      const recipients = recipientsOf(channel);
+      const { limiter, perOrganization, recipientsPerOrganization, windowMs } = deps.testSends;
+      await limiter.hit(
+        [
+          { key: `notify-test:org:${caller.organizationId}`, limit: perOrganization },
+          {
+            key: `notify-test-recipients:org:${caller.organizationId}`,
+            limit: recipientsPerOrganization,
+            cost: recipients.length,
+          },
+        ],
+        windowMs,
+      );
       const event =
         NOTIFICATION_EVENTS.find((e) => selects(channel.events, e)) ?? notificationEventOf('release.create')!;
       const message = messageOf({
@@ -237,7 +253,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         title: `Test notification (${event}) for ${channel.name}`,
       });
       const results: (DeliveryResult & { recipient: string })[] = [];
-      for (const recipient of recipientsOf(channel)) {
+      for (const recipient of recipients) {
         results.push({
           recipient,
           ...(await deps.deliver(channel, message, { eventId: null, recipient, mayWait: false })),

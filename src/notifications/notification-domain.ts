@@ -16,6 +16,7 @@ import { createEscalationService, type EscalationService } from './escalation-se
 import { createOrgMailer, type OrgMailer } from './org-mailer';
 import { createSmtpService, type SmtpService } from './smtp-service';
 import type { Client } from '@temporalio/client';
+import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 
 export interface NotificationDomain {
   channels: ChannelService;
@@ -41,6 +42,7 @@ export interface NotificationDomainDeps extends OrgDomainDeps {
   workflows: WorkflowStarter;
   temporal: Client;
   config: NotificationsConfig;
+  limiter: RateLimiter;
 }
 
 export function createNotificationDomain(deps: NotificationDomainDeps): NotificationDomain {
@@ -68,6 +70,7 @@ export function createNotificationDomain(deps: NotificationDomainDeps): Notifica
       deliver,
       dispatcher,
       maxAttempts: deps.config.maxAttempts,
+      testSends: { limiter: deps.limiter, ...deps.config.testSends },
     }),
   };
 }

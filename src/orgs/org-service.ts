@@ -1,8 +1,10 @@
 import type { Queryable, Tx } from '../db/knex';
-import { Conflict, Forbidden, InvalidInput, NotFound } from '../errors';
+import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests } from '../errors';
+import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { isUuid } from '../db/uuid';
-import { auditActor, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
+import { auditActor, holderOf, orgEntry, requireUser, type Caller, type OrgCaller } from '../iam/caller';
 import { ACTION_ROLES } from '../iam/action-roles';
+import { assertMayConfer } from '../iam/conferred-role';
 import type { OrgRole } from '../iam/principal';
 import { atLeast, minimumRole } from '../iam/role-authorizer';
 import type { OrgDomainDeps } from '../iam/cross-org';
@@ -31,6 +33,9 @@ import type { Page, PageRequest } from '../db/pagination';
 export interface OrgServiceDeps extends OrgDomainDeps {
   /** The invitation workflows this service ends: those of a deleted organization, those a lost inviter sent. */
   invitations: InvitationPort;
+  limiter: RateLimiter;
+  /** Organizations each user may create per window: each one multiplies the per-organization limits (A-82). */
+  createRate: { perUser: number; windowMs: number };
 }
 
 /** What membership changes need from invitations (src/invitations implements it; orgs never touch its rows). */
@@ -92,11 +97,23 @@ export function createOrgService(deps: OrgServiceDeps) {
     }
   }
 
+  async function countCreation(userId: string): Promise<void> {
+    const { perUser, windowMs } = deps.createRate;
+    try {
+      await deps.limiter.hit([{ key: `org-create:user:${userId}`, limit: perUser }], windowMs);
+    } catch (err) {
+      if (!(err instanceof TooManyRequests)) throw err;
+      const message = `you may create at most ${perUser} organizations per ${Math.max(1, Math.round(windowMs / 3_600_000))} h`;
+      throw new TooManyRequests(message, Number(err.headers['Retry-After'] ?? 1));
+    }
+  }
+
   return {
     /** Any signed-in user may create an organization and becomes its first owner. */
     async create(caller: Caller, input: { slug: string; name: string }): Promise<MyOrganization> {
       const user = requireUser(caller);
       if (!SLUG_PATTERN.test(input.slug)) throw new InvalidInput('slug must be lowercase letters, digits and dashes');
+      await countCreation(user.userId);
       return db.transaction(async (trx) => {
         const org = await insertOrganization(trx, { slug: input.slug, name: input.name, plan: 'free' });
         await insertMembership(trx, org.id, user.userId, 'owner');
@@ -176,6 +193,7 @@ export function createOrgService(deps: OrgServiceDeps) {
         const { org, member } = locked;
         if (member.role === role) return { ...member, from: role, organizationId: org.id };
         checkOwnerRule(locked.caller, member, role);
+        assertMayConfer(holderOf(locked.caller), role, 'a member');
         await keepsAnOwner(trx, org.id, member, role);
         await setMemberRole(trx, org.id, member.userId, role);
         // `member.role.change` is also the name of the Security notification event of the spec.

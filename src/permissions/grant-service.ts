@@ -1,9 +1,10 @@
 import type { Tx } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { isUuid } from '../db/uuid';
-import { orgEntry, type OrgCaller } from '../iam/caller';
+import { holderOf, orgEntry, type OrgCaller } from '../iam/caller';
+import { assertMayConfer } from '../iam/conferred-role';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
-import { RESOURCE_ID_PATTERN } from '../iam/resource-refs';
+import { RESOURCE_ID_PATTERN, type ResourceType } from '../iam/resource-refs';
 import { findMember } from '../orgs/membership-repository';
 import type { Page, PageRequest } from '../db/pagination';
 import { findTeam } from '../teams/team-repository';
@@ -46,6 +47,9 @@ export function createGrantService(deps: OrgDomainDeps) {
     findTeam,
   );
 
+  const mayGrant = (caller: OrgCaller, role: GrantRole, on: { resourceType: ResourceType; resourceId: string }) =>
+    assertMayConfer(holderOf(caller), role, 'a grant', { type: on.resourceType, id: on.resourceId });
+
   /** The subject must belong to the caller's organization; a foreign team id is audited like any foreign id. */
   async function checkSubject(caller: OrgCaller, input: NewGrant): Promise<string> {
     if (input.subjectType === 'team') return (await teamOf(caller, input.subjectId)).slug;
@@ -83,6 +87,7 @@ export function createGrantService(deps: OrgDomainDeps) {
 
     async create(caller: OrgCaller, input: NewGrant): Promise<Grant> {
       if (!RESOURCE_ID_PATTERN.test(input.resourceId)) throw new InvalidInput('resourceId is not a valid identifier');
+      mayGrant(caller, input.role, input);
       const subjectName = await checkSubject(caller, input);
       return db.transaction(async (trx) => {
         const grant = await insertGrant(trx, caller.organizationId, input, caller.principal.userId);
@@ -96,6 +101,7 @@ export function createGrantService(deps: OrgDomainDeps) {
       return db.transaction(async (trx) => {
         const grant = await grantOf(caller, id, trx);
         if (grant.role === role) return grant;
+        mayGrant(caller, role, grant);
         found(await setGrantRole(trx, caller.organizationId, grant.id, role));
         const updated = { ...grant, role };
         await record(trx, caller, 'permission.update', updated, { from: grant.role });

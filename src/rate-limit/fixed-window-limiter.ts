@@ -6,6 +6,8 @@ export interface LimitRule {
   /** Counter key, e.g. `login:addr:203.0.113.7` or `login:acct:<hash>`. */
   key: string;
   limit: number;
+  /** How many units this hit counts (default 1), e.g. the recipients of one test send. */
+  cost?: number;
 }
 
 /**
@@ -45,15 +47,15 @@ export function createRateLimiter(
       let retryAfter = 0;
       for (const rule of rules) {
         const result = await db.raw<{ rows: { hits: number; retry_after: string }[] }>(
-          `INSERT INTO rate_limit_counters (key, window_start, hits, window_seconds) VALUES (?, now(), 1, ?)
+          `INSERT INTO rate_limit_counters (key, window_start, hits, window_seconds) VALUES (?, now(), ?, ?)
            ON CONFLICT (key) DO UPDATE SET
              window_seconds = EXCLUDED.window_seconds,
              hits = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
-                         THEN 1 ELSE rate_limit_counters.hits + 1 END,
+                         THEN EXCLUDED.hits ELSE rate_limit_counters.hits + EXCLUDED.hits END,
              window_start = CASE WHEN rate_limit_counters.window_start <= now() - make_interval(secs => ?)
                                  THEN now() ELSE rate_limit_counters.window_start END
            RETURNING hits, extract(epoch from window_start + make_interval(secs => ?) - now()) AS retry_after`,
-          [rule.key, seconds, seconds, seconds, seconds],
+          [rule.key, rule.cost ?? 1, seconds, seconds, seconds, seconds],
         );
         const row = result.rows[0];
         if (row && row.hits > rule.limit) retryAfter = Math.max(retryAfter, Number(row.retry_after));

@@ -1,15 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { DIGEST_ALGORITHMS, algorithmOf, type DigestAlgorithm } from './digest';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-/** `sha256:<64 hex>`, the only algorithm the registry accepts (the one every client sends). */
-export const DIGEST = /^sha256:[a-f0-9]{64}$/;
+export { DIGEST } from './digest';
 
 /**
- * The one module that knows where registry bytes live: `<DATA_DIR>/registry/blobs/sha256/<2 hex>/<64 hex>`, content
+ * The one module that knows where registry bytes live: `<DATA_DIR>/registry/blobs/<algorithm>/<2 hex>/<hex>`, content
  * addressed and shared by every repository (the database says which repository links which digest), and
  * `<DATA_DIR>/registry/uploads/<uuid>` for uploads in progress. Callers never build paths, so shared or object storage
  * can replace this module alone. Bodies are streamed to disk, never held in memory.
@@ -23,10 +23,11 @@ export interface BlobStore {
    */
   appendUpload(id: string, body: Readable, maxBytes: number): Promise<{ size: number; digest: string | null }>;
   uploadSize(id: string): Promise<number | null>;
-  /** The digest of an upload's whole content. */
-  hashUpload(id: string): Promise<string>;
+  /** The digest of an upload's whole content with the algorithm. */
+  hashUpload(id: string, algorithm: DigestAlgorithm): Promise<string>;
   /**
-   * Hashes the upload (or takes `hashed`, the digest appendUpload computed); when it matches `digest` moves it into
+   * Hashes the upload with the digest's algorithm (or takes `hashed`, the sha256 digest appendUpload computed, when
+   * the algorithm is sha256); when it matches `digest` moves it into
    * place and returns its size, otherwise deletes it and returns null.
    */
   commitUpload(id: string, digest: string, hashed: string | null): Promise<number | null>;
@@ -44,20 +45,21 @@ export interface BlobStore {
 
 export class UploadTooLarge extends Error {}
 
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
+async function hashFile(file: string, algorithm: DigestAlgorithm): Promise<string> {
+  const hash = createHash(algorithm);
   await pipeline(createReadStream(file), hash);
-  return `sha256:${hash.digest('hex')}`;
+  return `${algorithm}:${hash.digest('hex')}`;
 }
 
 export function createBlobStore(dataDir: string): BlobStore {
   const root = path.join(dataDir, 'registry');
   const uploads = path.join(root, 'uploads');
-  const blobs = path.join(root, 'blobs', 'sha256');
+  const blobs = path.join(root, 'blobs');
   const uploadPath = (id: string) => path.join(uploads, id);
   const blobPath = (digest: string) => {
-    const hex = digest.slice('sha256:'.length);
-    return path.join(blobs, hex.slice(0, 2), hex);
+    const algorithm = algorithmOf(digest);
+    const hex = digest.slice(algorithm.length + 1);
+    return path.join(blobs, algorithm, hex.slice(0, 2), hex);
   };
   const sizeOf = (file: string) =>
     fs.stat(file).then(
@@ -88,10 +90,12 @@ export function createBlobStore(dataDir: string): BlobStore {
       return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
     },
     uploadSize: (id) => sizeOf(uploadPath(id)),
-    hashUpload: (id) => hashFile(uploadPath(id)),
+    hashUpload: (id, algorithm) => hashFile(uploadPath(id), algorithm),
     async commitUpload(id, digest, hashed) {
       const file = uploadPath(id);
-      if ((hashed ?? (await hashFile(file))) !== digest) {
+      const algorithm = algorithmOf(digest);
+      const actual = hashed?.startsWith(`${algorithm}:`) ? hashed : await hashFile(file, algorithm);
+      if (actual !== digest) {
         await fs.rm(file, { force: true });
         return null;
       }
@@ -113,8 +117,11 @@ export function createBlobStore(dataDir: string): BlobStore {
     read: (digest, range) => createReadStream(blobPath(digest), range),
     remove: (digest) => fs.rm(blobPath(digest), { force: true }),
     async *list() {
-      const dirs = await fs.readdir(blobs).catch(() => [] as string[]);
-      for (const dir of dirs) for (const hex of await fs.readdir(path.join(blobs, dir))) yield `sha256:${hex}`;
+      for (const algorithm of DIGEST_ALGORITHMS) {
+        const root = path.join(blobs, algorithm);
+        const dirs = await fs.readdir(root).catch(() => [] as string[]);
+        for (const dir of dirs) for (const hex of await fs.readdir(path.join(root, dir))) yield `${algorithm}:${hex}`;
+      }
     },
   };
 }

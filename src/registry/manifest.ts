@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { DIGEST } from './blob-store';
 import { AppError } from '../errors';
 import { decodeWellFormed, refuseIllFormedText } from '../http/text-guard';
 import { parseJson } from '../parse/bounded-parse';
+import { DIGEST, digestOf, type DigestAlgorithm } from './digest';
 import { OciError } from './oci-errors';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
@@ -44,7 +43,18 @@ export interface ParsedManifest extends ManifestFields {
 }
 
 export function sha256Digest(content: Buffer): string {
-  return `sha256:${createHash('sha256').update(content).digest('hex')}`;
+  return digestOf(content, 'sha256');
+}
+
+/**
+ * Layers the image spec lets a registry not hold (their content is fetched from their `urls`): the OCI
+ * non-distributable layer types and Docker's foreign layers.
+ */
+export function isNondistributable(mediaType: string): boolean {
+  return (
+    mediaType.startsWith('application/vnd.oci.image.layer.nondistributable.') ||
+    mediaType.startsWith('application/vnd.docker.image.rootfs.foreign.')
+  );
 }
 
 function invalid(message: string): never {
@@ -55,7 +65,7 @@ function descriptor(value: unknown, where: string): Descriptor {
   const d = value as Partial<Descriptor> | null;
   if (typeof d !== 'object' || d === null) invalid(`${where} is not a descriptor`);
   if (typeof d.mediaType !== 'string' || typeof d.digest !== 'string' || !DIGEST.test(d.digest)) {
-    invalid(`${where} needs a mediaType and a sha256 digest`);
+    invalid(`${where} needs a mediaType and a sha256 or sha512 digest`);
   }
   if (typeof d.size !== 'number' || !Number.isSafeInteger(d.size) || d.size < 0) invalid(`${where} needs a size`);
   return d as Descriptor;
@@ -68,9 +78,14 @@ function descriptors(value: unknown, where: string): Descriptor[] {
 
 /**
  * Parses a pushed manifest: an OCI image manifest (Helm charts and ORAS artifacts are ones), an OCI image index, or
- * their Docker v2 equivalents. `contentType` is the request's Content-Type; a `mediaType` in the body must agree.
+ * their Docker v2 equivalents. `contentType` is the request's Content-Type; a `mediaType` in the body must agree. The
+ * manifest's digest uses `algorithm` (a push by sha512 digest is stored under it).
  */
-export function parseManifest(content: Buffer, contentType: string): ParsedManifest {
+export function parseManifest(
+  content: Buffer,
+  contentType: string,
+  algorithm: DigestAlgorithm = 'sha256',
+): ParsedManifest {
   let doc: Record<string, unknown>;
   try {
     doc = parseJson(decodeWellFormed(content), 'the manifest') as Record<string, unknown>;
@@ -94,7 +109,7 @@ export function parseManifest(content: Buffer, contentType: string): ParsedManif
     typeof doc.annotations === 'object' && doc.annotations !== null
       ? (doc.annotations as Record<string, string>)
       : null;
-  const base = { digest: sha256Digest(content), mediaType, subjectDigest: subject?.digest ?? null, annotations };
+  const base = { digest: digestOf(content, algorithm), mediaType, subjectDigest: subject?.digest ?? null, annotations };
   const artifactType = typeof doc.artifactType === 'string' ? doc.artifactType : null;
   if (INDEX_TYPES.has(mediaType)) {
     return {

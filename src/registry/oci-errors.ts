@@ -1,3 +1,5 @@
+import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, TooManyRequests, type AppError } from '../errors';
+
 /** The error codes of the OCI distribution specification, with the status each answers with. */
 export const OCI_ERROR_STATUS = {
   BLOB_UNKNOWN: 404,
@@ -29,3 +31,27 @@ export class OciError extends Error {
     this.name = 'OciError';
   }
 }
+
+/**
+ * The same refusal in the platform's vocabulary, for registry work done on behalf of a `/api` route (a catalog upload
+ * stores its artifact in the registry): a limit answers 429 or 413 there too, never 500 (docs/security.md A-84).
+ */
+export function asPlatformError(err: OciError): AppError {
+  switch (err.status) {
+    case 429:
+      return new TooManyRequests(err.message, LIMIT_RETRY_SECONDS);
+    case 413:
+      return new PayloadTooLarge(err.message);
+    case 409:
+      return new Conflict(err.message);
+    case 403:
+      return new Forbidden(err.message);
+    case 404:
+      return new NotFound(err.message);
+    default:
+      return new InvalidInput(err.message);
+  }
+}
+
+/** A count limit frees up when the caller deletes something, not with time: a minute is an honest hint. */
+const LIMIT_RETRY_SECONDS = 60;

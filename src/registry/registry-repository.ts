@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { isDigest } from './digest';
 import type { ManifestFields } from './manifest';
 
 export interface OciRepository {
@@ -145,7 +146,7 @@ const toManifest = (r: ManifestRow): StoredManifest => ({
 /** A manifest by digest, or by tag when `reference` is not a digest. */
 export async function findManifest(db: Queryable, repositoryId: string, reference: string) {
   const q = db('oci_manifests as m').where('m.repository_id', repositoryId).select('m.*');
-  if (reference.startsWith('sha256:')) void q.where('m.digest', reference);
+  if (isDigest(reference)) void q.where('m.digest', reference);
   else {
     void q
       .join('oci_tags as t', (j) => {
@@ -218,6 +219,16 @@ export async function findUpload(db: Queryable, id: string, repositoryId: string
     { id: string } | undefined)
     ? id
     : null;
+}
+
+/** Unfinished uploads of the organization and the bytes they hold (they count against the storage quota). */
+export async function organizationUploads(db: Queryable, organizationId: string, except: string | null = null) {
+  const q = db('oci_uploads as u')
+    .join('oci_repositories as r', 'r.id', 'u.repository_id')
+    .where('r.organization_id', organizationId);
+  if (except !== null) void q.whereNot('u.id', except);
+  const row = (await q.count('* as n').sum('u.size as bytes').first()) as { n: string; bytes: string | null };
+  return { count: Number(row.n), bytes: Number(row.bytes ?? 0) };
 }
 
 export async function touchUpload(db: Queryable, id: string, size: number) {

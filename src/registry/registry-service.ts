@@ -5,8 +5,9 @@ import type { RegistryConfig } from '../config/registry';
 import type { Db, Tx } from '../db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../events/domain-event-repository';
 import { UploadTooLarge, type BlobStore } from './blob-store';
-import { OCI_MANIFEST, parseManifest, sha256Digest, type ParsedManifest } from './manifest';
-import { OciError } from './oci-errors';
+import { algorithmOf, isDigest } from './digest';
+import { OCI_MANIFEST, isNondistributable, parseManifest, sha256Digest, type ParsedManifest } from './manifest';
+import { OciError, asPlatformError } from './oci-errors';
 import * as repo from './registry-repository';
 import type { OciRepository } from './registry-repository';
 
@@ -90,16 +91,30 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     }
   }
 
+  const quotaFull = () =>
+    new OciError('DENIED', `the organization's registry storage quota (${config.maxBytesPerOrg} bytes) is full`, 413);
+
   async function linkVerified(repository: OciRepository, digest: string, size: number, q: Tx | Db = db) {
     const already = await repo.isBlobLinkedInOrganization(q, repository.organizationId, digest);
     if (!already && (await repo.organizationBytes(q, repository.organizationId)) + size > config.maxBytesPerOrg) {
-      throw new OciError(
-        'DENIED',
-        `the organization's registry storage quota (${config.maxBytesPerOrg} bytes) is full`,
-        413,
-      );
+      throw quotaFull();
     }
     await repo.linkBlob(q, repository.id, digest, size);
+  }
+
+  /**
+   * The bytes an upload may grow to: the blob size limit, or less when the organization's linked blobs and its other
+   * unfinished uploads leave less of the storage quota (A-83: unfinished uploads count too).
+   */
+  async function uploadAllowance(repository: OciRepository, uploadId: string, digest: string | null) {
+    // A blob the organization links already costs nothing more once committed (a mismatch is discarded).
+    if (digest !== null && (await repo.isBlobLinkedInOrganization(db, repository.organizationId, digest))) {
+      return { maxBytes: config.maxBlobBytes, byQuota: false };
+    }
+    const linked = await repo.organizationBytes(db, repository.organizationId);
+    const others = await repo.organizationUploads(db, repository.organizationId, uploadId);
+    const quota = config.maxBytesPerOrg - linked - others.bytes;
+    return { maxBytes: Math.max(0, Math.min(config.maxBlobBytes, quota)), byQuota: quota < config.maxBlobBytes };
   }
 
   /**
@@ -121,6 +136,35 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     await event(trx, caller, DOMAIN_EVENT.registryManifestPushed, details);
   }
 
+  /** The body of `storeArtifact`: blobs, manifest and tag in the caller's transaction. */
+  async function writeArtifact(
+    trx: Tx,
+    caller: RegistryCaller,
+    target: { name: string; tag: string; configMediaType: string; layerMediaType: string },
+    files: Record<string, string>,
+  ) {
+    const repository = await ensureRepository(caller.organizationId, target.name);
+    const descriptor = async (mediaType: string, content: Buffer, annotations?: Record<string, string>) => {
+      const digest = await putBlob(trx, content);
+      await linkVerified(repository, digest, content.length, trx);
+      return { mediaType, digest, size: content.length, ...(annotations ? { annotations } : {}) };
+    };
+    const layers = [];
+    for (const [file, text] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      layers.push(await descriptor(target.layerMediaType, Buffer.from(text), { [TITLE_ANNOTATION]: file }));
+    }
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      config: await descriptor(target.configMediaType, Buffer.from('{}')),
+      layers,
+    };
+    const content = Buffer.from(JSON.stringify(manifest));
+    const parsed = parseManifest(content, OCI_MANIFEST);
+    await repo.putManifest(trx, repository.id, { ...parsed, content, tag: target.tag });
+    await recordPush(trx, caller, target.name, parsed, target.tag);
+  }
+
   const service = {
     blobs,
     findRepository: (organizationId: string, name: string) => repo.findRepository(db, organizationId, name),
@@ -134,6 +178,12 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     async startUpload(organizationId: string, name: string) {
       await service.expireUploads();
       const repository = await ensureRepository(organizationId, name);
+      if ((await repo.organizationUploads(db, organizationId)).count >= config.maxUploadsPerOrg) {
+        throw new OciError(
+          'TOOMANYREQUESTS',
+          `the organization holds its limit of ${config.maxUploadsPerOrg} unfinished uploads: finish or cancel one`,
+        );
+      }
       const uploadId = await blobs.startUpload();
       await repo.insertUpload(db, uploadId, repository.id);
       return { repository, uploadId };
@@ -144,8 +194,17 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       return (await blobs.uploadSize(uploadId)) ?? 0;
     },
 
-    /** Appends a chunk; `start` (from Content-Range) must be where the upload ends now. */
-    async appendUpload(repository: OciRepository, uploadId: string, body: Readable, start: number | null) {
+    /**
+     * Appends a chunk; `start` (from Content-Range) must be where the upload ends now; `digest` is the one the client
+     * announced with the last chunk, if any.
+     */
+    async appendUpload(
+      repository: OciRepository,
+      uploadId: string,
+      body: Readable,
+      start: number | null,
+      digest: string | null = null,
+    ) {
       const size = await service.uploadSize(repository, uploadId);
       if (start !== null && start !== size) {
         throw new OciError('BLOB_UPLOAD_INVALID', `chunk starts at ${start} but the upload holds ${size} bytes`, 416);
@@ -154,13 +213,15 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       if (appending.has(uploadId))
         throw new OciError('BLOB_UPLOAD_INVALID', 'a chunk of this upload is in progress', 416);
       appending.add(uploadId);
+      const allowance = await uploadAllowance(repository, uploadId, digest);
       try {
-        const appended = await blobs.appendUpload(uploadId, body, config.maxBlobBytes);
+        const appended = await blobs.appendUpload(uploadId, body, allowance.maxBytes);
         await repo.touchUpload(db, uploadId, appended.size);
         return appended;
       } catch (err) {
         if (err instanceof UploadTooLarge) {
           await service.cancelUpload(repository, uploadId);
+          if (allowance.byQuota) throw quotaFull();
           throw new OciError('SIZE_INVALID', `a blob may hold at most ${config.maxBlobBytes} bytes`, 413);
         }
         throw err;
@@ -177,7 +238,10 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       await requireUpload(repository, uploadId);
       await repo.deleteUpload(db, uploadId);
       // Hashed before the lock: a large chunked upload must not hold a transaction while it is read again.
-      const digestOfContent = hashed ?? (await blobs.hashUpload(uploadId));
+      const algorithm = algorithmOf(digest);
+      const digestOfContent = hashed?.startsWith(`${algorithm}:`)
+        ? hashed
+        : await blobs.hashUpload(uploadId, algorithm);
       // Committed and linked under the blob's shared lock: the garbage collector cannot remove it in between.
       return db.transaction(async (trx) => {
         await repo.lockBlob(trx, digest, 'shared');
@@ -212,13 +276,15 @@ export function createRegistryService(deps: RegistryServiceDeps) {
 
     /** Stores a manifest after checking that every blob and child manifest it names is in the repository. */
     async putManifest(caller: RegistryCaller, name: string, reference: string, content: Buffer, contentType: string) {
-      const parsed: ParsedManifest = parseManifest(content, contentType);
-      const byDigest = reference.startsWith('sha256:');
+      const byDigest = isDigest(reference);
+      const parsed: ParsedManifest = parseManifest(content, contentType, byDigest ? algorithmOf(reference) : 'sha256');
       if (byDigest && reference !== parsed.digest) {
         throw new OciError('DIGEST_INVALID', 'the manifest does not match the digest in the URL');
       }
       const repository = await ensureRepository(caller.organizationId, name);
       for (const blob of parsed.blobs) {
+        // Non-distributable layers live elsewhere (their `urls`): the image spec lets a registry skip them.
+        if (isNondistributable(blob.mediaType)) continue;
         if ((await service.blobSize(repository, blob.digest)) === null) {
           throw new OciError('MANIFEST_BLOB_UNKNOWN', `blob ${blob.digest} is not in the repository`);
         }
@@ -252,28 +318,12 @@ export function createRegistryService(deps: RegistryServiceDeps) {
       target: { name: string; tag: string; configMediaType: string; layerMediaType: string },
       files: Record<string, string>,
     ) {
-      const repository = await ensureRepository(caller.organizationId, target.name);
-      const descriptor = async (mediaType: string, content: Buffer, annotations?: Record<string, string>) => {
-        const digest = await putBlob(trx, content);
-        await linkVerified(repository, digest, content.length, trx);
-        return { mediaType, digest, size: content.length, ...(annotations ? { annotations } : {}) };
-      };
-      const layers = [];
-      for (const [file, text] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) {
-        layers.push(await descriptor(target.layerMediaType, Buffer.from(text), { [TITLE_ANNOTATION]: file }));
+      try {
+        await writeArtifact(trx, caller, target, files);
+      } catch (err) {
+        throw err instanceof OciError ? asPlatformError(err) : err;
       }
-      const manifest = {
-        schemaVersion: 2,
-        mediaType: OCI_MANIFEST,
-        config: await descriptor(target.configMediaType, Buffer.from('{}')),
-        layers,
-      };
-      const content = Buffer.from(JSON.stringify(manifest));
-      const parsed = parseManifest(content, OCI_MANIFEST);
-      await repo.putManifest(trx, repository.id, { ...parsed, content, tag: target.tag });
-      await recordPush(trx, caller, target.name, parsed, target.tag);
     },
-
     /** Deletes the manifest a tag names (the artifact of a deleted catalog version), in the caller's transaction. */
     async removeArtifact(trx: Tx, caller: RegistryCaller, name: string, tag: string) {
       const repository = await repo.findRepository(trx, caller.organizationId, name);
@@ -291,7 +341,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
     async deleteManifest(caller: RegistryCaller, repository: OciRepository, reference: string) {
       for (const hook of hooks) hook.deleting(repository);
       await db.transaction(async (trx) => {
-        const deleted = reference.startsWith('sha256:')
+        const deleted = isDigest(reference)
           ? await repo.deleteManifest(trx, repository.id, reference)
           : await repo.deleteTag(trx, repository.id, reference);
         if (!deleted) throw new OciError('MANIFEST_UNKNOWN', 'manifest unknown');

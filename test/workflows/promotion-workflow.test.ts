@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
@@ -63,6 +63,8 @@ const FREEZE: Cause = { cause: 'freeze', message: 'the target environment is fro
 /** The causes each evaluation answers, in order; the last one repeats. */
 let evaluations: Cause[][] = [];
 const calls: string[] = [];
+/** While set, the final transition waits for it: the window between an accepted cancel and its final status. */
+let finishGate: Promise<void> | null = null;
 
 function evaluation(causes: Cause[]): Evaluation {
   return {
@@ -87,7 +89,10 @@ function stubs(): PromotionActivities {
       calls.push(`evaluate ${causes.map((c) => c.cause).join(',') || 'clear'}`);
       return evaluation(causes);
     },
-    transitionPromotion: async (i) => void calls.push(`status ${i.to}`),
+    transitionPromotion: async (i) => {
+      calls.push(`status ${i.to}`);
+      if (finishGate && i.to === 'Cancelled') await finishGate;
+    },
     recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
     markPromotionCommitted: async () => void calls.push('committed'),
     recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
@@ -193,6 +198,32 @@ describe('promotion workflow', () => {
     });
     expect(calls).toEqual(['evaluate freeze', 'status Cancelled']);
     await keep('cancelled', cancelled);
+  });
+
+  it('refuses an approval (409 type) that arrives after a cancel was accepted, before the promotion ends', async () => {
+    const h = await start('approve-after-cancel', [[APPROVALS]]);
+    await until(h, 'Blocked');
+    let open = (): void => undefined;
+    finishGate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      const cancel = await h.startUpdate(cancelPromotionUpdate, {
+        args: [{ actor: person('bob') }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      for (let i = 0; i < 200 && !calls.includes('status Cancelled'); i += 1) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const late = h.executeUpdate(approvePromotionUpdate, {
+        args: [{ approver: { userId: 'user-cy', role: 'admin', teamIds: [] }, actor: person('cy') }],
+      });
+      expect(await refusal(late)).toBe(PROMOTION_FAILURE.finished);
+      open();
+      expect(await cancel.result()).toEqual({ status: 'Cancelled' });
+    } finally {
+      open();
+      finishGate = null;
+    }
+    expect(calls).toEqual(['evaluate approvals', 'status Cancelled']);
   });
 
   it('ends Failed when one tenant reports degraded health', async () => {

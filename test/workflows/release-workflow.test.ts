@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
@@ -66,6 +66,8 @@ const policy: ApprovalPolicySnapshot = {
 let prepared: PreparedRelease;
 let turnsUntilAcquired = 0;
 let frozenChecks = 0;
+/** While set, finishRelease waits for it: the window between an accepted cancel and its final status. */
+let finishGate: Promise<void> | null = null;
 const calls: string[] = [];
 
 function stubs(): ReleaseActivities {
@@ -77,6 +79,7 @@ function stubs(): ReleaseActivities {
     transitionRelease: async (i) => void calls.push(`status ${i.to}`),
     finishRelease: async (i) => {
       calls.push(`end ${i.to}`);
+      if (finishGate) await finishGate;
       return { next: null };
     },
     recordReleaseDecision: async (i) => void calls.push(`${i.decision} ${i.actor.actor}`),
@@ -242,6 +245,34 @@ describe('release workflow', () => {
     expect(calls.filter((c) => c === 'acquire')).toHaveLength(2);
     expect(calls.at(-1)).toBe('end Failed');
     await keep('queued-sync-timeout', handle);
+  });
+
+  it('refuses an approval (409 type) that arrives after a cancel was accepted, before the release ends', async () => {
+    prepared = preparedWith({ approvalPolicies: [{ ...policy, requiredApprovals: 2 }] });
+    const h = await start('approve-after-cancel');
+    await until(h, 'PendingApproval');
+    let open = (): void => undefined;
+    finishGate = new Promise<void>((resolve) => (open = resolve));
+    try {
+      const cancel = await h.startUpdate(cancelReleaseUpdate, {
+        args: [{ actor: person('bob') }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      for (let i = 0; i < 200 && !calls.includes('end Cancelled'); i += 1) await new Promise((r) => setTimeout(r, 25));
+      expect(calls).toContain('end Cancelled');
+      expect(await refusal(h.executeUpdate(approveReleaseUpdate, { args: [approver('cy')] }))).toBe(
+        RELEASE_FAILURE.finished,
+      );
+      expect(await refusal(h.executeUpdate(rejectReleaseUpdate, { args: [{ ...approver('di'), comment: 'x' }] }))).toBe(
+        RELEASE_FAILURE.finished,
+      );
+      open();
+      expect(await cancel.result()).toEqual({ status: 'Cancelled' });
+    } finally {
+      open();
+      finishGate = null;
+    }
+    expect(calls).toEqual(['prepare', 'status PendingApproval', 'end Cancelled']);
   });
 
   it('cancels before the commit, and refuses a cancel once committed', async () => {

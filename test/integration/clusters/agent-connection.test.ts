@@ -8,6 +8,7 @@ import { createLogger } from '../../../src/logging/logger';
 import { exited, spawnScript } from '../../helpers/child-process';
 import { AgentClient } from '../../../src/agent/agent-client';
 import { eventually } from '../../helpers/net';
+import { clusterHeartbeatStateQuery } from '../../../src/clusters/cluster-workflow-contract';
 import {
   clusterEvents,
   clusterOf,
@@ -29,6 +30,13 @@ beforeAll(async () => {
   p = await startClusterPlatform({ AGENT_DISCONNECT_AFTER: `${WINDOW_MS}ms`, AGENT_CREDENTIAL_OVERLAP: '1500ms' });
 }, 120_000);
 afterAll(() => stopClusterPlatform(p));
+
+/** What the cluster's heartbeat workflow says of itself: connected, and how many window checks it made. */
+function monitorState(clusterId: string) {
+  return p.platform.services.temporal.workflow
+    .getHandle(`cluster-heartbeat-${clusterId}`)
+    .query(clusterHeartbeatStateQuery);
+}
 
 describe('agent join', () => {
   it('registers once with a join token; the same token fails a second time', async () => {
@@ -72,8 +80,10 @@ describe('status from heartbeats', () => {
     expect(connected.kubernetesVersion).toBe('v1.31.2');
     expect(connected.controllerHealth).toBe('Healthy');
     expect(connected.lastHeartbeatAt).not.toBeNull();
-    // Heartbeats over more than two windows: still Connected, still one agent.connect.
-    await new Promise((r) => setTimeout(r, 2 * WINDOW_MS + 500));
+    // Heartbeats over more than two windows: the monitor's timer checked twice and found them each time, so the
+    // cluster is still Connected with one agent.connect (waiting on the checks, not on the clock).
+    await eventually(async () => (await monitorState(id)).checks >= 2, 20_000, 'two window checks');
+    expect(await monitorState(id)).toMatchObject({ connected: true });
     expect((await clusterOf(p, id)).status).toBe('Connected');
     expect(await clusterEvents(p, id, 'agent.connect')).toHaveLength(1);
     expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(0);
@@ -82,8 +92,8 @@ describe('status from heartbeats', () => {
     expect(await agent.stop()).toBe('stopped');
     await eventually(async () => (await clusterOf(p, id)).status === 'Disconnected', 20_000, 'Disconnected');
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(WINDOW_MS - 500);
-    // Another window later: exactly one disconnect was recorded.
-    await new Promise((r) => setTimeout(r, WINDOW_MS));
+    // The monitor now waits for a heartbeat signal only (no timer left that could record a second disconnect).
+    await eventually(async () => !(await monitorState(id)).connected, 10_000, 'monitor disconnected');
     expect(await clusterEvents(p, id, 'agent.disconnect')).toHaveLength(1);
     expect(await clusterEvents(p, id, 'agent.connect')).toHaveLength(1);
     const audit = await p.platform.services

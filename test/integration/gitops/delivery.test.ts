@@ -187,6 +187,27 @@ describe('delivery of a project to its hosted repository', () => {
 });
 
 describe('the one commit path', () => {
+  it('refuses .git in any spelling and invisible characters with a 400 naming the path, committing nothing (A-89)', async () => {
+    const before = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
+    const hostile: [string, string][] = [
+      ['.GIT/config', '.GIT/config'],
+      ['a/.git/x', 'a/.git/x'],
+      ['.git./hooks/pre-commit', '.git./hooks/pre-commit'],
+      ['notes/\u202Egpj.yaml', 'notes/\\u202egpj.yaml'],
+      ['notes/a\u200Bb.md', 'notes/a\\u200bb.md'],
+    ];
+    for (const [path, shown] of hostile) {
+      const res = await http.put('/api/v2/projects/shop/files/content', {
+        token: owner,
+        body: { path, content: 'x\n', message: 'hostile' },
+      });
+      expect([shown, res.status]).toEqual([shown, 400]);
+      expect((res.body as { error: string }).error).toContain(`invalid path "${shown}"`);
+    }
+    const after = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
+    expect(after.body.items).toHaveLength(before.body.items.length);
+  });
+
   it('lands two concurrent writes as two commits', async () => {
     const before = await http.get<{ items: unknown[] }>('/api/v2/projects/shop/commits?limit=200', { token: owner });
     const writes = await Promise.all(
@@ -287,6 +308,29 @@ describe('validation policy of delivery generate', () => {
 });
 
 describe('access to the repository', () => {
+  it('reads the query strictly: a doubled or unknown parameter answers 400, never the push advertisement (A-90)', async () => {
+    const refs = `${platform.url}/git/r/${org.org.slug}/shop.git/info/refs`;
+    const auth = { Authorization: `Basic ${Buffer.from(`token:${owner}`).toString('base64')}` };
+    const get = (query: string) => fetch(`${refs}?${query}`, { headers: auth });
+    const read = await get('service=git-upload-pack');
+    expect([read.status, read.headers.get('content-type')]).toEqual([
+      200,
+      'application/x-git-upload-pack-advertisement',
+    ]);
+    for (const query of [
+      'service=git-upload-pack&service=git-receive-pack',
+      'service=git-receive-pack&service=git-upload-pack',
+      'service=git-upload-pack&x=1',
+      'Service=git-receive-pack',
+      'service=git-upload-pack;service=git-receive-pack',
+    ]) {
+      const res = await get(query);
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(await res.text()).not.toContain('receive-pack');
+    }
+    expect((await get('service=git%2Dreceive-pack')).status).toBe(403);
+  });
+
   it('keeps another organization out (clone, files, project) and viewers from writing', async () => {
     const outsider = other.members.owner!.token;
     const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', outsider));

@@ -288,6 +288,33 @@ describe('the other channel types send their service’s real message format', (
   });
 });
 
+describe('test sends are limited per organization (docs/security.md A-85)', () => {
+  it('an email channel of 50 recipients: the recipients of test sends are counted, then 429 with Retry-After', async () => {
+    const own = await h.org('free');
+    const recipients = Array.from({ length: 50 }, (_, i) => `relay-${i}@limit.example.test`);
+    const created = await h.api.post(channels, {
+      token: own.owner.token,
+      body: { type: 'email', name: 'many', events: ['release.fail'], recipients },
+    });
+    expect(created.status).toBe(201);
+    const path = `${channels}/${(created.body as { id: string }).id}/test`;
+    for (let i = 0; i < 2; i += 1) expect((await h.api.post(path, { token: own.owner.token })).status).toBe(200);
+    await h.smtp.waitFor('relay-49@limit.example.test', /Test notification/, 1);
+    const over = await h.api.post(path, { token: own.owner.token });
+    expect([over.status, Number(over.headers.get('retry-after')) > 0]).toEqual([429, true]);
+    // Two sends reached each recipient, the refused one none (its mails would have been sent before the answer).
+    expect(h.smtp.to('relay-0@limit.example.test')).toHaveLength(2);
+    // Another organization's test sends are counted apart.
+    expect(
+      (
+        await testSend(
+          `${channels}/${await createChannel({ type: 'email', name: 'solo', recipients: ['solo@limit.example.test'] })}`,
+        )
+      ).length,
+    ).toBe(1);
+  });
+});
+
 describe('tiers and audit', () => {
   it('chat and paging channels need the Pro plan; webhooks and email are Free', async () => {
     const free = await h.org('free');

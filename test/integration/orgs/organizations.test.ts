@@ -88,6 +88,25 @@ describe('creating and listing', () => {
   });
 });
 
+describe('creation limit per user (docs/security.md A-82)', () => {
+  it('a user creates ORG_CREATE_RATE_PER_USER organizations per window, then gets 429 with Retry-After', async () => {
+    const { user } = await makeUser(platform);
+    const token = await tokenFor(platform, user, null, null);
+    for (let i = 0; i < 5; i += 1) {
+      const res = await http.post('/api/v1/organizations', { token, body: { slug: `many-${i}`, name: 'Many' } });
+      expect(res.status).toBe(201);
+    }
+    const over = await http.post('/api/v1/organizations', { token, body: { slug: 'many-5', name: 'Many' } });
+    expect([over.status, over.body]).toEqual([429, { error: 'you may create at most 5 organizations per 24 h' }]);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3600);
+    expect(await platform.services.db('organizations').where({ slug: 'many-5' }).first()).toBeUndefined();
+    const other = await tokenFor(platform, (await makeUser(platform)).user, null, null);
+    expect((await http.post('/api/v1/organizations', { token: other, body: { slug: 'many-6', name: 'M' } })).status).toBe(
+      201,
+    );
+  });
+});
+
 describe('reading, renaming and deleting', () => {
   it('serves the active organization only, renames it as admin and deletes it as owner with confirmation', async () => {
     const { org, members } = await makeOrg(platform, ['owner', 'admin', 'viewer']);

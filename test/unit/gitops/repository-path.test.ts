@@ -1,0 +1,55 @@
+import { checkFiles } from '../../../src/catalog/catalog-files';
+import { checkPath } from '../../../src/gitops/files-service';
+import { checkRepositoryPath, pathProblem } from '../../../src/gitops/repository-path';
+
+/** docs/security.md A-89: one path rule for repository files and catalog artifacts. */
+describe('the repository path rule', () => {
+  it.each(['a.yaml', 'dir/b.yml', '.hidden/c', '.github/workflows/ci.yaml', 'x.gitignore', 'git/config', 'é/ü.yaml'])(
+    'accepts %j',
+    (path) => {
+      expect(pathProblem(path)).toBeNull();
+    },
+  );
+
+  it.each([
+    '.git/config',
+    '.GIT/config',
+    'a/.git/x',
+    'a/.Git',
+    '.git./config',
+    '.git /config',
+    '.git::$INDEX_ALLOCATION/config',
+    'GIT~1/config',
+  ])('refuses the Git directory spelled %j', (path) => {
+    expect(pathProblem(path)).toBe('the .git directory is not a repository path');
+  });
+
+  it.each([
+    'evil\u202Eexe.yaml',
+    'a\u2066b',
+    'zero\u200Bwidth.yaml',
+    '\uFEFFbom.yaml',
+    '.g\u200Cit/config',
+    'a\u00ADb',
+    'a\nb',
+    'a\u0000b',
+    'a\u0085b',
+  ])('refuses invisible and control characters in %j', (path) => {
+    expect(pathProblem(path)).toBe('control, bidirectional or invisible characters');
+  });
+
+  it.each(['', '/abs', 'a\\b', 'a//b', 'a/./b', '../x', 'a/', 'x'.repeat(1025), 'x'.repeat(256)])(
+    'refuses the malformed path %j',
+    (path) => {
+      expect(pathProblem(path)).not.toBeNull();
+    },
+  );
+
+  it('names the path in the 400, with invisible characters spelled out', () => {
+    expect(() => checkRepositoryPath('a/\u202Eb')).toThrow('invalid path "a/\\u202eb": control, bidirectional');
+    expect(() => checkPath('.GIT/config')).toThrow('invalid path ".GIT/config": the .git directory');
+    expect(() => checkFiles({ 'base/.git/hooks/post-checkout': 'x' })).toThrow(
+      'invalid file path "base/.git/hooks/post-checkout"',
+    );
+  });
+});
