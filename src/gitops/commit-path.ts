@@ -16,6 +16,7 @@ import {
 } from '../projects/workload-spec';
 import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
 import { commitRecordState, recordCommit } from './commit-record-repository';
+import { wantsMaintenance } from './repository-maintenance';
 import { loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
 import { readTree } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
@@ -101,6 +102,8 @@ export interface CommitOutcome {
   auditIds: string[];
   /** The project has an external remote: the commit workflow then pushes to it. */
   remote: boolean;
+  /** The repository is due for maintenance (a large commit, or its periodic turn): the workflow starts it. */
+  maintenance?: boolean;
 }
 
 export class CommitRefused extends Error {
@@ -229,8 +232,10 @@ async function commitInTransaction(
 
   const mutated = await applyDatabaseSide(trx, loaded, req, deps);
   let sha = existing;
+  let changed = 0;
   if (!existing) {
     const changes = await changesFor(repo, parent, mutated, req.operation);
+    changed = changes.writes.size + changes.deletes.length;
     sha = await buildCommit(repo, parent, changes, {
       author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
       message: req.message,
@@ -241,10 +246,11 @@ async function commitInTransaction(
   const created = sha !== null && sha !== existing;
   if (created && sha) {
     const { organizationId, projectId, idempotencyKey } = req;
-    await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
+    const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
     // Last, right before the transaction commits: what runs after this and fails puts the branch back (runCommit).
     Object.assign(moved, { from: parent, to: sha });
     await moveBranch(repo, sha, parent);
+    if (wantsMaintenance(changed, seq)) return { sha, created, auditIds, remote, maintenance: true };
   }
   return { sha, created, auditIds, remote };
 }

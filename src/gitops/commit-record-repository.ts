@@ -22,15 +22,19 @@ export async function commitRecordState(db: Queryable, projectId: string, key: s
   return { keySha: row?.key_sha ?? null, head: row?.head ?? null };
 }
 
+/** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */
 export async function recordCommit(
   db: Queryable,
   commit: { organizationId: string; projectId: string; idempotencyKey: string; sha: string; parentSha: string | null },
-): Promise<void> {
-  await db('git_commits').insert({
-    organization_id: commit.organizationId,
-    project_id: commit.projectId,
-    idempotency_key: commit.idempotencyKey,
-    sha: commit.sha,
-    parent_sha: commit.parentSha,
-  });
+): Promise<bigint> {
+  const [row] = (await db('git_commits')
+    .insert({
+      organization_id: commit.organizationId,
+      project_id: commit.projectId,
+      idempotency_key: commit.idempotencyKey,
+      sha: commit.sha,
+      parent_sha: commit.parentSha,
+    })
+    .returning('seq')) as { seq: string }[];
+  return BigInt(row?.seq ?? 0);
 }
