@@ -17,7 +17,8 @@ import {
 import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
 import { commitRecordState, recordCommit } from './commit-record-repository';
 import { wantsMaintenance } from './repository-maintenance';
-import { loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
+import { gitUrlOf, loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
+import { findProjectById } from '../projects/project-repository';
 import { readTree } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
@@ -206,6 +207,21 @@ async function settledParent(repo: string, present: boolean, head: string | null
   return head;
 }
 
+/** A files write renders nothing: the project row is all it needs (its delivery model stays empty). */
+async function loadFor(trx: Tx, req: CommitRequest, ctx: DeliveryContext): Promise<LoadedProject | null> {
+  if (req.operation.type !== 'files') return loadProject(trx, req.organizationId, req.projectId, ctx);
+  const project = await findProjectById(trx, req.organizationId, req.projectId);
+  if (!project) return null;
+  const model = {
+    project: project.slug,
+    repoUrl: gitUrlOf(ctx.publicUrl, project),
+    tenants: [],
+    environments: [],
+    workloads: [],
+  };
+  return { project, tenants: [], environments: [], workloads: [], model };
+}
+
 async function commitInTransaction(
   deps: CommitPathDeps,
   trx: Tx,
@@ -214,7 +230,7 @@ async function commitInTransaction(
   moved: { from?: string | null; to?: string },
 ): Promise<CommitOutcome> {
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
-  const loaded = await loadProject(trx, req.organizationId, req.projectId, deps);
+  const loaded = await loadFor(trx, req, deps);
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   const present = await deps.repositories.exists(req.organizationId, req.projectId);
   const records = await commitRecordState(trx, req.projectId, req.idempotencyKey);
