@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from '../src/gitops/commit-path';
+import { maintainRepositories, type MaintenanceTarget } from '../src/gitops/repository-maintenance';
 import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
 import type { GitActivities } from '../workflows/git-commit';
@@ -34,6 +35,12 @@ export function createGitActivities(
       } finally {
         clearInterval(beat);
       }
+    },
+
+    /** `git gc --auto` on one repository or all of them (repositoryMaintenanceWorkflow), never in a request. */
+    async maintainRepositories(target: MaintenanceTarget | null): Promise<number> {
+      const context = Context.current();
+      return maintainRepositories(services.repositories, target, () => context.heartbeat());
     },
 
     /** A failed push is recorded, then thrown, so Temporal retries it (gitPushWorkflow). */

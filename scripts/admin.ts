@@ -10,6 +10,7 @@ import { createPasswordPolicy } from '../src/identity/password-policy';
 import { createOrg, createUser, setPlan, verifyAudit, type UserCreationDeps } from '../src/admin/operator-commands';
 import { resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
+import { createRepositoryStore } from '../src/gitops/repository-store';
 import { createBlobStore } from '../src/registry/blob-store';
 import { createRegistryService } from '../src/registry/registry-service';
 
@@ -17,7 +18,7 @@ const USAGE = `usage: npm run admin -- <command> [options]
   create-user --email E --password P [--name N]     a verified user
   create-org --slug S --name N --owner E [--plan free|pro|enterprise]
   set-plan --org S --plan free|pro|enterprise
-  verify-audit                                      recompute the audit hash chains (exit 1 if tampered)
+  verify-audit                                      recompute the audit hash chains, find commits without an audit entry (exit 1 if any)
   reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
   end-sessions --email E                            end every session of a user at once
   grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only
@@ -65,7 +66,7 @@ const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{
       return { output: await registry.collectGarbage(), exitCode: 0 };
     },
     'verify-audit': async (deps) => {
-      const report = await verifyAudit(deps);
+      const report = await verifyAudit({ ...deps, repositories: createRepositoryStore(configFromProcess().dataDir) });
       return { output: report, exitCode: report.ok ? 0 : 1 };
     },
   };

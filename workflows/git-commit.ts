@@ -1,13 +1,28 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
 import type { CommitOutcome, CommitRequest } from '../src/gitops/commit-path';
 import type { PushOutcome, PushRequest } from '../src/gitops/remote-push';
+import type { MaintenanceTarget } from '../src/gitops/repository-maintenance';
 
 /** The `git` task queue's activities (activities/git.ts implements them). */
 export type GitActivities = {
   commitToRepository(request: CommitRequest): Promise<CommitOutcome>;
   pushToRemote(request: PushRequest): Promise<PushOutcome>;
+  maintainRepositories(target: MaintenanceTarget | null): Promise<number>;
 };
+
+/** Starts a child workflow that outlives its parent; one already running under the same id is that same work. */
+async function startDetached<A extends unknown[]>(
+  workflow: (...args: A) => Promise<unknown>,
+  workflowId: string,
+  args: A,
+): Promise<void> {
+  try {
+    await startChild(workflow, { workflowId, args, parentClosePolicy: ParentClosePolicy.ABANDON });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
 
 /**
  * One write to a hosted repository: the commit activity on the `git` task queue (whose workers own the repositories),
@@ -32,18 +47,18 @@ export async function commitOnGitQueue(request: CommitRequest, taskQueue: string
     retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 },
   });
   const outcome = await commitToRepository(request);
+  const { organizationId, projectId } = request;
   if (outcome.sha && outcome.remote) {
-    const { organizationId, projectId } = request;
-    try {
-      await startChild(gitPushWorkflow, {
-        workflowId: `git-push-${projectId}-${outcome.sha}`,
-        args: [{ request: { organizationId, projectId, sha: outcome.sha }, taskQueue }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-      });
-    } catch (err) {
-      // The same commit's push was started before (a write retried under the same key): it runs once.
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    // The same commit's push started before (a write retried under the same key) is the same push: it runs once.
+    await startDetached(gitPushWorkflow, `git-push-${projectId}-${outcome.sha}`, [
+      { request: { organizationId, projectId, sha: outcome.sha }, taskQueue },
+    ]);
+  }
+  if (outcome.maintenance && patched('repository-maintenance')) {
+    // After the write, in its own workflow: the writer never waits for git gc (one at a time per repository).
+    await startDetached(repositoryMaintenanceWorkflow, `git-maintenance-${projectId}`, [
+      { taskQueue, target: { organizationId, projectId } },
+    ]);
   }
   return outcome;
 }
@@ -63,4 +78,21 @@ export async function gitPushWorkflow(input: { request: PushRequest; taskQueue: 
   } catch {
     return { status: 'failed', error: 'push failed after retries; see the commit list for the last error' };
   }
+}
+
+/**
+ * Repository maintenance (`git gc --auto`) on the `git` queue: one repository after a large or a periodic commit, or
+ * every repository when the schedule `git-maintenance` (src/gitops/maintenance-schedule.ts) runs it with no target.
+ */
+export async function repositoryMaintenanceWorkflow(input: {
+  taskQueue: string;
+  target: MaintenanceTarget | null;
+}): Promise<number> {
+  const { maintainRepositories } = proxyActivities<GitActivities>({
+    taskQueue: input.taskQueue,
+    startToCloseTimeout: '1 hour',
+    heartbeatTimeout: '5 minutes',
+    retry: { initialInterval: '10 seconds', maximumAttempts: 3 },
+  });
+  return maintainRepositories(input.target);
 }

@@ -1,7 +1,7 @@
 /** Every workflow type the platform registers; the worker bundles this file. */
 export { pingWorkflow, proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
-export { gitCommitWorkflow, gitPushWorkflow } from './git-commit';
+export { gitCommitWorkflow, gitPushWorkflow, repositoryMaintenanceWorkflow } from './git-commit';
 export { releaseWorkflow } from './release';
 export { promotionWorkflow } from './promotion';
 export { notificationDispatchWorkflow } from './notification-dispatch';

@@ -25,6 +25,8 @@ export async function startBenchPlatform(
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
+    // The agent listener too: a fixed port (8091 by default) would make two benches collide.
+    AGENT_GRPC_PORT: '0',
     PATH: process.env.PATH,
     LOG_LEVEL: 'warn',
     ...env,

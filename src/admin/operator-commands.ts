@@ -3,6 +3,8 @@ import type { AuditActor } from '../audit/types';
 import { verifyChains, type ChainReport } from '../audit/verify-chain';
 import type { Db } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
+import { findUnauditedCommits, type UnauditedCommit } from '../gitops/unaudited-commits';
+import type { RepositoryStore } from '../gitops/repository-store';
 import { hashPassword } from '../identity/password-hash';
 import type { PasswordPolicy } from '../identity/password-policy';
 import {
@@ -108,6 +110,14 @@ export async function setPlan(deps: OperatorDeps, input: { org: string; plan: st
   });
 }
 
-export function verifyAudit(deps: OperatorDeps): Promise<ChainReport> {
-  return verifyChains(deps.db);
+export interface AuditReport extends ChainReport {
+  /** Commits on hosted repositories that no audit entry names. */
+  unauditedCommits: UnauditedCommit[];
+}
+
+/** The hash chains, and every hosted repository's commits against the audit entries that name them. */
+export async function verifyAudit(deps: OperatorDeps & { repositories: RepositoryStore }): Promise<AuditReport> {
+  const chains = await verifyChains(deps.db);
+  const unauditedCommits = await findUnauditedCommits(deps.db, deps.repositories);
+  return { ...chains, unauditedCommits, ok: chains.ok && unauditedCommits.length === 0 };
 }

@@ -257,6 +257,16 @@ export async function commitEntryIds(db: Queryable, workflowId: string, commitKe
   return rows.map((r) => r.id);
 }
 
+/** The commit SHAs a project's audit entries name (what `verify-audit` checks each repository's commits against). */
+export async function auditedCommitShas(db: Queryable, projectId: string): Promise<Set<string>> {
+  const shas = (await db('audit_log')
+    .where({ project_id: projectId })
+    .whereNotNull('git_commit_sha')
+    .distinct()
+    .pluck('git_commit_sha')) as string[];
+  return new Set(shas);
+}
+
 /** Entries of one organization whose details name a break-glass session (actions taken under it), oldest first. */
 export async function breakGlassSessionEntries(
   db: Queryable,

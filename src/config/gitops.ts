@@ -1,4 +1,4 @@
-import { type Env, readBool, readInt } from './parse';
+import { type Env, readBool, readDurationMs, readInt } from './parse';
 
 export interface GitopsConfig {
   /**
@@ -12,11 +12,17 @@ export interface GitopsConfig {
    * Temporal's queue, not in the connection pool the rest of the process needs.
    */
   workerConcurrency: number;
+  /**
+   * GIT_MAINTENANCE_INTERVAL: how often a Temporal schedule runs `git gc --auto` over every hosted repository (busy
+   * repositories are also maintained every few hundred commits and after large generates; never in a request).
+   */
+  maintenanceIntervalMs: number;
 }
 
 export function loadGitopsConfig(env: Env): GitopsConfig {
   return {
     remoteAllowHttp: readBool(env, 'GIT_REMOTE_ALLOW_HTTP', false),
     workerConcurrency: readInt(env, 'GIT_WORKER_CONCURRENCY', 4, 1, 100),
+    maintenanceIntervalMs: readDurationMs(env, 'GIT_MAINTENANCE_INTERVAL', 3_600_000),
   };
 }

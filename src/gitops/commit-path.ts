@@ -14,13 +14,16 @@ import {
   type WorkloadChange,
   type WorkloadOverrides,
 } from '../projects/workload-spec';
-import { findCommitByKey, writeCommit, type FileChanges } from './commit-writer';
-import { loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
-import { readTree, resolveRef } from './git-plumbing';
+import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
+import { commitRecordState, recordCommit } from './commit-record-repository';
+import { wantsMaintenance } from './repository-maintenance';
+import { gitUrlOf, loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
+import { findProjectById } from '../projects/project-repository';
+import { readTree } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import type { RepositoryStore } from './repository-store';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
 export interface ImageUpdate {
@@ -100,6 +103,8 @@ export interface CommitOutcome {
   auditIds: string[];
   /** The project has an external remote: the commit workflow then pushes to it. */
   remote: boolean;
+  /** The repository is due for maintenance (a large commit, or its periodic turn): the workflow starts it. */
+  maintenance?: boolean;
 }
 
 export class CommitRefused extends Error {
@@ -168,42 +173,102 @@ export function managedChanges(current: Map<string, string>, rendered: Map<strin
  *
  * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository is held (in the
  *   transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
- * - Idempotent: a retry finds its own commit by the `Idempotency-Key` trailer and returns it; the database side (an
- *   image update's overrides, the audit entries) is applied again only when it is missing.
+ * - A commit and its audit entries are one unit: the commit object is built first (no ref moves), then the audit
+ *   entries and the commit record (`git_commits`) are written, and the branch moves last, right before the
+ *   transaction commits. If the transaction then fails, the branch is put back; if the process dies in between, the
+ *   next writer finds the branch past the recorded head and puts it back (see `settledParent`).
+ * - Idempotent: a retry finds its own commit by its idempotency key in `git_commits` (unique per repository) and
+ *   returns it; the database side (an image update's overrides, the audit entries) is applied again only when missing.
  * - Never an empty commit: a change that leaves the tree as it is commits nothing and returns sha null.
  * - The audit entries of the write carry the commit SHA (`gitCommitSha`) and the workflow id.
  */
 export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
-  return deps.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
-    const loaded = await loadProject(trx, req.organizationId, req.projectId, deps);
-    if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-    const present = await deps.repositories.exists(req.organizationId, req.projectId);
-    // The branch cannot move before this transaction ends: every writer takes the lock above first.
-    const parent = present ? await resolveRef(repo, `refs/heads/${MAIN_BRANCH}`) : null;
-    const existing = await findCommitByKey(repo, req.idempotencyKey, parent);
-    const recorded = await commitEntryIds(trx, req.workflowId, req.idempotencyKey);
-    const remote = (await findRemote(trx, req.projectId)) !== null;
-    if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
-    if (loaded.project.archived && !existing)
-      throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
-    if (!existing) await refuseFrozenImages(deps.governance, trx, req);
-    if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
+  const moved: { from?: string | null; to?: string } = {};
+  try {
+    return await deps.db.transaction((trx) => commitInTransaction(deps, trx, repo, req, moved));
+  } catch (err) {
+    // The branch moved but the transaction did not commit: the commit has no audit entry, so it leaves the branch.
+    if (moved.to) await restoreBranch(repo, moved.to, moved.from ?? null);
+    throw err;
+  }
+}
 
-    const mutated = await applyDatabaseSide(trx, loaded, req, deps);
-    let sha = existing;
-    if (!existing) {
-      const changes = await changesFor(repo, parent, mutated, req.operation);
-      sha = await writeCommit(repo, parent, changes, {
-        author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
-        message: req.message,
-        trailers: trailersOf(req),
-      });
-    }
-    const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
-    return { sha, created: sha !== null && sha !== existing, auditIds, remote };
-  });
+/**
+ * The branch's commit to build on. When PostgreSQL has recorded commits for the repository, the branch must be at the
+ * newest one: a tip past it is a commit whose transaction never committed (its process died between moving the branch
+ * and the commit), unaudited, so it is put back. A repository with no records yet (older than `git_commits`) is
+ * trusted as it is.
+ */
+async function settledParent(repo: string, present: boolean, head: string | null): Promise<string | null> {
+  const tip = present ? await readBranch(repo) : null;
+  if (head === null || tip === head) return tip;
+  if (!(await restoreBranch(repo, tip, head))) throw new Error('the branch moved while the repository was locked');
+  return head;
+}
+
+/** A files write renders nothing: the project row is all it needs (its delivery model stays empty). */
+async function loadFor(trx: Tx, req: CommitRequest, ctx: DeliveryContext): Promise<LoadedProject | null> {
+  if (req.operation.type !== 'files') return loadProject(trx, req.organizationId, req.projectId, ctx);
+  const project = await findProjectById(trx, req.organizationId, req.projectId);
+  if (!project) return null;
+  const model = {
+    project: project.slug,
+    repoUrl: gitUrlOf(ctx.publicUrl, project),
+    tenants: [],
+    environments: [],
+    workloads: [],
+  };
+  return { project, tenants: [], environments: [], workloads: [], model };
+}
+
+async function commitInTransaction(
+  deps: CommitPathDeps,
+  trx: Tx,
+  repo: string,
+  req: CommitRequest,
+  moved: { from?: string | null; to?: string },
+): Promise<CommitOutcome> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+  const loaded = await loadFor(trx, req, deps);
+  if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
+  const present = await deps.repositories.exists(req.organizationId, req.projectId);
+  const records = await commitRecordState(trx, req.projectId, req.idempotencyKey);
+  // The branch cannot move before this transaction ends: every writer takes the lock above first.
+  const parent = await settledParent(repo, present, records.head);
+  const existing =
+    records.keySha ??
+    (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
+  const recorded = await commitEntryIds(trx, req.workflowId, req.idempotencyKey);
+  const remote = (await findRemote(trx, req.projectId)) !== null;
+  if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
+  if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
+  if (!existing) await refuseFrozenImages(deps.governance, trx, req);
+  if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
+
+  const mutated = await applyDatabaseSide(trx, loaded, req, deps);
+  let sha = existing;
+  let changed = 0;
+  if (!existing) {
+    const changes = await changesFor(repo, parent, mutated, req.operation);
+    changed = changes.writes.size + changes.deletes.length;
+    sha = await buildCommit(repo, parent, changes, {
+      author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
+      message: req.message,
+      trailers: trailersOf(req),
+    });
+  }
+  const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
+  const created = sha !== null && sha !== existing;
+  if (created && sha) {
+    const { organizationId, projectId, idempotencyKey } = req;
+    const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
+    // Last, right before the transaction commits: what runs after this and fails puts the branch back (runCommit).
+    Object.assign(moved, { from: parent, to: sha });
+    await moveBranch(repo, sha, parent);
+    if (wantsMaintenance(changed, seq)) return { sha, created, auditIds, remote, maintenance: true };
+  }
+  return { sha, created, auditIds, remote };
 }
 
 function trailersOf(req: CommitRequest): [string, string][] {

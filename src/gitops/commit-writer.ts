@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { blobId, git, gitText, resolveRef } from './git-plumbing';
+import { git, gitText } from './git-plumbing';
 import { MAIN_BRANCH } from './repository-store';
 
 export interface FileChanges {
@@ -20,81 +18,139 @@ export interface CommitMeta {
 
 const BRANCH_REF = `refs/heads/${MAIN_BRANCH}`;
 const ZERO = '0'.repeat(40);
-const COMMITTER = { GIT_COMMITTER_NAME: 'Delivery Platform', GIT_COMMITTER_EMAIL: 'git@delivery-platform.invalid' };
+const COMMITTER = 'Delivery Platform <git@delivery-platform.invalid>';
+/** The branch fast-import builds on in memory; reset before the stream ends, so no ref is ever written. */
+const SCRATCH_REF = 'refs/platform/build';
 
 const oneLine = (value: string) => value.replace(/[\r\n\0]+/g, ' ').trim();
+/** A name or email as fast-import takes it: one line, no angle brackets. */
+const identPart = (value: string) => oneLine(value).replace(/[<>]/g, '');
 
 export function commitMessage(meta: Pick<CommitMeta, 'message' | 'trailers'>): string {
   const body = meta.message.replace(/\0/g, '').trim() || 'Update';
   return `${body}\n\n${meta.trailers.map(([k, v]) => `${k}: ${oneLine(v)}`).join('\n')}\n`;
 }
 
-/** Writes the blobs of `writes` in one `fast-import` process (one pack, whatever the number of files). */
-async function writeBlobs(repo: string, writes: Map<string, string>): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  const chunks: Buffer[] = [];
-  for (const [file, content] of writes) {
-    const body = Buffer.from(content, 'utf8');
-    ids.set(file, blobId(body));
-    chunks.push(Buffer.from(`blob\ndata ${body.length}\n`), body, Buffer.from('\n'));
-  }
-  if (chunks.length > 0) await git(repo, ['fast-import', '--quiet'], { input: Buffer.concat(chunks) });
-  return ids;
+/** A path as a C-style quoted string (fast-import takes any byte in it then, spaces and quotes included). */
+function quoted(file: string): string {
+  return `"${file.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+function data(body: Buffer): Buffer[] {
+  return [Buffer.from(`data ${body.length}\n`), body, Buffer.from('\n')];
+}
+
+/** The root tree id of an `ls <commit> ""` answer line (`040000 tree <id>\t`), or null for an empty tree. */
+function rootTree(line: string | undefined): string | null {
+  const match = /^040000 tree ([0-9a-f]{40})\t/.exec(line ?? '');
+  return match?.[1] ?? null;
 }
 
 /**
- * Builds the tree of `parent` plus `changes` in a temporary index (GIT_INDEX_FILE; a bare repository has no index of
- * its own), and commits it when it differs from the parent's tree. The branch moves with a compare-and-swap from
- * `parent`, so a writer that raced past the repository lock would fail here instead of losing an update.
- * Returns the new commit, or null when the changes leave the tree as it was (never an empty commit).
+ * Builds the commit of `parent` plus `changes` in one `git fast-import` process: the blobs, the trees of the changed
+ * paths only (fast-import starts from the parent's tree and rewrites just the directories on the changed paths) and
+ * the commit, without moving any ref. Returns the commit, or null when the changes leave the parent's tree as it is
+ * (never an empty commit; the unreferenced objects go at the next maintenance).
  */
-export async function writeCommit(
+export async function buildCommit(
   repo: string,
   parent: string | null,
   changes: FileChanges,
   meta: CommitMeta,
 ): Promise<string | null> {
-  const index = path.join(os.tmpdir(), `platform-index-${randomUUID()}`);
-  const env = { GIT_INDEX_FILE: index };
-  try {
-    await git(repo, parent ? ['read-tree', parent] : ['read-tree', '--empty'], { env });
-    const blobs = await writeBlobs(repo, changes.writes);
-    const lines = [
-      ...[...blobs].map(([file, sha]) => `100644 ${sha}\t${file}`),
-      ...changes.deletes.filter((f) => !blobs.has(f)).map((f) => `0 ${ZERO}\t${f}`),
-    ];
-    if (lines.length > 0)
-      await git(repo, ['update-index', '-z', '--index-info'], { env, input: lines.join('\0') + '\0' });
-    const tree = (await gitText(repo, ['write-tree'], { env })).trim();
-    const parentTree = parent ? (await gitText(repo, ['rev-parse', `${parent}^{tree}`])).trim() : null;
-    if (tree === parentTree || (parent === null && lines.length === 0)) return null;
-    const commit = (
-      await gitText(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : [])], {
-        input: commitMessage(meta),
-        env: {
-          ...COMMITTER,
-          GIT_AUTHOR_NAME: oneLine(meta.author.name) || 'unknown',
-          GIT_AUTHOR_EMAIL: oneLine(meta.author.email) || 'unknown@delivery-platform.invalid',
-        },
-      })
-    ).trim();
-    await git(repo, ['update-ref', BRANCH_REF, commit, parent ?? ZERO]);
-    return commit;
-  } finally {
-    await fs.rm(index, { force: true });
+  const deletes = changes.deletes.filter((file) => !changes.writes.has(file));
+  if (parent === null && changes.writes.size === 0) return null;
+  const when = `${Math.floor(Date.now() / 1000)} +0000`;
+  const author = `${identPart(meta.author.name) || 'unknown'} <${identPart(meta.author.email) || 'unknown@delivery-platform.invalid'}>`;
+  const chunks: Buffer[] = [
+    Buffer.from(`commit ${SCRATCH_REF}\nmark :1\nauthor ${author} ${when}\ncommitter ${COMMITTER} ${when}\n`),
+    ...data(Buffer.from(commitMessage(meta), 'utf8')),
+  ];
+  if (parent) chunks.push(Buffer.from(`from ${parent}\n`));
+  for (const file of deletes) chunks.push(Buffer.from(`D ${quoted(file)}\n`));
+  for (const [file, content] of changes.writes) {
+    chunks.push(Buffer.from(`M 100644 inline ${quoted(file)}\n`), ...data(Buffer.from(content, 'utf8')));
   }
+  chunks.push(Buffer.from(`\nget-mark :1\nls :1 ""\n`));
+  if (parent) chunks.push(Buffer.from(`ls ${parent} ""\n`));
+  chunks.push(Buffer.from(`reset ${SCRATCH_REF}\n\ndone\n`));
+  const out = await gitText(repo, ['fast-import', '--quiet', '--done', '--date-format=raw'], {
+    input: Buffer.concat(chunks),
+  });
+  const [commit, tree, parentTree] = out.split('\n');
+  if (!commit || !/^[0-9a-f]{40}$/.test(commit))
+    throw new Error(`git fast-import gave no commit: ${out.slice(0, 200)}`);
+  if (rootTree(tree) === (parent ? rootTree(parentTree) : null)) return null;
+  return commit;
+}
+
+/**
+ * Moves the branch from `from` (null: it does not exist) to `to`, compare-and-swap: fails if it moved meanwhile.
+ * Written the way git's files backend writes a loose ref (create `<ref>.lock` exclusively, check the old value, write,
+ * fsync, rename over the ref), without a git process: this is the hot path, and a process costs more than the write.
+ * Loose refs win over packed-refs, so a branch that gc packed is moved the same way.
+ */
+export async function moveBranch(repo: string, to: string, from: string | null): Promise<void> {
+  const ref = path.join(repo, BRANCH_REF);
+  const lock = `${ref}.lock`;
+  await fs.mkdir(path.dirname(ref), { recursive: true });
+  const handle = await fs.open(lock, 'wx');
+  try {
+    try {
+      const current = await readBranch(repo);
+      if (current !== from) throw new Error(`${BRANCH_REF} is at ${String(current)}, not ${String(from)}`);
+      await handle.writeFile(`${to}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(lock, ref);
+  } catch (err) {
+    await fs.rm(lock, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Puts the branch back from `from` to `to` (null: deletes it), only if it is still at `from` (null: absent); false
+ * if it is elsewhere.
+ */
+export async function restoreBranch(repo: string, from: string | null, to: string | null): Promise<boolean> {
+  const args = to ? ['update-ref', BRANCH_REF, to, from ?? ZERO] : ['update-ref', '-d', BRANCH_REF, from ?? ZERO];
+  return git(repo, args).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The branch's commit, read from the ref files (a loose ref, else packed-refs) without a git process; null when the
+ * branch does not exist.
+ */
+export async function readBranch(repo: string): Promise<string | null> {
+  const loose = await fs.readFile(path.join(repo, BRANCH_REF), 'utf8').catch(() => null);
+  if (loose !== null) {
+    const sha = loose.trim();
+    if (/^[0-9a-f]{40}$/.test(sha)) return sha;
+  }
+  const packed = await fs.readFile(path.join(repo, 'packed-refs'), 'utf8').catch(() => '');
+  for (const line of packed.split('\n')) {
+    if (line.endsWith(` ${BRANCH_REF}`)) return line.slice(0, 40);
+  }
+  return null;
 }
 
 /** Idempotency keys are plain tokens, so they go into a regular expression as they are. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 /**
- * The newest commit of the branch carrying `Idempotency-Key: <key>`: what a retried write finds instead of redoing.
+ * The newest commit of the branch carrying `Idempotency-Key: <key>`, by a scan of the history: only for repositories
+ * older than the commit records (git_commits), whose keys are found there otherwise.
  * `tip` is the branch's commit when the caller resolved it already (null: the branch does not exist).
  */
 export async function findCommitByKey(repo: string, key: string, tip?: string | null): Promise<string | null> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new Error('invalid idempotency key');
-  const from = tip === undefined ? await resolveRef(repo, BRANCH_REF) : tip;
+  const from = tip === undefined ? await readBranch(repo) : tip;
   if (from === null) return null;
   const out = await gitText(repo, [
     'log',

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { gitBinary } from './git-binary';
 
 /**
  * Plain `git` plumbing on bare repositories, one child process per call, no working tree: blobs, trees and commits are
@@ -24,7 +25,7 @@ export class GitError extends Error {
 
 export function git(repo: string, args: string[], opts: GitRun = {}): Promise<{ stdout: Buffer; code: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', repo, ...args], {
+    const child = spawn(gitBinary(), ['--git-dir', repo, ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LC_ALL: 'C', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gitBinary } from './git-binary';
 
 const run = promisify(execFile);
 
@@ -25,6 +26,14 @@ export interface RepositoryStore {
   ensure(organizationId: string, projectId: string): Promise<string>;
   exists(organizationId: string, projectId: string): Promise<boolean>;
   remove(organizationId: string, projectId: string): Promise<void>;
+  /** Every hosted repository on disk (operator checks and maintenance sweeps). */
+  list(): Promise<HostedRepository[]>;
+}
+
+export interface HostedRepository {
+  organizationId: string;
+  projectId: string;
+  path: string;
 }
 
 export function createRepositoryStore(dataDir: string): RepositoryStore {
@@ -36,7 +45,7 @@ export function createRepositoryStore(dataDir: string): RepositoryStore {
     async ensure(organizationId, projectId) {
       const dir = store.pathOf(organizationId, projectId);
       await fs.mkdir(path.dirname(dir), { recursive: true });
-      await run('git', ['init', '--quiet', '--bare', `--initial-branch=${MAIN_BRANCH}`, dir]);
+      await run(gitBinary(), ['init', '--quiet', '--bare', `--initial-branch=${MAIN_BRANCH}`, dir]);
       return dir;
     },
     async exists(organizationId, projectId) {
@@ -47,6 +56,17 @@ export function createRepositoryStore(dataDir: string): RepositoryStore {
     },
     async remove(organizationId, projectId) {
       await fs.rm(store.pathOf(organizationId, projectId), { recursive: true, force: true });
+    },
+    async list() {
+      const found: HostedRepository[] = [];
+      for (const organizationId of await fs.readdir(root).catch(() => [])) {
+        for (const name of await fs.readdir(path.join(root, organizationId)).catch(() => [])) {
+          if (!name.endsWith('.git')) continue;
+          const projectId = name.slice(0, -'.git'.length);
+          found.push({ organizationId, projectId, path: store.pathOf(organizationId, projectId) });
+        }
+      }
+      return found;
     },
   };
   return store;

@@ -5,6 +5,7 @@ import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { startRowReconciler } from '../temporal/row-reconciler';
+import { ensureMaintenanceSchedule } from '../gitops/maintenance-schedule';
 import { startAgentGrpcServer, type RunningAgentServer } from '../clusters/agent-grpc-server';
 import type { Config } from '../config';
 import { migrateLatest } from '../db/migrate';
@@ -73,6 +74,12 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       shutdownGraceMs: config.workerShutdownGraceMs,
     });
     const workers = [worker, gitWorker];
+    await ensureMaintenanceSchedule(services.temporal, {
+      prefix: config.temporal.taskQueuePrefix,
+      workflowQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),
+      gitQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
+      intervalMs: config.gitops.maintenanceIntervalMs,
+    }).catch((err: unknown) => log.warn('git maintenance schedule not created', errorFields(err)));
     const interval = config.orgs.invitationReconcileIntervalMs;
     const reconcilers = [
       startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),

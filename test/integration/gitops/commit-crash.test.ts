@@ -4,70 +4,140 @@ import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
-import { findCommitByKey } from '../../../src/gitops/commit-writer';
+import { findCommitByKey, readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
+import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
+import type { Tx } from '../../../src/db/knex';
 import { makeProject } from './gitops-harness';
 
 let platform: TestPlatform;
+let token: string;
+let projectId: string;
+let repo: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform({ worker: false });
+  const { org, members } = await makeOrg(platform, ['owner']);
+  token = members.owner!.token;
+  await makeProject(platform, token, 'crash', ['acme']);
+  const project = (await platform.services
+    .db('projects')
+    .where({ organization_id: org.id, slug: 'crash' })
+    .first('id')) as { id: string };
+  projectId = project.id;
+  repo = platform.services.repositories.pathOf(org.id, project.id);
 }, 120_000);
 afterAll(() => platform.close());
 
-describe('the commit activity across a worker crash', () => {
-  it('ends with exactly one commit, whose SHA the write returns, when the worker dies mid-commit', async () => {
-    const { org, members } = await makeOrg(platform, ['owner']);
-    const token = members.owner!.token;
-    await makeProject(platform, token, 'crash', ['acme']);
-    const project = (await platform.services
-      .db('projects')
-      .where({ organization_id: org.id, slug: 'crash' })
-      .first('id')) as { id: string };
-    const repo = platform.services.repositories.pathOf(org.id, project.id);
+/** A worker process of its own, to kill. */
+function spawnWorker() {
+  return spawnScript('scripts/serve.ts', ['worker'], {
+    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
+    LOG_LEVEL: 'warn',
+  });
+}
 
-    // Hold inserts into the audit table: the worker's commit activity writes the Git commit, then stops at its audit
-    // entry with its transaction (and the repository lock) open. That is where it is killed.
+function write(key: string) {
+  return httpClient(platform.url).put<{ commit: string; created: boolean }>('/api/v2/projects/crash/files/content', {
+    token,
+    body: { path: `notes/${key}.md`, content: 'survives\n', message: 'Across a crash' },
+    headers: { 'Idempotency-Key': key },
+  });
+}
+
+/** The backend of a session waiting for a lock (`relation` on a table, or an advisory lock), or null. */
+async function waitingBackend(held: Tx, where: string): Promise<number | null> {
+  const { rows } = (await held.raw(`SELECT pid FROM pg_locks WHERE NOT granted AND ${where} LIMIT 1`)) as {
+    rows: { pid: number }[];
+  };
+  return rows[0]?.pid ?? null;
+}
+
+/** After the takeover: one commit of the key on the branch, the one the write returned, named by its audit entry. */
+async function expectOneAuditedCommit(key: string, sha: string) {
+  const log = await gitText(repo, ['log', '--format=%H', `--grep=^Idempotency-Key: ${key}$`, 'main']);
+  expect(log.trim().split('\n')).toEqual([sha]);
+  expect(await readBranch(repo)).toBe(sha);
+  const workflowId = `git-commit-${projectId}-${key}`;
+  const entries = (await platform.services
+    .db('audit_log')
+    .where({ workflow_id: workflowId })
+    .select('action', 'git_commit_sha')) as { action: string; git_commit_sha: string }[];
+  expect(entries).toEqual([{ action: 'git.files.commit', git_commit_sha: sha }]);
+  expect(await findUnauditedCommits(platform.services.db, platform.services.repositories)).toEqual([]);
+
+  const history = await platform.services.temporal.workflow.getHandle(workflowId).fetchHistory();
+  const attempts = (history.events ?? [])
+    .map((e) => e.activityTaskStartedEventAttributes?.attempt)
+    .filter((a): a is number => typeof a === 'number');
+  expect(attempts.length).toBe(1);
+  expect(attempts[0]).toBeGreaterThanOrEqual(2);
+}
+
+describe('the commit activity across a worker crash', () => {
+  it('ends with exactly one commit, whose SHA the write returns, when the worker dies at its audit entry', async () => {
+    const tip = await readBranch(repo);
+    // Hold inserts into the audit table: the worker's commit activity builds the Git commit, then stops at its audit
+    // entry with its transaction (and the repository lock) open, the branch not moved yet. That is where it is killed.
     const held = await platform.services.db.transaction();
     await held.raw('LOCK TABLE audit_log IN EXCLUSIVE MODE');
-    const worker = spawnScript('scripts/serve.ts', ['worker'], {
-      ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-      WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
-      LOG_LEVEL: 'warn',
-    });
-    const write = httpClient(platform.url).put<{ commit: string; created: boolean }>(
-      '/api/v2/projects/crash/files/content',
-      {
-        token,
-        body: { path: 'notes/crash.md', content: 'survives\n', message: 'Across a crash' },
-        headers: { 'Idempotency-Key': 'crash-1' },
-      },
+    const worker = spawnWorker();
+    const pending = write('crash-1');
+    await eventually(
+      () => waitingBackend(held, "relation = 'audit_log'::regclass"),
+      60_000,
+      'the commit waiting at its audit entry',
     );
-    const sha = await eventually(() => findCommitByKey(repo, 'crash-1'), 60_000, 'the commit of the first attempt');
     worker.kill('SIGKILL');
     expect(await exited(worker)).toBe('SIGKILL');
+    expect(await readBranch(repo)).toBe(tip);
     await held.rollback();
 
     // Another worker takes over: Temporal retries the activity once the dead one stops heartbeating.
     await platform.startWorker();
-    const res = await write;
+    const res = await pending;
     expect([res.status, res.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
-    expect(res.body.commit).toBe(sha);
+    await expectOneAuditedCommit('crash-1', res.body.commit);
+    await platform.stopWorker();
+  }, 150_000);
 
-    const log = await gitText(repo, ['log', '--format=%H', '--grep=^Idempotency-Key: crash-1$', 'main']);
-    expect(log.trim().split('\n')).toEqual([sha]);
-    const workflowId = `git-commit-${project.id}-crash-1`;
-    const entries = (await platform.services
-      .db('audit_log')
-      .where({ workflow_id: workflowId })
-      .select('action', 'git_commit_sha')) as { action: string; git_commit_sha: string }[];
-    expect(entries).toEqual([{ action: 'git.files.commit', git_commit_sha: sha }]);
+  it('takes the commit off the branch when the worker dies between moving the branch and the database commit', async () => {
+    // A deferred trigger stops the database COMMIT itself on a lock this test holds: the branch has moved and the
+    // audit entry is written but not committed. Then the worker dies and its database session with it.
+    const db = platform.services.db;
+    await db.raw(`CREATE FUNCTION test_hold_commit() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$`);
+    await db.raw(`CREATE CONSTRAINT TRIGGER test_hold_commit AFTER INSERT ON audit_log
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.workflow_id = 'git-commit-${projectId}-crash-2')
+      EXECUTE FUNCTION test_hold_commit()`);
+    const held = await db.transaction();
+    await held.raw('SELECT pg_advisory_xact_lock(4242)');
+    try {
+      const worker = spawnWorker();
+      const pending = write('crash-2');
+      const orphan = await eventually(() => findCommitByKey(repo, 'crash-2'), 60_000, 'the branch moved');
+      const backend = await eventually(
+        () => waitingBackend(held, "locktype = 'advisory' AND objid = 4242"),
+        60_000,
+        'the database commit held',
+      );
+      worker.kill('SIGKILL');
+      expect(await exited(worker)).toBe('SIGKILL');
+      await held.raw('SELECT pg_terminate_backend(?)', [backend]);
+      await held.rollback();
+      expect(await readBranch(repo)).toBe(orphan);
 
-    const history = await platform.services.temporal.workflow.getHandle(workflowId).fetchHistory();
-    const attempts = (history.events ?? [])
-      .map((e) => e.activityTaskStartedEventAttributes?.attempt)
-      .filter((a): a is number => typeof a === 'number');
-    expect(attempts.length).toBe(1);
-    expect(attempts[0]).toBeGreaterThanOrEqual(2);
+      await platform.startWorker();
+      const res = await pending;
+      expect([res.status, res.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
+      expect(res.body.commit).not.toBe(orphan);
+      expect(await gitText(repo, ['rev-list', 'main'])).not.toContain(orphan);
+      await expectOneAuditedCommit('crash-2', res.body.commit);
+    } finally {
+      if (!held.isCompleted()) await held.rollback();
+      await db.raw('DROP TRIGGER test_hold_commit ON audit_log');
+      await db.raw('DROP FUNCTION test_hold_commit()');
+    }
   }, 150_000);
 });

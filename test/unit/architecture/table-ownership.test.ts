@@ -29,6 +29,7 @@ const OWNERS: Record<string, string> = {
   escalation_policies: 'src/notifications',
   freeze_switches: 'src/freezes',
   freeze_windows: 'src/freezes',
+  git_commits: 'src/gitops',
   git_remote_pushes: 'src/gitops',
   image_update_marks: 'src/webhooks',
   invitations: 'src/invitations',

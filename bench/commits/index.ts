@@ -1,0 +1,156 @@
+/**
+ * Commit path figures against their floors, measured in the same run on the same disk (issue 35):
+ *   npm run bench:commits [-- --files 5000 --commits 100 --writers 20 --history 50000]
+ * Starts the platform on embedded defaults (every port from settings, the agent listener on a free one), fills a
+ * project's repository with `files` files, then prints commits per second of:
+ *   - the floors: the 5-process plumbing loop in shell and one `git fast-import`, on copies of the same repository;
+ *   - the one commit path (runCommit: lock, records, audit entries, git), one writer and `writers` concurrent ones;
+ *   - the whole write over HTTP (route, workflow, activity), one writer (latency p50/p95 against the bare one-file
+ *     commit of the plumbing loop) and `writers` concurrent ones;
+ *   - the commit path on a repository with `history` commits against the fresh one.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
+import { recordCommit } from '../../src/gitops/commit-record-repository';
+import { readBranch } from '../../src/gitops/commit-writer';
+import { apiCaller } from '../api-call';
+import { runBench } from '../run-bench';
+import { startBenchPlatform } from '../validate/platform';
+import { elapsedMs, line, percentile } from '../validate/stats';
+import { copyOf, fastImport, growHistory, plumbingLoop } from './floors';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
+const rate = (label: string, perSecond: number, floor?: number) =>
+  line(
+    `${label.padEnd(52)} ${perSecond.toFixed(1).padStart(8)} commits/s` +
+      (floor === undefined ? '' : `   ${((100 * perSecond) / floor).toFixed(0).padStart(4)}% of the plumbing floor`),
+  );
+const latency = (label: string, ms: number[], floorP95?: number) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const p95 = percentile(sorted, 95);
+  line(
+    `${label.padEnd(52)} p50 ${percentile(sorted, 50).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms` +
+      (floorP95 === undefined ? '' : `   p95 ${(p95 / floorP95).toFixed(1)}x the bare one-file commit`),
+  );
+};
+
+/** `count` calls of `fn`, `writers` at a time: calls per second. */
+async function concurrently(count: number, writers: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < count) await fn(next++);
+    }),
+  );
+  return count / (elapsedMs(start) / 1000);
+}
+
+async function main(): Promise<void> {
+  const files = arg('files', 5000);
+  const commits = arg('commits', 100);
+  const writers = arg('writers', 20);
+  const history = arg('history', 50_000);
+  const platform = await startBenchPlatform({ DATABASE_POOL_MAX: String(writers + 10) }, { worker: true });
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-commits-'));
+  try {
+    const call = apiCaller(platform.baseUrl, platform.token);
+    const s = platform.services;
+    const deps: CommitPathDeps = {
+      db: s.db,
+      audit: s.audit,
+      repositories: s.repositories,
+      publicUrl: s.config.publicUrl,
+      sources: s.sources,
+      governance: s.governance,
+    };
+    const org = (await s.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
+    const request = (projectId: string, writes: { path: string; content: string }[]): CommitRequest => {
+      const key = randomUUID();
+      return {
+        organizationId: org.id,
+        projectId,
+        idempotencyKey: key,
+        workflowId: `bench-${key}`,
+        message: 'bench',
+        actor: { userId: null, actorType: 'system', actor: 'bench', email: null, requestId: null },
+        operation: { type: 'files', writes, deletes: [] },
+      };
+    };
+    const project = async (slug: string) => {
+      const { id } = await call<{ id: string }>('POST', '/api/v2/projects', { slug, name: slug });
+      const seed = Array.from({ length: files }, (_, i) => ({ path: `seed/d${i % 50}/f${i}.md`, content: `${i}\n` }));
+      await runCommit(deps, request(id, seed));
+      return { id, repo: s.repositories.pathOf(org.id, id) };
+    };
+    const fresh = await project('fresh');
+    const old = await project('history');
+    line(`repositories of ${files} files; ${commits} commits per figure, ${writers} concurrent writers`);
+
+    const loop = await plumbingLoop(await copyOf(fresh.repo, path.join(work, 'floor.git')), commits);
+    const floorP95 = percentile(
+      [...loop.ms].sort((a, b) => a - b),
+      95,
+    );
+    rate('floor: 5-process plumbing loop (shell)', loop.perSecond, loop.perSecond);
+    latency('floor: bare one-file commit (plumbing loop)', loop.ms);
+    rate('floor: one git fast-import', await fastImport(await copyOf(fresh.repo, path.join(work, 'fi.git')), 1000));
+
+    let n = 0;
+    const oneFile = (id: string) => () => runCommit(deps, request(id, [{ path: `w/${n++}.md`, content: `${n}\n` }]));
+    const sequential = await concurrently(commits, 1, oneFile(fresh.id));
+    rate('commit path (runCommit), 1 writer', sequential, loop.perSecond);
+    rate(
+      `commit path (runCommit), ${writers} writers`,
+      await concurrently(commits, writers, oneFile(fresh.id)),
+      loop.perSecond,
+    );
+
+    const put = (i: number) =>
+      call('PUT', '/api/v2/projects/fresh/files/content', { path: `h/${i}.md`, content: `${i}\n`, message: 'http' });
+    const ms: number[] = [];
+    const http1 = await concurrently(commits, 1, async (i) => {
+      const start = process.hrtime.bigint();
+      await put(i);
+      ms.push(elapsedMs(start));
+    });
+    rate('HTTP write (route + workflow + commit), 1 writer', http1, loop.perSecond);
+    latency('HTTP write -> commit, 1 writer', ms, floorP95);
+    rate(
+      `HTTP write, ${writers} writers`,
+      await concurrently(commits, writers, (i) => put(commits + i)),
+      loop.perSecond,
+    );
+
+    // A long history: the commit path must not look at it (keys and the head are in PostgreSQL).
+    const grow = process.hrtime.bigint();
+    await growHistory(old.repo, history);
+    const tip = await readBranch(old.repo);
+    if (!tip) throw new Error('no branch after the history was written');
+    await recordCommit(s.db, {
+      organizationId: org.id,
+      projectId: old.id,
+      idempotencyKey: 'history',
+      sha: tip,
+      parentSha: null,
+    });
+    line(`history of ${history} commits written in ${(elapsedMs(grow) / 1000).toFixed(1)} s`);
+    const fresh2 = await concurrently(commits, 1, oneFile(fresh.id));
+    const longHistory = await concurrently(commits, 1, oneFile(old.id));
+    rate('commit path, 1 writer, fresh repository', fresh2);
+    rate(`commit path, 1 writer, ${history} commits of history`, longHistory);
+    line(`  history cost: ${((100 * (fresh2 - longHistory)) / fresh2).toFixed(1)}% slower than fresh (goal <= 10%)`);
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+    await platform.stop();
+  }
+}
+
+runBench(main);

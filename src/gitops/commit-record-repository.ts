@@ -1,0 +1,40 @@
+import type { Queryable } from '../db/knex';
+
+/**
+ * What PostgreSQL knows of a repository's commits (table `git_commits`, written in the commit's transaction together
+ * with its audit entries): the commit of an idempotency key, and the newest recorded commit, the head the database
+ * vouches for.
+ */
+export interface CommitRecordState {
+  /** The commit this idempotency key wrote, or null. */
+  keySha: string | null;
+  /** The newest recorded commit of the repository, or null (none yet: a new repository, or one older than the table). */
+  head: string | null;
+}
+
+export async function commitRecordState(db: Queryable, projectId: string, key: string): Promise<CommitRecordState> {
+  const { rows } = (await db.raw(
+    `SELECT (SELECT sha FROM git_commits WHERE project_id = ? AND idempotency_key = ?) AS key_sha,
+            (SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1) AS head`,
+    [projectId, key, projectId],
+  )) as { rows: { key_sha: string | null; head: string | null }[] };
+  const row = rows[0];
+  return { keySha: row?.key_sha ?? null, head: row?.head ?? null };
+}
+
+/** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */
+export async function recordCommit(
+  db: Queryable,
+  commit: { organizationId: string; projectId: string; idempotencyKey: string; sha: string; parentSha: string | null },
+): Promise<bigint> {
+  const [row] = (await db('git_commits')
+    .insert({
+      organization_id: commit.organizationId,
+      project_id: commit.projectId,
+      idempotency_key: commit.idempotencyKey,
+      sha: commit.sha,
+      parent_sha: commit.parentSha,
+    })
+    .returning('seq')) as { seq: string }[];
+  return BigInt(row?.seq ?? 0);
+}

@@ -1,0 +1,27 @@
+import { auditedCommitShas } from '../audit/audit-repository';
+import type { Queryable } from '../db/knex';
+import { readBranch } from './commit-writer';
+import { gitText } from './git-plumbing';
+import type { RepositoryStore } from './repository-store';
+
+export interface UnauditedCommit {
+  organizationId: string;
+  projectId: string;
+  sha: string;
+}
+
+/**
+ * Commits on a hosted repository's branch that no audit entry names (`git_commit_sha`): every commit the platform
+ * writes has one, so any other is a write that escaped the audit log (or a branch moved behind the platform's back).
+ */
+export async function findUnauditedCommits(db: Queryable, repositories: RepositoryStore): Promise<UnauditedCommit[]> {
+  const found: UnauditedCommit[] = [];
+  for (const { organizationId, projectId, path } of await repositories.list()) {
+    const tip = await readBranch(path);
+    if (!tip) continue;
+    const commits = (await gitText(path, ['rev-list', tip])).split('\n').filter(Boolean);
+    const audited = await auditedCommitShas(db, projectId);
+    for (const sha of commits) if (!audited.has(sha)) found.push({ organizationId, projectId, sha });
+  }
+  return found;
+}

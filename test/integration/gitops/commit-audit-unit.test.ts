@@ -1,0 +1,106 @@
+import { makeOrg } from '../../helpers/fixtures';
+import { runScript } from '../../helpers/child-process';
+import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import { readBranch } from '../../../src/gitops/commit-writer';
+import { gitText } from '../../../src/gitops/git-plumbing';
+import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
+import { makeProject } from './gitops-harness';
+
+/**
+ * A commit and its audit entry are one unit (issue 25, docs/security.md GIT-AUDIT-1): no commit stays on the branch
+ * without its entry, whatever fails between the Git write and the database commit, and `verify-audit` finds any that
+ * did.
+ */
+let platform: TestPlatform;
+let deps: CommitPathDeps;
+let repo: string;
+let request: (key: string, message: string) => CommitRequest;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ worker: false });
+  const { org, members } = await makeOrg(platform, ['owner']);
+  await makeProject(platform, members.owner!.token, 'unit', ['acme']);
+  const s = platform.services;
+  const project = (await s.db('projects').where({ organization_id: org.id, slug: 'unit' }).first('id')) as {
+    id: string;
+  };
+  deps = {
+    db: s.db,
+    audit: s.audit,
+    repositories: s.repositories,
+    publicUrl: s.config.publicUrl,
+    sources: s.sources,
+    governance: s.governance,
+  };
+  repo = s.repositories.pathOf(org.id, project.id);
+  request = (key, message) => ({
+    organizationId: org.id,
+    projectId: project.id,
+    idempotencyKey: key,
+    workflowId: `test-unit-${key}`,
+    message,
+    actor: { userId: members.owner!.user.id, actorType: 'user', actor: 'owner', email: null, requestId: null },
+    operation: { type: 'files', writes: [{ path: `notes/${key}.md`, content: `${key}\n` }], deletes: [] },
+  });
+}, 120_000);
+afterAll(() => platform.close());
+
+const unaudited = () => findUnauditedCommits(platform.services.db, platform.services.repositories);
+
+it('puts the branch back when the transaction fails after the branch moved (failure injected at the commit)', async () => {
+  const db = platform.services.db;
+  // A deferred constraint trigger fails the database COMMIT itself: after the commit path wrote its Git commit,
+  // moved the branch and wrote its audit entry, at the last possible moment.
+  await db.raw(`CREATE FUNCTION test_fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'injected failure at commit'; END $$`);
+  await db.raw(`CREATE CONSTRAINT TRIGGER test_fail_at_commit AFTER INSERT ON audit_log
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.details->>'message' = 'refused at commit')
+    EXECUTE FUNCTION test_fail_at_commit()`);
+  try {
+    const first = await runCommit(deps, request('unit-1', 'first'));
+    expect(first.created).toBe(true);
+    expect(await readBranch(repo)).toBe(first.sha);
+
+    await expect(runCommit(deps, request('unit-2', 'refused at commit'))).rejects.toThrow('injected failure at commit');
+    expect(await readBranch(repo)).toBe(first.sha);
+    expect(await db('git_commits').where({ idempotency_key: 'unit-2' })).toEqual([]);
+    expect(await unaudited()).toEqual([]);
+  } finally {
+    await db.raw('DROP TRIGGER test_fail_at_commit ON audit_log');
+    await db.raw('DROP FUNCTION test_fail_at_commit()');
+  }
+
+  // The same write again, once nothing fails: one commit, on the branch, with its entry.
+  const again = await runCommit(deps, request('unit-2', 'refused at commit'));
+  expect(again.created).toBe(true);
+  expect(await readBranch(repo)).toBe(again.sha);
+  expect(await unaudited()).toEqual([]);
+});
+
+it('finds a commit without an audit entry (verify-audit exits 1), and the next write takes it off the branch', async () => {
+  const recorded = await readBranch(repo);
+  expect(recorded).not.toBeNull();
+  // What a process killed between moving the branch and the database commit leaves: a commit nothing recorded.
+  const tree = (await gitText(repo, ['rev-parse', `${recorded}^{tree}`])).trim();
+  const orphan = (await gitText(repo, ['commit-tree', tree, '-p', recorded!], { input: 'unaudited\n' })).trim();
+  await gitText(repo, ['update-ref', 'refs/heads/main', orphan, recorded!]);
+
+  const env = testEnv(platform.database, platform.config.temporal.taskQueuePrefix, { LOG_LEVEL: 'silent' });
+  const before = await runScript('scripts/admin.ts', ['verify-audit'], env);
+  expect(before.code).toBe(1);
+  expect(JSON.parse(before.output)).toMatchObject({ ok: false, unauditedCommits: [{ sha: orphan }] });
+
+  const next = await runCommit(deps, request('unit-3', 'after the orphan'));
+  expect(next.created).toBe(true);
+  expect((await gitText(repo, ['rev-parse', `${next.sha}^`])).trim()).toBe(recorded);
+  expect(await gitText(repo, ['rev-list', 'main'])).not.toContain(orphan);
+
+  // A retry of a recorded write finds its commit in PostgreSQL: the same SHA, nothing new.
+  const retried = await runCommit(deps, request('unit-3', 'after the orphan'));
+  expect(retried).toMatchObject({ sha: next.sha, created: false, auditIds: next.auditIds });
+  expect(await readBranch(repo)).toBe(next.sha);
+
+  const after = await runScript('scripts/admin.ts', ['verify-audit'], env);
+  expect([after.code, JSON.parse(after.output)]).toMatchObject([0, { ok: true, unauditedCommits: [] }]);
+}, 60_000);
