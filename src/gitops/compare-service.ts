@@ -226,7 +226,7 @@ export function createCompareService(deps: {
         wanted.has(`${t.tenant}/${t.environment}`),
       );
       const changed = [...rendered]
-        .filter(([path, text]) => files.get(path) !== text)
+        .filter(([path, text]) => targetOf(path) !== null && files.get(path) !== text)
         .map(([path, text]) => ({ path, diff: unifiedDiff(path, files.get(path) ?? null, text) }));
       return {
         workload: body.workload,

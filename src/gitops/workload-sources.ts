@@ -28,6 +28,8 @@ export interface SourceModel {
   tenants: string[];
   environments: { slug: string; kubernetesVersion: string }[];
   workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
+  /** Destination namespaces by `<tenant>/<environment>` (charts render into them); the tenant's slug otherwise. */
+  destinations?: Map<string, { argo: { namespace: string } }>;
 }
 
 /** A chart archive read into memory to render, at most (its files unpack to 20 MiB at most, chart-render.ts). */
@@ -106,7 +108,8 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
           for (const env of model.environments) {
             const spec = effectiveSpec(w.spec, w.overrides, tenant, env.slug);
             const overrides = { image: spec.image, replicas: spec.replicas };
-            const key = JSON.stringify([tenant, env.kubernetesVersion, overrides]);
+            const namespace = model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace;
+            const key = JSON.stringify([tenant, namespace, env.kubernetesVersion, overrides]);
             let rendered = memo.get(key);
             if (!rendered) {
               rendered = archive
@@ -114,7 +117,7 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
                     ref: `${source.name}:${source.version}`,
                     archive,
                     releaseName: w.name,
-                    namespace: tenant,
+                    namespace: model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace ?? tenant,
                     kubernetesVersion: env.kubernetesVersion,
                     values: source.values ?? {},
                     overrides,
