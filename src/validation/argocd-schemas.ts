@@ -40,7 +40,7 @@ function recordOf(text: string): CrdRecord {
 
 /**
  * The Argo CD kinds as CRD records the validation engine takes (`crds` option), read once per folder. The files are
- * Argo CD's own (trusted, checked by test/unit/validation/argocd-schemas.test.ts to pass checkCrd), so reading them
+ * Argo CD's own (trusted data, copied unchanged), so reading them
  * skips the upload checks; each kind's validator compiles when first used.
  */
 export function argoCdCrds(dir: string = path.join(repoRoot(), 'schemas', 'argocd')): CrdRecord[] {
