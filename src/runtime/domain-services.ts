@@ -20,6 +20,9 @@ import { createProjectDomain, type ProjectDomain } from '../projects/project-dom
 import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
+import { createKubeTools } from '../tools/kube-tools';
+import { repoRoot } from '../paths';
+import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
 import { createTeamService, type TeamService } from '../teams/team-service';
@@ -122,7 +125,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
   const repositories = createRepositoryStore(config.dataDir);
   const blobs = createBlobStore(config.dataDir);
   const registry = createRegistryService({ db, audit, blobs, config: config.registry });
-  const sources = createWorkloadSources({ blobs, helmPath: config.registry.helmPath });
+  const tools = createKubeTools({
+    helmPath: config.registry.helmPath,
+    kubectlPath: config.registry.kubectlPath,
+    toolsDir: path.join(repoRoot(), '.tools'),
+  });
+  const sources = createWorkloadSources({ blobs, tools });
   const catalogDeps = { ...owned, validation: core.validation, registry };
   const catalogs = {
     'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
