@@ -375,6 +375,10 @@ export interface EnvironmentOrderRequest {
   order: string[];
 }
 
+export interface EnvironmentRemoveQueryRequest {
+  cancel?: 'true' | 'false';
+}
+
 export interface EnvironmentUpdateRequest {
   name?: string;
   production?: boolean;

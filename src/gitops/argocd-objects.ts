@@ -78,7 +78,9 @@ const byJson = <T>(items: T[]) =>
 
 function appProject(model: DeliveryModel, name: string, tenants: string[]) {
   const destinations = byJson(
-    tenants.flatMap((tenant) => model.environments.map((e) => destinationOf(model, { tenant, environment: e.slug }).argo)),
+    tenants.flatMap((tenant) =>
+      model.environments.map((e) => destinationOf(model, { tenant, environment: e.slug }).argo),
+    ),
   );
   const clusterResources = model.argocd?.clusterResources ?? false;
   return {
@@ -157,6 +159,7 @@ export function renderProjectFiles(model: DeliveryModel): Map<string, string> {
       clusters.set(cluster, [...(clusters.get(cluster) ?? []), destinationKey(tenant, env.slug)]);
     }
   files.set(BOOTSTRAP_PROJECT_FILE, yaml(bootstrapProject(model)));
-  for (const [cluster, pairs] of clusters) files.set(bootstrapPath(cluster), yaml(rootApplication(model, cluster, pairs)));
+  for (const [cluster, pairs] of clusters)
+    files.set(bootstrapPath(cluster), yaml(rootApplication(model, cluster, pairs)));
   return files;
 }

@@ -20,6 +20,7 @@ import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
+import { refuseGoneTarget } from './target-gone';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
@@ -189,6 +190,7 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
     if (loaded.project.archived && !existing)
       throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
     if (!existing) await refuseFrozenImages(deps.governance, trx, req);
+    if (!existing) refuseGoneTarget(loaded, req.operation);
     if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
     const mutated = await applyDatabaseSide(trx, loaded, req, deps);

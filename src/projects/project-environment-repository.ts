@@ -166,7 +166,6 @@ export async function lockProjectEnvironments(db: Queryable, projectId: string):
 /** The stored Argo CD settings of one project environment (what a change merges into). */
 export async function environmentArgoSettings(db: Queryable, id: string): Promise<EnvironmentArgoSettings> {
   const row = (await db('project_environments').where({ id }).first('argocd')) as
-    | { argocd: EnvironmentArgoSettings }
-    | undefined;
+    { argocd: EnvironmentArgoSettings } | undefined;
   return row?.argocd ?? {};
 }

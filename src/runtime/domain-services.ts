@@ -21,6 +21,7 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
+import { createEnvironmentRemoval, type EnvironmentRemoval } from '../gitops/environment-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -98,6 +99,8 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
+  /** Safe removal of a project environment (src/gitops/environment-removal.ts). */
+  environmentRemoval: EnvironmentRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;
   /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
@@ -197,7 +200,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     namespace: config.temporal.namespace,
     temporalUiUrl: config.releases.temporalUiUrl,
   });
-  return {
+  const domain: Omit<DomainServices, 'environmentRemoval'> = {
     authorization,
     plans,
     apiKeys: createApiKeyService({ ...owned, projects: projects.projects, plans }),
@@ -263,6 +266,23 @@ export function createDomainServices(core: CoreServices): DomainServices {
       governance,
       commit: gitops.commit,
       config: config.webhooks,
+    }),
+  };
+  return {
+    ...domain,
+    environmentRemoval: createEnvironmentRemoval({
+      db,
+      projects: projects.projects,
+      repositories,
+      commit: gitops.commit,
+      publicUrl: config.publicUrl,
+      sources,
+      releases,
+      promotions,
+      pins: domain.pins,
+      breakGlass: domain.breakGlass,
+      freezes: domain.freezes,
+      webhookSettings: domain.webhooks.settings,
     }),
   };
 }

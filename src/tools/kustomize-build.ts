@@ -32,13 +32,21 @@ export async function kustomizeBuild(kubectl: string, files: Record<string, stri
     return await new Promise<string>((resolve, reject) => {
       const proxy = 'http://127.0.0.1:9';
       const env = { PATH: '', HOME: dir, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy };
-      execFile(kubectl, ['kustomize', dir], { timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, env }, (err, stdout, stderr) => {
-        if (err) {
-          const message = String(stderr || err.message).replaceAll(dir, '.').trim().slice(0, 2000);
-          return reject(new Unprocessable(`kustomize build failed: ${message}`));
-        }
-        resolve(stdout);
-      });
+      execFile(
+        kubectl,
+        ['kustomize', dir],
+        { timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, env },
+        (err, stdout, stderr) => {
+          if (err) {
+            const message = String(stderr || err.message)
+              .replaceAll(dir, '.')
+              .trim()
+              .slice(0, 2000);
+            return reject(new Unprocessable(`kustomize build failed: ${message}`));
+          }
+          resolve(stdout);
+        },
+      );
     });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
