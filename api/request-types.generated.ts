@@ -344,6 +344,10 @@ export interface CompareQueryRequest {
   changedOnly?: 'true' | 'false';
 }
 
+export interface DeliveryBootstrapQueryRequest {
+  cluster: string;
+}
+
 export interface DeliveryGenerateRequest {
   message?: string;
 }

@@ -58,7 +58,11 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
     ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
   )?.[0];
   const appSpec = app ? ((loadAll(app)[0] as Doc | undefined)?.spec ?? null) : null;
-  const { source, ...settings } = (appSpec ?? {}) as { source?: Record<string, unknown> };
+  // Each environment deploys to its own destination by design (docs/argocd.md): not a difference either.
+  const { source, destination: _destination, ...settings } = (appSpec ?? {}) as {
+    source?: Record<string, unknown>;
+    destination?: unknown;
+  };
   // The environment's own name is not a difference: it is normalised out of labels and paths.
   const label = new RegExp(`(delivery-platform/environment: )${environment}$`, 'gm');
   return {

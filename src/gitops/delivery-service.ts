@@ -8,6 +8,7 @@ import { applicationName } from './application-name';
 import type { CommitClient } from './commit-client';
 import { renderDigest } from './commit-path';
 import { loadProject, type LoadedProject } from './delivery-model';
+import { bootstrapManifests } from './bootstrap';
 import { validateDelivery } from './delivery-validation';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, targetOf, type Target } from './manifests';
@@ -130,6 +131,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
         ...groupChanges(project.slug, current, rendered, filter),
         validation,
       };
+    },
+
+    /** The manifests to apply once for one destination cluster (src/gitops/bootstrap.ts). */
+    async bootstrap(caller: OrgCaller, slug: string, cluster: string, key: string | null): Promise<string> {
+      const project = await projects.projectOf(caller, slug);
+      const loaded = (await loadProject(db, project.organizationId, project.id, deps)) as LoadedProject;
+      return bootstrapManifests(loaded, cluster, key);
     },
 
     /**
