@@ -344,6 +344,10 @@ export interface CompareQueryRequest {
   changedOnly?: 'true' | 'false';
 }
 
+export interface DeliveryBootstrapQueryRequest {
+  cluster: string;
+}
+
 export interface DeliveryGenerateRequest {
   message?: string;
 }
@@ -373,6 +377,10 @@ export interface EnvironmentOrderRequest {
    * @maxItems 50
    */
   order: string[];
+}
+
+export interface EnvironmentRemoveQueryRequest {
+  cancel?: 'true' | 'false';
 }
 
 export interface EnvironmentUpdateRequest {
@@ -1090,6 +1098,26 @@ export interface ProjectEnvironmentUpdateRequest {
   kubernetesVersion?: string;
   validateOnPreview?: boolean;
   validateOnGenerate?: boolean;
+  /**
+   * Where the environment's Argo CD Applications deploy (docs/argocd.md); null resets a field.
+   */
+  destination?: {
+    namespaceTemplate?: string | null;
+    server?: string | null;
+    allowSharedNamespace?: boolean;
+  };
+  /**
+   * Sync policy of the environment's Applications; null restores the defaults.
+   */
+  syncPolicy?: {
+    automated?: boolean;
+    prune?: boolean;
+    selfHeal?: boolean;
+    /**
+     * @maxItems 20
+     */
+    syncOptions?: string[];
+  } | null;
 }
 
 export interface ProjectListQueryRequest {
@@ -1129,6 +1157,16 @@ export interface ProjectTenantUpdateRequest {
 export interface ProjectUpdateRequest {
   name?: string;
   description?: string;
+  /**
+   * Argo CD settings of the project (docs/argocd.md).
+   */
+  argocd?: {
+    namespaceTemplate?: string | null;
+    appProject?: {
+      perTenant?: boolean;
+      clusterResources?: boolean;
+    };
+  };
 }
 
 export interface PromotionListQueryRequest {

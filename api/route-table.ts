@@ -60,7 +60,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: config.auditPageMax }),
     ...platformConfigRoutes(services, pageMax),
     ...planAdminRoutes(services),
-    ...projectRoutes(services.projects, pageMax),
+    ...projectRoutes({ ...services.projects, removal: services.environmentRemoval }, pageMax),
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
     ...promotionRoutes(services.promotions, pageMax),

@@ -174,3 +174,19 @@ export async function storeAllowedRoles(db: Queryable, organizationId: string, r
     .onConflict('organization_id')
     .merge(value);
 }
+
+/** Open sessions of the organization whose scope names the project and the environment explicitly. */
+export async function openSessionIdsNaming(
+  db: Queryable,
+  target: { organizationId: string; projectId: string; environment: string },
+): Promise<string[]> {
+  const rows = (await db('break_glass_sessions')
+    .where({ organization_id: target.organizationId })
+    .whereNull('closed_at')
+    .andWhere('ends_at', '>', db.fn.now())
+    .andWhereRaw("(project_ids = '[]'::jsonb OR project_ids \\? ?)", [target.projectId])
+    .andWhereRaw('environments \\? ?', [target.environment])
+    .orderBy('opened_at')
+    .select('id')) as { id: string }[];
+  return rows.map((r) => r.id);
+}

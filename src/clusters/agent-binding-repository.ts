@@ -85,3 +85,21 @@ export async function boundEnvironmentIds(db: Queryable, clusterId: string): Pro
     .select(db.raw('unnest(environment_ids) AS id'))) as { id: string }[];
   return [...new Set(rows.map((r) => r.id))];
 }
+
+/** A project's bindings with their cluster's name, oldest first (what the delivery generator resolves). */
+export async function projectBindings(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+): Promise<{ clusterName: string; tenantIds: string[]; environmentIds: string[] }[]> {
+  const rows = (await db('agent_bindings as b')
+    .join('clusters as c', 'c.id', 'b.cluster_id')
+    .where({ 'b.organization_id': organizationId, 'b.project_id': projectId })
+    .orderBy([{ column: 'b.created_at' }, { column: 'b.id' }])
+    .select('c.name', 'b.tenant_ids', 'b.environment_ids')) as {
+    name: string;
+    tenant_ids: string[];
+    environment_ids: string[];
+  }[];
+  return rows.map((r) => ({ clusterName: r.name, tenantIds: r.tenant_ids, environmentIds: r.environment_ids }));
+}

@@ -15,8 +15,10 @@ export interface RegistryConfig {
   maxBlobBytes: number;
   /** REGISTRY_GC_GRACE_SECONDS: registry-gc keeps unlinked blobs stored more recently than this (pushes in flight). */
   gcGraceSeconds: number;
-  /** HELM_PATH: the helm binary that renders chart sources of workloads (absent: plain charts only). */
-  helmPath: string;
+  /** HELM_PATH: the helm binary that renders chart sources (unset: the bundled one, src/tools/kube-tools.ts). */
+  helmPath?: string;
+  /** KUBECTL_PATH: the kubectl whose `kubectl kustomize` builds kustomize folders (unset: the bundled one). */
+  kubectlPath?: string;
 }
 
 const GIB = 1024 * 1024 * 1024;
@@ -30,6 +32,7 @@ export function loadRegistryConfig(env: Env): RegistryConfig {
     tokenTtlSeconds: readInt(env, 'REGISTRY_TOKEN_TTL_SECONDS', 300, 30, 3600),
     maxBlobBytes: readInt(env, 'REGISTRY_MAX_BLOB_BYTES', 5 * GIB, 1, Number.MAX_SAFE_INTEGER),
     gcGraceSeconds: readInt(env, 'REGISTRY_GC_GRACE_SECONDS', 3600, 0, 30 * 24 * 3600),
-    helmPath: env.HELM_PATH?.trim() || 'helm',
+    helmPath: env.HELM_PATH?.trim() || undefined,
+    kubectlPath: env.KUBECTL_PATH?.trim() || undefined,
   };
 }

@@ -27,6 +27,7 @@ const FAILURE_ERRORS: Record<string, (message: string) => Error> = {
   [COMMIT_FAILURE.deliveryChanged]: (m) => new Conflict(m),
   [COMMIT_FAILURE.badTarget]: (m) => new InvalidInput(m),
   [COMMIT_FAILURE.frozen]: (m) => new Conflict(m),
+  [COMMIT_FAILURE.targetGone]: (m) => new Conflict(m),
 };
 
 function refusalOf(err: unknown): Error | null {

@@ -8,4 +8,6 @@ export const COMMIT_FAILURE = {
   deliveryChanged: 'DeliveryChanged',
   badTarget: 'BadTarget',
   frozen: 'TargetFrozen',
+  /** The release's or promotion's environment or tenant left the project (src/gitops/target-gone.ts). */
+  targetGone: 'TargetGone',
 } as const;

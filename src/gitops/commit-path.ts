@@ -24,6 +24,7 @@ import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
 import type { RepositoryStore } from './repository-store';
+import { refuseGoneTarget } from './target-gone';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
 export interface ImageUpdate {
@@ -219,7 +220,7 @@ async function loadFor(trx: Tx, req: CommitRequest, ctx: DeliveryContext): Promi
     environments: [],
     workloads: [],
   };
-  return { project, tenants: [], environments: [], workloads: [], model };
+  return { project, tenants: [], environments: [], workloads: [], model, destinationConflicts: [] };
 }
 
 async function commitInTransaction(
@@ -244,6 +245,7 @@ async function commitInTransaction(
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await refuseFrozenImages(deps.governance, trx, req);
+  if (!existing) refuseGoneTarget(loaded, req.operation);
   if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
   const mutated = await applyDatabaseSide(trx, loaded, req, deps);

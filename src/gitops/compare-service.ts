@@ -58,7 +58,11 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
     ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
   )?.[0];
   const appSpec = app ? ((parseYamlDocuments(app, 'Application')[0] as Doc | undefined)?.spec ?? null) : null;
-  const { source, ...settings } = (appSpec ?? {}) as { source?: Record<string, unknown> };
+  // Each environment deploys to its own destination by design (docs/argocd.md): not a difference either.
+  const { source, destination: _destination, ...settings } = (appSpec ?? {}) as {
+    source?: Record<string, unknown>;
+    destination?: unknown;
+  };
   // The environment's own name is not a difference: it is normalised out of labels and paths.
   const label = new RegExp(`(delivery-platform/environment: )${environment}$`, 'gm');
   return {
@@ -226,7 +230,7 @@ export function createCompareService(deps: {
         wanted.has(`${t.tenant}/${t.environment}`),
       );
       const changed = [...rendered]
-        .filter(([path, text]) => files.get(path) !== text)
+        .filter(([path, text]) => targetOf(path) !== null && files.get(path) !== text)
         .map(([path, text]) => ({ path, diff: unifiedDiff(path, files.get(path) ?? null, text) }));
       return {
         workload: body.workload,

@@ -1,9 +1,11 @@
 import type { Queryable } from '../db/knex';
+import { projectBindings } from '../clusters/agent-binding-repository';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
 import { findProjectById, type Project } from '../projects/project-repository';
 import { listProjectTenants, type ProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads, type Workload } from '../projects/workload-repository';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
+import { resolveDestinations } from './destinations';
 import type { DeliveryModel } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 
@@ -20,6 +22,8 @@ export interface LoadedProject {
   environments: ProjectEnvironment[];
   workloads: Workload[];
   model: DeliveryModel;
+  /** Tenant-and-environment pairs that render to the same cluster and namespace without being allowed to. */
+  destinationConflicts: string[];
 }
 
 export function gitUrlOf(publicUrl: string, project: Pick<Project, 'organizationSlug' | 'slug'>): string {
@@ -38,11 +42,37 @@ export async function loadProject(
   const tenants = await listProjectTenants(db, organizationId, projectId);
   const environments = await listProjectEnvironments(db, projectId);
   const workloads = await listWorkloads(db, projectId);
+  const tenantSlugs = new Map(tenants.map((t) => [t.id, t.slug]));
+  const envSlugs = new Map(environments.map((e) => [e.id, e.environment]));
+  const slugsOf = (ids: string[], slugs: Map<string, string>) =>
+    ids.flatMap((id) => (slugs.has(id) ? [slugs.get(id) as string] : []));
+  const bindings = (await projectBindings(db, organizationId, projectId)).map((b) => ({
+    cluster: b.clusterName,
+    tenants: slugsOf(b.tenantIds, tenantSlugs),
+    environments: slugsOf(b.environmentIds, envSlugs),
+  }));
+  const { destinations, conflicts } = resolveDestinations({
+    project: project.slug,
+    tenants: tenants.map((t) => t.slug),
+    environments: environments.map((e) => ({ slug: e.environment, destination: e.destination })),
+    namespaceTemplate: project.argocd.namespaceTemplate,
+    bindings,
+  });
   const model: DeliveryModel = {
     project: project.slug,
     repoUrl: gitUrlOf(ctx.publicUrl, project),
     tenants: tenants.map((t) => t.slug),
-    environments: environments.map((e) => ({ slug: e.environment, kubernetesVersion: e.kubernetesVersion })),
+    environments: environments.map((e) => ({
+      slug: e.environment,
+      kubernetesVersion: e.kubernetesVersion,
+      production: e.production,
+      syncPolicy: e.syncPolicy,
+    })),
+    destinations,
+    argocd: {
+      appProjectPerTenant: project.argocd.appProject.perTenant,
+      clusterResources: project.argocd.appProject.clusterResources,
+    },
     workloads: workloads.map((w) => ({
       name: w.name,
       spec: {
@@ -63,5 +93,5 @@ export async function loadProject(
     const targets = rendered.get(w.name);
     if (targets) w.rendered = targets;
   }
-  return { project, tenants, environments, workloads, model };
+  return { project, tenants, environments, workloads, model, destinationConflicts: conflicts };
 }

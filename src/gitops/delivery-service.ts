@@ -1,4 +1,4 @@
-import { InvalidInput } from '../errors';
+import { Conflict, InvalidInput } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import type { Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
@@ -8,6 +8,7 @@ import { applicationName } from './application-name';
 import type { CommitClient } from './commit-client';
 import { renderDigest } from './commit-path';
 import { loadProject, type LoadedProject } from './delivery-model';
+import { bootstrapManifests } from './bootstrap';
 import { validateDelivery } from './delivery-validation';
 import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, targetOf, type Target } from './manifests';
@@ -63,14 +64,22 @@ export function groupChanges(
 ) {
   const groups = new Map<string, Target & { application: string; files: unknown[] }>();
   const counts: Record<FileStatus, number> = { added: 0, modified: 0, deleted: 0, unchanged: 0 };
+  // The project's own Argo CD files (AppProjects, bootstrap roots) belong to no target: shown when nothing is filtered.
+  const projectFiles: { path: string; status: FileStatus; content: string | null; diff: string }[] = [];
+  const unfiltered = !filter.tenant && !filter.environment && !filter.service;
   for (const path of managedPaths(current, rendered)) {
     const target = targetOf(path);
-    if (!target || !matches(target, filter)) continue;
+    if (!target && !unfiltered) continue;
+    if (target && !matches(target, filter)) continue;
     const before = current.get(path) ?? null;
     const after = rendered.get(path) ?? null;
     const status = statusOf(before, after);
     counts[status] += 1;
     if (status === 'unchanged' && filter.changedOnly) continue;
+    if (!target) {
+      projectFiles.push({ path, status, content: after, diff: unifiedDiff(path, before, after) });
+      continue;
+    }
     const key = `${target.tenant}/${target.environment}/${target.service}`;
     let group = groups.get(key);
     if (!group) {
@@ -79,7 +88,7 @@ export function groupChanges(
     }
     group.files.push({ path, status, content: after, diff: unifiedDiff(path, before, after) });
   }
-  return { counts, targets: [...groups.values()] };
+  return { counts, targets: [...groups.values()], projectFiles };
 }
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
@@ -102,7 +111,12 @@ export function createDeliveryService(deps: DeliveryDeps) {
     async preview(caller: OrgCaller, slug: string, filter: PreviewFilter) {
       const project = await projects.projectOf(caller, slug);
       const { loaded, head, current, rendered } = await state(project);
-      const selected = new Map([...rendered].filter(([path]) => matches(targetOf(path) as Target, filter)));
+      const selected = new Map(
+        [...rendered].filter(([path]) => {
+          const target = targetOf(path);
+          return target !== null && matches(target, filter);
+        }),
+      );
       const validation = validateDelivery(
         deps.validation,
         selected,
@@ -113,9 +127,17 @@ export function createDeliveryService(deps: DeliveryDeps) {
       return {
         commit: head,
         digest: renderDigest(rendered),
+        destinationConflicts: loaded.destinationConflicts,
         ...groupChanges(project.slug, current, rendered, filter),
         validation,
       };
+    },
+
+    /** The manifests to apply once for one destination cluster (src/gitops/bootstrap.ts). */
+    async bootstrap(caller: OrgCaller, slug: string, cluster: string, key: string | null): Promise<string> {
+      const project = await projects.projectOf(caller, slug);
+      const loaded = (await loadProject(db, project.organizationId, project.id, deps)) as LoadedProject;
+      return bootstrapManifests(loaded, cluster, key);
     },
 
     /**
@@ -128,6 +150,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       if (loaded.environments.length === 0 || loaded.tenants.length === 0 || loaded.workloads.length === 0) {
         throw new InvalidInput('the project needs at least one environment, tenant and workload to generate');
       }
+      if (loaded.destinationConflicts.length > 0) throw new Conflict(loaded.destinationConflicts.join('; '));
       const validation = validateDelivery(
         deps.validation,
         rendered,

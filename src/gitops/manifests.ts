@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { SyncPolicy } from '../projects/argocd-settings';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
-import { dumpYaml } from '../parse/bounded-parse';
-import { applicationName } from './application-name';
+import { application, renderProjectFiles, yaml } from './argocd-objects';
+import type { Destination } from './destinations';
 import type { RenderedTargets } from './workload-sources';
 
 /**
@@ -15,17 +16,23 @@ import type { RenderedTargets } from './workload-sources';
  *     tenants/<tenant>/<environment>/<service>/<kind>-<name>.yaml   instead of the three above for a workload with a
  *                                                                   source: each object its chart or base renders
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
+ *     appprojects/<project>.yaml                                    Argo CD AppProject (or one per tenant)
+ *     bootstrap/appproject.yaml, bootstrap/<cluster>.yaml           app-of-apps root per destination cluster
  *
- * Everything under `tenants/` and `applications/` belongs to the generator; other paths (a README, files written
- * through the files API) are left alone.
+ * Everything under these roots belongs to the generator; other paths (a README, files written through the files
+ * API) are left alone.
  */
-export const MANAGED_ROOTS = ['tenants/', 'applications/'] as const;
+export const MANAGED_ROOTS = ['tenants/', 'applications/', 'appprojects/', 'bootstrap/'] as const;
 
 export interface DeliveryModel {
   project: string;
   repoUrl: string;
   tenants: string[];
-  environments: { slug: string; kubernetesVersion: string }[];
+  environments: { slug: string; kubernetesVersion: string; production?: boolean; syncPolicy?: SyncPolicy }[];
+  /** Destination of each `<tenant>/<environment>` (absent: in-cluster, `<tenant>-<environment>`); destinations.ts. */
+  destinations?: Map<string, Destination>;
+  /** AppProject options of the project (docs/argocd.md). */
+  argocd?: { appProjectPerTenant: boolean; clusterResources: boolean };
   /** `rendered`: the files of a workload with a source (chart or kustomize base), by `<tenant>/<environment>`. */
   workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides; rendered?: RenderedTargets }[];
 }
@@ -55,9 +62,6 @@ export function targetOf(path: string): Target | null {
   const m = service ?? app;
   return m ? { tenant: m[1] ?? '', environment: m[2] ?? '', service: m[3] ?? '' } : null;
 }
-
-// js-yaml: several times faster than `yaml` at dumping, which a 1,000-Application generate does 5,000 times.
-const yaml = (doc: unknown) => dumpYaml(doc, { lineWidth: -1, noRefs: true, quotingType: '"' });
 
 /**
  * `<service>-<tenant>`, a label value, so at most 63 characters: a longer one (service names reach 50 characters,
@@ -124,29 +128,6 @@ function service(project: string, t: Target, spec: WorkloadSpec) {
   };
 }
 
-function application(model: DeliveryModel, t: Target) {
-  return {
-    apiVersion: 'argoproj.io/v1alpha1',
-    kind: 'Application',
-    metadata: {
-      name: applicationName({ project: model.project, ...t }),
-      namespace: 'argocd',
-      labels: {
-        'delivery-platform/project': model.project,
-        'delivery-platform/tenant': t.tenant,
-        'delivery-platform/environment': t.environment,
-        'delivery-platform/service': t.service,
-      },
-    },
-    spec: {
-      project: 'default',
-      source: { repoURL: model.repoUrl, targetRevision: 'main', path: serviceDir(t) },
-      destination: { server: 'https://kubernetes.default.svc', namespace: t.tenant },
-      syncPolicy: { automated: { prune: true, selfHeal: true }, syncOptions: ['CreateNamespace=true'] },
-    },
-  };
-}
-
 /** The generated Deployment, and Service and ConfigMap when the workload has ports and variables: their file names. */
 function renderGenerated(model: DeliveryModel, t: Target, spec: WorkloadSpec, files: Map<string, string>): string[] {
   const dir = serviceDir(t);
@@ -197,7 +178,7 @@ export function renderTarget(
     `${dir}/kustomization.yaml`,
     yaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: resources.sort() }),
   );
-  files.set(applicationPath(t), yaml(application(model, t)));
+  files.set(applicationPath(t), yaml(application(model, t, dir)));
   return files;
 }
 
@@ -210,9 +191,12 @@ export function targetsOf(model: DeliveryModel): Target[] {
   return targets;
 }
 
-/** The whole generated tree of a project. */
+/**
+ * The whole generated tree of a project, or the targets `filter` picks; the project's Argo CD files (AppProjects,
+ * bootstrap roots) are part of either, so a release or promotion commits a destination change they carry.
+ */
 export function renderAll(model: DeliveryModel, filter: (t: Target) => boolean = () => true): Map<string, string> {
-  const files = new Map<string, string>();
+  const files = renderProjectFiles(model);
   const byName = new Map(model.workloads.map((w) => [w.name, w]));
   for (const t of targetsOf(model).filter(filter)) {
     const workload = byName.get(t.service);

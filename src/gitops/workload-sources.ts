@@ -3,7 +3,9 @@ import type { Queryable } from '../db/knex';
 import { Unprocessable } from '../errors';
 import { dumpYaml, parseJson } from '../parse/bounded-parse';
 import { findCatalogVersion } from '../catalog/catalog-repository';
-import { renderKustomizeBase, type KubeObject } from '../catalog/kustomize-render';
+import { applyOverrides, objectsOf, type KubeObject } from '../catalog/kustomize-render';
+import type { KubeTools } from '../tools/kube-tools';
+import { kustomizeBuild } from '../tools/kustomize-build';
 import type { BlobStore } from '../registry/blob-store';
 import { renderChart } from '../registry/chart-render';
 import { HELM_CHART_LAYER, HELM_CONFIG } from '../registry/manifest';
@@ -28,6 +30,8 @@ export interface SourceModel {
   tenants: string[];
   environments: { slug: string; kubernetesVersion: string }[];
   workloads: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides }[];
+  /** Destination namespaces by `<tenant>/<environment>` (charts render into them); the tenant's slug otherwise. */
+  destinations?: Map<string, { argo: { namespace: string } }>;
 }
 
 /** A chart archive read into memory to render, at most (its files unpack to 20 MiB at most, chart-render.ts). */
@@ -61,7 +65,13 @@ export type WorkloadSources = ReturnType<typeof createWorkloadSources>;
  * version (src/catalog) for every target, with each target's effective image tag and replicas. Identical inputs render
  * once. A missing version, or a source the renderers cannot render, answers 422.
  */
-export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string }) {
+export function createWorkloadSources(deps: { blobs: BlobStore; tools: KubeTools }) {
+  /** A kustomize base rendered by the real kustomize, then the workload's image tag and replicas applied. */
+  async function renderBase(files: Record<string, string>, overrides: typeof CHECK_OVERRIDES) {
+    const built = await kustomizeBuild(await deps.tools.kubectl(), files);
+    return applyOverrides(objectsOf('kustomize build output', built), overrides);
+  }
+
   async function chartArchive(db: Queryable, organizationId: string, source: WorkloadSource): Promise<Buffer> {
     const repository = await findRepository(db, organizationId, source.name);
     const manifest = repository ? await findManifest(db, repository.id, source.version) : null;
@@ -87,12 +97,12 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
 
   return {
     /**
-     * When a workload is saved: the version exists, and a kustomize base only uses what the renderer applies (a chart
-     * is only rendered at delivery time, helm being a process).
+     * When a workload is saved: the version exists, and a kustomize base builds with the real kustomize (a chart is
+     * rendered at delivery time, for each target's values).
      */
     async check(db: Queryable, organizationId: string, source: WorkloadSource): Promise<void> {
       if (source.kind === 'chart') await chartArchive(db, organizationId, source);
-      else renderKustomizeBase(await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
+      else await renderBase(await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
     },
 
     async render(db: Queryable, organizationId: string, model: SourceModel): Promise<Map<string, RenderedTargets>> {
@@ -108,20 +118,21 @@ export function createWorkloadSources(deps: { blobs: BlobStore; helmPath: string
           for (const env of model.environments) {
             const spec = effectiveSpec(w.spec, w.overrides, tenant, env.slug);
             const overrides = { image: spec.image, replicas: spec.replicas };
-            const key = JSON.stringify([tenant, env.kubernetesVersion, overrides]);
+            const namespace = model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace;
+            const key = JSON.stringify([tenant, namespace, env.kubernetesVersion, overrides]);
             let rendered = memo.get(key);
             if (!rendered) {
               rendered = archive
-                ? renderChart(deps.helmPath, {
+                ? renderChart(await deps.tools.helm(), {
                     ref: `${source.name}:${source.version}`,
                     archive,
                     releaseName: w.name,
-                    namespace: tenant,
+                    namespace: model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace ?? tenant,
                     kubernetesVersion: env.kubernetesVersion,
                     values: source.values ?? {},
                     overrides,
                   }).then(filesOf)
-                : Promise.resolve(filesOf(renderKustomizeBase(files ?? {}, overrides)));
+                : renderBase(files ?? {}, overrides).then(filesOf);
               memo.set(key, rendered);
             }
             targets.set(`${tenant}/${env.slug}`, await rendered);

@@ -46,6 +46,11 @@ export const KEY_ALLOWLIST: readonly AllowlistEntry[] = [
   entry('get', `${P}/workloads/:name`, READ),
   entry('get', `${P}/policy`, READ),
   entry('get', `${P}/delivery/preview`, READ),
+  entry('get', `${P}/delivery/bootstrap`, READ),
+  // A pipeline validates manifests without installing the platform (issue 26 item 7).
+  entry('post', '/api/v2/k8s/validate', IMAGES_READ),
+  entry('get', '/api/v2/k8s/versions', IMAGES_READ),
+  entry('get', '/api/v2/k8s/deprecations', IMAGES_READ),
   entry('get', `${P}/compare`, READ),
   entry('get', '/git/r/:org/:slug.git/info/refs', READ),
   entry('post', '/git/r/:org/:slug.git/git-upload-pack', READ),

@@ -51,6 +51,9 @@ const machine = { userId: null, email: null, isInstanceAdmin: false, actorType: 
  * The organization registry's actions a key may take besides its project's: charts and artifacts the project's
  * workloads use live in the organization registry (pull with `read`, push with `write`; docs/registry.md).
  */
+/** Offline manifest validation a pipeline runs with any project key (the allowlist names the three routes). */
+const K8S_VALIDATION_ACTIONS = ['k8s.validate', 'k8s.schemas.read'];
+
 function registryActions(scopes: readonly KeyScope[]): string[] {
   const actions = scopes.some((s) => s === 'read' || s === 'write' || s === 'admin') ? ['org.registry.pull'] : [];
   return scopes.some((s) => s === 'write' || s === 'admin') ? [...actions, 'org.registry.push'] : actions;
@@ -79,7 +82,7 @@ export function apiKeyAuthenticator(deps: MachineAuthDeps): Authenticator {
         role,
         credentialId: key.id,
         restriction: {
-          allowedActions: [`projects.${project.slug}.**`, ...registryActions(key.scopes)],
+          allowedActions: [`projects.${project.slug}.**`, ...registryActions(key.scopes), ...K8S_VALIDATION_ACTIONS],
           roleCap: role,
           scopes: key.scopes,
         },

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { catalogueEntries } from '../platform-config/environment-repository';
+import { effectiveSyncPolicy, type EnvironmentArgoSettings, type SyncPolicy } from './argocd-settings';
 
 export type KubernetesVersionSource = 'manual' | 'agent';
 
@@ -17,6 +18,10 @@ export interface ProjectEnvironment {
   /** `agent` while the version follows the bound cluster's agent (src/clusters agent bindings); a manual change wins. */
   kubernetesVersionSource: KubernetesVersionSource;
   delivery: { validateOnPreview: boolean; validateOnGenerate: boolean };
+  /** Where its Applications deploy (null: the project's template, the bound cluster); docs/argocd.md. */
+  destination: { namespaceTemplate: string | null; server: string | null; allowSharedNamespace: boolean };
+  /** The effective sync policy of its Applications (stored choices over the defaults). */
+  syncPolicy: SyncPolicy;
   createdAt: string;
   updatedAt: string;
 }
@@ -31,6 +36,7 @@ interface Row {
   kubernetes_version_source: KubernetesVersionSource;
   validate_on_preview: boolean;
   validate_on_generate: boolean;
+  argocd: EnvironmentArgoSettings;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +51,12 @@ function rowToEnvironment(row: Row): ProjectEnvironment {
     kubernetesVersion: row.kubernetes_version,
     kubernetesVersionSource: row.kubernetes_version_source,
     delivery: { validateOnPreview: row.validate_on_preview, validateOnGenerate: row.validate_on_generate },
+    destination: {
+      namespaceTemplate: row.argocd.destination?.namespaceTemplate ?? null,
+      server: row.argocd.destination?.server ?? null,
+      allowSharedNamespace: row.argocd.destination?.allowSharedNamespace ?? false,
+    },
+    syncPolicy: effectiveSyncPolicy(row.argocd, row.production),
     ...timestampsOf(row),
   };
 }
@@ -63,6 +75,7 @@ function environments(db: Queryable, projectId: string) {
       'pe.kubernetes_version_source',
       'pe.validate_on_preview',
       'pe.validate_on_generate',
+      'pe.argocd',
       'pe.created_at',
       'pe.updated_at',
     );
@@ -101,13 +114,19 @@ export async function insertProjectEnvironment(
 export async function updateProjectEnvironment(
   db: Queryable,
   id: string,
-  changes: { kubernetes_version?: string; validate_on_preview?: boolean; validate_on_generate?: boolean },
+  changes: {
+    kubernetes_version?: string;
+    validate_on_preview?: boolean;
+    validate_on_generate?: boolean;
+    argocd?: EnvironmentArgoSettings;
+  },
 ): Promise<void> {
   // A version set by a person stops following a bound cluster's agent.
   const source = changes.kubernetes_version === undefined ? {} : { kubernetes_version_source: 'manual' };
+  const argocd = changes.argocd === undefined ? {} : { argocd: JSON.stringify(changes.argocd) };
   await db('project_environments')
     .where({ id })
-    .update({ ...changes, ...source, updated_at: db.fn.now() });
+    .update({ ...changes, ...argocd, ...source, updated_at: db.fn.now() });
 }
 
 /** The project environments (by id, of one organization) whose Kubernetes version follows the agent from now on. */
@@ -142,4 +161,11 @@ export async function deleteProjectEnvironment(db: Queryable, projectId: string,
 /** Serialises order changes of one project's environments. */
 export async function lockProjectEnvironments(db: Queryable, projectId: string): Promise<void> {
   await db.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`project-environments:${projectId}`]);
+}
+
+/** The stored Argo CD settings of one project environment (what a change merges into). */
+export async function environmentArgoSettings(db: Queryable, id: string): Promise<EnvironmentArgoSettings> {
+  const row = (await db('project_environments').where({ id }).first('argocd')) as
+    { argocd: EnvironmentArgoSettings } | undefined;
+  return row?.argocd ?? {};
 }

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import { organizationSlugs } from '../orgs/org-repository';
+import { DEFAULT_NAMESPACE_TEMPLATE, type ProjectArgoSettings } from './argocd-settings';
 
 export type ValidationMode = 'block' | 'warn';
 
@@ -19,6 +20,11 @@ export interface PolicyChanges {
   releases?: Partial<ProjectPolicy['releases']>;
 }
 
+export interface EffectiveProjectArgo {
+  namespaceTemplate: string;
+  appProject: { perTenant: boolean; clusterResources: boolean };
+}
+
 export interface Project {
   id: string;
   organizationId: string;
@@ -30,6 +36,8 @@ export interface Project {
   archived: boolean;
   archivedAt: string | null;
   policy: ProjectPolicy;
+  /** Argo CD settings with their defaults (docs/argocd.md). */
+  argocd: EffectiveProjectArgo;
   createdAt: string;
   updatedAt: string;
 }
@@ -45,6 +53,7 @@ interface ProjectRow {
   validation_errors: ValidationMode;
   validation_deprecations: ValidationMode;
   release_auto_deploy: boolean;
+  argocd: ProjectArgoSettings;
   created_at: Date;
   updated_at: Date;
 }
@@ -63,6 +72,13 @@ function rowToProject(row: ProjectRow): Project {
       validation: { errors: row.validation_errors, deprecations: row.validation_deprecations },
       releases: { autoDeploy: row.release_auto_deploy },
     },
+    argocd: {
+      namespaceTemplate: row.argocd.namespaceTemplate ?? DEFAULT_NAMESPACE_TEMPLATE,
+      appProject: {
+        perTenant: row.argocd.appProject?.perTenant ?? false,
+        clusterResources: row.argocd.appProject?.clusterResources ?? false,
+      },
+    },
     ...timestampsOf(row),
   };
 }
@@ -80,6 +96,7 @@ function projects(db: Queryable, organizationId: string) {
       'p.name',
       'p.description',
       'p.archived_at',
+      'p.argocd',
       db.raw("coalesce(pp.validation_errors, 'block') as validation_errors"),
       db.raw("coalesce(pp.validation_deprecations, 'warn') as validation_deprecations"),
       db.raw('coalesce(pp.release_auto_deploy, true) as release_auto_deploy'),
@@ -147,11 +164,12 @@ export async function updateProject(
   db: Queryable,
   organizationId: string,
   id: string,
-  changes: { name?: string; description?: string; archived_at?: Date | null },
+  changes: { name?: string; description?: string; archived_at?: Date | null; argocd?: ProjectArgoSettings },
 ): Promise<boolean> {
+  const argocd = changes.argocd === undefined ? {} : { argocd: JSON.stringify(changes.argocd) };
   const count = await db('projects')
     .where({ organization_id: organizationId, id })
-    .update({ ...changes, updated_at: db.fn.now() });
+    .update({ ...changes, ...argocd, updated_at: db.fn.now() });
   return count > 0;
 }
 

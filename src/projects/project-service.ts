@@ -8,8 +8,11 @@ import { gitUrlOf } from '../gitops/delivery-model';
 import type { RepositoryStore } from '../gitops/repository-store';
 import { isSupportedVersion } from '../validation';
 import { slugKey } from './project-errors';
+import type { EnvironmentArgoSettings, ProjectArgoSettings, SyncPolicy } from './argocd-settings';
+import { mergeEnvironmentArgo, mergeProjectArgo } from './argocd-settings-merge';
 import {
   deleteProjectEnvironment,
+  environmentArgoSettings,
   findProjectEnvironment,
   insertProjectEnvironment,
   listProjectEnvironments,
@@ -47,7 +50,16 @@ export interface EnvironmentInput {
 
 export type EnvironmentChanges = Partial<
   Pick<EnvironmentInput, 'kubernetesVersion' | 'validateOnPreview' | 'validateOnGenerate'>
->;
+> & {
+  destination?: { namespaceTemplate?: string | null; server?: string | null; allowSharedNamespace?: boolean };
+  syncPolicy?: Partial<SyncPolicy> | null;
+};
+
+export interface ProjectChanges {
+  name?: string;
+  description?: string;
+  argocd?: { namespaceTemplate?: string | null; appProject?: ProjectArgoSettings['appProject'] };
+}
 
 export type ProjectService = ReturnType<typeof createProjectService>;
 
@@ -106,10 +118,12 @@ export function createProjectService(deps: ProjectDeps) {
       });
     },
 
-    update(caller: OrgCaller, slug: string, changes: { name?: string; description?: string }) {
+    update(caller: OrgCaller, slug: string, changes: ProjectChanges) {
       return db.transaction(async (trx) => {
         const project = await projectOf(caller, slug, trx);
-        found(await updateProject(trx, caller.organizationId, project.id, changes));
+        const { argocd, ...rest } = changes;
+        const stored = argocd ? { argocd: mergeProjectArgo(project.argocd, argocd) } : {};
+        found(await updateProject(trx, caller.organizationId, project.id, { ...rest, ...stored }));
         await record(trx, caller, 'project.update', project, { changes });
         return view(await projectOf(caller, slug, trx));
       });
@@ -196,10 +210,15 @@ export function createProjectService(deps: ProjectDeps) {
       return db.transaction(async (trx) => {
         const project = await projectOf(caller, slug, trx);
         const current = await environmentOf(project, env, trx);
+        const argocd: EnvironmentArgoSettings | undefined =
+          changes.destination === undefined && changes.syncPolicy === undefined
+            ? undefined
+            : mergeEnvironmentArgo(await environmentArgoSettings(trx, current.id), changes);
         await updateProjectEnvironment(trx, current.id, {
           kubernetes_version: changes.kubernetesVersion,
           validate_on_preview: changes.validateOnPreview,
           validate_on_generate: changes.validateOnGenerate,
+          argocd,
         });
         await record(trx, caller, 'project.environment.update', project, { environment: env, changes });
         return (await findProjectEnvironment(trx, project.id, env)) ?? current;

@@ -1,6 +1,6 @@
 import type { Queryable, Tx } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
-import type { Cause, Move, PromotionStatus } from './promotion-workflow-contract';
+import { FINAL_PROMOTION_STATUSES, type Cause, type Move, type PromotionStatus } from './promotion-workflow-contract';
 
 export interface PromotionRow {
   id: string;
@@ -149,4 +149,15 @@ export async function listPromotionApprovals(db: Queryable, promotionId: string)
     .where({ promotion_id: promotionId })
     .orderBy('created_at')
     .select('id', 'promotion_id', 'user_id', 'actor', 'comment', 'created_at')) as PromotionApprovalRow[];
+}
+
+/** Promotions from or into a project environment that have not ended. */
+export async function unfinishedPromotionIds(db: Queryable, projectId: string, environment: string): Promise<string[]> {
+  const rows = (await db('promotions')
+    .where({ project_id: projectId })
+    .andWhere((q) => void q.where({ target_environment: environment }).orWhere({ source_environment: environment }))
+    .whereNotIn('status', [...FINAL_PROMOTION_STATUSES])
+    .orderBy('created_at')
+    .select('id')) as { id: string }[];
+  return rows.map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 import type { Queryable, Tx } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import type { WorkloadChange } from '../projects/workload-spec';
-import { HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
+import { FINAL_STATUSES, HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
 
 export type ReleaseKind = 'release' | 'rollback';
 
@@ -259,4 +259,14 @@ export async function targetHistory(
     .where({ project_id: target.project_id, tenant_id: target.tenant_id, environment: target.environment })
     .orderBy('sort_key', 'desc')
     .limit(limit)) as ReleaseRow[];
+}
+
+/** Releases of a project environment that have not ended (what removing the environment would strand). */
+export async function unfinishedReleaseIds(db: Queryable, projectId: string, environment: string): Promise<string[]> {
+  const rows = (await db('releases')
+    .where({ project_id: projectId, environment })
+    .whereNotIn('status', [...FINAL_STATUSES])
+    .orderBy('created_at')
+    .select('id')) as { id: string }[];
+  return rows.map((r) => r.id);
 }

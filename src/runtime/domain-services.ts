@@ -20,6 +20,10 @@ import { createProjectDomain, type ProjectDomain } from '../projects/project-dom
 import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
+import { createKubeTools } from '../tools/kube-tools';
+import { createEnvironmentRemoval, type EnvironmentRemoval } from '../gitops/environment-removal';
+import { repoRoot } from '../paths';
+import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
 import { createChartMetadata } from '../registry/chart-metadata';
 import { createRegistryService, type RegistryService } from '../registry/registry-service';
@@ -96,6 +100,8 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
+  /** Safe removal of a project environment (src/gitops/environment-removal.ts). */
+  environmentRemoval: EnvironmentRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;
   /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
@@ -123,7 +129,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
   const repositories = createRepositoryStore(config.dataDir);
   const blobs = createBlobStore(config.dataDir);
   const registry = createRegistryService({ db, audit, blobs, config: config.registry });
-  const sources = createWorkloadSources({ blobs, helmPath: config.registry.helmPath });
+  const tools = createKubeTools({
+    helmPath: config.registry.helmPath,
+    kubectlPath: config.registry.kubectlPath,
+    toolsDir: path.join(repoRoot(), '.tools'),
+  });
+  const sources = createWorkloadSources({ blobs, tools });
   const catalogDeps = { ...owned, validation: core.validation, registry };
   const catalogs = {
     'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
@@ -193,7 +204,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     namespace: config.temporal.namespace,
     temporalUiUrl: config.releases.temporalUiUrl,
   });
-  return {
+  const domain: Omit<DomainServices, 'environmentRemoval'> = {
     authorization,
     plans,
     apiKeys: createApiKeyService({ ...owned, projects: projects.projects, plans }),
@@ -268,6 +279,23 @@ export function createDomainServices(core: CoreServices): DomainServices {
       governance,
       commit: gitops.commit,
       config: config.webhooks,
+    }),
+  };
+  return {
+    ...domain,
+    environmentRemoval: createEnvironmentRemoval({
+      db,
+      projects: projects.projects,
+      repositories,
+      commit: gitops.commit,
+      publicUrl: config.publicUrl,
+      sources,
+      releases,
+      promotions,
+      pins: domain.pins,
+      breakGlass: domain.breakGlass,
+      freezes: domain.freezes,
+      webhookSettings: domain.webhooks.settings,
     }),
   };
 }

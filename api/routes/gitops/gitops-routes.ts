@@ -89,6 +89,25 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
       },
     },
     {
+      method: 'get',
+      path: `${PROJECT}/delivery/bootstrap`,
+      summary: 'The manifests to apply once to Argo CD for one destination cluster (docs/argocd.md)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.delivery.preview' },
+      query: 'delivery-bootstrap-query',
+      handler: async (ctx) => {
+        const caller = orgCallerOf(ctx);
+        const restriction = caller.principal.restriction;
+        // A read-scoped project key the caller authenticated with becomes the repository credential.
+        const readKey =
+          caller.principal.kind === 'api_key' && restriction?.scopes.join() === 'read'
+            ? /^Bearer (svc_\S+)$/.exec(ctx.get('Authorization'))?.[1] ?? null
+            : null;
+        ctx.type = 'application/yaml';
+        ctx.body = await gitops.delivery.bootstrap(caller, paramOf(ctx, 'slug'), queryOf(ctx).cluster ?? '', readKey);
+      },
+    },
+    {
       method: 'post',
       path: `${PROJECT}/delivery/generate`,
       summary: 'Generate and commit every manifest (one commit); 422 with the results when the policy blocks',

@@ -13,11 +13,13 @@ import type { ProjectFilter } from '../../../src/projects/project-repository';
 import type { ProjectService } from '../../../src/projects/project-service';
 import type { ProjectTenantService } from '../../../src/projects/project-tenant-service';
 import type { WorkloadService } from '../../../src/projects/workload-service';
+import type { EnvironmentRemoval } from '../../../src/gitops/environment-removal';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 export interface ProjectRouteDeps {
   projects: ProjectService;
+  removal: EnvironmentRemoval;
   tenants: ProjectTenantService;
   workloads: WorkloadService;
 }
@@ -124,7 +126,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
   ];
 }
 
-function environmentRoutes(projects: ProjectService): RouteDef[] {
+function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval): RouteDef[] {
   const tag = 'projects';
   const one = `${PROJECT}/environments/:environment`;
   return [
@@ -186,12 +188,23 @@ function environmentRoutes(projects: ProjectService): RouteDef[] {
     {
       method: 'delete',
       path: one,
-      summary: 'Remove an environment from the project',
+      summary: 'Remove an environment (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.environments.remove' },
+      query: 'environment-remove-query',
       handler: async (ctx) => {
-        await projects.removeEnvironment(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'));
-        noContent(ctx);
+        const cancel = queryOf(ctx).cancel === 'true';
+        ctx.body = await removal.remove(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'), cancel);
+      },
+    },
+    {
+      method: 'get',
+      path: `${one}/usage`,
+      summary: 'What uses an environment: unfinished releases and promotions, pins, freezes, auto-update, break-glass',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.environments.read' },
+      handler: async (ctx) => {
+        ctx.body = await removal.usage(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'));
       },
     },
   ];
@@ -325,7 +338,7 @@ function workloadRoutes(workloads: WorkloadService): RouteDef[] {
 export function projectRoutes(deps: ProjectRouteDeps, pageMax: number): RouteDef[] {
   return [
     ...projectCrudRoutes(deps.projects, pageMax),
-    ...environmentRoutes(deps.projects),
+    ...environmentRoutes(deps.projects, deps.removal),
     ...tenantRoutes(deps.tenants),
     ...workloadRoutes(deps.workloads),
   ];

@@ -14,6 +14,8 @@ const ENV: ProjectEnvironment = {
   kubernetesVersion: '1.29',
   kubernetesVersionSource: 'manual',
   delivery: { validateOnPreview: true, validateOnGenerate: true },
+  destination: { namespaceTemplate: null, server: null, allowSharedNamespace: false },
+  syncPolicy: { automated: true, prune: false, selfHeal: false, syncOptions: ['CreateNamespace=true'] },
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
 };
