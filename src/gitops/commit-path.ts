@@ -20,6 +20,7 @@ import { readTree, resolveRef } from './git-plumbing';
 import { isManaged, renderAll, serviceDir, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
+import { commitSourceOf, recordCommittedState } from '../deployments/commit-state';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
@@ -201,6 +202,9 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
         trailers: trailersOf(req),
       });
     }
+    // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
+    if (sha)
+      await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source: commitSourceOf(req) });
     const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
     return { sha, created: sha !== null && sha !== existing, auditIds, remote };
   });
