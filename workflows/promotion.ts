@@ -217,8 +217,15 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   if (commitSha === null) {
     return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds these versions');
   }
-  await step(() => acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }));
+  // What the controller reported before the commit was noted (histories recorded earlier hold no result: undefined).
+  const reported = await step(() =>
+    acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }),
+  );
   show('Syncing');
+  for (const report of reported ?? []) {
+    const outcome = syncOutcomeOf(report);
+    if (outcome) outcomes.set(report.tenant, outcome);
+  }
   const tenants = (evaluation as Evaluation).moves.map((m) => m.tenant);
   const failedTenant = () => tenants.find((t) => outcomes.get(t)?.status === 'Failed');
   const settled = () => failedTenant() !== undefined || tenants.every((t) => outcomes.has(t));

@@ -26,6 +26,7 @@ import {
   listPromotions,
   listUnstartedPromotions,
   markPromotionWorkflowStarted,
+  syncingPromotions,
   type PromotionRow,
 } from './promotion-repository';
 import { promotionDetail, promotionSummary } from './promotion-views';
@@ -214,14 +215,21 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     },
 
     /** The syncing promotion of a project committed as `revision` (what the controller webhook tells), if any. */
+    /** The promotions waiting for a sync of their commit in `environment` that move `tenant`. */
     async waitingFor(
       organizationId: string,
       projectId: string,
-      revision: string,
-    ): Promise<{ kind: 'promotion'; id: string; workflowId: string } | null> {
-      const row = await findPromotionByCommit(db, organizationId, projectId, revision);
-      if (!row || (row.status !== 'Syncing' && row.status !== 'Executing')) return null;
-      return { kind: 'promotion', id: row.id, workflowId: row.workflow_id };
+      target: { environment: string; tenant: string },
+    ): Promise<{ kind: 'promotion'; id: string; workflowId: string; commitSha: string }[]> {
+      const rows = await syncingPromotions(db, organizationId, projectId, target.environment);
+      return rows
+        .filter((row) => row.moves.some((m) => m.tenant === target.tenant))
+        .map((row) => ({
+          kind: 'promotion',
+          id: row.id,
+          workflowId: row.workflow_id,
+          commitSha: row.commit_sha as string,
+        }));
     },
 
     /**

@@ -89,7 +89,10 @@ function stubs(): PromotionActivities {
     },
     transitionPromotion: async (i) => void calls.push(`status ${i.to}`),
     recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
-    markPromotionCommitted: async () => void calls.push('committed'),
+    markPromotionCommitted: async () => {
+      calls.push('committed');
+      return [];
+    },
     recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
       const op = request.operation;
