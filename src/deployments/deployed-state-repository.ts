@@ -196,7 +196,7 @@ export async function eventsOf(
 }
 
 export interface MatrixFilter {
-  tenantId?: string;
+  tenant?: string;
   environment?: string;
   service?: string;
 }
@@ -212,7 +212,7 @@ export async function matrixPage(
   const inner = db('deployed_targets')
     .select('*', db.raw("tenant_slug || '/' || environment || '/' || service AS target_key"))
     .where({ organization_id: organizationId, project_id: projectId });
-  if (filter.tenantId) void inner.andWhere({ tenant_id: filter.tenantId });
+  if (filter.tenant) void inner.andWhere({ tenant_slug: filter.tenant });
   if (filter.environment) void inner.andWhere({ environment: filter.environment });
   if (filter.service) void inner.andWhere({ service: filter.service });
   const query = db.from(inner.as('d')).select('*');
