@@ -111,3 +111,16 @@ export async function reportedAlready(
   if ((await positionOf(db, t.projectId, t.revision)) === null) return null;
   return syncReportOf(verdict, t.revision, CONTROLLER_ACTOR);
 }
+
+/**
+ * What a workflow waiting on `revision` for one tenant and environment still waits for, per Application (empty when
+ * nothing is awaited: no commit yet, or the workflow is past its sync).
+ */
+export async function stillAwaited(
+  db: Queryable,
+  t: { projectId: string; tenantId: string; environment: string; revision: string | null; syncing: boolean },
+): Promise<AwaitedApplication[]> {
+  if (!t.syncing || t.revision === null) return [];
+  const verdict = await awaitedVerdict(db, { ...t, revision: t.revision, allServices: async () => [] });
+  return verdict.outcome === 'Waiting' ? verdict.waiting : [];
+}

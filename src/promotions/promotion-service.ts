@@ -30,6 +30,7 @@ import {
   type PromotionRow,
 } from './promotion-repository';
 import { promotionDetail, promotionSummary } from './promotion-views';
+import { stillAwaited } from '../deployments/sync-verdict';
 import {
   PROMOTION_FAILURE,
   approvePromotionUpdate,
@@ -100,10 +101,16 @@ export function createPromotionService(deps: PromotionServiceDeps) {
   async function detail(row: PromotionRow) {
     const project = await projectOfRow(row);
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
-    return promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), {
-      workflow: ui,
-      history: `/api/v2/promotions/${row.id}/history`,
-    });
+    const waitingFor = [];
+    for (const move of row.moves) {
+      const target = { projectId: row.project_id, tenantId: move.tenantId, environment: row.target_environment };
+      const syncing = row.status === 'Syncing';
+      for (const app of await stillAwaited(db, { ...target, revision: row.commit_sha, syncing })) {
+        waitingFor.push({ tenant: move.tenant, ...app });
+      }
+    }
+    const links = { workflow: ui, history: `/api/v2/promotions/${row.id}/history` };
+    return { ...promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), links), waitingFor };
   }
 
   async function act(

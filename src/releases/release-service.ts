@@ -27,6 +27,7 @@ import { renderAll } from '../gitops/manifests';
 import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 import { withReleaseChanges } from './release-changes';
 import { rollbackPoint, valuesAt } from './rollback-plan';
+import { stillAwaited } from '../deployments/sync-verdict';
 import { frozenMessage, type GovernanceGate, type GovernedAction } from '../governance/governance-verdict';
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
@@ -46,6 +47,7 @@ import {
 } from './release-repository';
 import { releaseDetail, releaseSummary } from './release-views';
 import {
+  HOLDING_STATUSES,
   approveReleaseUpdate,
   cancelReleaseUpdate,
   deployReleaseUpdate,
@@ -159,10 +161,15 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   async function detail(row: ReleaseRow) {
     const project = await projectOfRow(row);
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
-    return releaseDetail(row, project.slug, await listDecisions(db, row.id), {
-      workflow: ui,
-      history: `/api/v2/releases/${row.id}/history`,
+    const waitingFor = await stillAwaited(db, {
+      projectId: row.project_id,
+      tenantId: row.tenant_id,
+      environment: row.environment,
+      revision: row.commit_sha,
+      syncing: HOLDING_STATUSES.includes(row.status),
     });
+    const links = { workflow: ui, history: `/api/v2/releases/${row.id}/history` };
+    return { ...releaseDetail(row, project.slug, await listDecisions(db, row.id), links), waitingFor };
   }
 
   /** Sends one Update to the release's workflow; a refusal becomes the HTTP answer, the row the body. */
