@@ -33,7 +33,12 @@ import {
   type SyncReport,
 } from '../src/releases/release-workflow-contract';
 import type { ValidationEngine } from '../src/validation';
-import { freezesClearAt, frozenMessage, type GovernanceGate } from '../src/governance/governance-verdict';
+import {
+  breakGlassDetails,
+  freezesClearAt,
+  frozenMessage,
+  type GovernanceGate,
+} from '../src/governance/governance-verdict';
 
 export interface ReleaseActivityDeps {
   db: Db;
@@ -162,7 +167,9 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
 
   /** A rollback's commit pins its target, with the `target.pin` entry. */
   async function pinRolledBack(trx: Tx, row: ReleaseRow, workflowId: string, actor: AuditActor) {
-    const reason = `rolled back to release ${row.rollback_of}`;
+    const reason = row.rollback_of
+      ? `rolled back to release ${row.rollback_of}`
+      : `rolled back to an earlier verified version (${row.title})`;
     await pinTarget(trx, {
       organization_id: row.organization_id,
       project_id: row.project_id,
@@ -174,7 +181,11 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       pinned_by: actor.userId,
       pinned_by_actor: actor.actor,
     });
-    await record(trx, row, workflowId, actor, 'target.pin', { reason }, undefined, { category: 'configuration' });
+    // Under the requester's break-glass session, the pin's entry carries it like the rollback's other entries.
+    const { breakGlass } = await gateOf(trx, row);
+    await record(trx, row, workflowId, actor, 'target.pin', { reason, ...breakGlassDetails(breakGlass) }, undefined, {
+      category: 'configuration',
+    });
   }
 
   async function enter(
