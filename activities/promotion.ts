@@ -10,6 +10,7 @@ import { loadProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
+import { unverifiedVersions } from '../src/deployments/source-verification';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import {
   freezesClearAt,
@@ -272,6 +273,20 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
             message: `${row.source_environment} is not healthy for ${unhealthy.map((u) => u.tenant).join(', ')}`,
             details: { releases: unhealthy },
           });
+        }
+
+        // A version leaves the source only once verified there (Synced and Healthy at a revision that carries it, for
+        // the soak time); the requester's break-glass session overrides it, and the commit's entry carries the session.
+        const source = { projectId: row.project_id, environment: row.source_environment };
+        const { unverified, soakEndsAt } = await unverifiedVersions(trx, source, row.moves);
+        if (unverified.length > 0 && !verdict.breakGlass) {
+          const named = unverified.map((u) => `${u.tenant}/${u.service} ${u.version} (${u.reason})`);
+          causes.push({
+            cause: 'sourceUnverified',
+            message: `${row.source_environment} has not verified ${named.join(', ')}`,
+            details: { unverified },
+          });
+          if (soakEndsAt !== null) clearsAt = Math.min(clearsAt ?? Infinity, soakEndsAt);
         }
 
         const busy = await holdingReleases(

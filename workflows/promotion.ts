@@ -22,6 +22,7 @@ import {
   cancelPromotionUpdate,
   promotionStateQuery,
   reportPromotionSyncUpdate,
+  sourceReportedSignal,
   type Evaluation,
   type PromotionStatus,
   type PromotionSyncReport,
@@ -153,6 +154,11 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     },
     { validator: (report) => validateSync(report) },
   );
+
+  // A source Application turned verified: a Blocked promotion evaluates again at once (no command: replays unchanged).
+  setHandler(sourceReportedSignal, () => {
+    approvalArrived = true;
+  });
 
   const step = async <T>(work: () => Promise<T>) => turns.exclusively(work);
   const finish = async (to: PromotionStatus, actor: AuditActor, reason: string) => {

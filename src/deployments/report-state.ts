@@ -47,7 +47,7 @@ const isHealthy = (r: { syncStatus: string; healthStatus: string }) =>
 export async function recordReport(
   trx: Tx,
   r: ControllerReport,
-): Promise<{ outcome: ReportOutcome; position: number | null }> {
+): Promise<{ outcome: ReportOutcome; position: number | null; verified: boolean }> {
   const key = { projectId: r.projectId, tenantId: r.tenantId, environment: r.environment, service: r.service };
   const position = await positionOf(trx, r.projectId, r.revision);
   const row = await findTarget(trx, key, true);
@@ -62,7 +62,7 @@ export async function recordReport(
         }
       : null;
   const outcome = reportOrder(stored, { ...r, position });
-  if (outcome !== 'applied') return { outcome, position };
+  if (outcome !== 'applied') return { outcome, position, verified: false };
 
   const desired = positionNumber(row?.desired_position ?? null);
   const carries = desired !== null && position !== null && position >= desired;
@@ -85,7 +85,8 @@ export async function recordReport(
   );
   const event = { ...key, organizationId: r.organizationId, revision: r.revision, position, at };
   await appendEvent(trx, { ...event, kind: 'report', syncStatus: r.syncStatus, healthStatus: r.healthStatus });
-  if (verifiedNow && !row?.healthy_since && row?.desired_revision) {
+  const newlyVerified = verifiedNow && !row?.healthy_since && Boolean(row?.desired_revision);
+  if (newlyVerified && row?.desired_revision) {
     await appendEvent(trx, {
       ...event,
       kind: 'verified',
@@ -99,5 +100,5 @@ export async function recordReport(
       at: r.reportedAt,
     });
   }
-  return { outcome, position };
+  return { outcome, position, verified: newlyVerified };
 }

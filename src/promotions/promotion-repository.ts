@@ -144,6 +144,21 @@ export async function syncingPromotions(
     .whereNotNull('commit_sha')) as PromotionRow[];
 }
 
+/** The Blocked promotions of a project that take versions from `environment`. */
+export async function blockedPromotionsFrom(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+  environment: string,
+): Promise<PromotionRow[]> {
+  return (await db('promotions').where({
+    organization_id: organizationId,
+    project_id: projectId,
+    source_environment: environment,
+    status: 'Blocked',
+  })) as PromotionRow[];
+}
+
 /** Records one person's approval; false when they had already approved (a retried activity finds its own row). */
 export async function insertPromotionApproval(
   trx: Tx,

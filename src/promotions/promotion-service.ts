@@ -26,6 +26,7 @@ import {
   listPromotions,
   listUnstartedPromotions,
   markPromotionWorkflowStarted,
+  blockedPromotionsFrom,
   syncingPromotions,
   type PromotionRow,
 } from './promotion-repository';
@@ -37,6 +38,7 @@ import {
   cancelPromotionUpdate,
   promotionWorkflowId,
   reportPromotionSyncUpdate,
+  sourceReportedSignal,
   type PromotionStatus,
   type PromotionSyncReport,
   type PromotionTiming,
@@ -222,6 +224,17 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     },
 
     /** The syncing promotion of a project committed as `revision` (what the controller webhook tells), if any. */
+    /** Tells the Blocked promotions taking versions from `environment` to look again (a source turned verified). */
+    async sourceReported(organizationId: string, projectId: string, environment: string): Promise<void> {
+      for (const row of await blockedPromotionsFrom(db, organizationId, projectId, environment)) {
+        try {
+          await temporal.workflow.getHandle(row.workflow_id).signal(sourceReportedSignal);
+        } catch {
+          // Ended meanwhile: nothing to tell; a lost signal is covered by the promotion's own recheck.
+        }
+      }
+    },
+
     /** The promotions waiting for a sync of their commit in `environment` that move `tenant`. */
     async waitingFor(
       organizationId: string,

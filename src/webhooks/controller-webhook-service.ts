@@ -39,7 +39,7 @@ export function createControllerWebhookService(deps: {
   db: Db;
   audit: AuditService;
   releases: Pick<ReleaseService, 'reportSync'>;
-  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync'>;
+  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
   projects: Pick<ProjectService, 'projectOf'>;
   replayWindowMs: number;
   tokenOverlapMs: number;
@@ -198,6 +198,7 @@ export function createControllerWebhookService(deps: {
       }
       const caller = systemCaller(SUBSYSTEM.controllerWebhook, organizationId, requestId);
       const release = await tell(caller, target, event.revision, recorded.position);
+      if (recorded.verified) await deps.promotions.sourceReported(organizationId, project.id, parts.environment);
       return {
         application: event.name,
         ...parts,
