@@ -188,7 +188,7 @@ describe('verified promotions', () => {
     const requested = await api.request(owner, 'soak', { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
     expect(requested.status).toBe(201);
     const blocked = await api.until(owner, requested.body.id, (p) => p.status === 'Blocked');
-    const cause = blocked.causes[0] as {
+    const cause = blocked.causes[0] as unknown as {
       cause: string;
       details: { unverified: { reason: string; soakUntil: string }[] };
     };
