@@ -8,6 +8,9 @@ import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/ev
 import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
+import { lockDeployedTarget } from '../src/deployments/report-state';
+import { reportedAlready } from '../src/deployments/sync-verdict';
+import { unverifiedVersions } from '../src/deployments/source-verification';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import {
   freezesClearAt,
@@ -137,6 +140,22 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
     }
   }
 
+  /** Records one tenant's sync report on the promotion (once per change of state); returns the row as it is now. */
+  async function noteSync(trx: Tx, row: PromotionRow, workflowId: string, report: PromotionSyncReport) {
+    const before = row.sync[report.tenant];
+    if (before?.syncStatus === report.syncStatus && before.healthStatus === report.healthStatus) return row;
+    const sync = { ...row.sync, [report.tenant]: { syncStatus: report.syncStatus, healthStatus: report.healthStatus } };
+    await updatePromotion(trx, row.id, { sync });
+    await record(trx, row, workflowId, report.actor, 'promotion.sync.report', {
+      tenant: report.tenant,
+      revision: report.revision,
+      syncStatus: report.syncStatus,
+      healthStatus: report.healthStatus,
+      message: report.message ?? null,
+    });
+    return { ...row, sync };
+  }
+
   async function enter(
     trx: Tx,
     row: PromotionRow,
@@ -256,6 +275,20 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           });
         }
 
+        // A version leaves the source only once verified there (Synced and Healthy at a revision that carries it, for
+        // the soak time); the requester's break-glass session overrides it, and the commit's entry carries the session.
+        const source = { projectId: row.project_id, environment: row.source_environment };
+        const { unverified, soakEndsAt } = await unverifiedVersions(trx, source, row.moves);
+        if (unverified.length > 0 && !verdict.breakGlass) {
+          const named = unverified.map((u) => `${u.tenant}/${u.service} ${u.version} (${u.reason})`);
+          causes.push({
+            cause: 'sourceUnverified',
+            message: `${row.source_environment} has not verified ${named.join(', ')}`,
+            details: { unverified },
+          });
+          if (soakEndsAt !== null) clearsAt = Math.min(clearsAt ?? Infinity, soakEndsAt);
+        }
+
         const busy = await holdingReleases(
           trx,
           row.project_id,
@@ -325,31 +358,39 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
       });
     },
 
-    async markPromotionCommitted(input: Target & { sha: string; actor: AuditActor }) {
-      await locked(input.promotionId, async (trx, row) => {
-        if (row.status === 'Syncing' && row.commit_sha === input.sha) return;
-        await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
-        await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+    /**
+     * The promotion's commit is noted and it is Syncing; what the controller already reported about the commit per
+     * tenant (a fast controller reports before this) is returned as decided reports, recorded like later ones.
+     */
+    async markPromotionCommitted(input: Target & { sha: string; actor: AuditActor }): Promise<PromotionSyncReport[]> {
+      return locked(input.promotionId, async (trx, row) => {
+        for (const move of row.moves) {
+          await lockDeployedTarget(trx, {
+            projectId: row.project_id,
+            tenantId: move.tenantId,
+            environment: row.target_environment,
+          });
+        }
+        if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
+          await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
+          await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+        }
+        const reports: PromotionSyncReport[] = [];
+        let current: PromotionRow = { ...row, commit_sha: input.sha };
+        for (const move of row.moves) {
+          const target = { projectId: row.project_id, tenantId: move.tenantId, environment: row.target_environment };
+          const report = await reportedAlready(trx, { ...target, revision: input.sha });
+          if (!report) continue;
+          current = await noteSync(trx, current, input.workflowId, { ...report, tenant: move.tenant });
+          reports.push({ ...report, tenant: move.tenant });
+        }
+        return reports;
       });
     },
 
     async recordPromotionSync(input: Target & { report: PromotionSyncReport }) {
       await locked(input.promotionId, async (trx, row) => {
-        const { report } = input;
-        const before = row.sync[report.tenant];
-        if (before?.syncStatus === report.syncStatus && before.healthStatus === report.healthStatus) return;
-        const sync = {
-          ...row.sync,
-          [report.tenant]: { syncStatus: report.syncStatus, healthStatus: report.healthStatus },
-        };
-        await updatePromotion(trx, row.id, { sync });
-        await record(trx, row, input.workflowId, report.actor, 'promotion.sync.report', {
-          tenant: report.tenant,
-          revision: report.revision,
-          syncStatus: report.syncStatus,
-          healthStatus: report.healthStatus,
-          message: report.message ?? null,
-        });
+        await noteSync(trx, row, input.workflowId, input.report);
       });
     },
   };

@@ -9,6 +9,8 @@ import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { validateDelivery } from '../src/gitops/delivery-validation';
 import { renderAll } from '../src/gitops/manifests';
 import { pinTarget } from '../src/pins/pin-repository';
+import { lockDeployedTarget } from '../src/deployments/report-state';
+import { reportedAlready } from '../src/deployments/sync-verdict';
 import { withReleaseChanges } from '../src/releases/release-changes';
 import {
   insertDecision,
@@ -31,7 +33,12 @@ import {
   type SyncReport,
 } from '../src/releases/release-workflow-contract';
 import type { ValidationEngine } from '../src/validation';
-import { freezesClearAt, frozenMessage, type GovernanceGate } from '../src/governance/governance-verdict';
+import {
+  breakGlassDetails,
+  freezesClearAt,
+  frozenMessage,
+  type GovernanceGate,
+} from '../src/governance/governance-verdict';
 
 export interface ReleaseActivityDeps {
   db: Db;
@@ -144,6 +151,41 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
         },
       });
     }
+  }
+
+  /** Records a sync report on the release (once per change of state) with its `release.sync.report` entry. */
+  async function noteSync(trx: Tx, row: ReleaseRow, workflowId: string, report: SyncReport) {
+    if (row.sync_status === report.syncStatus && row.health_status === report.healthStatus) return;
+    await updateRelease(trx, row.id, { sync_status: report.syncStatus, health_status: report.healthStatus });
+    await record(trx, row, workflowId, report.actor, 'release.sync.report', {
+      revision: report.revision,
+      syncStatus: report.syncStatus,
+      healthStatus: report.healthStatus,
+      message: report.message ?? null,
+    });
+  }
+
+  /** A rollback's commit pins its target, with the `target.pin` entry. */
+  async function pinRolledBack(trx: Tx, row: ReleaseRow, workflowId: string, actor: AuditActor) {
+    const reason = row.rollback_of
+      ? `rolled back to release ${row.rollback_of}`
+      : `rolled back to an earlier verified version (${row.title})`;
+    await pinTarget(trx, {
+      organization_id: row.organization_id,
+      project_id: row.project_id,
+      tenant_id: row.tenant_id,
+      tenant_slug: row.tenant_slug,
+      environment: row.environment,
+      reason,
+      release_id: row.id,
+      pinned_by: actor.userId,
+      pinned_by_actor: actor.actor,
+    });
+    // Under the requester's break-glass session, the pin's entry carries it like the rollback's other entries.
+    const { breakGlass } = await gateOf(trx, row);
+    await record(trx, row, workflowId, actor, 'target.pin', { reason, ...breakGlassDetails(breakGlass) }, undefined, {
+      category: 'configuration',
+    });
   }
 
   async function enter(
@@ -398,44 +440,29 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     },
 
     /** Records the commit; a rollback's commit pins its target in the same transaction (docs/promotions.md). */
-    async markReleaseCommitted(input: Target & { sha: string; actor: AuditActor }) {
-      await locked(input.releaseId, async (trx, row) => {
-        if (row.status === 'Syncing' && row.commit_sha === input.sha) return;
-        await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
-        const committed = { ...row, commit_sha: input.sha };
-        await enter(trx, committed, input.workflowId, 'Syncing', input.actor, undefined);
-        if (row.kind === 'rollback') {
-          const reason = `rolled back to release ${row.rollback_of}`;
-          await pinTarget(trx, {
-            organization_id: row.organization_id,
-            project_id: row.project_id,
-            tenant_id: row.tenant_id,
-            tenant_slug: row.tenant_slug,
-            environment: row.environment,
-            reason,
-            release_id: row.id,
-            pinned_by: input.actor.userId,
-            pinned_by_actor: input.actor.actor,
-          });
-          await record(trx, committed, input.workflowId, input.actor, 'target.pin', { reason }, undefined, {
-            category: 'configuration',
-          });
+    /**
+     * The release's commit is noted and the release is Syncing; what the controller already reported about the
+     * commit (a fast controller reports before this) is returned as a decided report, recorded like one that comes
+     * later (null: it waits for reports).
+     */
+    async markReleaseCommitted(input: Target & { sha: string; actor: AuditActor }): Promise<SyncReport | null> {
+      return locked(input.releaseId, async (trx, row) => {
+        const target = { projectId: row.project_id, tenantId: row.tenant_id, environment: row.environment };
+        await lockDeployedTarget(trx, target);
+        if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
+          await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
+          const committed = { ...row, commit_sha: input.sha };
+          await enter(trx, committed, input.workflowId, 'Syncing', input.actor, undefined);
+          if (row.kind === 'rollback') await pinRolledBack(trx, committed, input.workflowId, input.actor);
         }
+        const report = await reportedAlready(trx, { ...target, revision: input.sha });
+        if (report) await noteSync(trx, row, input.workflowId, report);
+        return report;
       });
     },
 
     async recordReleaseSync(input: Target & { report: SyncReport }) {
-      await locked(input.releaseId, async (trx, row) => {
-        const { report } = input;
-        if (row.sync_status === report.syncStatus && row.health_status === report.healthStatus) return;
-        await updateRelease(trx, row.id, { sync_status: report.syncStatus, health_status: report.healthStatus });
-        await record(trx, row, input.workflowId, report.actor, 'release.sync.report', {
-          revision: report.revision,
-          syncStatus: report.syncStatus,
-          healthStatus: report.healthStatus,
-          message: report.message ?? null,
-        });
-      });
+      await locked(input.releaseId, (trx, row) => noteSync(trx, row, input.workflowId, input.report));
     },
   };
 }

@@ -359,10 +359,22 @@ export interface DeliveryPreviewQueryRequest {
   changedOnly?: 'true' | 'false';
 }
 
+export interface DeploymentSoakUpdateRequest {
+  seconds: number;
+}
+
 export interface DeploymentStatusQueryRequest {
   tenant?: string;
   environment?: string;
   service?: string;
+}
+
+export interface DeploymentsQueryRequest {
+  tenant?: string;
+  environment?: string;
+  service?: string;
+  limit?: string;
+  cursor?: string;
 }
 
 export interface EnvironmentCreateRequest {

@@ -35,6 +35,7 @@ import { commandRoutes } from './routes/clusters/command-routes';
 import { freezeRoutes } from './routes/freezes/freeze-routes';
 import { breakGlassRoutes } from './routes/break-glass/break-glass-routes';
 import { webhookRoutes } from './routes/webhooks/webhook-routes';
+import { deploymentRoutes } from './routes/deployments/deployment-routes';
 
 export const API_VERSION = '0.1.0';
 
@@ -65,6 +66,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...releaseRoutes(services.releases, pageMax),
     ...promotionRoutes(services.promotions, pageMax),
     ...rollbackRoutes(services.releases, services.pins),
+    ...deploymentRoutes(services.deployments, pageMax),
     ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),

@@ -22,6 +22,7 @@ import {
   cancelPromotionUpdate,
   promotionStateQuery,
   reportPromotionSyncUpdate,
+  sourceReportedSignal,
   type Evaluation,
   type PromotionStatus,
   type PromotionSyncReport,
@@ -156,6 +157,11 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     { validator: (report) => validateSync(report) },
   );
 
+  // A source Application turned verified: a Blocked promotion evaluates again at once (no command: replays unchanged).
+  setHandler(sourceReportedSignal, () => {
+    approvalArrived = true;
+  });
+
   const step = async <T>(work: () => Promise<T>) => turns.exclusively(work);
   const finish = async (to: PromotionStatus, actor: AuditActor, reason: string) => {
     await step(() => acts.transitionPromotion({ ...target, to, actor, reason }));
@@ -219,8 +225,15 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   if (commitSha === null) {
     return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds these versions');
   }
-  await step(() => acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }));
+  // What the controller reported before the commit was noted (histories recorded earlier hold no result: undefined).
+  const reported = await step(() =>
+    acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }),
+  );
   show('Syncing');
+  for (const report of reported ?? []) {
+    const outcome = syncOutcomeOf(report);
+    if (outcome) outcomes.set(report.tenant, outcome);
+  }
   const tenants = (evaluation as Evaluation).moves.map((m) => m.tenant);
   const failedTenant = () => tenants.find((t) => outcomes.get(t)?.status === 'Failed');
   const settled = () => failedTenant() !== undefined || tenants.every((t) => outcomes.has(t));

@@ -339,8 +339,12 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   if (commitSha === null) {
     return finish('Healthy', SYSTEM, 'nothing to change: the repository already holds this configuration');
   }
-  await step(() => acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }));
+  // What the controller reported before the commit was noted (histories recorded earlier hold no result: undefined).
+  const reported = await step(() =>
+    acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }),
+  );
   show('Syncing');
+  if (reported) syncOutcome = syncOutcomeOf(reported);
   const synced = await condition(() => syncOutcome !== null, input.timing.syncTimeoutMs);
   await settle();
   const outcome = syncOutcome as SyncOutcome | null;

@@ -15,6 +15,7 @@ import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
+import { makeShopProject } from '../shop-project';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,18 +47,10 @@ async function main(): Promise<void> {
   const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: true });
   const call = apiCaller(platform.baseUrl, platform.token);
   try {
-    const environments = Array.from({ length: environmentCount }, (_, i) => `env-${i}`);
-    for (const slug of environments) await call('POST', '/api/v2/org/environments', { slug });
-    await call('POST', '/api/v2/projects', { slug: 'shop', name: 'Shop' });
-    for (const environment of environments) {
-      await call('POST', '/api/v2/projects/shop/environments', { environment, kubernetesVersion: '1.29' });
-    }
-    const tenants: string[] = [];
-    for (let t = 0; t < tenantCount; t++) {
-      tenants.push(
-        (await call<{ id: string }>('POST', '/api/v2/projects/shop/tenants', { slug: `t${t}`, name: `T${t}` })).id,
-      );
-    }
+    const { environments, tenants } = await makeShopProject(call, {
+      environments: environmentCount,
+      tenants: tenantCount,
+    });
     await call('POST', '/api/v2/projects/shop/workloads', {
       name: 'web',
       image: { repository: 'registry.example.com/shop/web', tag: '1.0.0' },

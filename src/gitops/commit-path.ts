@@ -25,6 +25,7 @@ import type { WorkloadSources } from './workload-sources';
 import { findRemote } from './remote-repository';
 import type { RepositoryStore } from './repository-store';
 import { refuseGoneTarget } from './target-gone';
+import { commitSourceOf, recordCommittedState } from '../deployments/commit-state';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
 export interface ImageUpdate {
@@ -260,6 +261,9 @@ async function commitInTransaction(
       trailers: trailersOf(req),
     });
   }
+  // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
+  if (sha)
+    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source: commitSourceOf(req) });
   const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
   const created = sha !== null && sha !== existing;
   if (created && sha) {

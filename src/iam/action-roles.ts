@@ -161,6 +161,9 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.webhook-settings.update': 'admin',
   'projects.*.webhook-settings.delete': 'admin',
   'projects.*.deployment-status.read': 'viewer',
+  // What runs where is read by every viewer; the soak time gates promotions: project administration.
+  'projects.*.deployments.read': 'viewer',
+  'projects.*.deployments.soak.update': 'admin',
   // The continuous-delivery controller's token authenticates the whole organization's sync reports.
   'org.cdcontroller-token.rotate': 'admin',
   'org.notifications.channels.read': 'member',

@@ -131,6 +131,34 @@ export async function findPromotionByCommit(
   );
 }
 
+/** The promotions of a project into `environment` whose commit is made and whose sync is awaited. */
+export async function syncingPromotions(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+  environment: string,
+): Promise<PromotionRow[]> {
+  return (await db('promotions')
+    .where({ organization_id: organizationId, project_id: projectId, target_environment: environment })
+    .whereIn('status', ['Executing', 'Syncing'])
+    .whereNotNull('commit_sha')) as PromotionRow[];
+}
+
+/** The Blocked promotions of a project that take versions from `environment`. */
+export async function blockedPromotionsFrom(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+  environment: string,
+): Promise<PromotionRow[]> {
+  return (await db('promotions').where({
+    organization_id: organizationId,
+    project_id: projectId,
+    source_environment: environment,
+    status: 'Blocked',
+  })) as PromotionRow[];
+}
+
 /** Records one person's approval; false when they had already approved (a retried activity finds its own row). */
 export async function insertPromotionApproval(
   trx: Tx,

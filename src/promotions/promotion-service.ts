@@ -26,15 +26,19 @@ import {
   listPromotions,
   listUnstartedPromotions,
   markPromotionWorkflowStarted,
+  blockedPromotionsFrom,
+  syncingPromotions,
   type PromotionRow,
 } from './promotion-repository';
 import { promotionDetail, promotionSummary } from './promotion-views';
+import { stillAwaited } from '../deployments/sync-verdict';
 import {
   PROMOTION_FAILURE,
   approvePromotionUpdate,
   cancelPromotionUpdate,
   promotionWorkflowId,
   reportPromotionSyncUpdate,
+  sourceReportedSignal,
   type PromotionStatus,
   type PromotionSyncReport,
   type PromotionTiming,
@@ -99,10 +103,16 @@ export function createPromotionService(deps: PromotionServiceDeps) {
   async function detail(row: PromotionRow) {
     const project = await projectOfRow(row);
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
-    return promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), {
-      workflow: ui,
-      history: `/api/v2/promotions/${row.id}/history`,
-    });
+    const waitingFor = [];
+    for (const move of row.moves) {
+      const target = { projectId: row.project_id, tenantId: move.tenantId, environment: row.target_environment };
+      const syncing = row.status === 'Syncing';
+      for (const app of await stillAwaited(db, { ...target, revision: row.commit_sha, syncing })) {
+        waitingFor.push({ tenant: move.tenant, ...app });
+      }
+    }
+    const links = { workflow: ui, history: `/api/v2/promotions/${row.id}/history` };
+    return { ...promotionDetail(row, project.slug, await listPromotionApprovals(db, row.id), links), waitingFor };
   }
 
   async function act(
@@ -214,14 +224,32 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     },
 
     /** The syncing promotion of a project committed as `revision` (what the controller webhook tells), if any. */
+    /** Tells the Blocked promotions taking versions from `environment` to look again (a source turned verified). */
+    async sourceReported(organizationId: string, projectId: string, environment: string): Promise<void> {
+      for (const row of await blockedPromotionsFrom(db, organizationId, projectId, environment)) {
+        try {
+          await temporal.workflow.getHandle(row.workflow_id).signal(sourceReportedSignal);
+        } catch {
+          // Ended meanwhile: nothing to tell; a lost signal is covered by the promotion's own recheck.
+        }
+      }
+    },
+
+    /** The promotions waiting for a sync of their commit in `environment` that move `tenant`. */
     async waitingFor(
       organizationId: string,
       projectId: string,
-      revision: string,
-    ): Promise<{ kind: 'promotion'; id: string; workflowId: string } | null> {
-      const row = await findPromotionByCommit(db, organizationId, projectId, revision);
-      if (!row || (row.status !== 'Syncing' && row.status !== 'Executing')) return null;
-      return { kind: 'promotion', id: row.id, workflowId: row.workflow_id };
+      target: { environment: string; tenant: string },
+    ): Promise<{ kind: 'promotion'; id: string; workflowId: string; commitSha: string }[]> {
+      const rows = await syncingPromotions(db, organizationId, projectId, target.environment);
+      return rows
+        .filter((row) => row.moves.some((m) => m.tenant === target.tenant))
+        .map((row) => ({
+          kind: 'promotion',
+          id: row.id,
+          workflowId: row.workflow_id,
+          commitSha: row.commit_sha as string,
+        }));
     },
 
     /**

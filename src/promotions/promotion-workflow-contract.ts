@@ -2,7 +2,7 @@
  * The promotion workflow (workflows/promotion.ts): one workflow `promotion-<id>` per promotion, approvals, cancel and
  * sync reports as Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
 import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
@@ -25,8 +25,18 @@ export const PROMOTION_STATUSES = [
 export type PromotionStatus = (typeof PROMOTION_STATUSES)[number];
 export const FINAL_PROMOTION_STATUSES: readonly PromotionStatus[] = ['Healthy', 'Failed', 'Expired', 'Cancelled'];
 
-/** The five causes that block a promotion (each one that holds is listed, not only the first). */
-export const BLOCK_CAUSES = ['freeze', 'approvals', 'policy', 'sourceUnhealthy', 'targetBusy'] as const;
+/**
+ * The causes that block a promotion (each one that holds is listed, not only the first): the spec's five, and
+ * `sourceUnverified` (a version not verified in the source environment, docs/promotions.md).
+ */
+export const BLOCK_CAUSES = [
+  'freeze',
+  'approvals',
+  'policy',
+  'sourceUnhealthy',
+  'sourceUnverified',
+  'targetBusy',
+] as const;
 export type BlockCause = (typeof BLOCK_CAUSES)[number];
 export interface Cause {
   cause: BlockCause;
@@ -96,6 +106,8 @@ export const cancelPromotionUpdate = defineUpdate<PromotionActionResult, [Cancel
 export const reportPromotionSyncUpdate = defineUpdate<PromotionActionResult, [PromotionSyncReport]>(
   'reportPromotionSync',
 );
+/** Sent by the controller webhook when a source Application turns verified: a Blocked promotion looks again. */
+export const sourceReportedSignal = defineSignal('sourceReported');
 export const promotionStateQuery = defineQuery<{ status: PromotionStatus; commitSha: string | null }>('promotionState');
 
 /** ApplicationFailure types of refused promotion actions (promotion-errors.ts maps each to one HTTP answer). */

@@ -27,7 +27,15 @@ import { renderAll } from '../gitops/manifests';
 import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 import { withReleaseChanges } from './release-changes';
 import { rollbackPoint, valuesAt } from './rollback-plan';
-import { frozenMessage, type GovernanceGate, type GovernedAction } from '../governance/governance-verdict';
+import { stillAwaited } from '../deployments/sync-verdict';
+import { lastVerifiedPoint } from '../deployments/rollback-point';
+import {
+  breakGlassDetails,
+  frozenMessage,
+  type BreakGlassGrant,
+  type GovernanceGate,
+  type GovernedAction,
+} from '../governance/governance-verdict';
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
 import { releaseTimeline } from './release-history';
@@ -46,6 +54,7 @@ import {
 } from './release-repository';
 import { releaseDetail, releaseSummary } from './release-views';
 import {
+  HOLDING_STATUSES,
   approveReleaseUpdate,
   cancelReleaseUpdate,
   deployReleaseUpdate,
@@ -108,6 +117,8 @@ export interface NewReleaseSpec {
   hash: string | null;
   kind: ReleaseKind;
   rollbackOf: string | null;
+  /** Added to the creation's audit entries: the break-glass session it ran under, what a rollback restores. */
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -159,10 +170,15 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   async function detail(row: ReleaseRow) {
     const project = await projectOfRow(row);
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
-    return releaseDetail(row, project.slug, await listDecisions(db, row.id), {
-      workflow: ui,
-      history: `/api/v2/releases/${row.id}/history`,
+    const waitingFor = await stillAwaited(db, {
+      projectId: row.project_id,
+      tenantId: row.tenant_id,
+      environment: row.environment,
+      revision: row.commit_sha,
+      syncing: HOLDING_STATUSES.includes(row.status),
     });
+    const links = { workflow: ui, history: `/api/v2/releases/${row.id}/history` };
+    return { ...releaseDetail(row, project.slug, await listDecisions(db, row.id), links), waitingFor };
   }
 
   /** Sends one Update to the release's workflow; a refusal becomes the HTTP answer, the row the body. */
@@ -208,7 +224,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           kind: spec.kind,
           rollback_of: spec.rollbackOf,
         });
-        const details = { environment, tenant: tenant.slug, title: spec.title, changes };
+        const details = { environment, tenant: tenant.slug, title: spec.title, changes, ...spec.details };
         const entry = (action: string, extra: Record<string, unknown> = {}) =>
           audit.append(
             trx,
@@ -259,6 +275,51 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   }
 
   /**
+   * What a rollback restores: the release asked for, or by default the last state verified Healthy before what runs
+   * now, whatever path deployed either (deployed state, src/deployments/rollback-point.ts); a target with no recorded
+   * deployed state falls back to its last Healthy release before the current one.
+   */
+  async function restorePoint(
+    caller: OrgCaller,
+    target: { projectId: string; tenantId: string; environment: string },
+    releaseId: string | undefined,
+  ) {
+    const verified = releaseId === undefined ? await lastVerifiedPoint(db, target) : null;
+    if (verified) {
+      const release =
+        verified.kind === 'release' && verified.sourceId
+          ? await findRelease(db, caller.organizationId, verified.sourceId)
+          : null;
+      return {
+        commitSha: verified.commitSha,
+        releaseId: release?.id ?? null,
+        kind: verified.kind,
+        sourceId: verified.sourceId,
+        title: release?.title ?? `${verified.kind} ${verified.commitSha.slice(0, 12)}`,
+        createdAt: release?.created_at.toISOString() ?? verified.verifiedAt,
+        versions: verified.versions,
+        verifiedAt: verified.verifiedAt,
+      };
+    }
+    const history = await targetHistory(db, {
+      project_id: target.projectId,
+      tenant_id: target.tenantId,
+      environment: target.environment,
+    });
+    const row = rollbackPoint(history, releaseId);
+    return {
+      commitSha: row.commit_sha as string,
+      releaseId: row.id,
+      kind: 'release',
+      sourceId: row.id,
+      title: row.title,
+      createdAt: row.created_at.toISOString(),
+      versions: null,
+      verifiedAt: null,
+    };
+  }
+
+  /**
    * A rollback of one tenant and environment: the release it restores, the values that release ran (read back from
    * its commit), the target's files now and as the rollback would render them.
    */
@@ -272,12 +333,15 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     if (!loaded.environments.some((e) => e.environment === environment)) {
       throw new NotFound(`environment ${environment} is not an environment of this project`);
     }
-    const target = { project_id: tenant.projectId, tenant_id: tenant.id, environment };
-    const point = rollbackPoint(await targetHistory(db, target), releaseId);
+    const point = await restorePoint(
+      caller,
+      { projectId: tenant.projectId, tenantId: tenant.id, environment },
+      releaseId,
+    );
     const repo = deps.repositories.pathOf(caller.organizationId, tenant.projectId);
     const dirs = [`tenants/${tenant.slug}/${environment}/`, `applications/${tenant.slug}/${environment}/`];
     const keep = (file: string) => dirs.some((dir) => file.startsWith(dir));
-    const then = await readTree(repo, point.commit_sha, '', keep);
+    const then = await readTree(repo, point.commitSha, '', keep);
     const changes = valuesAt(
       then,
       tenant.slug,
@@ -302,7 +366,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     caller: OrgCaller,
     target: { projectId: string; environment: string; tenant: string },
     action: GovernedAction,
-  ): Promise<void> {
+  ): Promise<BreakGlassGrant | null> {
     const verdict = await deps.governance.check(
       db,
       {
@@ -316,6 +380,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     );
     if (verdict.blocked)
       throw new Conflict(`${target.tenant}/${target.environment} is ${frozenMessage(verdict.freezes)}`);
+    // The caller's break-glass session covering the target: the entries of what they start carry it (spec).
+    return verdict.breakGlass;
   }
 
   async function approverOf(caller: OrgCaller) {
@@ -360,7 +426,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         (await listWorkloads(db, project.id)).map((w) => w.name),
         changes,
       );
-      await refuseFrozen(caller, { projectId: project.id, environment, tenant: tenant.slug }, 'release.deploy');
+      const grant = await refuseFrozen(
+        caller,
+        { projectId: project.id, environment, tenant: tenant.slug },
+        'release.deploy',
+      );
       const row = await start(caller, {
         project,
         tenant,
@@ -371,6 +441,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         hash,
         kind: 'release',
         rollbackOf: null,
+        details: breakGlassDetails(grant),
       });
       return { release: await detail(row), created: true };
     },
@@ -379,12 +450,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     async rollbackPreview(caller: OrgCaller, tenantId: string, environment: string, releaseId?: string) {
       const plan = await rollbackPlan(caller, tenantId, environment, releaseId);
       return {
-        rollbackTo: {
-          releaseId: plan.point.id,
-          title: plan.point.title,
-          commitSha: plan.point.commit_sha,
-          createdAt: plan.point.created_at.toISOString(),
-        },
+        rollbackTo: plan.point,
         tenant: plan.tenant.slug,
         environment,
         changes: plan.changes,
@@ -405,7 +471,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     ) {
       const plan = await rollbackPlan(caller, tenantId, environment, body.releaseId);
       if (plan.project.archived) throw new Conflict('the project is archived');
-      await refuseFrozen(caller, { projectId: plan.project.id, environment, tenant: plan.tenant.slug }, 'rollback');
+      const grant = await refuseFrozen(
+        caller,
+        { projectId: plan.project.id, environment, tenant: plan.tenant.slug },
+        'rollback',
+      );
       const reason = body.reason ? `: ${body.reason}` : '';
       const row = await start(caller, {
         project: plan.project,
@@ -416,7 +486,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         key: null,
         hash: null,
         kind: 'rollback',
-        rollbackOf: plan.point.id,
+        rollbackOf: plan.point.releaseId,
+        details: {
+          rollbackTo: { commitSha: plan.point.commitSha, kind: plan.point.kind, sourceId: plan.point.sourceId },
+          ...breakGlassDetails(grant),
+        },
       });
       return detail(row);
     },

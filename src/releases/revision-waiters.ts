@@ -1,19 +1,21 @@
 import type { Queryable } from '../db/knex';
+import { HOLDING_STATUSES } from './release-workflow-contract';
 
-/** A workflow that waits for the controller to report a revision on a target. */
+/** A workflow that waits for the controller to report its commit on a target. */
 export interface RevisionWaiter {
   kind: 'release';
   id: string;
   workflowId: string;
+  commitSha: string;
 }
 
 /**
- * Which workflow waits for this revision on this target: the release committed as `revision` and now syncing.
- * The one place the controller webhook asks; promotions add their waiters here beside releases.
+ * The release that holds this target (one at a time) and waits for its commit's sync: the one place the controller
+ * webhook asks. Whether a report's revision is that commit or a later one is the webhook's to decide.
  */
-export async function waiterForRevision(
+export async function waiterForTarget(
   db: Queryable,
-  target: { organizationId: string; projectId: string; tenantId: string; environment: string; revision: string },
+  target: { organizationId: string; projectId: string; tenantId: string; environment: string },
 ): Promise<RevisionWaiter | null> {
   const row = (await db('releases')
     .where({
@@ -21,9 +23,9 @@ export async function waiterForRevision(
       project_id: target.projectId,
       tenant_id: target.tenantId,
       environment: target.environment,
-      commit_sha: target.revision,
     })
-    .whereIn('status', ['Deploying', 'Syncing'])
-    .first('id', 'workflow_id')) as { id: string; workflow_id: string } | undefined;
-  return row ? { kind: 'release', id: row.id, workflowId: row.workflow_id } : null;
+    .whereIn('status', HOLDING_STATUSES)
+    .whereNotNull('commit_sha')
+    .first('id', 'workflow_id', 'commit_sha')) as { id: string; workflow_id: string; commit_sha: string } | undefined;
+  return row ? { kind: 'release', id: row.id, workflowId: row.workflow_id, commitSha: row.commit_sha } : null;
 }

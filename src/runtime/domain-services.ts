@@ -46,6 +46,7 @@ import { createFreezeService, type FreezeService } from '../freezes/freeze-servi
 import { createGovernanceGate } from '../governance/governance-gate';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import { createWebhookDomain, type WebhookDomain } from '../webhooks/webhook-domain';
+import { createDeploymentService, type DeploymentService } from '../deployments/deployment-service';
 import type { CoreServices } from './services';
 
 /** The domain modules, each built once from the core services. New domains add their service here. */
@@ -108,6 +109,8 @@ export interface DomainServices {
   governance: GovernanceGate;
   /** Inbound webhooks: project settings, signed image updates from CI, the controller's sync status (src/webhooks). */
   webhooks: WebhookDomain;
+  /** What runs where: the deployments matrix and environment soak times (src/deployments). */
+  deployments: DeploymentService;
 }
 
 export function createDomainServices(core: CoreServices): DomainServices {
@@ -280,6 +283,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       commit: gitops.commit,
       config: config.webhooks,
     }),
+    deployments: createDeploymentService({ db, audit, projects: projects.projects }),
   };
   return {
     ...domain,

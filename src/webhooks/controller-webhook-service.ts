@@ -10,7 +10,11 @@ import type { ProjectService } from '../projects/project-service';
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { findWorkload, listWorkloads } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
-import { waiterForRevision } from '../releases/revision-waiters';
+import { waiterForTarget } from '../releases/revision-waiters';
+import type { SyncReport } from '../releases/release-workflow-contract';
+import { positionOf } from '../deployments/deployed-state-repository';
+import { lockDeployedTarget, recordReport } from '../deployments/report-state';
+import { awaitedVerdict, CONTROLLER_ACTOR, syncReportOf } from '../deployments/sync-verdict';
 import type { PromotionService } from '../promotions/promotion-service';
 import { parseControllerEvent } from './controller-payload';
 import { organizationOfToken, replaceToken } from './controller-token-repository';
@@ -18,7 +22,6 @@ import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
-import { targetVerdict } from './target-verdict';
 import { recordRequest } from './webhook-request-repository';
 
 const TOKEN = /^Bearer (cdc_[A-Za-z0-9_-]{43})$/;
@@ -36,7 +39,7 @@ export function createControllerWebhookService(deps: {
   db: Db;
   audit: AuditService;
   releases: Pick<ReleaseService, 'reportSync'>;
-  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync'>;
+  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
   projects: Pick<ProjectService, 'projectOf'>;
   replayWindowMs: number;
   tokenOverlapMs: number;
@@ -53,63 +56,71 @@ export function createControllerWebhookService(deps: {
     return organizationId;
   }
 
-  /**
-   * Tells the waiting workflow of the target what its services say at this revision: the release committed as that
-   * revision, else the promotion whose commit it is (told per tenant).
-   */
-  async function tell(
-    caller: OrgCaller,
-    target: {
-      organizationId: string;
-      projectId: string;
-      tenantId: string;
-      tenant: string;
-      environment: string;
-      revision: string;
-    },
-  ) {
-    const waiter =
-      (await waiterForRevision(db, target)) ??
-      (await deps.promotions.waitingFor(target.organizationId, target.projectId, target.revision));
-    if (!waiter) return null;
-    const services = (await listWorkloads(db, target.projectId)).map((w) => w.name);
-    const statuses = await statusesOf(db, target.projectId, {
-      tenantId: target.tenantId,
-      environment: target.environment,
+  type Target = {
+    organizationId: string;
+    projectId: string;
+    tenantId: string;
+    tenant: string;
+    environment: string;
+  };
+  type Told = { id: string; status: string };
+
+  /** Whether a report at `revision` (its place `position`, null: unknown) is about `commitSha` or a later commit. */
+  async function covers(projectId: string, commitSha: string, revision: string, position: number | null) {
+    if (commitSha === revision) return true;
+    const awaited = await positionOf(db, projectId, commitSha);
+    return awaited !== null && position !== null && awaited <= position;
+  }
+
+  /** What the Applications a commit changed say now, as a report for the workflow waiting on that commit. */
+  async function verdictReport(target: Target, commitSha: string): Promise<SyncReport | null> {
+    const verdict = await awaitedVerdict(db, {
+      ...target,
+      revision: commitSha,
+      allServices: async () => (await listWorkloads(db, target.projectId)).map((w) => w.name),
     });
-    const verdict = targetVerdict(services, statuses, target.revision);
-    if (verdict.outcome === 'Waiting') return { id: waiter.id, status: 'Syncing' };
-    const report =
-      verdict.outcome === 'Healthy'
-        ? { revision: target.revision, syncStatus: 'Synced' as const, healthStatus: 'Healthy' as const }
-        : {
-            revision: target.revision,
-            syncStatus: verdict.syncStatus as 'Synced',
-            healthStatus: verdict.healthStatus as 'Healthy',
-            message: verdict.message,
-          };
-    if (waiter.kind === 'promotion') {
-      const actor = { userId: null, actorType: 'system' as const, actor: SUBSYSTEM.controllerWebhook, requestId: null };
-      try {
-        await deps.promotions.reportSync(target.organizationId, target.projectId, {
-          ...report,
-          tenant: target.tenant,
-          actor,
-        });
-      } catch (err) {
-        if (err instanceof Conflict) return { id: waiter.id, status: 'unchanged' };
-        throw err;
+    return syncReportOf(verdict, commitSha, CONTROLLER_ACTOR);
+  }
+
+  /**
+   * Tells the workflows waiting on the target what the reports say about their commit: the release holding the target
+   * and the promotions moving the tenant there, when this report's revision is their commit or a later one. Returns
+   * what the first one told answered (the release, else a promotion).
+   */
+  async function tell(caller: OrgCaller, target: Target, revision: string, position: number | null) {
+    const told: Told[] = [];
+    const release = await waiterForTarget(db, target);
+    if (release && (await covers(target.projectId, release.commitSha, revision, position))) {
+      const report = await verdictReport(target, release.commitSha);
+      if (!report) told.push({ id: release.id, status: 'Syncing' });
+      else {
+        try {
+          const result = await deps.releases.reportSync(caller, release.id, report);
+          told.push({ id: result.id, status: result.status });
+        } catch (err) {
+          // The release moved on between the lookup and the report (another report ended it): nothing to tell.
+          if (!(err instanceof Conflict)) throw err;
+          told.push({ id: release.id, status: 'unchanged' });
+        }
       }
-      return { id: waiter.id, status: 'reported' };
     }
-    try {
-      const release = await deps.releases.reportSync(caller, waiter.id, report);
-      return { id: release.id, status: release.status };
-    } catch (err) {
-      // The release moved on between the lookup and the report (another report ended it): nothing to tell.
-      if (err instanceof Conflict) return { id: waiter.id, status: 'unchanged' };
-      throw err;
+    const promotions = await deps.promotions.waitingFor(target.organizationId, target.projectId, target);
+    for (const promotion of promotions) {
+      if (!(await covers(target.projectId, promotion.commitSha, revision, position))) continue;
+      const report = await verdictReport(target, promotion.commitSha);
+      if (!report) {
+        told.push({ id: promotion.id, status: 'Syncing' });
+        continue;
+      }
+      try {
+        await deps.promotions.reportSync(target.organizationId, target.projectId, { ...report, tenant: target.tenant });
+        told.push({ id: promotion.id, status: 'reported' });
+      } catch (err) {
+        if (!(err instanceof Conflict)) throw err;
+        told.push({ id: promotion.id, status: 'unchanged' });
+      }
     }
+    return told[0] ?? null;
   }
 
   return {
@@ -160,20 +171,34 @@ export function createControllerWebhookService(deps: {
         project_id: project.id,
         expiresAt: new Date(Date.now() + 2 * deps.replayWindowMs),
       });
-      const target = { organizationId, projectId: project.id, tenantId: tenant.id, environment: parts.environment };
-      const fresh = await recordStatus(db, {
-        ...target,
+      const target = {
+        organizationId,
+        projectId: project.id,
+        tenantId: tenant.id,
         tenant: tenant.slug,
+        environment: parts.environment,
+      };
+      const report = {
+        ...target,
         service: parts.service,
         syncStatus: event.syncStatus,
         healthStatus: event.healthStatus,
         revision: event.revision,
-        namespace: event.namespace,
         reportedAt: new Date(event.timestamp),
+      };
+      // Under the target's lock: a workflow noting its commit sees this report, or this webhook sees its commit.
+      const recorded = await db.transaction(async (trx) => {
+        await lockDeployedTarget(trx, target);
+        const result = await recordReport(trx, report);
+        if (result.outcome === 'applied') await recordStatus(trx, { ...report, namespace: event.namespace });
+        return result;
       });
-      if (!fresh) throw new Conflict('stale event: a newer status of this application is recorded');
+      if (recorded.outcome === 'stale') {
+        throw new Conflict('stale event: a newer status of this application is recorded');
+      }
       const caller = systemCaller(SUBSYSTEM.controllerWebhook, organizationId, requestId);
-      const release = await tell(caller, { ...target, tenant: tenant.slug, revision: event.revision });
+      const release = await tell(caller, target, event.revision, recorded.position);
+      if (recorded.verified) await deps.promotions.sourceReported(organizationId, project.id, parts.environment);
       return {
         application: event.name,
         ...parts,

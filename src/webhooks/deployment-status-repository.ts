@@ -43,9 +43,12 @@ const toStatus = (r: Row): DeploymentStatus => ({
   reportedAt: r.reported_at,
 });
 
-/** Records a report unless a newer one of the same service is stored; false when the report is older. */
-export async function recordStatus(db: Queryable, s: DeploymentStatus): Promise<boolean> {
-  const rows = (await db('deployment_statuses')
+/** Stores a report as the service's status (the deployed-state record decided it is not stale). */
+export async function recordStatus(
+  db: Queryable,
+  s: Omit<DeploymentStatus, 'tenant'> & { tenant: string },
+): Promise<void> {
+  await db('deployment_statuses')
     .insert({
       organization_id: s.organizationId,
       project_id: s.projectId,
@@ -60,10 +63,14 @@ export async function recordStatus(db: Queryable, s: DeploymentStatus): Promise<
       reported_at: s.reportedAt,
     })
     .onConflict(['project_id', 'tenant_id', 'environment', 'service'])
-    .merge(['sync_status', 'health_status', 'revision', 'namespace', 'reported_at', 'updated_at'])
-    .where('deployment_statuses.reported_at', '<', db.raw('excluded.reported_at'))
-    .returning('service')) as unknown[];
-  return rows.length > 0;
+    .merge({
+      sync_status: s.syncStatus,
+      health_status: s.healthStatus,
+      revision: s.revision,
+      namespace: s.namespace,
+      reported_at: s.reportedAt,
+      updated_at: db.fn.now(),
+    });
 }
 
 export async function statusesOf(

@@ -27,7 +27,7 @@ export function createWebhookDomain(deps: {
   secrets: SecretBox;
   projects: Pick<ProjectService, 'projectOf'>;
   releases: Pick<ReleaseService, 'create' | 'reportSync'>;
-  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync'>;
+  promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
   governance: GovernanceGate;
   commit: CommitClient;
   config: WebhooksConfig;

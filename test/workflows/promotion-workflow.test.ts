@@ -94,7 +94,10 @@ function stubs(): PromotionActivities {
       if (finishGate && i.to === 'Cancelled') await finishGate;
     },
     recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
-    markPromotionCommitted: async () => void calls.push('committed'),
+    markPromotionCommitted: async () => {
+      calls.push('committed');
+      return [];
+    },
     recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
       const op = request.operation;

@@ -98,7 +98,10 @@ function stubs(): ReleaseActivities {
       // The freeze ends at once: the workflow looks again right away.
       return { freezes: [], reason: 'frozen by Launch (launch week)', clearsAt: Date.now() };
     },
-    markReleaseCommitted: async () => void calls.push('committed'),
+    markReleaseCommitted: async () => {
+      calls.push('committed');
+      return null;
+    },
     recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
       calls.push(`commit ${request.idempotencyKey}`);

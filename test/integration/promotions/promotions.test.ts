@@ -121,8 +121,9 @@ describe('a Blocked promotion', () => {
       targetEnvironment: 'prod',
     });
     expect(requested.status).toBe(201);
-    const blocked = await api.until(owner, requested.body.id, (p) => p.status === 'Blocked' && p.causes.length === 2);
-    expect(blocked.causes.map((c) => c.cause)).toEqual(['approvals', 'sourceUnhealthy']);
+    const blocked = await api.until(owner, requested.body.id, (p) => p.status === 'Blocked' && p.causes.length === 3);
+    // 3.0.0 was reported Degraded in dev: never verified there (issue 27).
+    expect(blocked.causes.map((c) => c.cause)).toEqual(['approvals', 'sourceUnhealthy', 'sourceUnverified']);
 
     const self = await api.http.post(`/api/v2/promotions/${requested.body.id}/approve`, {
       token: org.members.member!.token,
@@ -134,15 +135,19 @@ describe('a Blocked promotion', () => {
       body: { comment: 'go' },
     });
     expect(approved.status).toBe(200);
-    const oneLeft = await api.until(owner, requested.body.id, (p) => p.causes.length === 1);
-    expect(oneLeft.status).toBe('Blocked');
-    expect(oneLeft.causes[0]!.cause).toBe('sourceUnhealthy');
+    const left = await api.until(owner, requested.body.id, (p) => p.causes.length === 2);
+    expect(left.status).toBe('Blocked');
+    expect(left.causes.map((c) => c.cause)).toEqual(['sourceUnhealthy', 'sourceUnverified']);
 
-    // The source turns Healthy: the promotion goes on by itself at its next evaluation.
+    // The source turns Healthy with another version: 3.0.0, never verified in dev, still may not leave it.
     await api.releaseToDev(owner, 'gated', tenants.acme!, '3.0.1');
-    const syncing = await api.status(owner, requested.body.id, 'Syncing');
-    expect(syncing.moves[0]!.changes).toEqual([{ workload: 'web', tag: '3.0.0' }]);
-    expect(syncing.causes).toEqual([]);
+    const unverified = await api.until(owner, requested.body.id, (p) => p.causes.length === 1);
+    expect(unverified.status).toBe('Blocked');
+    expect(unverified.causes[0]).toMatchObject({
+      cause: 'sourceUnverified',
+      message: 'dev has not verified acme/web 3.0.0 (not-deployed)',
+    });
+    expect(unverified.moves[0]!.changes).toEqual([{ workload: 'web', tag: '3.0.0' }]);
   });
 
   it('refuses unknown environments, tenants and services with 400 and answers 404 across organizations', async () => {

@@ -1,0 +1,53 @@
+import type { DeploymentSoakUpdateRequest, DeploymentsQueryRequest } from '../../request-types.generated';
+import type { DeploymentService } from '../../../src/deployments/deployment-service';
+import type { RouteDef } from '../../route-def';
+import { bodyOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+
+/** What runs where: the deployments matrix of a project and the soak time of its environments (docs/releases.md). */
+export function deploymentRoutes(deployments: DeploymentService, pageMax: number): RouteDef[] {
+  const tag = 'deployments';
+  const soak = '/api/v2/projects/:slug/deployments/soak-times/:environment';
+  return [
+    {
+      method: 'get',
+      path: '/api/v2/projects/:slug/deployments',
+      summary:
+        'Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.deployments.read' },
+      query: 'deployments-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx) as DeploymentsQueryRequest;
+        const filter = { tenant: q.tenant, environment: q.environment, service: q.service };
+        ctx.body = await deployments.matrix(orgCallerOf(ctx), paramOf(ctx, 'slug'), filter, pageOf(ctx, pageMax));
+      },
+    },
+    {
+      method: 'get',
+      path: soak,
+      summary: 'How long a version must stay verified in the environment before a promotion may take it on',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.deployments.read' },
+      handler: async (ctx) => {
+        ctx.body = await deployments.soakTime(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'));
+      },
+    },
+    {
+      method: 'put',
+      path: soak,
+      summary: 'Set the soak time of the environment (0: none)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.deployments.soak.update' },
+      body: 'deployment-soak-update',
+      handler: async (ctx) => {
+        const body = bodyOf<DeploymentSoakUpdateRequest>(ctx);
+        ctx.body = await deployments.setSoakTime(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          paramOf(ctx, 'environment'),
+          body.seconds,
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,44 @@
+import { renderDigest } from '../gitops/commit-path';
+import { serviceDir, targetOf, type Target } from '../gitops/manifests';
+import { valuesAt } from '../releases/rollback-plan';
+
+/**
+ * What an Application's rendered content is, as both the platform and a controller see it: the files of its source
+ * directory (`tenants/<tenant>/<environment>/<service>/`). The digest is renderDigest over those files (path and
+ * content), so a fresh clone gives the same figure; the version is the tag of the Deployment's first container.
+ */
+export interface ApplicationContent {
+  target: Target;
+  /** null: the directory is gone (the Application was removed). */
+  digest: string | null;
+  version: string | null;
+}
+
+/** The Applications whose source directory holds one of these paths (Application manifests themselves excluded). */
+export function applicationsTouched(paths: string[]): Target[] {
+  const seen = new Map<string, Target>();
+  for (const path of paths) {
+    if (!path.startsWith('tenants/')) continue;
+    const target = targetOf(path);
+    if (target) seen.set(serviceDir(target), target);
+  }
+  return [...seen.values()];
+}
+
+/** Digest and version of each target's directory in a tree (path -> text). */
+export function applicationContents(files: Map<string, string>, targets: Target[]): ApplicationContent[] {
+  return targets.map((target) => {
+    const dir = `${serviceDir(target)}/`;
+    const own = new Map([...files].filter(([path]) => path.startsWith(dir)));
+    return { target, digest: own.size === 0 ? null : renderDigest(own), version: versionOf(own, target) };
+  });
+}
+
+/** The tag the Deployment of the directory runs (null: none, or a file the generator did not write and YAML cannot read). */
+function versionOf(files: Map<string, string>, t: Target): string | null {
+  try {
+    return valuesAt(files, t.tenant, t.environment, [t.service])[0]?.tag ?? null;
+  } catch {
+    return null;
+  }
+}

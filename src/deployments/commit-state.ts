@@ -1,0 +1,102 @@
+import type { Tx } from '../db/knex';
+import type { CommitRequest } from '../gitops/commit-path';
+import { gitText, readTree } from '../gitops/git-plumbing';
+import { serviceDir } from '../gitops/manifests';
+import { applicationContents, applicationsTouched } from './application-digest';
+import { appendEvent, recordRevision, saveTarget } from './deployed-state-repository';
+
+/** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
+export interface CommitSource {
+  kind: 'release' | 'promotion' | 'bulk-update' | 'webhook' | 'generate' | 'files';
+  id: string | null;
+  actor: string;
+}
+
+/**
+ * The deployed-state side of a commit, in the commit's transaction (the one commit path calls it with what it
+ * committed): the commit's place in the project's order, and for each Application whose source directory the commit
+ * changed, its new digest and version as desired state, with the commit in its history. Idempotent: a retried commit
+ * records nothing twice. A desired change ends the previous verification (the new content is not verified yet).
+ */
+export async function recordCommittedState(
+  trx: Tx,
+  commit: {
+    repo: string;
+    sha: string;
+    organizationId: string;
+    projectId: string;
+    tenants: { id: string; slug: string }[];
+    source: CommitSource;
+  },
+): Promise<void> {
+  const position = await recordRevision(trx, commit);
+  const changed = await gitText(commit.repo, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--no-commit-id',
+    '--name-only',
+    '--root',
+    commit.sha,
+  ]);
+  const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
+  const targets = applicationsTouched(changed.split('\0').filter(Boolean)).filter((t) => tenantIds.has(t.tenant));
+  if (targets.length === 0) return;
+  const dirs = new Set(targets.map((t) => `${serviceDir(t)}/`));
+  const files = await readTree(commit.repo, commit.sha, 'tenants/', (file) =>
+    dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
+  );
+  const at = new Date();
+  for (const content of applicationContents(files, targets)) {
+    const { target } = content;
+    const key = {
+      organization_id: commit.organizationId,
+      tenant_slug: target.tenant,
+      projectId: commit.projectId,
+      tenantId: tenantIds.get(target.tenant) as string,
+      environment: target.environment,
+      service: target.service,
+    };
+    const fresh = await appendEvent(trx, {
+      ...key,
+      organizationId: commit.organizationId,
+      kind: 'commit',
+      revision: commit.sha,
+      position,
+      digest: content.digest,
+      version: content.version,
+      sourceKind: commit.source.kind,
+      sourceId: commit.source.id,
+      actor: commit.source.actor,
+      at,
+    });
+    if (!fresh) continue;
+    await saveTarget(trx, key, {
+      desired_revision: commit.sha,
+      desired_position: String(position),
+      desired_digest: content.digest,
+      desired_version: content.version,
+      source_kind: commit.source.kind,
+      source_id: commit.source.id,
+      actor: commit.source.actor,
+      desired_at: at,
+      healthy_since: null,
+    });
+  }
+}
+
+/** What deployed a commit, from the commit request. */
+export function commitSourceOf(
+  req: Pick<CommitRequest, 'operation' | 'releaseId' | 'workflowId' | 'actor'>,
+): CommitSource {
+  const op = req.operation;
+  const actor = req.actor.actor;
+  if (op.type === 'release') return { kind: 'release', id: req.releaseId ?? null, actor };
+  if (op.type === 'promotion') return { kind: 'promotion', id: op.promotionId, actor };
+  if (op.type === 'image') {
+    return op.source === 'webhook'
+      ? { kind: 'webhook', id: op.requestId ?? null, actor }
+      : { kind: 'bulk-update', id: req.workflowId, actor };
+  }
+  return { kind: op.type, id: req.workflowId, actor };
+}

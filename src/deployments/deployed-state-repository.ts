@@ -1,0 +1,247 @@
+import type { Queryable } from '../db/knex';
+import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+
+/** One Application of a project: tenant, environment and service. */
+export interface TargetKey {
+  projectId: string;
+  tenantId: string;
+  environment: string;
+  service: string;
+}
+
+export interface DeployedTargetRow {
+  organization_id: string;
+  project_id: string;
+  tenant_id: string;
+  tenant_slug: string;
+  environment: string;
+  service: string;
+  desired_revision: string | null;
+  desired_position: string | null;
+  desired_digest: string | null;
+  desired_version: string | null;
+  source_kind: string | null;
+  source_id: string | null;
+  actor: string | null;
+  desired_at: Date | null;
+  live_revision: string | null;
+  live_position: string | null;
+  live_version: string | null;
+  sync_status: string | null;
+  health_status: string | null;
+  reported_at: Date | null;
+  received_at: Date | null;
+  healthy_since: Date | null;
+}
+
+export interface TargetEvent {
+  organizationId: string;
+  projectId: string;
+  tenantId: string;
+  environment: string;
+  service: string;
+  kind: 'commit' | 'report' | 'verified';
+  revision: string;
+  position: number | null;
+  digest?: string | null;
+  version?: string | null;
+  sourceKind?: string | null;
+  sourceId?: string | null;
+  actor?: string | null;
+  syncStatus?: string | null;
+  healthStatus?: string | null;
+  at: Date;
+}
+
+export interface EventRow {
+  id: string;
+  tenant_id: string;
+  environment: string;
+  service: string;
+  kind: string;
+  revision: string;
+  position: string | null;
+  digest: string | null;
+  version: string | null;
+  source_kind: string | null;
+  source_id: string | null;
+  actor: string | null;
+  sync_status: string | null;
+  health_status: string | null;
+  at: Date;
+}
+
+/** Positions are bigint: PostgreSQL hands them over as text. */
+export const positionNumber = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+const keyOf = (t: TargetKey) => ({
+  project_id: t.projectId,
+  tenant_id: t.tenantId,
+  environment: t.environment,
+  service: t.service,
+});
+
+/** Records a commit of the project in commit order (idempotent: a retry finds its position again). */
+export async function recordRevision(
+  db: Queryable,
+  r: { organizationId: string; projectId: string; sha: string },
+): Promise<number> {
+  await db('deployment_revisions')
+    .insert({ organization_id: r.organizationId, project_id: r.projectId, sha: r.sha })
+    .onConflict(['project_id', 'sha'])
+    .ignore();
+  return (await positionOf(db, r.projectId, r.sha)) as number;
+}
+
+/** Where a commit stands in the project's commit order; null for a commit the commit path did not record. */
+export async function positionOf(db: Queryable, projectId: string, sha: string): Promise<number | null> {
+  const row = (await db('deployment_revisions').where({ project_id: projectId, sha }).first('position')) as
+    { position: string } | undefined;
+  return row ? Number(row.position) : null;
+}
+
+export async function findTarget(db: Queryable, t: TargetKey, forUpdate = false): Promise<DeployedTargetRow | null> {
+  const q = db('deployed_targets').where(keyOf(t)).first();
+  if (forUpdate) void q.forUpdate();
+  return ((await q) as DeployedTargetRow | undefined) ?? null;
+}
+
+/** Inserts or changes one Application's row. */
+export async function saveTarget(
+  db: Queryable,
+  row: Pick<DeployedTargetRow, 'organization_id' | 'tenant_slug'> & TargetKey,
+  changes: Partial<Omit<DeployedTargetRow, 'organization_id' | 'project_id' | 'tenant_id' | 'environment' | 'service'>>,
+): Promise<void> {
+  await db('deployed_targets')
+    .insert({ ...keyOf(row), organization_id: row.organization_id, tenant_slug: row.tenant_slug, ...changes })
+    .onConflict(['project_id', 'tenant_id', 'environment', 'service'])
+    .merge(Object.keys(changes));
+}
+
+/** Appends to the history; a commit event is recorded once per Application and revision. */
+export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {
+  const rows = (await db('deployed_target_events')
+    .insert({
+      organization_id: e.organizationId,
+      project_id: e.projectId,
+      tenant_id: e.tenantId,
+      environment: e.environment,
+      service: e.service,
+      kind: e.kind,
+      revision: e.revision,
+      position: e.position,
+      digest: e.digest ?? null,
+      version: e.version ?? null,
+      source_kind: e.sourceKind ?? null,
+      source_id: e.sourceId ?? null,
+      actor: e.actor ?? null,
+      sync_status: e.syncStatus ?? null,
+      health_status: e.healthStatus ?? null,
+      at: e.at,
+    })
+    .onConflict(db.raw("(project_id, tenant_id, environment, service, revision) WHERE kind = 'commit'"))
+    .ignore()
+    .returning('id')) as unknown[];
+  return rows.length > 0;
+}
+
+/** The version of the newest commit that wrote the Application at or before `position`. */
+export async function versionAt(db: Queryable, t: TargetKey, position: number): Promise<string | null> {
+  const row = (await db('deployed_target_events')
+    .where({ ...keyOf(t), kind: 'commit' })
+    .andWhere('position', '<=', position)
+    .orderBy('position', 'desc')
+    .first('version')) as { version: string | null } | undefined;
+  return row?.version ?? null;
+}
+
+/** The services of a tenant and environment whose rendered content the commit at `revision` changed. */
+export async function changedServices(
+  db: Queryable,
+  t: Omit<TargetKey, 'service'>,
+  revision: string,
+): Promise<string[]> {
+  const rows = (await db('deployed_target_events')
+    .where({ project_id: t.projectId, tenant_id: t.tenantId, environment: t.environment, kind: 'commit', revision })
+    .orderBy('service')
+    .select('service')) as { service: string }[];
+  return rows.map((r) => r.service);
+}
+
+/** The Applications of a tenant and environment (all, or some services). */
+export async function targetsOf(
+  db: Queryable,
+  t: Omit<TargetKey, 'service'>,
+  services?: string[],
+): Promise<DeployedTargetRow[]> {
+  const q = db('deployed_targets').where({
+    project_id: t.projectId,
+    tenant_id: t.tenantId,
+    environment: t.environment,
+  });
+  if (services) void q.whereIn('service', services);
+  return (await q.orderBy('service')) as DeployedTargetRow[];
+}
+
+/** History of a tenant and environment's Applications, newest first (commits and verifications). */
+export async function eventsOf(
+  db: Queryable,
+  t: Omit<TargetKey, 'service'>,
+  kinds: TargetEvent['kind'][],
+): Promise<EventRow[]> {
+  return (await db('deployed_target_events')
+    .where({ project_id: t.projectId, tenant_id: t.tenantId, environment: t.environment })
+    .whereIn('kind', kinds)
+    .orderBy('id', 'desc')) as EventRow[];
+}
+
+export interface MatrixFilter {
+  tenant?: string;
+  environment?: string;
+  service?: string;
+}
+
+/** The project's Applications, by tenant, environment and service (keyset pages). */
+export async function matrixPage(
+  db: Queryable,
+  organizationId: string,
+  projectId: string,
+  filter: MatrixFilter,
+  page: PageRequest,
+): Promise<Page<DeployedTargetRow>> {
+  const inner = db('deployed_targets')
+    .select('*', db.raw("tenant_slug || '/' || environment || '/' || service AS target_key"))
+    .where({ organization_id: organizationId, project_id: projectId });
+  if (filter.tenant) void inner.andWhere({ tenant_slug: filter.tenant });
+  if (filter.environment) void inner.andWhere({ environment: filter.environment });
+  if (filter.service) void inner.andWhere({ service: filter.service });
+  const query = db.from(inner.as('d')).select('*');
+  return keysetPage<DeployedTargetRow & { target_key: string }, DeployedTargetRow>(
+    query,
+    ['target_key', 'target_key'],
+    page,
+    (r) => [r.target_key, r.target_key],
+    (r) => r,
+  );
+}
+
+export async function soakSeconds(db: Queryable, projectId: string, environment: string): Promise<number> {
+  const row = (await db('deployment_soak_times').where({ project_id: projectId, environment }).first()) as
+    { soak_seconds: number } | undefined;
+  return row?.soak_seconds ?? 0;
+}
+
+export async function setSoakSeconds(
+  db: Queryable,
+  s: { organizationId: string; projectId: string; environment: string; seconds: number },
+): Promise<void> {
+  await db('deployment_soak_times')
+    .insert({
+      organization_id: s.organizationId,
+      project_id: s.projectId,
+      environment: s.environment,
+      soak_seconds: s.seconds,
+    })
+    .onConflict(['project_id', 'environment'])
+    .merge(['soak_seconds']);
+}
