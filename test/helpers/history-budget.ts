@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 
 /** The most history events a single run of a workflow may write through its longest documented wait. */
 export const HISTORY_BUDGET = 2_000;
@@ -17,6 +17,17 @@ export async function runHistoryLengths(client: Client, workflowId: string, firs
   }
 }
 
+/** Events of the running run so far (0 when it is closed or not started yet). */
+async function runningEvents(handle: WorkflowHandle): Promise<number> {
+  try {
+    const { status } = await handle.describe();
+    return status.name === 'RUNNING' ? ((await handle.fetchHistory()).events?.length ?? 0) : 0;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return 0;
+    throw err;
+  }
+}
+
 /**
  * Waits for `done` while watching the running run's history: a run that outgrows the budget is terminated at once
  * (so a workflow that polls through a 30-day wait fails in seconds, not after a million events) and the wait throws
@@ -29,8 +40,7 @@ export async function withinBudget<T>(handle: WorkflowHandle, done: Promise<T>, 
   const watch = async (): Promise<never> => {
     for (;;) {
       // The test server leaves `historyLength` of describe() at 0: count the running run's events instead.
-      const { status } = await handle.describe();
-      const events = status.name === 'RUNNING' ? ((await handle.fetchHistory()).events?.length ?? 0) : 0;
+      const events = await runningEvents(handle);
       if (events > budget) {
         await handle.terminate(`history budget exceeded: ${events} events`);
         throw new Error(`one run wrote more than ${budget} events (${events} when stopped)`);

@@ -14,6 +14,10 @@ import { releaseWorkflow } from '../../workflows/release';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { HISTORY_BUDGET, runHistoryLengths, withinBudget } from '../helpers/history-budget';
+import { FIXTURES_DIR, historyKeeper } from '../helpers/workflow-histories';
+
+const keepRelease = historyKeeper(`${FIXTURES_DIR}/release-histories`, 'UPDATE_RELEASE_HISTORIES');
+const keepPromotion = historyKeeper(`${FIXTURES_DIR}/promotion-histories`, 'UPDATE_PROMOTION_HISTORIES');
 
 /**
  * History budget of the two workflows that wait longest in front of a commit, on the time-skipping server: a release
@@ -161,6 +165,7 @@ it(`keeps a release queued behind a 62-hour freeze under ${HISTORY_BUDGET} event
   const runs = await runHistoryLengths(ts.env.client, handle.workflowId, handle.firstExecutionRunId);
   process.stdout.write(`release behind a 62 h freeze: runs ${runs.join(', ')} events\n`);
   expect(Math.max(...runs)).toBeLessThan(HISTORY_BUDGET);
+  await keepRelease('frozen-62h', handle);
 }, 300_000);
 
 it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${HISTORY_BUDGET} events per run`, async () => {
@@ -206,4 +211,10 @@ it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${
   const runs = await runHistoryLengths(ts.env.client, handle.workflowId, handle.firstExecutionRunId);
   process.stdout.write(`promotion blocked 30 days: runs ${runs.join(', ')} events\n`);
   expect(Math.max(...runs)).toBeLessThan(HISTORY_BUDGET);
+  expect(runs.length).toBeGreaterThan(1);
+  await keepPromotion(
+    'blocked-30-days.first-run',
+    ts.env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId),
+  );
+  await keepPromotion('blocked-30-days.last-run', ts.env.client.workflow.getHandle(handle.workflowId));
 }, 300_000);
