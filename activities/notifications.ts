@@ -36,7 +36,11 @@ export function createNotificationActivities(deps: NotificationActivityDeps) {
       }),
     deliverNotification: (delivery: PlannedDelivery): Promise<DeliveryOutcome> =>
       deliverPlanned({ db: deps.db, ...deps.notifications }, delivery),
-    sendDigest: (input: { organizationId: string; userId: string; items: DigestItem[] }): Promise<'sent' | 'skipped'> =>
-      sendDigest({ db: deps.db, mail: deps.notifications.mail }, input),
+    sendDigest: (input: {
+      organizationId: string;
+      userId: string;
+      items: DigestItem[];
+      omitted?: number;
+    }): Promise<'sent' | 'skipped'> => sendDigest({ db: deps.db, mail: deps.notifications.mail }, input),
   };
 }

@@ -413,7 +413,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      */
     async acquireReleaseTarget(
       input: Target & { actor: AuditActor },
-    ): Promise<{ acquired: boolean; behind: string | null }> {
+    ): Promise<{ acquired: boolean; behind: string | null; behindTitle?: string | null }> {
       return locked(input.releaseId, async (trx, row) => {
         if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
         await lockTarget(trx, row);
@@ -426,6 +426,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
               (r.queued_at.getTime() === queuedAt.getTime() && r.id < row.id)));
         const ahead = (await targetLine(trx, row)).filter((r) => r.id !== row.id && isAhead(r));
         const behind = ahead[ahead.length - 1]?.id ?? null;
+        const behindTitle = ahead[ahead.length - 1]?.title ?? null;
         if (behind === null) {
           await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined);
           return { acquired: true, behind: null };
@@ -435,7 +436,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
             waiting_behind: behind,
           });
         }
-        return { acquired: false, behind };
+        return { acquired: false, behind, behindTitle };
       });
     },
 

@@ -2,7 +2,9 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   workflowInfo,
@@ -13,6 +15,10 @@ import {
   clusterHeartbeatStateQuery,
   type ClusterHeartbeatInput,
 } from '../src/clusters/cluster-workflow-contract';
+import { runIsLong } from './lib/wait-until-clear';
+
+/** Patch id: the run also continues as new when its history is long (connect/disconnect edges count, not only checks). */
+const BOUNDED_RUN = 'heartbeat-bounded-run';
 
 const { recordAgentConnected, checkAgentHeartbeat } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -26,7 +32,8 @@ const { recordAgentConnected, checkAgentHeartbeat } = proxyActivities<ReturnType
  * the row: a newer heartbeat moves the timer, none makes the transition to Disconnected (with agent.disconnect), judged
  * by the database in one conditional UPDATE so a heartbeat racing it wins. So each transition is recorded once, and
  * steady heartbeats cost one timer and one activity per window instead of a signal each. The history is bounded by
- * continue-as-new after `checksPerRun` timer checks.
+ * continue-as-new after `checksPerRun` timer checks, or sooner when the run's history is long (a flapping agent's
+ * connect/disconnect edges write events without timer checks).
  */
 export async function clusterHeartbeatWorkflow(input: ClusterHeartbeatInput): Promise<void> {
   const { workflowId } = workflowInfo();
@@ -35,6 +42,11 @@ export async function clusterHeartbeatWorkflow(input: ClusterHeartbeatInput): Pr
   let lastHeartbeatMs = input.lastHeartbeatMs ?? Date.now();
   let pendingConnect = input.pendingConnect ?? false;
   let checks = 0;
+  const bounded = patched(BOUNDED_RUN);
+  const carryOn = async () => {
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof clusterHeartbeatWorkflow>({ ...input, connected, lastHeartbeatMs, pendingConnect });
+  };
 
   setHandler(agentHeartbeatSignal, () => {
     pendingConnect = true;
@@ -45,7 +57,9 @@ export async function clusterHeartbeatWorkflow(input: ClusterHeartbeatInput): Pr
   const minimumWaitMs = Math.min(1000, Math.ceil(input.windowMs / 10));
 
   for (;;) {
+    if (bounded && runIsLong()) return carryOn();
     if (!connected) {
+      setCurrentDetails('Disconnected: waiting for an agent heartbeat');
       await condition(() => pendingConnect);
       pendingConnect = false;
       const found = await recordAgentConnected(target);
@@ -54,6 +68,8 @@ export async function clusterHeartbeatWorkflow(input: ClusterHeartbeatInput): Pr
       if (!connected) continue;
       lastHeartbeatMs = found.lastHeartbeatMs ?? Date.now();
     }
+    const checkAt = Math.max(Date.now() + minimumWaitMs, lastHeartbeatMs + input.windowMs);
+    setCurrentDetails(`Connected: checks for a heartbeat at ${new Date(checkAt).toISOString()}`);
     await sleep(Math.max(minimumWaitMs, lastHeartbeatMs + input.windowMs - Date.now()));
     const found = await checkAgentHeartbeat(target);
     checks += 1;
@@ -62,9 +78,6 @@ export async function clusterHeartbeatWorkflow(input: ClusterHeartbeatInput): Pr
     // Signals that raced a check that still found heartbeats are stale; after a disconnect one may be a new edge.
     if (connected) pendingConnect = false;
     lastHeartbeatMs = found.lastHeartbeatMs ?? lastHeartbeatMs;
-    if (checks >= input.checksPerRun || workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof clusterHeartbeatWorkflow>({ ...input, connected, lastHeartbeatMs, pendingConnect });
-    }
+    if (checks >= input.checksPerRun || workflowInfo().continueAsNewSuggested) return carryOn();
   }
 }

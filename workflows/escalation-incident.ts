@@ -2,7 +2,10 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
+  patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
@@ -11,6 +14,7 @@ import { unwrapActivityFailure } from './lib/activity-failure';
 import { nextOpening, withinBusinessHours } from '../src/notifications/business-hours';
 import {
   INCIDENT_FAILURE,
+  INCIDENT_STEPS_KEPT,
   acknowledgeIncidentUpdate,
   incidentStateQuery,
   resolveIncidentUpdate,
@@ -22,6 +26,10 @@ import {
 } from '../src/notifications/notification-workflow-contract';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { Turns } from './lib/turns';
+import { runIsLong } from './lib/wait-until-clear';
+
+/** Patch id: a long escalation continues as new at the start of a cycle, keeping the latest steps. */
+const BOUNDED_RUN = 'escalation-bounded-run';
 
 const { notifyEscalationTier, recordIncidentTransition, resolveIncidentTargets } = proxyActivities<
   ReturnType<typeof createActivities>
@@ -36,12 +44,14 @@ const { notifyEscalationTier, recordIncidentTransition, resolveIncidentTargets }
  * opening, or notifies the after-hours tier instead. Acknowledge and resolve are Updates (validators reject a closed
  * incident at once); their handlers change the row through an activity (row + audit entry in one transaction).
  * After the escalation ran out the incident stays open until someone acknowledges or resolves it; the workflow ends
- * when it is resolved.
+ * when it is resolved. An escalation that repeats for days continues as new at the start of a cycle once its history
+ * is long, carrying the cycle, the status and the latest steps.
  */
 export async function escalationIncidentWorkflow(input: IncidentInput): Promise<IncidentState> {
   const { policy } = input;
-  let status: IncidentStatus = 'open';
-  const steps: IncidentState['steps'] = [];
+  let status: IncidentStatus = input.resume?.status ?? 'open';
+  const steps: IncidentState['steps'] = [...(input.resume?.steps ?? [])];
+  const bounded = patched(BOUNDED_RUN);
   const turns = new Turns();
   const state = (): IncidentState => ({ status, steps: [...steps] });
   const ended = () => status !== 'open';
@@ -89,7 +99,15 @@ export async function escalationIncidentWorkflow(input: IncidentInput): Promise<
     return ended() ? null : { tier: policy.tiers[index]!, index };
   }
 
-  escalation: for (let cycle = 0; cycle <= policy.repeatCount; cycle++) {
+  escalation: for (let cycle = input.resume?.cycle ?? 0; cycle <= policy.repeatCount; cycle++) {
+    if (bounded && runIsLong()) {
+      await condition(() => allHandlersFinished() && turns.idle);
+      return continueAsNew<typeof escalationIncidentWorkflow>({
+        ...input,
+        resume: { cycle, status, steps: steps.slice(-INCIDENT_STEPS_KEPT) },
+      });
+    }
+    if (bounded) setCurrentDetails(`escalating (${policy.name}): cycle ${cycle + 1} of ${policy.repeatCount + 1}`);
     if (cycle > 0 && (await condition(ended, policy.repeatIntervalMs))) break;
     for (let i = 0; i < policy.tiers.length; i++) {
       const now = await tierNow(i);
@@ -97,12 +115,14 @@ export async function escalationIncidentWorkflow(input: IncidentInput): Promise<
       await turns.exclusively(async () => {
         if (ended()) return;
         steps.push({ tier: now.index, cycle, at: new Date().toISOString() });
+        if (bounded && steps.length > INCIDENT_STEPS_KEPT) steps.shift();
         await notifyEscalationTier({ ...input, tierIndex: now.index, cycle, targets: now.tier.targets });
       });
       if (await condition(ended, policy.timeoutMs)) break escalation;
     }
   }
   // Acknowledged stops the escalation; the incident stays until resolved (which also resolves its pages).
+  if (bounded) setCurrentDetails(`${status}: waiting for someone to resolve it`);
   await condition(() => status === 'resolved');
   await condition(allHandlersFinished);
   return state();

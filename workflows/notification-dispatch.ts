@@ -1,6 +1,7 @@
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { DispatcherInput, PlannedDelivery } from '../src/notifications/notification-workflow-contract';
+import { runIsLong } from './lib/wait-until-clear';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -8,6 +9,9 @@ const { planDispatch, readDispatchCursor } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
+
+/** Patch id: a run also ends when its history is long (a turn with many deliveries writes many events). */
+const BOUNDED_RUN = 'dispatch-bounded-run';
 
 /** Each delivery is its own activity with its own timeout, so a dead channel only costs its own chain. */
 function deliverActivity(delivery: PlannedDelivery) {
@@ -23,12 +27,15 @@ function deliverActivity(delivery: PlannedDelivery) {
 /**
  * One organization's outbox dispatcher: reads domain events in seq order, and hands each planned delivery to the
  * chain of its channel. A channel's deliveries run one after another (its events stay in order); channels run side by
- * side (a slow or dead one never delays another). Continue-as-new every `turnsPerRun` turns, after the chains drain.
+ * side (a slow or dead one never delays another). Continue-as-new every `turnsPerRun` turns, or once the run's
+ * history is long, after the chains drain.
  */
 export async function notificationDispatchWorkflow(input: DispatcherInput): Promise<void> {
   let cursor = input.afterSeq ?? (await readDispatchCursor(input.organizationId));
   const chains = new Map<string, Promise<unknown>>();
-  for (let turn = 0; turn < input.turnsPerRun && !workflowInfo().continueAsNewSuggested; turn++) {
+  const bounded = patched(BOUNDED_RUN);
+  const long = () => (bounded ? runIsLong() : workflowInfo().continueAsNewSuggested);
+  for (let turn = 0; turn < input.turnsPerRun && !long(); turn++) {
     const plan = await planDispatch({ organizationId: input.organizationId, afterSeq: cursor, limit: input.batchSize });
     for (const delivery of plan.deliveries) {
       const previous = chains.get(delivery.channelId) ?? Promise.resolve();

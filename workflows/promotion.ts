@@ -2,7 +2,10 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
+  patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -11,6 +14,8 @@ import type { createActivities } from '../activities';
 import { commitOnGitQueue } from './git-commit';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
+import { waitUntilClear } from './lib/wait-until-clear';
+import { approvalsDetails, blockedDetails } from './lib/current-details';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
 import { breakGlassDetails } from '../src/governance/governance-verdict';
@@ -40,6 +45,11 @@ const acts = proxyActivities<ReturnType<typeof createActivities>>({
 const MAX_EVALUATIONS = 3;
 const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'promotion-workflow', requestId: null };
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
+/**
+ * Patch id: a Blocked promotion waits on the freeze's end, the expiry and approvals with a backing-off fallback,
+ * upserts its status only when it changes, and continues as new when the run grows long.
+ */
+const BOUNDED_WAITS = 'promotion-bounded-waits';
 
 /**
  * One promotion from request to its end (docs/promotions.md has the diagram):
@@ -52,15 +62,22 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   const { workflowId } = workflowInfo();
   const target = { promotionId: input.promotionId, workflowId };
   const turns = new Turns();
-  let status: PromotionStatus = 'Evaluating';
+  const bounded = patched(BOUNDED_WAITS);
+  const resume = input.resume;
+  let status: PromotionStatus = resume ? 'Blocked' : 'Evaluating';
   let evaluation: Evaluation | null = null;
-  const decidedBy: string[] = [];
-  let approvalArrived = false;
+  const approvers = [...(resume?.approvers ?? [])];
+  const decidedBy: string[] = approvers.map((a) => a.userId);
+  /** Approvals recorded so far (each one wakes the Blocked wait). */
+  let approvalsArrived = 0;
   let cancelledBy: AuditActor | null = null;
   let commitSha: string | null = null;
   const outcomes = new Map<string, SyncOutcome>();
 
-  const show = (to: PromotionStatus) => {
+  /** The status in the Temporal UI: the search attribute changes only with it, `details` say what it waits for. */
+  const show = (to: PromotionStatus, details: string = to) => {
+    setCurrentDetails(details);
+    if (bounded && to === status) return;
     status = to;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
   };
@@ -102,7 +119,8 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
         async () => {
           await acts.recordPromotionApproval({ ...target, ...req });
           decidedBy.push(req.approver.userId);
-          approvalArrived = true;
+          approvers.push(req.approver);
+          approvalsArrived += 1;
         },
         () => validateApproval(req.approver),
       );
@@ -159,7 +177,7 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
 
   // A source Application turned verified: a Blocked promotion evaluates again at once (no command: replays unchanged).
   setHandler(sourceReportedSignal, () => {
-    approvalArrived = true;
+    approvalsArrived += 1;
   });
 
   const step = async <T>(work: () => Promise<T>) => turns.exclusively(work);
@@ -170,27 +188,42 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     return { status };
   };
 
-  const expiresAt = Date.now() + input.timing.expiryMs;
-  for (let evaluations = 1; ; evaluations += 1) {
-    // Wait until every cause clears (evaluated again on an approval, at a freeze's end, on every recheck).
-    for (;;) {
-      approvalArrived = false;
-      const evaluated = await step(() => acts.evaluatePromotion(target));
-      evaluation = evaluated;
-      if (evaluated.causes.length === 0) break;
-      show('Blocked');
-      const untilClear = evaluated.clearsAt === null ? Infinity : Math.max(evaluated.clearsAt - Date.now(), 1);
-      const wait = Math.min(input.timing.recheckMs, untilClear, Math.max(expiresAt - Date.now(), 1));
-      await condition(() => approvalArrived || cancelledBy !== null, wait);
-      if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while blocked');
-      if (Date.now() >= expiresAt) {
-        const causes = evaluated.causes.map((c) => c.message).join('; ');
-        return finish('Expired', SYSTEM, `still blocked after the expiry: ${causes}`);
-      }
+  const expiresAt = resume?.expiresAt ?? Date.now() + input.timing.expiryMs;
+  let recheckMs = resume?.recheckMs ?? input.timing.recheckMs;
+  for (let evaluations = resume?.evaluations ?? 1; ; evaluations += 1) {
+    // Wait until every cause clears (evaluated again on an approval, at a freeze's end, at the expiry, on a
+    // backing-off fallback for causes nothing signals).
+    const wait = await waitUntilClear({
+      check: () => step(() => acts.evaluatePromotion(target)),
+      holdOf: (evaluated) => (evaluated.causes.length === 0 ? null : { clearsAt: evaluated.clearsAt }),
+      onHold: (evaluated) => {
+        evaluation = evaluated;
+        const approvals = approvalsDetails(evaluated.approvalPolicies, approvers);
+        show('Blocked', blockedDetails(evaluated.causes, evaluated.clearsAt, approvals));
+      },
+      wakes: () => approvalsArrived,
+      stopped: () => cancelledBy !== null,
+      deadline: expiresAt,
+      recheckMs,
+      mayContinue: bounded,
+    });
+    if (wait.kind === 'continue') {
+      await condition(allHandlersFinished);
+      return continueAsNew<typeof promotionWorkflow>({
+        ...input,
+        resume: { expiresAt, approvers, evaluations, recheckMs: wait.recheckMs },
+      });
     }
+    if (wait.kind === 'stopped') return finish('Cancelled', cancelledBy ?? SYSTEM, 'cancelled while blocked');
+    if (wait.kind === 'deadline') {
+      const causes = wait.answer.causes.map((c) => c.message).join('; ');
+      return finish('Expired', SYSTEM, `still blocked after the expiry: ${causes}`);
+    }
+    evaluation = wait.answer;
+    recheckMs = input.timing.recheckMs;
     if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled');
     await step(() => acts.transitionPromotion({ ...target, to: 'Executing', actor: input.requester }));
-    show('Executing');
+    show('Executing', 'committing the moves');
     const current = evaluation as Evaluation;
     const request: CommitRequest = {
       organizationId: input.organizationId,
@@ -229,7 +262,7 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   const reported = await step(() =>
     acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }),
   );
-  show('Syncing');
+  show('Syncing', `waiting for the sync reports of commit ${commitSha.slice(0, 12)}`);
   for (const report of reported ?? []) {
     const outcome = syncOutcomeOf(report);
     if (outcome) outcomes.set(report.tenant, outcome);

@@ -2,10 +2,12 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
   patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -15,6 +17,8 @@ import { commitOnGitQueue, gitCommitWorkflow } from './git-commit';
 import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
+import { waitUntilClear } from './lib/wait-until-clear';
+import { approvalsDetails, frozenDetails, queuedDetails } from './lib/current-details';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { breakGlassDetails } from '../src/governance/governance-verdict';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
@@ -50,6 +54,11 @@ const MAX_PREPARATIONS = 3;
 const DIRECT_COMMIT = 'release-commit-activity';
 /** Patch id: a freeze in force at commit time holds the release back (Queued with the freeze as its reason). */
 const FREEZE_GATE = 'release-freeze-gate';
+/**
+ * Patch id: the freeze and queue waits wait on the freeze's end and the hand-over signal with a backing-off fallback,
+ * upsert the status only when it changes, and continue as new when the run grows long (workflows/lib/wait-until-clear).
+ */
+const BOUNDED_WAITS = 'release-bounded-waits';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -65,25 +74,33 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   const { workflowId } = workflowInfo();
   const target = { releaseId: input.releaseId, workflowId };
   const turns = new Turns();
-  let status: ReleaseStatus = 'Validating';
-  let prepared: PreparedRelease | null = null;
-  const approvals: ApproverProfile[] = [];
-  const decidedBy: string[] = [];
+  const bounded = patched(BOUNDED_WAITS);
+  const resume = input.resume;
+  let status: ReleaseStatus = resume ? 'Queued' : 'Validating';
+  let prepared: PreparedRelease | null = resume?.prepared ?? null;
+  const approvals: ApproverProfile[] = [...(resume?.approvals ?? [])];
+  const decidedBy: string[] = [...(resume?.decidedBy ?? [])];
   let rejectedBy: AuditActor | null = null;
   let cancelledBy: AuditActor | null = null;
   let deployedBy: AuditActor | null = null;
-  let targetFreed = false;
+  /** Hand-overs signalled by the release ahead (each one wakes the queue wait). */
+  let handovers = 0;
   let commitSha: string | null = null;
   let syncOutcome: SyncOutcome | null = null;
 
-  /** The status the workflow holds, and shows in the Temporal UI (the row is changed by the activities). */
-  const show = (to: ReleaseStatus) => {
+  /**
+   * The status the workflow holds, and shows in the Temporal UI (the row is changed by the activities): the search
+   * attribute is upserted only when the status changes, and `details` say what it waits for.
+   */
+  const show = (to: ReleaseStatus, details: string = to) => {
+    setCurrentDetails(details);
+    if (bounded && to === status) return;
     status = to;
     upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.resourceStatus, value: to }]);
   };
-  const setStatus = async (to: ReleaseStatus, actor: AuditActor, reason?: string) => {
-    await acts.transitionRelease({ ...target, to, actor, reason });
-    show(to);
+  const setStatus = async (to: ReleaseStatus, actor: AuditActor, details?: string) => {
+    await acts.transitionRelease({ ...target, to, actor });
+    show(to, details);
   };
   const finished = () => FINAL_STATUSES.includes(status);
   const requireOpen = () => {
@@ -218,7 +235,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   );
 
   setHandler(targetFreedSignal, () => {
-    targetFreed = true;
+    handovers += 1;
   });
 
   const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'release-workflow', requestId: null };
@@ -243,11 +260,12 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   /** Lets an Update handler that is running finish before the main flow reads what it decided. */
   const settle = () => turns.exclusively(async () => undefined);
 
-  prepared = await step(() => acts.prepareRelease(target));
+  prepared ??= await step(() => acts.prepareRelease(target));
   if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
 
-  if (prepared.approvalPolicies.length > 0) {
-    await step(() => setStatus('PendingApproval', input.requester));
+  if (!resume && prepared.approvalPolicies.length > 0) {
+    const policiesNow = prepared.approvalPolicies;
+    await step(() => setStatus('PendingApproval', input.requester, approvalsDetails(policiesNow, approvals)));
     const deadline = approvalDeadline(prepared.approvalPolicies, Date.now());
     const decided = () => approved() || rejectedBy !== null || cancelledBy !== null;
     const inTime = await condition(decided, deadline === null ? undefined : Math.max(deadline - Date.now(), 1));
@@ -257,35 +275,51 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     if (!inTime && !approved()) return finish('Expired', SYSTEM, 'approval request expired');
   }
 
-  if (!prepared.autoDeploy) {
-    await step(() => setStatus('AwaitingDeploy', SYSTEM));
+  if (!resume && !prepared.autoDeploy) {
+    await step(() => setStatus('AwaitingDeploy', SYSTEM, 'waiting for someone to deploy it'));
     await condition(() => deployedBy !== null || cancelledBy !== null);
     if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled before deploy');
   }
-  const deployer: AuditActor = deployedBy ?? input.requester;
+  const deployer: AuditActor = resume?.deployer ?? deployedBy ?? input.requester;
+  const held = prepared;
+  /** A long wait goes on in a fresh run with what this one decided (approvals, deployer, the validated changes). */
+  const carryOn = (stage: 'frozen' | 'queued', recheckMs: number) =>
+    continueAsNew<typeof releaseWorkflow>({
+      ...input,
+      resume: { stage, prepared: held, deployer, approvals, decidedBy, recheckMs },
+    });
+  const waiting = {
+    stopped: () => cancelledBy !== null,
+    mayContinue: bounded,
+  };
 
   // A freeze that started while the release waited holds its commit back until it ends (or break-glass covers it).
-  if (patched(FREEZE_GATE)) {
-    for (;;) {
-      const frozen = await step(() => acts.checkReleaseFreezes({ ...target, actor: deployer }));
-      if (frozen.reason === null) break;
-      show('Queued');
-      const untilClear = frozen.clearsAt === null ? Infinity : Math.max(frozen.clearsAt - Date.now(), 1);
-      await condition(() => cancelledBy !== null, Math.min(untilClear, input.timing.queuePollMs));
-      if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while frozen');
-    }
+  if (resume?.stage !== 'queued' && patched(FREEZE_GATE)) {
+    const gate = await waitUntilClear({
+      ...waiting,
+      check: () => step(() => acts.checkReleaseFreezes({ ...target, actor: deployer })),
+      holdOf: (frozen) => (frozen.reason === null ? null : { clearsAt: frozen.clearsAt }),
+      onHold: (frozen) => show('Queued', frozenDetails(frozen.clearsAt, frozen.reason ?? 'frozen')),
+      // Nothing signals a freeze's end: its known end and the fallback re-check cover it.
+      wakes: () => 0,
+      recheckMs: resume?.recheckMs ?? input.timing.queuePollMs,
+    });
+    if (gate.kind === 'continue') return carryOn('frozen', gate.recheckMs);
+    if (gate.kind === 'stopped') return finish('Cancelled', cancelledBy ?? SYSTEM, 'cancelled while frozen');
   }
 
   // One deployment at a time per target: wait for the turn, in the order releases became ready.
-  for (;;) {
-    const turn = await step(() => acts.acquireReleaseTarget({ ...target, actor: deployer }));
-    if (turn.acquired) break;
-    show('Queued');
-    targetFreed = false;
-    await condition(() => targetFreed || cancelledBy !== null, input.timing.queuePollMs);
-    if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while queued');
-  }
-  show('Deploying');
+  const queue = await waitUntilClear({
+    ...waiting,
+    check: () => step(() => acts.acquireReleaseTarget({ ...target, actor: deployer })),
+    holdOf: (turn) => (turn.acquired ? null : { clearsAt: null }),
+    onHold: (turn) => show('Queued', queuedDetails(turn.behindTitle ?? turn.behind)),
+    wakes: () => handovers,
+    recheckMs: resume?.stage === 'queued' ? resume.recheckMs : input.timing.queuePollMs,
+  });
+  if (queue.kind === 'continue') return carryOn('queued', queue.recheckMs);
+  if (queue.kind === 'stopped') return finish('Cancelled', cancelledBy ?? SYSTEM, 'cancelled while queued');
+  show('Deploying', 'committing its changes');
 
   for (let attempt = 1; ; attempt += 1) {
     const current = prepared;
@@ -343,7 +377,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   const reported = await step(() =>
     acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }),
   );
-  show('Syncing');
+  show('Syncing', `waiting for the sync report of commit ${commitSha.slice(0, 12)}`);
   if (reported) syncOutcome = syncOutcomeOf(reported);
   const synced = await condition(() => syncOutcome !== null, input.timing.syncTimeoutMs);
   await settle();

@@ -7,15 +7,16 @@ import { insertInApp } from './inbox-repository';
 import { digestChannelsOf, type DigestItem } from './notification-workflow-contract';
 import type { OrgMailer } from './org-mailer';
 
-const subjectOf = (items: DigestItem[]) => `Notification digest: ${items.length} event${items.length === 1 ? '' : 's'}`;
+const subjectOf = (count: number) => `Notification digest: ${count} event${count === 1 ? '' : 's'}`;
 
-/** The summary mail of one digest window: one line per event, oldest first. */
-export function digestMail(to: string, items: DigestItem[]): MailMessage {
+/** The summary mail of one digest window: one line per event, oldest first; `omitted` more are only counted. */
+export function digestMail(to: string, items: DigestItem[], omitted = 0): MailMessage {
   const lines = items.map((i) => `- ${i.occurredAt}  ${i.event}  ${i.title}`);
+  const more = omitted > 0 ? [`- and ${omitted} more event${omitted === 1 ? '' : 's'}`] : [];
   return {
     to,
-    subject: subjectOf(items),
-    text: ['Events since your last digest:', '', ...lines].join('\n'),
+    subject: subjectOf(items.length + omitted),
+    text: ['Events since your last digest:', '', ...lines, ...more].join('\n'),
     messageId: `<digest.${items[0]!.eventId}.${Buffer.from(to).toString('hex').slice(0, 32)}@notifications.delivery-platform>`,
   };
 }
@@ -29,7 +30,7 @@ export function digestMail(to: string, items: DigestItem[]): MailMessage {
  */
 export async function sendDigest(
   deps: { db: Db; mail: Pick<OrgMailer, 'send'> },
-  input: { organizationId: string; userId: string; items: DigestItem[] },
+  input: { organizationId: string; userId: string; items: DigestItem[]; omitted?: number },
 ): Promise<'sent' | 'skipped'> {
   if (input.items.length === 0) return 'skipped';
   const member = await findMember(deps.db, input.organizationId, input.userId);
@@ -48,7 +49,7 @@ export async function sendDigest(
             eventId: derivedUuid(`${key}:in_app`),
             event: 'notification.digest',
             projectId: null,
-            title: subjectOf(inApp),
+            title: subjectOf(inApp.length),
             payload: {
               items: inApp.map(({ eventId, event, title, occurredAt, projectId }) => ({
                 eventId,
@@ -63,7 +64,7 @@ export async function sendDigest(
   );
   const email = forChannel('email');
   if (email.length > 0 && !(await wasSent(deps.db, key))) {
-    await deps.mail.send(input.organizationId, digestMail(member.email, email));
+    await deps.mail.send(input.organizationId, digestMail(member.email, email, input.omitted));
     await claimSend(deps.db, input.organizationId, key);
   }
   return 'sent';

@@ -87,13 +87,18 @@ export interface IncidentInput {
   organizationId: string;
   policy: EscalationSnapshot;
   message: NotificationMessage;
+  /** Set when a long escalation continued as new: the cycle it goes on with, its status and latest steps. */
+  resume?: { cycle: number; status: IncidentStatus; steps: IncidentState['steps'] };
 }
+
+/** The notification steps an incident keeps (the latest ones; older ones are in the audit log). */
+export const INCIDENT_STEPS_KEPT = 100;
 
 export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
 
 export interface IncidentState {
   status: IncidentStatus;
-  /** Every notification step so far: tier index (-1 for the after-hours tier) and cycle. */
+  /** The latest INCIDENT_STEPS_KEPT notification steps: tier index (-1 for the after-hours tier) and cycle. */
   steps: { tier: number; cycle: number; at: string }[];
 }
 
@@ -141,6 +146,13 @@ export interface DigestInput {
   pending?: DigestItem[];
   /** Summaries per run before continue-as-new bounds the history. */
   sendsPerRun: number;
+  /** Carried over continue-as-new in the middle of a window: when it closes (epoch ms). */
+  windowEndsAt?: number;
+  /** Carried over continue-as-new: items of the open window beyond DIGEST_ITEM_CAP (counted, not kept). */
+  omitted?: number;
 }
+
+/** The most items one digest window keeps; more are counted and the summary says how many more there were. */
+export const DIGEST_ITEM_CAP = 200;
 
 export const digestItemSignal = defineSignal<[DigestItem]>('digestItem');

@@ -67,6 +67,19 @@ export interface PromotionWorkflowInput {
   requester: AuditActor;
   gitTaskQueue: string;
   timing: PromotionTiming;
+  /** Set when a long Blocked wait continued as new: what the next run carries on with. */
+  resume?: PromotionResume;
+}
+
+/** What a Blocked promotion carries over continue-as-new (workflows/lib/wait-until-clear.ts). */
+export interface PromotionResume {
+  /** When it ends Expired, epoch ms (fixed at the first run's start). */
+  expiresAt: number;
+  approvers: ApproverProfile[];
+  /** Evaluations that reached a commit attempt so far (the commit's idempotency key counts them). */
+  evaluations: number;
+  /** The fallback re-check interval reached so far (it backs off). */
+  recheckMs: number;
 }
 
 /** One evaluation of the causes (activity evaluatePromotion). */

@@ -63,6 +63,19 @@ export interface ReleaseWorkflowInput {
   /** The `git` task queue (with the deployment's prefix) the commit workflow runs on. */
   gitTaskQueue: string;
   timing: ReleaseTiming;
+  /** Set when a long wait continued as new: where the next run picks up (workflows/lib/wait-until-clear.ts). */
+  resume?: ReleaseResume;
+}
+
+/** What a release carries over continue-as-new while it waits in front of a freeze or in its target's queue. */
+export interface ReleaseResume {
+  stage: 'frozen' | 'queued';
+  prepared: PreparedRelease;
+  deployer: AuditActor;
+  approvals: ApproverProfile[];
+  decidedBy: string[];
+  /** The fallback re-check interval reached so far (it backs off). */
+  recheckMs: number;
 }
 
 /** Approval policies and approvers as the workflow decides on them (src/approval-policies/approval-decision.ts). */

@@ -39,3 +39,28 @@ export async function replayFailures(dir: string): Promise<string[]> {
   }
   return failures;
 }
+
+/** Where every workflow type's recorded histories live: `test/workflows/fixtures/<name>-histories/`. */
+export const FIXTURES_DIR = path.join(__dirname, '..', 'workflows', 'fixtures');
+
+/** The history folder of one workflow family (e.g. `digest`), and its keeper (UPDATE_WORKFLOW_HISTORIES=1). */
+export function historiesOf(family: string) {
+  const dir = path.join(FIXTURES_DIR, `${family}-histories`);
+  return { dir, keep: historyKeeper(dir, 'UPDATE_WORKFLOW_HISTORIES') };
+}
+
+/** The workflow type of every recorded history under FIXTURES_DIR (read from its start event). */
+export function recordedWorkflowTypes(): Set<string> {
+  const types = new Set<string>();
+  for (const family of fs.readdirSync(FIXTURES_DIR).filter((d) => d.endsWith('-histories'))) {
+    const dir = path.join(FIXTURES_DIR, family);
+    for (const file of recordedHistories(dir)) {
+      const history = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+        events?: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[];
+      };
+      const name = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+      if (name) types.add(name);
+    }
+  }
+  return types;
+}

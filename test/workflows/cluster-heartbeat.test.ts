@@ -1,34 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { createActivities } from '../../activities';
 import {
   agentHeartbeatSignal,
   clusterHeartbeatStateQuery,
   type ClusterHeartbeatInput,
-  type HeartbeatCheck,
 } from '../../src/clusters/cluster-workflow-contract';
 import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
 import { eventually } from '../helpers/net';
 import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { heartbeatStubs, type FakeRow } from '../helpers/cluster-rows';
+import { historiesOf } from '../helpers/workflow-histories';
+
+const { keep } = historiesOf('heartbeat');
 
 /**
  * The per-cluster heartbeat workflow on the time-skipping server: a five-minute window takes milliseconds. The
  * activities are stubs typed from the real ones over an in-memory cluster row, judged by the server's (skipped)
  * clock exactly as the real ones judge by the database's.
  */
-type HeartbeatActivities = Pick<ReturnType<typeof createActivities>, 'recordAgentConnected' | 'checkAgentHeartbeat'>;
 
 const MINUTE = 60_000;
 const WINDOW = 5 * MINUTE;
-
-interface FakeRow {
-  status: 'Connected' | 'Disconnected';
-  lastHeartbeatMs: number | null;
-  transitions: { to: string; atMs: number }[];
-  checks: number;
-}
 
 let env: TestWorkflowEnvironment;
 let worker: Worker;
@@ -36,34 +29,7 @@ let running: Promise<void>;
 const taskQueue = `ts-${randomUUID()}`;
 const rows = new Map<string, FakeRow>();
 
-function stubs(): HeartbeatActivities {
-  const nowMs = () => Context.current().info.currentAttemptScheduledTimestampMs;
-  const checkOf = (row: FakeRow | undefined): HeartbeatCheck =>
-    row
-      ? { state: row.status === 'Connected' ? 'connected' : 'disconnected', lastHeartbeatMs: row.lastHeartbeatMs }
-      : { state: 'gone', lastHeartbeatMs: null };
-  return {
-    recordAgentConnected: async ({ clusterId, windowMs }) => {
-      const row = rows.get(clusterId);
-      if (row && row.status !== 'Connected' && row.lastHeartbeatMs !== null) {
-        if (nowMs() - row.lastHeartbeatMs < windowMs) {
-          row.status = 'Connected';
-          row.transitions.push({ to: 'Connected', atMs: nowMs() });
-        }
-      }
-      return checkOf(row);
-    },
-    checkAgentHeartbeat: async ({ clusterId, windowMs }) => {
-      const row = rows.get(clusterId);
-      if (row) row.checks += 1;
-      if (row?.status === 'Connected' && (row.lastHeartbeatMs === null || nowMs() - row.lastHeartbeatMs >= windowMs)) {
-        row.status = 'Disconnected';
-        row.transitions.push({ to: 'Disconnected', atMs: nowMs() });
-      }
-      return checkOf(row);
-    },
-  };
-}
+const stubs = () => heartbeatStubs(rows);
 
 beforeAll(async () => {
   env = await startTimeSkipping();
@@ -142,6 +108,8 @@ describe('cluster heartbeat workflow on the time-skipping server', () => {
     await heartbeat(input.clusterId, input);
     await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
     expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected', 'Connected']);
+    await handle.terminate('test over');
+    await keep('connect-disconnect-connect', handle);
   });
 
   it('continues as new after its checks per run, keeping the Connected state and the timer', async () => {
@@ -172,5 +140,6 @@ describe('cluster heartbeat workflow on the time-skipping server', () => {
     const handle = env.client.workflow.getHandle(`cluster-heartbeat-${input.clusterId}`);
     await handle.result();
     expect((await handle.describe()).status.name).toBe('COMPLETED');
+    await keep('gone', handle);
   });
 });

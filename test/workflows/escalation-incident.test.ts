@@ -13,6 +13,9 @@ import {
 } from '../../src/notifications/notification-workflow-contract';
 import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
 import { startStubWorker } from '../helpers/time-skipping';
+import { historiesOf } from '../helpers/workflow-histories';
+
+const { keep } = historiesOf('escalation');
 
 /**
  * Escalation incidents on the time-skipping server: tiers after their timeout, whole-cycle repeats, acknowledgement
@@ -121,6 +124,7 @@ describe('escalation incident workflow', () => {
     expect((await handle.query(incidentStateQuery)).status).toBe('acknowledged');
     await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
     expect((await handle.result()).status).toBe('resolved');
+    await keep('tiers-repeated-acknowledged-resolved', handle);
     expect(transitions).toEqual(['acknowledged', 'resolved', 'resolve-targets']);
   });
 
@@ -139,6 +143,8 @@ describe('escalation incident workflow', () => {
   it('resolving closes the incident and resolves its paging targets', async () => {
     const { handle } = await start(policy());
     const state = await handle.executeUpdate(resolveIncidentUpdate, { args: [req] });
+    await handle.result();
+    await keep('resolved-at-once', handle);
     expect(state.status).toBe('resolved');
     expect(transitions).toEqual(['resolved', 'resolve-targets']);
     expect((await handle.result()).status).toBe('resolved');

@@ -11,6 +11,9 @@ import {
 } from '../../src/invitations/invitation-workflow-contract';
 import { invitationWorkflow } from '../../workflows/invitation';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { historiesOf } from '../helpers/workflow-histories';
+
+const { keep } = historiesOf('invitation');
 
 /**
  * The invitation's durable timer on the time-skipping server: a seven-day expiry takes milliseconds. Activities are
@@ -82,6 +85,7 @@ describe('invitation expiry on the time-skipping server', () => {
     expect(calls.map((c) => c.name)).toEqual(['mail', 'expire']);
     expect(calls[1]!.atMs).toBeGreaterThanOrEqual(Date.parse(args.expiresAt));
     expect(Date.now() - started).toBeLessThan(2000);
+    await keep('expired', handle);
   });
 
   it('a reissue moves the deadline: the timer follows it instead of firing at the first one', async () => {
@@ -103,6 +107,7 @@ describe('invitation expiry on the time-skipping server', () => {
     // The first mail at the start, the reissue's own mail before it answers, then the expiry at the new deadline.
     expect(calls.map((c) => c.name)).toEqual(['mail', 'reissue', 'mail', 'expire']);
     expect(calls[3]!.atMs).toBeGreaterThanOrEqual(Date.parse(reissued.expiresAt));
+    await keep('reissued-then-expired', handle);
   });
 
   it('a revoke before the deadline ends the invitation without an expiry', async () => {
@@ -117,5 +122,6 @@ describe('invitation expiry on the time-skipping server', () => {
     const state = await handle.result();
     expect(state.status).toBe('revoked');
     expect(calls.map((c) => c.name)).toEqual(['mail', 'revoke']);
+    await keep('revoked', handle);
   });
 });

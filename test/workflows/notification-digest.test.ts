@@ -5,6 +5,9 @@ import type { createActivities } from '../../activities';
 import { digestItemSignal, type DigestItem } from '../../src/notifications/notification-workflow-contract';
 import { notificationDigestWorkflow } from '../../workflows/notification-digest';
 import { startStubWorker } from '../helpers/time-skipping';
+import { historiesOf } from '../helpers/workflow-histories';
+
+const { keep } = historiesOf('digest');
 
 /** The per-member digest on the time-skipping server: one summary per window, deduplicated, continue-as-new. */
 type DigestActivities = Pick<ReturnType<typeof createActivities>, 'sendDigest'>;
@@ -70,6 +73,7 @@ describe('notification digest workflow', () => {
     await env.sleep(2 * HOUR);
     expect(mine().map((s) => s.events)).toEqual([['a', 'b'], ['c']]);
     await handle.terminate();
+    await keep('two-windows', handle);
   });
 
   it('continues as new after its summaries and keeps what arrived meanwhile', async () => {
@@ -81,6 +85,7 @@ describe('notification digest workflow', () => {
     expect(mine().map((s) => s.events)).toEqual([['x'], ['y']]);
     const described = await env.client.workflow.getHandle(handle.workflowId).describe();
     expect(described.runId).not.toBe(handle.signaledRunId);
+    await keep('continued-as-new', env.client.workflow.getHandle(handle.workflowId, handle.signaledRunId));
     await env.client.workflow.getHandle(handle.workflowId).terminate();
   });
 });

@@ -4,7 +4,10 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
 /**
  * Workflow versioning: the recorded histories of every promotion path (approved then Healthy, expired, cancelled,
  * degraded) replay against the current workflow code; a change that would break a running promotion fails here.
- * Recorded by promotion-workflow.test.ts with UPDATE_PROMOTION_HISTORIES=1.
+ * Recorded by promotion-workflow.test.ts with UPDATE_PROMOTION_HISTORIES=1. `*.fixed-poll.json` were recorded before
+ * the `promotion-bounded-waits` patch and replay down its unpatched branch; `blocked-30-days.first-run` and
+ * `.last-run` are the first and last runs of a promotion Blocked 30 days that continued as new
+ * (history-budget-deploys.test.ts).
  */
 const DIR = path.join(__dirname, 'fixtures', 'promotion-histories');
 
@@ -13,7 +16,13 @@ it('has a recorded history for every promotion path', () => {
     recordedHistories(DIR)
       .map((f) => f.replace(/\.json$/, ''))
       .sort(),
-  ).toEqual(['approved', 'cancelled', 'degraded', 'expired']);
+  ).toEqual(
+    [
+      ...['approved', 'cancelled', 'degraded', 'expired'].flatMap((p) => [p, `${p}.fixed-poll`]),
+      'blocked-30-days.first-run',
+      'blocked-30-days.last-run',
+    ].sort(),
+  );
 });
 
 it('replays every recorded promotion history against the current workflow code', async () => {

@@ -8,6 +8,9 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
  * `*.child-commit.json` were recorded before the `release-commit-activity` patch (commit in a child workflow) and
  * still replay down the unpatched branch. The histories without the `release-freeze-gate` marker replay down its
  * unpatched branch; `frozen-then-committed` was recorded with it (a freeze holding the commit back).
+ * `*.fixed-poll.json` were recorded before the `release-bounded-waits` patch (a fixed queue poll, the status search
+ * attribute upserted on every poll) and replay down its unpatched branch; the plain ones were recorded after it, and
+ * `frozen-62h` is a release held by a 62-hour freeze (history-budget-deploys.test.ts).
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -26,9 +29,15 @@ const PATHS = [
 
 /** Paths recorded after the `release-freeze-gate` patch only (they did not exist before it). */
 const GATED_PATHS = ['frozen-then-committed'];
+/** Paths recorded after the `release-bounded-waits` patch only. */
+const BOUNDED_PATHS = ['frozen-62h'];
 
-it('has a recorded history for every release path, from before and after the direct-commit patch', () => {
-  const expected = [...PATHS.flatMap((p) => [`${p}.child-commit`, p]), ...GATED_PATHS].sort();
+it('has a recorded history for every release path, from before and after the direct-commit and bounded-wait patches', () => {
+  const expected = [
+    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, p]),
+    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, p]),
+    ...BOUNDED_PATHS,
+  ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });
 
