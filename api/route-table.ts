@@ -53,7 +53,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...authRoutes(services.identity),
     ...organizationRoutes(services.orgs, pageMax),
     ...memberMfaRoutes(services.memberMfa),
-    ...invitationRoutes(services.invitations, pageMax),
+    ...invitationRoutes(services.invitations, pageMax, services.identity.sessions),
     ...teamRoutes(services.teams, pageMax),
     ...permissionRoutes(services.grants, pageMax),
     ...approvalPolicyRoutes(services.approvalPolicies, pageMax),
