@@ -64,7 +64,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
     ...promotionRoutes(services.promotions, pageMax),
-    ...rollbackRoutes(services.releases, services.pins),
+    ...rollbackRoutes(services.releases, services.pins, services.projects.tenants),
     ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),

@@ -4,6 +4,7 @@
  */
 const FIXED: Readonly<Record<string, string>> = {
   '^[0-9]{6}$': 'exactly 6 digits',
+  '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$': 'a slug or an id (letters, digits and hyphens, at most 63)',
   '^([01][0-9]|2[0-3]):[0-5][0-9]$': 'a time of day as HH:MM, from 00:00 to 23:59',
   '^1\\.[0-9]{2}$': 'a Kubernetes minor version such as 1.29',
   '^[a-z0-9_.*]+$': 'lowercase letters, digits, underscores, dots and *',
