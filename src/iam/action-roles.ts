@@ -162,6 +162,7 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.webhook-settings.delete': 'admin',
   'projects.*.deployment-status.read': 'viewer',
   // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+  'org.cdcontroller-token.read': 'admin',
   'org.cdcontroller-token.rotate': 'admin',
   'org.notifications.channels.read': 'member',
   'org.notifications.channels.create': 'admin',
