@@ -60,7 +60,7 @@ export async function resolveDatabase(
         'EMBEDDED_PG_PORT, set DATABASE_URL, or pass --init to create a new embedded database there.',
     );
   }
-  log.info('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
+  log.debug('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
   const started = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, log);
   recordProcess(record, started.pid);
   return {
@@ -94,7 +94,7 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
   }
   const record = processRecordFile(config.dataDir, 'temporal');
   await stopOrphan(record, 'temporal', 'SIGTERM', log);
-  log.info('starting Temporal dev server', { cliPath });
+  log.debug('starting Temporal dev server', { cliPath });
   const server = await startDevServer({
     cliPath,
     port: config.temporal.embeddedPort,
