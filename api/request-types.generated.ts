@@ -887,6 +887,10 @@ export interface PathParamsRequest {
    * The tenant: its project tenant id, its catalogue tenant id or its slug
    */
   tenant?: string;
+  /**
+   * A file of the API reference page
+   */
+  asset?: string;
   grantId?: string;
   /**
    * Organization or project slug

@@ -12,6 +12,7 @@ import { platformConfigRoutes } from './routes/platform-config/platform-config-r
 import { diagnosticsRoutes } from './routes/platform/diagnostics-routes';
 import { healthRoutes } from './routes/platform/health-routes';
 import { buildOpenApi, openApiRoute } from './routes/platform/openapi-route';
+import { apiDocsRoutes } from './routes/platform/api-docs-routes';
 import { planAdminRoutes } from './routes/plans/plan-admin-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { projectRoutes } from './routes/projects/project-routes';
@@ -92,5 +93,6 @@ export function routeTable(services: ApiServices): RouteDef[] {
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
+  routes.push(...apiDocsRoutes());
   return routes;
 }
