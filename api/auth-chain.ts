@@ -75,7 +75,8 @@ export class AuthChain {
       }
       if (principal.role !== null) return;
     }
-    await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}, ctx.state.body), ctx);
+    const params = { ...(ctx.params ?? {}), ...(access.canonical ? await access.canonical(ctx) : {}) };
+    await this.authorizer.authorize(principal, concreteAction(access.action, params, ctx.state.body), ctx);
   }
 
   /**

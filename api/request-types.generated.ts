@@ -39,11 +39,13 @@ export interface ApprovalPolicyCreateRequest {
    */
   environments?: string[];
   /**
-   * Project tenant ids; absent (or no tenantIds) means every tenant.
+   * Tenants (project tenant ids, catalogue tenant ids or slugs; stored as project tenant ids); absent (or no tenantIds) means every tenant.
    */
   tenantSelector?: {
     /**
      * @maxItems 1000
+     *
+     * Items: The tenant: its project tenant id, its catalogue tenant id or its slug
      */
     tenantIds?: string[];
   };
@@ -58,10 +60,14 @@ export interface ApprovalPolicyCreateRequest {
     roles?: ('owner' | 'admin' | 'member')[];
     /**
      * @maxItems 50
+     *
+     * Items: The tenant: its project tenant id, its catalogue tenant id or its slug
      */
     teams?: string[];
     /**
      * @maxItems 50
+     *
+     * Items: The tenant: its project tenant id, its catalogue tenant id or its slug
      */
     users?: string[];
   };
@@ -261,10 +267,16 @@ export interface BulkUpdateRequest {
    */
   pairs: [
     {
+      /**
+       * The tenant: its project tenant id, its catalogue tenant id or its slug
+       */
       tenant: string;
       environment: string;
     },
     ...{
+      /**
+       * The tenant: its project tenant id, its catalogue tenant id or its slug
+       */
       tenant: string;
       environment: string;
     }[],
@@ -891,6 +903,14 @@ export interface PathParamsRequest {
   userId?: string;
   teamId?: string;
   tenantId?: string;
+  /**
+   * The tenant: its project tenant id, its catalogue tenant id or its slug
+   */
+  tenant?: string;
+  /**
+   * A file of the API reference page
+   */
+  asset?: string;
   grantId?: string;
   /**
    * Organization or project slug
@@ -1067,6 +1087,9 @@ export interface Rule1 {
 export interface PolicyEvaluateRequest {
   project: string;
   environment?: string;
+  /**
+   * The tenant: its project tenant id, its catalogue tenant id or its slug
+   */
   tenantId?: string;
   manifests?: string;
   /**
@@ -1194,6 +1217,8 @@ export interface PromotionRequestRequest {
   /**
    * @minItems 1
    * @maxItems 500
+   *
+   * Items: The tenant: its project tenant id, its catalogue tenant id or its slug
    */
   tenants?: [string, ...string[]];
   /**
@@ -1213,6 +1238,9 @@ export interface ReleaseCancelRequest {
 
 export interface ReleaseCreateRequest {
   environment: string;
+  /**
+   * The tenant: its project tenant id, its catalogue tenant id or its slug
+   */
   tenantId: string;
   title: string;
   /**
@@ -1232,6 +1260,9 @@ export interface ReleaseListQueryRequest {
   cursor?: string;
   limit?: string;
   environment?: string;
+  /**
+   * The tenant: its project tenant id, its catalogue tenant id or its slug
+   */
   tenantId?: string;
   status?:
     | 'Validating'

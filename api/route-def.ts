@@ -12,7 +12,17 @@ export type RouteAccess =
    * the action's placeholders from the resource a by-id route names (a release's project slug), so grants and
    * credential restrictions apply to it; it answers 404 (like a missing id) for ids of nothing in the organization.
    */
-  | { kind: 'organization'; action: string; scope?: (ctx: AppContext) => Promise<Record<string, string>> }
+  | {
+      kind: 'organization';
+      action: string;
+      scope?: (ctx: AppContext) => Promise<Record<string, string>>;
+      /**
+       * Replaces path values that name a resource in several ways (a tenant by slug or id) by its one canonical id
+       * before the action is built, so grants and credential restrictions see the same action whichever name the
+       * caller used. Answers 404 for a name of nothing, like a missing id.
+       */
+      canonical?: (ctx: AppContext) => Promise<Record<string, string>>;
+    }
   /** Operators of the instance. */
   | { kind: 'instance-admin'; action: string };
 

@@ -12,6 +12,7 @@ import { platformConfigRoutes } from './routes/platform-config/platform-config-r
 import { diagnosticsRoutes } from './routes/platform/diagnostics-routes';
 import { healthRoutes } from './routes/platform/health-routes';
 import { buildOpenApi, openApiRoute } from './routes/platform/openapi-route';
+import { apiDocsRoutes } from './routes/platform/api-docs-routes';
 import { planAdminRoutes } from './routes/plans/plan-admin-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { projectRoutes } from './routes/projects/project-routes';
@@ -54,7 +55,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...authRoutes(services.identity),
     ...organizationRoutes(services.orgs, pageMax),
     ...memberMfaRoutes(services.memberMfa),
-    ...invitationRoutes(services.invitations, pageMax),
+    ...invitationRoutes(services.invitations, pageMax, services.identity.sessions),
     ...teamRoutes(services.teams, pageMax),
     ...permissionRoutes(services.grants, pageMax),
     ...approvalPolicyRoutes(services.approvalPolicies, pageMax),
@@ -65,7 +66,7 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...gitopsRoutes(services.gitops),
     ...releaseRoutes(services.releases, pageMax),
     ...promotionRoutes(services.promotions, pageMax),
-    ...rollbackRoutes(services.releases, services.pins),
+    ...rollbackRoutes(services.releases, services.pins, services.projects.tenants),
     ...deploymentRoutes(services.deployments, pageMax),
     ...policyRoutes(services.policies, pageMax),
     ...apiKeyRoutes(services.apiKeys),
@@ -94,5 +95,6 @@ export function routeTable(services: ApiServices): RouteDef[] {
   ];
   let cached: Record<string, unknown> | undefined;
   routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
+  routes.push(...apiDocsRoutes());
   return routes;
 }

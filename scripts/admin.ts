@@ -7,22 +7,32 @@ import { AppError } from '../src/errors';
 import { operatorEndSessions, operatorResetMfa } from '../src/identity/operator-identity';
 import { createLogger } from '../src/logging/logger';
 import { createPasswordPolicy } from '../src/identity/password-policy';
-import { createOrg, createUser, setPlan, verifyAudit, type UserCreationDeps } from '../src/admin/operator-commands';
-import { resolveDatabase } from '../src/runtime/embedded';
+import {
+  addMember,
+  createOrg,
+  createUser,
+  setPlan,
+  verifyAudit,
+  type UserCreationDeps,
+} from '../src/admin/operator-commands';
+import { NoEmbeddedDatabase, resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
 import { createRepositoryStore } from '../src/gitops/repository-store';
 import { createBlobStore } from '../src/registry/blob-store';
 import { createRegistryService } from '../src/registry/registry-service';
 
-const USAGE = `usage: npm run admin -- <command> [options]
+const USAGE = `usage: npm run admin -- <command> [options] [--init]
   create-user --email E --password P [--name N]     a verified user
   create-org --slug S --name N --owner E [--plan free|pro|enterprise]
+  add-member --org S --email E --role owner|admin|member|viewer   an existing user joins without an invitation
   set-plan --org S --plan free|pro|enterprise
   verify-audit                                      recompute the audit hash chains, find commits without an audit entry (exit 1 if any)
   reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
   end-sessions --email E                            end every session of a user at once
   grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only
-  registry-gc                                       delete registry blobs no repository links, and expired uploads`;
+  registry-gc                                       delete registry blobs no repository links, and expired uploads
+The CLI uses the running platform's database (same DATABASE_URL, or DATA_DIR and EMBEDDED_PG_PORT); --init lets it
+create a new embedded database under DATA_DIR when there is none.`;
 
 type Options = Record<string, string | undefined>;
 
@@ -47,6 +57,10 @@ const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{
         owner: need(o, 'owner'),
         plan: o.plan,
       }),
+      exitCode: 0,
+    }),
+    'add-member': async (deps, o) => ({
+      output: await addMember(deps, { org: need(o, 'org'), email: need(o, 'email'), role: need(o, 'role') }),
       exitCode: 0,
     }),
     'set-plan': async (deps, o) => ({
@@ -89,6 +103,7 @@ async function main(): Promise<number> {
       plan: { type: 'string' },
       org: { type: 'string' },
       role: { type: 'string' },
+      init: { type: 'boolean' },
     },
     strict: true,
   });
@@ -98,7 +113,9 @@ async function main(): Promise<number> {
   } catch (err) {
     exitOnConfigError(err);
   }
-  const database = await resolveDatabase(config, createLogger('warn', { process: 'admin' }));
+  const database = await resolveDatabase(config, createLogger('warn', { process: 'admin' }), {
+    mayCreate: values.init === true,
+  });
   const db = createDb(database.url, 2);
   try {
     await migrateLatest(db);
@@ -124,6 +141,7 @@ main().then(
     if (
       err instanceof AppError ||
       err instanceof UsageError ||
+      err instanceof NoEmbeddedDatabase ||
       (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
       process.stderr.write(`error: ${(err as Error).message}\n`);

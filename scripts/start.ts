@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ConfigError, configFromProcess, exitOnConfigError, type Config } from '../src/config';
 import { createLogger, errorFields } from '../src/logging/logger';
 import { resolveEndpoints } from '../src/runtime/embedded';
@@ -25,10 +26,14 @@ async function main(config: Config): Promise<void> {
   const listening = running.http?.url ?? '-';
   const api =
     new URL(config.publicUrl).origin === listening ? listening : `${config.publicUrl} (listening on ${listening})`;
+  // One line per service, where it is; the credentials in DATABASE_URL never reach the output.
+  const database = new URL(endpoints.databaseUrl);
   const lines = [
-    `API:         ${api}`,
-    `Temporal UI: ${endpoints.temporalUiUrl ?? '(external cluster)'}`,
-    `Started in ${Date.now() - started} ms. Ctrl-C stops everything.`,
+    `PostgreSQL:  ${database.host}${config.databaseUrl ? '' : ` (embedded, ${path.resolve(config.dataDir, 'postgres')})`}`,
+    `Temporal:    ${endpoints.temporalAddress}${endpoints.temporalUiUrl ? `, UI ${endpoints.temporalUiUrl}` : ''}`,
+    `API:         ${api}  (reference: ${listening}/api/docs)`,
+    `Agents:      ${running.agents ? `${config.clusters.grpcHost}:${running.agents.port} (gRPC)` : '-'}`,
+    `Ready in ${Date.now() - started} ms. Ctrl-C stops everything.`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
 }

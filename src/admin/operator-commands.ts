@@ -7,6 +7,7 @@ import { findUnauditedCommits, type UnauditedCommit } from '../gitops/unaudited-
 import type { RepositoryStore } from '../gitops/repository-store';
 import { hashPassword } from '../identity/password-hash';
 import type { PasswordPolicy } from '../identity/password-policy';
+import { ORG_ROLES, isOrgRole } from '../iam/principal';
 import {
   PLANS,
   SLUG_PATTERN,
@@ -107,6 +108,29 @@ export async function setPlan(deps: OperatorDeps, input: { org: string; plan: st
       details: { from: org.plan, to: plan },
     });
     return { ...org, plan };
+  });
+}
+
+/** Adds an existing user to an organization with a role, without an invitation (the operator vouches for them). */
+export async function addMember(deps: OperatorDeps, input: { org: string; email: string; role: string }) {
+  if (!isOrgRole(input.role)) throw new InvalidInput(`role must be one of ${ORG_ROLES.join(', ')}`);
+  const role = input.role;
+  return deps.db.transaction(async (trx) => {
+    const org = await findOrganizationBySlug(trx, input.org);
+    if (!org) throw new NotFound(`no organization with slug ${input.org}`);
+    const user = await findUserByEmail(trx, emailLookupKey(input.email));
+    if (!user) throw new NotFound(`no user with email ${input.email}`);
+    await insertMembership(trx, org.id, user.id, role);
+    await deps.audit.append(trx, {
+      organizationId: org.id,
+      ...OPERATOR_ACTOR,
+      action: 'member.add',
+      category: 'member_management',
+      resourceType: 'member',
+      resourceId: user.id,
+      details: { email: user.email, role },
+    });
+    return { organization: { id: org.id, slug: org.slug }, userId: user.id, email: user.email, role };
   });
 }
 

@@ -9,6 +9,7 @@ import { listProjectEnvironments } from '../projects/project-environment-reposit
 import { findProjectsByIds, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import { namesTenant } from '../projects/tenant-ref';
 import { findTeam } from '../teams/team-repository';
 import {
   countApprovalPoliciesOf,
@@ -56,11 +57,16 @@ async function checkedInput(db: Queryable, caller: OrgCaller, project: Project, 
   const known = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
   const strangerEnv = environments.find((e) => !known.has(e));
   if (strangerEnv) throw new InvalidInput(`environment ${strangerEnv} is not part of the project`);
-  const tenantIds = body.tenantSelector?.tenantIds?.length ? body.tenantSelector.tenantIds : null;
+  let tenantIds = body.tenantSelector?.tenantIds?.length ? body.tenantSelector.tenantIds : null;
   if (tenantIds) {
-    const tenants = new Set((await listProjectTenants(db, caller.organizationId, project.id)).map((t) => t.id));
-    const stranger = tenantIds.find((id) => !tenants.has(id.toLowerCase()));
-    if (stranger) throw new InvalidInput(`tenant ${stranger} is not a tenant of the project`);
+    const tenants = await listProjectTenants(db, caller.organizationId, project.id);
+    const ids: string[] = [];
+    for (const ref of tenantIds) {
+      const tenant = tenants.find((t) => namesTenant(t, ref));
+      if (!tenant) throw new InvalidInput(`tenant ${ref} is not a tenant of the project`);
+      ids.push(tenant.id);
+    }
+    tenantIds = ids;
   }
   const { roles = [], teams = [], users = [] } = body.eligibleApprovers;
   if (roles.length + teams.length + users.length === 0) {
@@ -79,7 +85,7 @@ async function checkedInput(db: Queryable, caller: OrgCaller, project: Project, 
     projectId: project.id,
     name: body.name,
     environments,
-    tenantIds: tenantIds?.map((id) => id.toLowerCase()) ?? null,
+    tenantIds: tenantIds ? [...new Set(tenantIds)] : null,
     requiredApprovals: body.requiredApprovals,
     eligibleApprovers: {
       roles,

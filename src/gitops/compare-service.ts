@@ -13,6 +13,7 @@ import type { OrgCaller } from '../iam/caller';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
 import type { ProjectService } from '../projects/project-service';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import { tenantSlugOf } from '../projects/tenant-ref';
 import { findWorkload } from '../projects/workload-repository';
 import { withTenantTag } from '../projects/workload-spec';
 import type { Db } from '../db/knex';
@@ -105,7 +106,10 @@ export function createCompareService(deps: {
     return { head, files: new Map([...tenants, ...(await readTree(repo, head, 'applications/', picked))]) };
   }
 
-  /** Checks a bulk request against the project: every bad pair is named, nothing is committed. */
+  /**
+   * Checks a bulk request against the project: every bad pair is named, nothing is committed. Answers the pairs with
+   * tenants by slug, whichever identifier named them (projects/tenant-ref.ts).
+   */
   async function checkBulk(
     caller: OrgCaller,
     slug: string,
@@ -114,14 +118,16 @@ export function createCompareService(deps: {
     const project = await projects.projectOf(caller, slug);
     const workload = await findWorkload(db, project.id, body.workload);
     if (!workload) throw new InvalidInput(`workload ${body.workload} is not part of project ${slug}`);
-    const tenants = new Set((await listProjectTenants(db, caller.organizationId, project.id)).map((t) => t.slug));
+    const known = await listProjectTenants(db, caller.organizationId, project.id);
+    const tenants = new Set(known.map((t) => t.slug));
     const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
-    const bad = body.pairs.filter((p) => !tenants.has(p.tenant) || !envs.has(p.environment));
+    const pairs = body.pairs.map((p) => ({ tenant: tenantSlugOf(known, p.tenant), environment: p.environment }));
+    const bad = pairs.filter((p) => !tenants.has(p.tenant) || !envs.has(p.environment));
     if (bad.length > 0) {
       const named = bad.map((p) => `${p.tenant}/${p.environment}`).join(', ');
       throw new InvalidInput(`unknown tenant or environment not in the project: ${named}`);
     }
-    return project;
+    return { project, pairs };
   }
 
   type Pair = { tenant: string; environment: string };
@@ -212,8 +218,8 @@ export function createCompareService(deps: {
       slug: string,
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string },
     ) {
-      const project = await checkBulk(caller, slug, body);
-      const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
+      const { project, pairs } = await checkBulk(caller, slug, body);
+      const { kept, skipped, blocking, grant } = await governed(caller, project, pairs);
       const loaded = (await loadProject(db, caller.organizationId, project.id, deps)) as LoadedProject;
       const workloads = loaded.model.workloads.map((w) => {
         if (w.name !== body.workload) return w;
@@ -250,8 +256,8 @@ export function createCompareService(deps: {
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string },
       key?: string,
     ) {
-      const project = await checkBulk(caller, slug, body);
-      const { kept, skipped, blocking, grant } = await governed(caller, project, body.pairs);
+      const { project, pairs } = await checkBulk(caller, slug, body);
+      const { kept, skipped, blocking, grant } = await governed(caller, project, pairs);
       if (blocking.length > 0) throw new Conflict(`bulk update refused: ${frozenMessage(blocking)}`);
       if (kept.length === 0) {
         return {

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { InvalidInput } from '../errors';
 import { repoRoot } from '../paths';
 import { DISPLAY_NAME_RULE, isDisplayName } from '../users/display-name';
+import { patternInWords } from './pattern-words';
 
 export interface SchemaValidator {
   /** Throws InvalidInput `invalid request body: <reason>` unless `value` matches schema `id`. */
@@ -16,7 +17,15 @@ export interface SchemaValidator {
 /** One ajv instance compiles every schema under schemas/requests once, at start. */
 export function loadSchemaValidator(dir = path.join(repoRoot(), 'schemas', 'requests')): SchemaValidator {
   // discriminator: a oneOf by `type` (policy rules) reports the errors of the branch its type names, not of the first one.
-  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, strict: true, discriminator: true });
+  // verbose: errors carry their schema, so a pattern's message can quote the field's description.
+  const ajv = new Ajv({
+    verbose: true,
+    allErrors: false,
+    coerceTypes: false,
+    useDefaults: true,
+    strict: true,
+    discriminator: true,
+  });
   addFormats(ajv);
   ajv.addFormat('display-name', { type: 'string', validate: isDisplayName });
   const schemas = new Map<string, Record<string, unknown>>();
@@ -45,6 +54,19 @@ export function loadSchemaValidator(dir = path.join(repoRoot(), 'schemas', 'requ
   };
 }
 
+/** The allowed values of an enum or const error, listed (JSON-quoted when not plain strings). */
+function allowedValues(values: unknown[]): string {
+  return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+}
+
+/** Says what a pattern allows in words (or the field's description), then the pattern itself for the exact rule. */
+function patternMessage(error: ErrorObject): string {
+  const pattern = (error.params as { pattern?: string }).pattern ?? '';
+  const parent = error.parentSchema as { description?: unknown } | undefined;
+  const words = patternInWords(pattern) ?? (typeof parent?.description === 'string' ? parent.description : null);
+  return words ? `must be ${words} (pattern ${pattern})` : `must match the pattern ${pattern}`;
+}
+
 function describe(error: ErrorObject | undefined): string {
   if (!error) return 'does not match the schema';
   const where = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : '';
@@ -58,6 +80,16 @@ function describe(error: ErrorObject | undefined): string {
   }
   if (error.keyword === 'format' && (error.params as { format?: string }).format === 'display-name') {
     return `${where} ${DISPLAY_NAME_RULE}`;
+  }
+  if (error.keyword === 'enum') {
+    return `${where || 'body'} must be one of: ${allowedValues((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  }
+  if (error.keyword === 'const') {
+    return `${where || 'body'} must be ${allowedValues([(error.params as { allowedValue: unknown }).allowedValue])}`;
+  }
+  if (error.keyword === 'pattern') return `${where || 'body'} ${patternMessage(error)}`;
+  if (error.keyword === 'format' && (error.params as { format?: string }).format === 'uuid') {
+    return `${where || 'body'} must be a UUID such as 0b0e2f4c-6d1a-4f3e-9c7b-2a5d8e1f0c3a`;
   }
   return `${where || 'body'} ${error.message ?? 'is invalid'}`;
 }

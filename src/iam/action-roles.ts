@@ -165,6 +165,7 @@ export const ACTION_ROLES: ActionRoleTable = {
   'projects.*.deployments.read': 'viewer',
   'projects.*.deployments.soak.update': 'admin',
   // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+  'org.cdcontroller-token.read': 'admin',
   'org.cdcontroller-token.rotate': 'admin',
   'org.notifications.channels.read': 'member',
   'org.notifications.channels.create': 'admin',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify, type JWTHeaderParameters } from 'jose';
+import { SignJWT, errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose';
 import type { OrgRole } from '../iam/principal';
 import { isOrgRole } from '../iam/principal';
 import { ACCESS_TOKEN_ALG, type SigningKeys } from './signing-keys';
@@ -29,6 +29,12 @@ export interface AccessTokens {
   sign(subject: AccessTokenSubject): Promise<{ token: string; claims: AccessTokenClaims }>;
   /** Returns null for anything that is not a valid, unexpired access token of this issuer. */
   verify(token: string): Promise<AccessTokenClaims | null>;
+  /**
+   * When `token` is one of ours, correctly signed, that only failed because it expired: its expiry (seconds since the
+   * epoch), so the caller can say so; null otherwise. The signature is checked before the expiry, so a forged token
+   * never learns anything.
+   */
+  expiredAt(token: string): Promise<number | null>;
 }
 
 export function createAccessTokens(
@@ -43,8 +49,23 @@ export function createAccessTokens(
     if (!found) throw new Error('unknown kid');
     return found.publicKey;
   };
+  const verifyOptions = {
+    algorithms: [ACCESS_TOKEN_ALG],
+    issuer,
+    audience,
+    typ: ACCESS_TOKEN_TYP,
+    requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+  };
   return {
     ttlSeconds,
+    async expiredAt(token) {
+      try {
+        await jwtVerify(token, resolveKey, verifyOptions);
+        return null;
+      } catch (err) {
+        return err instanceof joseErrors.JWTExpired && typeof err.payload.exp === 'number' ? err.payload.exp : null;
+      }
+    },
     async sign(subject) {
       const jti = randomUUID();
       const issuedAt = Math.floor(Date.now() / 1000);
@@ -67,13 +88,7 @@ export function createAccessTokens(
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, resolveKey, {
-          algorithms: [ACCESS_TOKEN_ALG],
-          issuer,
-          audience,
-          typ: ACCESS_TOKEN_TYP,
-          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
-        });
+        const { payload } = await jwtVerify(token, resolveKey, verifyOptions);
         if (typeof payload.sub !== 'string' || payload.uid !== payload.sub || typeof payload.email !== 'string')
           return null;
         const orgId = payload.org_id;

@@ -1,4 +1,5 @@
 import { isUuid } from '../db/uuid';
+import { Unauthorized } from '../errors';
 import type { Queryable } from '../db/knex';
 import type { Authenticator } from '../iam/authenticator';
 import type { Principal } from '../iam/principal';
@@ -41,6 +42,13 @@ export function jwtAuthenticator(tokens: AccessTokens, isLive: TokenLiveness): A
     async authenticate(token): Promise<Principal | null> {
       if (token.startsWith('svc_') || token.startsWith('svcacct_')) return null;
       const claims = await tokens.verify(token);
+      const expiredAt = claims ? null : await tokens.expiredAt(token);
+      if (expiredAt !== null) {
+        throw new Unauthorized(
+          `missing or invalid token: the access token expired at ${new Date(expiredAt * 1000).toISOString()}; ` +
+            'refresh it (POST /api/v1/auth/refresh) or sign in again',
+        );
+      }
       if (!claims || !(await isLive(claims))) return null;
       return {
         kind: 'user',

@@ -12,15 +12,28 @@ export interface Logger {
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-/** Structured JSON lines on stdout; bound fields (request id, workflow id) ride along on every line. */
+/** One log record: what every format renders. */
+export interface LogRecord extends LogFields {
+  time: string;
+  level: Exclude<LogLevel, 'silent'>;
+  msg: string;
+}
+
+/**
+ * Structured log lines; bound fields (request id, workflow id) ride along on every line. Each line is one JSON
+ * object, except on a terminal, where people read it: there (`process.stdout.isTTY`, the default writer only) lines
+ * are `time LEVEL message key=value…` with a stack trace, if any, indented below.
+ */
 export function createLogger(
   level: LogLevel,
   bound: LogFields = {},
   write: (line: string) => void = defaultWrite,
 ): Logger {
+  const human = write === defaultWrite && process.stdout.isTTY === true;
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
     if (ORDER[lvl] < ORDER[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...bound, ...fields }));
+    const record: LogRecord = { time: new Date().toISOString(), level: lvl, msg, ...bound, ...fields };
+    write(human ? humanLine(record) : JSON.stringify(record));
   };
   return {
     debug: (msg, fields) => emit('debug', msg, fields),
@@ -33,6 +46,19 @@ export function createLogger(
 
 function defaultWrite(line: string): void {
   process.stdout.write(line + '\n');
+}
+
+const plain = (value: unknown): string =>
+  typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+
+/** `16:03:46.033 WARN  message key=value …`, then the stack (if any) indented on the lines below. */
+export function humanLine(record: LogRecord): string {
+  const { time, level, msg, stack, ...fields } = record;
+  const pairs = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}=${plain(value)}`);
+  const head = [time.slice(11, 23), level.toUpperCase().padEnd(5), msg, ...pairs].join(' ');
+  return typeof stack === 'string' ? `${head}\n${stack.replace(/^/gm, '    ')}` : head;
 }
 
 /** Error details for logs: message and stack stay in logs, never in responses. */

@@ -77,7 +77,8 @@ export function apiKeyAuthenticator(deps: MachineAuthDeps): Authenticator {
       return {
         ...machine,
         kind: 'api_key',
-        actor: `api-key:${key.id}`,
+        // The id for machines, the name beside it for people reading the audit log and inboxes.
+        actor: `api-key:${key.id} (${key.name})`,
         organizationId: key.organizationId,
         role,
         credentialId: key.id,
@@ -108,7 +109,7 @@ export function serviceAccountTokenAuthenticator(deps: MachineAuthDeps): Authent
       return {
         ...machine,
         kind: 'service_account',
-        actor: `service-account:${found.serviceAccountId}/token:${found.id}`,
+        actor: `service-account:${found.serviceAccountId}/token:${found.id} (${found.accountName})`,
         organizationId: found.organizationId,
         role: found.role,
         credentialId: found.id,

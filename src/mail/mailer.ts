@@ -75,7 +75,9 @@ export function createMailer(config: MailConfig, log: Logger): Mailer {
 
 /**
  * The embedded run has no mail server: nodemailer renders each message and it is written as an .eml file, and the
- * text is logged so a developer can follow a verification link. Never used when SMTP_URL is set.
+ * text is logged so a developer can follow a verification link. Never used when SMTP_URL is set. Beside each .eml
+ * (whose quoted-printable body breaks long lines, and so tokens, with soft line breaks) a .txt holds the addressee,
+ * subject and the text as sent, 8-bit, one token per line: what a reader greps for a link or a code.
  */
 function spoolDelivery(transport: Transporter, config: MailConfig, log: Logger): Deliver {
   return async (message) => {
@@ -83,6 +85,7 @@ function spoolDelivery(transport: Transporter, config: MailConfig, log: Logger):
     await fs.mkdir(config.spoolDir, { recursive: true, mode: 0o700 });
     const file = path.join(config.spoolDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
     await fs.writeFile(file, info.message, { mode: 0o600 });
+    await fs.writeFile(file.replace(/\.eml$/, '.txt'), readableCopy(message), { mode: 0o600 });
     log.info('mail written to spool (no SMTP_URL configured)', {
       to: message.to,
       subject: message.subject,
@@ -90,4 +93,9 @@ function spoolDelivery(transport: Transporter, config: MailConfig, log: Logger):
       text: message.text,
     });
   };
+}
+
+/** The .txt beside a spooled .eml: headers a reader needs, then the plain text exactly as composed. */
+export function readableCopy(message: MailMessage): string {
+  return `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
 }

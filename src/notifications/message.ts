@@ -40,6 +40,23 @@ function factsOf(data: Record<string, unknown>): Record<string, string> {
   return facts;
 }
 
+/**
+ * What a title names, readable first: the thing's name (a release's title, a resource's name or the project), where
+ * it runs (tenant/environment), then its id, e.g. `release.create: web 1.1.0 (acme/dev, release 5f0c…)` in full.
+ */
+export function subjectOf(facts: Record<string, string>): string {
+  const name = facts.title ?? facts.name ?? facts.project;
+  const where = facts.tenant && facts.environment ? `${facts.tenant}/${facts.environment}` : facts.environment;
+  const id = facts.releaseId
+    ? `release ${facts.releaseId}`
+    : facts.promotionId
+      ? `promotion ${facts.promotionId}`
+      : undefined;
+  const beside = [where, id].filter((part): part is string => Boolean(part)).join(', ');
+  if (!name) return beside;
+  return beside ? `${name} (${beside})` : name;
+}
+
 export function messageOf(input: {
   event: NotificationEvent;
   eventId: string;
@@ -53,7 +70,7 @@ export function messageOf(input: {
   title?: string;
 }): NotificationMessage {
   const facts = factsOf(input.data);
-  const subject = facts.project ?? facts.name ?? facts.releaseId ?? '';
+  const subject = subjectOf(facts);
   return {
     event: input.event,
     eventId: input.eventId,

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
 import { isKubernetesManifest, renderAll } from '../gitops/manifests';
+import { namesTenant } from '../projects/tenant-ref';
 
 /**
  * What the delivery generator would write for one tenant in one environment (its Kubernetes manifests, not the
@@ -16,7 +17,7 @@ export async function renderedTarget(
 ): Promise<Map<string, string>> {
   const loaded = await loadProject(db, organizationId, projectId, ctx);
   if (!loaded) throw new NotFound('project not found');
-  const tenant = loaded.tenants.find((t) => t.id === target.tenantId);
+  const tenant = loaded.tenants.find((t) => namesTenant(t, target.tenantId));
   if (!tenant) throw new InvalidInput('tenantId is not a tenant of the project');
   const rendered = renderAll(loaded.model, (t) => t.tenant === tenant.slug && t.environment === target.environment);
   return new Map([...rendered].filter(([path]) => isKubernetesManifest(path)));

@@ -6,7 +6,7 @@ import type { Page, PageRequest } from '../db/pagination';
 import { findEnvironment } from '../platform-config/environment-repository';
 import { gitUrlOf } from '../gitops/delivery-model';
 import type { RepositoryStore } from '../gitops/repository-store';
-import { isSupportedVersion } from '../validation';
+import { SUPPORTED_K8S_VERSIONS, isSupportedVersion } from '../validation';
 import { slugKey } from './project-errors';
 import type { EnvironmentArgoSettings, ProjectArgoSettings, SyncPolicy } from './argocd-settings';
 import { mergeEnvironmentArgo, mergeProjectArgo } from './argocd-settings-merge';
@@ -65,7 +65,9 @@ export type ProjectService = ReturnType<typeof createProjectService>;
 
 function checkVersion(version: string | undefined): void {
   if (version !== undefined && !isSupportedVersion(version)) {
-    throw new InvalidInput(`unsupported Kubernetes version ${version}`);
+    throw new InvalidInput(
+      `unsupported Kubernetes version ${version}: supported versions are ${SUPPORTED_K8S_VERSIONS.join(', ')}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
+import { isUuid } from '../db/uuid';
 
 /** A tenant a project deploys for; `catalogueTenantId` is its entry in the organization's tenant catalogue. */
 export interface ProjectTenant {
@@ -66,6 +67,26 @@ export async function listProjectTenants(db: Queryable, organizationId: string, 
 export async function findProjectTenant(db: Queryable, organizationId: string, id: string) {
   const row = (await tenants(db, organizationId).where('pt.id', id).first()) as Row | undefined;
   return row ? rowToTenant(row) : null;
+}
+
+/**
+ * The project tenants a caller's tenant reference names (docs/tenants: id, catalogue tenant id or slug), within one
+ * project when `projectId` is given. Several only for a slug or catalogue id without a project.
+ */
+export async function findProjectTenantsByRef(
+  db: Queryable,
+  organizationId: string,
+  ref: string,
+  projectId?: string,
+): Promise<ProjectTenant[]> {
+  const key = ref.toLowerCase();
+  const query = tenants(db, organizationId).where((w) => {
+    void w.where('pt.slug', key);
+    if (isUuid(key)) void w.orWhere('pt.id', key).orWhere('pt.org_tenant_id', key);
+  });
+  if (projectId !== undefined) void query.andWhere('pt.project_id', projectId);
+  const rows = (await query.orderBy('p.slug').limit(20)) as Row[];
+  return rows.map(rowToTenant);
 }
 
 export async function insertProjectTenant(

@@ -1,10 +1,12 @@
 import { catalogueTenantFor } from '../platform-config/tenant-repository';
-import type { Tx } from '../db/knex';
+import type { Queryable, Tx } from '../db/knex';
+import { InvalidInput } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import {
   deleteProjectTenant,
   findProjectTenant,
+  findProjectTenantsByRef,
   insertProjectTenant,
   listProjectTenants,
   updateProjectTenant,
@@ -42,13 +44,35 @@ export function createProjectTenantService(deps: OrgDomainDeps & { projects: Pro
       },
     );
 
+  /**
+   * The one tenant lookup of every route that names a tenant outside a project: its id, its catalogue tenant id or
+   * its slug (tenant-ref.ts). A slug or catalogue id the organization uses in several projects answers 400 naming
+   * them; nothing answers 404 exactly like another organization's id.
+   */
+  async function resolve(caller: OrgCaller, ref: string, db: Queryable = deps.db): Promise<ProjectTenant> {
+    const matches = await findProjectTenantsByRef(db, caller.organizationId, ref);
+    if (matches.length > 1) {
+      const named = matches.map((t) => `${t.projectSlug}: ${t.id}`).join(', ');
+      throw new InvalidInput(`tenant ${ref} is in several projects; name it by its project tenant id (${named})`);
+    }
+    return matches[0] ?? tenantOf(caller, ref, db);
+  }
+
   return {
+    resolve,
+
+    /** The tenant `ref` names within one project (same identifiers as `resolve`), or null. */
+    async inProject(caller: OrgCaller, ref: string, projectId: string, db: Queryable = deps.db) {
+      const [found] = await findProjectTenantsByRef(db, caller.organizationId, ref, projectId);
+      return found ?? null;
+    },
+
     async list(caller: OrgCaller, projectSlug: string): Promise<ProjectTenant[]> {
       const project = await projects.projectOf(caller, projectSlug);
       return listProjectTenants(db, caller.organizationId, project.id);
     },
 
-    get: (caller: OrgCaller, id: string) => tenantOf(caller, id),
+    get: (caller: OrgCaller, ref: string) => resolve(caller, ref),
 
     add(caller: OrgCaller, projectSlug: string, input: { slug: string; name: string }): Promise<ProjectTenant> {
       return db.transaction(async (trx) => {
@@ -65,19 +89,19 @@ export function createProjectTenantService(deps: OrgDomainDeps & { projects: Pro
       });
     },
 
-    update(caller: OrgCaller, id: string, changes: { name: string }): Promise<ProjectTenant> {
+    update(caller: OrgCaller, ref: string, changes: { name: string }): Promise<ProjectTenant> {
       return db.transaction(async (trx) => {
-        const tenant = await tenantOf(caller, id, trx);
+        const tenant = await resolve(caller, ref, trx);
         found(await updateProjectTenant(trx, caller.organizationId, tenant.id, changes.name));
         await record(trx, caller, 'project.tenant.update', tenant, { changes });
-        return tenantOf(caller, id, trx);
+        return tenantOf(caller, tenant.id, trx);
       });
     },
 
     /** Its overrides stay in the workloads and no longer apply; the next generate removes its directories. */
-    remove(caller: OrgCaller, id: string): Promise<void> {
+    remove(caller: OrgCaller, ref: string): Promise<void> {
       return db.transaction(async (trx) => {
-        const tenant = await tenantOf(caller, id, trx);
+        const tenant = await resolve(caller, ref, trx);
         found(await deleteProjectTenant(trx, caller.organizationId, tenant.id));
         await record(trx, caller, 'project.tenant.remove', tenant);
       });

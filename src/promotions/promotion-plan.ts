@@ -1,6 +1,7 @@
 import { InvalidInput, Unprocessable } from '../errors';
 import type { LoadedProject } from '../gitops/delivery-model';
 import type { DeliveryModel } from '../gitops/manifests';
+import { tenantSlugsOf } from '../projects/tenant-ref';
 import { effectiveSpec } from '../projects/workload-spec';
 import { withReleaseChanges } from '../releases/release-changes';
 import type { Move } from './promotion-workflow-contract';
@@ -8,7 +9,7 @@ import type { Move } from './promotion-workflow-contract';
 export interface PromotionRequest {
   sourceEnvironment: string;
   targetEnvironment: string;
-  /** Tenant slugs; absent: every tenant of the project. */
+  /** Tenants by slug or id (projects/tenant-ref.ts); absent: every tenant of the project. */
   tenants?: string[];
   /** Workload names; absent: every workload. */
   services?: string[];
@@ -28,8 +29,9 @@ export function planMoves(loaded: LoadedProject, request: PromotionRequest): Mov
   if (source === target) throw new InvalidInput('sourceEnvironment and targetEnvironment must differ');
   const environments = loaded.environments.map((e) => e.environment);
   unknownNames([source, target], environments, 'environments');
+  const named = request.tenants && tenantSlugsOf(loaded.tenants, request.tenants);
   unknownNames(
-    request.tenants,
+    named,
     loaded.tenants.map((t) => t.slug),
     'tenants',
   );
@@ -38,7 +40,7 @@ export function planMoves(loaded: LoadedProject, request: PromotionRequest): Mov
     loaded.workloads.map((w) => w.name),
     'services',
   );
-  const tenants = loaded.tenants.filter((t) => !request.tenants || request.tenants.includes(t.slug));
+  const tenants = loaded.tenants.filter((t) => !named || named.includes(t.slug));
   const workloads = loaded.model.workloads.filter((w) => !request.services || request.services.includes(w.name));
   const moves: Move[] = [];
   for (const tenant of tenants) {

@@ -11,7 +11,7 @@ import { findProjectEnvironment } from '../projects/project-environment-reposito
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
-import { findProjectTenant, type ProjectTenant } from '../projects/project-tenant-repository';
+import type { ProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads } from '../projects/workload-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { approverProfile } from '../approval-policies/approval-gate';
@@ -69,7 +69,7 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporal: Client;
   workflows: WorkflowStarter;
   projects: Pick<ProjectService, 'projectOf'>;
-  tenants: Pick<ProjectTenantService, 'get'>;
+  tenants: Pick<ProjectTenantService, 'get' | 'inProject'>;
   taskQueuePrefix: string;
   timing: ReleaseTiming;
   namespace: string;
@@ -413,10 +413,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         }
       }
       if (project.archived) throw new Conflict('the project is archived');
-      const tenantKey = uuidKey(input.tenantId);
-      const tenant = tenantKey ? await findProjectTenant(db, caller.organizationId, tenantKey) : null;
-      if (!tenant || tenant.projectId !== project.id)
-        throw new InvalidInput('tenantId is not a tenant of this project');
+      const tenant = await deps.tenants.inProject(caller, input.tenantId, project.id);
+      if (!tenant) throw new InvalidInput(`tenantId ${input.tenantId} is not a tenant of this project`);
       const { environment } = input;
       if (!(await findProjectEnvironment(db, project.id, environment))) {
         throw new InvalidInput(`environment ${environment} is not an environment of this project`);
@@ -497,7 +495,10 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
 
     async list(caller: OrgCaller, slug: string, filter: ReleaseFilter, page: PageRequest) {
       const project = await deps.projects.projectOf(caller, slug);
-      const result = await listReleases(db, caller.organizationId, project.id, filter, page);
+      const tenant = filter.tenantId ? await deps.tenants.inProject(caller, filter.tenantId, project.id) : null;
+      if (filter.tenantId && !tenant) return { items: [], nextCursor: null };
+      const scoped = tenant ? { ...filter, tenantId: tenant.id } : filter;
+      const result = await listReleases(db, caller.organizationId, project.id, scoped, page);
       return { items: result.items.map((r) => releaseSummary(r, project.slug)), nextCursor: result.nextCursor };
     },
 

@@ -33,15 +33,34 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-/** PostgreSQL only: external when DATABASE_URL is set, else the embedded one (reused if already running). */
-export async function resolveDatabase(config: Config, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+/** The embedded database a tool looked for is neither running nor on disk, and the tool may not create one. */
+export class NoEmbeddedDatabase extends Error {}
+
+/**
+ * PostgreSQL only: external when DATABASE_URL is set, else the embedded one (reused if already running). With
+ * `mayCreate: false` (the operator CLI without --init) a DATA_DIR holding no database is refused, naming where it
+ * looked, instead of silently starting a fresh empty one beside the running platform's.
+ */
+export async function resolveDatabase(
+  config: Config,
+  log: Logger,
+  options: { mayCreate?: boolean } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => undefined };
   const url = embeddedDatabaseUrl(config);
   const record = processRecordFile(config.dataDir, 'postgres');
   await stopOrphan(record, 'postgres', 'SIGINT', log);
   // Still reachable: started by a run that is alive (the platform, while the operator CLI runs), which stops it.
   if (await reachable(url)) return { url, stop: async () => undefined };
-  log.info('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
+  const databaseDir = path.resolve(config.dataDir, 'postgres');
+  if (options.mayCreate === false && !fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    throw new NoEmbeddedDatabase(
+      `no platform database: nothing answers on 127.0.0.1:${config.embeddedPostgresPort} (EMBEDDED_PG_PORT) and ` +
+        `DATA_DIR ${path.resolve(config.dataDir)} holds none. Run from the platform's folder with its DATA_DIR and ` +
+        'EMBEDDED_PG_PORT, set DATABASE_URL, or pass --init to create a new embedded database there.',
+    );
+  }
+  log.debug('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
   const started = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, log);
   recordProcess(record, started.pid);
   return {
@@ -75,7 +94,7 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
   }
   const record = processRecordFile(config.dataDir, 'temporal');
   await stopOrphan(record, 'temporal', 'SIGTERM', log);
-  log.info('starting Temporal dev server', { cliPath });
+  log.debug('starting Temporal dev server', { cliPath });
   const server = await startDevServer({
     cliPath,
     port: config.temporal.embeddedPort,

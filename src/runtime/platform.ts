@@ -36,13 +36,13 @@ export interface PlatformRoles {
 /** Starts the API and/or the worker in this process against already-resolved PostgreSQL and Temporal endpoints. */
 export async function runPlatform(config: Config, endpoints: Endpoints, roles: PlatformRoles, logger?: Logger) {
   const log = logger ?? createLogger(config.logLevel);
-  installTemporalRuntime();
+  installTemporalRuntime(log);
   // A worker-only process builds no JWT keys, request schemas or identity flows.
   const api = roles.api ? await createApiServices(config, endpoints, log) : null;
   const services = api ?? (await createServices(config, endpoints, log));
   if (roles.migrate) {
     const applied = await migrateLatest(services.db);
-    if (applied.length > 0) log.info('migrations applied', { applied });
+    if (applied.length > 0) log.info('migrations applied', { count: applied.length, latest: applied.at(-1) });
   }
   let worker: Worker | null = null;
   let workerRun: Promise<void> | null = null;
@@ -110,7 +110,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
   }
   const http = api ? await listen(createApp(api), config.host, config.port, services.readiness, log) : null;
   const agents = api ? await startAgentGrpcServer(api.clusters.agentHub, config.clusters, log, api.metrics) : null;
-  if (agents) log.info('agent protocol listening', { host: config.clusters.grpcHost, port: agents.port });
+  if (agents) log.debug('agent protocol listening', { host: config.clusters.grpcHost, port: agents.port });
   const metricsServer =
     roles.worker && !roles.api && config.workerMetricsPort > 0
       ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort)

@@ -17,7 +17,7 @@ import { lockDeployedTarget, recordReport } from '../deployments/report-state';
 import { awaitedVerdict, CONTROLLER_ACTOR, syncReportOf } from '../deployments/sync-verdict';
 import type { PromotionService } from '../promotions/promotion-service';
 import { parseControllerEvent } from './controller-payload';
-import { organizationOfToken, replaceToken } from './controller-token-repository';
+import { organizationOfToken, replaceToken, tokenState } from './controller-token-repository';
 import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
@@ -128,8 +128,8 @@ export function createControllerWebhookService(deps: {
     async rotateToken(caller: OrgCaller) {
       const token = `cdc_${randomBytes(32).toString('base64url')}`;
       const until = new Date(Date.now() + deps.tokenOverlapMs);
-      await db.transaction(async (trx) => {
-        await replaceToken(trx, caller.organizationId, sha256(token).toString('hex'), until);
+      const previousUntil = await db.transaction(async (trx) => {
+        const previous = await replaceToken(trx, caller.organizationId, sha256(token).toString('hex'), until);
         await deps.audit.append(
           trx,
           orgEntry(caller, {
@@ -137,12 +137,16 @@ export function createControllerWebhookService(deps: {
             category: 'webhook',
             resourceType: 'organization',
             resourceId: caller.organizationId,
-            details: { previousTokenValidUntil: until.toISOString() },
+            details: { previousTokenValidUntil: previous?.toISOString() ?? null },
           }),
         );
+        return previous;
       });
-      return { token, previousTokenValidUntil: until.toISOString() };
+      return { token, previousTokenValidUntil: previousUntil?.toISOString() ?? null };
     },
+
+    /** The token's state, never its value (it is shown once, at rotation, and stored only as a hash). */
+    tokenState: (caller: OrgCaller) => tokenState(db, caller.organizationId, new Date()),
 
     async receive(raw: Buffer, authorization: string | undefined, requestId: string) {
       const organizationId = await organizationOf(authorization);

@@ -6,6 +6,7 @@ import { frozenMessage, type GovernanceGate } from '../governance/governance-ver
 import { listProjectEnvironments } from '../projects/project-environment-repository';
 import { findProjectById, projectRefsBySlug, type Project } from '../projects/project-repository';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
 import type { ImageCommitBatcher } from './image-commit-batcher';
@@ -115,7 +116,7 @@ export function createImageUpdateService(deps: {
     }
     const unknownEnv = payload.environments.filter((e) => !envs.includes(e));
     if (unknownEnv.length > 0) throw new NotFound(`environment not found: ${unknownEnv.join(', ')}`);
-    const wanted = payload.tenants.includes('*') ? tenants : payload.tenants;
+    const wanted = payload.tenants.includes('*') ? tenants : tenantSlugsOf(tenantRows, payload.tenants);
     const unknownTenant = wanted.filter((t) => !tenants.includes(t));
     if (unknownTenant.length > 0) throw new NotFound(`tenant not found: ${unknownTenant.join(', ')}`);
     return {

@@ -61,7 +61,18 @@ async function stopPlatform(child: ReturnType<typeof spawnScript>) {
 describe('embedded run', () => {
   it('comes up ready with the Temporal UI, keeps data across a restart, and leaves nothing running', async () => {
     const first = await startPlatform();
-    expect(first.output()).toContain(`Temporal UI: http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
+    expect(first.output()).toContain(`, UI http://127.0.0.1:${env.TEMPORAL_UI_PORT}`);
+    // Quiet start-up (issue 32): one line per service and the ready line; no SDK warning about the git queue's
+    // (activity-only) worker, no pip chatter; log lines are JSON objects off a terminal.
+    const lines = first.output().trim().split('\n');
+    expect(lines.filter((l) => !l.startsWith('{')).map((l) => l.split(/[: ]/)[0])).toEqual([
+      'PostgreSQL',
+      'Temporal',
+      'API',
+      'Agents',
+      'Ready',
+    ]);
+    expect(first.output()).not.toMatch(/No workflows registered|WARNING: |pip/);
     // A browser on the printed URL passes the refresh Origin check (PUBLIC_URL's default is that URL).
     const printed = /API: +(\S+)/.exec(first.output())?.[1];
     expect(printed).toBe(`http://127.0.0.1:${env.PORT}`);

@@ -2,11 +2,17 @@ import type { InvitationCreateRequest } from '../../request-types.generated';
 import type { InvitationService } from '../../../src/invitations/invitation-service';
 
 import type { InvitationStatus } from '../../../src/invitations/invitation-workflow-contract';
+import type { SessionService } from '../../../src/identity/session-service';
 import type { RouteDef } from '../../route-def';
-import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+import { bodyOf, callerOf, orgCallerOf, pageOf, paramOf, queryOf, sessionIdOf, userIdOf } from '../../request';
+import { organizationView } from '../auth/auth-http';
 
 /** Invitations (spec state table): admin paths by id under the organization, public lookup and accept by token. */
-export function invitationRoutes(invitations: InvitationService, pageMax: number): RouteDef[] {
+export function invitationRoutes(
+  invitations: InvitationService,
+  pageMax: number,
+  sessions: Pick<SessionService, 'switchOrganization'>,
+): RouteDef[] {
   const base = '/api/v1/organizations/:slug/invitations';
   return [
     {
@@ -85,11 +91,28 @@ export function invitationRoutes(invitations: InvitationService, pageMax: number
     {
       method: 'post',
       path: '/api/v1/invitations/:token/accept',
-      summary: "Accept: the signed-in user's verified email must be the invited one (403 invitation email mismatch)",
+      summary:
+        "Accept: the signed-in user's verified email must be the invited one (403 invitation email mismatch); " +
+        'answers an access token with the new organization active',
       tag: 'invitations',
       access: { kind: 'authenticated', action: 'invitations.accept' },
       handler: async (ctx) => {
-        ctx.body = await invitations.accept(callerOf(ctx), paramOf(ctx, 'token'));
+        const accepted = await invitations.accept(callerOf(ctx), paramOf(ctx, 'token'));
+        const sessionId = sessionIdOf(ctx);
+        ctx.set('Cache-Control', 'no-store');
+        if (sessionId === undefined) {
+          ctx.body = accepted;
+          return;
+        }
+        // The next call (an approval, a release) needs the new organization in the token: hand one over at once.
+        const switched = await sessions.switchOrganization(userIdOf(ctx), sessionId, accepted.organization.id);
+        ctx.body = {
+          ...accepted,
+          accessToken: switched.accessToken,
+          tokenType: 'Bearer',
+          expiresIn: switched.expiresIn,
+          activeOrganization: organizationView(switched.organization),
+        };
       },
     },
   ];

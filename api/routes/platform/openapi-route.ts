@@ -1,9 +1,11 @@
 import type { SchemaValidator } from '../../../src/http/schema-validator';
 import type { RouteDef } from '../../route-def';
+import { exampleOf } from '../../openapi-examples';
 
 /** OpenAPI 3.1 generated from the same route table and JSON Schemas the server enforces. */
 export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const pathExamples = exampleOf(schemas.schema('path-params')) as Record<string, unknown>;
   for (const route of routes) {
     const oasPath = route.path.replace(/:(\w+)/g, '{$1}');
     const pathSchemas = schemas.schema('path-params').properties as Record<string, unknown>;
@@ -12,8 +14,10 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
       in: 'path',
       required: true,
       schema: pathSchemas[m[1]!],
+      example: pathExamples[m[1]!],
     }));
     const queryParams = route.query ? queryParameters(schemas.schema(route.query)) : [];
+    const status = String(route.status ?? 200);
     const op: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],
@@ -21,17 +25,27 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
       security: route.access.kind === 'public' ? [] : [{ bearer: [] }],
       parameters: [...params, ...queryParams],
       responses: {
-        [String(route.status ?? 200)]: { description: 'Success' },
+        [status]: { description: status === '204' ? 'Done, no body' : 'Success' },
         default: {
-          description: 'Error',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          description: 'Error: 4xx for a request to fix (the message says what), 5xx for ours',
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/Error' },
+              example: { error: errorExample(route) },
+            },
+          },
         },
       },
     };
     if (route.body) {
       op.requestBody = {
         required: true,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.body}` } } },
+        content: {
+          'application/json': {
+            schema: { $ref: `#/components/schemas/${route.body}` },
+            example: exampleOf(schemas.schema(route.body)),
+          },
+        },
       };
     }
     paths[oasPath] = { ...(paths[oasPath] ?? {}), [route.method]: op };
@@ -53,7 +67,20 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
 
 function queryParameters(schema: Record<string, unknown>): Record<string, unknown>[] {
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
+  const example = exampleOf(schema) as Record<string, unknown>;
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: s,
+    example: example[name],
+  }));
+}
+
+/** The error a caller most likely meets first on this route: a body that fails its schema, else a missing token. */
+function errorExample(route: RouteDef): string {
+  if (route.body) return route.bodyError ?? 'invalid request body: name is required';
+  return route.access.kind === 'public' ? 'not found' : 'missing or invalid token';
 }
 
 export function openApiRoute(document: () => Record<string, unknown>): RouteDef {

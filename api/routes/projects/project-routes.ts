@@ -15,6 +15,7 @@ import type { ProjectTenantService } from '../../../src/projects/project-tenant-
 import type { WorkloadService } from '../../../src/projects/workload-service';
 import type { EnvironmentRemoval } from '../../../src/gitops/environment-removal';
 import type { RouteDef } from '../../route-def';
+import { tenantCanonical } from './tenant-canonical';
 import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 export interface ProjectRouteDeps {
@@ -212,7 +213,8 @@ function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval
 
 function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
   const tag = 'tenants';
-  const one = '/api/v2/tenants/:id';
+  const one = '/api/v2/tenants/:tenant';
+  const canonical = tenantCanonical(tenants);
   return [
     {
       method: 'get',
@@ -240,9 +242,9 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
       path: one,
       summary: 'One project tenant',
       tag,
-      access: { kind: 'organization', action: 'tenants.{id}.read' },
+      access: { kind: 'organization', action: 'tenants.{tenant}.read', canonical },
       handler: async (ctx) => {
-        ctx.body = await tenants.get(orgCallerOf(ctx), paramOf(ctx, 'id'));
+        ctx.body = await tenants.get(orgCallerOf(ctx), paramOf(ctx, 'tenant'));
       },
     },
     {
@@ -250,10 +252,14 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
       path: one,
       summary: 'Rename a project tenant',
       tag,
-      access: { kind: 'organization', action: 'tenants.{id}.update' },
+      access: { kind: 'organization', action: 'tenants.{tenant}.update', canonical },
       body: 'project-tenant-update',
       handler: async (ctx) => {
-        ctx.body = await tenants.update(orgCallerOf(ctx), paramOf(ctx, 'id'), bodyOf<ProjectTenantUpdateRequest>(ctx));
+        ctx.body = await tenants.update(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'tenant'),
+          bodyOf<ProjectTenantUpdateRequest>(ctx),
+        );
       },
     },
     {
@@ -261,9 +267,9 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
       path: one,
       summary: 'Remove a tenant from its project',
       tag,
-      access: { kind: 'organization', action: 'tenants.{id}.remove' },
+      access: { kind: 'organization', action: 'tenants.{tenant}.remove', canonical },
       handler: async (ctx) => {
-        await tenants.remove(orgCallerOf(ctx), paramOf(ctx, 'id'));
+        await tenants.remove(orgCallerOf(ctx), paramOf(ctx, 'tenant'));
         noContent(ctx);
       },
     },

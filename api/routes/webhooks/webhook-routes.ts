@@ -77,10 +77,23 @@ export function webhookRoutes(webhooks: WebhookDomain): RouteDef[] {
       },
     },
     {
+      method: 'get',
+      path: '/api/v2/org/cdcontroller-token',
+      summary:
+        'Whether the organization has a controller webhook token and since when (never its value), and until when ' +
+        'the previous one still works',
+      tag,
+      access: { kind: 'organization', action: 'org.cdcontroller-token.read' },
+      handler: async (ctx) => {
+        ctx.body = await webhooks.controller.tokenState(orgCallerOf(ctx));
+      },
+    },
+    {
       method: 'post',
       path: '/api/v2/org/cdcontroller-token',
       summary:
-        'A new controller webhook token for the organization, shown once; the previous one keeps working for the overlap',
+        'A new controller webhook token for the organization, shown once; the previous one keeps working for the ' +
+        'overlap (previousTokenValidUntil null for the first token)',
       tag,
       access: { kind: 'organization', action: 'org.cdcontroller-token.rotate' },
       handler: async (ctx) => {

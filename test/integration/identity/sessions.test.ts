@@ -260,7 +260,7 @@ describe('access token verification (A-05 and A-06)', () => {
     const cases = [
       await forge(user, { claims: { aud: 'another-api' } }),
       await forge(user, { claims: { iss: 'https://evil.example' } }),
-      await forge(user, { claims: { iat: now - 1200, exp: now - 300 } }),
+      await forge(user, { key: 'foreign', claims: { iat: now - 1200, exp: now - 300 } }),
       await forge(user, { claims: { nbf: now + 600 } }),
       await forge(user, { header: { typ: 'JWT' } }),
       user.refresh,
@@ -270,6 +270,18 @@ describe('access token verification (A-05 and A-06)', () => {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'missing or invalid token' });
     }
+  });
+
+  it('an expired token of ours says it expired and how to get a new one; a forged expired one does not', async () => {
+    const user = await signedInUser(env);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await me(await forge(user, { claims: { iat: now - 1200, exp: now - 300 } }));
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({
+      error:
+        `missing or invalid token: the access token expired at ${new Date((now - 300) * 1000).toISOString()}; ` +
+        'refresh it (POST /api/v1/auth/refresh) or sign in again',
+    });
   });
 });
 

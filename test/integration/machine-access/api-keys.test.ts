@@ -160,7 +160,7 @@ describe('project API keys', () => {
     expect(imageOnly.ok).toBe(false);
   });
 
-  it('record the key (id, never value) as the actor of what it changes', async () => {
+  it('record the key (id and name, never value) as the actor of what it changes', async () => {
     const admin = keys.admin!;
     const res = await http.patch('/api/v2/projects/alpha', { token: admin.key, body: { description: 'by key' } });
     expect(res.status).toBe(200);
@@ -169,7 +169,7 @@ describe('project API keys', () => {
       .where({ organization_id: org.org.id, action: 'project.update' })
       .orderBy('created_at', 'desc')
       .first('actor_type', 'actor', 'user_id');
-    expect(entry).toEqual({ actor_type: 'service_account', actor: `api-key:${admin.id}`, user_id: null });
+    expect(entry).toEqual({ actor_type: 'service_account', actor: `api-key:${admin.id} (admin)`, user_id: null });
   });
 
   it('audit creation and deletion and emit apikey.create, without the value', async () => {

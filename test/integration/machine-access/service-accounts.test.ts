@@ -185,7 +185,7 @@ describe('service accounts', () => {
       .where({ organization_id: org.org.id, action: 'project.update' })
       .orderBy('created_at', 'desc')
       .first('actor_type', 'actor');
-    expect(acted).toEqual({ actor_type: 'service_account', actor: `service-account:${id}/token:${t.id}` });
+    expect(acted).toEqual({ actor_type: 'service_account', actor: `service-account:${id}/token:${t.id} (audited)` });
   });
 
   it('refuses malformed action patterns', async () => {

@@ -202,6 +202,34 @@ describe('lookup and accept', () => {
     expect(await auditActions(invited.user.id)).toContain('member.add');
   });
 
+  it('answers a signed-in user an access token with the new organization active, usable at once', async () => {
+    const email = 'newcomer@example.test';
+    const { token } = await invite(email, 'member', owner.token);
+    const invited = await makeUser(platform, email);
+    const login = await http.post<{ accessToken: string; organization: unknown }>('/api/v1/auth/login', {
+      body: { email, password: invited.password },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.organization).toBeNull();
+    const before = await http.get(`/api/v1/organizations/${org.slug}/members`, { token: login.body.accessToken });
+    expect(before.status).toBe(400);
+    expect(before.body).toEqual({ error: 'missing organization context' });
+
+    const accepted = await http.post<{ accessToken: string; tokenType: string; activeOrganization: unknown }>(
+      `/api/v1/invitations/${token}/accept`,
+      { token: login.body.accessToken },
+    );
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toMatchObject({
+      organization: { id: org.id, slug: org.slug },
+      role: 'member',
+      tokenType: 'Bearer',
+      activeOrganization: { id: org.id, slug: org.slug, name: org.name, role: 'member' },
+    });
+    const after = await http.get(`/api/v1/organizations/${org.slug}/members`, { token: accepted.body.accessToken });
+    expect(after.status).toBe(200);
+  });
+
   it('requires a verified email to accept', async () => {
     const email = 'unverified@example.test';
     const { token } = await invite(email);

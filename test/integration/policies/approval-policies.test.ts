@@ -146,7 +146,7 @@ describe('approval policies CRUD', () => {
       [{ eligibleApprovers: { roles: [] } }, 'eligibleApprovers needs at least one role, team or user'],
       [
         { eligibleApprovers: { roles: ['viewer'] } },
-        'invalid request body: eligibleApprovers.roles.0 must be equal to one of the allowed values',
+        'invalid request body: eligibleApprovers.roles.0 must be one of: owner, admin, member',
       ],
       [{ environments: ['qa'] }, 'environment qa is not part of the project'],
       [{ tenantSelector: { tenantIds: [foreignTeamId] } }, `tenant ${foreignTeamId} is not a tenant of the project`],

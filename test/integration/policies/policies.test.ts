@@ -149,7 +149,7 @@ describe('policies CRUD', () => {
     const cases: [Record<string, unknown>, string][] = [
       [
         { name: 'x', rules: [{ type: 'bogus' }] },
-        'invalid request body: rules.0.type must be equal to one of the allowed values',
+        'invalid request body: rules.0.type must be one of: required-labels, allowed-registries, resources-required, no-latest-tag, replicas-bounds',
       ],
       [{ name: 'x', rules: [{ type: 'required-labels' }] }, 'invalid request body: rules.0.labels is required'],
       [

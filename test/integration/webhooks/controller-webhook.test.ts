@@ -144,6 +144,34 @@ describe('the controller webhook', () => {
     expect(row.revision).toBe('c'.repeat(40));
   });
 
+  it('shows whether a token exists and since when, never its value; the first token has no previous one', async () => {
+    const fresh = await makeOrg(platform, ['owner', 'viewer']);
+    const admin = fresh.members.owner!.token;
+    const state = () =>
+      http.get<{ exists: boolean; createdAt: string | null; previousTokenValidUntil: string | null }>(
+        '/api/v2/org/cdcontroller-token',
+        { token: admin },
+      );
+    expect((await state()).body).toEqual({ exists: false, createdAt: null, previousTokenValidUntil: null });
+    expect((await http.get('/api/v2/org/cdcontroller-token', { token: fresh.members.viewer!.token })).status).toBe(403);
+
+    const first = await http.post<{ token: string; previousTokenValidUntil: string | null }>(
+      '/api/v2/org/cdcontroller-token',
+      { token: admin },
+    );
+    expect(first.status).toBe(200);
+    expect(first.body.previousTokenValidUntil).toBeNull();
+    const created = await state();
+    expect(created.body).toEqual({ exists: true, createdAt: expect.any(String), previousTokenValidUntil: null });
+    expect(JSON.stringify(created.body)).not.toContain(first.body.token);
+
+    const second = await http.post<{ previousTokenValidUntil: string | null }>('/api/v2/org/cdcontroller-token', {
+      token: admin,
+    });
+    expect(Date.parse(second.body.previousTokenValidUntil ?? '')).toBeGreaterThan(Date.now());
+    expect((await state()).body.previousTokenValidUntil).toBe(second.body.previousTokenValidUntil);
+  });
+
   it('keeps the previous token working during the overlap after a rotation; other organizations cannot report', async () => {
     const fresh = await http.post<{ token: string }>('/api/v2/org/cdcontroller-token', { token: owner });
     expect(fresh.status).toBe(200);
