@@ -14,6 +14,7 @@ import { requestContext } from './middleware/request-context';
 import { mountRoutes } from './mount-routes';
 import { ociHttp } from './oci/oci-http';
 import { routeTable } from './route-table';
+import { webUi } from './web-ui/web-ui';
 import { createRegistryTokens } from '../src/registry/registry-token';
 
 export function createApp(services: ApiServices): Koa<AppState> {
@@ -33,6 +34,8 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));
   app.use(errorHandler());
+  // The web app (dist/web) at / and its own routes only; every API, Git and registry path goes on.
+  app.use(webUi());
   // Before routing: a key on a path outside the allowlist, in whatever spelling, answers 403 rather than 404.
   app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.
