@@ -1,4 +1,4 @@
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import prettier from 'prettier';
 import { repoRoot } from '../paths';
 import { openApiDocument } from './openapi-document';
@@ -11,7 +11,7 @@ const BANNER = `/**
 
 /** TypeScript types of every path, operation and request schema of the OpenAPI document, formatted like our code. */
 export async function openApiTypesSource(document: Record<string, unknown> = openApiDocument()): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+  const ast = await openapiTS(document as unknown as OpenAPI3, { alphabetize: true });
   const options = await prettier.resolveConfig(`${repoRoot()}/client/openapi-types.generated.ts`);
   return prettier.format(BANNER + astToString(ast), { ...options, parser: 'typescript' });
 }

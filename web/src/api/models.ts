@@ -38,7 +38,8 @@ export interface MfaChallenge {
 
 export interface Me {
   user: User;
-  organization: ActiveOrganization | null;
+  /** The active organization, as one of the memberships. */
+  organization: Membership | null;
   memberships: Membership[];
   mfa: { state: string; totpEnabled: boolean; recoveryCodesRemaining: number };
 }

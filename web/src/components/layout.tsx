@@ -9,7 +9,7 @@ function OrganizationSwitcher() {
   return (
     <Select
       className="org-switcher"
-      selectedKey={me.organization?.id ?? null}
+      selectedKey={me.organization?.organizationId ?? null}
       onSelectionChange={(key) => void session.switchOrganization(String(key))}
       placeholder="Choose an organization"
     >

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent, ReactNode } from 'react';
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { ApiError, api, ok } from '../../api/client';
+import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { useAction } from '../../components/use-action';
 
@@ -34,31 +34,9 @@ function KubernetesVersion() {
     queryKey: ['k8s-versions'],
     queryFn: () => ok<{ versions: string[] }>(api.GET('/api/v2/k8s/versions')),
   });
-  const list = versions.data?.versions ?? [];
-  return (
-    <Select
-      name="kubernetesVersion"
-      className="field"
-      defaultSelectedKey={list[list.length - 1]}
-      key={list.length}
-      isRequired
-    >
-      <Label>Kubernetes version</Label>
-      <Button className="button">
-        <SelectValue />
-        <span aria-hidden="true"> ▾</span>
-      </Button>
-      <Popover>
-        <ListBox>
-          {list.map((v) => (
-            <ListBoxItem key={v} id={v}>
-              {v}
-            </ListBoxItem>
-          ))}
-        </ListBox>
-      </Popover>
-    </Select>
-  );
+  // Newest first: the first option is what a reset form falls back to.
+  const list = [...(versions.data?.versions ?? [])].reverse();
+  return <Choice label="Kubernetes version" name="kubernetesVersion" required options={optionsOf(list)} />;
 }
 
 /** Adds environments, tenants and workloads to the project. */

@@ -32,6 +32,15 @@ export function ProjectMatrix(props: MatrixProps) {
         </tr>
       </thead>
       <tbody>
+        {props.workloads.length === 0 &&
+          props.tenants.map((t) => (
+            <tr key={t.slug}>
+              <th scope="row">{t.name}</th>
+              <td colSpan={props.environments.length + 1} className="muted">
+                No workloads yet
+              </td>
+            </tr>
+          ))}
         {props.tenants.flatMap((t) =>
           props.workloads.map((w, i) => (
             <tr key={`${t.slug}/${w.name}`}>
