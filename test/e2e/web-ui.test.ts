@@ -106,7 +106,13 @@ describe('the web UI in chromium', () => {
     const http = httpClient(platform.url);
     const policy = await http.post('/api/v2/approval-policies', {
       token: ownerToken(),
-      body: { project: SLUG, name: 'one approval', requiredApprovals: 1, eligibleApprovers: { roles: ['admin'] } },
+      body: {
+        project: SLUG,
+        name: 'dev needs one',
+        environments: ['dev'],
+        requiredApprovals: 1,
+        eligibleApprovers: { roles: ['admin'] },
+      },
     });
     expect(policy.status).toBe(201);
     const page = owner.page;
@@ -141,7 +147,10 @@ describe('the web UI in chromium', () => {
     );
     await page.getByText(commit.slice(0, 12)).first().waitFor();
     await releaseClient(platform).reportSync(ownerToken(), releaseId, commit);
-    await page.getByRole('heading', { name: /web 1\.1\.0/ }).getByText('Healthy').waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('heading', { name: /web 1\.1\.0/ })
+      .getByText('Healthy')
+      .waitFor({ timeout: 5_000 });
     await page.getByRole('list', { name: 'Timeline' }).getByText('healthy').first().waitFor();
     expect(await checkView(owner, 'release-healthy')).toEqual([]);
   });
@@ -150,7 +159,7 @@ describe('the web UI in chromium', () => {
     const page = owner.page;
     await page.goto(`/projects/${SLUG}/compare?from=dev&to=prod`);
     const item = page.getByRole('article', { name: 'acme / web' });
-    await item.getByText('1.1.0').waitFor();
+    await item.getByText('registry.example.com/shop/web:1.1.0', { exact: true }).waitFor();
     expect(await page.getByRole('switch', { name: 'Changed only' }).isChecked()).toBe(true);
     expect(await checkView(owner, 'compare')).toEqual([]);
   });
@@ -167,5 +176,101 @@ describe('the web UI in chromium', () => {
     const applied = page.getByRole('status').filter({ hasText: 'Applied' });
     await applied.getByText(/Commit [0-9a-f]{40}/).waitFor();
     expect(await checkView(owner, 'bulk-update-applied')).toEqual([]);
+  });
+
+  it('requests a promotion that is blocked on approvals, approved by the second user, and turns Healthy', async () => {
+    const http = httpClient(platform.url);
+    const policy = await http.post('/api/v2/approval-policies', {
+      token: ownerToken(),
+      body: {
+        project: SLUG,
+        name: 'prod needs one',
+        environments: ['prod'],
+        requiredApprovals: 1,
+        eligibleApprovers: { roles: ['admin'] },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/promotions`);
+    await page.getByLabel('Source').selectOption('dev');
+    await page.getByLabel('Target').selectOption('prod');
+    await page.getByRole('list', { name: 'What moves' }).getByText('acme / web').waitFor();
+    expect(await checkView(owner, 'promotion-request')).toEqual([]);
+    await page.getByRole('button', { name: 'Request promotion' }).click();
+    const causes = page.getByRole('region', { name: 'Why it is blocked' });
+    await causes.getByText('approvals', { exact: true }).waitFor();
+    await causes.getByText('Clears as soon as the approvals the policies need arrive.').waitFor();
+    expect(await checkView(owner, 'promotion-blocked')).toEqual([]);
+    const promotionId = page.url().split('/promotions/')[1] ?? '';
+
+    await approver.page.goto('/approvals');
+    await approver.page.getByRole('link', { name: 'Promotion dev → prod' }).click();
+    await approver.page.getByRole('button', { name: 'Approve' }).click();
+
+    const promotion = await eventually(
+      async () => {
+        const res = await http.get<{ commitSha: string | null }>(`/api/v2/promotions/${promotionId}`, {
+          token: ownerToken(),
+        });
+        return res.body.commitSha;
+      },
+      30_000,
+      'the promotion commit',
+    );
+    await page.getByText(promotion).waitFor();
+    const controller = releaseClient(platform).controller;
+    const token = await controller.tokenFor(ownerToken());
+    const report = await controller.post(token, controller.event(`${SLUG}.acme.prod.web`, promotion));
+    expect(report.status).toBe(200);
+    await page
+      .getByRole('heading', { name: /Promotion dev → prod/ })
+      .getByText('Healthy')
+      .waitFor({ timeout: 5_000 });
+    expect(await checkView(owner, 'promotion-healthy')).toEqual([]);
+  });
+
+  it('previews a rollback, confirms it, and lists the pin it leaves', async () => {
+    const releases = releaseClient(platform);
+    const tenants = await httpClient(platform.url).get<{ items: { id: string }[] }>(
+      `/api/v2/projects/${SLUG}/tenants`,
+      {
+        token: ownerToken(),
+      },
+    );
+    const second = await releases.create(ownerToken(), SLUG, {
+      environment: 'dev',
+      tenantId: tenants.body.items[0]!.id,
+      title: 'web 1.2.0',
+      changes: [{ workload: 'web', tag: '1.2.0' }],
+    });
+    await releases.status(ownerToken(), second.body.id, 'PendingApproval');
+    const admin = org.members.admin!.token;
+    await releases.http.post(`/api/v2/releases/${second.body.id}/approve`, { token: admin, body: {} });
+    const committed = await releases.until(ownerToken(), second.body.id, (r) => r.commitSha !== null);
+    await releases.reportSync(ownerToken(), second.body.id, committed.commitSha!);
+    await releases.status(ownerToken(), second.body.id, 'Healthy');
+
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/rollback`);
+    await page.getByLabel('Environment', { exact: true }).selectOption('dev');
+    await page.getByRole('button', { name: 'Preview rollback' }).click();
+    await page.getByText(/Restores web 1\.1\.0/).waitFor();
+    expect(await checkView(owner, 'rollback-preview')).toEqual([]);
+    await page.getByLabel('Reason').fill('1.2.0 misbehaves');
+    await page.getByRole('button', { name: 'Confirm rollback' }).click();
+    await page.getByText('PendingApproval').first().waitFor();
+    const rollbackId = page.url().split('/releases/')[1] ?? '';
+    await releases.http.post(`/api/v2/releases/${rollbackId}/approve`, { token: admin, body: {} });
+    await releases.until(ownerToken(), rollbackId, (r) => r.commitSha !== null);
+    await page.goto(`/projects/${SLUG}/rollback`);
+    await page.getByRole('button', { name: 'Unpin acme/dev' }).waitFor();
+    expect(await checkView(owner, 'rollback-pins')).toEqual([]);
+  });
+
+  it('lists sessions on the account page', async () => {
+    await owner.page.goto('/account');
+    await owner.page.getByRole('table', { name: 'Sessions' }).getByText('this session').waitFor();
+    expect(await checkView(owner, 'account')).toEqual([]);
   });
 });

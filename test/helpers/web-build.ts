@@ -30,5 +30,7 @@ export function ensureWebBuild(): void {
 
 /** Installs Debian's chromium when missing (scripts/ensure-chromium.sh, apt-get; quiet and idempotent). */
 export function ensureChromium(): void {
-  execFileSync('bash', [path.join(repoRoot(), 'scripts', 'ensure-chromium.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('bash', [path.join(repoRoot(), 'scripts', 'ensure-chromium.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }

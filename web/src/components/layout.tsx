@@ -1,33 +1,23 @@
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../api/session';
+import { Choice } from './choice';
 
 function OrganizationSwitcher() {
   const session = useSession();
   const me = session.me;
   if (!me || me.memberships.length === 0) return null;
   return (
-    <Select
-      className="org-switcher"
-      selectedKey={me.organization?.organizationId ?? null}
-      onSelectionChange={(key) => void session.switchOrganization(String(key))}
-      placeholder="Choose an organization"
-    >
-      <Label>Organization</Label>
-      <Button className="button">
-        <SelectValue />
-        <span aria-hidden="true"> ▾</span>
-      </Button>
-      <Popover>
-        <ListBox>
-          {me.memberships.map((m) => (
-            <ListBoxItem key={m.organizationId} id={m.organizationId}>
-              {m.name}
-            </ListBoxItem>
-          ))}
-        </ListBox>
-      </Popover>
-    </Select>
+    <div className="org-switcher">
+      <Choice
+        label="Organization"
+        name="organization"
+        value={me.organization?.organizationId ?? ''}
+        any={me.organization ? undefined : 'Choose an organization'}
+        onChange={(id) => void session.switchOrganization(id)}
+        options={me.memberships.map((m) => ({ value: m.organizationId, label: m.name }))}
+      />
+    </div>
   );
 }
 

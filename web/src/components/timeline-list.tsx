@@ -11,6 +11,7 @@ export function TimelineList({ items }: { items: TimelineItem[] }) {
           {item.actor && <span className="muted"> by {item.actor}</span>}
           {item.detail && <span className="detail"> — {item.detail}</span>}
           {item.commitSha && <code className="sha">{item.commitSha.slice(0, 12)}</code>}
+          <span className="source">{item.source}</span>
         </li>
       ))}
     </ol>

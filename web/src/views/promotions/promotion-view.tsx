@@ -8,7 +8,7 @@ import { ErrorNote } from '../../components/form';
 import { StatusBadge } from '../../components/status-badge';
 import { TimelineList } from '../../components/timeline-list';
 import { useAction } from '../../components/use-action';
-import { FINAL_STATUSES } from '../releases/final';
+import { PROMOTION_FINAL_STATUSES as FINAL_STATUSES } from '../releases/final';
 import { mergeTimeline } from '../releases/timeline';
 import { CLEARS } from './causes';
 

@@ -7,6 +7,8 @@ export interface TimelineItem {
   actor: string | null;
   detail: string | null;
   commitSha: string | null;
+  /** The workflow's own step, or the audit entry written with the change. */
+  source: 'workflow' | 'audit';
 }
 
 const words = (action: string) => action.replace(/^(release|promotion)\./, '').replace(/[._]/g, ' ');
@@ -33,6 +35,7 @@ export function mergeTimeline(steps: TimelineEntry[], audit: AuditEntry[]): Time
       actor: s.actor,
       detail: typeof s.result === 'string' ? s.result : null,
       commitSha: s.commitSha,
+      source: 'workflow' as const,
     })),
     ...audit.map((a) => ({
       key: `audit-${a.id}`,
@@ -41,6 +44,7 @@ export function mergeTimeline(steps: TimelineEntry[], audit: AuditEntry[]): Time
       actor: a.actor,
       detail: detailOf(a),
       commitSha: a.gitCommitSha,
+      source: 'audit' as const,
     })),
   ];
   return items.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
