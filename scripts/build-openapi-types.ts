@@ -6,28 +6,13 @@
  * test passes the one the running server serves).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { openApiTypesSource } from '../src/http/openapi-types-source';
-import { repoRoot } from '../src/paths';
+import { writeGenerated } from './generated-file';
 
-async function main(): Promise<number> {
-  const at = process.argv.indexOf('--target');
-  const target =
-    at > 0 ? path.resolve(process.argv[at + 1] ?? '') : path.join(repoRoot(), 'client', 'openapi-types.generated.ts');
-  const doc = process.argv.indexOf('--document');
-  const document =
-    doc > 0 ? (JSON.parse(fs.readFileSync(process.argv[doc + 1] ?? '', 'utf8')) as Record<string, unknown>) : undefined;
-  const source = await openApiTypesSource(document);
-  const relative = path.relative(repoRoot(), target);
-  if (process.argv.includes('--check')) {
-    const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
-    if (current === source) return 0;
-    process.stderr.write(`${relative} is stale: run npm run build:openapi-types\n`);
-    return 1;
-  }
-  fs.writeFileSync(target, source);
-  process.stdout.write(`wrote ${relative}\n`);
-  return 0;
-}
+const at = process.argv.indexOf('--document');
+const document =
+  at > 0 ? (JSON.parse(fs.readFileSync(process.argv[at + 1] ?? '', 'utf8')) as Record<string, unknown>) : undefined;
 
-void main().then((code) => process.exit(code));
+void writeGenerated('client/openapi-types.generated.ts', 'npm run build:openapi-types', () =>
+  openApiTypesSource(document),
+).then((code) => process.exit(code));

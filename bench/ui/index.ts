@@ -67,7 +67,7 @@ runBench(async () => {
     await fakeApi(page, data, (p) => answered.set(p, performance.now()));
 
     await page.goto(`${server.url}/projects/bench`);
-    await page.waitForFunction(() => document.querySelectorAll('[data-cell]').length === 1000, null, {
+    await page.waitForFunction("document.querySelectorAll('[data-cell]').length === 1000", null, {
       polling: 'raf',
       timeout: 30_000,
     });

@@ -67,7 +67,7 @@ describe('the web UI in chromium', () => {
     await owner.page.getByRole('button', { name: 'Verify' }).click();
     await owner.page.getByRole('heading', { name: 'Projects' }).waitFor();
     // The access token is in memory only: nothing in storage; a reload signs in again through the refresh cookie.
-    expect(await owner.page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+    expect(await owner.page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
     await owner.page.reload();
     await owner.page.getByRole('heading', { name: 'Projects' }).waitFor();
   });

@@ -2,15 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../src/paths';
-
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-  }
-  return latest;
-}
+import { newestMtime as newest } from './newest-mtime';
 
 /**
  * Builds the web app into dist/web when it is missing or older than its sources (web/, client/), as `npm run build`
