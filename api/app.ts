@@ -15,6 +15,7 @@ import { urlGuard } from './middleware/url-guard';
 import { mountRoutes } from './mount-routes';
 import { ociHttp } from './oci/oci-http';
 import { routeTable } from './route-table';
+import { webUi } from './web-ui/web-ui';
 import { createRegistryTokens } from '../src/registry/registry-token';
 
 export function createApp(services: ApiServices): Koa<AppState> {
@@ -36,6 +37,8 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.use(errorHandler());
   // The text guard of every request line (API, OCI, Git over HTTP), before any route reads it.
   app.use(urlGuard());
+  // The web app (dist/web) at / and its own routes only; every API, Git and registry path goes on.
+  app.use(webUi());
   // Before routing: a key on a path outside the allowlist, in whatever spelling, answers 403 rather than 404.
   app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.

@@ -21,6 +21,8 @@ const INPUTS = [
   'schemas',
   'proto',
   'web',
+  'cli',
+  'client',
   'package.json',
   'package-lock.json',
   'tsconfig.json',

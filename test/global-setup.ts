@@ -13,6 +13,7 @@ import { createLogger } from '../src/logging/logger';
 import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
 import { saveHarnessState } from './helpers/harness-state';
+import { ensureChromium, ensureWebBuild } from './helpers/web-build';
 
 /**
  * Starts what every integration test shares: PostgreSQL (DATABASE_URL if set, else embedded), a migrated template
@@ -67,6 +68,10 @@ export default async function globalSetup(): Promise<void> {
   });
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
   fs.writeFileSync(bundlePath, code);
+
+  // The browser tests: the current web app in dist/web, and Debian's chromium (apt-get when missing).
+  ensureWebBuild();
+  ensureChromium();
 
   saveHarnessState({
     workDir,

@@ -59,7 +59,8 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
     log,
   );
   await services.validation.init();
-  const http = await listen(createApp(services), '127.0.0.1', 0, services.readiness, log);
+  // PORT=0 (the default here) picks a free port; a test that needs its address up front (PUBLIC_URL) names one.
+  const http = await listen(createApp(services), '127.0.0.1', config.port, services.readiness, log);
   let connection: NativeConnection | null = null;
   let running: Promise<void> | null = null;
   let stopGitWorker = () => undefined as void;

@@ -53,7 +53,7 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
   const components: Record<string, unknown> = {
     Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
   };
-  for (const id of schemas.ids()) components[id] = schemas.schema(id);
+  for (const id of schemas.ids()) Object.assign(components, schemaComponents(id, schemas.schema(id)));
   return {
     openapi: '3.1.0',
     info: { title: 'Delivery Platform API', version },
@@ -63,6 +63,29 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
   };
+}
+
+/**
+ * Each request schema as a component. Its own definitions (`$defs`) become components of their own
+ * (`<id>.<name>`) and its references (`#/$defs/<name>`) point at them: references into a schema's own root mean
+ * nothing inside the document, and OpenAPI tools (type generators, viewers) resolve components only.
+ */
+function schemaComponents(id: string, schema: Record<string, unknown>): Record<string, unknown> {
+  const { $defs, ...rest } = schema as { $defs?: Record<string, unknown> };
+  const rename = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rename);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) =>
+        key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+          ? [key, `#/components/schemas/${id}.${value.slice('#/$defs/'.length)}`]
+          : [key, rename(value)],
+      ),
+    );
+  };
+  const out: Record<string, unknown> = { [id]: rename(rest) };
+  for (const [name, def] of Object.entries($defs ?? {})) out[`${id}.${name}`] = rename(def);
+  return out;
 }
 
 function queryParameters(schema: Record<string, unknown>): Record<string, unknown>[] {

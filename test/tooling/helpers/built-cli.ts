@@ -6,19 +6,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../../src/paths';
+import { newestMtime as newest } from '../../helpers/newest-mtime';
 
 const ROOT = repoRoot();
 export const CLI = path.join(ROOT, 'dist', 'src', 'validation', 'cli.js');
 const VALIDATORS = path.join(ROOT, 'dist', 'validators', '1.32.js');
-
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
-  }
-  return latest;
-}
 
 function builtAt(file: string): number {
   return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;

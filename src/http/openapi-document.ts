@@ -1,0 +1,24 @@
+import { API_VERSION, routeTable } from '../../api/route-table';
+import { buildOpenApi } from '../../api/routes/platform/openapi-route';
+import type { ApiServices } from '../runtime/api-services';
+import { loadSchemaValidator } from './schema-validator';
+
+/**
+ * A stand-in for the services: building the route table only stores services in handler closures and reads a few
+ * settings, so every property answers another stand-in (numbers where a setting is read as one). No handler runs.
+ */
+function inertServices(schemas: ApiServices['schemas']): ApiServices {
+  const handler: ProxyHandler<() => void> = {
+    get: (_target, key) => (key === Symbol.toPrimitive ? () => 0 : stub),
+    apply: () => stub,
+  };
+  const stub: unknown = new Proxy(() => undefined, handler);
+  return new Proxy({} as ApiServices, { get: (_target, key) => (key === 'schemas' ? schemas : stub) });
+}
+
+/** The OpenAPI document the API serves at /api/openapi.json, built from the same route table and request schemas. */
+export function openApiDocument(): Record<string, unknown> {
+  const schemas = loadSchemaValidator();
+  const routes = routeTable(inertServices(schemas));
+  return buildOpenApi(routes, schemas, API_VERSION);
+}

@@ -1,0 +1,276 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from '../helpers/browser';
+import { makeOrg } from '../helpers/fixtures';
+import { httpClient } from '../helpers/http-client';
+import { eventually } from '../helpers/net';
+import type { TestPlatform } from '../helpers/test-platform';
+import { awayFromStepEdge, totpAt } from '../integration/identity/identity-harness';
+import { releaseClient } from '../integration/releases/release-harness';
+import { checkView, enableTotp, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
+
+/**
+ * The web UI end to end in Debian's chromium against the real platform (PostgreSQL, Temporal, git): sign in with
+ * MFA, create a project, a release approved by a second user in a second browser, its timeline reaching Healthy on
+ * controller reports, compare, bulk update, a promotion blocked on approvals then approved, and a rollback. Every
+ * view is screenshotted (.artifacts/ui/) and checked with axe.
+ */
+let platform: TestPlatform;
+let browser: Browser;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let owner: UiUser;
+let approver: UiUser;
+let secret: string;
+let releaseId = '';
+const SLUG = 'shop';
+
+beforeAll(async () => {
+  platform = await startUiPlatform();
+  browser = await launchChromium();
+  org = await makeOrg(platform, ['owner', 'admin']);
+  secret = await enableTotp(platform, org.members.owner!.token);
+  owner = await openUser(browser, platform.url);
+  approver = await openUser(browser, platform.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+});
+
+afterEach(async () => {
+  // The page as each step left it, for reading a failure (artifacts only).
+  const step = (expect.getState().currentTestName ?? 'step').replace(/\W+/g, '-').slice(-60);
+  await screenshot(owner.page, `after-${step}`);
+  // No Content-Security-Policy violation and no uncaught error in either browser, whatever the step.
+  expect([...owner.problems, ...approver.problems]).toEqual([]);
+});
+
+const ownerToken = () => org.members.owner!.token;
+
+async function signIn(user: UiUser, email: string, password: string) {
+  await user.page.goto('/login');
+  await user.page.getByLabel('Email').fill(email);
+  await user.page.getByLabel('Password').fill(password);
+  await user.page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('the web UI in chromium', () => {
+  it('signs in with a password and a TOTP code', async () => {
+    await owner.page.goto('/');
+    await owner.page.waitForURL('**/login?returnTo=**');
+    expect(await checkView(owner, 'sign-in')).toEqual([]);
+    await signIn(owner, org.members.owner!.user.email, org.members.owner!.password);
+    await owner.page.getByRole('heading', { name: 'Two-step verification' }).waitFor();
+    expect(await checkView(owner, 'sign-in-mfa')).toEqual([]);
+    await awayFromStepEdge();
+    await owner.page.getByLabel('6-digit code').fill(totpAt(secret, Math.floor(Date.now() / 30_000)));
+    await owner.page.getByRole('button', { name: 'Verify' }).click();
+    await owner.page.getByRole('heading', { name: 'Projects' }).waitFor();
+    // The access token is in memory only: nothing in storage; a reload signs in again through the refresh cookie.
+    expect(await owner.page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+    await owner.page.reload();
+    await owner.page.getByRole('heading', { name: 'Projects' }).waitFor();
+  });
+
+  it('creates a project and sets it up, showing the validation error where it belongs', async () => {
+    const page = owner.page;
+    await page.getByLabel('Slug').fill(SLUG);
+    await page.getByLabel('Name').fill('Shop');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Shop' }).waitFor();
+    const addEnvironment = page.getByRole('form', { name: 'Add an environment' });
+    for (const env of ['dev', 'prod']) {
+      await addEnvironment.getByLabel('Environment').fill(env);
+      await addEnvironment.getByRole('button', { name: 'Add' }).click();
+      await page.getByRole('columnheader', { name: new RegExp(`^${env} `) }).waitFor();
+    }
+    const addTenant = page.getByRole('form', { name: 'Add a tenant' });
+    await addTenant.getByLabel('Tenant slug').fill('Not A Slug');
+    await addTenant.getByRole('button', { name: 'Add' }).click();
+    await addTenant.getByRole('alert').waitFor();
+    await addTenant.getByLabel('Tenant slug').fill('acme');
+    await addTenant.getByLabel('Tenant name').fill('Acme');
+    await addTenant.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('rowheader', { name: 'Acme' }).waitFor();
+    const addWorkload = page.getByRole('form', { name: 'Add a workload' });
+    await addWorkload.getByLabel('Workload name').fill('web');
+    await addWorkload.getByLabel('Image repository').fill('registry.example.com/shop/web');
+    await addWorkload.getByLabel('Image tag').fill('1.0.0');
+    await addWorkload.getByLabel('Container port').fill('8080');
+    await addWorkload.getByRole('button', { name: 'Add' }).click();
+    await page.locator('[data-cell="acme/web/prod"]').getByText('1.0.0').waitFor();
+    expect(await checkView(owner, 'project-matrix')).toEqual([]);
+  });
+
+  it('creates a release that a second user approves in another browser; the timeline reaches Healthy live', async () => {
+    const http = httpClient(platform.url);
+    const policy = await http.post('/api/v2/approval-policies', {
+      token: ownerToken(),
+      body: {
+        project: SLUG,
+        name: 'dev needs one',
+        environments: ['dev'],
+        requiredApprovals: 1,
+        eligibleApprovers: { roles: ['admin'] },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/releases/new`);
+    await page.getByLabel('Environment').selectOption('dev');
+    await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
+    await page.getByLabel('Title').fill('web 1.1.0');
+    await page.getByLabel('New image tag of web').fill('1.1.0');
+    expect(await checkView(owner, 'release-new')).toEqual([]);
+    await page.getByRole('button', { name: 'Create release' }).click();
+    await page.getByText('PendingApproval').first().waitFor();
+    releaseId = page.url().split('/releases/')[1] ?? '';
+    expect(releaseId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // The owner may not approve their own request: the refusal is shown in words.
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('alert').filter({ hasText: 'you cannot approve your own request' }).waitFor();
+
+    await signIn(approver, org.members.admin!.user.email, org.members.admin!.password);
+    await approver.page.getByRole('link', { name: 'Approvals' }).click();
+    await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).waitFor();
+    expect(await checkView(approver, 'approvals-inbox')).toEqual([]);
+    await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).click();
+    expect(await checkView(approver, 'release-pending')).toEqual([]);
+    await approver.page.getByRole('button', { name: 'Approve' }).click();
+
+    // The owner's page moves on by itself: committed, then Healthy on the controller's reports.
+    const commit = await eventually(
+      async () => (await releaseClient(platform).get(ownerToken(), releaseId)).commitSha,
+      30_000,
+      'the release commit',
+    );
+    await page.getByText(commit.slice(0, 12)).first().waitFor();
+    await releaseClient(platform).reportSync(ownerToken(), releaseId, commit);
+    await page
+      .getByRole('heading', { name: /web 1\.1\.0/ })
+      .getByText('Healthy')
+      .waitFor({ timeout: 5_000 });
+    await page.getByRole('list', { name: 'Timeline' }).getByText('healthy').first().waitFor();
+    expect(await checkView(owner, 'release-healthy')).toEqual([]);
+  });
+
+  it('compares two environments with the changed-only filter on by default', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/compare?from=dev&to=prod`);
+    const item = page.getByRole('article', { name: 'acme / web' });
+    await item.getByText('registry.example.com/shop/web:1.1.0', { exact: true }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Changed only' }).isChecked()).toBe(true);
+    expect(await checkView(owner, 'compare')).toEqual([]);
+  });
+
+  it('previews and applies a bulk image update in one commit', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/bulk-update`);
+    await page.getByLabel('New image tag').fill('2.0.0');
+    await page.getByRole('checkbox', { name: 'acme / prod' }).check({ force: true });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: /Preview: [1-9]\d* files change/ }).waitFor();
+    expect(await checkView(owner, 'bulk-update-preview')).toEqual([]);
+    await page.getByRole('button', { name: 'Apply in one commit' }).click();
+    const applied = page.getByRole('status').filter({ hasText: 'Applied' });
+    await applied.getByText(/Commit [0-9a-f]{40}/).waitFor();
+    expect(await checkView(owner, 'bulk-update-applied')).toEqual([]);
+  });
+
+  it('requests a promotion that is blocked on approvals, approved by the second user, and turns Healthy', async () => {
+    const http = httpClient(platform.url);
+    const policy = await http.post('/api/v2/approval-policies', {
+      token: ownerToken(),
+      body: {
+        project: SLUG,
+        name: 'prod needs one',
+        environments: ['prod'],
+        requiredApprovals: 1,
+        eligibleApprovers: { roles: ['admin'] },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/promotions`);
+    await page.getByLabel('Source').selectOption('dev');
+    await page.getByLabel('Target').selectOption('prod');
+    await page.getByRole('list', { name: 'What moves' }).getByText('acme / web').waitFor();
+    expect(await checkView(owner, 'promotion-request')).toEqual([]);
+    await page.getByRole('button', { name: 'Request promotion' }).click();
+    const causes = page.getByRole('region', { name: 'Why it is blocked' });
+    await causes.getByText('approvals', { exact: true }).waitFor();
+    await causes.getByText('Clears as soon as the approvals the policies need arrive.').waitFor();
+    expect(await checkView(owner, 'promotion-blocked')).toEqual([]);
+    const promotionId = page.url().split('/promotions/')[1] ?? '';
+
+    await approver.page.goto('/approvals');
+    await approver.page.getByRole('link', { name: 'Promotion dev → prod' }).click();
+    await approver.page.getByRole('button', { name: 'Approve' }).click();
+
+    const promotion = await eventually(
+      async () => {
+        const res = await http.get<{ commitSha: string | null }>(`/api/v2/promotions/${promotionId}`, {
+          token: ownerToken(),
+        });
+        return res.body.commitSha;
+      },
+      30_000,
+      'the promotion commit',
+    );
+    await page.getByText(promotion).waitFor();
+    const controller = releaseClient(platform).controller;
+    const token = await controller.tokenFor(ownerToken());
+    const report = await controller.post(token, controller.event(`${SLUG}.acme.prod.web`, promotion));
+    expect(report.status).toBe(200);
+    await page
+      .getByRole('heading', { name: /Promotion dev → prod/ })
+      .getByText('Healthy')
+      .waitFor({ timeout: 5_000 });
+    expect(await checkView(owner, 'promotion-healthy')).toEqual([]);
+  });
+
+  it('previews a rollback, confirms it, and lists the pin it leaves', async () => {
+    const releases = releaseClient(platform);
+    const tenants = await httpClient(platform.url).get<{ items: { id: string }[] }>(
+      `/api/v2/projects/${SLUG}/tenants`,
+      {
+        token: ownerToken(),
+      },
+    );
+    const second = await releases.create(ownerToken(), SLUG, {
+      environment: 'dev',
+      tenantId: tenants.body.items[0]!.id,
+      title: 'web 1.2.0',
+      changes: [{ workload: 'web', tag: '1.2.0' }],
+    });
+    await releases.status(ownerToken(), second.body.id, 'PendingApproval');
+    const admin = org.members.admin!.token;
+    await releases.http.post(`/api/v2/releases/${second.body.id}/approve`, { token: admin, body: {} });
+    const committed = await releases.until(ownerToken(), second.body.id, (r) => r.commitSha !== null);
+    await releases.reportSync(ownerToken(), second.body.id, committed.commitSha!);
+    await releases.status(ownerToken(), second.body.id, 'Healthy');
+
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/rollback`);
+    await page.getByLabel('Environment', { exact: true }).selectOption('dev');
+    await page.getByRole('button', { name: 'Preview rollback' }).click();
+    await page.getByText(/Restores web 1\.1\.0/).waitFor();
+    expect(await checkView(owner, 'rollback-preview')).toEqual([]);
+    await page.getByLabel('Reason').fill('1.2.0 misbehaves');
+    await page.getByRole('button', { name: 'Confirm rollback' }).click();
+    await page.getByText('PendingApproval').first().waitFor();
+    const rollbackId = page.url().split('/releases/')[1] ?? '';
+    await releases.http.post(`/api/v2/releases/${rollbackId}/approve`, { token: admin, body: {} });
+    await releases.until(ownerToken(), rollbackId, (r) => r.commitSha !== null);
+    await page.goto(`/projects/${SLUG}/rollback`);
+    await page.getByRole('button', { name: 'Unpin acme/dev' }).waitFor();
+    expect(await checkView(owner, 'rollback-pins')).toEqual([]);
+  });
+
+  it('lists sessions on the account page', async () => {
+    await owner.page.goto('/account');
+    await owner.page.getByRole('table', { name: 'Sessions' }).getByText('this session').waitFor();
+    expect(await checkView(owner, 'account')).toEqual([]);
+  });
+});

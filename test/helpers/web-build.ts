@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../src/paths';
+import { newestMtime as newest } from './newest-mtime';
+
+/**
+ * Builds the web app into dist/web when it is missing or older than its sources (web/, client/), as `npm run build`
+ * does, so the API the tests start serves the current UI. Quiet when it is current.
+ */
+export function ensureWebBuild(): void {
+  const root = repoRoot();
+  const index = path.join(root, 'dist', 'web', 'index.html');
+  const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'client')));
+  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Installs Debian's chromium when missing (scripts/ensure-chromium.sh, apt-get; quiet and idempotent). */
+export function ensureChromium(): void {
+  execFileSync('bash', [path.join(repoRoot(), 'scripts', 'ensure-chromium.sh')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}

@@ -1,0 +1,89 @@
+import createClient from 'openapi-fetch';
+import type { paths } from '../../../client/openapi-types.generated';
+import type { SignedIn } from './models';
+
+/**
+ * The one API client: typed by the OpenAPI document's generated paths. The access token lives in this module's
+ * memory only (never storage); a 401 refreshes it once through the HttpOnly refresh cookie and retries the call.
+ */
+let accessToken: string | null = null;
+let refreshing: Promise<SignedIn | null> | null = null;
+const listeners = new Set<(signedIn: boolean) => void>();
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+  for (const listen of listeners) listen(token !== null);
+}
+
+export function onSessionChange(listen: (signedIn: boolean) => void): () => void {
+  listeners.add(listen);
+  return () => listeners.delete(listen);
+}
+
+/**
+ * Swaps the refresh cookie for a new access token. One refresh in flight at a time: the server ends the session when
+ * a refresh token is presented twice, so concurrent callers share the same promise.
+ */
+export function refreshSession(organizationId?: string): Promise<SignedIn | null> {
+  refreshing ??= (async () => {
+    const headers: Record<string, string> = organizationId ? { 'X-Organization-ID': organizationId } : {};
+    const res = await fetch('/api/v1/auth/refresh', { method: 'POST', credentials: 'same-origin', headers });
+    if (!res.ok) {
+      setAccessToken(null);
+      return null;
+    }
+    const session = (await res.json()) as SignedIn;
+    setAccessToken(session.accessToken);
+    return session;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function authorizedFetch(request: Request): Promise<Response> {
+  const retry = request.clone();
+  const send = (req: Request) => {
+    if (accessToken) req.headers.set('Authorization', `Bearer ${accessToken}`);
+    return fetch(req);
+  };
+  const res = await send(request);
+  if (res.status !== 401 || !accessToken || request.url.includes('/api/v1/auth/')) return res;
+  return (await refreshSession()) ? send(retry) : res;
+}
+
+export const api = createClient<paths>({ baseUrl: '', fetch: authorizedFetch, credentials: 'same-origin' });
+
+interface Outcome {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * The body of a successful call, typed by the caller (the served document has request schemas only); a refusal
+ * becomes an ApiError carrying the server's own message, which views show as it is.
+ */
+export async function ok<T>(call: Promise<Outcome>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const message = (error as { error?: string } | undefined)?.error ?? `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, message);
+  }
+  return data as T;
+}
+
+/** Words for any failure: the server's message, or what went wrong on the way. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}

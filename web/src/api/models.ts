@@ -1,0 +1,219 @@
+/**
+ * Shapes of the API's answers as the views read them. The served OpenAPI document describes request bodies and
+ * parameters (generated in client/openapi-types.generated.ts) but not responses yet, so these follow the docs.
+ */
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface Membership {
+  organizationId: string;
+  slug: string;
+  name: string;
+  role: string;
+}
+
+export interface ActiveOrganization {
+  id: string;
+  slug: string;
+  name: string;
+  role: string;
+}
+
+export interface SignedIn {
+  accessToken: string;
+  user: User;
+  organization: ActiveOrganization | null;
+  returnTo?: string;
+}
+
+export interface MfaChallenge {
+  mfaRequired: true;
+  mfaToken: string;
+  methods: string[];
+}
+
+export interface Me {
+  user: User;
+  /** The active organization, as one of the memberships. */
+  organization: Membership | null;
+  memberships: Membership[];
+  mfa: { state: string; totpEnabled: boolean; recoveryCodesRemaining: number };
+}
+
+export interface AuthConfig {
+  registrationOpen: boolean;
+  providers: string[];
+  mfaAvailable: boolean;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface Project {
+  id: string;
+  slug: string;
+  name: string;
+  description?: string | null;
+}
+
+export interface ProjectEnvironment {
+  environment: string;
+  kubernetesVersion: string;
+}
+
+export interface Tenant {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface Workload {
+  name: string;
+  image: { repository: string; tag: string };
+  overrides?: {
+    environments?: Record<string, { tag?: string }>;
+    tenants?: Record<string, Record<string, { tag?: string }>>;
+  };
+}
+
+export interface Release {
+  id: string;
+  title?: string;
+  status: string;
+  statusReason: string | null;
+  waitingBehind: string | null;
+  commitSha: string | null;
+  project: string;
+  tenant: string;
+  tenantId: string;
+  environment: string;
+  createdAt?: string;
+  kind?: string;
+  createdBy?: string;
+  changes?: WorkloadChange[] | null;
+  validation: {
+    summary: { errors: number; warnings: number; deprecations: number };
+    results: { severity: string; message: string; path?: string; resource?: string }[];
+  } | null;
+  policies: unknown;
+  approvals: {
+    required: { policyId: string; name: string; requiredApprovals: number }[];
+    received: number;
+    decisions: { actor: string; decision: string; comment?: string | null }[];
+  };
+  sync: { status: string | null; health: string | null };
+  links: { workflow: string | null; history: string };
+}
+
+export interface TimelineEntry {
+  step: string;
+  actor: string | null;
+  time: string;
+  result: unknown;
+  commitSha: string | null;
+}
+
+export interface AuditEntry {
+  id: string;
+  actor: string;
+  action: string;
+  status: string;
+  details: Record<string, unknown>;
+  gitCommitSha: string | null;
+  createdAt: string;
+}
+
+export interface ReleaseHistory {
+  releaseId: string;
+  workflowId: string;
+  timeline: TimelineEntry[];
+  audit: AuditEntry[];
+}
+
+export interface Pin {
+  tenant: string;
+  tenantId: string;
+  environment: string;
+  reason: string;
+  releaseId: string | null;
+  pinnedBy: string;
+}
+
+export interface Freeze {
+  id: string;
+  name: string;
+  reason: string;
+  /** Empty: every environment (and tenant). */
+  environments: string[];
+  tenants: string[];
+  active: boolean;
+}
+
+export interface WorkloadChange {
+  workload: string;
+  tag?: string;
+  replicas?: number;
+  variables?: Record<string, string>;
+}
+
+export interface Promotion {
+  id: string;
+  project: string;
+  status: string;
+  statusReason: string | null;
+  sourceEnvironment: string;
+  targetEnvironment: string;
+  moves: { tenant: string; tenantId: string; changes: WorkloadChange[] }[];
+  causes: { cause: string; message: string }[] | null;
+  commitSha: string | null;
+  createdBy: string;
+  createdAt: string;
+  approvals?: {
+    required: { policyId: string; name: string; requiredApprovals: number }[];
+    received: { actor: string; comment: string | null; at: string }[];
+  };
+}
+
+export interface CompareItem {
+  tenant: string;
+  service: string;
+  presentIn: { from: boolean; to: boolean };
+  differences: ({ type: 'manifests'; diff: string } | { type: string; from: unknown; to: unknown })[];
+}
+
+export interface Comparison {
+  commit: string | null;
+  from: string;
+  to: string;
+  items: CompareItem[];
+}
+
+export interface BulkPreview {
+  workload: string;
+  tag: string;
+  files: { path: string; diff: string }[];
+  skipped: { tenant: string; environment: string; reason: string }[];
+  freezes: { reason?: string; name?: string }[];
+  blocked: boolean;
+}
+
+export interface BulkResult {
+  commit: string | null;
+  created?: boolean;
+  skipped: { tenant: string; environment: string; reason: string }[];
+  message?: string;
+}
+
+export interface RollbackPreview {
+  rollbackTo: { releaseId: string; title: string; commitSha: string | null; createdAt: string };
+  tenant: string;
+  environment: string;
+  counts: Record<string, number>;
+  targets: { service: string; files: { path: string; status: string; diff: string }[] }[];
+}

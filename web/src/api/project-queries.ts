@@ -1,0 +1,45 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, ok } from './client';
+import type { Freeze, Page, Pin, Project, ProjectEnvironment, Release, Tenant, Workload } from './models';
+
+const path = (slug: string) => ({ params: { path: { slug } } });
+
+/** Everything the project views read about one project, each a cached query that mutations invalidate by prefix. */
+export function useProjectParts(slug: string) {
+  const project = useQuery({
+    queryKey: ['project', slug],
+    queryFn: () => ok<Project>(api.GET('/api/v2/projects/{slug}', path(slug))),
+  });
+  const environments = useQuery({
+    queryKey: ['project', slug, 'environments'],
+    queryFn: () => ok<Page<ProjectEnvironment>>(api.GET('/api/v2/projects/{slug}/environments', path(slug))),
+  });
+  const tenants = useQuery({
+    queryKey: ['project', slug, 'tenants'],
+    queryFn: () => ok<Page<Tenant>>(api.GET('/api/v2/projects/{slug}/tenants', path(slug))),
+  });
+  const workloads = useQuery({
+    queryKey: ['project', slug, 'workloads'],
+    queryFn: () => ok<Page<Workload>>(api.GET('/api/v2/projects/{slug}/workloads', path(slug))),
+  });
+  return { project, environments, tenants, workloads };
+}
+
+/** What is in force and in flight: pins, freezes, recent releases (polled while the page is open). */
+export function useProjectActivity(slug: string) {
+  const pins = useQuery({
+    queryKey: ['project', slug, 'pins'],
+    queryFn: () => ok<Page<Pin>>(api.GET('/api/v2/projects/{slug}/pins', path(slug))),
+  });
+  const freezes = useQuery({
+    queryKey: ['project', slug, 'freezes'],
+    queryFn: () => ok<{ items: Freeze[] }>(api.GET('/api/v2/projects/{slug}/freezes', path(slug))),
+  });
+  const releases = useQuery({
+    queryKey: ['project', slug, 'releases'],
+    refetchInterval: 3000,
+    queryFn: () =>
+      ok<Page<Release>>(api.GET('/api/v2/projects/{slug}/releases', { params: { path: { slug }, query: {} } })),
+  });
+  return { pins, freezes, releases };
+}

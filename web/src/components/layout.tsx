@@ -1,0 +1,61 @@
+import { Button } from 'react-aria-components';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../api/session';
+import { Choice } from './choice';
+
+function OrganizationSwitcher() {
+  const session = useSession();
+  const me = session.me;
+  if (!me || me.memberships.length === 0) return null;
+  return (
+    <div className="org-switcher">
+      <Choice
+        label="Organization"
+        name="organization"
+        value={me.organization?.organizationId ?? ''}
+        any={me.organization ? undefined : 'Choose an organization'}
+        onChange={(id) => void session.switchOrganization(id)}
+        options={me.memberships.map((m) => ({ value: m.organizationId, label: m.name }))}
+      />
+    </div>
+  );
+}
+
+/** The frame of the signed-in app; signed-out visitors are sent to sign in and brought back afterwards. */
+export function AppLayout() {
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (session.status === 'loading') return <p className="loading">Loading…</p>;
+  if (session.status === 'signed-out') {
+    const returnTo = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?returnTo=${returnTo}`} replace />;
+  }
+  return (
+    <div className="app">
+      <header className="topbar">
+        <NavLink to="/app/projects" className="brand">
+          Delivery Platform
+        </NavLink>
+        <nav aria-label="Main">
+          <NavLink to="/app/projects">Projects</NavLink>
+          <NavLink to="/approvals">Approvals</NavLink>
+          <NavLink to="/account">Account</NavLink>
+        </nav>
+        <OrganizationSwitcher />
+        <span className="who">{session.me?.user.email}</span>
+        <Button className="button" onPress={() => void session.signOut().then(() => navigate('/login'))}>
+          Sign out
+        </Button>
+      </header>
+      {session.me && !session.me.organization ? (
+        <main>
+          <h1>Choose an organization</h1>
+          <p>Pick an organization above to see its projects.</p>
+        </main>
+      ) : (
+        <Outlet />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { messageOf } from '../api/client';
+
+/**
+ * Runs one user action against the API: pending while it runs, the server's refusal in words when it fails, and the
+ * named cached queries refreshed when it succeeds.
+ */
+export function useAction(invalidate: readonly unknown[][] = []) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
+    setPending(true);
+    setError(null);
+    try {
+      const result = await action();
+      await Promise.all(invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      return result;
+    } catch (err) {
+      setError(messageOf(err));
+      return undefined;
+    } finally {
+      setPending(false);
+    }
+  }
+  return { run, error, pending, setError };
+}

@@ -1,0 +1,60 @@
+import type { ComponentType } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { AppLayout } from './components/layout';
+
+/** Each view is its own chunk: a page loads only its code (the sign-in view's first load stays small). */
+function view<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T): Pick<RouteObject, 'lazy'> {
+  return { lazy: async () => ({ Component: (await load())[name] as ComponentType }) };
+}
+
+const auth = () => import('./views/auth/login-view');
+const mfa = () => import('./views/auth/mfa-view');
+const links = () => import('./views/auth/account-links-view');
+
+/**
+ * The app's routes. Their first path segments are the UI routes the API answers with index.html
+ * (api/web-ui/ui-routes.ts; a unit test keeps the two lists equal).
+ */
+export const routes: RouteObject[] = [
+  { path: '/', element: <Navigate to="/app/projects" replace /> },
+  { path: '/login', ...view(auth, 'LoginView') },
+  { path: '/login/mfa', ...view(mfa, 'MfaView') },
+  { path: '/register', ...view(links, 'RegisterView') },
+  { path: '/forgot-password', ...view(links, 'ForgotPasswordView') },
+  { path: '/reset-password', ...view(links, 'ResetPasswordView') },
+  { path: '/verify-email', ...view(links, 'VerifyEmailView') },
+  { path: '/invitations/:token', ...view(() => import('./views/auth/invitation-view'), 'InvitationView') },
+  {
+    element: <AppLayout />,
+    children: [
+      { path: '/app', element: <Navigate to="/app/projects" replace /> },
+      { path: '/app/projects', ...view(() => import('./views/projects/projects-view'), 'ProjectsView') },
+      { path: '/projects/:slug', ...view(() => import('./views/projects/project-view'), 'ProjectView') },
+      { path: '/projects/:slug/releases', ...view(() => import('./views/releases/releases-view'), 'ReleasesView') },
+      {
+        path: '/projects/:slug/releases/new',
+        ...view(() => import('./views/releases/new-release-view'), 'NewReleaseView'),
+      },
+      { path: '/releases/:id', ...view(() => import('./views/releases/release-view'), 'ReleaseView') },
+      { path: '/projects/:slug/compare', ...view(() => import('./views/compare/compare-view'), 'CompareView') },
+      { path: '/projects/:slug/bulk-update', ...view(() => import('./views/bulk/bulk-update-view'), 'BulkUpdateView') },
+      {
+        path: '/projects/:slug/promotions',
+        ...view(() => import('./views/promotions/promotions-view'), 'PromotionsView'),
+      },
+      { path: '/promotions/:id', ...view(() => import('./views/promotions/promotion-view'), 'PromotionView') },
+      { path: '/projects/:slug/rollback', ...view(() => import('./views/rollback/rollback-view'), 'RollbackView') },
+      { path: '/approvals', ...view(() => import('./views/approvals/approvals-view'), 'ApprovalsView') },
+      { path: '/account', ...view(() => import('./views/account/account-view'), 'AccountView') },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+function NotFound() {
+  return (
+    <main>
+      <h1>Page not found</h1>
+    </main>
+  );
+}

@@ -1,0 +1,86 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, messageOf, ok } from '../../api/client';
+import type { Page, Project, Promotion, Release } from '../../api/models';
+import { useSession } from '../../api/session';
+import { ErrorNote } from '../../components/form';
+
+interface Waiting {
+  kind: 'release' | 'promotion';
+  id: string;
+  project: string;
+  title: string;
+  requestedBy: string | undefined;
+}
+
+/**
+ * Everything waiting for the signed-in user's decision across the organization's projects: releases pending approval
+ * and promotions blocked on approvals, less what the user requested or already decided.
+ */
+async function waitingFor(email: string): Promise<Waiting[]> {
+  const projects = await ok<Page<Project>>(api.GET('/api/v2/projects', { params: { query: { limit: '100' } } }));
+  const perProject = await Promise.all(
+    projects.items.map(async (p) => {
+      const path = { slug: p.slug };
+      const [releases, promotions] = await Promise.all([
+        ok<Page<Release>>(
+          api.GET('/api/v2/projects/{slug}/releases', { params: { path, query: { status: 'PendingApproval' } } }),
+        ),
+        ok<Page<Promotion>>(
+          api.GET('/api/v2/projects/{slug}/promotions', { params: { path, query: { status: 'Blocked' } } }),
+        ),
+      ]);
+      return [
+        ...releases.items
+          .filter((r) => r.createdBy !== email)
+          .map((r) => ({
+            kind: 'release' as const,
+            id: r.id,
+            project: p.slug,
+            title: `${r.title ?? 'Release'} → ${r.tenant}/${r.environment}`,
+            requestedBy: r.createdBy,
+          })),
+        ...promotions.items
+          .filter((m) => m.createdBy !== email && (m.causes ?? []).some((c) => c.cause === 'approvals'))
+          .map((m) => ({
+            kind: 'promotion' as const,
+            id: m.id,
+            project: p.slug,
+            title: `Promotion ${m.sourceEnvironment} → ${m.targetEnvironment}`,
+            requestedBy: m.createdBy,
+          })),
+      ];
+    }),
+  );
+  return perProject.flat();
+}
+
+export function ApprovalsView() {
+  const session = useSession();
+  const email = session.me?.user.email ?? '';
+  const inbox = useQuery({
+    queryKey: ['approvals', email],
+    enabled: email !== '',
+    refetchInterval: 5000,
+    queryFn: () => waitingFor(email),
+  });
+  return (
+    <main>
+      <h1>Approvals</h1>
+      <p className="muted">Releases and promotions waiting for your decision, in every project.</p>
+      <ErrorNote error={inbox.error ? messageOf(inbox.error) : null} />
+      {inbox.data?.length === 0 && <p>Nothing is waiting for you.</p>}
+      <ul className="cards">
+        {inbox.data?.map((w) => (
+          <li key={w.id} className="card">
+            <Link to={`/${w.kind === 'release' ? 'releases' : 'promotions'}/${w.id}`}>{w.title}</Link>
+            <span className="muted">
+              {' '}
+              {w.project} · requested by {w.requestedBy ?? 'someone'}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

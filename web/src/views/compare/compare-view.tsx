@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState } from 'react';
+import { Switch } from 'react-aria-components';
+import { useParams, useSearchParams } from 'react-router';
+import { api, messageOf, ok } from '../../api/client';
+import type { CompareItem, Comparison } from '../../api/models';
+import { useProjectParts } from '../../api/project-queries';
+import { Choice, optionsOf } from '../../components/choice';
+import { ErrorNote } from '../../components/form';
+import { ProjectNav } from '../../components/project-nav';
+import { UnifiedDiff } from '../../components/unified-diff';
+
+const DIFF_TYPES = ['image', 'replicas', 'variables', 'resources', 'manifests', 'application'] as const;
+type DiffType = (typeof DIFF_TYPES)[number];
+
+const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+
+function ItemCard({ item, from, to }: { item: CompareItem; from: string; to: string }) {
+  return (
+    <article className="compare-item" aria-label={`${item.tenant} / ${item.service}`}>
+      <h3>
+        {item.tenant} / {item.service}
+        {!item.presentIn.from && <span className="tag"> only in {to}</span>}
+        {!item.presentIn.to && <span className="tag"> only in {from}</span>}
+      </h3>
+      {item.differences.length === 0 && <p className="muted">No difference.</p>}
+      {item.differences.map((d) =>
+        'diff' in d ? (
+          <UnifiedDiff key={d.type} text={d.diff} label={`manifests of ${item.tenant}/${item.service}`} />
+        ) : (
+          <p key={d.type} className="change">
+            <strong>{d.type}</strong>: <code>{show(d.from)}</code> → <code>{show(d.to)}</code>
+          </p>
+        ),
+      )}
+    </article>
+  );
+}
+
+/** The items in a virtualised list: only what is on screen is rendered, so 1,000 Applications stay responsive. */
+function ItemList({ items, from, to }: { items: CompareItem[]; from: string; to: string }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const rows = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => 120,
+    overscan: 6,
+  });
+  return (
+    <div ref={parent} className="virtual-scroll" role="region" aria-label="Differences" tabIndex={0}>
+      <div style={{ height: rows.getTotalSize(), position: 'relative' }}>
+        {rows.getVirtualItems().map((row) => {
+          const item = items[row.index]!;
+          return (
+            <div
+              key={row.key}
+              data-index={row.index}
+              ref={rows.measureElement}
+              style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
+            >
+              <ItemCard item={item} from={from} to={to} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+/** Read-only comparison of two environments at the repository's main, grouped by tenant and service. */
+export function CompareView() {
+  const { slug = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const parts = useProjectParts(slug);
+  const envs = parts.environments.data?.items.map((e) => e.environment) ?? [];
+  const from = params.get('from') ?? envs[0] ?? '';
+  const to = params.get('to') ?? envs[1] ?? envs[0] ?? '';
+  const [tenant, setTenant] = useState('');
+  const [service, setService] = useState('');
+  const [type, setType] = useState('');
+  const [changedOnly, setChangedOnly] = useState(true);
+  const comparison = useQuery({
+    queryKey: ['project', slug, 'compare', { from, to, tenant, service, type, changedOnly }],
+    enabled: from !== '' && to !== '',
+    queryFn: () =>
+      ok<Comparison>(
+        api.GET('/api/v2/projects/{slug}/compare', {
+          params: {
+            path: { slug },
+            query: {
+              from,
+              to,
+              tenant: tenant || undefined,
+              service: service || undefined,
+              type: (type || undefined) as DiffType | undefined,
+              changedOnly: changedOnly ? 'true' : 'false',
+            },
+          },
+        }),
+      ),
+  });
+  const setSide = (key: 'from' | 'to') => (value: string) => {
+    const next = new URLSearchParams(params);
+    next.set(key, value);
+    setParams(next, { replace: true });
+  };
+  return (
+    <main>
+      <h1>Compare environments</h1>
+      <ProjectNav slug={slug} />
+      <div className="toolbar">
+        <Choice label="From" name="from" value={from} onChange={setSide('from')} options={optionsOf(envs)} />
+        <Choice label="To" name="to" value={to} onChange={setSide('to')} options={optionsOf(envs)} />
+        <Choice
+          label="Tenant"
+          name="tenant"
+          any="All tenants"
+          value={tenant}
+          onChange={setTenant}
+          options={optionsOf(parts.tenants.data?.items.map((t) => t.slug) ?? [])}
+        />
+        <Choice
+          label="Service"
+          name="service"
+          any="All services"
+          value={service}
+          onChange={setService}
+          options={optionsOf(parts.workloads.data?.items.map((w) => w.name) ?? [])}
+        />
+        <Choice
+          label="Difference"
+          name="type"
+          any="Every kind"
+          value={type}
+          onChange={setType}
+          options={optionsOf([...DIFF_TYPES])}
+        />
+        <Switch isSelected={changedOnly} onChange={setChangedOnly} className="switch">
+          <span className="indicator" aria-hidden="true" />
+          Changed only
+        </Switch>
+      </div>
+      <ErrorNote error={comparison.error ? messageOf(comparison.error) : null} />
+      {comparison.data && (
+        <>
+          <p className="muted" role="status">
+            {comparison.data.items.length} tenant and service pairs · {from} → {to}
+            {comparison.data.commit && (
+              <>
+                {' '}
+                at <code>{comparison.data.commit.slice(0, 12)}</code>
+              </>
+            )}
+          </p>
+          <ItemList items={comparison.data.items} from={from} to={to} />
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,37 @@
+import { useParams } from 'react-router';
+import { messageOf } from '../../api/client';
+import { useProjectActivity, useProjectParts } from '../../api/project-queries';
+import { ErrorNote } from '../../components/form';
+import { ProjectNav } from '../../components/project-nav';
+import { ProjectEditors } from './project-editors';
+import { ProjectMatrix } from './project-matrix';
+
+export function ProjectView() {
+  const { slug = '' } = useParams();
+  const parts = useProjectParts(slug);
+  const activity = useProjectActivity(slug);
+  const failed = [parts.project, parts.environments, parts.tenants, parts.workloads].find((q) => q.error);
+  const ready = parts.environments.data && parts.tenants.data && parts.workloads.data;
+  return (
+    <main>
+      <h1>{parts.project.data?.name ?? slug}</h1>
+      <ProjectNav slug={slug} />
+      <ErrorNote error={failed ? messageOf(failed.error) : null} />
+      <h2>Versions</h2>
+      <p className="muted">
+        Desired versions from the project&apos;s configuration, with pins, freezes in force and releases in flight.
+      </p>
+      {ready && (
+        <ProjectMatrix
+          environments={parts.environments.data!.items}
+          tenants={parts.tenants.data!.items}
+          workloads={parts.workloads.data!.items}
+          pins={activity.pins.data?.items ?? []}
+          freezes={activity.freezes.data?.items ?? []}
+          releases={activity.releases.data?.items ?? []}
+        />
+      )}
+      <ProjectEditors slug={slug} />
+    </main>
+  );
+}
