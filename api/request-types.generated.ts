@@ -1137,7 +1137,13 @@ export interface ProjectEnvironmentUpdateRequest {
    * Where the environment's Argo CD Applications deploy (docs/argocd.md); null resets a field.
    */
   destination?: {
+    /**
+     * Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}).
+     */
     namespaceTemplate?: string | null;
+    /**
+     * Kubernetes API server URL of the destination cluster: https://host[:port][/path].
+     */
     server?: string | null;
     allowSharedNamespace?: boolean;
   };
@@ -1150,6 +1156,8 @@ export interface ProjectEnvironmentUpdateRequest {
     selfHeal?: boolean;
     /**
      * @maxItems 20
+     *
+     * Items: An Argo CD sync option as Name=value, e.g. CreateNamespace=true.
      */
     syncOptions?: string[];
   } | null;
@@ -1196,6 +1204,9 @@ export interface ProjectUpdateRequest {
    * Argo CD settings of the project (docs/argocd.md).
    */
   argocd?: {
+    /**
+     * Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}).
+     */
     namespaceTemplate?: string | null;
     appProject?: {
       perTenant?: boolean;

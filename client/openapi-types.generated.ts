@@ -3,6 +3,105 @@
  * table and request schemas). Do not edit: run `npm run build:openapi-types`. Clients (web/, a CLI) import it.
  */
 export interface paths {
+  '/api/docs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The API reference (Swagger UI over /api/openapi.json), with a request and response example per route */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/docs/assets/{asset}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The reference page's own script, style and Swagger UI files */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          asset: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/openapi.json': {
     parameters: {
       query?: never;
@@ -27,12 +126,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -64,6 +168,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9"
+           *     }
+           */
           'application/json': components['schemas']['auth-active-organization'];
         };
       };
@@ -75,12 +184,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -117,12 +231,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -155,6 +274,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "email": "string",
+           *       "password": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-login'];
         };
       };
@@ -166,12 +291,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -202,19 +332,24 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -250,12 +385,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -288,6 +428,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "code": "123456",
+           *       "recoveryCode": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-mfa-reauth'];
         };
       };
@@ -299,12 +445,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -335,6 +486,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "mfaToken": "web_111111111111"
+           *     }
+           */
           'application/json': components['schemas']['auth-mfa-token'];
         };
       };
@@ -346,12 +502,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -382,6 +543,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "code": "123456",
+           *       "recoveryCode": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-mfa-reauth'];
         };
       };
@@ -393,12 +560,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -429,6 +601,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "code": "123456"
+           *     }
+           */
           'application/json': components['schemas']['auth-totp-enable'];
         };
       };
@@ -440,12 +617,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -483,12 +665,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -519,6 +706,14 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "mfaToken": "web_111111111111",
+           *       "code": "123456",
+           *       "recoveryCode": "string",
+           *       "emailCode": "123456"
+           *     }
+           */
           'application/json': components['schemas']['auth-mfa-verify'];
         };
       };
@@ -530,12 +725,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -560,6 +760,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           provider: string;
         };
         cookie?: never;
@@ -573,12 +774,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -603,10 +809,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           returnTo?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           provider: string;
         };
         cookie?: never;
@@ -620,12 +828,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -658,6 +871,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "currentPassword": "string",
+           *       "newPassword": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-password-change'];
         };
       };
@@ -669,12 +888,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -705,6 +929,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "email": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-email-only'];
         };
       };
@@ -716,12 +945,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -752,6 +986,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "token": "web_111111111111",
+           *       "password": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-password-reset'];
         };
       };
@@ -763,12 +1003,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -806,12 +1051,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -842,6 +1092,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "email": "string",
+           *       "password": "string",
+           *       "name": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['auth-register'];
         };
       };
@@ -853,12 +1110,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -889,6 +1151,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "email": "string"
+           *     }
+           */
           'application/json': components['schemas']['auth-email-only'];
         };
       };
@@ -900,12 +1167,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -941,12 +1213,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -976,25 +1253,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1024,6 +1307,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "token": "web_111111111111"
+           *     }
+           */
           'application/json': components['schemas']['auth-verify-email'];
         };
       };
@@ -1035,12 +1323,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1065,6 +1358,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           token: string;
         };
         cookie?: never;
@@ -1078,12 +1372,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1106,12 +1405,13 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Accept: the signed-in user's verified email must be the invited one (403 invitation email mismatch) */
+    /** Accept: the signed-in user's verified email must be the invited one (403 invitation email mismatch); answers an access token with the new organization active */
     post: {
       parameters: {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           token: string;
         };
         cookie?: never;
@@ -1125,12 +1425,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1153,7 +1458,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -1169,12 +1476,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1191,6 +1503,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['organization-create'];
         };
       };
@@ -1202,12 +1520,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1232,6 +1555,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1245,12 +1569,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1262,10 +1591,12 @@ export interface paths {
     delete: {
       parameters: {
         query?: {
+          /** @example string */
           confirm?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1279,12 +1610,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1298,12 +1634,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['organization-update'];
         };
       };
@@ -1315,12 +1657,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1339,12 +1686,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example pending */
           status?: 'pending' | 'accepted' | 'revoked' | 'expired';
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1358,12 +1709,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1376,12 +1732,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "email": "user@example.com",
+           *       "role": "owner"
+           *     }
+           */
           'application/json': components['schemas']['invitation-create'];
         };
       };
@@ -1393,12 +1756,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1423,7 +1791,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1437,12 +1807,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1456,7 +1831,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1470,12 +1847,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1501,7 +1883,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1515,12 +1899,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1543,11 +1932,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -1561,12 +1953,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1596,7 +1993,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
+          /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
         };
         cookie?: never;
@@ -1610,12 +2009,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1629,13 +2033,20 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
+          /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "role": "owner"
+           *     }
+           */
           'application/json': components['schemas']['member-role-update'];
         };
       };
@@ -1647,12 +2058,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1675,7 +2091,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
+          /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
         };
         cookie?: never;
@@ -1689,12 +2107,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1732,12 +2155,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1775,12 +2203,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1805,6 +2238,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -1818,12 +2252,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1851,12 +2290,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "plan": "free"
+           *     }
+           */
           'application/json': components['schemas']['organization-plan-update'];
         };
       };
@@ -1868,12 +2313,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1897,8 +2347,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId?: string;
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -1914,12 +2367,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1936,6 +2394,19 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+           *       "project": "string",
+           *       "tenants": [
+           *         "string"
+           *       ],
+           *       "environments": [
+           *         "string"
+           *       ],
+           *       "followAgentVersion": true
+           *     }
+           */
           'application/json': components['schemas']['agent-binding-create'];
         };
       };
@@ -1947,12 +2418,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -1977,6 +2453,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 5fecb7b6-229e-4247-b81d-92842fd7d9b7 */
           bindingId: string;
         };
         cookie?: never;
@@ -1990,12 +2467,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2009,6 +2491,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 5fecb7b6-229e-4247-b81d-92842fd7d9b7 */
           bindingId: string;
         };
         cookie?: never;
@@ -2022,12 +2505,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2049,8 +2537,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example web */
           project?: string;
         };
         header?: never;
@@ -2066,12 +2557,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2088,6 +2584,35 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "project": "web",
+           *       "name": "Shop team",
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenantSelector": {
+           *         "tenantIds": [
+           *           "acme"
+           *         ]
+           *       },
+           *       "requiredApprovals": 1,
+           *       "eligibleApprovers": {
+           *         "roles": [
+           *           "owner"
+           *         ],
+           *         "teams": [
+           *           "acme"
+           *         ],
+           *         "users": [
+           *           "acme"
+           *         ]
+           *       },
+           *       "allowSelfApproval": true,
+           *       "expiresAfterMinutes": 1,
+           *       "enabled": true
+           *     }
+           */
           'application/json': components['schemas']['approval-policy-create'];
         };
       };
@@ -2099,12 +2624,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2129,6 +2659,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -2142,12 +2673,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2159,12 +2695,42 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "project": "web",
+           *       "name": "Shop team",
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenantSelector": {
+           *         "tenantIds": [
+           *           "acme"
+           *         ]
+           *       },
+           *       "requiredApprovals": 1,
+           *       "eligibleApprovers": {
+           *         "roles": [
+           *           "owner"
+           *         ],
+           *         "teams": [
+           *           "acme"
+           *         ],
+           *         "users": [
+           *           "acme"
+           *         ]
+           *       },
+           *       "allowSelfApproval": true,
+           *       "expiresAfterMinutes": 1,
+           *       "enabled": true
+           *     }
+           */
           'application/json': components['schemas']['approval-policy-create'];
         };
       };
@@ -2176,12 +2742,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2194,6 +2765,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -2207,12 +2779,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2234,17 +2811,29 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example release.deploy */
           action?: string;
+          /** @example string */
           actor?: string;
+          /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example string */
           category?: string;
+          /** @example string */
           cursor?: string;
+          /** @example 2019-08-24T14:15:22Z */
           from?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example 5a8591dd-4039-49df-9202-96385ba3eff8 */
           projectId?: string;
+          /** @example string */
           resourceId?: string;
+          /** @example string */
           resourceType?: string;
+          /** @example success */
           status?: 'success' | 'failure' | 'blocked';
+          /** @example 2019-08-24T14:15:22Z */
           to?: string;
         };
         header?: never;
@@ -2260,12 +2849,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2290,7 +2884,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -2306,12 +2902,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2328,6 +2929,20 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "justification": "xxxxxxxxxx",
+           *       "durationMinutes": 1,
+           *       "scope": {
+           *         "projects": [
+           *           "web"
+           *         ],
+           *         "environments": [
+           *           "web"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['break-glass-open'];
         };
       };
@@ -2339,12 +2954,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2369,6 +2989,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -2382,12 +3003,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2416,6 +3042,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -2429,12 +3056,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2470,12 +3102,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2491,6 +3128,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "allowedRoles": [
+           *         "owner"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['break-glass-settings'];
         };
       };
@@ -2502,12 +3146,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2531,7 +3180,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -2547,12 +3198,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2569,6 +3225,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['cluster-create'];
         };
       };
@@ -2580,12 +3242,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2610,6 +3277,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2623,12 +3291,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2642,6 +3315,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2655,12 +3329,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2674,12 +3353,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['cluster-update'];
         };
       };
@@ -2691,12 +3377,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2715,11 +3406,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2733,12 +3427,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2751,12 +3450,24 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "command": "sync",
+           *       "application": "web",
+           *       "workload": {
+           *         "kind": "Deployment",
+           *         "namespace": "web",
+           *         "name": "web"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['cluster-command'];
         };
       };
@@ -2768,12 +3479,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2798,7 +3514,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
+          /** @example 9e2dd63c-3478-489f-86d3-8c292a65a0aa */
           commandId: string;
         };
         cookie?: never;
@@ -2812,12 +3530,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2842,12 +3565,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example open */
           status?: 'open' | 'resolved';
         };
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2861,12 +3588,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2895,6 +3627,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2908,12 +3641,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2940,6 +3678,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a3d24843-7014-4490-bdd3-b7cb39b400c8 */
           clusterId: string;
         };
         cookie?: never;
@@ -2953,12 +3692,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -2996,12 +3740,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3026,6 +3775,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3039,12 +3789,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3082,12 +3837,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3125,12 +3885,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3147,6 +3912,26 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "reason": "string",
+           *       "startsAt": "2019-08-24T14:15:22Z",
+           *       "endsAt": "2019-08-24T14:15:22Z",
+           *       "rrule": "string",
+           *       "timeZone": "string",
+           *       "durationMinutes": 1,
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenants": [
+           *         "web"
+           *       ],
+           *       "projects": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['freeze-create'];
         };
       };
@@ -3158,12 +3943,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3188,6 +3978,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3201,12 +3992,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3220,6 +4016,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3233,12 +4030,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3252,12 +4054,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "reason": "string",
+           *       "startsAt": "2019-08-24T14:15:22Z",
+           *       "endsAt": "2019-08-24T14:15:22Z",
+           *       "rrule": "string",
+           *       "timeZone": "string",
+           *       "durationMinutes": 1,
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenants": [
+           *         "web"
+           *       ],
+           *       "projects": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['freeze-update'];
         };
       };
@@ -3269,12 +4092,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3306,12 +4134,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3327,6 +4160,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "enabled": true,
+           *       "reason": "string"
+           *     }
+           */
           'application/json': components['schemas']['stop-the-line'];
         };
       };
@@ -3338,12 +4177,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3380,12 +4224,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3410,17 +4259,29 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example release.deploy */
           action?: string;
+          /** @example string */
           actor?: string;
+          /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example string */
           category?: string;
+          /** @example string */
           cursor?: string;
+          /** @example 2019-08-24T14:15:22Z */
           from?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example 5a8591dd-4039-49df-9202-96385ba3eff8 */
           projectId?: string;
+          /** @example string */
           resourceId?: string;
+          /** @example string */
           resourceType?: string;
+          /** @example success */
           status?: 'success' | 'failure' | 'blocked';
+          /** @example 2019-08-24T14:15:22Z */
           to?: string;
         };
         header?: never;
@@ -3436,12 +4297,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3466,7 +4332,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example 2019-08-24T14:15:22Z */
           from?: string;
+          /** @example 2019-08-24T14:15:22Z */
           to?: string;
         };
         header?: never;
@@ -3482,12 +4350,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3512,8 +4385,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example projects.web.releases.create */
           action?: string;
+          /** @example web */
           resourceId?: string;
+          /** @example cluster */
           resourceType?: 'cluster' | 'project' | 'tenant';
         };
         header?: never;
@@ -3529,12 +4405,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3572,12 +4453,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3594,6 +4480,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "description": "string",
+           *       "role": "viewer"
+           *     }
+           */
           'application/json': components['schemas']['service-account-create'];
         };
       };
@@ -3605,12 +4498,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3635,6 +4533,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3648,12 +4547,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3667,6 +4571,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3680,12 +4585,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3699,12 +4609,20 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "description": "string",
+           *       "role": "viewer"
+           *     }
+           */
           'application/json': components['schemas']['service-account-update'];
         };
       };
@@ -3716,12 +4634,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3742,6 +4665,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -3755,12 +4679,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3773,12 +4702,25 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "description": "string",
+           *       "scopes": [
+           *         "read"
+           *       ],
+           *       "allowedActions": [
+           *         "projects.*.releases.*"
+           *       ],
+           *       "expiresIn": 1
+           *     }
+           */
           'application/json': components['schemas']['service-account-token-create'];
         };
       };
@@ -3790,12 +4732,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3823,7 +4770,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example 07dfef4c-e677-4ce6-87a3-cd348338445f */
           tokenId: string;
         };
         cookie?: never;
@@ -3837,12 +4786,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3864,12 +4818,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example projects.web.releases.create */
           action?: string;
+          /** @example web */
           resourceId?: string;
+          /** @example cluster */
           resourceType?: 'cluster' | 'project' | 'tenant';
         };
         header?: never;
         path: {
+          /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
         };
         cookie?: never;
@@ -3883,12 +4841,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3921,6 +4884,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "yaml": "string"
+           *     }
+           */
           'application/json': components['schemas']['k8s-crd'];
         };
       };
@@ -3932,12 +4900,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -3973,12 +4946,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4008,25 +4986,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4048,6 +5032,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           version?: string;
         };
         header?: never;
@@ -4063,12 +5048,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4093,6 +5083,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           version?: string;
         };
         header?: never;
@@ -4108,12 +5099,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4138,10 +5134,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           version?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           gvk: string;
         };
         cookie?: never;
@@ -4155,12 +5153,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4193,6 +5196,12 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "yaml": "string",
+           *       "version": "string"
+           *     }
+           */
           'application/json': components['schemas']['k8s-validate'];
         };
       };
@@ -4204,12 +5213,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4245,12 +5259,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4275,8 +5294,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example true */
           unread?: 'true' | 'false';
         };
         header?: never;
@@ -4292,12 +5314,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4326,6 +5353,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4339,12 +5367,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4367,7 +5400,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -4383,12 +5418,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4405,6 +5445,28 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "type": "email",
+           *       "name": "Shop team",
+           *       "project": "string",
+           *       "url": "string",
+           *       "secret": "string",
+           *       "mode": "webhook",
+           *       "channel": "string",
+           *       "recipients": [
+           *         "user@example.com"
+           *       ],
+           *       "events": [
+           *         "release.*"
+           *       ],
+           *       "active": true,
+           *       "retry": {
+           *         "attempts": 1,
+           *         "backoffMs": 0
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['notification-channel-create'];
         };
       };
@@ -4416,12 +5478,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4446,6 +5513,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4459,12 +5527,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4478,6 +5551,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4491,12 +5565,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4510,12 +5589,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "url": "string",
+           *       "secret": "string",
+           *       "mode": "webhook",
+           *       "channel": "string",
+           *       "recipients": [
+           *         "user@example.com"
+           *       ],
+           *       "events": [
+           *         "release.*"
+           *       ],
+           *       "active": true,
+           *       "retry": {
+           *         "attempts": 1,
+           *         "backoffMs": 0
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['notification-channel-update'];
         };
       };
@@ -4527,12 +5627,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4551,11 +5656,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4569,12 +5677,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4603,6 +5716,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4616,12 +5730,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4644,7 +5763,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -4660,12 +5781,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4682,6 +5808,50 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "triggerEvents": [
+           *         "release.*"
+           *       ],
+           *       "tiers": [
+           *         {
+           *           "targets": [
+           *             {
+           *               "kind": "channel",
+           *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "timeoutMs": 1000,
+           *       "repeat": {
+           *         "count": 0,
+           *         "intervalMs": 1000
+           *       },
+           *       "aggregation": {
+           *         "by": "event"
+           *       },
+           *       "cooldownMs": 0,
+           *       "businessHours": {
+           *         "timeZone": "string",
+           *         "days": [
+           *           1
+           *         ],
+           *         "start": "09:00",
+           *         "end": "09:00",
+           *         "outside": "wait",
+           *         "afterHoursTier": {
+           *           "targets": [
+           *             {
+           *               "kind": "channel",
+           *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+           *             }
+           *           ]
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['escalation-policy-create'];
         };
       };
@@ -4693,12 +5863,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4723,6 +5898,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4736,12 +5912,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4755,6 +5936,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4768,12 +5950,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4787,12 +5974,57 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "triggerEvents": [
+           *         "release.*"
+           *       ],
+           *       "tiers": [
+           *         {
+           *           "targets": [
+           *             {
+           *               "kind": "channel",
+           *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "timeoutMs": 1000,
+           *       "repeat": {
+           *         "count": 0,
+           *         "intervalMs": 1000
+           *       },
+           *       "aggregation": {
+           *         "by": "event"
+           *       },
+           *       "cooldownMs": 0,
+           *       "businessHours": {
+           *         "timeZone": "string",
+           *         "days": [
+           *           1
+           *         ],
+           *         "start": "09:00",
+           *         "end": "09:00",
+           *         "outside": "wait",
+           *         "afterHoursTier": {
+           *           "targets": [
+           *             {
+           *               "kind": "channel",
+           *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+           *             }
+           *           ]
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['escalation-policy-update'];
         };
       };
@@ -4804,12 +6036,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4828,7 +6065,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -4844,12 +6083,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4876,6 +6120,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4889,12 +6134,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4923,6 +6173,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4936,12 +6187,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -4968,6 +6224,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -4981,12 +6238,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5009,6 +6271,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example 0a1b.2c3d */
           token?: string;
         };
         header?: never;
@@ -5024,12 +6287,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5040,6 +6308,7 @@ export interface paths {
     post: {
       parameters: {
         query?: {
+          /** @example 0a1b.2c3d */
           token?: string;
         };
         header?: never;
@@ -5055,12 +6324,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5096,12 +6370,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5117,6 +6396,25 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "events": [
+           *         "release.*"
+           *       ],
+           *       "channels": {
+           *         "property1": [
+           *           "in_app"
+           *         ],
+           *         "property2": [
+           *           "in_app"
+           *         ]
+           *       },
+           *       "projects": [
+           *         "string"
+           *       ],
+           *       "digestIntervalMs": 1000
+           *     }
+           */
           'application/json': components['schemas']['notification-preferences'];
         };
       };
@@ -5128,12 +6426,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5172,12 +6475,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5213,12 +6521,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5234,6 +6547,16 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "host": "smtp.example.com",
+           *       "port": 1,
+           *       "security": "tls",
+           *       "username": "string",
+           *       "password": "string",
+           *       "from": "user@example.com"
+           *     }
+           */
           'application/json': components['schemas']['notification-smtp-settings'];
         };
       };
@@ -5245,12 +6568,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5274,12 +6602,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5309,6 +6642,11 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "to": "user@example.com"
+           *     }
+           */
           'application/json': components['schemas']['notification-smtp-test'];
         };
       };
@@ -5320,12 +6658,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5361,12 +6704,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5404,12 +6752,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5436,6 +6789,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example charts/web */
           chart: string;
         };
         cookie?: never;
@@ -5449,12 +6803,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5468,25 +6827,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example charts/web */
           chart: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5513,26 +6878,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example charts/web */
           chart: string;
+          /** @example 1.4.2 */
           version: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5554,8 +6926,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example string */
           name?: string;
         };
         header?: never;
@@ -5571,12 +6946,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5593,6 +6973,17 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "version": "1.4.2",
+           *       "kubernetesVersion": "1.25",
+           *       "files": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['catalog-upload'];
         };
       };
@@ -5604,12 +6995,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5637,25 +7033,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5679,7 +7081,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
+          /** @example 1.4.2 */
           version: string;
         };
         cookie?: never;
@@ -5693,12 +7097,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5712,26 +7121,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
+          /** @example 1.4.2 */
           version: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5753,8 +7169,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example string */
           name?: string;
         };
         header?: never;
@@ -5770,12 +7189,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5792,6 +7216,17 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "version": "1.4.2",
+           *       "kubernetesVersion": "1.25",
+           *       "files": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['catalog-upload'];
         };
       };
@@ -5803,12 +7238,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5836,25 +7276,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5878,7 +7324,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
+          /** @example 1.4.2 */
           version: string;
         };
         cookie?: never;
@@ -5892,12 +7340,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5911,26 +7364,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           artifact: string;
+          /** @example 1.4.2 */
           version: string;
         };
         cookie?: never;
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Done, no body */
         204: {
           headers: {
             [name: string]: unknown;
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -5948,9 +7408,41 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /** Whether the organization has a controller webhook token and since when (never its value), and until when the previous one still works */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     put?: never;
-    /** A new controller webhook token for the organization, shown once; the previous one keeps working for the overlap */
+    /** A new controller webhook token for the organization, shown once; the previous one keeps working for the overlap (previousTokenValidUntil null for the first token) */
     post: {
       parameters: {
         query?: never;
@@ -5967,12 +7459,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6008,12 +7505,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6030,6 +7532,14 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team",
+           *       "production": true,
+           *       "position": 0
+           *     }
+           */
           'application/json': components['schemas']['environment-create'];
         };
       };
@@ -6041,12 +7551,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6071,6 +7586,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           environment: string;
         };
         cookie?: never;
@@ -6084,12 +7600,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6103,6 +7624,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           environment: string;
         };
         cookie?: never;
@@ -6116,12 +7638,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6135,12 +7662,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           environment: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "production": true
+           *     }
+           */
           'application/json': components['schemas']['environment-update'];
         };
       };
@@ -6152,12 +7686,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6183,6 +7722,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "order": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['environment-order'];
         };
       };
@@ -6194,12 +7740,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6223,7 +7774,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -6239,12 +7792,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6261,6 +7819,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['tenant-create'];
         };
       };
@@ -6272,12 +7837,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6302,6 +7872,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example f97df110-f4de-492e-8849-4a6af68026b0 */
           tenantId: string;
         };
         cookie?: never;
@@ -6315,12 +7886,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6334,6 +7910,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example f97df110-f4de-492e-8849-4a6af68026b0 */
           tenantId: string;
         };
         cookie?: never;
@@ -6347,12 +7924,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6366,12 +7948,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example f97df110-f4de-492e-8849-4a6af68026b0 */
           tenantId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['tenant-update'];
         };
       };
@@ -6383,12 +7972,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6407,11 +8001,17 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example web */
           resourceId?: string;
+          /** @example cluster */
           resourceType?: 'cluster' | 'project' | 'tenant';
+          /** @example 68460e63-0717-47f9-8fd8-d28f152cb30b */
           subjectId?: string;
+          /** @example user */
           subjectType?: 'user' | 'team' | 'service_account';
         };
         header?: never;
@@ -6427,12 +8027,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6449,6 +8054,15 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "subjectType": "user",
+           *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+           *       "resourceType": "cluster",
+           *       "resourceId": "web",
+           *       "role": "admin"
+           *     }
+           */
           'application/json': components['schemas']['permission-create'];
         };
       };
@@ -6460,12 +8074,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6490,6 +8109,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 4eda52b3-a1b8-4aae-b545-9c8c3c9c7709 */
           grantId: string;
         };
         cookie?: never;
@@ -6503,12 +8123,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6522,6 +8147,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 4eda52b3-a1b8-4aae-b545-9c8c3c9c7709 */
           grantId: string;
         };
         cookie?: never;
@@ -6535,12 +8161,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6554,12 +8185,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 4eda52b3-a1b8-4aae-b545-9c8c3c9c7709 */
           grantId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "role": "admin"
+           *     }
+           */
           'application/json': components['schemas']['permission-update'];
         };
       };
@@ -6571,12 +8208,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6595,8 +8237,11 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example web */
           project?: string;
         };
         header?: never;
@@ -6612,12 +8257,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6634,6 +8284,28 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "project": "web",
+           *       "name": "Shop team",
+           *       "description": "string",
+           *       "mode": "enforce",
+           *       "enabled": true,
+           *       "rules": [
+           *         {
+           *           "type": "required-labels",
+           *           "id": "web",
+           *           "mode": "enforce",
+           *           "labels": [
+           *             "app.kubernetes.io/name"
+           *           ],
+           *           "kinds": [
+           *             "Deployment"
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['policy-create'];
         };
       };
@@ -6645,12 +8317,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6675,6 +8352,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -6688,12 +8366,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6705,12 +8388,35 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "project": "web",
+           *       "name": "Shop team",
+           *       "description": "string",
+           *       "mode": "enforce",
+           *       "enabled": true,
+           *       "rules": [
+           *         {
+           *           "type": "required-labels",
+           *           "id": "web",
+           *           "mode": "enforce",
+           *           "labels": [
+           *             "app.kubernetes.io/name"
+           *           ],
+           *           "kinds": [
+           *             "Deployment"
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['policy-create'];
         };
       };
@@ -6722,12 +8428,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6740,6 +8451,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -6753,12 +8465,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6788,6 +8505,20 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "project": "web",
+           *       "environment": "web",
+           *       "tenantId": "acme",
+           *       "manifests": "string",
+           *       "files": [
+           *         {
+           *           "path": "string",
+           *           "content": "string"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['policy-evaluate'];
         };
       };
@@ -6799,12 +8530,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6827,9 +8563,13 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example true */
           archived?: 'true' | 'false';
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example string */
           q?: string;
         };
         header?: never;
@@ -6845,12 +8585,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6867,6 +8612,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['project-create'];
         };
       };
@@ -6878,12 +8630,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6908,6 +8665,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -6921,12 +8679,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6938,10 +8701,12 @@ export interface paths {
     delete: {
       parameters: {
         query?: {
+          /** @example string */
           confirm?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -6955,12 +8720,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -6974,12 +8744,26 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "description": "string",
+           *       "argocd": {
+           *         "namespaceTemplate": "string",
+           *         "appProject": {
+           *           "perTenant": true,
+           *           "clusterResources": true
+           *         }
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['project-update'];
         };
       };
@@ -6991,12 +8775,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7017,6 +8806,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7030,12 +8820,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7048,12 +8843,21 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "scopes": [
+           *         "read"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['api-key-create'];
         };
       };
@@ -7065,12 +8869,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7098,7 +8907,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7112,12 +8923,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7142,12 +8958,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "archived": true
+           *     }
+           */
           'application/json': components['schemas']['project-archive'];
         };
       };
@@ -7159,12 +8981,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7192,12 +9019,26 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "workload": "web",
+           *       "pairs": [
+           *         {
+           *           "tenant": "acme",
+           *           "environment": "web"
+           *         }
+           *       ],
+           *       "tag": "1.4.2",
+           *       "message": "string"
+           *     }
+           */
           'application/json': components['schemas']['bulk-update'];
         };
       };
@@ -7209,12 +9050,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7241,12 +9087,26 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "workload": "web",
+           *       "pairs": [
+           *         {
+           *           "tenant": "acme",
+           *           "environment": "web"
+           *         }
+           *       ],
+           *       "tag": "1.4.2",
+           *       "message": "string"
+           *     }
+           */
           'application/json': components['schemas']['bulk-update'];
         };
       };
@@ -7258,12 +9118,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7286,12 +9151,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example 20 */
           limit?: string;
+          /** @example string */
           path?: string;
+          /** @example string */
           ref?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7305,12 +9174,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7335,15 +9209,22 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example true */
           changedOnly?: 'true' | 'false';
+          /** @example web */
           from?: string;
+          /** @example web */
           service?: string;
+          /** @example web */
           tenant?: string;
+          /** @example web */
           to?: string;
+          /** @example image */
           type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7357,12 +9238,71 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/delivery/bootstrap': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The manifests to apply once to Argo CD for one destination cluster (docs/argocd.md) */
+    get: {
+      parameters: {
+        query?: {
+          /** @example web */
+          cluster?: string;
+        };
+        header?: never;
+        path: {
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7391,12 +9331,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "message": "string"
+           *     }
+           */
           'application/json': components['schemas']['delivery-generate'];
         };
       };
@@ -7408,12 +9354,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7436,13 +9387,18 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example true */
           changedOnly?: 'true' | 'false';
+          /** @example web */
           environment?: string;
+          /** @example web */
           service?: string;
+          /** @example web */
           tenant?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7456,12 +9412,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7486,12 +9447,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           environment?: string;
+          /** @example string */
           service?: string;
+          /** @example string */
           tenant?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7505,18 +9470,184 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
       };
     };
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/deployments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages) */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example string */
+          environment?: string;
+          /** @example 20 */
+          limit?: string;
+          /** @example string */
+          service?: string;
+          /** @example string */
+          tenant?: string;
+        };
+        header?: never;
+        path: {
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/deployments/soak-times/{environment}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How long a version must stay verified in the environment before a promotion may take it on */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          environment: string;
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Set the soak time of the environment (0: none) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          environment: string;
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "seconds": 0
+           *     }
+           */
+          'application/json': components['schemas']['deployment-soak-update'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
     post?: never;
     delete?: never;
     options?: never;
@@ -7537,6 +9668,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7550,12 +9682,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7568,12 +9705,22 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "environment": "web",
+           *       "kubernetesVersion": "1.29",
+           *       "position": 0,
+           *       "validateOnPreview": true,
+           *       "validateOnGenerate": true
+           *     }
+           */
           'application/json': components['schemas']['project-environment-add'];
         };
       };
@@ -7585,12 +9732,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7615,7 +9767,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           environment: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7629,12 +9783,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7642,13 +9801,18 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove an environment from the project */
+    /** Remove an environment (409 naming what uses it unless ?cancel=true) and commit the removal of its files */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
+          /** @example string */
           environment: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7662,12 +9826,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7681,13 +9850,35 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           environment: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "kubernetesVersion": "1.29",
+           *       "validateOnPreview": true,
+           *       "validateOnGenerate": true,
+           *       "destination": {
+           *         "namespaceTemplate": "string",
+           *         "server": "string",
+           *         "allowSharedNamespace": true
+           *       },
+           *       "syncPolicy": {
+           *         "automated": true,
+           *         "prune": true,
+           *         "selfHeal": true,
+           *         "syncOptions": [
+           *           "string"
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['project-environment-update'];
         };
       };
@@ -7699,12 +9890,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7712,22 +9908,22 @@ export interface paths {
     };
     trace?: never;
   };
-  '/api/v2/projects/{slug}/files': {
+  '/api/v2/projects/{slug}/environments/{environment}/usage': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** Files of the repository at a ref (default main), optionally under a directory */
+    /** What uses an environment: unfinished releases and promotions, pins, freezes, auto-update, break-glass */
     get: {
       parameters: {
-        query?: {
-          path?: string;
-          ref?: string;
-        };
+        query?: never;
         header?: never;
         path: {
+          /** @example string */
+          environment: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7741,12 +9937,73 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Files of the repository at a ref (default main), optionally under a directory */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          path?: string;
+          /** @example string */
+          ref?: string;
+        };
+        header?: never;
+        path: {
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7771,11 +10028,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           path?: string;
+          /** @example string */
           ref?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7789,12 +10049,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7806,12 +10071,20 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "path": "string",
+           *       "content": "string",
+           *       "message": "string"
+           *     }
+           */
           'application/json': components['schemas']['file-write'];
         };
       };
@@ -7823,12 +10096,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7841,12 +10119,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "path": "string",
+           *       "message": "string"
+           *     }
+           */
           'application/json': components['schemas']['file-delete'];
         };
       };
@@ -7858,12 +10143,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7887,6 +10177,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7900,12 +10191,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7918,12 +10214,33 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "reason": "string",
+           *       "startsAt": "2019-08-24T14:15:22Z",
+           *       "endsAt": "2019-08-24T14:15:22Z",
+           *       "rrule": "string",
+           *       "timeZone": "string",
+           *       "durationMinutes": 1,
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenants": [
+           *         "web"
+           *       ],
+           *       "projects": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['freeze-create'];
         };
       };
@@ -7935,12 +10252,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7965,7 +10287,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -7979,12 +10303,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -7998,7 +10327,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8012,12 +10343,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8031,13 +10367,35 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "reason": "string",
+           *       "startsAt": "2019-08-24T14:15:22Z",
+           *       "endsAt": "2019-08-24T14:15:22Z",
+           *       "rrule": "string",
+           *       "timeZone": "string",
+           *       "durationMinutes": 1,
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenants": [
+           *         "web"
+           *       ],
+           *       "projects": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['freeze-update'];
         };
       };
@@ -8049,12 +10407,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8075,6 +10438,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8088,12 +10452,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8120,6 +10489,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8133,12 +10503,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8155,12 +10530,24 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "validation": {
+           *         "errors": "block",
+           *         "deprecations": "block"
+           *       },
+           *       "releases": {
+           *         "autoDeploy": true
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['project-policy-update'];
         };
       };
@@ -8172,12 +10559,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8200,12 +10592,25 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "sourceEnvironment": "web",
+           *       "targetEnvironment": "web",
+           *       "tenants": [
+           *         "acme"
+           *       ],
+           *       "services": [
+           *         "web"
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['promotion-request'];
         };
       };
@@ -8217,12 +10622,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8245,13 +10655,18 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example Evaluating */
           status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
+          /** @example string */
           targetEnvironment?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8265,12 +10680,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8295,11 +10715,17 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example 2019-08-24T14:15:22Z */
           createdAfter?: string;
+          /** @example 2019-08-24T14:15:22Z */
           createdBefore?: string;
+          /** @example string */
           cursor?: string;
+          /** @example string */
           environment?: string;
+          /** @example 20 */
           limit?: string;
+          /** @example Validating */
           status?:
             | 'Validating'
             | 'Blocked'
@@ -8313,10 +10739,12 @@ export interface paths {
             | 'Rejected'
             | 'Cancelled'
             | 'Expired';
+          /** @example acme */
           tenantId?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8330,12 +10758,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8348,12 +10781,31 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "environment": "web",
+           *       "tenantId": "acme",
+           *       "title": "Shop team",
+           *       "changes": [
+           *         {
+           *           "workload": "web",
+           *           "tag": "1.4.2",
+           *           "replicas": 0,
+           *           "variables": {
+           *             "property1": "string",
+           *             "property2": "string"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['release-create'];
         };
       };
@@ -8365,12 +10817,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8395,6 +10852,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8408,12 +10866,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8425,12 +10888,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "url": "string",
+           *       "token": "opaque-value"
+           *     }
+           */
           'application/json': components['schemas']['project-remote'];
         };
       };
@@ -8442,12 +10912,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8460,6 +10935,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8473,12 +10949,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8502,6 +10983,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8515,12 +10997,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8533,12 +11020,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['project-tenant-add'];
         };
       };
@@ -8550,12 +11044,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8580,6 +11079,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8593,12 +11093,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8610,12 +11115,22 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "autoUpdateEnvironments": [
+           *         "string"
+           *       ],
+           *       "imageFilter": "string",
+           *       "tagFilter": "string"
+           *     }
+           */
           'application/json': components['schemas']['webhook-settings-put'];
         };
       };
@@ -8627,12 +11142,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8645,6 +11165,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8658,12 +11179,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8689,6 +11215,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8702,12 +11229,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8730,11 +11262,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8748,12 +11283,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8766,12 +11306,28 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "url": "string",
+           *       "secret": "string",
+           *       "events": [
+           *         "release.*"
+           *       ],
+           *       "active": true,
+           *       "retry": {
+           *         "attempts": 1,
+           *         "backoffMs": 0
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['webhook-create'];
         };
       };
@@ -8783,12 +11339,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8813,7 +11374,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8827,12 +11390,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8846,7 +11414,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8860,12 +11430,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8879,13 +11454,30 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "url": "string",
+           *       "secret": "string",
+           *       "events": [
+           *         "release.*"
+           *       ],
+           *       "active": true,
+           *       "retry": {
+           *         "attempts": 1,
+           *         "backoffMs": 0
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['webhook-update'];
         };
       };
@@ -8897,12 +11489,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8921,12 +11518,16 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8940,12 +11541,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -8974,7 +11580,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -8988,12 +11596,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9018,6 +11631,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -9031,12 +11645,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9049,12 +11668,179 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "image": {
+           *         "repository": "registry.example.com/shop/web",
+           *         "tag": "1.4.2"
+           *       },
+           *       "source": {
+           *         "kind": "chart",
+           *         "name": "charts/web",
+           *         "version": "1.4.2",
+           *         "values": {}
+           *       },
+           *       "replicas": 0,
+           *       "ports": [
+           *         {
+           *           "name": "web",
+           *           "containerPort": 1,
+           *           "protocol": "TCP"
+           *         }
+           *       ],
+           *       "resources": {
+           *         "requests": {
+           *           "cpu": "string",
+           *           "memory": "string"
+           *         },
+           *         "limits": {
+           *           "cpu": "string",
+           *           "memory": "string"
+           *         }
+           *       },
+           *       "probes": {
+           *         "liveness": {},
+           *         "readiness": {},
+           *         "startup": {}
+           *       },
+           *       "variables": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       },
+           *       "overrides": {
+           *         "environments": {
+           *           "property1": {
+           *             "tag": "1.4.2",
+           *             "replicas": 0,
+           *             "variables": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             },
+           *             "resources": {
+           *               "requests": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               },
+           *               "limits": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               }
+           *             }
+           *           },
+           *           "property2": {
+           *             "tag": "1.4.2",
+           *             "replicas": 0,
+           *             "variables": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             },
+           *             "resources": {
+           *               "requests": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               },
+           *               "limits": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               }
+           *             }
+           *           }
+           *         },
+           *         "tenants": {
+           *           "property1": {
+           *             "property1": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             },
+           *             "property2": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             }
+           *           },
+           *           "property2": {
+           *             "property1": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             },
+           *             "property2": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             }
+           *           }
+           *         }
+           *       },
+           *       "extraManifests": [
+           *         {
+           *           "name": "web",
+           *           "content": "string"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['workload-create'];
         };
       };
@@ -9066,12 +11852,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9096,7 +11887,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           name: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -9110,12 +11903,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9129,7 +11927,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           name: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
@@ -9143,12 +11943,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9162,13 +11967,180 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example string */
           name: string;
+          /** @example string */
           slug: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "image": {
+           *         "repository": "registry.example.com/shop/web",
+           *         "tag": "1.4.2"
+           *       },
+           *       "source": {
+           *         "kind": "chart",
+           *         "name": "charts/web",
+           *         "version": "1.4.2",
+           *         "values": {}
+           *       },
+           *       "replicas": 0,
+           *       "ports": [
+           *         {
+           *           "name": "web",
+           *           "containerPort": 1,
+           *           "protocol": "TCP"
+           *         }
+           *       ],
+           *       "resources": {
+           *         "requests": {
+           *           "cpu": "string",
+           *           "memory": "string"
+           *         },
+           *         "limits": {
+           *           "cpu": "string",
+           *           "memory": "string"
+           *         }
+           *       },
+           *       "probes": {
+           *         "liveness": {},
+           *         "readiness": {},
+           *         "startup": {}
+           *       },
+           *       "variables": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       },
+           *       "overrides": {
+           *         "environments": {
+           *           "property1": {
+           *             "tag": "1.4.2",
+           *             "replicas": 0,
+           *             "variables": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             },
+           *             "resources": {
+           *               "requests": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               },
+           *               "limits": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               }
+           *             }
+           *           },
+           *           "property2": {
+           *             "tag": "1.4.2",
+           *             "replicas": 0,
+           *             "variables": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             },
+           *             "resources": {
+           *               "requests": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               },
+           *               "limits": {
+           *                 "cpu": "string",
+           *                 "memory": "string"
+           *               }
+           *             }
+           *           }
+           *         },
+           *         "tenants": {
+           *           "property1": {
+           *             "property1": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             },
+           *             "property2": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             }
+           *           },
+           *           "property2": {
+           *             "property1": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             },
+           *             "property2": {
+           *               "tag": "1.4.2",
+           *               "replicas": 0,
+           *               "variables": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               },
+           *               "resources": {
+           *                 "requests": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 },
+           *                 "limits": {
+           *                   "cpu": "string",
+           *                   "memory": "string"
+           *                 }
+           *               }
+           *             }
+           *           }
+           *         }
+           *       },
+           *       "extraManifests": [
+           *         {
+           *           "name": "web",
+           *           "content": "string"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['workload-update'];
         };
       };
@@ -9180,12 +12152,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9206,6 +12183,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -9219,12 +12197,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9253,12 +12236,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "comment": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['release-approve'];
         };
       };
@@ -9270,12 +12259,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9302,12 +12296,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['release-cancel'];
         };
       };
@@ -9319,12 +12319,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9349,6 +12354,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -9362,12 +12368,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9394,6 +12405,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -9407,12 +12419,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9441,12 +12458,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "comment": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['release-approve'];
         };
       };
@@ -9458,12 +12481,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9490,12 +12518,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['release-cancel'];
         };
       };
@@ -9507,12 +12541,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9539,6 +12578,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -9552,12 +12592,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9582,6 +12627,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
@@ -9595,12 +12641,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9629,12 +12680,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "comment": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['release-reject'];
         };
       };
@@ -9646,12 +12703,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9674,7 +12736,9 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
@@ -9690,12 +12754,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9712,6 +12781,13 @@ export interface paths {
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "slug": "web",
+           *       "name": "Shop team",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['team-create'];
         };
       };
@@ -9723,12 +12799,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9753,6 +12834,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
         };
         cookie?: never;
@@ -9766,12 +12848,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9785,6 +12872,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
         };
         cookie?: never;
@@ -9798,12 +12886,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9817,12 +12910,19 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team",
+           *       "description": "string"
+           *     }
+           */
           'application/json': components['schemas']['team-update'];
         };
       };
@@ -9834,12 +12934,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9858,11 +12963,14 @@ export interface paths {
     get: {
       parameters: {
         query?: {
+          /** @example string */
           cursor?: string;
+          /** @example 20 */
           limit?: string;
         };
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
         };
         cookie?: never;
@@ -9876,12 +12984,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9894,12 +13007,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+           *     }
+           */
           'application/json': components['schemas']['team-member-add'];
         };
       };
@@ -9911,12 +13030,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9944,7 +13068,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example a4ede8ba-7c0a-4485-8763-cbd9b282fbec */
           teamId: string;
+          /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
         };
         cookie?: never;
@@ -9958,12 +13084,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -9974,7 +13105,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/tenants/{id}': {
+  '/api/v2/tenants/{tenant}': {
     parameters: {
       query?: never;
       header?: never;
@@ -9987,7 +13118,8 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
@@ -10000,12 +13132,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10019,7 +13156,8 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
@@ -10032,12 +13170,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10051,12 +13194,18 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "name": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['project-tenant-update'];
         };
       };
@@ -10068,12 +13217,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10081,7 +13235,7 @@ export interface paths {
     };
     trace?: never;
   };
-  '/api/v2/tenants/{id}/envs/{env}/pin': {
+  '/api/v2/tenants/{tenant}/envs/{env}/pin': {
     parameters: {
       query?: never;
       header?: never;
@@ -10094,8 +13248,10 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           env: string;
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
@@ -10108,12 +13264,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10127,8 +13288,10 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           env: string;
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
@@ -10141,12 +13304,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10157,7 +13325,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/tenants/{id}/envs/{env}/rollback': {
+  '/api/v2/tenants/{tenant}/envs/{env}/rollback': {
     parameters: {
       query?: never;
       header?: never;
@@ -10172,13 +13340,21 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           env: string;
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+           *       "reason": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['rollback'];
         };
       };
@@ -10190,12 +13366,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10207,7 +13388,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/tenants/{id}/envs/{env}/rollback/preview': {
+  '/api/v2/tenants/{tenant}/envs/{env}/rollback/preview': {
     parameters: {
       query?: never;
       header?: never;
@@ -10222,13 +13403,21 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
+          /** @example web */
           env: string;
-          id: string;
+          /** @example acme */
+          tenant: string;
         };
         cookie?: never;
       };
       requestBody: {
         content: {
+          /**
+           * @example {
+           *       "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+           *       "reason": "Shop team"
+           *     }
+           */
           'application/json': components['schemas']['rollback'];
         };
       };
@@ -10240,12 +13429,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10281,12 +13475,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10324,12 +13523,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10367,12 +13571,17 @@ export interface paths {
           };
           content?: never;
         };
-        /** @description Error */
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
           headers: {
             [name: string]: unknown;
           };
           content: {
+            /**
+             * @example {
+             *       "error": "not found"
+             *     }
+             */
             'application/json': components['schemas']['Error'];
           };
         };
@@ -10429,7 +13638,7 @@ export interface components {
       name: string;
       project: string;
       requiredApprovals: number;
-      /** @description Project tenant ids; absent (or no tenantIds) means every tenant. */
+      /** @description Tenants (project tenant ids, catalogue tenant ids or slugs; stored as project tenant ids); absent (or no tenantIds) means every tenant. */
       tenantSelector?: {
         tenantIds?: string[];
       };
@@ -10569,6 +13778,7 @@ export interface components {
       message?: string;
       pairs: {
         environment: string;
+        /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
         tenant: string;
       }[];
       tag: string;
@@ -10643,6 +13853,10 @@ export interface components {
       /** @enum {unknown} */
       type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
     };
+    /** @description GET /api/v2/projects/{slug}/delivery/bootstrap?cluster=: the destination cluster (bound cluster name, in-cluster, or a server's label). */
+    'delivery-bootstrap-query': {
+      cluster: string;
+    };
     /** @description POST /api/v2/projects/{slug}/delivery/generate. */
     'delivery-generate': {
       message?: string;
@@ -10655,9 +13869,21 @@ export interface components {
       service?: string;
       tenant?: string;
     };
+    /** @description PUT /api/v2/projects/{slug}/deployments/soak-times/{environment}: seconds a version stays verified there before it may be promoted on. */
+    'deployment-soak-update': {
+      seconds: number;
+    };
     /** @description GET /api/v2/projects/{slug}/deployment-status: the controller's last sync status per tenant, environment and service, optionally filtered. */
     'deployment-status-query': {
       environment?: string;
+      service?: string;
+      tenant?: string;
+    };
+    /** @description GET /api/v2/projects/{slug}/deployments: the deployments matrix, optionally filtered, in pages. */
+    'deployments-query': {
+      cursor?: string;
+      environment?: string;
+      limit?: string;
       service?: string;
       tenant?: string;
     };
@@ -10672,6 +13898,11 @@ export interface components {
     /** @description PUT /api/v2/org/environments/order: every environment slug exactly once, in the new order. */
     'environment-order': {
       order: string[];
+    };
+    /** @description DELETE /api/v2/projects/{slug}/environments/{environment}?cancel=true: cancel what uses it first (docs/argocd.md). */
+    'environment-remove-query': {
+      /** @enum {string} */
+      cancel?: 'true' | 'false';
     };
     /** @description PATCH /api/v2/org/environments/{environment}; order changes go through PUT /api/v2/org/environments/order. */
     'environment-update': {
@@ -11013,6 +14244,8 @@ export interface components {
     'path-params': {
       /** @description Kustomize base or manifest bundle name */
       artifact?: string;
+      /** @description A file of the API reference page */
+      asset?: string;
       /**
        * Format: uuid
        * @description Agent binding id
@@ -11051,6 +14284,8 @@ export interface components {
       slug?: string;
       /** Format: uuid */
       teamId?: string;
+      /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
+      tenant?: string;
       /** Format: uuid */
       tenantId?: string;
       /** @description Invitation token */
@@ -11188,7 +14423,7 @@ export interface components {
       }[];
       manifests?: string;
       project: string;
-      /** Format: uuid */
+      /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
       tenantId?: string;
     };
     /** @description GET /api/v2/policies and /api/v2/approval-policies: cursor pagination, optionally one project's. */
@@ -11222,7 +14457,22 @@ export interface components {
     };
     /** @description PATCH /api/v2/projects/{slug}/environments/{environment}. */
     'project-environment-update': {
+      /** @description Where the environment's Argo CD Applications deploy (docs/argocd.md); null resets a field. */
+      destination?: {
+        allowSharedNamespace?: boolean;
+        /** @description Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}). */
+        namespaceTemplate?: string | null;
+        /** @description Kubernetes API server URL of the destination cluster: https://host[:port][/path]. */
+        server?: string | null;
+      };
       kubernetesVersion?: string;
+      /** @description Sync policy of the environment's Applications; null restores the defaults. */
+      syncPolicy?: {
+        automated?: boolean;
+        prune?: boolean;
+        selfHeal?: boolean;
+        syncOptions?: string[];
+      } | null;
       validateOnGenerate?: boolean;
       validateOnPreview?: boolean;
     };
@@ -11265,6 +14515,15 @@ export interface components {
     };
     /** @description PATCH /api/v2/projects/{slug}. */
     'project-update': {
+      /** @description Argo CD settings of the project (docs/argocd.md). */
+      argocd?: {
+        appProject?: {
+          clusterResources?: boolean;
+          perTenant?: boolean;
+        };
+        /** @description Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}). */
+        namespaceTemplate?: string | null;
+      };
       description?: string;
       /** Format: display-name */
       name?: string;
@@ -11277,7 +14536,7 @@ export interface components {
       status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
       targetEnvironment?: string;
     };
-    /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs; default every tenant) and services (workload names; default every workload). */
+    /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs or ids; default every tenant) and services (workload names; default every workload). */
     'promotion-request': {
       services?: string[];
       sourceEnvironment: string;
@@ -11305,7 +14564,7 @@ export interface components {
         workload: string;
       }[];
       environment: string;
-      /** Format: uuid */
+      /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
       tenantId: string;
       /** Format: display-name */
       title: string;
@@ -11333,7 +14592,7 @@ export interface components {
         | 'Rejected'
         | 'Cancelled'
         | 'Expired';
-      /** Format: uuid */
+      /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
       tenantId?: string;
     };
     /** @description POST /api/v2/releases/{id}/reject: why (required). */
