@@ -42,6 +42,14 @@ async function fileAt(sha: string, file: string, project = 'shop'): Promise<stri
   return fs.readFile(path.join(clone.dir, file), 'utf8');
 }
 
+/** The files a commit changed, from the repository itself. */
+async function changedFiles(sha: string): Promise<string[]> {
+  const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+  expect(clone.ok).toBe(true);
+  const out = await gitCli(['show', '--name-only', '--format=', sha], clone.dir);
+  return out.stdout.split('\n').filter(Boolean);
+}
+
 async function deployed(release: ReleaseBody): Promise<ReleaseBody> {
   const syncing = await api.status(owner, release.id, 'Syncing');
   expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);
@@ -65,8 +73,10 @@ describe('a release of a project that auto-deploys', () => {
     expect(deployment).toMatch(/replicas: 2/);
     expect(await fileAt(syncing.commitSha!, 'tenants/acme/dev/web/configmap.yaml')).toContain('FEATURE_X: "on"');
     // Other targets are untouched.
-    // The file exists (a wrong path fails here instead of passing as empty) and keeps its own tag.
-    expect(await fileAt(syncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml')).not.toContain('1.1.0');
+    // The commit touches the released target only (read from the commit itself, so a wrong path cannot pass).
+    const touched = await changedFiles(syncing.commitSha!);
+    expect(touched).toContain('tenants/acme/dev/web/deployment.yaml');
+    expect(touched.filter((file) => file.startsWith('tenants/') && !file.startsWith('tenants/acme/dev/'))).toEqual([]);
 
     // A report of another revision is stored as the service's status but does not concern the release.
     const wrong = await api.reportSync(owner, created.body.id, 'f'.repeat(40));
