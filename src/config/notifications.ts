@@ -66,7 +66,7 @@ export function loadNotificationsConfig(env: Env): NotificationsConfig {
     },
     testSends: {
       perOrganization: readInt(env, 'NOTIFY_TEST_SENDS_PER_ORG', 20, 1, 1_000_000),
-      recipientsPerOrganization: readInt(env, 'NOTIFY_TEST_RECIPIENTS_PER_ORG', 100, 1, 1_000_000),
+      recipientsPerOrganization: readInt(env, 'NOTIFY_TEST_RCPT_PER_ORG', 100, 1, 1_000_000),
       windowMs: readDurationMs(env, 'NOTIFY_TEST_WINDOW', 3_600_000),
     },
   };

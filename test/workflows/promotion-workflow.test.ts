@@ -17,6 +17,7 @@ import {
 } from '../../src/promotions/promotion-workflow-contract';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { heldActivity, untilCalled } from '../helpers/held-activity';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { historyKeeper } from '../helpers/workflow-histories';
 
@@ -63,8 +64,8 @@ const FREEZE: Cause = { cause: 'freeze', message: 'the target environment is fro
 /** The causes each evaluation answers, in order; the last one repeats. */
 let evaluations: Cause[][] = [];
 const calls: string[] = [];
-/** While set, the final transition waits for it: the window between an accepted cancel and its final status. */
-let finishGate: Promise<void> | null = null;
+/** Holds the final activity open: the window between an accepted cancel and its final status. */
+const finishHeld = heldActivity();
 
 function evaluation(causes: Cause[]): Evaluation {
   return {
@@ -91,7 +92,7 @@ function stubs(): PromotionActivities {
     },
     transitionPromotion: async (i) => {
       calls.push(`status ${i.to}`);
-      if (finishGate && i.to === 'Cancelled') await finishGate;
+      if (i.to === 'Cancelled') await finishHeld.passage();
     },
     recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
     markPromotionCommitted: async () => {
@@ -207,25 +208,21 @@ describe('promotion workflow', () => {
   it('refuses an approval (409 type) that arrives after a cancel was accepted, before the promotion ends', async () => {
     const h = await start('approve-after-cancel', [[APPROVALS]]);
     await until(h, 'Blocked');
-    let open = (): void => undefined;
-    finishGate = new Promise<void>((resolve) => (open = resolve));
+    finishHeld.hold();
     try {
       const cancel = await h.startUpdate(cancelPromotionUpdate, {
         args: [{ actor: person('bob') }],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });
-      for (let i = 0; i < 200 && !calls.includes('status Cancelled'); i += 1) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await untilCalled(calls, 'status Cancelled');
       const late = h.executeUpdate(approvePromotionUpdate, {
         args: [{ approver: { userId: 'user-cy', role: 'admin', teamIds: [] }, actor: person('cy') }],
       });
       expect(await refusal(late)).toBe(PROMOTION_FAILURE.finished);
-      open();
+      finishHeld.release();
       expect(await cancel.result()).toEqual({ status: 'Cancelled' });
     } finally {
-      open();
-      finishGate = null;
+      finishHeld.release();
     }
     expect(calls).toEqual(['evaluate approvals', 'status Cancelled']);
   });

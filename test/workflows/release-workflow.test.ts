@@ -19,6 +19,7 @@ import {
 } from '../../src/releases/release-workflow-contract';
 import { releaseWorkflow } from '../../workflows/release';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { heldActivity, untilCalled } from '../helpers/held-activity';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { historyKeeper } from '../helpers/workflow-histories';
 
@@ -66,8 +67,8 @@ const policy: ApprovalPolicySnapshot = {
 let prepared: PreparedRelease;
 let turnsUntilAcquired = 0;
 let frozenChecks = 0;
-/** While set, finishRelease waits for it: the window between an accepted cancel and its final status. */
-let finishGate: Promise<void> | null = null;
+/** Holds the final activity open: the window between an accepted cancel and its final status. */
+const finishHeld = heldActivity();
 const calls: string[] = [];
 
 function stubs(): ReleaseActivities {
@@ -79,7 +80,7 @@ function stubs(): ReleaseActivities {
     transitionRelease: async (i) => void calls.push(`status ${i.to}`),
     finishRelease: async (i) => {
       calls.push(`end ${i.to}`);
-      if (finishGate) await finishGate;
+      await finishHeld.passage();
       return { next: null };
     },
     recordReleaseDecision: async (i) => void calls.push(`${i.decision} ${i.actor.actor}`),
@@ -254,26 +255,23 @@ describe('release workflow', () => {
     prepared = preparedWith({ approvalPolicies: [{ ...policy, requiredApprovals: 2 }] });
     const h = await start('approve-after-cancel');
     await until(h, 'PendingApproval');
-    let open = (): void => undefined;
-    finishGate = new Promise<void>((resolve) => (open = resolve));
+    finishHeld.hold();
     try {
       const cancel = await h.startUpdate(cancelReleaseUpdate, {
         args: [{ actor: person('bob') }],
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });
-      for (let i = 0; i < 200 && !calls.includes('end Cancelled'); i += 1) await new Promise((r) => setTimeout(r, 25));
-      expect(calls).toContain('end Cancelled');
+      await untilCalled(calls, 'end Cancelled');
       expect(await refusal(h.executeUpdate(approveReleaseUpdate, { args: [approver('cy')] }))).toBe(
         RELEASE_FAILURE.finished,
       );
       expect(await refusal(h.executeUpdate(rejectReleaseUpdate, { args: [{ ...approver('di'), comment: 'x' }] }))).toBe(
         RELEASE_FAILURE.finished,
       );
-      open();
+      finishHeld.release();
       expect(await cancel.result()).toEqual({ status: 'Cancelled' });
     } finally {
-      open();
-      finishGate = null;
+      finishHeld.release();
     }
     expect(calls).toEqual(['prepare', 'status PendingApproval', 'end Cancelled']);
   });

@@ -1,5 +1,6 @@
 import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
+import { digestWorkflowId } from '../../../src/notifications/notification-workflow-contract';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
 
 /**
@@ -23,6 +24,19 @@ const event = (type: string, payload: Record<string, unknown>) =>
     type: type as never,
     payload,
   });
+
+/** True once the member's digest workflow has sent a summary and started no timer since: it waits for an item. */
+async function digestIdle(userId: string): Promise<boolean> {
+  const handle = h.platform.services.temporal.workflow.getHandle(digestWorkflowId(ctx.org.id, userId));
+  const events = (await handle.fetchHistory()).events ?? [];
+  let sent = -1;
+  let timer = -1;
+  events.forEach((e, i) => {
+    if (e.activityTaskCompletedEventAttributes) sent = i;
+    if (e.timerStartedEventAttributes) timer = i;
+  });
+  return sent > timer && events[events.length - 1]?.workflowTaskCompletedEventAttributes != null;
+}
 
 describe('email preferences and digests', () => {
   it('a member in digest mode receives one summary with every event of the interval', async () => {
@@ -56,8 +70,9 @@ describe('email preferences and digests', () => {
     // The member not in digest mode gets one mail per event, at once.
     for (let i = 0; i < 3; i++) await h.smtp.waitFor(viewer.user.email, /release\.deploy/, i);
 
-    // Nothing more arrives for the member: one summary for the interval.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Nothing more arrives for the member: one summary for the interval. The member's digest workflow is idle (its
+    // summary sent, no timer left), so no other mail can come without a new event.
+    await eventually(() => digestIdle(member.user.id), 20_000, 'digest idle after its summary');
     expect(h.smtp.to(member.user.email)).toHaveLength(1);
 
     // A later event opens the next window.

@@ -1,5 +1,6 @@
 import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
+import { incidentStateQuery } from '../../../src/notifications/notification-workflow-contract';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
 
 /**
@@ -150,9 +151,18 @@ describe('escalation policies', () => {
     expect((await h.api.post(path)).status).toBe(409);
     expect((await h.api.post(`${path.slice(0, -4)}0000`)).status).toBe(404);
 
-    // Inside the cooldown an identical event opens no new incident.
-    await fail();
-    await new Promise((r) => setTimeout(r, 1500));
+    // Inside the cooldown an identical event opens no new incident: once the dispatcher has decided it for this
+    // policy (its claim row), there is still one incident.
+    const suppressed = await fail();
+    await eventually(
+      async () =>
+        (await h.platform.services
+          .db('notification_sends')
+          .where('idempotency_key', 'like', `escalation:${suppressed}:%`)
+          .first()) ?? null,
+      20_000,
+      'the event decided by the escalation policy',
+    );
     expect(await incidents()).toHaveLength(1);
 
     const resolved = await h.api.post(`/api/v2/notifications/incidents/${incident!.id}/resolve`, {
@@ -209,11 +219,11 @@ describe('escalation policies', () => {
       token: ctx.members.member!.token,
     });
     expect(acked.body).toMatchObject({ status: 'acknowledged' });
-    // Acknowledged: still open (its workflow runs) until resolved.
-    await new Promise((r) => setTimeout(r, 1000));
-    expect((await mine())[0]!.status).toBe('acknowledged');
+    // Acknowledged: still open (its workflow runs, holding the acknowledgement and waiting only for a resolution).
     const handle = h.platform.services.temporal.workflow.getHandle(`escalation-incident-${incident!.id}`);
+    expect(await handle.query(incidentStateQuery)).toMatchObject({ status: 'acknowledged' });
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await mine())[0]!.status).toBe('acknowledged');
 
     await violation(DOMAIN_EVENT.policyViolationResolved);
     await eventually(async () => (await mine())[0]!.status === 'resolved', 20_000, 'resolved by the event');

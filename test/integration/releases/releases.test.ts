@@ -42,6 +42,14 @@ async function fileAt(sha: string, file: string, project = 'shop'): Promise<stri
   return fs.readFile(path.join(clone.dir, file), 'utf8');
 }
 
+/** The files a commit changed, from the repository itself. */
+async function changedFiles(sha: string): Promise<string[]> {
+  const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
+  expect(clone.ok).toBe(true);
+  const out = await gitCli(['show', '--name-only', '--format=', sha], clone.dir);
+  return out.stdout.split('\n').filter(Boolean);
+}
+
 async function deployed(release: ReleaseBody): Promise<ReleaseBody> {
   const syncing = await api.status(owner, release.id, 'Syncing');
   expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);
@@ -65,9 +73,10 @@ describe('a release of a project that auto-deploys', () => {
     expect(deployment).toMatch(/replicas: 2/);
     expect(await fileAt(syncing.commitSha!, 'tenants/acme/dev/web/configmap.yaml')).toContain('FEATURE_X: "on"');
     // Other targets are untouched.
-    expect(await fileAt(syncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml').catch(() => '')).not.toContain(
-      '1.1.0',
-    );
+    // The commit touches the released target only (read from the commit itself, so a wrong path cannot pass).
+    const touched = await changedFiles(syncing.commitSha!);
+    expect(touched).toContain('tenants/acme/dev/web/deployment.yaml');
+    expect(touched.filter((file) => file.startsWith('tenants/') && !file.startsWith('tenants/acme/dev/'))).toEqual([]);
 
     // A report of another revision is stored as the service's status but does not concern the release.
     const wrong = await api.reportSync(owner, created.body.id, 'f'.repeat(40));
@@ -144,7 +153,6 @@ describe('a release of a project that auto-deploys', () => {
       .where({ resource_id: created.body.id, action: 'release.validate' })
       .count<{ n: string }[]>('id as n');
     expect(Number(entries[0]!.n)).toBe(1);
-    // Hands the target back for the queue test below.
     expect((await api.reportSync(owner, created.body.id, syncing.commitSha!)).body.status).toBe('Healthy');
   });
 
@@ -185,21 +193,21 @@ describe('a release of a project that auto-deploys', () => {
 });
 
 describe('a project that does not auto-deploy', () => {
+  // A project of its own: nothing here depends on, or changes, what the other tests use.
+  let manual: Record<string, string>;
   beforeAll(async () => {
-    const res = await api.http.patch('/api/v2/projects/shop/policy', {
+    manual = await makeProject(platform, owner, 'manual', ['acme', 'globex']);
+    const res = await api.http.patch('/api/v2/projects/manual/policy', {
       token: owner,
       body: { releases: { autoDeploy: false } },
     });
     expect(res.status).toBe(200);
   });
-  afterAll(async () => {
-    await api.http.patch('/api/v2/projects/shop/policy', { token: owner, body: { releases: { autoDeploy: true } } });
-  });
 
   it('waits for a deploy call, refuses viewers and a second deploy, and survives a worker restart', async () => {
-    const created = await api.create(member, 'shop', {
+    const created = await api.create(member, 'manual', {
       environment: 'prod',
-      tenantId: tenants.globex,
+      tenantId: manual.globex,
       title: 'manual',
       changes: [{ workload: 'web', tag: '2.0.0' }],
     });
@@ -218,7 +226,7 @@ describe('a project that does not auto-deploy', () => {
     expect(again.body.error).toMatch(/not waiting for a deploy/);
     const syncing = await deployed(created.body);
     const commits = await api.http.get<{ items: { trailers: Record<string, string> }[] }>(
-      '/api/v2/projects/shop/commits?limit=100',
+      '/api/v2/projects/manual/commits?limit=100',
       { token: owner },
     );
     expect(commits.body.items.filter((c) => c.trailers['Release-Id'] === created.body.id)).toHaveLength(1);
@@ -226,9 +234,9 @@ describe('a project that does not auto-deploy', () => {
   });
 
   it('cancels a release that has not been committed, once', async () => {
-    const created = await api.create(member, 'shop', {
+    const created = await api.create(member, 'manual', {
       environment: 'dev',
-      tenantId: tenants.globex,
+      tenantId: manual.globex,
       title: 'to cancel',
     });
     await api.status(owner, created.body.id, 'AwaitingDeploy');
@@ -246,16 +254,18 @@ describe('a project that does not auto-deploy', () => {
 
 describe('one deployment at a time per target', () => {
   it('queues a second release of a target behind the first, while another target deploys at once', async () => {
-    const first = await api.create(owner, 'shop', {
+    // A project of its own, so its targets are free whatever the other tests left running.
+    const queue = await makeProject(platform, owner, 'queue', ['acme', 'globex']);
+    const first = await api.create(owner, 'queue', {
       environment: 'dev',
-      tenantId: tenants.globex,
+      tenantId: queue.globex,
       title: 'first',
       changes: [{ workload: 'web', tag: '3.0.0' }],
     });
     const firstSyncing = await deployed(first.body);
-    const second = await api.create(owner, 'shop', {
+    const second = await api.create(owner, 'queue', {
       environment: 'dev',
-      tenantId: tenants.globex,
+      tenantId: queue.globex,
       title: 'second',
       changes: [{ workload: 'web', tag: '3.0.1' }],
     });
@@ -263,9 +273,9 @@ describe('one deployment at a time per target', () => {
     expect(queued.waitingBehind).toBe(first.body.id);
     expect(queued.statusReason).toContain(first.body.id);
 
-    const parallel = await api.create(owner, 'shop', {
+    const parallel = await api.create(owner, 'queue', {
       environment: 'prod',
-      tenantId: tenants.acme,
+      tenantId: queue.acme,
       title: 'elsewhere',
       changes: [{ workload: 'web', tag: '3.1.0' }],
     });
@@ -276,10 +286,12 @@ describe('one deployment at a time per target', () => {
     const secondSyncing = await deployed(second.body);
     const log = await gitCli(
       ['log', '--format=%H', `${firstSyncing.commitSha}..${secondSyncing.commitSha}`],
-      (await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner))).dir,
+      (await cloneInto(cloneUrl(platform, org.org.slug, 'queue', owner))).dir,
     );
     expect(log.stdout.trim().split('\n')).toContain(secondSyncing.commitSha);
-    expect(await fileAt(secondSyncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml')).toContain(':3.0.1');
+    expect(await fileAt(secondSyncing.commitSha!, 'tenants/globex/dev/web/deployment.yaml', 'queue')).toContain(
+      ':3.0.1',
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { makeOrg } from '../../helpers/fixtures';
+import { makeOrg, uniqueSlug } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
@@ -17,7 +17,6 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: string;
 let viewer: string;
 let token: string;
-let tenants: Record<string, string>;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
@@ -27,16 +26,26 @@ beforeAll(async () => {
   org = await makeOrg(platform, ['owner', 'viewer']);
   owner = org.members.owner!.token;
   viewer = org.members.viewer!.token;
-  tenants = await makeProject(platform, owner, 'shop', ['acme', 'globex']);
   token = await controller.tokenFor(owner);
   expect(token).toMatch(/^cdc_/);
 }, 120_000);
 afterAll(() => platform.close());
 
-async function syncingRelease(tenant: string, environment: string, title: string) {
-  const created = await releases.create(owner, 'shop', {
+/** A project of its own for each test: its targets and their newest reported status start empty. */
+async function ownProject(): Promise<{ slug: string; ids: Record<string, string> }> {
+  const slug = uniqueSlug('ctl');
+  return { slug, ids: await makeProject(platform, owner, slug, ['acme', 'globex']) };
+}
+
+async function syncingRelease(
+  project: { slug: string; ids: Record<string, string> },
+  tenant: string,
+  environment: string,
+  title: string,
+) {
+  const created = await releases.create(owner, project.slug, {
     environment,
-    tenantId: tenants[tenant],
+    tenantId: project.ids[tenant],
     title,
     changes: [{ workload: 'web', variables: { TITLE: title.replace(/\W/g, '') } }],
   });
@@ -46,14 +55,16 @@ async function syncingRelease(tenant: string, environment: string, title: string
 
 describe('the controller webhook', () => {
   it("turns the release of the reported revision Healthy and stores the service's status", async () => {
-    const syncing = await syncingRelease('acme', 'dev', 'healthy one');
-    const res = await controller.post(token, controller.event('shop.acme.dev.web', syncing.commitSha!));
+    const project = await ownProject();
+    const { slug } = project;
+    const syncing = await syncingRelease(project, 'acme', 'dev', 'healthy one');
+    const res = await controller.post(token, controller.event(`${slug}.acme.dev.web`, syncing.commitSha!));
     expect(res.status).toBe(200);
     expect(res.body.release).toEqual({ id: syncing.id, status: 'Healthy' });
     expect((await releases.get(owner, syncing.id)).status).toBe('Healthy');
 
     const status = await http.get<{ items: Record<string, unknown>[] }>(
-      '/api/v2/projects/shop/deployment-status?tenant=acme&environment=dev&service=web',
+      `/api/v2/projects/${slug}/deployment-status?tenant=acme&environment=dev&service=web`,
       { token: viewer },
     );
     expect(status.status).toBe(200);
@@ -71,8 +82,13 @@ describe('the controller webhook', () => {
   });
 
   it('turns it Failed on degraded health and records release.fail', async () => {
-    const syncing = await syncingRelease('globex', 'dev', 'degraded one');
-    const res = await controller.post(token, controller.event('shop.globex.dev.web', syncing.commitSha!, 'Degraded'));
+    const project = await ownProject();
+    const { slug } = project;
+    const syncing = await syncingRelease(project, 'globex', 'dev', 'degraded one');
+    const res = await controller.post(
+      token,
+      controller.event(`${slug}.globex.dev.web`, syncing.commitSha!, 'Degraded'),
+    );
     expect(res.status).toBe(200);
     expect(res.body.release).toEqual({ id: syncing.id, status: 'Failed' });
     const fail = await platform.services
@@ -84,14 +100,16 @@ describe('the controller webhook', () => {
   });
 
   it('answers 404 for Application names it cannot place, and stores nothing', async () => {
+    const project = await ownProject();
+    const { slug } = project;
     const sha = 'a'.repeat(40);
     for (const name of [
       'not-ours',
-      'shop.acme.dev',
-      'shop.initech.dev.web',
-      'shop.acme.qa.web',
+      `${slug}.acme.dev`,
+      `${slug}.initech.dev.web`,
+      `${slug}.acme.qa.web`,
       'other.acme.dev.web',
-      'shop.acme.dev.nope',
+      `${slug}.acme.dev.nope`,
     ]) {
       const res = await controller.post(token, controller.event(name, sha));
       expect({ name, status: res.status }).toEqual({ name, status: 404 });
@@ -100,14 +118,16 @@ describe('the controller webhook', () => {
   });
 
   it('refuses a missing or wrong token (401), a replay (409), stale events (400) and bad payloads (400)', async () => {
-    const event = controller.event('shop.acme.prod.web', 'b'.repeat(40), 'Progressing', 'OutOfSync');
+    const project = await ownProject();
+    const { slug } = project;
+    const event = controller.event(`${slug}.acme.prod.web`, 'b'.repeat(40), 'Progressing', 'OutOfSync');
     expect((await http.post('/api/v1/webhooks/cdcontroller', { body: event })).status).toBe(401);
     expect((await controller.post(`cdc_${'x'.repeat(43)}`, event)).status).toBe(401);
     expect((await controller.post(token, event)).status).toBe(200);
     const replay = await controller.post(token, event);
     expect(replay.status).toBe(409);
     const stale = controllerEvent(
-      'shop.acme.prod.web',
+      `${slug}.acme.prod.web`,
       'b'.repeat(40),
       'Healthy',
       'Synced',
@@ -115,21 +135,23 @@ describe('the controller webhook', () => {
     );
     expect((await controller.post(token, stale)).status).toBe(400);
     const future = controllerEvent(
-      'shop.acme.prod.web',
+      `${slug}.acme.prod.web`,
       'b'.repeat(40),
       'Healthy',
       'Synced',
       new Date(Date.now() + 600_000),
     );
     expect((await controller.post(token, future)).status).toBe(400);
-    expect((await controller.post(token, { app: { metadata: { name: 'shop.acme.prod.web' } } })).status).toBe(400);
-    expect((await controller.post(token, controller.event('shop.acme.prod.web', 'not-a-sha'))).status).toBe(400);
+    expect((await controller.post(token, { app: { metadata: { name: `${slug}.acme.prod.web` } } })).status).toBe(400);
+    expect((await controller.post(token, controller.event(`${slug}.acme.prod.web`, 'not-a-sha'))).status).toBe(400);
   });
 
   it('keeps the newest status when an older event arrives late (409, not applied)', async () => {
-    const newer = controllerEvent('shop.globex.prod.web', 'c'.repeat(40), 'Healthy', 'Synced', new Date());
+    const project = await ownProject();
+    const { slug } = project;
+    const newer = controllerEvent(`${slug}.globex.prod.web`, 'c'.repeat(40), 'Healthy', 'Synced', new Date());
     const older = controllerEvent(
-      'shop.globex.prod.web',
+      `${slug}.globex.prod.web`,
       'd'.repeat(40),
       'Degraded',
       'Synced',
@@ -139,7 +161,7 @@ describe('the controller webhook', () => {
     expect((await controller.post(token, older)).status).toBe(409);
     const row = await platform.services
       .db('deployment_statuses')
-      .where({ tenant_slug: 'globex', environment: 'prod' })
+      .where({ tenant_id: project.ids.globex, environment: 'prod' })
       .first();
     expect(row.revision).toBe('c'.repeat(40));
   });
@@ -173,19 +195,22 @@ describe('the controller webhook', () => {
   });
 
   it('keeps the previous token working during the overlap after a rotation; other organizations cannot report', async () => {
-    const fresh = await http.post<{ token: string }>('/api/v2/org/cdcontroller-token', { token: owner });
+    // An organization of its own: the rotation changes no token another test uses.
+    const own = await makeOrg(platform, ['owner', 'viewer']);
+    const ownOwner = own.members.owner!.token;
+    const slug = uniqueSlug('ctl');
+    await makeProject(platform, ownOwner, slug, ['acme', 'globex']);
+    const previous = await controllerClient(platform.url).tokenFor(ownOwner);
+    const fresh = await http.post<{ token: string }>('/api/v2/org/cdcontroller-token', { token: ownOwner });
     expect(fresh.status).toBe(200);
-    expect((await controller.post(token, controller.event('shop.acme.prod.web', 'e'.repeat(40)))).status).toBe(200);
-    expect(
-      (await controller.post(fresh.body.token, controller.event('shop.acme.prod.web', 'e'.repeat(40)))).status,
-    ).toBe(200);
-    expect((await http.post('/api/v2/org/cdcontroller-token', { token: viewer })).status).toBe(403);
-    // Another organization's token does not place this organization's Applications.
-    const other = await makeOrg(platform, ['owner']);
-    const otherToken = await controllerClient(platform.url).tokenFor(other.members.owner!.token);
-    expect((await controller.post(otherToken, controller.event('shop.acme.prod.web', 'f'.repeat(40)))).status).toBe(
-      404,
+    expect((await controller.post(previous, controller.event(`${slug}.acme.prod.web`, 'e'.repeat(40)))).status).toBe(
+      200,
     );
-    token = fresh.body.token;
+    expect(
+      (await controller.post(fresh.body.token, controller.event(`${slug}.acme.prod.web`, 'e'.repeat(40)))).status,
+    ).toBe(200);
+    expect((await http.post('/api/v2/org/cdcontroller-token', { token: own.members.viewer!.token })).status).toBe(403);
+    // Another organization's token does not place this organization's Applications.
+    expect((await controller.post(token, controller.event(`${slug}.acme.prod.web`, 'f'.repeat(40)))).status).toBe(404);
   });
 });

@@ -58,7 +58,7 @@ async function head(): Promise<string> {
 async function fileAt(sha: string, file: string): Promise<string> {
   const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
   await gitCli(['checkout', '--quiet', sha], clone.dir);
-  return fs.readFile(path.join(clone.dir, file), 'utf8').catch(() => '');
+  return fs.readFile(path.join(clone.dir, file), 'utf8');
 }
 
 async function changedFiles(sha: string): Promise<string[]> {
