@@ -223,4 +223,21 @@ describe('hostile input on every route', () => {
     expect(ok.status).toBe(200);
     expect((await state()).head).not.toBe(before.head);
   });
+
+  // Issue 25 (Low): these notification targets answered 500 or were accepted.
+  it('refuses bad notification targets and control characters in bot tokens with 400', async () => {
+    const before = await state();
+    const channel = (body: Record<string, unknown>) =>
+      http.post<{ error: string }>('/api/v2/notifications/channels', {
+        token,
+        body: { name: 'hostile', events: ['*'], ...body },
+      });
+    for (const url of ['https://[::127.0.0.1]/hook', 'https://[::1%25lo]/hook', 'https://example.com:65536/hook']) {
+      const res = await channel({ type: 'chat2', url });
+      expect([url, res.status]).toEqual([url, 400]);
+    }
+    const bot = await channel({ type: 'chat', mode: 'bot', secret: 'abc\r\nX-Injected: 1', channel: 'ops' });
+    expect([bot.status, bot.body.error]).toEqual([400, 'secret must not contain control characters']);
+    expect(await state()).toEqual(before);
+  });
 });
