@@ -70,9 +70,12 @@ async function main(): Promise<void> {
     const bearer = { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' };
     const basic = { authorization: `Basic ${Buffer.from(`token:${platform.token}`).toString('base64')}` };
     const statuses = new Map<string, Map<number, number>>();
+    const slowest = new Map<string, number>();
     const call = async (what: string, path: string, init: RequestInit) => {
+      const started = performance.now();
       const res = await fetch(`${platform.baseUrl}${path}`, init);
       await res.arrayBuffer();
+      slowest.set(what, Math.max(slowest.get(what) ?? 0, performance.now() - started));
       const counts = statuses.get(what) ?? new Map<number, number>();
       counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
       statuses.set(what, counts);
@@ -154,7 +157,8 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     figures(`/healthz under ${rounds} hostile rounds (${seconds.toFixed(1)} s)`, await loaded.stop());
     for (const [what, counts] of statuses) {
-      line(`  ${what}: ${[...counts].map(([status, n]) => `${n} x ${status}`).join(', ')}`);
+      const answers = [...counts].map(([status, n]) => `${n} x ${status}`).join(', ');
+      line(`  ${what}: ${answers}, slowest ${(slowest.get(what) ?? 0).toFixed(0)} ms`);
     }
   } finally {
     await platform.stop();

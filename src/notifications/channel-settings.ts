@@ -66,14 +66,27 @@ export function splitTarget(
     if (!channel) throw new InvalidInput('channel is required for a bot token');
     settings.channel = channel;
   }
+  // A secret travels in a header or URL path (bot tokens): CR, LF and other controls would break or inject into them.
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+  if (secret && /[\u0000-\u001f\u007f]/.test(secret))
+    throw new InvalidInput('secret must not contain control characters');
   const sealed: SealedParts = secret ? { secret } : {};
   if (urlIsCredential(type, mode)) {
     sealed.url = url;
-    settings.host = new URL(url).host;
+    settings.host = hostOf(url);
   } else {
     settings.url = url;
   }
   return { settings, sealed, url };
+}
+
+/** The host of a target URL; a URL the WHATWG parser refuses (zone ids, port 65536) answers 400, not 500. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    throw new InvalidInput('target URL is not a valid URL');
+  }
 }
 
 /** A channel as the API shows it: never a secret, nor a URL that is one. */

@@ -4,7 +4,12 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
-import { hostileBodies } from './hostile-bodies';
+import { hostileBodies, requestSchema } from './hostile-bodies';
+
+const numericProps = (id: string) =>
+  Object.entries(requestSchema(id).properties ?? {})
+    .filter(([, p]) => p.type === 'integer' || p.type === 'number')
+    .map(([n]) => n);
 
 /**
  * Issue 25: every route of the route table, and the raw-body routes outside it (OCI `/v2/*`, Git over HTTP, webhooks),
@@ -23,7 +28,6 @@ const HOSTILE_SEGMENTS: [string, string][] = [
 const HOSTILE_QUERIES: [string, string][] = [
   ['NUL in the query', 'limit=%00&q=a%00'],
   ['bad percent-encoding in the query', 'q=%ff%fe'],
-  ['huge numbers in the query', 'limit=1e400&offset=-99999999999999999999'],
 ];
 
 let platform: TestPlatform;
@@ -61,6 +65,11 @@ function probesOf(route: RouteDef): Probe[] {
   for (const [what, query] of HOSTILE_QUERIES) {
     if (route.query || method === 'GET')
       probes.push({ what: `${name}: ${what}`, method, path: `${concrete(route)}?${query}` });
+  }
+  const numeric = route.query ? numericProps(route.query) : [];
+  if (numeric.length > 0) {
+    const query = numeric.map((p) => `${p}=1e400`).join('&');
+    probes.push({ what: `${name}: huge numbers in the query`, method, path: `${concrete(route)}?${query}` });
   }
   if (method !== 'GET') {
     for (const [what, body] of hostileBodies(route.body, BODY_LIMIT)) {
@@ -190,4 +199,45 @@ describe('hostile input on every route', () => {
     expect(wrong).toEqual([]);
     expect(await state()).toEqual(before);
   }, 600_000);
+
+  // Issue 25 (High): a lone surrogate in `message` answered 500 after ~28 s with the commit on main and no audit entry.
+  it('refuses a file write whose message holds a lone surrogate with 400 at once, committing nothing', async () => {
+    const before = await state();
+    const body = '{"path":"notes/a.txt","content":"hello","message":"deploy \\ud800 now"}';
+    const started = Date.now();
+    const res = await http.put<{ error: string }>('/api/v2/projects/shop/files/content', {
+      token,
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect([res.status, res.body.error]).toEqual([
+      400,
+      'invalid request body: message must not contain unpaired UTF-16 surrogates',
+    ]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await state()).toEqual(before);
+    const ok = await http.put('/api/v2/projects/shop/files/content', {
+      token,
+      body: { path: 'notes/a.txt', content: 'hello', message: 'deploy \u{1F680} now' },
+    });
+    expect(ok.status).toBe(200);
+    expect((await state()).head).not.toBe(before.head);
+  });
+
+  // Issue 25 (Low): these notification targets answered 500 or were accepted.
+  it('refuses bad notification targets and control characters in bot tokens with 400', async () => {
+    const before = await state();
+    const channel = (body: Record<string, unknown>) =>
+      http.post<{ error: string }>('/api/v2/notifications/channels', {
+        token,
+        body: { name: 'hostile', events: ['*'], ...body },
+      });
+    for (const url of ['https://[::127.0.0.1]/hook', 'https://[::1%25lo]/hook', 'https://example.com:65536/hook']) {
+      const res = await channel({ type: 'chat2', url });
+      expect([url, res.status]).toEqual([url, 400]);
+    }
+    const bot = await channel({ type: 'chat', mode: 'bot', secret: 'abc\r\nX-Injected: 1', channel: 'ops' });
+    expect([bot.status, bot.body.error]).toEqual([400, 'secret must not contain control characters']);
+    expect(await state()).toEqual(before);
+  });
 });

@@ -15,6 +15,14 @@ export interface ChartContent {
 /** A chart tarball as `helm package` lays it out: `<name>/Chart.yaml`, `values.yaml`, then the given files. */
 export function chartTarball(name: string, version: string, content: ChartContent = {}): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chart-'));
+  try {
+    return tarballIn(dir, name, version, content);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function tarballIn(dir: string, name: string, version: string, content: ChartContent): Buffer {
   const chartYaml =
     `apiVersion: v2\nname: ${name}\nversion: ${version}\n` +
     (content.appVersion ? `appVersion: "${content.appVersion}"\n` : '') +

@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import { parseManifest, sha256Digest } from '../../../src/registry/manifest';
 import { OciError } from '../../../src/registry/oci-errors';
 import { parseScopes } from '../../../src/registry/registry-token';
