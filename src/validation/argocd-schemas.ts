@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { load } from 'js-yaml';
+import { parseYaml } from '../parse/bounded-parse';
 import { repoRoot } from '../paths';
 import type { CrdRecord } from './crd/crd-types';
 import type { JsonRecord } from './json';
@@ -22,7 +22,7 @@ const cache = new Map<string, CrdRecord[]>();
 
 /** One bundled CRD as the record the engine takes; its schema compiles on first use of the kind (engine cache). */
 function recordOf(text: string): CrdRecord {
-  const crd = load(text) as CrdDocument;
+  const crd = parseYaml(text, 'Argo CD CRD') as CrdDocument;
   const { group, scope, names } = crd.spec;
   return {
     name: crd.metadata.name,
