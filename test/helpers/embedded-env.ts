@@ -1,0 +1,18 @@
+import { freePort } from './net';
+
+/**
+ * Settings of an embedded run (`npm start`'s own PostgreSQL and Temporal dev server) on free ports under `dataDir`,
+ * with nothing external inherited from the test process.
+ */
+export async function embeddedEnv(dataDir: string): Promise<Record<string, string>> {
+  return {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    TEMPORAL_ADDRESS: '',
+  };
+}
