@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       TEMPORAL_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
       EMBEDDED_PG_PORT: String(await freePort()),
+      AGENT_GRPC_PORT: '0',
     };
     try {
       const first = await once(dataDir, env);

@@ -26,7 +26,7 @@ let platform: ReturnType<typeof spawnScript> | undefined;
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'quickstart-'));
   fs.chmodSync(work, 0o755);
-  env = { ...(await embeddedEnv(path.join(work, 'data'))), AGENT_GRPC_PORT: '0' };
+  env = await embeddedEnv(path.join(work, 'data'));
   fs.mkdirSync(env.DATA_DIR!, { mode: 0o755 });
   const child = spawnScript('scripts/start.ts', [], env);
   platform = child;

@@ -11,6 +11,8 @@ export async function embeddedEnv(dataDir: string): Promise<Record<string, strin
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
+    // The agents' gRPC port too: 8091 by default, which another run on the machine may hold.
+    AGENT_GRPC_PORT: '0',
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
