@@ -4,7 +4,8 @@ import path from 'node:path';
 import net from 'node:net';
 import pg from 'pg';
 import { exited, runScript, spawnScript } from '../helpers/child-process';
-import { eventually, freePort } from '../helpers/net';
+import { embeddedEnv } from '../helpers/embedded-env';
+import { eventually } from '../helpers/net';
 
 /** `npm start` on embedded defaults, as a user runs it (from source here; the README command builds first). */
 let dataDir: string;
@@ -13,16 +14,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-e2e-'));
   fs.chmodSync(dataDir, 0o755);
-  env = {
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    TEMPORAL_ADDRESS: '',
-  };
+  env = await embeddedEnv(dataDir);
 });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

@@ -125,4 +125,16 @@ describe('one tenant identifier on every route', () => {
     expect(granted.status).toBe(201);
     for (const name of namesOf(globex)) expect([name, (await rename(name)).status]).toEqual([name, 200]);
   });
+
+  it('an unsupported Kubernetes version lists the supported ones', async () => {
+    const res = await http.post('/api/v2/projects/shop/environments', {
+      token: owner,
+      body: { environment: 'qa', kubernetesVersion: '1.24' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error:
+        'unsupported Kubernetes version 1.24: supported versions are 1.25, 1.26, 1.27, 1.28, 1.29, 1.30, 1.31, 1.32',
+    });
+  });
 });

@@ -170,7 +170,7 @@ describe('a release of a project that auto-deploys', () => {
       [{ environment: 'nope', tenantId: tenants.acme, title: 't' }, /environment nope is not an environment/],
       [
         { environment: 'dev', tenantId: '00000000-0000-4000-8000-000000000000', title: 't' },
-        /tenantId is not a tenant/,
+        /tenantId 00000000-0000-4000-8000-000000000000 is not a tenant of this project/,
       ],
       [
         { environment: 'dev', tenantId: tenants.acme, title: 't', changes: [{ workload: 'api', tag: '1' }] },
