@@ -89,8 +89,6 @@ describe('removing an environment', () => {
       '/api/v2/audit-logs?action=git.files.commit&limit=100',
       { token: owner },
     );
-    expect(audit.body.items).toEqual([
-      expect.objectContaining({ gitCommitSha: removed.body.commit }),
-    ]);
+    expect(audit.body.items).toEqual([expect.objectContaining({ gitCommitSha: removed.body.commit })]);
   });
 });
