@@ -1,10 +1,12 @@
 /**
  * GitOps figures (issue 8, Performance):
- *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20]
+ *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), builds
  * a project of tenants x environments x services over HTTP, then times: generate and commit everything, a no-change
  * generate, a compare of two environments, a bulk image update of 100 pairs, `git clone` over /git/r/... beside a clone
- * of the same bare repository from the file system, and concurrent file writes to one repository.
+ * of the same bare repository from the file system, and concurrent file writes to one repository. Environments are
+ * bound round-robin to `--clusters` clusters (issue 26: destinations, AppProjects and one bootstrap root per cluster),
+ * and `kubectl kustomize` of every generated folder is timed on its own: it is the user's controller's cost.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -14,6 +16,9 @@ import { promisify } from 'node:util';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line } from '../validate/stats';
 import { runBench } from '../run-bench';
+import { createKubeTools } from '../../src/tools/kube-tools';
+import { kustomizeBuild } from '../../src/tools/kustomize-build';
+import { repoRoot } from '../../src/paths';
 
 const run = promisify(execFile);
 
@@ -29,6 +34,7 @@ async function main(): Promise<void> {
   const environments = arg('environments', 4);
   const services = arg('services', 5);
   const writes = arg('writes', 20);
+  const clusters = arg('clusters', 2);
   const platform = await startBenchPlatform({}, { worker: true });
   const call = async <T>(method: string, route: string, body?: unknown, expected = [200, 201, 204]) => {
     const res = await fetch(new URL(route, platform.baseUrl), {
@@ -71,8 +77,19 @@ async function main(): Promise<void> {
         resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
       });
     }
+    for (let c = 0; c < clusters; c++) {
+      const cluster = await call<{ id: string }>('POST', '/api/v2/clusters', { name: `cluster-${c}` });
+      const bound = envs.filter((_, i) => i % clusters === c);
+      await call('POST', '/api/v2/agent-bindings', {
+        clusterId: cluster.id,
+        project: 'fleet',
+        environments: bound,
+        followAgentVersion: false,
+      });
+    }
     line(
-      `project: ${tenants} tenants x ${environments} environments x ${services} services = ` +
+      `${clusters} clusters, environments bound round-robin; ` +
+        `project: ${tenants} tenants x ${environments} environments x ${services} services = ` +
         `${tenants * environments * services} Applications (set up in ${elapsedMs(setup).toFixed(0)} ms)`,
     );
 
@@ -144,6 +161,13 @@ async function main(): Promise<void> {
     const { stdout: count } = await run('git', ['-C', path.join(work, 'http-0'), 'ls-files'], { env });
     line(`  ${count.trim().split('\n').length} files; HTTP / file system ratio ${(overHttp / fromDisk).toFixed(2)}`);
 
+    const argo = count
+      .trim()
+      .split('\n')
+      .filter((f) => f.startsWith('appprojects/') || f.startsWith('bootstrap/'));
+    line(`  ${argo.length} AppProject and bootstrap files: ${argo.join(', ')}`);
+    await kustomizeEveryFolder(path.join(work, 'http-0'));
+
     const before = await call<{ items: unknown[] }>('GET', '/api/v2/projects/fleet/commits?limit=200');
     const concurrent = await timed(`${writes} concurrent file writes`, () =>
       Promise.all(
@@ -168,6 +192,32 @@ async function main(): Promise<void> {
     await fs.rm(work, { recursive: true, force: true });
     await platform.stop();
   }
+}
+
+/** `kubectl kustomize` of every generated folder of a clone, two at a time (the machine's cores). */
+async function kustomizeEveryFolder(clone: string): Promise<void> {
+  const kubectl = await createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') }).kubectl();
+  const folders: string[] = [];
+  for (const tenant of await fs.readdir(path.join(clone, 'tenants')))
+    for (const env of await fs.readdir(path.join(clone, 'tenants', tenant)))
+      for (const service of await fs.readdir(path.join(clone, 'tenants', tenant, env)))
+        folders.push(path.join(clone, 'tenants', tenant, env, service));
+  const start = process.hrtime.bigint();
+  let next = 0;
+  const one = async (): Promise<void> => {
+    while (next < folders.length) {
+      const dir = folders[next++] as string;
+      const files: Record<string, string> = {};
+      for (const file of await fs.readdir(dir)) files[file] = await fs.readFile(path.join(dir, file), 'utf8');
+      await kustomizeBuild(kubectl, files);
+    }
+  };
+  await Promise.all([one(), one()]);
+  const ms = elapsedMs(start);
+  line(
+    `${`kustomize build of ${folders.length} folders (2 at a time)`.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms` +
+      ` (${(ms / folders.length).toFixed(1)} ms per folder; the controller's cost, not the platform's)`,
+  );
 }
 
 runBench(main);

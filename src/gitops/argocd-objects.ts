@@ -144,6 +144,14 @@ export function rootApplication(model: DeliveryModel, cluster: string, pairs: st
   };
 }
 
+/** delivery-validate's options file: each environment's folders at its Kubernetes version (docs/validate-cli.md). */
+export const VALIDATE_CONFIG_FILE = '.delivery-validate.json';
+
+function validateConfig(model: DeliveryModel): string {
+  const versionFor = model.environments.map((e) => `tenants/*/${e.slug}/**=${e.kubernetesVersion}`);
+  return `${JSON.stringify({ versionFor }, null, 2)}\n`;
+}
+
 /** AppProjects, the bootstrap AppProject and one root per destination cluster: path -> YAML. */
 export function renderProjectFiles(model: DeliveryModel): Map<string, string> {
   const files = new Map<string, string>();
@@ -159,6 +167,7 @@ export function renderProjectFiles(model: DeliveryModel): Map<string, string> {
       clusters.set(cluster, [...(clusters.get(cluster) ?? []), destinationKey(tenant, env.slug)]);
     }
   files.set(BOOTSTRAP_PROJECT_FILE, yaml(bootstrapProject(model)));
+  files.set(VALIDATE_CONFIG_FILE, validateConfig(model));
   for (const [cluster, pairs] of clusters)
     files.set(bootstrapPath(cluster), yaml(rootApplication(model, cluster, pairs)));
   return files;

@@ -60,7 +60,11 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
   )?.[0];
   const appSpec = app ? ((parseYamlDocuments(app, 'Application')[0] as Doc | undefined)?.spec ?? null) : null;
   // Each environment deploys to its own destination by design (docs/argocd.md): not a difference either.
-  const { source, destination: _destination, ...settings } = (appSpec ?? {}) as {
+  const {
+    source,
+    destination: _destination,
+    ...settings
+  } = (appSpec ?? {}) as {
     source?: Record<string, unknown>;
     destination?: unknown;
   };

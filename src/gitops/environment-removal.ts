@@ -39,7 +39,10 @@ export interface RemovalPorts {
     delete(caller: OrgCaller, slug: string, id: string): Promise<void>;
   };
   webhookSettings: {
-    get(caller: OrgCaller, slug: string): Promise<{ autoUpdateEnvironments: string[]; imageFilter: string | null; tagFilter: string | null }>;
+    get(
+      caller: OrgCaller,
+      slug: string,
+    ): Promise<{ autoUpdateEnvironments: string[]; imageFilter: string | null; tagFilter: string | null }>;
     put(
       caller: OrgCaller,
       slug: string,

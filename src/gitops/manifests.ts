@@ -18,11 +18,18 @@ import type { RenderedTargets } from './workload-sources';
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
  *     appprojects/<project>.yaml                                    Argo CD AppProject (or one per tenant)
  *     bootstrap/appproject.yaml, bootstrap/<cluster>.yaml           app-of-apps root per destination cluster
+ *     .delivery-validate.json                                       delivery-validate: each environment's version
  *
  * Everything under these roots belongs to the generator; other paths (a README, files written through the files
  * API) are left alone.
  */
-export const MANAGED_ROOTS = ['tenants/', 'applications/', 'appprojects/', 'bootstrap/'] as const;
+export const MANAGED_ROOTS = [
+  'tenants/',
+  'applications/',
+  'appprojects/',
+  'bootstrap/',
+  '.delivery-validate.json',
+] as const;
 
 export interface DeliveryModel {
   project: string;

@@ -18,6 +18,8 @@ export interface CliArgs {
   /** Results below this severity are not reported. */
   severity: Severity;
   crdFiles: string[];
+  /** `--version-for GLOB=VERSION`: files matching a glob validate at that version (first match wins). */
+  versionFor: { glob: string; version: string }[];
   workers: number;
   /** Files, directories and `-` for stdin, in the order given. */
   inputs: string[];
@@ -41,6 +43,9 @@ Options:
   --reject KIND,...        resources of these kinds are errors
   --ignore-missing-schemas skip resources of kinds no schema or --crd describes
   --crd FILE               a CustomResourceDefinition to validate its kinds against (repeatable)
+  --version-for GLOB=V     files whose path matches GLOB (** any folders, * one segment) validate at
+                           version V (repeatable, first match wins; the generated repository's
+                           ${CONFIG_FILE} maps each environment's folders this way)
   --severity LEVEL         report results of this severity and above: error, warning, info (default info)
   --workers N              validate files on N worker threads, results still in input order (default 1)
   --config FILE            options file (default ./${CONFIG_FILE} when present)
@@ -49,6 +54,15 @@ Options:
 Exit status: 0 every resource valid, 1 some resource invalid, 2 usage error, 3 an input could not be read.`;
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+function versionRule(value: string): { glob: string; version: string } {
+  const at = value.lastIndexOf('=');
+  const rule = { glob: value.slice(0, at), version: value.slice(at + 1) };
+  if (at <= 0 || !isSupportedVersion(rule.version)) {
+    throw new UsageError(`--version-for takes GLOB=VERSION with a version of ${SUPPORTED_K8S_VERSIONS.join(', ')}`);
+  }
+  return rule;
+}
 
 function kinds(value: string): string[] {
   return value
@@ -78,6 +92,7 @@ export function parseCliArgs(argv: readonly string[], configArgs: readonly strin
     ignoreMissingSchemas: false,
     severity: 'info',
     crdFiles: [],
+    versionFor: [],
     workers: 1,
     inputs: [],
   };
@@ -101,6 +116,7 @@ export function parseCliArgs(argv: readonly string[], configArgs: readonly strin
     else if (flag === '--reject') for (const k of kinds(value())) args.reject.add(k);
     else if (flag === '--ignore-missing-schemas') args.ignoreMissingSchemas = true;
     else if (flag === '--crd') args.crdFiles.push(value());
+    else if (flag === '--version-for') args.versionFor.push(versionRule(value()));
     else if (flag === '--severity') args.severity = oneOf(flag, value(), SEVERITIES);
     else if (flag === '--workers') {
       const n = Number(value());

@@ -101,7 +101,7 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
         // A read-scoped project key the caller authenticated with becomes the repository credential.
         const readKey =
           caller.principal.kind === 'api_key' && restriction?.scopes.join() === 'read'
-            ? /^Bearer (svc_\S+)$/.exec(ctx.get('Authorization'))?.[1] ?? null
+            ? (/^Bearer (svc_\S+)$/.exec(ctx.get('Authorization'))?.[1] ?? null)
             : null;
         ctx.type = 'application/yaml';
         ctx.body = await gitops.delivery.bootstrap(caller, paramOf(ctx, 'slug'), queryOf(ctx).cluster ?? '', readKey);

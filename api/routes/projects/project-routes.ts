@@ -189,7 +189,8 @@ function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval
     {
       method: 'delete',
       path: one,
-      summary: 'Remove an environment (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
+      summary:
+        'Remove an environment (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.environments.remove' },
       query: 'environment-remove-query',

@@ -42,7 +42,7 @@ export async function run(
   out: BufferedOutput,
 ): Promise<Totals> {
   // Built here even with workers: it checks the --crd files before any worker starts, and reads stdin.
-  const validate = await createValidator(args, base);
+  const validatorFor = await createValidator(args, base);
   const pool =
     args.workers > 1 && sources.length > 1
       ? new WorkerPool(args.workers, { args: toWorkerArgs(args), base }, args.workers * 4)
@@ -53,7 +53,7 @@ export async function run(
     await out.write(reporter.begin());
     for (const [i, source] of sources.entries()) {
       pool?.reached(i);
-      const events = streams[i] ?? validateSource(source, validate, args);
+      const events = streams[i] ?? validateSource(source, validatorFor(source), args);
       addTotals(totals, await reportFile(source.name, events, reporter, out));
     }
     await out.write(reporter.end(totals));

@@ -4,6 +4,10 @@ import { UsageError, type CliArgs } from '../cli-args';
 import { ValidationEngine } from '../engine';
 import { InvalidCrd, ManifestRejected } from '../errors';
 import { readFailure } from './sources';
+import { argoCdCrds } from '../argocd-schemas';
+import { KUSTOMIZATION_KINDS } from '../kustomization-kinds';
+import { sourceValidators } from './source-validators';
+import type { Source } from './sources';
 import type { DocumentValidator } from './validate-source';
 
 /** An input the run cannot do without (a --crd file) could not be read: exit status 3. */
@@ -11,9 +15,10 @@ export class InputUnreadable extends Error {}
 
 /**
  * The engine as the CLI runs it: limits per document (documents are validated one at a time, so the size
- * of a file is not limited), the release asked for and the --crd files, checked as the upload route does.
+ * of a file is not limited), each file at its release (--version, --version-for), the --crd files checked as the
+ * upload route does, Argo CD's kinds (schemas/argocd) and kustomize's Kustomization files.
  */
-export async function createValidator(args: CliArgs, base: string): Promise<DocumentValidator> {
+export async function createValidator(args: CliArgs, base: string): Promise<(source: Source) => DocumentValidator> {
   const engine = new ValidationEngine({
     limits: { maxBytes: 64 * 1024 * 1024, maxResources: 100_000, maxNodes: 50_000_000 },
   });
@@ -33,5 +38,6 @@ export async function createValidator(args: CliArgs, base: string): Promise<Docu
       throw error;
     }
   });
-  return engine.documentValidator(args.version, { crds });
+  const all = [...crds, ...argoCdCrds(), ...KUSTOMIZATION_KINDS];
+  return sourceValidators(args, (version) => engine.documentValidator(version, { crds: all }));
 }

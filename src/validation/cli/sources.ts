@@ -14,6 +14,8 @@ export interface Source {
 
 export const STDIN = '<stdin>';
 const MANIFEST = /\.(ya?ml|json)$/i;
+/** The options file (cli-args.ts CONFIG_FILE) found in a directory is not a manifest. */
+const OPTIONS_FILE = '.delivery-validate.json';
 
 function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
@@ -36,7 +38,8 @@ export function expandInputs(base: string, inputs: readonly string[]): Source[] 
       return;
     }
     if (!stat.isDirectory()) {
-      if (given || MANIFEST.test(name)) sources.push({ name, file, bytes: stat.size });
+      if (given || (MANIFEST.test(name) && path.basename(name) !== OPTIONS_FILE))
+        sources.push({ name, file, bytes: stat.size });
       return;
     }
     for (const entry of entries) walk(path.join(file, entry), path.join(name, entry), false);

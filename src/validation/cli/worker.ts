@@ -11,14 +11,14 @@ async function main(): Promise<void> {
   if (!port) throw new Error('cli/worker runs as a worker thread');
   const data = workerData as WorkerData;
   const args = fromWorkerArgs(data.args);
-  const validate = await createValidator(args, data.base);
+  const validatorFor = await createValidator(args, data.base);
   const post = (message: FromWorker): void => port.postMessage(message);
   let queue = Promise.resolve();
   port.on('message', ({ index, source }: ToWorker) => {
     queue = queue.then(async () => {
       try {
         let batch: SourceEvent[] = [];
-        for await (const event of validateSource(source, validate, args)) {
+        for await (const event of validateSource(source, validatorFor(source), args)) {
           batch.push(event);
           if (batch.length >= BATCH) {
             post({ index, events: batch });

@@ -4,6 +4,7 @@
  * preview and is one commit; every Argo CD object validates against Argo CD's schemas; every generated folder builds
  * with the real kustomize and its output validates for the environment's Kubernetes version.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { load } from 'js-yaml';
@@ -91,7 +92,8 @@ describe('a repository a real Argo CD can run', () => {
       ],
       clusterResourceWhitelist: [],
     });
-    expect([...repo.files.keys()].filter((f) => f.startsWith('bootstrap/'))).toEqual([
+    expect([...repo.files.keys()].filter((f) => f.startsWith('bootstrap/') || f.startsWith('.'))).toEqual([
+      '.delivery-validate.json',
       'bootstrap/appproject.yaml',
       'bootstrap/eu-dev.yaml',
       'bootstrap/eu-prod.yaml',
@@ -117,6 +119,33 @@ describe('a repository a real Argo CD can run', () => {
       const result = platform.services.validation.validate(built, version, { bestPractices: false });
       expect([folder, result.summary.errors]).toEqual([folder, 0]);
     }
+  });
+
+  it('passes delivery-validate as CI runs it over the whole clone, each environment at its version', async () => {
+    const repo = await clone();
+    expect(JSON.parse(repo.files.get('.delivery-validate.json') ?? '{}')).toEqual({
+      versionFor: ['tenants/*/dev/**=1.27', 'tenants/*/prod/**=1.31'],
+    });
+    const cli = (cwd: string) =>
+      spawnSync(
+        path.join(repoRoot(), 'node_modules', '.bin', 'tsx'),
+        [path.join(repoRoot(), 'src/validation/cli.ts'), '--strict', '--severity', 'warning', '-o', 'json', '.'],
+        { cwd, encoding: 'utf8', timeout: 120_000 },
+      );
+    const ok = cli(repo.dir);
+    expect([ok.status, ok.stderr]).toEqual([0, expect.stringMatching(/invalid, 0 skipped\); 0 errors, 0 warnings/)]);
+    // json: one line per file, the body of POST /api/v2/k8s/validate plus `file`.
+    const lines = ok.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; valid: boolean; results: { message: string }[] });
+    expect(lines.map((l) => l.file).sort()).toEqual([...repo.files.keys()].filter((f) => f.endsWith('.yaml')).sort());
+    expect(lines.filter((l) => !l.valid || l.results.length > 0)).toEqual([]);
+
+    const app = path.join(repo.dir, 'applications/acme/dev/web.yaml');
+    await fs.writeFile(app, (await fs.readFile(app, 'utf8')).replace('syncPolicy:', 'syncPolicyy:'));
+    const bad = cli(repo.dir);
+    expect([bad.status, bad.stdout.includes('syncPolicyy')]).toEqual([1, true]);
   });
 
   it('shows a binding change as modified Applications and AppProject in the preview, then commits it once', async () => {
