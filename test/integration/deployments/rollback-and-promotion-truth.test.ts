@@ -128,13 +128,7 @@ describe('rollback from the real state', () => {
       status: 200,
       body: expect.objectContaining({ skipped: [] }),
     });
-    await eventually(
-      async () => {
-        if ((await desiredVersion('rb', 'prod')) !== '1.5.0') throw new Error('webhook update not committed yet');
-      },
-      20_000,
-      'the webhook commit',
-    );
+    await eventually(async () => (await desiredVersion('rb', 'prod')) === '1.5.0', 20_000, 'the webhook commit');
     await sim.refresh();
     expect(await preview()).toMatchObject({ rollbackTo: { kind: 'bulk-update', versions: { web: '1.4.0' } } });
 
