@@ -171,7 +171,7 @@ describe('verified promotions', () => {
 
   it('with a soak time, clears only once the version has been Healthy that long', async () => {
     const { sim } = await project('soak');
-    const soak = await api.http.put('/api/v2/projects/soak/deployments/soak-times/dev', {
+    const soak = await api.http.put('/api/v2/projects/soak/soak-times/dev', {
       token: owner,
       body: { seconds: 4 },
     });
