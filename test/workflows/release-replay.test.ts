@@ -7,7 +7,8 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
  * that would break a release already running fails here (non-determinism); guard such a change with `patched()`.
  * `*.child-commit.json` were recorded before the `release-commit-activity` patch (commit in a child workflow) and
  * still replay down the unpatched branch. The histories without the `release-freeze-gate` marker replay down its
- * unpatched branch; `frozen-then-committed` was recorded with it (a freeze holding the commit back).
+ * unpatched branch; `frozen-then-committed` was recorded with it (a freeze holding the commit back);
+ * `reported-before-noted` (issue 27) ends Healthy from the report markReleaseCommitted found already recorded.
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -25,7 +26,7 @@ const PATHS = [
 ];
 
 /** Paths recorded after the `release-freeze-gate` patch only (they did not exist before it). */
-const GATED_PATHS = ['frozen-then-committed'];
+const GATED_PATHS = ['frozen-then-committed', 'reported-before-noted'];
 
 it('has a recorded history for every release path, from before and after the direct-commit patch', () => {
   const expected = [...PATHS.flatMap((p) => [`${p}.child-commit`, p]), ...GATED_PATHS].sort();
