@@ -13,7 +13,7 @@ it('has a recorded history for every promotion path', () => {
     recordedHistories(DIR)
       .map((f) => f.replace(/\.json$/, ''))
       .sort(),
-  ).toEqual(['approved', 'cancelled', 'degraded', 'expired']);
+  ).toEqual(['approved', 'cancelled', 'degraded', 'expired', 'reported-before-noted']);
 });
 
 it('replays every recorded promotion history against the current workflow code', async () => {
