@@ -32,6 +32,7 @@ export interface DeployedTargetRow {
   reported_at: Date | null;
   received_at: Date | null;
   healthy_since: Date | null;
+  target_key?: string;
 }
 
 export interface TargetEvent {
@@ -249,18 +250,15 @@ export async function matrixPage(
   filter: MatrixFilter,
   page: PageRequest,
 ): Promise<Page<DeployedTargetRow>> {
-  const inner = db('deployed_targets')
-    .select('*', db.raw("tenant_slug || '/' || environment || '/' || service AS target_key"))
-    .where({ organization_id: organizationId, project_id: projectId });
-  if (filter.tenant) void inner.andWhere({ tenant_slug: filter.tenant });
-  if (filter.environment) void inner.andWhere({ environment: filter.environment });
-  if (filter.service) void inner.andWhere({ service: filter.service });
-  const query = db.from(inner.as('d')).select('*');
-  return keysetPage<DeployedTargetRow & { target_key: string }, DeployedTargetRow>(
+  const query = db('deployed_targets').where({ organization_id: organizationId, project_id: projectId });
+  if (filter.tenant) void query.andWhere({ tenant_slug: filter.tenant });
+  if (filter.environment) void query.andWhere({ environment: filter.environment });
+  if (filter.service) void query.andWhere({ service: filter.service });
+  return keysetPage<DeployedTargetRow, DeployedTargetRow>(
     query,
     ['target_key', 'target_key'],
     page,
-    (r) => [r.target_key, r.target_key],
+    (r) => [r.target_key ?? '', r.target_key ?? ''],
     (r) => r,
   );
 }
