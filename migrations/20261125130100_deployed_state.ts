@@ -47,8 +47,13 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('received_at', { useTz: true });
     // Verified: the desired content has been Synced and Healthy since this instant (null: not verified now).
     t.timestamp('healthy_since', { useTz: true });
+    // The matrix's order and keyset cursor: tenant, environment, service.
+    t.specificType(
+      'target_key',
+      "text GENERATED ALWAYS AS (tenant_slug || '/' || environment || '/' || service) STORED",
+    );
     t.primary(['project_id', 'tenant_id', 'environment', 'service']);
-    t.index(['organization_id', 'project_id', 'environment']);
+    t.index(['project_id', 'target_key']);
   });
 
   await knex.schema.createTable('deployed_target_events', (t) => {

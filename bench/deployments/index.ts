@@ -6,7 +6,7 @@
  * and lets the controller simulator (test/helpers/controller-simulator.ts: clone over /git/r with a read key, reports
  * only on change, whole-second timestamps) sync every Application. Then measures:
  *   1. `GET /api/v2/projects/{slug}/deployments`: one page of ORG_PAGE_MAX (100) and the whole matrix page by page,
- *      p50 / p95 (goal p95 < 100 ms for the page);
+ *      p50 / p95 (goal p95 < 100 ms for the page), beside `GET /api/v2/projects/shop` as the reference;
  *   2. releases one after another, each changing one service of a target: create -> commit (as the row records it)
  *      beside create -> Healthy through the simulator (a refresh right after the commit).
  */
@@ -77,6 +77,10 @@ async function main(): Promise<void> {
       await call('GET', route);
       return elapsedMs(start);
     };
+    // The floor: a plain project read through the same auth chain and server.
+    const floor: number[] = [];
+    for (let i = 0; i < reads; i++) floor.push(await timed('/api/v2/projects/shop'));
+    line(figures('GET /api/v2/projects/shop (reference)', floor));
     const page: number[] = [];
     for (let i = 0; i < reads; i++) page.push(await timed('/api/v2/projects/shop/deployments?limit=100'));
     line(figures('GET .../deployments?limit=100 (one page)', page));

@@ -3,7 +3,7 @@ import type { CommitRequest } from '../gitops/commit-path';
 import { gitText, readTree } from '../gitops/git-plumbing';
 import { serviceDir } from '../gitops/manifests';
 import { applicationContents, applicationsTouched } from './application-digest';
-import { appendEvent, recordRevision, saveTarget } from './deployed-state-repository';
+import { appendEvents, recordRevision, saveDesired } from './deployed-state-repository';
 
 /** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
 export interface CommitSource {
@@ -47,42 +47,50 @@ export async function recordCommittedState(
     dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
   );
   const at = new Date();
-  for (const content of applicationContents(files, targets)) {
-    const { target } = content;
-    const key = {
+  const contents = applicationContents(files, targets).map((content) => ({
+    ...content,
+    key: {
       organization_id: commit.organizationId,
-      tenant_slug: target.tenant,
+      tenant_slug: content.target.tenant,
       projectId: commit.projectId,
-      tenantId: tenantIds.get(target.tenant) as string,
-      environment: target.environment,
-      service: target.service,
-    };
-    const fresh = await appendEvent(trx, {
+      tenantId: tenantIds.get(content.target.tenant) as string,
+      environment: content.target.environment,
+      service: content.target.service,
+    },
+  }));
+  const fresh = await appendEvents(
+    trx,
+    contents.map(({ key, digest, version }) => ({
       ...key,
       organizationId: commit.organizationId,
-      kind: 'commit',
+      kind: 'commit' as const,
       revision: commit.sha,
       position,
-      digest: content.digest,
-      version: content.version,
+      digest,
+      version,
       sourceKind: commit.source.kind,
       sourceId: commit.source.id,
       actor: commit.source.actor,
       at,
-    });
-    if (!fresh) continue;
-    await saveTarget(trx, key, {
-      desired_revision: commit.sha,
-      desired_position: String(position),
-      desired_digest: content.digest,
-      desired_version: content.version,
-      source_kind: commit.source.kind,
-      source_id: commit.source.id,
-      actor: commit.source.actor,
-      desired_at: at,
-      healthy_since: null,
-    });
-  }
+    })),
+  );
+  await saveDesired(
+    trx,
+    contents
+      .filter(({ key }) => fresh.has(`${key.tenantId}/${key.environment}/${key.service}`))
+      .map(({ key, digest, version }) => ({
+        ...key,
+        desired_revision: commit.sha,
+        desired_position: String(position),
+        desired_digest: digest,
+        desired_version: version,
+        source_kind: commit.source.kind,
+        source_id: commit.source.id,
+        actor: commit.source.actor,
+        desired_at: at,
+        healthy_since: null,
+      })),
+  );
 }
 
 /** What deployed a commit, from the commit request. */

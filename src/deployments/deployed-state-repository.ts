@@ -32,6 +32,7 @@ export interface DeployedTargetRow {
   reported_at: Date | null;
   received_at: Date | null;
   healthy_since: Date | null;
+  target_key?: string;
 }
 
 export interface TargetEvent {
@@ -118,31 +119,71 @@ export async function saveTarget(
     .merge(Object.keys(changes));
 }
 
-/** Appends to the history; a commit event is recorded once per Application and revision. */
-export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {
+const eventRow = (e: TargetEvent) => ({
+  organization_id: e.organizationId,
+  project_id: e.projectId,
+  tenant_id: e.tenantId,
+  environment: e.environment,
+  service: e.service,
+  kind: e.kind,
+  revision: e.revision,
+  position: e.position,
+  digest: e.digest ?? null,
+  version: e.version ?? null,
+  source_kind: e.sourceKind ?? null,
+  source_id: e.sourceId ?? null,
+  actor: e.actor ?? null,
+  sync_status: e.syncStatus ?? null,
+  health_status: e.healthStatus ?? null,
+  at: e.at,
+});
+
+/**
+ * Appends to the history in one statement; a commit event is recorded once per Application and revision. Answers the
+ * events that were new, as `<tenant id>/<environment>/<service>`.
+ */
+export async function appendEvents(db: Queryable, events: TargetEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
   const rows = (await db('deployed_target_events')
-    .insert({
-      organization_id: e.organizationId,
-      project_id: e.projectId,
-      tenant_id: e.tenantId,
-      environment: e.environment,
-      service: e.service,
-      kind: e.kind,
-      revision: e.revision,
-      position: e.position,
-      digest: e.digest ?? null,
-      version: e.version ?? null,
-      source_kind: e.sourceKind ?? null,
-      source_id: e.sourceId ?? null,
-      actor: e.actor ?? null,
-      sync_status: e.syncStatus ?? null,
-      health_status: e.healthStatus ?? null,
-      at: e.at,
-    })
+    .insert(events.map(eventRow))
     .onConflict(db.raw("(project_id, tenant_id, environment, service, revision) WHERE kind = 'commit'"))
     .ignore()
-    .returning('id')) as unknown[];
-  return rows.length > 0;
+    .returning(['tenant_id', 'environment', 'service'])) as {
+    tenant_id: string;
+    environment: string;
+    service: string;
+  }[];
+  return new Set(rows.map((r) => `${r.tenant_id}/${r.environment}/${r.service}`));
+}
+
+export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {
+  return (await appendEvents(db, [e])).size > 0;
+}
+
+const DESIRED_COLUMNS = [
+  'desired_revision',
+  'desired_position',
+  'desired_digest',
+  'desired_version',
+  'source_kind',
+  'source_id',
+  'actor',
+  'desired_at',
+  'healthy_since',
+] as const;
+
+/** Sets the desired state of many Applications in one statement (inserting the rows that do not exist yet). */
+export async function saveDesired(
+  db: Queryable,
+  rows: (Pick<DeployedTargetRow, 'organization_id' | 'tenant_slug'> &
+    TargetKey &
+    Pick<DeployedTargetRow, (typeof DESIRED_COLUMNS)[number]>)[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db('deployed_targets')
+    .insert(rows.map(({ projectId, tenantId, ...rest }) => ({ project_id: projectId, tenant_id: tenantId, ...rest })))
+    .onConflict(['project_id', 'tenant_id', 'environment', 'service'])
+    .merge(DESIRED_COLUMNS);
 }
 
 /** The version of the newest commit that wrote the Application at or before `position`. */
@@ -209,18 +250,15 @@ export async function matrixPage(
   filter: MatrixFilter,
   page: PageRequest,
 ): Promise<Page<DeployedTargetRow>> {
-  const inner = db('deployed_targets')
-    .select('*', db.raw("tenant_slug || '/' || environment || '/' || service AS target_key"))
-    .where({ organization_id: organizationId, project_id: projectId });
-  if (filter.tenant) void inner.andWhere({ tenant_slug: filter.tenant });
-  if (filter.environment) void inner.andWhere({ environment: filter.environment });
-  if (filter.service) void inner.andWhere({ service: filter.service });
-  const query = db.from(inner.as('d')).select('*');
-  return keysetPage<DeployedTargetRow & { target_key: string }, DeployedTargetRow>(
+  const query = db('deployed_targets').where({ organization_id: organizationId, project_id: projectId });
+  if (filter.tenant) void query.andWhere({ tenant_slug: filter.tenant });
+  if (filter.environment) void query.andWhere({ environment: filter.environment });
+  if (filter.service) void query.andWhere({ service: filter.service });
+  return keysetPage<DeployedTargetRow, DeployedTargetRow>(
     query,
     ['target_key', 'target_key'],
     page,
-    (r) => [r.target_key, r.target_key],
+    (r) => [r.target_key ?? '', r.target_key ?? ''],
     (r) => r,
   );
 }

@@ -21,6 +21,8 @@ it('has a recorded history for every promotion path', () => {
       ...['approved', 'cancelled', 'degraded', 'expired'].flatMap((p) => [p, `${p}.fixed-poll`]),
       'blocked-30-days.first-run',
       'blocked-30-days.last-run',
+      'reported-before-noted.fixed-poll',
+      'reported-before-noted',
     ].sort(),
   );
 });

@@ -13,6 +13,7 @@ import {
   reportPromotionSyncUpdate,
   type Cause,
   type Evaluation,
+  type PromotionSyncReport,
   type PromotionWorkflowInput,
 } from '../../src/promotions/promotion-workflow-contract';
 import { promotionWorkflow } from '../../workflows/promotion';
@@ -83,6 +84,9 @@ function evaluation(causes: Cause[]): Evaluation {
   };
 }
 
+/** What markPromotionCommitted finds already reported per tenant (a fast controller), for the test that needs it. */
+let reportedBeforeNoted: PromotionSyncReport[] = [];
+
 function stubs(): PromotionActivities {
   return {
     evaluatePromotion: async () => {
@@ -97,7 +101,7 @@ function stubs(): PromotionActivities {
     recordPromotionApproval: async (i) => void calls.push(`approve ${i.actor.actor}`),
     markPromotionCommitted: async () => {
       calls.push('committed');
-      return [];
+      return reportedBeforeNoted;
     },
     recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
@@ -225,6 +229,20 @@ describe('promotion workflow', () => {
       finishHeld.release();
     }
     expect(calls).toEqual(['evaluate approvals', 'status Cancelled']);
+  });
+
+  it('counts the reports found when the commit was noted, and waits only for the other tenants', async () => {
+    reportedBeforeNoted = [report('acme', 'Healthy').args[0]];
+    try {
+      const h = await start('reported-before-noted', [[]]);
+      await until(h, 'Syncing');
+      await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy'));
+      expect(await h.result()).toEqual({ status: 'Healthy' });
+      expect(calls.filter((c) => c.startsWith('sync'))).toEqual(['sync globex Healthy']);
+      await keep('reported-before-noted', h);
+    } finally {
+      reportedBeforeNoted = [];
+    }
   });
 
   it('ends Failed when one tenant reports degraded health', async () => {

@@ -10,7 +10,9 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
  * unpatched branch; `frozen-then-committed` was recorded with it (a freeze holding the commit back).
  * `*.fixed-poll.json` were recorded before the `release-bounded-waits` patch (a fixed queue poll, the status search
  * attribute upserted on every poll) and replay down its unpatched branch; the plain ones were recorded after it, and
- * `frozen-62h` is a release held by a 62-hour freeze (history-budget-deploys.test.ts).
+ * `frozen-62h` is a release held by a 62-hour freeze (history-budget-deploys.test.ts). `reported-before-noted` (issue
+ * 27) ends Healthy from the report markReleaseCommitted found already recorded; its `.fixed-poll` was recorded before
+ * the bounded waits.
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -28,7 +30,7 @@ const PATHS = [
 ];
 
 /** Paths recorded after the `release-freeze-gate` patch only (they did not exist before it). */
-const GATED_PATHS = ['frozen-then-committed'];
+const GATED_PATHS = ['frozen-then-committed', 'reported-before-noted'];
 /** Paths recorded after the `release-bounded-waits` patch only. */
 const BOUNDED_PATHS = ['frozen-62h'];
 

@@ -16,6 +16,7 @@ import {
   type ApprovalPolicySnapshot,
   type PreparedRelease,
   type ReleaseWorkflowInput,
+  type SyncReport,
 } from '../../src/releases/release-workflow-contract';
 import { releaseWorkflow } from '../../workflows/release';
 import { timeSkippingWorker } from '../helpers/time-skipping';
@@ -69,6 +70,8 @@ let turnsUntilAcquired = 0;
 let frozenChecks = 0;
 /** Holds the final activity open: the window between an accepted cancel and its final status. */
 const finishHeld = heldActivity();
+/** What markReleaseCommitted finds already reported (a fast controller), for the test that needs it. */
+let reportedBeforeNoted: SyncReport | null = null;
 const calls: string[] = [];
 
 function stubs(): ReleaseActivities {
@@ -101,7 +104,7 @@ function stubs(): ReleaseActivities {
     },
     markReleaseCommitted: async () => {
       calls.push('committed');
-      return null;
+      return reportedBeforeNoted;
     },
     recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
@@ -313,6 +316,19 @@ describe('release workflow', () => {
     });
     expect(await handle.result()).toEqual({ status: 'Healthy' });
     await keep('frozen-then-committed', handle);
+  });
+
+  it('ends Healthy without waiting when the controller reported before the commit was noted', async () => {
+    prepared = preparedWith();
+    reportedBeforeNoted = { revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('controller') };
+    try {
+      const handle = await start('reported-before-noted');
+      expect(await handle.result()).toEqual({ status: 'Healthy' });
+      expect(calls.slice(-2)).toEqual(['committed', 'end Healthy']);
+      await keep('reported-before-noted', handle);
+    } finally {
+      reportedBeforeNoted = null;
+    }
   });
 
   it('ends Failed on a degraded health report', async () => {

@@ -6,7 +6,7 @@ import { bodyOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 /** What runs where: the deployments matrix of a project and the soak time of its environments (docs/releases.md). */
 export function deploymentRoutes(deployments: DeploymentService, pageMax: number): RouteDef[] {
   const tag = 'deployments';
-  const soak = '/api/v2/projects/:slug/deployments/soak-times/:environment';
+  const soak = '/api/v2/projects/:slug/soak-times/:environment';
   return [
     {
       method: 'get',

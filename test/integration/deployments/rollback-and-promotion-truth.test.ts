@@ -128,13 +128,7 @@ describe('rollback from the real state', () => {
       status: 200,
       body: expect.objectContaining({ skipped: [] }),
     });
-    await eventually(
-      async () => {
-        if ((await desiredVersion('rb', 'prod')) !== '1.5.0') throw new Error('webhook update not committed yet');
-      },
-      20_000,
-      'the webhook commit',
-    );
+    await eventually(async () => (await desiredVersion('rb', 'prod')) === '1.5.0', 20_000, 'the webhook commit');
     await sim.refresh();
     expect(await preview()).toMatchObject({ rollbackTo: { kind: 'bulk-update', versions: { web: '1.4.0' } } });
 
@@ -149,6 +143,37 @@ describe('rollback from the real state', () => {
     await releases.status(owner, rollback.body.id, 'Healthy');
     expect(await desiredVersion('rb', 'prod')).toBe('1.4.0');
   }, 240_000);
+});
+
+describe('a rollback under break-glass', () => {
+  it('carries the session id and justification on release.create, rollback.initiate and target.pin', async () => {
+    const { tenants, sim } = await project('bgr');
+    await release(sim, 'bgr', tenants.acme!, 'prod', '1.1.0');
+    await release(sim, 'bgr', tenants.acme!, 'prod', '1.2.0');
+    const justification = 'checkout down, roll back now';
+    const session = await api.http.post<{ id: string }>('/api/v2/break-glass', {
+      token: owner,
+      body: { justification, durationMinutes: 5, scope: { projects: ['bgr'] } },
+    });
+    expect(session.status).toBe(201);
+    const rollback = await api.http.post<{ id: string }>(`/api/v2/tenants/${tenants.acme}/envs/prod/rollback`, {
+      token: owner,
+      body: {},
+    });
+    expect(rollback.status).toBe(201);
+    await releases.status(owner, rollback.body.id, 'Syncing');
+    const entries = await api.http.get<{ items: { action: string; details: Record<string, unknown> }[] }>(
+      `/api/v2/audit-logs?resourceType=release&resourceId=${rollback.body.id}&limit=100`,
+      { token: owner },
+    );
+    const breakGlassOf = (action: string) => entries.body.items.find((e) => e.action === action)?.details.breakGlass;
+    for (const action of ['release.create', 'rollback.initiate', 'target.pin', 'release.deploy']) {
+      expect({ action, breakGlass: breakGlassOf(action) }).toEqual({
+        action,
+        breakGlass: { sessionId: session.body.id, justification },
+      });
+    }
+  }, 180_000);
 });
 
 describe('verified promotions', () => {
@@ -177,7 +202,7 @@ describe('verified promotions', () => {
 
   it('with a soak time, clears only once the version has been Healthy that long', async () => {
     const { sim } = await project('soak');
-    const soak = await api.http.put('/api/v2/projects/soak/deployments/soak-times/dev', {
+    const soak = await api.http.put('/api/v2/projects/soak/soak-times/dev', {
       token: owner,
       body: { seconds: 4 },
     });
