@@ -170,7 +170,8 @@ export function createAgentHub(deps: AgentHubDeps) {
       });
       if (!beat) throw new Unauthorized('invalid or expired agent credential');
       // A failed signal is retried by a later heartbeat: the row still says Disconnected until the workflow acts.
-      if (beat.before.previous_status === 'Disconnected') await signalMonitor(session.clusterId, beat.before.name, session.organizationId);
+      if (beat.before.previous_status === 'Disconnected')
+        await signalMonitor(session.clusterId, beat.before.name, session.organizationId);
       return { commands: beat.commands };
     },
 
