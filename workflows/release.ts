@@ -315,6 +315,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     holdOf: (turn) => (turn.acquired ? null : { clearsAt: null }),
     onHold: (turn) => show('Queued', queuedDetails(turn.behindTitle ?? turn.behind)),
     wakes: () => handovers,
+    wakesDuringCheck: bounded,
     recheckMs: resume?.stage === 'queued' ? resume.recheckMs : input.timing.queuePollMs,
   });
   if (queue.kind === 'continue') return carryOn('queued', queue.recheckMs);

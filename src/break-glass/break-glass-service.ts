@@ -101,10 +101,8 @@ export function createBreakGlassService(
             scope: { projectIds, environments: input.scope?.environments ?? [] },
           },
         ],
-        searchAttributes: [
-          { key: SEARCH_ATTRIBUTES.organizationId, value: caller.organizationId },
-          { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'opening' },
-        ],
+        labels: { organizationId: caller.organizationId },
+        searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'opening' }],
         summary: `break-glass session of ${caller.principal.actor}`,
       });
       await handle.executeUpdate(breakGlassOpenedUpdate);

@@ -88,7 +88,7 @@ export function createAgentHub(deps: AgentHubDeps) {
   const signalPauseMs = Math.min(30_000, config.disconnectAfterMs / 4);
 
   /** Signal-with-start of the cluster's heartbeat workflow; a failure is logged and the next heartbeat retries. */
-  async function signalMonitor(clusterId: string, name: string): Promise<void> {
+  async function signalMonitor(clusterId: string, name: string, organizationId: string): Promise<void> {
     const now = Date.now();
     if (now - (lastSignalMs.get(clusterId) ?? 0) < signalPauseMs) return;
     lastSignalMs.set(clusterId, now);
@@ -98,6 +98,7 @@ export function createAgentHub(deps: AgentHubDeps) {
         signalArgs: [],
         workflowId: clusterHeartbeatWorkflowId(clusterId),
         args: [{ clusterId, windowMs: config.disconnectAfterMs, checksPerRun: config.heartbeatChecksPerRun }],
+        labels: { organizationId },
         summary: `cluster ${name}: agent heartbeat monitor`,
       })
       .catch((err: unknown) => {
@@ -113,7 +114,7 @@ export function createAgentHub(deps: AgentHubDeps) {
      */
     async reconcileSilent(): Promise<number> {
       const silent = await silentConnectedClusters(db, 2 * config.disconnectAfterMs, 500);
-      for (const c of silent) await signalMonitor(c.id, c.name);
+      for (const c of silent) await signalMonitor(c.id, c.name, c.organization_id);
       return silent.length;
     },
 
@@ -174,7 +175,8 @@ export function createAgentHub(deps: AgentHubDeps) {
       });
       if (!beat) throw new Unauthorized('invalid or expired agent credential');
       // A failed signal is retried by a later heartbeat: the row still says Disconnected until the workflow acts.
-      if (beat.before.previous_status === 'Disconnected') await signalMonitor(session.clusterId, beat.before.name);
+      if (beat.before.previous_status === 'Disconnected')
+        await signalMonitor(session.clusterId, beat.before.name, session.organizationId);
       return { commands: beat.commands };
     },
 

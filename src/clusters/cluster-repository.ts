@@ -202,7 +202,7 @@ export async function silentConnectedClusters(db: Queryable, silentMs: number, l
     .whereRaw("last_heartbeat_at < now() - (? * interval '1 millisecond')", [silentMs])
     .orderBy('last_heartbeat_at')
     .limit(limit)
-    .select('id', 'name')) as { id: string; name: string }[];
+    .select('id', 'name', 'organization_id')) as { id: string; name: string; organization_id: string }[];
 }
 
 /** The cluster's status and whether its last heartbeat is older than the window, by the database clock. */

@@ -75,7 +75,8 @@ export function createCommitClient(deps: { workflows: WorkflowStarter; taskQueue
           },
         },
       ],
-      summary: `commit to ${project.slug}`,
+      labels: { organizationId: project.organizationId, projectId: project.id },
+      summary: `commit: ${input.message.slice(0, 120)}`,
     });
     try {
       return await handle.result();

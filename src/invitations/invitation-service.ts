@@ -98,11 +98,9 @@ export function createInvitationService(deps: InvitationServiceDeps) {
     await deps.workflows.start(invitationWorkflow, {
       workflowId: row.workflow_id,
       args: [input],
-      searchAttributes: [
-        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
-        { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'pending' },
-      ],
-      summary: `Invitation ${row.id} (${row.role})`,
+      labels: { organizationId: row.organization_id },
+      searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'pending' }],
+      summary: `invitation of ${row.email} as ${row.role}, expires ${row.expires_at.toISOString()}`,
     });
     await markWorkflowStarted(db, row.id);
   }

@@ -18,7 +18,6 @@ import {
 } from './notification-workflow-contract';
 import { emailOf } from './email-message';
 import type { OrgMailer } from './org-mailer';
-import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import { notificationDigestWorkflow } from '../../workflows/notification-digest';
 
 export async function readCursor(db: Queryable, organizationId: string): Promise<number> {
@@ -149,7 +148,7 @@ export async function planDispatch(
       args: [{ organizationId: input.organizationId, userId, sendsPerRun: 100 }],
       signal: digestItemSignal,
       signalArgs: [item],
-      searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: input.organizationId }],
+      labels: { organizationId: input.organizationId },
       summary: `notification digest of user ${userId}`,
     });
   }

@@ -1,4 +1,3 @@
-import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { notificationDispatchWorkflow } from '../../workflows/notification-dispatch';
 import type { NotificationsConfig } from '../config/notifications';
@@ -28,8 +27,8 @@ export function createDispatcherStarter(
             turnsPerRun: TURNS_PER_RUN,
           },
         ],
-        searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: organizationId }],
-        summary: `notification dispatcher of organization ${organizationId}`,
+        labels: { organizationId },
+        summary: 'notification dispatcher',
       });
     },
   };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
-import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
 import { claimSend } from './delivery-repository';
@@ -111,10 +110,7 @@ export async function routeToEscalations(
         args: [
           { incidentId: decision.open.id, organizationId: message.organizationId, policy: snapshot(policy), message },
         ],
-        searchAttributes: [
-          { key: SEARCH_ATTRIBUTES.organizationId, value: message.organizationId },
-          ...(message.projectId ? [{ key: SEARCH_ATTRIBUTES.projectId, value: message.projectId }] : []),
-        ],
+        labels: { organizationId: message.organizationId, projectId: message.projectId },
         summary: `escalation "${policy.name}": ${message.title}`,
       });
     }

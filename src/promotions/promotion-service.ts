@@ -83,13 +83,10 @@ export function createPromotionService(deps: PromotionServiceDeps) {
           timing: deps.timing,
         },
       ],
-      searchAttributes: [
-        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
-        { key: SEARCH_ATTRIBUTES.projectId, value: row.project_id },
-        { key: SEARCH_ATTRIBUTES.environment, value: row.target_environment },
-        { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Evaluating' },
-      ],
-      summary: `Promotion ${row.source_environment} -> ${row.target_environment}`,
+      labels: { organizationId: row.organization_id, projectId: row.project_id, environment: row.target_environment },
+      searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Evaluating' }],
+      summary: `promote ${row.source_environment} -> ${row.target_environment}`,
+      details: `Promotion \`${row.id}\``,
     });
     await markPromotionWorkflowStarted(db, row.id);
   }

@@ -148,15 +148,19 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           timing: deps.timing,
         },
       ],
+      labels: {
+        organizationId: row.organization_id,
+        projectId: row.project_id,
+        tenantId: row.tenant_id,
+        tenantSlug: row.tenant_slug,
+        environment: row.environment,
+      },
       searchAttributes: [
-        { key: SEARCH_ATTRIBUTES.organizationId, value: row.organization_id },
-        { key: SEARCH_ATTRIBUTES.projectId, value: row.project_id },
-        { key: SEARCH_ATTRIBUTES.tenantId, value: row.tenant_id },
-        { key: SEARCH_ATTRIBUTES.environment, value: row.environment },
         { key: SEARCH_ATTRIBUTES.releaseId, value: row.id },
         { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Validating' },
       ],
-      summary: `Release ${row.tenant_slug}/${row.environment}: ${row.title}`,
+      summary: `release ${row.title}`,
+      details: `Release \`${row.id}\` (API: \`GET /api/v1/releases/${row.id}\`)`,
     });
     await markReleaseWorkflowStarted(db, row.id);
   }

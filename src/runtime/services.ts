@@ -13,6 +13,7 @@ import { createMailer, type Mailer } from '../mail/mailer';
 import { createRateLimiter, sweepExpiredCounters, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { connectClient } from '../temporal/connection';
 import { createWorkflowStarter, type WorkflowStarter } from '../temporal/start-workflow';
+import { slugLookup } from '../temporal/slug-lookup';
 import { ValidationEngine } from '../validation';
 import { createDomainServices, type DomainServices } from './domain-services';
 
@@ -97,7 +98,7 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     metrics,
     audit,
     temporal,
-    workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics),
+    workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics, slugLookup(db)),
     readiness: readinessOf(db, temporal, validation),
     mailer: createMailer(config.identity.mail, logger),
     limiter,

@@ -18,7 +18,9 @@ export function taskQueue(prefix: string, name: TaskQueueName): string {
 
 export const SEARCH_ATTRIBUTES = {
   organizationId: defineSearchAttributeKey('OrganizationId', SearchAttributeType.KEYWORD),
+  organizationSlug: defineSearchAttributeKey('OrganizationSlug', SearchAttributeType.KEYWORD),
   projectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
+  projectSlug: defineSearchAttributeKey('ProjectSlug', SearchAttributeType.KEYWORD),
   tenantId: defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD),
   environment: defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD),
   releaseId: defineSearchAttributeKey('ReleaseId', SearchAttributeType.KEYWORD),

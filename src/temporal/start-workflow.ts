@@ -2,6 +2,7 @@ import { WorkflowIdConflictPolicy, type Client, type WorkflowHandle } from '@tem
 import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
+import { labelAttributes, labelledSummary, type SlugLookup, type WorkflowLabels } from './workflow-labels';
 
 export interface StartOptions<Args extends unknown[]> {
   workflowId: string;
@@ -10,8 +11,12 @@ export interface StartOptions<Args extends unknown[]> {
   queue?: TaskQueueName;
   searchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
-  /** One line shown in the Temporal UI's workflow list. */
+  /** What it does, in words; with `labels`, the line in the Temporal UI's list is `org/project tenant/env: <summary>`. */
   summary?: string;
+  /** Who and where it works for: search attributes by id and by slug, and the summary's prefix. */
+  labels?: WorkflowLabels;
+  /** Markdown shown on the workflow's page in the Temporal UI (e.g. the API resource it belongs to). */
+  details?: string;
 }
 
 export interface WorkflowStarter {
@@ -32,7 +37,25 @@ export function createWorkflowStarter(
   temporal: Client,
   queuePrefix: string,
   metrics: Pick<Metrics, 'workflowStarts'>,
+  slugs: SlugLookup = async () => ({ organization: null, project: null }),
 ): WorkflowStarter {
+  /** Search attributes, summary and details of a start: the labels' (ids and slugs) first, the caller's own after. */
+  async function described(opts: StartOptions<unknown[]>) {
+    if (!opts.labels) {
+      return { typedSearchAttributes: opts.searchAttributes, staticSummary: opts.summary, staticDetails: opts.details };
+    }
+    const found = await slugs(opts.labels.organizationId, opts.labels.projectId ?? null).catch(() => ({
+      organization: null,
+      project: null,
+    }));
+    const own = opts.searchAttributes ?? [];
+    const labelled = labelAttributes(opts.labels, found).filter((l) => !own.some((o) => o.key.name === l.key.name));
+    return {
+      typedSearchAttributes: [...labelled, ...own],
+      staticSummary: labelledSummary(opts.labels, found, opts.summary ?? 'workflow'),
+      staticDetails: opts.details,
+    };
+  }
   return {
     async start(workflow, opts) {
       const handle = await temporal.workflow.start(workflow, {
@@ -40,9 +63,8 @@ export function createWorkflowStarter(
         workflowId: opts.workflowId,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         args: opts.args,
-        typedSearchAttributes: opts.searchAttributes,
         memo: opts.memo,
-        staticSummary: opts.summary,
+        ...(await described(opts)),
       } as Parameters<Client['workflow']['start']>[1]);
       metrics.workflowStarts.inc({ workflow: workflow.name });
       return handle as WorkflowHandle<typeof workflow>;
@@ -54,9 +76,8 @@ export function createWorkflowStarter(
         args: opts.args,
         signal: opts.signal,
         signalArgs: opts.signalArgs,
-        typedSearchAttributes: opts.searchAttributes,
         memo: opts.memo,
-        staticSummary: opts.summary,
+        ...(await described(opts)),
       } as Parameters<Client['workflow']['signalWithStart']>[1]);
     },
   };

@@ -92,7 +92,7 @@ it(`gathers 10,000 events of a 7-day digest window into one summary, under ${HIS
 
 it(`pages an escalation repeating for a week, then resolves it, under ${HISTORY_BUDGET} events per run`, async () => {
   const incidentId = randomUUID();
-  const repeatCount = Number(process.env.BUDGET_REPEATS ?? (7 * DAY) / (20 * MINUTE));
+  const repeatCount = (7 * DAY) / (20 * MINUTE);
   const handle = await ts.env.client.workflow.start(escalationIncidentWorkflow, {
     taskQueue: ts.taskQueue,
     workflowId: `escalation-incident-${incidentId}`,

@@ -68,6 +68,23 @@ beforeEach(() => {
   calls.length = 0;
 });
 
+it('dispatches an organization outbox in order and continues as new after its turns', async () => {
+  const dispatcher = await ts.env.client.workflow.start(notificationDispatchWorkflow, {
+    taskQueue: ts.taskQueue,
+    workflowId: `notification-dispatch-${randomUUID()}`,
+    args: [{ organizationId: 'org-1', pollIntervalMs: 60_000, batchSize: 10, turnsPerRun: 2 }],
+  });
+  const first = ts.env.client.workflow.getHandle(dispatcher.workflowId, dispatcher.firstExecutionRunId);
+  for (const deadline = Date.now() + 30_000; (await first.describe()).status.name === 'RUNNING';) {
+    if (Date.now() > deadline) throw new Error('the dispatcher never continued as new');
+    await ts.env.sleep(60_000);
+  }
+  expect(calls.slice(0, 3)).toEqual(['plan after 7', 'deliver event-8 to chan-1', 'plan after 8']);
+  expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
+  await keep('dispatch-two-turns', first);
+  await dispatcher.terminate('test over');
+});
+
 it('proves the path with durable steps and answers a ping', async () => {
   const runId = randomUUID();
   const proof = await ts.env.client.workflow.start(proofWorkflow, {
@@ -117,21 +134,4 @@ it('commits on the git queue and starts the push of a project with a remote; a f
   expect((await failing.result()).status).toBe('failed');
   pushFails = false;
   await keep('git-push-failed', failing);
-});
-
-it('dispatches an organization outbox in order and continues as new after its turns', async () => {
-  const dispatcher = await ts.env.client.workflow.start(notificationDispatchWorkflow, {
-    taskQueue: ts.taskQueue,
-    workflowId: `notification-dispatch-${randomUUID()}`,
-    args: [{ organizationId: 'org-1', pollIntervalMs: 60_000, batchSize: 10, turnsPerRun: 2 }],
-  });
-  const first = ts.env.client.workflow.getHandle(dispatcher.workflowId, dispatcher.firstExecutionRunId);
-  for (const deadline = Date.now() + 30_000; (await first.describe()).status.name === 'RUNNING';) {
-    if (Date.now() > deadline) throw new Error('the dispatcher never continued as new');
-    await ts.env.sleep(60_000);
-  }
-  expect(calls.slice(0, 3)).toEqual(['plan after 7', 'deliver event-8 to chan-1', 'plan after 8']);
-  expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
-  await keep('dispatch-two-turns', first);
-  await dispatcher.terminate('test over');
 });

@@ -34,6 +34,11 @@ export interface WaitUntilClearOptions<T> {
   recheckMs: number;
   /** False on the branch of histories recorded before bounded waits: never continue as new there. */
   mayContinue: boolean;
+  /**
+   * Whether a wake that arrives during the check itself counts (the check looks again at once). Default true; the
+   * release queue's histories recorded before bounded waits ignored such a wake, and replay them with false.
+   */
+  wakesDuringCheck?: boolean;
 }
 
 export type WaitOutcome<T> =
@@ -54,17 +59,19 @@ const remaining = (atMs: number) => Math.max(atMs - Date.now(), 1);
 export async function waitUntilClear<T>(opts: WaitUntilClearOptions<T>): Promise<WaitOutcome<T>> {
   let recheckMs = opts.recheckMs;
   for (;;) {
+    const wakesAtCheck = opts.wakes();
     const answer = await opts.check();
     const hold = opts.holdOf(answer);
     if (hold === null) return { kind: 'clear', answer };
     opts.onHold(answer, hold);
-    if (opts.mayContinue && runIsLong()) {
+    const wakesBefore = opts.wakesDuringCheck === false ? opts.wakes() : wakesAtCheck;
+    // A wake during the check (an approval's Update) is looked at first, in this run, before continuing as new.
+    if (opts.mayContinue && runIsLong() && opts.wakes() === wakesAtCheck) {
       return { kind: 'continue', answer, recheckMs };
     }
     const waits = [recheckMs];
     if (hold.clearsAt !== null) waits.push(remaining(hold.clearsAt));
     if (opts.deadline != null) waits.push(remaining(opts.deadline));
-    const wakesBefore = opts.wakes();
     const woken = await condition(() => opts.wakes() !== wakesBefore || opts.stopped(), Math.min(...waits));
     if (opts.stopped()) return { kind: 'stopped', answer };
     if (!woken && opts.mayContinue) recheckMs = Math.min(recheckMs * 2, MAX_RECHECK_MS);
