@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
+import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
 import { recordCommit } from '../../src/gitops/commit-record-repository';
 import { readBranch } from '../../src/gitops/commit-writer';
 import { apiCaller } from '../api-call';
@@ -63,14 +63,7 @@ async function main(): Promise<void> {
   try {
     const call = apiCaller(platform.baseUrl, platform.token);
     const s = platform.services;
-    const deps: CommitPathDeps = {
-      db: s.db,
-      audit: s.audit,
-      repositories: s.repositories,
-      publicUrl: s.config.publicUrl,
-      sources: s.sources,
-      governance: s.governance,
-    };
+    const deps: CommitPathDeps = commitPathDepsOf(s);
     const org = (await s.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
     const request = (projectId: string, writes: { path: string; content: string }[]): CommitRequest => {
       const key = randomUUID();

@@ -1,7 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { runScript } from '../../helpers/child-process';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
-import { runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
 import { readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
@@ -25,14 +25,7 @@ beforeAll(async () => {
   const project = (await s.db('projects').where({ organization_id: org.id, slug: 'unit' }).first('id')) as {
     id: string;
   };
-  deps = {
-    db: s.db,
-    audit: s.audit,
-    repositories: s.repositories,
-    publicUrl: s.config.publicUrl,
-    sources: s.sources,
-    governance: s.governance,
-  };
+  deps = commitPathDepsOf(s);
   repo = s.repositories.pathOf(org.id, project.id);
   request = (key, message) => ({
     organizationId: org.id,
