@@ -19,6 +19,8 @@ beforeAll(async () => {
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
+    // The agent listener on a free port too: the default 8091 collides with any other platform on the machine.
+    AGENT_GRPC_PORT: '0',
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
