@@ -1,5 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from '../src/gitops/commit-path';
+import {
+  CommitRefused,
+  commitPathDepsOf,
+  runCommit,
+  type CommitOutcome,
+  type CommitRequest,
+} from '../src/gitops/commit-path';
 import { maintainRepositories, type MaintenanceTarget } from '../src/gitops/repository-maintenance';
 import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
@@ -12,14 +18,7 @@ const HEARTBEAT_MS = 1000;
 export function createGitActivities(
   services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources' | 'governance'>,
 ): GitActivities {
-  const deps = {
-    db: services.db,
-    audit: services.audit,
-    repositories: services.repositories,
-    publicUrl: services.config.publicUrl,
-    sources: services.sources,
-    governance: services.governance,
-  };
+  const deps = commitPathDepsOf(services);
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {
       // Heartbeats let Temporal notice a worker that died mid-commit within seconds and retry elsewhere; the retry is

@@ -140,6 +140,14 @@ export interface CommitPathDeps {
   governance: GovernanceGate;
 }
 
+/** The commit path's dependencies from the built services (the git activities, tests and benches). */
+export function commitPathDepsOf(
+  services: Omit<CommitPathDeps, 'publicUrl'> & { config: { publicUrl: string } },
+): CommitPathDeps {
+  const { db, audit, repositories, sources, governance } = services;
+  return { db, audit, repositories, publicUrl: services.config.publicUrl, sources, governance };
+}
+
 /**
  * A bulk image update is checked against freezes again at commit time, in the commit's transaction (a freeze that
  * started after the request refuses it, unless the actor's break-glass covers it). Releases and promotions check

@@ -84,6 +84,29 @@ export async function buildCommit(
   return commit;
 }
 
+/** A lock older than this was left by a process that died between taking and renaming it (writers hold it for ms). */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Creates `<ref>.lock` exclusively. Another holder is git itself (gc's pack-refs holds it for a moment): wait a little;
+ * one older than STALE_LOCK_MS was left by a dead process (we hold the repository's advisory lock), so it is removed.
+ */
+async function takeLock(lock: string): Promise<fs.FileHandle> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.open(lock, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 50) throw err;
+      const age = await fs.stat(lock).then(
+        (st) => Date.now() - st.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS) await fs.rm(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 /**
  * Moves the branch from `from` (null: it does not exist) to `to`, compare-and-swap: fails if it moved meanwhile.
  * Written the way git's files backend writes a loose ref (create `<ref>.lock` exclusively, check the old value, write,
@@ -94,7 +117,7 @@ export async function moveBranch(repo: string, to: string, from: string | null):
   const ref = path.join(repo, BRANCH_REF);
   const lock = `${ref}.lock`;
   await fs.mkdir(path.dirname(ref), { recursive: true });
-  const handle = await fs.open(lock, 'wx');
+  const handle = await takeLock(lock);
   try {
     try {
       const current = await readBranch(repo);

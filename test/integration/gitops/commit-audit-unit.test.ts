@@ -1,14 +1,14 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { runScript } from '../../helpers/child-process';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
-import { runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
 import { readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
 import { makeProject } from './gitops-harness';
 
 /**
- * A commit and its audit entry are one unit (issue 25, docs/security.md GIT-AUDIT-1): no commit stays on the branch
+ * A commit and its audit entry are one unit (issue 25, docs/security.md AU-2, A-55): no commit stays on the branch
  * without its entry, whatever fails between the Git write and the database commit, and `verify-audit` finds any that
  * did.
  */
@@ -25,14 +25,7 @@ beforeAll(async () => {
   const project = (await s.db('projects').where({ organization_id: org.id, slug: 'unit' }).first('id')) as {
     id: string;
   };
-  deps = {
-    db: s.db,
-    audit: s.audit,
-    repositories: s.repositories,
-    publicUrl: s.config.publicUrl,
-    sources: s.sources,
-    governance: s.governance,
-  };
+  deps = commitPathDepsOf(s);
   repo = s.repositories.pathOf(org.id, project.id);
   request = (key, message) => ({
     organizationId: org.id,
@@ -104,3 +97,17 @@ it('finds a commit without an audit entry (verify-audit exits 1), and the next w
   const after = await runScript('scripts/admin.ts', ['verify-audit'], env);
   expect([after.code, JSON.parse(after.output)]).toMatchObject([0, { ok: true, unauditedCommits: [] }]);
 }, 60_000);
+
+it('commits nothing when a write leaves the tree as it is (no empty commit, no record)', async () => {
+  const tip = await readBranch(repo);
+  const same = request('unit-1', 'first');
+  const again = await runCommit(deps, { ...same, idempotencyKey: 'unit-same', workflowId: 'test-unit-same' });
+  expect(again).toMatchObject({ sha: null, created: false });
+  const gone = await runCommit(deps, {
+    ...request('unit-gone', 'delete a missing file'),
+    operation: { type: 'files', writes: [], deletes: ['notes/never-there.md'] },
+  });
+  expect(gone).toMatchObject({ sha: null, created: false });
+  expect(await readBranch(repo)).toBe(tip);
+  expect(await platform.services.db('git_commits').whereIn('idempotency_key', ['unit-same', 'unit-gone'])).toEqual([]);
+});

@@ -2,7 +2,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { COMMIT_FAILURE } from '../../../src/gitops/commit-failure';
-import { runCommit, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitPathDepsOf, runCommit, type CommitRequest } from '../../../src/gitops/commit-path';
 import { resolveRef } from '../../../src/gitops/git-plumbing';
 import { MAIN_BRANCH } from '../../../src/gitops/repository-store';
 import { makeProject } from '../gitops/gitops-harness';
@@ -50,14 +50,7 @@ it('refuses at commit time a bulk image update whose target a freeze now covers,
       pairs: [{ tenant: 'acme', environment: 'dev' }],
     },
   };
-  const deps = {
-    db: s.db,
-    audit: s.audit,
-    repositories: s.repositories,
-    publicUrl: s.config.publicUrl,
-    sources: s.sources,
-    governance: s.governance,
-  };
+  const deps = commitPathDepsOf(s);
   const repo = s.repositories.pathOf(org.id, project.id);
   const head = await resolveRef(repo, MAIN_BRANCH);
   await expect(runCommit(deps, request)).rejects.toMatchObject({
