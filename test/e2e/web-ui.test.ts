@@ -40,7 +40,7 @@ afterAll(async () => {
 afterEach(async () => {
   // The page as each step left it, for reading a failure (artifacts only).
   const step = (expect.getState().currentTestName ?? 'step').replace(/\W+/g, '-').slice(-60);
-  await screenshot(owner.page, `after-${step}`);
+  await screenshot(owner.page, `after-${step}`, false);
   // No Content-Security-Policy violation and no uncaught error in either browser, whatever the step.
   expect([...owner.problems, ...approver.problems]).toEqual([]);
 });
