@@ -1,0 +1,225 @@
+import type { Command } from 'commander';
+import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
+import { CliError, EXIT } from '../lib/api-error';
+import { act, subcommand, waitOptions } from '../lib/command-kit';
+import { enc, tenantId, type Page } from '../lib/lookups';
+import { paint, printList, printValue } from '../lib/output';
+import type { ReleaseView } from '../lib/release-progress';
+import { waitForRelease } from './releases';
+
+interface StatusRow {
+  tenant: string;
+  environment: string;
+  service: string;
+  syncStatus: string | null;
+  healthStatus: string | null;
+  revision: string | null;
+  reportedAt: string | null;
+}
+
+interface CompareItem {
+  tenant: string;
+  service: string;
+  differences: { type: string; from?: unknown; to?: unknown; diff?: string }[];
+}
+
+export function registerProjectViews(program: Command): void {
+  subcommand(program, 'status', 'What runs where: tenants x environments x services with sync and health', [
+    'delivery status --env prod',
+  ])
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--env <environment>', 'only this environment')
+    .option('--service <service>', 'only this service')
+    .action(
+      act<{ tenant?: string; env?: string; service?: string }>(async (rt, flags) => {
+        const page = await rt.api.get<Page<StatusRow>>(`/api/v2/projects/${enc(rt.project())}/deployment-status`, {
+          tenant: flags.tenant,
+          environment: flags.env,
+          service: flags.service,
+        });
+        printList(
+          rt.out,
+          rt.output,
+          page.items,
+          [
+            { header: 'tenant', value: (r) => r.tenant },
+            { header: 'env', value: (r) => r.environment },
+            { header: 'service', value: (r) => r.service },
+            { header: 'sync', value: (r) => r.syncStatus },
+            { header: 'health', value: (r) => r.healthStatus },
+            { header: 'revision', value: (r) => r.revision?.slice(0, 12) },
+            { header: 'since', value: (r) => r.reportedAt },
+          ],
+          page,
+        );
+      }),
+    );
+
+  subcommand(program, 'compare', 'Compare two environments: images, replicas, variables, resources, manifests', [
+    'delivery compare --from staging --to prod',
+    'delivery compare --from staging --to prod --type image --all',
+  ])
+    .requiredOption('--from <environment>', 'one environment')
+    .requiredOption('--to <environment>', 'the other')
+    .option('--tenant <tenant>', 'only this tenant')
+    .option('--service <service>', 'only this service')
+    .option(
+      '--type <type>',
+      'only one kind of difference (image, replicas, variables, resources, manifests, application)',
+    )
+    .option('--all', 'also list pairs without differences')
+    .action(
+      act<{ from: string; to: string; tenant?: string; service?: string; type?: string; all?: boolean }>(
+        async (rt, flags) => {
+          const query: CompareQueryRequest = {
+            from: flags.from,
+            to: flags.to,
+            tenant: flags.tenant,
+            service: flags.service,
+            type: flags.type as CompareQueryRequest['type'],
+            changedOnly: flags.all ? 'false' : 'true',
+          };
+          const answer = await rt.api.get<{ items: CompareItem[] }>(`/api/v2/projects/${enc(rt.project())}/compare`, {
+            ...query,
+          });
+          if (rt.output !== 'table') return printValue(rt.out, rt.output, answer);
+          if (answer.items.length === 0) rt.out.write(`no differences between ${flags.from} and ${flags.to}\n`);
+          for (const item of answer.items) {
+            rt.out.write(`${paint(rt.out, 'bold', `${item.tenant}/${item.service}`)}\n`);
+            if (item.differences.length === 0) rt.out.write('  (same)\n');
+            for (const d of item.differences) {
+              if (d.diff !== undefined) rt.out.write(`  ${d.type}:\n${indent(d.diff)}`);
+              else rt.out.write(`  ${d.type}: ${JSON.stringify(d.from)} -> ${JSON.stringify(d.to)}\n`);
+            }
+          }
+        },
+      ),
+    );
+
+  subcommand(program, 'bulk-update', 'Set one workload tag on tenant/environment pairs in one commit', [
+    'delivery bulk-update --workload web --pairs acme:prod,globex:prod --tag 1.4.0 --preview',
+    'delivery bulk-update --workload web --pairs acme:prod,globex:prod --tag 1.4.0',
+  ])
+    .requiredOption('--workload <name>', 'the workload')
+    .requiredOption('--pairs <tenant:env,...>', 'tenant and environment pairs')
+    .requiredOption('--tag <tag>', 'the new image tag')
+    .option('-m, --message <text>', 'commit message')
+    .option('--preview', 'show the files that would change, commit nothing')
+    .action(
+      act<{ workload: string; pairs: string; tag: string; message?: string; preview?: boolean }>(async (rt, flags) => {
+        const pairs = flags.pairs.split(',').map((pair) => {
+          const [tenant, environment, extra] = pair.trim().split(':');
+          if (!tenant || !environment || extra !== undefined) {
+            throw new CliError(`--pairs: "${pair}" is not tenant:environment`, EXIT.usage);
+          }
+          return { tenant, environment };
+        });
+        const body: BulkUpdateRequest = {
+          workload: flags.workload,
+          pairs: pairs as BulkUpdateRequest['pairs'],
+          tag: flags.tag,
+          ...(flags.message ? { message: flags.message } : {}),
+        };
+        const path = `/api/v2/projects/${enc(rt.project())}/bulk-update${flags.preview ? '/preview' : ''}`;
+        printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await rt.api.post(path, body));
+      }),
+    );
+
+  waitOptions(
+    subcommand(program, 'rollback', 'Preview or roll back a tenant environment to the last Healthy release', [
+      'delivery rollback --tenant acme --env prod --preview',
+      'delivery rollback --tenant acme --env prod --to <release-id> --reason "bad config" --wait',
+    ])
+      .requiredOption('--tenant <tenant>', 'tenant (slug or id)')
+      .requiredOption('--env <environment>', 'environment')
+      .option('--to <release-id>', 'the release to restore (default: the last Healthy one before what runs now)')
+      .option('--reason <text>', 'why (kept in the audit log)')
+      .option('--preview', 'show what would be restored and the diff, commit nothing'),
+  ).action(
+    act<{
+      tenant: string;
+      env: string;
+      to?: string;
+      reason?: string;
+      preview?: boolean;
+      wait?: boolean;
+      timeout: string;
+      interval: string;
+    }>(async (rt, flags) => {
+      const tenant = await tenantId(rt.api, rt.project(), flags.tenant);
+      const body: RollbackRequest = { releaseId: flags.to, reason: flags.reason };
+      const base = `/api/v2/tenants/${enc(tenant)}/envs/${enc(flags.env)}/rollback`;
+      if (flags.preview)
+        return printValue(
+          rt.out,
+          rt.output === 'table' ? 'yaml' : rt.output,
+          await rt.api.post(`${base}/preview`, body),
+        );
+      const release = await rt.api.post<ReleaseView>(base, body);
+      if (flags.wait) return waitForRelease(rt, release.id, flags);
+      printValue(rt.out, rt.output, release);
+    }),
+  );
+
+  subcommand(
+    program,
+    'approvals',
+    'Releases and promotions waiting for a decision, across projects (not your own)',
+  ).action(
+    act(async (rt) => {
+      const me = await rt.api.get<{ user: { email: string } }>('/api/v1/auth/me');
+      const projects = await rt.api.get<Page<{ slug: string }>>('/api/v2/projects', { limit: 200 });
+      const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];
+      for (const { slug } of projects.items) {
+        const releases = await rt.api.get<Page<ReleaseView & { createdBy: string }>>(
+          `/api/v2/projects/${enc(slug)}/releases`,
+          { status: 'PendingApproval', limit: 100 },
+        );
+        for (const r of releases.items) {
+          if (r.createdBy === me.user.email) continue;
+          waiting.push({
+            kind: 'release',
+            id: r.id,
+            project: slug,
+            what: `${r.tenant}/${r.environment}: ${r.title}`,
+            by: r.createdBy,
+          });
+        }
+        const promotions = await rt.api.get<
+          Page<{
+            id: string;
+            sourceEnvironment: string;
+            targetEnvironment: string;
+            createdBy: string;
+            causes: { cause: string }[] | null;
+          }>
+        >(`/api/v2/projects/${enc(slug)}/promotions`, { status: 'Blocked' });
+        for (const p of promotions.items) {
+          if (p.createdBy === me.user.email || !(p.causes ?? []).some((c) => c.cause === 'approvals')) continue;
+          waiting.push({
+            kind: 'promotion',
+            id: p.id,
+            project: slug,
+            what: `${p.sourceEnvironment} -> ${p.targetEnvironment}`,
+            by: p.createdBy,
+          });
+        }
+      }
+      printList(rt.out, rt.output, waiting, [
+        { header: 'kind', value: (w) => w.kind },
+        { header: 'id', value: (w) => w.id },
+        { header: 'project', value: (w) => w.project },
+        { header: 'what', value: (w) => w.what },
+        { header: 'requested by', value: (w) => w.by },
+      ]);
+    }),
+  );
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line ? `    ${line}` : line))
+    .join('\n')
+    .replace(/\n?$/, '\n');
+}

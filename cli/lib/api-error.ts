@@ -1,0 +1,31 @@
+/** Exit codes of every command (docs/cli.md). */
+export const EXIT = {
+  ok: 0,
+  /** The server refused the request, or what was waited for ended badly (Failed, Rejected, ...). */
+  failed: 1,
+  usage: 2,
+  /** `--wait` reached `--timeout` before an end. */
+  timeout: 3,
+  /** Not signed in, or the credentials expired or were revoked. */
+  auth: 4,
+} as const;
+
+/** A failure with the message the user sees and the process's exit code. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failed,
+  ) {
+    super(message);
+  }
+}
+
+/** An HTTP error answer of the platform: `{"error": "..."}` with its status. */
+export class ApiError extends CliError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(`${message} (HTTP ${status})`, status === 401 ? EXIT.auth : EXIT.failed);
+  }
+}

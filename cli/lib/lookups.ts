@@ -1,0 +1,36 @@
+import type { ApiClient } from './api-client';
+import { CliError, EXIT } from './api-error';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A project tenant's id from its slug (an id is taken as it is), with the project's tenants named when unknown. */
+export async function tenantId(api: ApiClient, project: string, tenant: string): Promise<string> {
+  if (UUID.test(tenant)) return tenant;
+  const page = await api.get<Page<{ id: string; slug: string }>>(`/api/v2/projects/${enc(project)}/tenants`, {
+    limit: 200,
+  });
+  const found = page.items.find((t) => t.slug === tenant);
+  if (found) return found.id;
+  const known = page.items.map((t) => t.slug).join(', ') || 'none';
+  throw new CliError(`project ${project} has no tenant "${tenant}" (tenants: ${known})`, EXIT.usage);
+}
+
+/** Path segment encoding for user-given names. */
+export function enc(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** `a,b,c` to a list (empty entries dropped). */
+export function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return items.length ? items : undefined;
+}

@@ -1,0 +1,100 @@
+import type { Observation } from './watch';
+
+/** The fields of a release detail that the progress display reads. */
+export interface ReleaseView {
+  id: string;
+  title: string;
+  status: string;
+  statusReason: string | null;
+  waitingBehind: string | null;
+  tenant: string;
+  environment: string;
+  commitSha: string | null;
+  sync: { status: string | null; health: string | null; waitingFor?: unknown };
+  approvals?: { required: { name: string; requiredApprovals: number }[]; received: number };
+}
+
+export interface PromotionView {
+  id: string;
+  status: string;
+  statusReason: string | null;
+  sourceEnvironment: string;
+  targetEnvironment: string;
+  causes: { cause: string; message: string }[] | null;
+  commitSha: string | null;
+  sync: unknown;
+}
+
+const RELEASE_GOOD = new Set(['Healthy']);
+const RELEASE_BAD = new Set(['Blocked', 'Failed', 'Rejected', 'Cancelled', 'Expired']);
+const PROMOTION_BAD = new Set(['Failed', 'Expired', 'Cancelled']);
+
+/** What a release waits for, in words, and whether it ended. */
+export function observeRelease(r: ReleaseView): Observation {
+  const line = `${r.status}${waitText(r) ? ` — ${waitText(r)}` : ''}`;
+  if (RELEASE_GOOD.has(r.status)) return { line, end: { ok: true, message: `release ${r.id} is Healthy${at(r)}` } };
+  if (RELEASE_BAD.has(r.status)) {
+    return {
+      line,
+      end: { ok: false, message: `release ${r.id} ended ${r.status}: ${r.statusReason ?? 'no reason given'}` },
+    };
+  }
+  return { line };
+}
+
+function waitText(r: ReleaseView): string {
+  switch (r.status) {
+    case 'Validating':
+      return 'validating the rendered manifests';
+    case 'PendingApproval': {
+      const needed = r.approvals?.required.reduce((n, p) => Math.max(n, p.requiredApprovals), 0) ?? 0;
+      const names = r.approvals?.required.map((p) => p.name).join(', ');
+      const received = r.approvals?.received ?? 0;
+      return `waiting for approval (${received} of ${needed || '?'} received${names ? `, policy ${names}` : ''})`;
+    }
+    case 'AwaitingDeploy':
+      return `approved; waiting for a deploy (delivery release deploy ${r.id})`;
+    case 'Queued':
+      return r.waitingBehind ? `queued behind release ${r.waitingBehind}` : (r.statusReason ?? 'queued');
+    case 'Deploying':
+      return 'committing to the GitOps repository';
+    case 'Syncing':
+      return `commit ${short(r.commitSha)}; waiting for the controller${syncText(r.sync)}`;
+    default:
+      return r.statusReason ?? '';
+  }
+}
+
+function syncText(sync: ReleaseView['sync']): string {
+  const pending = Array.isArray(sync.waitingFor) ? sync.waitingFor.map(String) : [];
+  if (pending.length) return ` (not yet Healthy: ${pending.join(', ')})`;
+  if (sync.status || sync.health) return ` (${sync.status ?? '?'}/${sync.health ?? '?'})`;
+  return '';
+}
+
+function at(r: ReleaseView): string {
+  return r.commitSha ? ` at ${short(r.commitSha)} (${r.tenant}/${r.environment})` : '';
+}
+
+function short(sha: string | null): string {
+  return sha ? sha.slice(0, 12) : '-';
+}
+
+/** What a promotion waits for (every blocking cause), and whether it ended. */
+export function observePromotion(p: PromotionView): Observation {
+  const causes = (p.causes ?? []).map((c) => `${c.cause}: ${c.message}`);
+  const detail =
+    p.status === 'Blocked'
+      ? `blocked by ${causes.join('; ')}`
+      : p.status === 'Syncing'
+        ? `commit ${short(p.commitSha)}; waiting for the controller`
+        : (p.statusReason ?? '');
+  const line = `${p.status}${detail ? ` — ${detail}` : ''}`;
+  const name = `promotion ${p.id} (${p.sourceEnvironment} -> ${p.targetEnvironment})`;
+  if (p.status === 'Healthy')
+    return { line, end: { ok: true, message: `${name} is Healthy at ${short(p.commitSha)}` } };
+  if (PROMOTION_BAD.has(p.status)) {
+    return { line, end: { ok: false, message: `${name} ended ${p.status}: ${p.statusReason ?? 'no reason given'}` } };
+  }
+  return { line };
+}

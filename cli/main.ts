@@ -1,0 +1,53 @@
+import { Command, CommanderError } from 'commander';
+import { CliError, EXIT } from './lib/api-error';
+import { globalOptions } from './lib/command-kit';
+import { registerAuth } from './commands/auth';
+import { registerCompletion } from './commands/completion';
+import { registerGovernance } from './commands/governance';
+import { registerMachineAccess } from './commands/machine-access';
+import { registerProjectViews } from './commands/project-views';
+import { registerPromotions } from './commands/promotions';
+import { registerReleases } from './commands/releases';
+import { registerValidate } from './commands/validate';
+
+/** The `delivery` program: every command, the global options, exit codes in the help. */
+export function program(): Command {
+  const root = new Command('delivery')
+    .description('Day-to-day client of the delivery platform: releases, promotions, approvals, status, governance')
+    .showHelpAfterError()
+    .exitOverride();
+  globalOptions(root);
+  registerAuth(root);
+  registerReleases(root);
+  registerPromotions(root);
+  registerProjectViews(root);
+  registerGovernance(root);
+  registerMachineAccess(root);
+  registerValidate(root);
+  registerCompletion(root);
+  root.addHelpText(
+    'after',
+    `
+Exit codes: 0 done (Healthy when waiting), 1 refused by the server or ended badly, 2 usage, 3 --wait timed out,
+4 not signed in or session ended. Settings: DELIVERY_SERVER, DELIVERY_TOKEN, DELIVERY_PROJECT, DELIVERY_CONTEXT,
+DELIVERY_CONFIG_DIR, NO_COLOR. See docs/cli.md.`,
+  );
+  return root;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await program().parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (err instanceof CliError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    throw err;
+  }
+}

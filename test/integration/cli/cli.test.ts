@@ -1,0 +1,239 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeOrg } from '../../helpers/fixtures';
+import { eventually } from '../../helpers/net';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { makeProject } from '../gitops/gitops-harness';
+import { awayFromStepEdge, totp } from '../identity/identity-harness';
+import { releaseClient } from '../releases/release-harness';
+import { cliRunner } from './cli-harness';
+
+/**
+ * The `delivery` command against the real platform: login with MFA (password and code on stdin), a release followed
+ * with --wait while another member approves and the controller reports, a Blocked promotion whose --wait times out
+ * naming its causes, a CI-style run with a project API key, and the credentials file only the user can read.
+ */
+let platform: TestPlatform;
+let api: ReturnType<typeof releaseClient>;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let cli: ReturnType<typeof cliRunner>;
+let tenants: Record<string, string>;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  api = releaseClient(platform);
+  org = await makeOrg(platform, ['owner', 'admin', 'member']);
+  cli = cliRunner(platform.url);
+  const owner = org.members.owner!.token;
+  tenants = await makeProject(platform, owner, 'shop', ['acme']);
+  await api.http.patch('/api/v2/projects/shop/policy', { token: owner, body: { releases: { autoDeploy: true } } });
+  const policy = await api.http.post('/api/v2/approval-policies', {
+    token: owner,
+    body: {
+      project: 'shop',
+      name: 'prod gate',
+      environments: ['prod'],
+      requiredApprovals: 1,
+      eligibleApprovers: { roles: ['admin'] },
+    },
+  });
+  expect(policy.status).toBe(201);
+}, 120_000);
+afterAll(async () => {
+  cli.close();
+  await platform.close();
+});
+
+async function enableMfa(email: string, password: string): Promise<string> {
+  const login = await api.http.post<{ accessToken: string }>('/api/v1/auth/login', { body: { email, password } });
+  expect(login.status).toBe(200);
+  const setup = await api.http.post<{ secret: string }>('/api/v1/auth/mfa/totp/setup', {
+    token: login.body.accessToken,
+  });
+  const enabled = await api.http.post('/api/v1/auth/mfa/totp/enable', {
+    token: login.body.accessToken,
+    body: { code: await totp(setup.body.secret, -1) },
+  });
+  expect(enabled.status).toBe(200);
+  return setup.body.secret;
+}
+
+describe('delivery CLI', () => {
+  it('signs in with password and MFA code, keeps the session in files only the user can read', async () => {
+    const member = org.members.member!;
+    const secret = await enableMfa(member.user.email, member.password);
+    const wrong = await cli.run(['login', '--email', member.user.email, '--password-stdin'], { stdin: 'not-it\n' });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('error:');
+
+    await awayFromStepEdge();
+    const login = await cli.run(['login', '--email', member.user.email, '--password-stdin'], {
+      stdin: `${member.password}\n${await totp(secret)}\n`,
+    });
+    expect([login.code, login.stderr]).toEqual([
+      0,
+      expect.stringContaining(`signed in to ${platform.url} as ${member.user.email}`),
+    ]);
+    expect(login.stderr).toContain(`organization ${org.org.slug}, member`);
+    const credentials = path.join(cli.configDir, 'credentials', 'default.json');
+    expect(fs.statSync(credentials).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(credentials, 'utf8')).toContain('refreshToken');
+
+    const who = await cli.run(['whoami', '-o', 'json']);
+    expect(who.code).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({
+      user: { email: member.user.email },
+      organization: { slug: org.org.slug },
+    });
+
+    // The stored access token is made stale: the next command refreshes it by itself (single-use refresh token).
+    const stored = JSON.parse(fs.readFileSync(credentials, 'utf8')) as { refreshToken: string };
+    fs.writeFileSync(credentials, JSON.stringify({ ...stored, accessTokenExpiresAt: new Date(0).toISOString() }), {
+      mode: 0o600,
+    });
+    const again = await cli.run(['whoami', '-o', 'json']);
+    expect(again.code).toBe(0);
+    expect((JSON.parse(fs.readFileSync(credentials, 'utf8')) as { refreshToken: string }).refreshToken).not.toBe(
+      stored.refreshToken,
+    );
+
+    const set = await cli.run(['context', 'set', '--project', 'shop']);
+    expect(set.code).toBe(0);
+    const contexts = await cli.run(['context', 'list']);
+    expect(contexts.stdout).toMatch(/\*\s+default\s+http:\/\/127\.0\.0\.1:\d+\s+\S+\s+shop\s+yes/);
+  }, 90_000);
+
+  it('creates a release with --wait, shows each step live while an admin approves and the controller reports, exits 0', async () => {
+    const following = cli.run([
+      'release',
+      'create',
+      '--env',
+      'prod',
+      '--tenant',
+      'acme',
+      '--set',
+      'web=2.0.0',
+      '--wait',
+      '--timeout',
+      '60s',
+      '--interval',
+      '200ms',
+    ]);
+    const release = await eventually(
+      async () => {
+        const page = await api.http.get<{ items: { id: string; status: string }[] }>(
+          '/api/v2/projects/shop/releases?status=PendingApproval',
+          {
+            token: org.members.owner!.token,
+          },
+        );
+        const found = page.body.items[0];
+        if (!found) throw new Error(`no pending release yet; cli: ${following.output()}`);
+        return found;
+      },
+      30_000,
+      'the CLI release waiting for approval',
+    );
+    await eventually(
+      async () => following.output().includes('waiting for approval (0 of 1 received, policy prod gate)'),
+      10_000,
+      'the approval step shown',
+    );
+    const approved = await api.http.post(`/api/v2/releases/${release.id}/approve`, {
+      token: org.members.admin!.token,
+      body: {},
+    });
+    expect(approved.status).toBe(200);
+    const syncing = await api.status(org.members.owner!.token, release.id, 'Syncing');
+    await eventually(
+      async () => following.output().includes('waiting for the controller'),
+      10_000,
+      'the sync step shown',
+    );
+    await api.reportSync(org.members.owner!.token, release.id, syncing.commitSha!);
+
+    const done = await following;
+    expect([done.code, done.stderr]).toEqual([0, expect.stringContaining(`created release ${release.id}`)]);
+    const steps = done.stdout
+      .split('\n')
+      .filter((l) => /^\d{4}-\d\d-\d\dT/.test(l))
+      .map((l) => l.split(' ')[1]);
+    expect(steps).toEqual(expect.arrayContaining(['PendingApproval', 'Syncing']));
+    expect(steps.indexOf('PendingApproval')).toBeLessThan(steps.indexOf('Syncing'));
+    expect(done.stdout).toContain(`release ${release.id} is Healthy at ${syncing.commitSha!.slice(0, 12)} (acme/prod)`);
+
+    const history = await cli.run(['release', 'history', release.id]);
+    expect(history.code).toBe(0);
+    expect(history.stdout).toContain(org.members.admin!.user.email);
+  }, 120_000);
+
+  it('follows a Blocked promotion until --timeout and exits 3 naming the causes', async () => {
+    const promote = await cli.run([
+      'promote',
+      '--from',
+      'dev',
+      '--to',
+      'prod',
+      '--wait',
+      '--timeout',
+      '4s',
+      '--interval',
+      '300ms',
+    ]);
+    expect(promote.code).toBe(3);
+    expect(promote.stdout).toMatch(/Blocked — blocked by .*approvals: /);
+    expect(promote.stderr).toMatch(/error: timed out after 4s: Blocked — blocked by .*approvals/);
+  }, 60_000);
+
+  it('runs in CI with a project API key: a release created, JSON out, no stored session needed', async () => {
+    const key = await api.http.post<{ key: string }>('/api/v2/projects/shop/api-keys', {
+      token: org.members.owner!.token,
+      body: { name: 'ci', scopes: ['read', 'write'] },
+    });
+    expect(key.status).toBe(201);
+    const created = await cli.run(
+      [
+        'release',
+        'create',
+        '-p',
+        'shop',
+        '--env',
+        'dev',
+        '--tenant',
+        tenants.acme!,
+        '--set',
+        'web=1.1.0',
+        '-o',
+        'json',
+      ],
+      {
+        env: { DELIVERY_TOKEN: key.body.key, DELIVERY_CONFIG_DIR: path.join(cli.configDir, 'ci-empty') },
+      },
+    );
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    const body = JSON.parse(created.stdout) as { id: string; environment: string; tenantId: string };
+    expect(body).toMatchObject({ environment: 'dev', tenantId: tenants.acme });
+    expect(
+      (await api.http.get<{ createdBy: string }>(`/api/v2/releases/${body.id}`, { token: org.members.owner!.token }))
+        .body.createdBy,
+    ).toContain('api-key');
+
+    const refused = await cli.run(['release', 'list', '-p', 'shop'], {
+      env: { DELIVERY_TOKEN: 'not-a-key', DELIVERY_CONFIG_DIR: path.join(cli.configDir, 'ci-empty') },
+    });
+    expect(refused.code).toBe(4);
+  }, 60_000);
+
+  it('answers usage errors with exit 2 and lists a project tenant by name when one is unknown', async () => {
+    const usage = await cli.run(['release', 'create', '--env', 'prod']);
+    expect(usage.code).toBe(2);
+    const unknown = await cli.run(['release', 'create', '--env', 'prod', '--tenant', 'nope', '--set', 'web=1']);
+    expect([unknown.code, unknown.stderr.trim()]).toEqual([
+      2,
+      'error: project shop has no tenant "nope" (tenants: acme)',
+    ]);
+    const completion = await cli.run(['completion', 'bash']);
+    expect(completion.stdout).toContain('complete -F _delivery delivery');
+    expect(completion.stdout).toContain('"release") words="create list get history approve reject cancel deploy');
+  }, 60_000);
+});
