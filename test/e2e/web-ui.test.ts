@@ -14,6 +14,9 @@ import { checkView, enableTotp, openUser, startUiPlatform, type UiUser } from '.
  * controller reports, compare, bulk update, a promotion blocked on approvals then approved, and a rollback. Every
  * view is screenshotted (.artifacts/ui/) and checked with axe.
  */
+// Each step drives two browsers and real workflows on a shared 2-core machine.
+jest.setTimeout(120_000);
+
 let platform: TestPlatform;
 let browser: Browser;
 let org: Awaited<ReturnType<typeof makeOrg>>;
@@ -40,12 +43,27 @@ afterAll(async () => {
 afterEach(async () => {
   // The page as each step left it, for reading a failure (artifacts only).
   const step = (expect.getState().currentTestName ?? 'step').replace(/\W+/g, '-').slice(-60);
-  await screenshot(owner.page, `after-${step}`);
+  await screenshot(owner.page, `after-${step}`, false);
   // No Content-Security-Policy violation and no uncaught error in either browser, whatever the step.
   expect([...owner.problems, ...approver.problems]).toEqual([]);
 });
 
 const ownerToken = () => org.members.owner!.token;
+
+/** An approval policy of the project: one approval by an admin for changes to `environment`. */
+async function oneApprovalIn(environment: string) {
+  const policy = await httpClient(platform.url).post('/api/v2/approval-policies', {
+    token: ownerToken(),
+    body: {
+      project: SLUG,
+      name: `${environment} needs one`,
+      environments: [environment],
+      requiredApprovals: 1,
+      eligibleApprovers: { roles: ['admin'] },
+    },
+  });
+  expect(policy.status).toBe(201);
+}
 
 async function signIn(user: UiUser, email: string, password: string) {
   await user.page.goto('/login');
@@ -103,18 +121,7 @@ describe('the web UI in chromium', () => {
   });
 
   it('creates a release that a second user approves in another browser; the timeline reaches Healthy live', async () => {
-    const http = httpClient(platform.url);
-    const policy = await http.post('/api/v2/approval-policies', {
-      token: ownerToken(),
-      body: {
-        project: SLUG,
-        name: 'dev needs one',
-        environments: ['dev'],
-        requiredApprovals: 1,
-        eligibleApprovers: { roles: ['admin'] },
-      },
-    });
-    expect(policy.status).toBe(201);
+    await oneApprovalIn('dev');
     const page = owner.page;
     await page.goto(`/projects/${SLUG}/releases/new`);
     await page.getByLabel('Environment').selectOption('dev');
@@ -179,18 +186,8 @@ describe('the web UI in chromium', () => {
   });
 
   it('requests a promotion that is blocked on approvals, approved by the second user, and turns Healthy', async () => {
+    await oneApprovalIn('prod');
     const http = httpClient(platform.url);
-    const policy = await http.post('/api/v2/approval-policies', {
-      token: ownerToken(),
-      body: {
-        project: SLUG,
-        name: 'prod needs one',
-        environments: ['prod'],
-        requiredApprovals: 1,
-        eligibleApprovers: { roles: ['admin'] },
-      },
-    });
-    expect(policy.status).toBe(201);
     const page = owner.page;
     await page.goto(`/projects/${SLUG}/promotions`);
     await page.getByLabel('Source').selectOption('dev');

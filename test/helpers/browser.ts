@@ -51,11 +51,11 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
 /** Where screenshots go: a git-ignored artifacts folder; UPDATE_UI_DOCS=1 also writes the ones docs/ui.md shows. */
 export const ARTIFACTS_DIR = path.join(repoRoot(), '.artifacts', 'ui');
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string, forDocs = true): Promise<string> {
   fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
-  if (process.env.UPDATE_UI_DOCS === '1') {
+  if (forDocs && process.env.UPDATE_UI_DOCS === '1') {
     const docs = path.join(repoRoot(), 'docs', 'ui');
     fs.mkdirSync(docs, { recursive: true });
     fs.copyFileSync(file, path.join(docs, `${name}.png`));

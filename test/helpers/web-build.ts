@@ -14,7 +14,7 @@ export function ensureWebBuild(): void {
   const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'client')));
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+  execFileSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.mts', '--logLevel', 'error'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -68,7 +68,7 @@ export function PromotionView() {
           {p.approvals && (
             <p>
               Approvals: {p.approvals.received.map((a) => a.actor).join(', ') || 'none yet'}
-              {p.approvals.required.map((r) => ` · ${r.name} needs ${r.requiredApprovals}`)}
+              {p.approvals.required.map((r) => ` · policy “${r.name}” requires ${r.requiredApprovals}`)}
             </p>
           )}
           {p.commitSha && (

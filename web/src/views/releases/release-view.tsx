@@ -108,7 +108,7 @@ export function ReleaseView() {
             <dt>Approvals</dt>
             <dd>
               {r.approvals.received} received
-              {r.approvals.required.map((p) => ` · ${p.name} needs ${p.requiredApprovals}`)}
+              {r.approvals.required.map((p) => ` · policy “${p.name}” requires ${p.requiredApprovals}`)}
             </dd>
             <dt>Commit</dt>
             <dd>{r.commitSha ? <code>{r.commitSha}</code> : 'not yet'}</dd>

@@ -6,11 +6,11 @@ import { defineConfig } from 'vite';
  * what it imports (bench/ui reads it for the sign-in view's first-load size). No inline scripts: the policy forbids them.
  */
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   base: '/',
-  publicDir: path.join(__dirname, 'public'),
+  publicDir: path.join(import.meta.dirname, 'public'),
   build: {
-    outDir: path.join(__dirname, '..', 'dist', 'web'),
+    outDir: path.join(import.meta.dirname, '..', 'dist', 'web'),
     emptyOutDir: true,
     manifest: true,
     modulePreload: { polyfill: false },
