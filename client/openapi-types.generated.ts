@@ -9556,105 +9556,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/projects/{slug}/deployments/soak-times/{environment}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** How long a version must stay verified in the environment before a promotion may take it on */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @example string */
-          environment: string;
-          /** @example string */
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Success */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
-        default: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "error": "missing or invalid token"
-             *     }
-             */
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
-    /** Set the soak time of the environment (0: none) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @example string */
-          environment: string;
-          /** @example string */
-          slug: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *       "seconds": 0
-           *     }
-           */
-          'application/json': components['schemas']['deployment-soak-update'];
-        };
-      };
-      responses: {
-        /** @description Success */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
-        default: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            /**
-             * @example {
-             *       "error": "invalid request body: name is required"
-             *     }
-             */
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v2/projects/{slug}/environments': {
     parameters: {
       query?: never;
@@ -10965,6 +10866,105 @@ export interface paths {
         };
       };
     };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/soak-times/{environment}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** How long a version must stay verified in the environment before a promotion may take it on */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          environment: string;
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Set the soak time of the environment (0: none) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          environment: string;
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "seconds": 0
+           *     }
+           */
+          'application/json': components['schemas']['deployment-soak-update'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -13869,7 +13869,7 @@ export interface components {
       service?: string;
       tenant?: string;
     };
-    /** @description PUT /api/v2/projects/{slug}/deployments/soak-times/{environment}: seconds a version stays verified there before it may be promoted on. */
+    /** @description PUT /api/v2/projects/{slug}/soak-times/{environment}: seconds a version stays verified there before it may be promoted on. */
     'deployment-soak-update': {
       seconds: number;
     };

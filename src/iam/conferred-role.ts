@@ -51,7 +51,9 @@ export function conferRefusal(holder: Holder, role: OrgRole, what: string, on?: 
   const allowed = holder.restriction?.allowedActions;
   if (allowed === undefined) return null;
   const missing = conferredActions(role, on).find((action) => !anyPatternMatches(allowed, action));
-  return missing === undefined ? null : `${what} with the ${role} role exceeds this credential's allowed actions (${missing})`;
+  return missing === undefined
+    ? null
+    : `${what} with the ${role} role exceeds this credential's allowed actions (${missing})`;
 }
 
 /** Throws Forbidden with the reason when the credential may not confer the role. */

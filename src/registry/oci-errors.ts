@@ -1,4 +1,12 @@
-import { Conflict, Forbidden, InvalidInput, NotFound, PayloadTooLarge, TooManyRequests, type AppError } from '../errors';
+import {
+  Conflict,
+  Forbidden,
+  InvalidInput,
+  NotFound,
+  PayloadTooLarge,
+  TooManyRequests,
+  type AppError,
+} from '../errors';
 
 /** The error codes of the OCI distribution specification, with the status each answers with. */
 export const OCI_ERROR_STATUS = {

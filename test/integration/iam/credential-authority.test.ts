@@ -40,7 +40,9 @@ describe('a credential never confers more than it holds (A-80)', () => {
     for (const role of ['admin', 'member', 'viewer']) {
       const res = await env.http.post(invitations(), { token, body: { email: `out-${role}@example.test`, role } });
       expect([role, res.status]).toEqual([role, 403]);
-      expect(errorOf(res)).toMatch(new RegExp(`^an invitation with the ${role} role exceeds this credential's allowed`));
+      expect(errorOf(res)).toMatch(
+        new RegExp(`^an invitation with the ${role} role exceeds this credential's allowed`),
+      );
     }
     expect(await env.platform.services.db('invitations').where({ organization_id: env.org.id })).toHaveLength(0);
   });

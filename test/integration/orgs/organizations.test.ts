@@ -101,9 +101,9 @@ describe('creation limit per user (docs/security.md A-82)', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3600);
     expect(await platform.services.db('organizations').where({ slug: 'many-5' }).first()).toBeUndefined();
     const other = await tokenFor(platform, (await makeUser(platform)).user, null, null);
-    expect((await http.post('/api/v1/organizations', { token: other, body: { slug: 'many-6', name: 'M' } })).status).toBe(
-      201,
-    );
+    expect(
+      (await http.post('/api/v1/organizations', { token: other, body: { slug: 'many-6', name: 'M' } })).status,
+    ).toBe(201);
   });
 });
 

@@ -25,17 +25,17 @@ export function RollbackView() {
   const action = useAction([['project', slug]]);
   const tenant = tenantId || tenants[0]?.id || '';
   const environment = env || envs[envs.length - 1] || '';
-  const target = { params: { path: { id: tenant, env: environment } } };
+  const target = { params: { path: { tenant, env: environment } } };
   async function runPreview() {
     const p = await action.run(() =>
-      ok<RollbackPreview>(api.POST('/api/v2/tenants/{id}/envs/{env}/rollback/preview', { ...target, body: {} })),
+      ok<RollbackPreview>(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback/preview', { ...target, body: {} })),
     );
     setPreview(p ?? null);
   }
   async function confirm() {
     const body = { releaseId: preview!.rollbackTo.releaseId, ...(reason ? { reason } : {}) };
     const release = await action.run(() =>
-      ok<Release>(api.POST('/api/v2/tenants/{id}/envs/{env}/rollback', { ...target, body })),
+      ok<Release>(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback', { ...target, body })),
     );
     if (release) void navigate(`/releases/${release.id}`);
   }
@@ -107,8 +107,8 @@ export function RollbackView() {
                 onPress={() =>
                   void action.run(() =>
                     ok(
-                      api.DELETE('/api/v2/tenants/{id}/envs/{env}/pin', {
-                        params: { path: { id: p.tenantId, env: p.environment } },
+                      api.DELETE('/api/v2/tenants/{tenant}/envs/{env}/pin', {
+                        params: { path: { tenant: p.tenantId, env: p.environment } },
                       }),
                     ),
                   )
