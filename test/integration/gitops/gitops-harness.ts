@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { TestPlatform } from '../../helpers/test-platform';
+import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
 
 const run = promisify(execFile);
@@ -32,8 +33,9 @@ export function cloneUrl(platform: TestPlatform, orgSlug: string, project: strin
   return url.toString();
 }
 
+/** A clone in the run's work folder, which the global teardown removes with everything else of the run. */
 export async function cloneInto(url: string): Promise<{ dir: string; ok: boolean; stderr: string }> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'clone-'));
+  const dir = await fs.mkdtemp(path.join(harnessState().workDir, 'clone-'));
   const res = await gitCli(['clone', '--quiet', url, dir]);
   return { dir, ok: res.ok, stderr: res.stderr };
 }
