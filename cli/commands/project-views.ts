@@ -7,14 +7,22 @@ import { paint, printList, printValue } from '../lib/output';
 import type { ReleaseView } from '../lib/release-progress';
 import { waitForRelease } from './releases';
 
-interface StatusRow {
+interface MatrixRow {
   tenant: string;
   environment: string;
   service: string;
-  syncStatus: string | null;
-  healthStatus: string | null;
-  revision: string | null;
-  reportedAt: string | null;
+  desired: {
+    version: string | null;
+    since: string | null;
+    by: { kind: string; id: string | null; actor: string };
+  } | null;
+  live: {
+    version: string | null;
+    syncStatus: string | null;
+    healthStatus: string | null;
+    reportedAt: string | null;
+  } | null;
+  current: boolean;
 }
 
 interface CompareItem {
@@ -24,18 +32,23 @@ interface CompareItem {
 }
 
 export function registerProjectViews(program: Command): void {
-  subcommand(program, 'status', 'What runs where: tenants x environments x services with sync and health', [
-    'delivery status --env prod',
-  ])
+  subcommand(
+    program,
+    'status',
+    'What runs where: desired and live version, sync and health per tenant, environment, service',
+    ['delivery status --env prod', 'delivery status --tenant acme -o json'],
+  )
     .option('--tenant <tenant>', 'only this tenant')
     .option('--env <environment>', 'only this environment')
     .option('--service <service>', 'only this service')
+    .option('--limit <n>', 'page size', '200')
     .action(
-      act<{ tenant?: string; env?: string; service?: string }>(async (rt, flags) => {
-        const page = await rt.api.get<Page<StatusRow>>(`/api/v2/projects/${enc(rt.project())}/deployment-status`, {
+      act<{ tenant?: string; env?: string; service?: string; limit: string }>(async (rt, flags) => {
+        const page = await rt.api.get<Page<MatrixRow>>(`/api/v2/projects/${enc(rt.project())}/deployments`, {
           tenant: flags.tenant,
           environment: flags.env,
           service: flags.service,
+          limit: flags.limit,
         });
         printList(
           rt.out,
@@ -45,13 +58,18 @@ export function registerProjectViews(program: Command): void {
             { header: 'tenant', value: (r) => r.tenant },
             { header: 'env', value: (r) => r.environment },
             { header: 'service', value: (r) => r.service },
-            { header: 'sync', value: (r) => r.syncStatus },
-            { header: 'health', value: (r) => r.healthStatus },
-            { header: 'revision', value: (r) => r.revision?.slice(0, 12) },
-            { header: 'since', value: (r) => r.reportedAt },
+            { header: 'desired', value: (r) => r.desired?.version },
+            { header: 'live', value: (r) => r.live?.version },
+            { header: 'sync', value: (r) => r.live?.syncStatus },
+            { header: 'health', value: (r) => r.live?.healthStatus },
+            { header: 'current', value: (r) => (r.current ? 'yes' : 'no') },
+            { header: 'by', value: (r) => (r.desired ? `${r.desired.by.kind} ${r.desired.by.actor}` : null) },
+            { header: 'since', value: (r) => r.desired?.since },
           ],
           page,
         );
+        if (rt.output === 'table' && page.nextCursor)
+          rt.err.write('more rows: narrow with --tenant, --env or --service\n');
       }),
     );
 

@@ -10,8 +10,17 @@ export interface ReleaseView {
   tenant: string;
   environment: string;
   commitSha: string | null;
-  sync: { status: string | null; health: string | null; waitingFor?: unknown };
+  sync: { status: string | null; health: string | null };
+  /** The Applications the commit changed that the controller has not yet reported Synced and Healthy. */
+  waitingFor?: AwaitedApplication[];
   approvals?: { required: { name: string; requiredApprovals: number }[]; received: number };
+}
+
+export interface AwaitedApplication {
+  service: string;
+  tenant?: string;
+  syncStatus: string | null;
+  healthStatus: string | null;
 }
 
 export interface PromotionView {
@@ -23,6 +32,7 @@ export interface PromotionView {
   causes: { cause: string; message: string }[] | null;
   commitSha: string | null;
   sync: unknown;
+  waitingFor?: AwaitedApplication[];
 }
 
 const RELEASE_GOOD = new Set(['Healthy']);
@@ -59,17 +69,22 @@ function waitText(r: ReleaseView): string {
     case 'Deploying':
       return 'committing to the GitOps repository';
     case 'Syncing':
-      return `commit ${short(r.commitSha)}; waiting for the controller${syncText(r.sync)}`;
+      return `commit ${short(r.commitSha)}; waiting for the controller${awaitedText(r.waitingFor)}`;
     default:
       return r.statusReason ?? '';
   }
 }
 
-function syncText(sync: ReleaseView['sync']): string {
-  const pending = Array.isArray(sync.waitingFor) ? sync.waitingFor.map(String) : [];
-  if (pending.length) return ` (not yet Healthy: ${pending.join(', ')})`;
-  if (sync.status || sync.health) return ` (${sync.status ?? '?'}/${sync.health ?? '?'})`;
-  return '';
+/** `(web OutOfSync/Progressing, worker not reported)`: each Application still awaited, as the controller last said. */
+function awaitedText(waiting: AwaitedApplication[] | undefined): string {
+  if (!waiting?.length) return '';
+  const each = waiting.map((a) => {
+    const name = a.tenant ? `${a.tenant}/${a.service}` : a.service;
+    return a.syncStatus || a.healthStatus
+      ? `${name} ${a.syncStatus ?? '?'}/${a.healthStatus ?? '?'}`
+      : `${name} not reported`;
+  });
+  return ` (${each.join(', ')})`;
 }
 
 function at(r: ReleaseView): string {

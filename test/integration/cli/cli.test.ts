@@ -162,6 +162,15 @@ describe('delivery CLI', () => {
     expect(steps.indexOf('PendingApproval')).toBeLessThan(steps.indexOf('Syncing'));
     expect(done.stdout).toContain(`release ${release.id} is Healthy at ${syncing.commitSha!.slice(0, 12)} (acme/prod)`);
 
+    const status = await cli.run(['status', '--env', 'prod', '-o', 'json']);
+    expect(status.code).toBe(0);
+    const web = (JSON.parse(status.stdout) as { items: Record<string, unknown>[] }).items.find(
+      (r) => r.tenant === 'acme' && r.service === 'web',
+    );
+    expect(web).toMatchObject({ desired: { version: '2.0.0' }, live: { healthStatus: 'Healthy' }, current: true });
+    const table = await cli.run(['status', '--env', 'prod']);
+    expect(table.stdout).toMatch(/acme\s+prod\s+web\s+2\.0\.0\s+2\.0\.0\s+Synced\s+Healthy\s+yes/);
+
     const history = await cli.run(['release', 'history', release.id]);
     expect(history.code).toBe(0);
     expect(history.stdout).toContain(org.members.admin!.user.email);
