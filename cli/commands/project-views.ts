@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
-import { enc, tenantId, type Page } from '../lib/lookups';
+import { allPages, enc, tenantId, type Page } from '../lib/lookups';
 import { paint, printList, printValue } from '../lib/output';
 import type { ReleaseView } from '../lib/release-progress';
 import { waitForRelease } from './releases';
@@ -41,19 +41,17 @@ export function registerProjectViews(program: Command): void {
     .option('--tenant <tenant>', 'only this tenant')
     .option('--env <environment>', 'only this environment')
     .option('--service <service>', 'only this service')
-    .option('--limit <n>', 'page size', '200')
     .action(
-      act<{ tenant?: string; env?: string; service?: string; limit: string }>(async (rt, flags) => {
-        const page = await rt.api.get<Page<MatrixRow>>(`/api/v2/projects/${enc(rt.project())}/deployments`, {
+      act<{ tenant?: string; env?: string; service?: string }>(async (rt, flags) => {
+        const rows = await allPages<MatrixRow>(rt.api, `/api/v2/projects/${enc(rt.project())}/deployments`, {
           tenant: flags.tenant,
           environment: flags.env,
           service: flags.service,
-          limit: flags.limit,
         });
         printList(
           rt.out,
           rt.output,
-          page.items,
+          rows,
           [
             { header: 'tenant', value: (r) => r.tenant },
             { header: 'env', value: (r) => r.environment },
@@ -66,10 +64,8 @@ export function registerProjectViews(program: Command): void {
             { header: 'by', value: (r) => (r.desired ? `${r.desired.by.kind} ${r.desired.by.actor}` : null) },
             { header: 'since', value: (r) => r.desired?.since },
           ],
-          page,
+          { items: rows },
         );
-        if (rt.output === 'table' && page.nextCursor)
-          rt.err.write('more rows: narrow with --tenant, --env or --service\n');
       }),
     );
 
@@ -186,7 +182,7 @@ export function registerProjectViews(program: Command): void {
   ).action(
     act(async (rt) => {
       const me = await rt.api.get<{ user: { email: string } }>('/api/v1/auth/me');
-      const projects = await rt.api.get<Page<{ slug: string }>>('/api/v2/projects', { limit: 200 });
+      const projects = { items: await allPages<{ slug: string }>(rt.api, '/api/v2/projects') };
       const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];
       for (const { slug } of projects.items) {
         const releases = await rt.api.get<Page<ReleaseView & { createdBy: string }>>(

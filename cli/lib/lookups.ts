@@ -8,15 +8,31 @@ export interface Page<T> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Every item of a paged listing, page after page (at most `maxPages` pages of 100). */
+export async function allPages<T>(
+  api: ApiClient,
+  path: string,
+  query: Record<string, string | undefined> = {},
+  maxPages = 50,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page += 1) {
+    const answer = await api.get<Page<T>>(path, { ...query, limit: 100, cursor });
+    items.push(...answer.items);
+    if (!answer.nextCursor) break;
+    cursor = answer.nextCursor;
+  }
+  return items;
+}
+
 /** A project tenant's id from its slug (an id is taken as it is), with the project's tenants named when unknown. */
 export async function tenantId(api: ApiClient, project: string, tenant: string): Promise<string> {
   if (UUID.test(tenant)) return tenant;
-  const page = await api.get<Page<{ id: string; slug: string }>>(`/api/v2/projects/${enc(project)}/tenants`, {
-    limit: 200,
-  });
-  const found = page.items.find((t) => t.slug === tenant);
+  const tenants = await allPages<{ id: string; slug: string }>(api, `/api/v2/projects/${enc(project)}/tenants`);
+  const found = tenants.find((t) => t.slug === tenant);
   if (found) return found.id;
-  const known = page.items.map((t) => t.slug).join(', ') || 'none';
+  const known = tenants.map((t) => t.slug).join(', ') || 'none';
   throw new CliError(`project ${project} has no tenant "${tenant}" (tenants: ${known})`, EXIT.usage);
 }
 
