@@ -75,17 +75,54 @@ export class AuthChain {
       }
       if (principal.role !== null) return;
     }
-    const params = { ...(ctx.params ?? {}), ...(access.canonical ? await access.canonical(ctx) : {}) };
-    await this.authorizer.authorize(principal, concreteAction(access.action, params, ctx.state.body), ctx);
+    if (access.canonical && principal.role !== null) {
+      // A route naming its resource in several ways: at or above the action's role floor the name is resolved after
+      // request validation (authorizeScoped); below it only a grant on the resource can allow, so it is checked now.
+      const floor = minimumRole(this.authorizer.actionRoles, concreteAction(access.action, {}));
+      if (floor === null || atLeast(principal.role, floor)) return;
+      const params = { ...(ctx.params ?? {}), ...(await this.canonicalParams(ctx, access.canonical, access.action)) };
+      return this.authorizer.authorize(principal, concreteAction(access.action, params, ctx.state.body), ctx);
+    }
+    await this.authorizer.authorize(principal, concreteAction(access.action, ctx.params ?? {}, ctx.state.body), ctx);
   }
 
   /**
    * The second half of a by-id route's authorization (after `enforce` and request validation): the resource's
-   * placeholders come from `scope` (404 like a missing id), then role, grants and approval policies decide.
+   * placeholders come from `scope` (404 like a missing id) or `canonical`, then role, grants and approval policies
+   * decide.
    */
   async authorizeScoped(ctx: AppContext, access: RouteAccess): Promise<void> {
-    if (access.kind !== 'organization' || !access.scope || !ctx.state.principal) return;
-    const params = { ...(ctx.params ?? {}), ...(await access.scope(ctx)) };
-    await this.authorizer.authorize(ctx.state.principal, concreteAction(access.action, params, ctx.state.body), ctx);
+    const principal = ctx.state.principal;
+    if (access.kind !== 'organization' || !principal) return;
+    if (access.scope) {
+      const params = { ...(ctx.params ?? {}), ...(await access.scope(ctx)) };
+      await this.authorizer.authorize(principal, concreteAction(access.action, params, ctx.state.body), ctx);
+    } else if (access.canonical && principal.role !== null) {
+      const params = { ...(ctx.params ?? {}), ...(await this.canonicalParams(ctx, access.canonical, access.action)) };
+      await this.authorizer.authorize(principal, concreteAction(access.action, params, ctx.state.body), ctx);
+    }
+  }
+
+  /**
+   * The canonical ids of the names in the path. A name of nothing answers 404 only to a caller the action is open to
+   * by role or grant; anyone else gets the 403 they get for any name, so no lookup tells them which names exist.
+   */
+  private async canonicalParams(
+    ctx: AppContext,
+    canonical: (ctx: AppContext) => Promise<Record<string, string>>,
+    action: string,
+  ): Promise<Record<string, string>> {
+    try {
+      return await canonical(ctx);
+    } catch (err) {
+      if (err instanceof NotFound && ctx.state.principal) {
+        await this.authorizer.authorize(
+          ctx.state.principal,
+          concreteAction(action, ctx.params ?? {}, ctx.state.body),
+          ctx,
+        );
+      }
+      throw err;
+    }
   }
 }
