@@ -12,7 +12,8 @@ function withExamples(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withExamples);
   if (typeof node !== 'object' || node === null) return node;
   const copy: Node = Object.fromEntries(Object.entries(node as Node).map(([k, v]) => [k, withExamples(v)]));
-  if (copy.examples !== undefined || copy.example !== undefined || copy.type !== 'string') return copy;
+  const isString = copy.type === 'string' || (Array.isArray(copy.type) && copy.type.includes('string'));
+  if (copy.examples !== undefined || copy.example !== undefined || !isString) return copy;
   const min = typeof copy.minLength === 'number' ? copy.minLength : 0;
   const fromPattern = typeof copy.pattern === 'string' ? patternExample(copy.pattern) : null;
   // Padded with its own last character, which the pattern already accepts, up to the minimum length.

@@ -27,6 +27,9 @@ const FIXED: Readonly<Record<string, string>> = {
   '^[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:\\.|_|__|-+)[a-z0-9]+)*)*$': 'charts/web',
   '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\\[[0-9A-Fa-f:.]+\\]$':
     'smtp.example.com',
+  '^(?:[a-z0-9-]|\\{(?:project|tenant|environment)\\})+$': '{tenant}-{environment}',
+  '^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?$': 'https://prod.k8s.example.com:6443',
+  '^[A-Za-z]+=[A-Za-z0-9,=-]+$': 'CreateNamespace=true',
 };
 
 /** Lowercase label patterns (`^[a-z0-9](?:[a-z0-9-]{0,N}[a-z0-9])?$`, with or without dots) and digit counts. */

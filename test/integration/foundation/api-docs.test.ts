@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { repoRoot } from '../../../src/paths';
+import { launchChromium } from '../../helpers/browser';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
@@ -88,52 +88,35 @@ describe('/api/docs', () => {
     expect((await fetch(`${platform.url}/api/docs/assets/..%2Fpackage.json`)).status).toBe(400);
   });
 
-  const CHROMIUM = '/usr/bin/chromium';
-  const withChromium = fs.existsSync(CHROMIUM) ? it : it.skip;
-  withChromium(
-    'renders every route in Chromium with no CSP violation (UPDATE_SCREENSHOT=1 refreshes docs/api-docs.png)',
-    async () => {
-      let browser: Browser | undefined;
-      try {
-        browser = await chromium.launch({
-          executablePath: CHROMIUM,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        });
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-        const problems: string[] = [];
-        page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-        page.on('pageerror', (e) => problems.push(e.message));
-        await page.goto(`${platform.url}/api/docs`);
-        await page.waitForSelector('.opblock-tag-section', { timeout: 30_000 });
-        const doc = (await http.get<Document>('/api/openapi.json')).body;
-        const tags = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.tags[0])));
-        expect(await page.locator('.opblock-tag-section').count()).toBe(tags.size);
-        // A tag opens to its routes, each with its example request body when it has one.
-        await page.locator('.opblock-tag', { hasText: 'releases' }).first().click();
-        const create = page.locator('.opblock-post', { hasText: '/api/v2/projects/{slug}/releases' }).first();
-        await create.locator('.opblock-summary').click();
-        const example = create.locator('.body-param__example, .highlight-code').first();
-        await example.waitFor();
-        expect(await example.innerText()).toContain('"tenantId"');
-        await create.scrollIntoViewIfNeeded();
-        expect(await page.locator('.info .title').innerText()).toContain('Delivery Platform API');
-        expect(problems).toEqual([]);
-        if (process.env.UPDATE_SCREENSHOT === '1') {
-          await page.screenshot({ path: path.join(repoRoot(), 'docs', 'api-docs.png') });
-        }
-      } finally {
-        await browser?.close();
+  // The global setup installs Debian's chromium when it is missing (scripts/ensure-chromium.sh).
+  it('renders every route in Chromium with no CSP violation (UPDATE_SCREENSHOT=1 refreshes docs/api-docs.png)', async () => {
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(`${platform.url}/api/docs`);
+      await page.waitForSelector('.opblock-tag-section', { timeout: 30_000 });
+      const doc = (await http.get<Document>('/api/openapi.json')).body;
+      const tags = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.tags[0])));
+      expect(await page.locator('.opblock-tag-section').count()).toBe(tags.size);
+      // A tag opens to its routes, each with its example request body when it has one.
+      await page.locator('.opblock-tag', { hasText: 'releases' }).first().click();
+      const create = page.locator('.opblock-post', { hasText: '/api/v2/projects/{slug}/releases' }).first();
+      await create.locator('.opblock-summary').click();
+      const example = create.locator('.body-param__example, .highlight-code').first();
+      await example.waitFor();
+      expect(await example.innerText()).toContain('"tenantId"');
+      await create.scrollIntoViewIfNeeded();
+      expect(await page.locator('.info .title').innerText()).toContain('Delivery Platform API');
+      expect(problems).toEqual([]);
+      if (process.env.UPDATE_SCREENSHOT === '1') {
+        await page.screenshot({ path: path.join(repoRoot(), 'docs', 'api-docs.png') });
       }
-    },
-    90_000,
-  );
+    } finally {
+      await browser?.close();
+    }
+  }, 90_000);
 });
