@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
-import { gitCommitWorkflow, gitPushWorkflow } from '../../workflows/git-commit';
+import { gitCommitWorkflow, gitPushWorkflow, repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
 import { pingWorkflow, proofWorkflow } from '../../workflows/proof';
 import { notificationDispatchWorkflow } from '../../workflows/notification-dispatch';
 import { messageOf } from '../../src/notifications/message';
@@ -49,7 +49,10 @@ const stubs: Activities = {
     calls.push(`deliver ${d.eventId} to ${d.channelId}`);
     return 'sent';
   },
-  maintainRepositories: async () => 0,
+  maintainRepositories: async (target) => {
+    calls.push(`maintain ${target ? target.projectId : 'all'}`);
+    return target ? 1 : 0;
+  },
   commitToRepository: async (request) => {
     calls.push(`commit ${request.idempotencyKey}`);
     return { sha: SHA, created: true, auditIds: [], remote: true };
@@ -134,4 +137,22 @@ it('commits on the git queue and starts the push of a project with a remote; a f
   expect((await failing.result()).status).toBe('failed');
   pushFails = false;
   await keep('git-push-failed', failing);
+});
+
+it('maintains one repository, or every repository when the schedule names none', async () => {
+  const one = await ts.env.client.workflow.start(repositoryMaintenanceWorkflow, {
+    taskQueue: ts.taskQueue,
+    workflowId: `git-maintenance-${randomUUID()}`,
+    args: [{ taskQueue: ts.taskQueue, target: { organizationId: 'org-1', projectId: 'project-1' } }],
+  });
+  expect(await one.result()).toBe(1);
+  const all = await ts.env.client.workflow.start(repositoryMaintenanceWorkflow, {
+    taskQueue: ts.taskQueue,
+    workflowId: `git-maintenance-${randomUUID()}`,
+    args: [{ taskQueue: ts.taskQueue, target: null }],
+  });
+  expect(await all.result()).toBe(0);
+  expect(calls).toEqual(['maintain project-1', 'maintain all']);
+  await keep('repository-maintenance-one', one);
+  await keep('repository-maintenance-all', all);
 });

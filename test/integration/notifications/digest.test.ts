@@ -57,7 +57,7 @@ describe('email preferences and digests', () => {
     await event(DOMAIN_EVENT.apiKeyCreated, { name: 'not in my categories' });
 
     const digest = await h.smtp.waitFor(member.user.email, /^Notification digest: 3 events$/);
-    for (const n of [1, 2, 3]) expect(digest.text).toContain(`release.deploy  release.deploy: r-${n}`);
+    for (const n of [1, 2, 3]) expect(digest.text).toContain(`release.deploy  release.deploy: release r-${n}`);
     expect(digest.text).not.toContain('apikey.create');
     // The in-app inbox, also chosen for these events, gets the same one summary instead of a row per event.
     const inbox = await h.api.get<{
