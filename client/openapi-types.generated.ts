@@ -8756,7 +8756,7 @@ export interface paths {
            *       "name": "Shop team",
            *       "description": "string",
            *       "argocd": {
-           *         "namespaceTemplate": "string",
+           *         "namespaceTemplate": "{tenant}-{environment}",
            *         "appProject": {
            *           "perTenant": true,
            *           "clusterResources": true
@@ -9766,8 +9766,8 @@ export interface paths {
            *       "validateOnPreview": true,
            *       "validateOnGenerate": true,
            *       "destination": {
-           *         "namespaceTemplate": "string",
-           *         "server": "string",
+           *         "namespaceTemplate": "{tenant}-{environment}",
+           *         "server": "https://prod.k8s.example.com:6443",
            *         "allowSharedNamespace": true
            *       },
            *       "syncPolicy": {
@@ -9775,7 +9775,7 @@ export interface paths {
            *         "prune": true,
            *         "selfHeal": true,
            *         "syncOptions": [
-           *           "string"
+           *           "CreateNamespace=true"
            *         ]
            *       }
            *     }
