@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 
 /** The most history events a single run of a workflow may write through its longest documented wait. */
@@ -14,6 +15,34 @@ export async function runHistoryLengths(client: Client, workflowId: string, firs
     const next = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
     if (!next || lengths.length > 10_000) return lengths;
     runId = next;
+  }
+}
+
+const { EventType } = temporal.api.enums.v1;
+/** A workflow or activity task in flight: the run is not idle yet. */
+const BUSY = new Set<number>([
+  EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+  EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED,
+]);
+
+/**
+ * Waits until the latest run of a workflow is idle: its newest event is not a workflow or activity task in flight, and
+ * neither the run nor its event count changed over three looks. The time-skipping server (not the real one) fails a
+ * workflow task that continues as new while an Update it admitted meanwhile is pending ("invalid history builder state
+ * for action") and then stalls; after `env.sleep()` the timers that fired may still be in flight, so a test sends its
+ * Update only once the run is idle. Time stays locked between sleeps, so an idle run stays idle.
+ */
+export async function untilIdle(client: Client, workflowId: string): Promise<void> {
+  let last = '';
+  for (let same = 0; same < 3;) {
+    const { runId } = await client.workflow.getHandle(workflowId).describe();
+    const events = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    const look = `${runId}:${events.length}`;
+    same = look === last && !BUSY.has(Number(events.at(-1)?.eventType)) ? same + 1 : 0;
+    last = look;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

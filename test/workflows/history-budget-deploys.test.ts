@@ -13,7 +13,7 @@ import {
 import { releaseWorkflow } from '../../workflows/release';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
-import { HISTORY_BUDGET, runHistoryLengths, withinBudget } from '../helpers/history-budget';
+import { HISTORY_BUDGET, runHistoryLengths, untilIdle, withinBudget } from '../helpers/history-budget';
 import { FIXTURES_DIR, historyKeeper } from '../helpers/workflow-histories';
 
 const keepRelease = historyKeeper(`${FIXTURES_DIR}/release-histories`, 'UPDATE_RELEASE_HISTORIES');
@@ -156,6 +156,7 @@ it(`keeps a release queued behind a 62-hour freeze under ${HISTORY_BUDGET} event
     handle,
     (async () => {
       await ts.env.sleep(62 * HOUR + 60_000);
+      await untilIdle(ts.env.client, handle.workflowId);
       await ts.env.client.workflow.getHandle(handle.workflowId).executeUpdate(reportSyncUpdate, { args: [healthy] });
       return handle.result();
     })(),
@@ -189,6 +190,7 @@ it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${
     handle,
     (async () => {
       await ts.env.sleep(30 * DAY + HOUR);
+      await untilIdle(ts.env.client, handle.workflowId);
       const current = ts.env.client.workflow.getHandle(handle.workflowId);
       await current.executeUpdate(approvePromotionUpdate, {
         args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],

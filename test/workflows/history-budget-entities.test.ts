@@ -11,7 +11,7 @@ import { notificationDigestWorkflow } from '../../workflows/notification-digest'
 import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
 import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
 import { timeSkippingWorker } from '../helpers/time-skipping';
-import { HISTORY_BUDGET, runHistoryLengths, withinBudget } from '../helpers/history-budget';
+import { HISTORY_BUDGET, runHistoryLengths, untilIdle, withinBudget } from '../helpers/history-budget';
 import { heartbeatStubs, type FakeRow } from '../helpers/cluster-rows';
 
 /**
@@ -124,6 +124,7 @@ it(`pages an escalation repeating for a week, then resolves it, under ${HISTORY_
     handle,
     (async () => {
       await ts.env.sleep(7 * DAY + HOUR);
+      await untilIdle(ts.env.client, handle.workflowId);
       return ts.env.client.workflow
         .getHandle(handle.workflowId)
         .executeUpdate(resolveIncidentUpdate, { args: [{ actor: stubActor, via: 'api' }] });
