@@ -10,7 +10,8 @@ import { eventually } from '../helpers/net';
 /**
  * docs/quickstart.md, executed: every `sh` block, in order, in one bash, against the embedded platform started from
  * these sources (the `npm start` of the page's `console` block, without its build). `npm` in the blocks runs in the
- * repository (the shim below); the blocks' own polling loops run under a deadline. Issue 32's traps it covers: a
+ * repository and `delivery` is bin/delivery.js, as `npm link` makes it (the shims below); the blocks' own polling loops
+ * run under a deadline. Issue 32's traps it covers: a
  * tenant named by slug in a release, the controller's Healthy report by curl, a clone that stores no token.
  */
 const DOC = path.join(repoRoot(), 'docs', 'quickstart.md');
@@ -52,6 +53,8 @@ describe('docs/quickstart.md', () => {
     const script = [
       'set -euo pipefail',
       `npm() { (cd ${JSON.stringify(repoRoot())} && command npm "$@"); }`,
+      // What `npm link` (a console block) makes a command.
+      `delivery() { node ${JSON.stringify(path.join(repoRoot(), 'bin', 'delivery.js'))} "$@"; }`,
       ...blocks,
     ].join('\n');
     const run = spawnSync('timeout', ['300', 'bash', '-c', script], {
@@ -64,6 +67,10 @@ describe('docs/quickstart.md', () => {
     expect(run.stdout).toMatch(/^Healthy$/m);
     expect(run.stdout).toContain('image: registry.example.com/shop/web:1.1.0');
     expect(run.stdout).toMatch(/promotion\.\S+ {2}/);
+    // Section 7: the CLI's status lists the Application, --wait ends Healthy, compare shows the version moved.
+    expect(run.stdout).toMatch(/shop\.acme\.dev\.web|acme\s+dev\s+web/);
+    expect(run.stdout).toMatch(/is Healthy at [0-9a-f]{12}/);
+    expect(run.stdout).toContain('1.2.0');
     // The clone recipe leaves no credential in the clone's configuration.
     const gitConfig = fs.readFileSync(path.join(work, 'shop-repo', '.git', 'config'), 'utf8');
     expect(gitConfig).not.toMatch(/eyJ|token:|Authorization/);
