@@ -648,7 +648,7 @@ export interface FreezeCreateRequest {
    */
   environments?: string[];
   /**
-   * Tenant slugs it freezes; empty = all
+   * Tenants it freezes, each by slug, id or catalogue id (kept as slugs); empty = all
    *
    * @maxItems 100
    */
@@ -688,7 +688,7 @@ export interface FreezeUpdateRequest {
    */
   environments?: string[];
   /**
-   * Tenant slugs it freezes; empty = all
+   * Tenants it freezes, each by slug, id or catalogue id (kept as slugs); empty = all
    *
    * @maxItems 100
    */
@@ -1437,9 +1437,15 @@ export interface WorkloadCreateRequest {
   };
   variables?: WorkloadCreateVariables;
   overrides?: {
+    /**
+     * By environment slug of the project
+     */
     environments?: {
       [k: string]: WorkloadCreateOverride;
     };
+    /**
+     * By tenant (slug, id or catalogue id; kept by slug), then environment slug
+     */
     tenants?: {
       [k: string]: {
         [k: string]: WorkloadCreateOverride;
@@ -1520,9 +1526,15 @@ export interface WorkloadUpdateRequest {
   };
   variables?: WorkloadUpdateVariables;
   overrides?: {
+    /**
+     * By environment slug of the project
+     */
     environments?: {
       [k: string]: WorkloadUpdateOverride;
     };
+    /**
+     * By tenant (slug, id or catalogue id; kept by slug), then environment slug
+     */
     tenants?: {
       [k: string]: {
         [k: string]: WorkloadUpdateOverride;

@@ -14044,7 +14044,7 @@ export interface components {
        * @description One-off: start. Recurring: the rule counts from this day (default: now).
        */
       startsAt?: string | null;
-      /** @description Tenant slugs it freezes; empty = all */
+      /** @description Tenants it freezes, each by slug, id or catalogue id (kept as slugs); empty = all */
       tenants?: string[];
       /** @description IANA time zone of the rule, e.g. Europe/Berlin */
       timeZone?: string | null;
@@ -14071,7 +14071,7 @@ export interface components {
        * @description One-off: start. Recurring: the rule counts from this day (default: now).
        */
       startsAt?: string | null;
-      /** @description Tenant slugs it freezes; empty = all */
+      /** @description Tenants it freezes, each by slug, id or catalogue id (kept as slugs); empty = all */
       tenants?: string[];
       /** @description IANA time zone of the rule, e.g. Europe/Berlin */
       timeZone?: string | null;
@@ -14713,9 +14713,11 @@ export interface components {
       };
       name: string;
       overrides?: {
+        /** @description By environment slug of the project */
         environments?: {
           [key: string]: components['schemas']['workload-create.override'];
         };
+        /** @description By tenant (slug, id or catalogue id; kept by slug), then environment slug */
         tenants?: {
           [key: string]: {
             [key: string]: components['schemas']['workload-create.override'];
@@ -14777,9 +14779,11 @@ export interface components {
         tag: string;
       };
       overrides?: {
+        /** @description By environment slug of the project */
         environments?: {
           [key: string]: components['schemas']['workload-update.override'];
         };
+        /** @description By tenant (slug, id or catalogue id; kept by slug), then environment slug */
         tenants?: {
           [key: string]: {
             [key: string]: components['schemas']['workload-update.override'];

@@ -6,6 +6,7 @@ import { listProjectEnvironments } from '../projects/project-environment-reposit
 import { findProjectBySlug, findProjectsByIds, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import { tenantSlugsOf } from '../projects/tenant-ref';
 import type { Plan } from '../orgs/org-repository';
 import type { PlanGate } from '../plans/plan-gate';
 import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
@@ -113,29 +114,39 @@ export function createFreezeService(
     });
   }
 
-  /** Names the request's scope lists refer to must exist: the project's environments and tenants, the org's projects. */
-  async function checkScope(caller: OrgCaller, project: Project | null, input: FreezeInput, trx: Queryable) {
+  /**
+   * Names the request's scope lists refer to must exist: the project's environments and tenants, the org's projects.
+   * Tenants may be named by slug, id or catalogue id (as on every route) and are kept by slug.
+   */
+  async function checkScope(
+    caller: OrgCaller,
+    project: Project | null,
+    input: FreezeInput,
+    trx: Queryable,
+  ): Promise<{ input: FreezeInput; projectIds: string[] | undefined }> {
     if (project) {
       if (input.projects !== undefined) throw new Unprocessable('projects is for organization-wide freezes only');
       const envs = new Set((await listProjectEnvironments(trx, project.id)).map((e) => e.environment));
       const unknownEnvs = (input.environments ?? []).filter((e) => !envs.has(e));
       if (unknownEnvs.length > 0)
         throw new Unprocessable(`unknown environment(s) of the project: ${unknownEnvs.join(', ')}`);
-      const tenants = new Set((await listProjectTenants(trx, caller.organizationId, project.id)).map((t) => t.slug));
-      const unknownTenants = (input.tenants ?? []).filter((t) => !tenants.has(t));
+      const known = await listProjectTenants(trx, caller.organizationId, project.id);
+      const tenants = input.tenants && tenantSlugsOf(known, input.tenants);
+      const slugs = new Set(known.map((t) => t.slug));
+      const unknownTenants = (tenants ?? []).filter((t) => !slugs.has(t));
       if (unknownTenants.length > 0) {
         throw new Unprocessable(`unknown tenant(s) of the project: ${unknownTenants.join(', ')}`);
       }
-      return undefined;
+      return { input: tenants ? { ...input, tenants } : input, projectIds: undefined };
     }
-    if (input.projects === undefined) return undefined;
+    if (input.projects === undefined) return { input, projectIds: undefined };
     const ids: string[] = [];
     for (const slug of input.projects) {
       const found = await findProjectBySlug(trx, caller.organizationId, slug);
       if (!found) throw new Unprocessable(`unknown project ${slug}`);
       ids.push(found.id);
     }
-    return ids;
+    return { input, projectIds: ids };
   }
 
   const entry = (caller: OrgCaller, action: string, f: FreezeRecord, details: Record<string, unknown>) =>
@@ -202,10 +213,10 @@ export function createFreezeService(
       return view!;
     },
 
-    create(caller: OrgCaller, slug: string | null, input: FreezeInput): Promise<FreezeView> {
+    create(caller: OrgCaller, slug: string | null, request: FreezeInput): Promise<FreezeView> {
       return db.transaction(async (trx) => {
         const project = await projectOrNull(caller, slug);
-        const projectIds = await checkScope(caller, project, input, trx);
+        const { input, projectIds } = await checkScope(caller, project, request, trx);
         const empty: FreezeFields = {
           name: '',
           reason: '',
@@ -238,11 +249,12 @@ export function createFreezeService(
       });
     },
 
-    update(caller: OrgCaller, slug: string | null, id: string, input: FreezeInput): Promise<FreezeView> {
+    update(caller: OrgCaller, slug: string | null, id: string, request: FreezeInput): Promise<FreezeView> {
       return db.transaction(async (trx) => {
         const project = await projectOrNull(caller, slug);
         const freeze = await freezeOf(caller, project, id, trx);
-        const fields = await checked(caller, freeze, input, await checkScope(caller, project, input, trx));
+        const { input, projectIds } = await checkScope(caller, project, request, trx);
+        const fields = await checked(caller, freeze, input, projectIds);
         await updateFreeze(trx, caller.organizationId, freeze.id, fields);
         await record(trx, caller, 'freeze.update', freeze, { changes: { ...input } });
         const [view] = await views(caller, [(await findFreeze(trx, caller.organizationId, freeze.projectId, id))!]);

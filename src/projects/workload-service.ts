@@ -13,6 +13,7 @@ import {
   updateWorkload,
   type Workload,
 } from './workload-repository';
+import { namedOverrides } from './workload-override-names';
 import {
   withDefaults,
   type SourceCheck,
@@ -48,6 +49,9 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
       }),
     );
 
+  const named = (trx: Tx, caller: OrgCaller, project: Project, overrides: WorkloadOverrides) =>
+    namedOverrides(trx, caller.organizationId, project.id, overrides);
+
   async function workloadOf(project: Project, name: string, trx: Tx | typeof db = db, forUpdate = false) {
     const workload = await findWorkload(trx, project.id, name, forUpdate);
     if (!workload) throw new NotFound('workload not found');
@@ -71,7 +75,7 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
         await insertWorkload(
           trx,
           { organizationId: caller.organizationId, projectId: project.id },
-          { name, spec: withDefaults(spec), overrides: overrides ?? {} },
+          { name, spec: withDefaults(spec), overrides: await named(trx, caller, project, overrides ?? {}) },
         );
         await record(trx, caller, 'workload.create', project, name, { image: spec.image });
         return workloadOf(project, name, trx);
@@ -86,7 +90,10 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
         const { overrides, ...specChanges } = changes;
         const spec = withDefaults({ ...current, ...specChanges });
         if (specChanges.source) await deps.checkSource(trx, caller.organizationId, specChanges.source);
-        await updateWorkload(trx, current.id, { spec, overrides });
+        await updateWorkload(trx, current.id, {
+          spec,
+          overrides: overrides && (await named(trx, caller, project, overrides)),
+        });
         await record(trx, caller, 'workload.update', project, name, { changes });
         return workloadOf(project, name, trx);
       });

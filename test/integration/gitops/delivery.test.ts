@@ -91,11 +91,22 @@ describe('delivery of a project to its hosted repository', () => {
   });
 
   it('compares environments that differ only in one tenant tag, then bulk-updates three pairs in one commit', async () => {
-    const patch = await http.patch('/api/v2/projects/shop/workloads/web', {
+    // Override names are checked against the project; a tenant is named by slug, id or catalogue id, kept by slug.
+    const refused = await Promise.all(
+      [{ tenants: { initech: { prod: { tag: '2.0.0' } } } }, { environments: { qa: { replicas: 2 } } }].map(
+        (overrides) =>
+          http.patch<{ error: string }>('/api/v2/projects/shop/workloads/web', { token: owner, body: { overrides } }),
+      ),
+    );
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [422, 'overrides name unknown tenant(s) of the project: initech (the project has: acme, globex)'],
+      [422, 'overrides name unknown environment(s) of the project: qa (the project has: dev, prod)'],
+    ]);
+    const patch = await http.patch<{ overrides: unknown }>('/api/v2/projects/shop/workloads/web', {
       token: owner,
-      body: { overrides: { tenants: { acme: { prod: { tag: '2.0.0' } } } } },
+      body: { overrides: { tenants: { [tenantIds.acme!]: { prod: { tag: '2.0.0' } } } } },
     });
-    expect(patch.status).toBe(200);
+    expect([patch.status, patch.body.overrides]).toEqual([200, { tenants: { acme: { prod: { tag: '2.0.0' } } } }]);
     expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
 
     const compare = await http.get<{ items: { tenant: string; service: string; differences: { type: string }[] }[] }>(

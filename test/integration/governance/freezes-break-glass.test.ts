@@ -100,6 +100,32 @@ describe('freeze windows', () => {
     expect(audit).toHaveLength(2);
   });
 
+  it('names tenants by slug, id or catalogue id like every route, and keeps them by slug', async () => {
+    const tenants = await http.get<{ items: { id: string; slug: string; catalogueTenantId: string }[] }>(
+      '/api/v2/projects/shop/tenants',
+      { token: owner },
+    );
+    const globex = tenants.body.items.find((t) => t.slug === 'globex')!;
+    expect(globex.id).toBe(tenantIds.globex);
+    const body = { name: 'Audit week', reason: 'audit', startsAt: iso(10 * hour), endsAt: iso(11 * hour) };
+    const created = await http.post<{ id: string; tenants: string[] }>('/api/v2/projects/shop/freezes', {
+      token: owner,
+      body: { ...body, tenants: [globex.id, 'ACME'.toLowerCase()] },
+    });
+    expect([created.status, created.body.tenants]).toEqual([201, ['globex', 'acme']]);
+    const patched = await http.patch<{ tenants: string[] }>(`/api/v2/projects/shop/freezes/${created.body.id}`, {
+      token: owner,
+      body: { tenants: [globex.catalogueTenantId] },
+    });
+    expect([patched.status, patched.body.tenants]).toEqual([200, ['globex']]);
+    const unknown = await http.post<{ error: string }>('/api/v2/projects/shop/freezes', {
+      token: owner,
+      body: { ...body, tenants: ['initech'] },
+    });
+    expect([unknown.status, unknown.body.error]).toEqual([422, 'unknown tenant(s) of the project: initech']);
+    expect((await http.delete(`/api/v2/projects/shop/freezes/${created.body.id}`, { token: owner })).status).toBe(204);
+  });
+
   it("another organization's freeze ids answer 404", async () => {
     const foreign = other.members.owner!.token;
     const orgWide = (await http.get<{ items: { id: string }[] }>('/api/v2/freezes', { token: owner })).body.items[0]!
