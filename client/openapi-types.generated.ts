@@ -13599,7 +13599,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description POST /api/v2/agent-bindings: the project (slug), tenants and environments (slugs of the project's) a cluster serves. */
+    /** @description POST /api/v2/agent-bindings: the project (slug), tenants (slug, id or catalogue id) and environments (slugs) of the project that a cluster serves. */
     'agent-binding-create': {
       /** Format: uuid */
       clusterId: string;

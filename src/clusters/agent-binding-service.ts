@@ -12,6 +12,7 @@ import {
 } from '../projects/project-environment-repository';
 import { findProjectById, findProjectBySlug } from '../projects/project-repository';
 import { listProjectTenants } from '../projects/project-tenant-repository';
+import { namesTenant } from '../projects/tenant-ref';
 import { isSupportedVersion } from '../validation/versions';
 import { agentActor, callerChangeRecorder, recordClusterChange } from './cluster-audit';
 import type { Cluster } from './cluster-repository';
@@ -73,10 +74,16 @@ async function view(db: Queryable, row: BindingRow): Promise<AgentBinding> {
   };
 }
 
-function pick<T extends { id: string; slug: string }>(all: T[], wanted: string[], what: string): string[] {
-  return wanted.map((slug) => {
-    const found = all.find((t) => t.slug === slug);
-    if (!found) throw new InvalidInput(`${what} ${slug} is not part of the project`);
+/** The ids of the named items; `names` says whether an item goes by a name (tenants: slug, id or catalogue id). */
+function pick<T extends { id: string; slug: string }>(
+  all: T[],
+  wanted: string[],
+  what: string,
+  names: (item: T, ref: string) => boolean = (item, ref) => item.slug === ref,
+): string[] {
+  return wanted.map((ref) => {
+    const found = all.find((t) => names(t, ref));
+    if (!found) throw new InvalidInput(`${what} ${ref} is not part of the project`);
     return found.id;
   });
 }
@@ -115,6 +122,7 @@ export function createAgentBindingService(
           await listProjectTenants(trx, caller.organizationId, project.id),
           input.tenants ?? [],
           'tenant',
+          namesTenant,
         );
         const environments = (await listProjectEnvironments(trx, project.id)).map((e) => ({
           ...e,

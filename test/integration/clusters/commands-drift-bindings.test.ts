@@ -161,11 +161,12 @@ describe('agent bindings', () => {
     )!;
 
   it("a bound environment's Kubernetes version follows the agent's report until set by hand", async () => {
-    await makeProject(p.platform, p.owner, 'shop', ['acme']);
+    const tenantIds = await makeProject(p.platform, p.owner, 'shop', ['acme']);
     expect((await environment('shop', 'dev')).kubernetesVersion).toBe('1.27');
     const bound = await p.http.post<{ id: string; environments: Env[]; tenants: { slug: string }[] }>(
       '/api/v2/agent-bindings',
-      { token: p.owner, body: { clusterId, project: 'shop', tenants: ['acme'], environments: ['dev'] } },
+      // A tenant by its id, like on every route; the binding shows it by slug.
+      { token: p.owner, body: { clusterId, project: 'shop', tenants: [tenantIds.acme!], environments: ['dev'] } },
     );
     expect(bound.status).toBe(201);
     expect(bound.body.tenants.map((t) => t.slug)).toEqual(['acme']);
@@ -210,6 +211,11 @@ describe('agent bindings', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'environment staging is not part of the project' });
+    const tenant = await p.http.post('/api/v2/agent-bindings', {
+      token: p.owner,
+      body: { clusterId, project: 'shop', tenants: ['initech'] },
+    });
+    expect([tenant.status, tenant.body]).toEqual([400, { error: 'tenant initech is not part of the project' }]);
   });
 });
 
