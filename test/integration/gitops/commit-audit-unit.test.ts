@@ -2,6 +2,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { runScript } from '../../helpers/child-process';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const project = (await s.db('projects').where({ organization_id: org.id, slug: 'unit' }).first('id')) as {
     id: string;
   };
-  deps = commitPathDepsOf(s);
+  deps = commitPathDepsOf(s, commitOperationKinds());
   repo = s.repositories.pathOf(org.id, project.id);
   request = (key, message) => ({
     organizationId: org.id,
