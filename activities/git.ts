@@ -6,6 +6,7 @@ import {
   type CommitOutcome,
   type CommitRequest,
 } from '../src/gitops/commit-path';
+import { commitOperationKinds } from '../src/runtime/commit-operations';
 import { maintainRepositories, type MaintenanceTarget } from '../src/gitops/repository-maintenance';
 import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
@@ -18,7 +19,7 @@ const HEARTBEAT_MS = 1000;
 export function createGitActivities(
   services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources' | 'governance'>,
 ): GitActivities {
-  const deps = commitPathDepsOf(services);
+  const deps = commitPathDepsOf(services, commitOperationKinds());
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {
       // Heartbeats let Temporal notice a worker that died mid-commit within seconds and retry elsewhere; the retry is

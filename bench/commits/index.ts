@@ -14,6 +14,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
+import { commitOperationKinds } from '../../src/runtime/commit-operations';
 import { recordCommit } from '../../src/gitops/commit-record-repository';
 import { readBranch } from '../../src/gitops/commit-writer';
 import { apiCaller } from '../api-call';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   try {
     const call = apiCaller(platform.baseUrl, platform.token);
     const s = platform.services;
-    const deps: CommitPathDeps = commitPathDepsOf(s);
+    const deps: CommitPathDeps = commitPathDepsOf(s, commitOperationKinds());
     const org = (await s.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
     const request = (projectId: string, writes: { path: string; content: string }[]): CommitRequest => {
       const key = randomUUID();

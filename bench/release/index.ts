@@ -7,7 +7,9 @@
  *      it, polling the release, and as the row records it), p50 and p95 (goal p95 < 1 s on the dev server);
  *   2. throughput: the same number of releases, `parallel` at a time on different targets, each taken to Healthy with
  *      a sync report: releases completed per second;
- *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker.
+ *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker, and the
+ *      create -> commit p95 as a multiple of the floor's p95 (issue 35 goal: <= 3x on a quiet machine).
+ * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  */
 import { randomUUID } from 'node:crypto';
 import { pingWorkflow } from '../../workflows/proof';
@@ -144,6 +146,15 @@ async function main(): Promise<void> {
       floor.push(elapsedMs(start));
     }
     line(describe('floor: no-op workflow start -> result', floor));
+    const p95Of = (ms: number[]) =>
+      percentile(
+        [...ms].sort((a, b) => a - b),
+        95,
+      );
+    const ratio = p95 / p95Of(floor);
+    line(
+      `create -> commit p95 ${ratio.toFixed(1)}x the no-op workflow round trip's p95 (goal <= 3x on a quiet machine: ${ratio <= 3 ? 'met' : 'MISSED'})`,
+    );
   } finally {
     await platform.stop();
   }

@@ -9,13 +9,20 @@
  *      (goal p95 < 1 s);
  *   2. ramp: `step-requests` requests at each rate of `steps`: achieved requests per second and p95, to find the
  *      highest rate the machine sustains (goal >= 50/s);
+ *   3. the floor, in the same run on the same disk: the bare one-file commit (the plumbing loop of bench/commits on a
+ *      copy of the project's repository), and the steady p95 as a multiple of its p95 (issue 35 goal: <= 5x at 20/s);
  * and checks after each phase that no update was lost (every answer committed or names the newer request that
  * superseded it; each workload's file at `main` holds the tag of a newest-signed request; the image.update audit
  * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
+ * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  */
 import { createHmac } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
+import { copyOf, plumbingLoop } from '../commits/floors';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
@@ -51,6 +58,17 @@ const describe = (label: string, ms: number[]) => {
   const p = (q: number) => percentile(sorted, q).toFixed(0).padStart(5);
   return `${label.padEnd(46)} p50 ${p(50)} ms   p95 ${p(95)} ms   max ${(sorted.at(-1) ?? NaN).toFixed(0).padStart(5)} ms`;
 };
+
+/** The bare one-file commit's latencies (ms, sorted) on a copy of `repo`, same disk, same run. */
+async function bareCommitLatencies(repo: string): Promise<number[]> {
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'bench-webhook-floor-'));
+  try {
+    const loop = await plumbingLoop(await copyOf(repo, path.join(work, 'floor.git')), 50);
+    return [...loop.ms].sort((a, b) => a - b);
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
 
 async function main(): Promise<void> {
   const requests = Number(arg('requests', '1000'));
@@ -209,6 +227,12 @@ async function main(): Promise<void> {
       95,
     );
     line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'} (peers poll every 2 to 5 minutes)`);
+    const floor = await bareCommitLatencies(repo);
+    line(describe('floor: bare one-file commit (plumbing loop)', floor));
+    const ratio = p95 / percentile(floor, 95);
+    line(
+      `  webhook -> commit p95 ${ratio.toFixed(1)}x the bare one-file commit's p95 (goal <= 5x: ${ratio <= 5 ? 'met' : 'MISSED'})`,
+    );
     await check(steady.sent, since);
 
     let best = { rate: 0, offered: 0, p95: 0 };

@@ -1,5 +1,4 @@
 import type { Tx } from '../db/knex';
-import type { CommitRequest } from '../gitops/commit-path';
 import { gitText, readTree } from '../gitops/git-plumbing';
 import { serviceDir } from '../gitops/manifests';
 import { applicationContents, applicationsTouched } from './application-digest';
@@ -91,20 +90,4 @@ export async function recordCommittedState(
         healthy_since: null,
       })),
   );
-}
-
-/** What deployed a commit, from the commit request. */
-export function commitSourceOf(
-  req: Pick<CommitRequest, 'operation' | 'releaseId' | 'workflowId' | 'actor'>,
-): CommitSource {
-  const op = req.operation;
-  const actor = req.actor.actor;
-  if (op.type === 'release') return { kind: 'release', id: req.releaseId ?? null, actor };
-  if (op.type === 'promotion') return { kind: 'promotion', id: op.promotionId, actor };
-  if (op.type === 'image') {
-    return op.source === 'webhook'
-      ? { kind: 'webhook', id: op.requestId ?? null, actor }
-      : { kind: 'bulk-update', id: req.workflowId, actor };
-  }
-  return { kind: op.type, id: req.workflowId, actor };
 }

@@ -8,7 +8,8 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { taskQueue } from '../temporal/definitions';
 import { gitCommitWorkflow } from '../../workflows/git-commit';
 import { COMMIT_FAILURE } from './commit-failure';
-import type { CommitOperation, CommitOutcome } from './commit-path';
+import type { CommitOperation } from './commit-operation';
+import type { CommitOutcome } from './commit-path';
 import { IDEMPOTENCY_KEY_PATTERN } from './commit-writer';
 
 export interface CommitInput {

@@ -11,3 +11,13 @@ export const COMMIT_FAILURE = {
   /** The release's or promotion's environment or tenant left the project (src/gitops/target-gone.ts). */
   targetGone: 'TargetGone',
 } as const;
+
+/** A write the commit path refuses: an answer, not a fault (the activity fails it non-retryable with `type`). */
+export class CommitRefused extends Error {
+  constructor(
+    readonly type: (typeof COMMIT_FAILURE)[keyof typeof COMMIT_FAILURE],
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,102 +1,30 @@
 import { commitEntryIds } from '../audit/audit-repository';
-import { createHash } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
-import type { AuditEntryInput } from '../audit/types';
 import type { Db, Tx } from '../db/knex';
-import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
-import { COMMIT_FAILURE } from './commit-failure';
-import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
-import { findWorkload, updateWorkload } from '../projects/workload-repository';
-import {
-  overridePatchOf,
-  withTenantOverride,
-  withTenantTag,
-  type WorkloadChange,
-  type WorkloadOverrides,
-} from '../projects/workload-spec';
-import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
-import { commitRecordState, recordCommit } from './commit-record-repository';
-import { wantsMaintenance } from './repository-maintenance';
-import { gitUrlOf, loadProject, type DeliveryContext, type LoadedProject } from './delivery-model';
-import { findProjectById } from '../projects/project-repository';
-import { readTree } from './git-plumbing';
-import { isManaged, renderAll, serviceDir, type Target } from './manifests';
-import type { WorkloadSources } from './workload-sources';
+import { recordDomainEvent } from '../events/domain-event-repository';
+import type { GovernanceGate } from '../governance/governance-verdict';
+import { recordCommittedState } from '../deployments/commit-state';
+import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
+import type {
+  AuditBase,
+  CommitOperation,
+  CommitOperationKind,
+  CommitRequest,
+  OperationKinds,
+  OperationScope,
+} from './commit-operation';
+import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch } from './commit-writer';
+import { commitRecordState, recordCommit, recordedHead } from './commit-record-repository';
+import { loadProject, type LoadedProject } from './delivery-model';
 import { findRemote } from './remote-repository';
+import { wantsMaintenance } from './repository-maintenance';
 import type { RepositoryStore } from './repository-store';
-import { refuseGoneTarget } from './target-gone';
-import { commitSourceOf, recordCommittedState } from '../deployments/commit-state';
+import type { WorkloadSources } from './workload-sources';
 
-/** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
-export interface ImageUpdate {
-  workload: string;
-  pairs: { tenant: string; environment: string }[];
-  tag: string;
-  requestId?: string;
-}
-
-/** What a write does to the repository (and, for an image update, to the workload's overrides). */
-export type CommitOperation =
-  | { type: 'files'; writes: { path: string; content: string }[]; deletes: string[] }
-  /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
-  | { type: 'generate'; digest: string; details?: Record<string, unknown> }
-  /**
-   * Image tags: one workload (bulk update), or several in one commit (`more`: inbound webhook requests grouped while a
-   * commit was running); `source` names the notifiable event; `details` is added to each image.update audit entry
-   * (the break-glass session a bulk update ran under).
-   */
-  | ({
-      type: 'image';
-      more?: ImageUpdate[];
-      source?: 'bulk' | 'webhook';
-      details?: Record<string, unknown>;
-    } & ImageUpdate)
-  /**
-   * A release: its changes set in the tenant-and-environment overrides, then that target's files regenerated;
-   * `digest` is what the release validated (renderDigest of the target's files).
-   */
-  | {
-      type: 'release';
-      tenant: string;
-      environment: string;
-      changes: WorkloadChange[];
-      digest: string;
-      details?: Record<string, unknown>;
-    }
-  /**
-   * A promotion: each tenant's changes set in its overrides of the target environment, then those tenants' files
-   * regenerated in one commit; `digest` is what the promotion rendered (renderDigest of those files).
-   */
-  | {
-      type: 'promotion';
-      promotionId: string;
-      sourceEnvironment: string;
-      environment: string;
-      moves: { tenant: string; changes: WorkloadChange[] }[];
-      digest: string;
-      details?: Record<string, unknown>;
-    };
-
-export interface CommitActor {
-  userId: string | null;
-  actorType: 'user' | 'service_account' | 'system';
-  actor: string;
-  email: string | null;
-  requestId: string | null;
-}
-
-export interface CommitRequest {
-  organizationId: string;
-  projectId: string;
-  /** Names the write: a retry with the same key finds the first commit (trailer `Idempotency-Key`). */
-  idempotencyKey: string;
-  /** The workflow running the write; its audit entries carry it, the commit names it (trailer `Audit-Workflow-Id`). */
-  workflowId: string;
-  message: string;
-  actor: CommitActor;
-  releaseId?: string;
-  operation: CommitOperation;
-}
+export type { CommitActor, CommitOperation, CommitRequest } from './commit-operation';
+export type { ImageUpdate } from './image-operation';
+export { CommitRefused } from './commit-failure';
+export { renderDigest } from './render-digest';
 
 export interface CommitOutcome {
   /** The commit that holds the change: new, found again on a retry, or null when nothing changed. */
@@ -109,26 +37,11 @@ export interface CommitOutcome {
   maintenance?: boolean;
 }
 
-export class CommitRefused extends Error {
-  constructor(
-    readonly type: (typeof COMMIT_FAILURE)[keyof typeof COMMIT_FAILURE],
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The workloads an image operation changes, the first one and the rest. */
-function imageUpdatesOf(op: ImageUpdate & { more?: ImageUpdate[] }): ImageUpdate[] {
-  const { workload, pairs, tag, requestId } = op;
-  return [{ workload, pairs, tag, requestId }, ...(op.more ?? [])];
-}
-
-/** Digest of a rendered tree: the generate request carries the digest of what was validated. */
-export function renderDigest(files: Map<string, string>): string {
-  const hash = createHash('sha256');
-  for (const file of [...files.keys()].sort()) hash.update(`${file}\0${files.get(file) ?? ''}\0`);
-  return hash.digest('hex');
+/** A write waiting for its repository's next pass. */
+interface Pending {
+  req: CommitRequest;
+  resolve: (outcome: CommitOutcome) => void;
+  reject: (err: unknown) => void;
 }
 
 export interface CommitPathDeps {
@@ -138,70 +51,116 @@ export interface CommitPathDeps {
   publicUrl: string;
   sources: WorkloadSources;
   governance: GovernanceGate;
+  /** The operations the commit path runs (src/runtime/commit-operations.ts). */
+  operations: OperationKinds;
+  /** The writes waiting for each repository (by path) while a pass of this process writes it. */
+  waiting: Map<string, Pending[]>;
 }
 
 /** The commit path's dependencies from the built services (the git activities, tests and benches). */
 export function commitPathDepsOf(
-  services: Omit<CommitPathDeps, 'publicUrl'> & { config: { publicUrl: string } },
+  services: Pick<CommitPathDeps, 'db' | 'audit' | 'repositories' | 'sources' | 'governance'> & {
+    config: { publicUrl: string };
+  },
+  operations: OperationKinds,
 ): CommitPathDeps {
   const { db, audit, repositories, sources, governance } = services;
-  return { db, audit, repositories, publicUrl: services.config.publicUrl, sources, governance };
+  const publicUrl = services.config.publicUrl;
+  return { db, audit, repositories, publicUrl, sources, governance, operations, waiting: new Map() };
 }
 
-/**
- * A bulk image update is checked against freezes again at commit time, in the commit's transaction (a freeze that
- * started after the request refuses it, unless the actor's break-glass covers it). Releases and promotions check
- * right before their commit in their workflows; webhook updates when they are accepted.
- */
-async function refuseFrozenImages(gate: GovernanceGate, trx: Tx, req: CommitRequest): Promise<void> {
-  const op = req.operation;
-  if (op.type !== 'image' || op.source === 'webhook') return;
-  const byEnvironment = new Map<string, Set<string>>();
-  for (const update of imageUpdatesOf(op)) {
-    for (const pair of update.pairs) {
-      byEnvironment.set(pair.environment, (byEnvironment.get(pair.environment) ?? new Set()).add(pair.tenant));
-    }
-  }
-  for (const [environment, tenants] of byEnvironment) {
-    const target = { organizationId: req.organizationId, projectId: req.projectId, environment, tenants: [...tenants] };
-    const verdict = await gate.check(trx, target, 'images.update', req.actor.userId);
-    if (verdict.blocked) {
-      throw new CommitRefused(COMMIT_FAILURE.frozen, `${environment} is ${frozenMessage(verdict.freezes)}`);
-    }
-  }
-}
-
-/** Changes to the managed part of the tree that make it equal to `rendered`. */
-export function managedChanges(current: Map<string, string>, rendered: Map<string, string>): FileChanges {
-  const writes = new Map([...rendered].filter(([file, text]) => current.get(file) !== text));
-  const deletes = [...current.keys()].filter((file) => isManaged(file) && !rendered.has(file));
-  return { writes, deletes };
-}
+/** The most writes one pass takes: a bound on how long the pass holds its transaction and the repository lock. */
+const PASS_LIMIT = 32;
 
 /**
  * The one commit path: every write to a project's repository runs here, in the `git` task queue's activity.
  *
  * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository is held (in the
  *   transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
+ * - Written in passes: the writes that arrive for a repository while a pass of this process writes it wait, and the
+ *   next pass writes them back to back under one lock and one transaction, one commit each (each with its own
+ *   trailers, audit entries and record, in a savepoint of its own: a refused write leaves the others be). The branch
+ *   moves once, to the pass's last commit.
  * - A commit and its audit entries are one unit: the commit object is built first (no ref moves), then the audit
  *   entries and the commit record (`git_commits`) are written, and the branch moves last, right before the
- *   transaction commits. If the transaction then fails, the branch is put back; if the process dies in between, the
- *   next writer finds the branch past the recorded head and puts it back (see `settledParent`).
+ *   transaction commits. If the transaction then fails, the branch is put back (and each write of a failed pass of
+ *   several runs again alone); if the process dies in between, the next writer finds the branch past the recorded head
+ *   and puts it back (see `settledParent`).
  * - Idempotent: a retry finds its own commit by its idempotency key in `git_commits` (unique per repository) and
  *   returns it; the database side (an image update's overrides, the audit entries) is applied again only when missing.
  * - Never an empty commit: a change that leaves the tree as it is commits nothing and returns sha null.
  * - The audit entries of the write carry the commit SHA (`gitCommitSha`) and the workflow id.
+ * - It knows operations, not domains: what a write renders and records is its operation kind's (`deps.operations`).
  */
-export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
+export function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
-  const moved: { from?: string | null; to?: string } = {};
-  try {
-    return await deps.db.transaction((trx) => commitInTransaction(deps, trx, repo, req, moved));
-  } catch (err) {
-    // The branch moved but the transaction did not commit: the commit has no audit entry, so it leaves the branch.
-    if (moved.to) await restoreBranch(repo, moved.to, moved.from ?? null);
-    throw err;
+  return new Promise((resolve, reject) => {
+    const waiting = deps.waiting.get(repo);
+    if (waiting) return void waiting.push({ req, resolve, reject });
+    deps.waiting.set(repo, [{ req, resolve, reject }]);
+    void drain(deps, repo);
+  });
+}
+
+/** Passes over the repository until no write waits for it. */
+async function drain(deps: CommitPathDeps, repo: string): Promise<void> {
+  for (let waiting = deps.waiting.get(repo); waiting?.length; waiting = deps.waiting.get(repo)) {
+    const batch = waiting.splice(0, PASS_LIMIT);
+    // A pass of several that failed as a whole (its transaction did not commit): each write again on its own.
+    if ((await pass(deps, repo, batch)) && batch.length > 1) for (const one of batch) await pass(deps, repo, [one]);
   }
+  deps.waiting.delete(repo);
+}
+
+/**
+ * One pass: its writes, each settled once the transaction committed. A pass that fails as a whole returns true; a
+ * pass of one write then rejects it.
+ */
+async function pass(deps: CommitPathDeps, repo: string, batch: Pending[]): Promise<boolean> {
+  const moved: { from?: string | null; to?: string } = {};
+  let settled: (() => void)[];
+  try {
+    settled = await deps.db.transaction((trx) => writeAll(deps, trx, repo, batch, moved));
+  } catch (err) {
+    // The branch moved but the transaction did not commit: the commits have no audit entry, so they leave the branch.
+    if (moved.to) await restoreBranch(repo, moved.to, moved.from ?? null);
+    if (batch.length === 1) batch[0]?.reject(err);
+    return true;
+  }
+  for (const settle of settled) settle();
+  return false;
+}
+
+async function writeAll(
+  deps: CommitPathDeps,
+  trx: Tx,
+  repo: string,
+  batch: Pending[],
+  moved: { from?: string | null; to?: string },
+): Promise<(() => void)[]> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+  const { organizationId, projectId } = batch[0]!.req;
+  const present = await deps.repositories.exists(organizationId, projectId);
+  const head = await recordedHead(trx, projectId);
+  // The branch cannot move before this transaction ends: every writer takes the lock above first.
+  const start = await settledParent(repo, present, head);
+  let parent = start;
+  const settled: (() => void)[] = [];
+  for (const { req, resolve, reject } of batch) {
+    try {
+      const outcome = await trx.transaction((savepoint) => commitOne(deps, savepoint, repo, req, parent));
+      if (outcome.created) parent = outcome.sha;
+      settled.push(() => resolve(outcome));
+    } catch (err) {
+      settled.push(() => reject(err));
+    }
+  }
+  if (parent !== start && parent) {
+    // Last, right before the transaction commits: a failure after this puts the branch back (pass).
+    Object.assign(moved, { from: start, to: parent });
+    await moveBranch(repo, parent, start);
+  }
+  return settled;
 }
 
 /**
@@ -217,35 +176,26 @@ async function settledParent(repo: string, present: boolean, head: string | null
   return head;
 }
 
-/** A files write renders nothing: the project row is all it needs (its delivery model stays empty). */
-async function loadFor(trx: Tx, req: CommitRequest, ctx: DeliveryContext): Promise<LoadedProject | null> {
-  if (req.operation.type !== 'files') return loadProject(trx, req.organizationId, req.projectId, ctx);
-  const project = await findProjectById(trx, req.organizationId, req.projectId);
-  if (!project) return null;
-  const model = {
-    project: project.slug,
-    repoUrl: gitUrlOf(ctx.publicUrl, project),
-    tenants: [],
-    environments: [],
-    workloads: [],
-  };
-  return { project, tenants: [], environments: [], workloads: [], model, destinationConflicts: [] };
+function kindOf(deps: CommitPathDeps, op: CommitOperation): CommitOperationKind<CommitOperation> {
+  const kind = deps.operations.get(op.type);
+  if (!kind) throw new CommitRefused(COMMIT_FAILURE.badTarget, `unknown commit operation ${String(op.type)}`);
+  return kind;
 }
 
-async function commitInTransaction(
+/** One write of a pass, in its savepoint, on `parent` (the branch, or the pass's previous commit). */
+async function commitOne(
   deps: CommitPathDeps,
   trx: Tx,
   repo: string,
   req: CommitRequest,
-  moved: { from?: string | null; to?: string },
+  parent: string | null,
 ): Promise<CommitOutcome> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
-  const loaded = await loadFor(trx, req, deps);
+  const kind = kindOf(deps, req.operation);
+  const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
+  const scope: OperationScope<CommitOperation> = { trx, req, ctx };
+  const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-  const present = await deps.repositories.exists(req.organizationId, req.projectId);
   const records = await commitRecordState(trx, req.projectId, req.idempotencyKey);
-  // The branch cannot move before this transaction ends: every writer takes the lock above first.
-  const parent = await settledParent(repo, present, records.head);
   const existing =
     records.keySha ??
     (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
@@ -253,15 +203,16 @@ async function commitInTransaction(
   const remote = (await findRemote(trx, req.projectId)) !== null;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
-  if (!existing) await refuseFrozenImages(deps.governance, trx, req);
-  if (!existing) refuseGoneTarget(loaded, req.operation);
-  if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
+  if (!existing) await kind.refuse?.(scope, loaded);
+  if (!(await deps.repositories.exists(req.organizationId, req.projectId))) {
+    await deps.repositories.ensure(req.organizationId, req.projectId);
+  }
 
-  const mutated = await applyDatabaseSide(trx, loaded, req, deps);
+  const mutated = kind.apply ? await kind.apply(scope, loaded) : loaded;
   let sha = existing;
   let changed = 0;
   if (!existing) {
-    const changes = await changesFor(repo, parent, mutated, req.operation);
+    const changes = await kind.changes(scope, mutated, repo, parent);
     changed = changes.writes.size + changes.deletes.length;
     sha = await buildCommit(repo, parent, changes, {
       author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
@@ -270,19 +221,16 @@ async function commitInTransaction(
     });
   }
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
-  if (sha)
-    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source: commitSourceOf(req) });
-  const auditIds = recorded.length > 0 ? recorded : await writeAudit(deps.audit, trx, mutated, req, sha);
-  const created = sha !== null && sha !== existing;
-  if (created && sha) {
-    const { organizationId, projectId, idempotencyKey } = req;
-    const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
-    // Last, right before the transaction commits: what runs after this and fails puts the branch back (runCommit).
-    Object.assign(moved, { from: parent, to: sha });
-    await moveBranch(repo, sha, parent);
-    if (wantsMaintenance(changed, seq)) return { sha, created, auditIds, remote, maintenance: true };
+  if (sha) {
+    const source = kind.source(req);
+    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source });
   }
-  return { sha, created, auditIds, remote };
+  const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
+  const created = sha !== null && sha !== existing;
+  if (!created || !sha) return { sha, created, auditIds, remote };
+  const { organizationId, projectId, idempotencyKey } = req;
+  const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
+  return { sha, created, auditIds, remote, ...(wantsMaintenance(changed, seq) ? { maintenance: true } : {}) };
 }
 
 function trailersOf(req: CommitRequest): [string, string][] {
@@ -296,106 +244,16 @@ function trailersOf(req: CommitRequest): [string, string][] {
   return trailers;
 }
 
-async function patchOverrides(
-  trx: Tx,
-  projectId: string,
-  name: string,
-  patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
-): Promise<void> {
-  const workload = await findWorkload(trx, projectId, name, true);
-  if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${name} not found`);
-  await updateWorkload(trx, workload.id, { overrides: patch(workload.overrides) });
-}
-
-/**
- * An image update sets the tenant-and-environment tag in the workload's overrides, a release its changes
- * (idempotent: the same values again).
- */
-async function applyDatabaseSide(
-  trx: Tx,
-  loaded: LoadedProject,
-  req: CommitRequest,
-  ctx: DeliveryContext,
-): Promise<LoadedProject> {
-  const op = req.operation;
-  if (op.type === 'image') {
-    // One read and write of each workload's overrides, whatever the number of its updates (in order: later wins).
-    const updates = imageUpdatesOf(op);
-    for (const workload of new Set(updates.map((u) => u.workload))) {
-      await patchOverrides(trx, loaded.project.id, workload, (overrides) =>
-        updates
-          .filter((u) => u.workload === workload)
-          .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
-          .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
-      );
-    }
-  } else if (op.type === 'release' || op.type === 'promotion') {
-    const moves = op.type === 'release' ? [{ tenant: op.tenant, changes: op.changes }] : op.moves;
-    for (const move of moves) {
-      for (const change of move.changes) {
-        await patchOverrides(trx, loaded.project.id, change.workload, (overrides) =>
-          withTenantOverride(overrides, move.tenant, op.environment, overridePatchOf(change)),
-        );
-      }
-    }
-  } else return loaded;
-  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx);
-  if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-  return reloaded;
-}
-
-async function changesFor(
-  repo: string,
-  parent: string | null,
-  loaded: LoadedProject,
-  op: CommitOperation,
-): Promise<FileChanges> {
-  if (op.type === 'files') {
-    return { writes: new Map(op.writes.map((w) => [w.path, w.content])), deletes: op.deletes };
-  }
-  if (op.type === 'image') {
-    const updates = imageUpdatesOf(op);
-    const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
-    const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
-    // One listing and one batch read for all the pairs' directories, whatever their number.
-    const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
-    const current = await readTree(repo, parent, 'tenants/', (file) =>
-      dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
-    );
-    return managedChanges(current, rendered);
-  }
-  if (op.type === 'release' || op.type === 'promotion') {
-    const tenants = new Set(op.type === 'release' ? [op.tenant] : op.moves.map((m) => m.tenant));
-    const rendered = renderAll(loaded.model, (t) => tenants.has(t.tenant) && t.environment === op.environment);
-    if (renderDigest(rendered) !== op.digest) {
-      throw new CommitRefused(COMMIT_FAILURE.deliveryChanged, 'the target changed between validation and commit');
-    }
-    const dirs = [...tenants].flatMap((tenant) => [
-      `tenants/${tenant}/${op.environment}/`,
-      `applications/${tenant}/${op.environment}/`,
-    ]);
-    const current = await readTree(repo, parent, '', (file) => dirs.some((dir) => file.startsWith(dir)));
-    return managedChanges(current, rendered);
-  }
-  const rendered = renderAll(loaded.model);
-  if (renderDigest(rendered) !== op.digest) {
-    throw new CommitRefused(
-      COMMIT_FAILURE.deliveryChanged,
-      'the project changed between validation and commit; generate again',
-    );
-  }
-  const current = new Map([...(await readTree(repo, parent))].filter(([file]) => isManaged(file)));
-  return managedChanges(current, rendered);
-}
-
-async function writeAudit(
+/** The operation's audit entries and events, in the commit's transaction; each entry names its write (`commitKey`). */
+async function writeRecord(
   audit: AuditService,
-  trx: Tx,
+  scope: OperationScope<CommitOperation>,
+  kind: CommitOperationKind<CommitOperation>,
   loaded: LoadedProject,
-  req: CommitRequest,
   sha: string | null,
 ): Promise<string[]> {
-  const base: Omit<AuditEntryInput, 'action' | 'category'> = {
+  const { trx, req } = scope;
+  const base: AuditBase = {
     organizationId: req.organizationId,
     projectId: req.projectId,
     userId: req.actor.userId,
@@ -407,114 +265,15 @@ async function writeAudit(
     resourceType: 'project',
     resourceId: req.projectId,
   };
-  const op = req.operation;
-  const project = loaded.project.slug;
-  const entries: AuditEntryInput[] = [];
-  if (op.type === 'files') {
-    entries.push({
-      ...base,
-      action: 'git.files.commit',
-      category: 'git',
-      details: { project, message: req.message, writes: op.writes.map((w) => w.path), deletes: op.deletes },
-    });
-  } else if (op.type === 'generate') {
-    entries.push({ ...base, action: 'delivery.generate', category: 'delivery', details: { project, ...op.details } });
-  } else if (op.type === 'release') {
-    const tenantId = loaded.tenants.find((t) => t.slug === op.tenant)?.id ?? null;
-    const details = {
-      project,
-      tenant: op.tenant,
-      environment: op.environment,
-      changes: op.changes,
-      commitKey: req.idempotencyKey,
-      ...op.details,
-    };
-    const resource = { tenantId, resourceType: 'release', resourceId: req.releaseId ?? null };
-    const entry = await audit.append(trx, {
-      ...base,
-      ...resource,
-      action: 'release.deploy',
-      category: 'deployment',
-      details,
-    });
-    await recordDomainEvent(trx, {
-      organizationId: req.organizationId,
-      projectId: req.projectId,
-      type: DOMAIN_EVENT.releaseDeployed,
-      payload: { ...details, releaseId: req.releaseId, tenantId, gitCommitSha: sha, auditId: entry.id },
-    });
-    return [entry.id];
-  } else if (op.type === 'promotion') {
-    const details = {
-      project,
-      sourceEnvironment: op.sourceEnvironment,
-      environment: op.environment,
-      tenants: op.moves.map((m) => m.tenant),
-      moves: op.moves,
-      commitKey: req.idempotencyKey,
-      ...op.details,
-    };
-    const entry = await audit.append(trx, {
-      ...base,
-      resourceType: 'promotion',
-      resourceId: op.promotionId,
-      action: 'promotion.execute',
-      category: 'deployment',
-      details,
-    });
-    await recordDomainEvent(trx, {
-      organizationId: req.organizationId,
-      projectId: req.projectId,
-      type: DOMAIN_EVENT.promotionExecuted,
-      payload: { ...details, promotionId: op.promotionId, gitCommitSha: sha, auditId: entry.id },
-    });
-    return [entry.id];
-  } else {
-    const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
-    for (const update of imageUpdatesOf(op)) {
-      for (const pair of update.pairs) {
-        entries.push({
-          ...base,
-          requestId: update.requestId ?? base.requestId,
-          action: 'image.update',
-          category: op.source === 'webhook' ? 'webhook' : 'delivery',
-          tenantId: tenantIds.get(pair.tenant) ?? null,
-          resourceType: 'workload',
-          resourceId: update.workload,
-          details: {
-            project,
-            workload: update.workload,
-            tenant: pair.tenant,
-            environment: pair.environment,
-            tag: update.tag,
-            ...(op.source === 'webhook' ? { subsystem: req.actor.actor } : {}),
-            ...op.details,
-          },
-        });
-      }
-    }
-  }
-  // Each entry names the write it records (`commitKey`): a retried write finds its own entries by it.
+  const record = kind.record(scope, loaded, base);
+  // A retried write finds its own entries by `commitKey`.
   const written = await audit.appendMany(
     trx,
-    entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
+    record.entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
   );
   const ids = written.map((entry) => entry.id);
-  if (op.type === 'image' && op.source === 'webhook') {
-    await recordDomainEvent(trx, {
-      organizationId: req.organizationId,
-      projectId: req.projectId,
-      type: DOMAIN_EVENT.imagesWebhookUpdated,
-      payload: { project, updates: imageUpdatesOf(op), gitCommitSha: sha, auditIds: ids },
-    });
-  } else if (op.type === 'image') {
-    // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
-    await recordDomainEvent(trx, {
-      organizationId: req.organizationId,
-      projectId: req.projectId,
-      type: DOMAIN_EVENT.imagesBulkUpdated,
-      payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha: sha, auditIds: ids },
-    });
+  for (const event of record.events?.(ids) ?? []) {
+    await recordDomainEvent(trx, { organizationId: req.organizationId, projectId: req.projectId, ...event });
   }
   return ids;
 }

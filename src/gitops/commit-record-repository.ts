@@ -22,6 +22,13 @@ export async function commitRecordState(db: Queryable, projectId: string, key: s
   return { keySha: row?.key_sha ?? null, head: row?.head ?? null };
 }
 
+/** The newest recorded commit of the repository (the head the database vouches for), or null. */
+export async function recordedHead(db: Queryable, projectId: string): Promise<string | null> {
+  const row = (await db('git_commits').where({ project_id: projectId }).orderBy('seq', 'desc').first('sha')) as
+    { sha: string } | undefined;
+  return row?.sha ?? null;
+}
+
 /** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */
 export async function recordCommit(
   db: Queryable,

@@ -1,21 +1,15 @@
-import { COMMIT_FAILURE } from './commit-failure';
-import type { CommitOperation } from './commit-path';
-import { CommitRefused } from './commit-path';
+import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type { LoadedProject } from './delivery-model';
 
 /**
  * A release or promotion whose environment or tenant left the project commits nothing (issue 26): rendering a gone
  * target gives no files, which would delete the target's folders. Refused with TargetGone; the workflow ends Failed.
  */
-export function refuseGoneTarget(loaded: LoadedProject, op: CommitOperation): void {
-  if (op.type !== 'release' && op.type !== 'promotion') return;
+export function refuseGoneTarget(loaded: LoadedProject, target: { environments: string[]; tenants: string[] }): void {
   const environments = new Set(loaded.environments.map((e) => e.environment));
   const tenants = new Set(loaded.tenants.map((t) => t.slug));
-  const gone = [op.environment, ...(op.type === 'promotion' ? [op.sourceEnvironment] : [])].find(
-    (e) => !environments.has(e),
-  );
+  const gone = target.environments.find((e) => !environments.has(e));
   if (gone) throw new CommitRefused(COMMIT_FAILURE.targetGone, `environment ${gone} is no longer part of the project`);
-  const wanted = op.type === 'release' ? [op.tenant] : op.moves.map((m) => m.tenant);
-  const tenant = wanted.find((t) => !tenants.has(t));
+  const tenant = target.tenants.find((t) => !tenants.has(t));
   if (tenant) throw new CommitRefused(COMMIT_FAILURE.targetGone, `tenant ${tenant} is no longer part of the project`);
 }

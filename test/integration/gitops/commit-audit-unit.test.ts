@@ -2,6 +2,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { runScript } from '../../helpers/child-process';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   const project = (await s.db('projects').where({ organization_id: org.id, slug: 'unit' }).first('id')) as {
     id: string;
   };
-  deps = commitPathDepsOf(s);
+  deps = commitPathDepsOf(s, commitOperationKinds());
   repo = s.repositories.pathOf(org.id, project.id);
   request = (key, message) => ({
     organizationId: org.id,
@@ -111,3 +112,57 @@ it('commits nothing when a write leaves the tree as it is (no empty commit, no r
   expect(await readBranch(repo)).toBe(tip);
   expect(await platform.services.db('git_commits').whereIn('idempotency_key', ['unit-same', 'unit-gone'])).toEqual([]);
 });
+
+it('writes concurrent writes to one repository as one commit each, and a failed pass lands its other writes', async () => {
+  const db = platform.services.db;
+  const tip = await readBranch(repo);
+  await db.raw(`CREATE FUNCTION test_fail_at_commit() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'injected failure at commit'; END $$`);
+  await db.raw(`CREATE CONSTRAINT TRIGGER test_fail_at_commit AFTER INSERT ON audit_log
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.details->>'message' = 'poison')
+    EXECUTE FUNCTION test_fail_at_commit()`);
+  const keys = Array.from({ length: 12 }, (_, i) => `pass-${i}`);
+  let results: PromiseSettledResult<Awaited<ReturnType<typeof runCommit>>>[];
+  try {
+    const unknown = {
+      ...request('pass-unknown', 'unknown'),
+      operation: { type: 'nothing' },
+    } as unknown as CommitRequest;
+    results = await Promise.allSettled([
+      ...keys.map((key) => runCommit(deps, request(key, key))),
+      runCommit(deps, request('pass-poison', 'poison')),
+      runCommit(deps, unknown),
+      // The same write twice at once: one commit.
+      runCommit(deps, request('pass-0', 'pass-0')),
+    ]);
+  } finally {
+    await db.raw('DROP TRIGGER test_fail_at_commit ON audit_log');
+    await db.raw('DROP FUNCTION test_fail_at_commit()');
+  }
+  const landed = results.slice(0, keys.length).map((r) => (r.status === 'fulfilled' ? r.value : null));
+  expect(landed.every((outcome) => outcome?.created && outcome.auditIds.length === 1)).toBe(true);
+  expect(results[keys.length]).toMatchObject({ status: 'rejected', reason: { message: /injected failure/ } });
+  expect(results[keys.length + 1]).toMatchObject({ status: 'rejected', reason: { type: 'BadTarget' } });
+  expect(results[keys.length + 2]).toMatchObject({ status: 'fulfilled', value: { sha: landed[0]!.sha } });
+
+  // One linear history from the old tip: each write its own commit, with its own trailers and audit entry.
+  const log = await gitText(repo, ['log', '--format=%H %P%x00%B%x01', `${tip}..main`]);
+  const commits = log
+    .split('\x01')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  expect(commits).toHaveLength(keys.length);
+  const shas = new Set(landed.map((outcome) => outcome!.sha));
+  for (const commit of commits) {
+    const [sha = ''] = commit.split(' ');
+    expect(shas.has(sha)).toBe(true);
+    const key = /Idempotency-Key: (\S+)/.exec(commit)?.[1];
+    expect(landed[keys.indexOf(key ?? '')]?.sha).toBe(sha);
+  }
+  const entries = (await db('audit_log')
+    .whereIn('git_commit_sha', [...shas])
+    .select('git_commit_sha')) as unknown[];
+  expect(entries).toHaveLength(keys.length);
+  expect(await db('git_commits').where({ idempotency_key: 'pass-poison' })).toEqual([]);
+  expect(await unaudited()).toEqual([]);
+}, 60_000);

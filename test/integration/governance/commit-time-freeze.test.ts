@@ -3,6 +3,7 @@ import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { COMMIT_FAILURE } from '../../../src/gitops/commit-failure';
 import { commitPathDepsOf, runCommit, type CommitRequest } from '../../../src/gitops/commit-path';
+import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { resolveRef } from '../../../src/gitops/git-plumbing';
 import { MAIN_BRANCH } from '../../../src/gitops/repository-store';
 import { makeProject } from '../gitops/gitops-harness';
@@ -50,7 +51,7 @@ it('refuses at commit time a bulk image update whose target a freeze now covers,
       pairs: [{ tenant: 'acme', environment: 'dev' }],
     },
   };
-  const deps = commitPathDepsOf(s);
+  const deps = commitPathDepsOf(s, commitOperationKinds());
   const repo = s.repositories.pathOf(org.id, project.id);
   const head = await resolveRef(repo, MAIN_BRANCH);
   await expect(runCommit(deps, request)).rejects.toMatchObject({

@@ -1,0 +1,99 @@
+import type { AuditEntryInput } from '../audit/types';
+import type { Tx } from '../db/knex';
+import type { CommitSource } from '../deployments/commit-state';
+import type { DomainEventInput } from '../events/domain-event-repository';
+import type { GovernanceGate } from '../governance/governance-verdict';
+import type { FileChanges } from './commit-writer';
+import type { DeliveryContext, LoadedProject } from './delivery-model';
+import { isManaged } from './manifests';
+
+/**
+ * What the one commit path writes, by operation: each committing domain adds its operation's shape here from its own
+ * folder (declaration merging, `declare module '.../gitops/commit-operation'`), and its `CommitOperationKind` to the
+ * list the commit path is given (src/runtime/commit-operations.ts). The commit path itself knows no operation.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each domain's declaration merging
+export interface CommitOperations {}
+
+export type CommitOperation = CommitOperations[keyof CommitOperations];
+
+export interface CommitActor {
+  userId: string | null;
+  actorType: 'user' | 'service_account' | 'system';
+  actor: string;
+  email: string | null;
+  requestId: string | null;
+}
+
+export interface CommitRequest<Op = CommitOperation> {
+  organizationId: string;
+  projectId: string;
+  /** Names the write: a retry with the same key finds the first commit (trailer `Idempotency-Key`). */
+  idempotencyKey: string;
+  /** The workflow running the write; its audit entries carry it, the commit names it (trailer `Audit-Workflow-Id`). */
+  workflowId: string;
+  message: string;
+  actor: CommitActor;
+  releaseId?: string;
+  operation: Op;
+}
+
+/** What an operation's hooks may use beside the transaction: loading the project, and the freeze gate. */
+export interface OperationContext extends DeliveryContext {
+  governance: GovernanceGate;
+}
+
+/** One write in progress, as an operation's hooks see it: the commit's transaction and the request. */
+export interface OperationScope<Op> {
+  trx: Tx;
+  req: CommitRequest<Op>;
+  ctx: OperationContext;
+}
+
+/** The audit entries of a write and the domain events that name them (the ids are known once the entries exist). */
+export interface OperationRecord {
+  entries: AuditEntryInput[];
+  events?: (auditIds: string[]) => Pick<DomainEventInput, 'type' | 'payload'>[];
+}
+
+/**
+ * One kind of write to a repository: how it loads what it renders, what it refuses, what it changes in the database
+ * and in the tree, and which audit entries and events record it. Every hook runs inside the commit path's unit (the
+ * advisory lock and the transaction), which writes what `record` returns in the same transaction as the commit.
+ */
+export interface CommitOperationKind<Op extends { type: string }> {
+  readonly type: Op['type'];
+  /** The project as the operation needs it; by default the whole delivery model. */
+  load?(scope: OperationScope<Op>): Promise<LoadedProject | null>;
+  /** Refusals checked before a new commit is built (not on a retry that found its commit). */
+  refuse?(scope: OperationScope<Op>, loaded: LoadedProject): Promise<void> | void;
+  /** The database side, applied again on a retry (idempotent): returns the project as it then is. */
+  apply?(scope: OperationScope<Op>, loaded: LoadedProject): Promise<LoadedProject>;
+  /** The tree changes against `parent`'s tree. */
+  changes(scope: OperationScope<Op>, loaded: LoadedProject, repo: string, parent: string | null): Promise<FileChanges>;
+  /** The audit entries (from `base`: actor, workflow, commit SHA, project) and events of the write. */
+  record(scope: OperationScope<Op>, loaded: LoadedProject, base: AuditBase): OperationRecord;
+  /** What deployed the commit (the deployed-state history names it). */
+  source(req: CommitRequest<Op>): CommitSource;
+}
+
+export type AuditBase = Omit<AuditEntryInput, 'action' | 'category'> & { gitCommitSha: string | null };
+
+/** The operation kinds the commit path runs, by type. A module contributes its kind to the list it is built from. */
+export type OperationKinds = ReadonlyMap<string, CommitOperationKind<CommitOperation>>;
+
+export function operationKinds(kinds: CommitOperationKind<CommitOperation>[]): OperationKinds {
+  const byType = new Map<string, CommitOperationKind<CommitOperation>>();
+  for (const kind of kinds) {
+    if (byType.has(kind.type)) throw new Error(`commit operation ${kind.type} registered twice`);
+    byType.set(kind.type, kind);
+  }
+  return byType;
+}
+
+/** Changes to the managed part of the tree that make it equal to `rendered`. */
+export function managedChanges(current: Map<string, string>, rendered: Map<string, string>): FileChanges {
+  const writes = new Map([...rendered].filter(([file, text]) => current.get(file) !== text));
+  const deletes = [...current.keys()].filter((file) => isManaged(file) && !rendered.has(file));
+  return { writes, deletes };
+}

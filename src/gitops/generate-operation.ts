@@ -1,0 +1,38 @@
+import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
+import { renderDigest } from './render-digest';
+import { managedChanges, type CommitOperationKind } from './commit-operation';
+import { readTree } from './git-plumbing';
+import { isManaged, renderAll } from './manifests';
+
+/** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
+export interface GenerateOperation {
+  type: 'generate';
+  digest: string;
+  details?: Record<string, unknown>;
+}
+
+declare module './commit-operation' {
+  interface CommitOperations {
+    generate: GenerateOperation;
+  }
+}
+
+export const generateOperation: CommitOperationKind<GenerateOperation> = {
+  type: 'generate',
+  async changes({ req }, loaded, repo, parent) {
+    const rendered = renderAll(loaded.model);
+    if (renderDigest(rendered) !== req.operation.digest) {
+      throw new CommitRefused(
+        COMMIT_FAILURE.deliveryChanged,
+        'the project changed between validation and commit; generate again',
+      );
+    }
+    const current = new Map([...(await readTree(repo, parent))].filter(([file]) => isManaged(file)));
+    return managedChanges(current, rendered);
+  },
+  record({ req }, loaded, base) {
+    const details = { project: loaded.project.slug, ...req.operation.details };
+    return { entries: [{ ...base, action: 'delivery.generate', category: 'delivery', details }] };
+  },
+  source: (req) => ({ kind: 'generate', id: req.workflowId, actor: req.actor.actor }),
+};

@@ -1,0 +1,135 @@
+import { DOMAIN_EVENT } from '../events/domain-event-repository';
+import { frozenMessage } from '../governance/governance-verdict';
+import { withTenantTag } from '../projects/workload-spec';
+import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
+import { managedChanges, type CommitOperationKind, type OperationScope } from './commit-operation';
+import { readTree } from './git-plumbing';
+import { renderAll, serviceDir, type Target } from './manifests';
+import { patchOverrides, reloadProject } from './override-patch';
+
+/** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
+export interface ImageUpdate {
+  workload: string;
+  pairs: { tenant: string; environment: string }[];
+  tag: string;
+  requestId?: string;
+}
+
+/**
+ * Image tags: one workload (bulk update), or several in one commit (`more`: inbound webhook requests grouped while a
+ * commit was running); `source` names the notifiable event; `details` is added to each image.update audit entry
+ * (the break-glass session a bulk update ran under).
+ */
+export type ImageOperation = {
+  type: 'image';
+  more?: ImageUpdate[];
+  source?: 'bulk' | 'webhook';
+  details?: Record<string, unknown>;
+} & ImageUpdate;
+
+declare module './commit-operation' {
+  interface CommitOperations {
+    image: ImageOperation;
+  }
+}
+
+/** The workloads an image operation changes, the first one and the rest. */
+function imageUpdatesOf(op: ImageOperation): ImageUpdate[] {
+  const { workload, pairs, tag, requestId } = op;
+  return [{ workload, pairs, tag, requestId }, ...(op.more ?? [])];
+}
+
+/**
+ * A bulk image update is checked against freezes again at commit time, in the commit's transaction (a freeze that
+ * started after the request refuses it, unless the actor's break-glass covers it). Webhook updates are checked when
+ * they are accepted.
+ */
+async function refuseFrozen({ trx, req, ctx }: OperationScope<ImageOperation>): Promise<void> {
+  if (req.operation.source === 'webhook') return;
+  const byEnvironment = new Map<string, Set<string>>();
+  for (const update of imageUpdatesOf(req.operation)) {
+    for (const pair of update.pairs) {
+      byEnvironment.set(pair.environment, (byEnvironment.get(pair.environment) ?? new Set()).add(pair.tenant));
+    }
+  }
+  for (const [environment, tenants] of byEnvironment) {
+    const target = { organizationId: req.organizationId, projectId: req.projectId, environment, tenants: [...tenants] };
+    const verdict = await ctx.governance.check(trx, target, 'images.update', req.actor.userId);
+    if (verdict.blocked) {
+      throw new CommitRefused(COMMIT_FAILURE.frozen, `${environment} is ${frozenMessage(verdict.freezes)}`);
+    }
+  }
+}
+
+export const imageOperation: CommitOperationKind<ImageOperation> = {
+  type: 'image',
+  refuse: refuseFrozen,
+  /** The tenant-and-environment tags in the workloads' overrides: one read and write per workload, later wins. */
+  async apply(scope, loaded) {
+    const updates = imageUpdatesOf(scope.req.operation);
+    for (const workload of new Set(updates.map((u) => u.workload))) {
+      await patchOverrides(scope.trx, loaded.project.id, workload, (overrides) =>
+        updates
+          .filter((u) => u.workload === workload)
+          .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
+          .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
+      );
+    }
+    return reloadProject(scope);
+  },
+  async changes({ req }, loaded, repo, parent) {
+    const updates = imageUpdatesOf(req.operation);
+    const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
+    const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
+    // One listing and one batch read for all the pairs' directories, whatever their number.
+    const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
+    const current = await readTree(repo, parent, 'tenants/', (file) =>
+      dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
+    );
+    return managedChanges(current, rendered);
+  },
+  record({ req }, loaded, base) {
+    const op = req.operation;
+    const webhook = op.source === 'webhook';
+    const project = loaded.project.slug;
+    const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
+    const updates = imageUpdatesOf(op);
+    const entries = updates.flatMap((update) =>
+      update.pairs.map((pair) => ({
+        ...base,
+        requestId: update.requestId ?? base.requestId,
+        action: 'image.update',
+        category: webhook ? ('webhook' as const) : ('delivery' as const),
+        tenantId: tenantIds.get(pair.tenant) ?? null,
+        resourceType: 'workload',
+        resourceId: update.workload,
+        details: {
+          project,
+          workload: update.workload,
+          tenant: pair.tenant,
+          environment: pair.environment,
+          tag: update.tag,
+          ...(webhook ? { subsystem: req.actor.actor } : {}),
+          ...op.details,
+        },
+      })),
+    );
+    const gitCommitSha = base.gitCommitSha;
+    // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
+    const events = (auditIds: string[]) => [
+      webhook
+        ? { type: DOMAIN_EVENT.imagesWebhookUpdated, payload: { project, updates, gitCommitSha, auditIds } }
+        : {
+            type: DOMAIN_EVENT.imagesBulkUpdated,
+            payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha, auditIds },
+          },
+    ];
+    return { entries, events };
+  },
+  source(req) {
+    const { operation: op, actor } = req;
+    return op.source === 'webhook'
+      ? { kind: 'webhook', id: op.requestId ?? null, actor: actor.actor }
+      : { kind: 'bulk-update', id: req.workflowId, actor: actor.actor };
+  },
+};

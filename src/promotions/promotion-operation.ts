@@ -1,0 +1,62 @@
+import { DOMAIN_EVENT } from '../events/domain-event-repository';
+import type { CommitOperationKind } from '../gitops/commit-operation';
+import { refuseGoneTarget } from '../gitops/target-gone';
+import { applyMoves, movedChanges } from '../gitops/target-operation';
+import type { WorkloadChange } from '../projects/workload-spec';
+
+/**
+ * A promotion: each tenant's changes set in its overrides of the target environment, then those tenants' files
+ * regenerated in one commit; `digest` is what the promotion rendered (renderDigest of those files).
+ */
+export interface PromotionOperation {
+  type: 'promotion';
+  promotionId: string;
+  sourceEnvironment: string;
+  environment: string;
+  moves: { tenant: string; changes: WorkloadChange[] }[];
+  digest: string;
+  details?: Record<string, unknown>;
+}
+
+declare module '../gitops/commit-operation' {
+  interface CommitOperations {
+    promotion: PromotionOperation;
+  }
+}
+
+export const promotionOperation: CommitOperationKind<PromotionOperation> = {
+  type: 'promotion',
+  refuse({ req }, loaded) {
+    const op = req.operation;
+    const environments = [op.environment, op.sourceEnvironment];
+    refuseGoneTarget(loaded, { environments, tenants: op.moves.map((m) => m.tenant) });
+  },
+  apply: (scope, loaded) => applyMoves(scope, loaded, scope.req.operation),
+  changes: ({ req }, loaded, repo, parent) => movedChanges(loaded, req.operation, repo, parent),
+  record({ req }, loaded, base) {
+    const op = req.operation;
+    const details = {
+      project: loaded.project.slug,
+      sourceEnvironment: op.sourceEnvironment,
+      environment: op.environment,
+      tenants: op.moves.map((m) => m.tenant),
+      moves: op.moves,
+      commitKey: req.idempotencyKey,
+      ...op.details,
+    };
+    const entry = {
+      ...base,
+      resourceType: 'promotion',
+      resourceId: op.promotionId,
+      action: 'promotion.execute',
+      category: 'deployment' as const,
+      details,
+    };
+    const payload = { ...details, promotionId: op.promotionId, gitCommitSha: base.gitCommitSha };
+    return {
+      entries: [entry],
+      events: ([auditId]) => [{ type: DOMAIN_EVENT.promotionExecuted, payload: { ...payload, auditId } }],
+    };
+  },
+  source: (req) => ({ kind: 'promotion', id: req.operation.promotionId, actor: req.actor.actor }),
+};
