@@ -21,9 +21,18 @@ const sameTarget = (a: TargetRef) => (b: TargetRef) =>
 export function createImageUpdateActivities({ db }: ImageUpdateActivityDeps): ImageUpdateActivities {
   return {
     async planImageBatch({ organizationId, projectId, entries }): Promise<PlannedBatch> {
-      const waiting = new Set((await unfinishedOf(db, entries.map((e) => e.webhookId))).map((r) => r.id));
+      const waiting = new Set(
+        (
+          await unfinishedOf(
+            db,
+            entries.map((e) => e.webhookId),
+          )
+        ).map((r) => r.id),
+      );
       const live: QueuedImageUpdate[] = entries.filter((e) => waiting.has(e.webhookId));
-      const targets = live.flatMap((e) => e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))));
+      const targets = live.flatMap((e) =>
+        e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))),
+      );
       const plan = planBatch(live, await committedMarks(db, projectId, targets));
       const [first, ...more] = plan.updates;
       const requests = new Set(plan.updates.map((u) => u.requestId));

@@ -22,12 +22,7 @@ import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
-import {
-  claimRequest,
-  finishRequest,
-  unfinishedRequests,
-  type WebhookRequestRow,
-} from './webhook-request-repository';
+import { claimRequest, finishRequest, unfinishedRequests, type WebhookRequestRow } from './webhook-request-repository';
 
 const TOKEN = /^Bearer (cdc_[A-Za-z0-9_-]{43})$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest();

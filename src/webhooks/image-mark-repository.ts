@@ -2,7 +2,11 @@ import type { Queryable } from '../db/knex';
 import { targetKey, type CommittedMark, type TargetRef } from './image-update-batch';
 
 /** The signing time (epoch ms) of the tag last committed to each of these targets, by targetKey. */
-export async function committedMarks(db: Queryable, projectId: string, targets: TargetRef[]): Promise<Map<string, number>> {
+export async function committedMarks(
+  db: Queryable,
+  projectId: string,
+  targets: TargetRef[],
+): Promise<Map<string, number>> {
   if (targets.length === 0) return new Map();
   const rows = (await db('image_update_marks')
     .where({ project_id: projectId })

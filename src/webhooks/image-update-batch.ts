@@ -53,7 +53,12 @@ export function planBatch(entries: QueuedImageUpdate[], committed: Map<string, n
   const updates = new Map<string, ImageUpdate>();
   for (const w of winners.values()) {
     const id = `${w.entry.webhookId}/${w.target.workload}/${w.tag}`;
-    const update = updates.get(id) ?? { workload: w.target.workload, tag: w.tag, pairs: [], requestId: w.entry.requestId };
+    const update = updates.get(id) ?? {
+      workload: w.target.workload,
+      tag: w.tag,
+      pairs: [],
+      requestId: w.entry.requestId,
+    };
     update.pairs.push({ tenant: w.target.tenant, environment: w.target.environment });
     updates.set(id, update);
   }

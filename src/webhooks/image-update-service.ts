@@ -184,7 +184,12 @@ export function createImageUpdateService(deps: {
     const updates =
       committed.length === 0
         ? []
-        : targets.workloads.map((workload) => ({ workload, tag: payload.tag, requestId: meta.requestId, pairs: committed }));
+        : targets.workloads.map((workload) => ({
+            workload,
+            tag: payload.tag,
+            requestId: meta.requestId,
+            pairs: committed,
+          }));
 
     const releases = [];
     const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
@@ -216,7 +221,12 @@ export function createImageUpdateService(deps: {
       await finishRequest(db, meta.webhookId, { status: 'committed', result });
       return { status: 200, body: result };
     }
-    const entry: QueuedImageUpdate = { webhookId: meta.webhookId, requestId: meta.requestId, signedAt: meta.signedAt, updates };
+    const entry: QueuedImageUpdate = {
+      webhookId: meta.webhookId,
+      requestId: meta.requestId,
+      signedAt: meta.signedAt,
+      updates,
+    };
     // The outbox: the answer so far and the work, durable before Temporal is told and before the sender is answered.
     await stageWork(db, meta.webhookId, { ...base, status: 'queued', commit: null }, entry);
     await handOver(project.organizationId, project.id, entry);
@@ -252,11 +262,15 @@ export function createImageUpdateService(deps: {
       const row = await findRequest(db, 'image-update', webhookId);
       if (row && FINISHED.includes(row.status)) {
         const result = row.result ?? {};
-        if (row.status === 'failed') throw new Conflict(`image update failed: ${String(result.error ?? 'commit failed')}`);
+        if (row.status === 'failed')
+          throw new Conflict(`image update failed: ${String(result.error ?? 'commit failed')}`);
         return { status: 200, body: result };
       }
       if (Date.now() + pause > deadline) {
-        return { status: 202, body: { ...row?.result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) } };
+        return {
+          status: 202,
+          body: { ...row?.result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) },
+        };
       }
       await sleep(pause);
       pause = Math.min(pause * 2, POLL_MS.max);

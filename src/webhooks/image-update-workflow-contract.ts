@@ -31,7 +31,11 @@ export interface PlannedBatch {
 }
 
 export interface ImageUpdateActivities {
-  planImageBatch(input: { organizationId: string; projectId: string; entries: QueuedImageUpdate[] }): Promise<PlannedBatch>;
+  planImageBatch(input: {
+    organizationId: string;
+    projectId: string;
+    entries: QueuedImageUpdate[];
+  }): Promise<PlannedBatch>;
   finishImageBatch(input: {
     projectId: string;
     batch: PlannedBatch;

@@ -43,9 +43,8 @@ export async function claimRequest(
     .ignore()
     .returning('*')) as WebhookRequestRow[];
   if (inserted) return { row: inserted, fresh: true };
-  const existing = (await db('webhook_requests')
-    .where({ kind: row.kind, request_hash: row.request_hash })
-    .first()) as WebhookRequestRow | undefined;
+  const existing = (await db('webhook_requests').where({ kind: row.kind, request_hash: row.request_hash }).first()) as
+    WebhookRequestRow | undefined;
   // Purged between the two statements (past its keep time): the timestamp is then outside the window anyway.
   if (!existing) throw new Conflict('duplicate webhook request');
   return { row: existing, fresh: false };
@@ -79,12 +78,14 @@ export async function finishRequest(
   id: string,
   outcome: { status: WebhookRequestRow['status']; commitSha?: string | null; result: Record<string, unknown> },
 ): Promise<void> {
-  await db('webhook_requests').where({ id }).update({
-    status: outcome.status,
-    commit_sha: outcome.commitSha ?? null,
-    result: JSON.stringify(outcome.result),
-    work: null,
-  });
+  await db('webhook_requests')
+    .where({ id })
+    .update({
+      status: outcome.status,
+      commit_sha: outcome.commitSha ?? null,
+      result: JSON.stringify(outcome.result),
+      work: null,
+    });
 }
 
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
