@@ -1,10 +1,10 @@
-import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
-import { eventually, freePort } from '../../helpers/net';
-import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { eventually } from '../../helpers/net';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
+import { startApiProcess, stopApiProcess as stop } from './api-process';
 import { DIGEST, shapeBHeaders } from './webhook-signing';
 
 /**
@@ -48,28 +48,7 @@ function update(workload: string, tenant: string, tag: string, signedAt = new Da
 const post = (url: string, u: { body: string; headers: Record<string, string> }) =>
   httpClient(url).post<Answer>(URL_PATH, { rawBody: u.body, headers: u.headers });
 
-/** An API-only process of its own on a port of its own, ready when its /healthz answers. */
-async function startApi() {
-  const port = await freePort();
-  const child = spawnScript('scripts/serve.ts', ['api'], {
-    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-    PORT: String(port),
-    WEBHOOK_COMMIT_WAIT: `${COMMIT_WAIT_MS}ms`,
-    LOG_LEVEL: 'warn',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok,
-    90_000,
-    `API process on ${port}: ${child.output()}`,
-  );
-  return { child, url };
-}
-
-async function stop(api: { child: ReturnType<typeof spawnScript> }, signal: 'SIGTERM' | 'SIGKILL') {
-  api.child.kill(signal);
-  return exited(api.child);
-}
+const startApi = () => startApiProcess(platform, { WEBHOOK_COMMIT_WAIT: `${COMMIT_WAIT_MS}ms` });
 
 /** The tag the repository's head sets for a workload of a tenant in dev. */
 async function tagAt(workload: string, tenant: string): Promise<string> {
