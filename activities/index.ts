@@ -1,5 +1,6 @@
 import { createBreakGlassActivities, type BreakGlassActivityDeps } from './break-glass';
 import { createClusterHeartbeatActivities, type ClusterHeartbeatActivityDeps } from './cluster-heartbeat';
+import { createImageUpdateActivities, type ImageUpdateActivityDeps } from './image-updates';
 import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
 import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
 import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
@@ -18,7 +19,8 @@ export type ActivityDeps = ProofActivityDeps &
   NotificationActivityDeps &
   EscalationActivityDeps &
   ClusterHeartbeatActivityDeps &
-  BreakGlassActivityDeps;
+  BreakGlassActivityDeps &
+  ImageUpdateActivityDeps;
 
 /** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
 export function createActivities(deps: ActivityDeps) {
@@ -31,5 +33,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createEscalationActivities(deps),
     ...createClusterHeartbeatActivities(deps),
     ...createBreakGlassActivities(deps),
+    ...createImageUpdateActivities(deps),
   };
 }

@@ -9,3 +9,4 @@ export { escalationIncidentWorkflow } from './escalation-incident';
 export { notificationDigestWorkflow } from './notification-digest';
 export { clusterHeartbeatWorkflow } from './cluster-heartbeat';
 export { breakGlassWorkflow } from './break-glass';
+export { imageUpdatesWorkflow } from './image-updates';

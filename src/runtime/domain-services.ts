@@ -1,3 +1,4 @@
+import { taskQueue } from '../temporal/definitions';
 import { approvalPolicyHook } from '../approval-policies/approval-policy-hook';
 import { createApprovalPolicyService, type ApprovalPolicyService } from '../approval-policies/approval-policy-service';
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
@@ -280,7 +281,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
       releases,
       promotions,
       governance,
-      commit: gitops.commit,
+      workflows: core.workflows,
+      gitTaskQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
       config: config.webhooks,
     }),
     deployments: createDeploymentService({ db, audit, projects: projects.projects }),

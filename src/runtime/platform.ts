@@ -85,6 +85,8 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),
       startRowReconciler('release', () => services.releases.reconcile(), interval, log),
       startRowReconciler('promotion', () => services.promotions.reconcile(), interval, log),
+      // Image updates and controller reports an API process recorded but could not hand over (Temporal unreachable).
+      startRowReconciler('inbound webhook', () => services.webhooks.reconcile(interval), interval, log),
       // Idempotent starts of the organizations' outbox dispatchers (it counts organizations checked: nothing to log).
       startRowReconciler(
         'notification dispatcher',

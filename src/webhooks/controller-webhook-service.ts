@@ -22,7 +22,7 @@ import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
-import { recordRequest } from './webhook-request-repository';
+import { claimRequest, finishRequest, unfinishedRequests, type WebhookRequestRow } from './webhook-request-repository';
 
 const TOKEN = /^Bearer (cdc_[A-Za-z0-9_-]{43})$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
@@ -64,6 +64,14 @@ export function createControllerWebhookService(deps: {
     environment: string;
   };
   type Told = { id: string; status: string };
+  /** A stored report still to tell (the request row's `work`). */
+  type StagedReport = {
+    target: Target;
+    revision: string;
+    position: number | null;
+    verified: boolean;
+    answer: Record<string, unknown>;
+  };
 
   /** Whether a report at `revision` (its place `position`, null: unknown) is about `commitSha` or a later commit. */
   async function covers(projectId: string, commitSha: string, revision: string, position: number | null) {
@@ -123,6 +131,19 @@ export function createControllerWebhookService(deps: {
     return told[0] ?? null;
   }
 
+  /** Tells the waiting release or promotions what a stored report says, then finishes its request with the answer. */
+  async function tellStaged(row: WebhookRequestRow, requestId: string) {
+    const work = row.work as StagedReport;
+    const caller = systemCaller(SUBSYSTEM.controllerWebhook, work.target.organizationId, requestId);
+    const release = await tell(caller, work.target, work.revision, work.position);
+    if (work.verified) {
+      await deps.promotions.sourceReported(work.target.organizationId, work.target.projectId, work.target.environment);
+    }
+    const result = { ...work.answer, release };
+    await finishRequest(db, row.id, { status: 'committed', result });
+    return result;
+  }
+
   return {
     /** A new controller token for the organization, shown once; the previous one verifies during the overlap. */
     async rotateToken(caller: OrgCaller) {
@@ -168,13 +189,6 @@ export function createControllerWebhookService(deps: {
         throw new NotFound('application name does not name a platform target');
       }
       await deps.purge();
-      await recordRequest(db, {
-        kind: 'cdcontroller',
-        request_hash: requestHash(raw),
-        organization_id: organizationId,
-        project_id: project.id,
-        expiresAt: new Date(Date.now() + 2 * deps.replayWindowMs),
-      });
       const target = {
         organizationId,
         projectId: project.id,
@@ -190,27 +204,56 @@ export function createControllerWebhookService(deps: {
         revision: event.revision,
         reportedAt: new Date(event.timestamp),
       };
-      // Under the target's lock: a workflow noting its commit sees this report, or this webhook sees its commit.
-      const recorded = await db.transaction(async (trx) => {
-        await lockDeployedTarget(trx, target);
-        const result = await recordReport(trx, report);
-        if (result.outcome === 'applied') await recordStatus(trx, { ...report, namespace: event.namespace });
-        return result;
-      });
-      if (recorded.outcome === 'stale') {
-        throw new Conflict('stale event: a newer status of this application is recorded');
-      }
-      const caller = systemCaller(SUBSYSTEM.controllerWebhook, organizationId, requestId);
-      const release = await tell(caller, target, event.revision, recorded.position);
-      if (recorded.verified) await deps.promotions.sourceReported(organizationId, project.id, parts.environment);
-      return {
+      const answer = {
         application: event.name,
         ...parts,
         syncStatus: event.syncStatus,
         healthStatus: event.healthStatus,
         revision: event.revision,
-        release,
       };
+      // The request row (the outbox: what is still to tell), the report and the service's status in one transaction,
+      // under the target's lock: a workflow noting its commit sees this report, or this webhook sees its commit.
+      const row = await db.transaction(async (trx) => {
+        const claimed = await claimRequest(trx, {
+          kind: 'cdcontroller',
+          request_hash: requestHash(raw),
+          organization_id: organizationId,
+          project_id: project.id,
+          expiresAt: new Date(Date.now() + 2 * deps.replayWindowMs),
+        });
+        if (!claimed.fresh) return claimed.row;
+        await lockDeployedTarget(trx, target);
+        const recorded = await recordReport(trx, report);
+        if (recorded.outcome === 'stale') {
+          await finishRequest(trx, claimed.row.id, { status: 'failed', result: { ...answer, error: 'stale' } });
+          return { ...claimed.row, status: 'failed' as const, result: { error: 'stale' } };
+        }
+        if (recorded.outcome === 'applied') await recordStatus(trx, { ...report, namespace: event.namespace });
+        const work: StagedReport = {
+          target,
+          revision: event.revision,
+          position: recorded.position,
+          verified: recorded.verified,
+          answer,
+        };
+        await trx('webhook_requests')
+          .where({ id: claimed.row.id })
+          .update({ work: JSON.stringify(work) });
+        return { ...claimed.row, work };
+      });
+      if (row.status === 'failed') {
+        throw new Conflict('stale event: a newer status of this application is recorded');
+      }
+      // A replay of a report whose release was told; a report stored but not yet told is told now (a retry).
+      if (row.status === 'committed' || !row.work) throw new Conflict('duplicate controller report');
+      return tellStaged(row, requestId);
+    },
+
+    /** Tells what reports were stored but not told (a process stopped, Temporal unreachable): the worker's reconciler. */
+    async tellUntold(olderThanMs: number): Promise<number> {
+      const rows = await unfinishedRequests(db, 'cdcontroller', new Date(Date.now() - olderThanMs), 100);
+      for (const row of rows) await tellStaged(row, row.id);
+      return rows.length;
     },
 
     /** Sync status per tenant, environment and service of a project (filters optional). */

@@ -1,23 +1,30 @@
 import type { Queryable } from '../db/knex';
+import { targetKey, type CommittedMark, type TargetRef } from './image-update-batch';
 
-export interface ImageMark {
-  workload: string;
-  tenant: string;
-  environment: string;
-  tag: string;
-  signedAt: Date;
+/** The signing time (epoch ms) of the tag last committed to each of these targets, by targetKey. */
+export async function committedMarks(
+  db: Queryable,
+  projectId: string,
+  targets: TargetRef[],
+): Promise<Map<string, number>> {
+  if (targets.length === 0) return new Map();
+  const rows = (await db('image_update_marks')
+    .where({ project_id: projectId })
+    .whereIn(
+      ['workload', 'tenant', 'environment'],
+      targets.map((t) => [t.workload, t.tenant, t.environment]),
+    )
+    .select('workload', 'tenant', 'environment', 'signed_at')) as (TargetRef & { signed_at: Date })[];
+  return new Map(rows.map((r) => [targetKey(r), r.signed_at.getTime()]));
 }
 
-const keyOf = (m: { workload: string; tenant: string; environment: string }) =>
-  `${m.workload}\u0000${m.tenant}\u0000${m.environment}`;
-
 /**
- * Claims targets for a signed tag: a target's mark moves only to a request signed at the same time or later, so an
- * older request arriving late never overwrites a newer tag. Returns the keys of the targets this request won.
+ * Moves the marks of what a batch committed: a target's mark moves only to a request signed at the same time or
+ * later, so an older request never overwrites a newer tag (the project's workflow is the only writer).
  */
-export async function claimTargets(db: Queryable, projectId: string, marks: ImageMark[]): Promise<Set<string>> {
-  if (marks.length === 0) return new Set();
-  const rows = (await db('image_update_marks')
+export async function moveMarks(db: Queryable, projectId: string, marks: CommittedMark[]): Promise<void> {
+  if (marks.length === 0) return;
+  await db('image_update_marks')
     .insert(
       marks.map((m) => ({
         project_id: projectId,
@@ -25,14 +32,10 @@ export async function claimTargets(db: Queryable, projectId: string, marks: Imag
         tenant: m.tenant,
         environment: m.environment,
         tag: m.tag,
-        signed_at: m.signedAt,
+        signed_at: new Date(m.signedAt),
       })),
     )
     .onConflict(['project_id', 'workload', 'tenant', 'environment'])
     .merge(['tag', 'signed_at'])
-    .where('image_update_marks.signed_at', '<=', db.raw('excluded.signed_at'))
-    .returning(['workload', 'tenant', 'environment'])) as { workload: string; tenant: string; environment: string }[];
-  return new Set(rows.map(keyOf));
+    .where('image_update_marks.signed_at', '<=', db.raw('excluded.signed_at'));
 }
-
-export { keyOf as markKey };

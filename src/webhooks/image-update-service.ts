@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { InvalidInput, NotFound, Unauthorized, Unprocessable } from '../errors';
+import { Conflict, InvalidInput, NotFound, Unauthorized, Unprocessable } from '../errors';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { pairKey, pinnedPairs } from '../pins/pin-repository';
 import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
@@ -9,8 +9,10 @@ import { listProjectTenants } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
-import type { ImageCommitBatcher } from './image-commit-batcher';
-import { claimTargets, markKey } from './image-mark-repository';
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import { imageUpdatesWorkflow } from '../../workflows/image-updates';
+import type { QueuedImageUpdate } from './image-update-batch';
+import { imageUpdateSignal, imageUpdatesWorkflowId } from './image-update-workflow-contract';
 import {
   imageMatches,
   isShapeABody,
@@ -24,7 +26,16 @@ import { matchesAny, parseSignature, parseUnixSeconds, requestHash, signedBytes,
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
 import { passes } from './webhook-filters';
-import { findRequest, finishRequest, forgetRequest, recordRequest } from './webhook-request-repository';
+import {
+  claimRequest,
+  findRequest,
+  finishRequest,
+  markQueued,
+  stageWork,
+  takeOverRequest,
+  unfinishedRequests,
+  type WebhookRequestRow,
+} from './webhook-request-repository';
 import { liveSecrets } from './webhook-secrets';
 import { settingsOf, type WebhookSettingsRow } from './webhook-settings-repository';
 
@@ -48,6 +59,12 @@ export type ImageUpdateService = ReturnType<typeof createImageUpdateService>;
 const BAD_SIGNATURE = 'invalid or missing webhook signature';
 /** Verified requests are kept this long (past the replay window) for their status URL. */
 const KEEP_MS = 60 * 60_000;
+/** A duplicate recorded this long after the first (past its commit wait) is a resend after a failure, not a race. */
+const IN_FLIGHT_SLACK_MS = 5_000;
+const POLL_MS = { first: 20, max: 250 };
+const FINISHED: readonly WebhookRequestRow['status'][] = ['committed', 'failed'];
+const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
@@ -59,7 +76,9 @@ export function createImageUpdateService(deps: {
   db: Db;
   secrets: SecretBox;
   releases: Pick<ReleaseService, 'create'>;
-  batcher: Pick<ImageCommitBatcher, 'submit'>;
+  /** Starts (or signals) the project's image-update workflow. */
+  workflows: Pick<WorkflowStarter, 'signalWithStart'>;
+  gitTaskQueue: string;
   governance: GovernanceGate;
   replayWindowMs: number;
   commitWaitMs: number;
@@ -162,22 +181,15 @@ export function createImageUpdateService(deps: {
     const committed = open.filter((p) => auto.has(p.environment));
     const released = open.filter((p) => !auto.has(p.environment));
 
-    const marks = targets.workloads.flatMap((workload) =>
-      committed.map((p) => ({ workload, ...p, tag: payload.tag, signedAt: new Date(meta.signedAt) })),
-    );
-    const won = await claimTargets(db, project.id, marks);
-    for (const m of marks) {
-      if (!won.has(markKey(m)))
-        skipped.push({ workload: m.workload, tenant: m.tenant, environment: m.environment, reason: 'superseded' });
-    }
-    const updates = targets.workloads
-      .map((workload) => ({
-        workload,
-        tag: payload.tag,
-        requestId: meta.requestId,
-        pairs: committed.filter((p) => won.has(markKey({ workload, ...p }))),
-      }))
-      .filter((u) => u.pairs.length > 0);
+    const updates =
+      committed.length === 0
+        ? []
+        : targets.workloads.map((workload) => ({
+            workload,
+            tag: payload.tag,
+            requestId: meta.requestId,
+            pairs: committed,
+          }));
 
     const releases = [];
     const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
@@ -209,35 +221,79 @@ export function createImageUpdateService(deps: {
       await finishRequest(db, meta.webhookId, { status: 'committed', result });
       return { status: 200, body: result };
     }
-    const commit = deps.batcher.submit(project, meta.requestId, meta.signedAt, updates).then(
-      async (outcome) => {
-        const superseded = outcome.superseded.map((s) => ({ ...s, reason: 'superseded' }));
-        const lost = new Set(superseded.map((s) => `${s.workload}/${s.tenant}/${s.environment}`));
-        const result = {
-          ...base,
-          status: outcome.sha ? 'committed' : 'accepted',
-          commit: outcome.sha,
-          updated: base.updated.filter((u) => !lost.has(`${u.workload}/${u.tenant}/${u.environment}`)),
-          skipped: [...skipped, ...superseded],
+    const entry: QueuedImageUpdate = {
+      webhookId: meta.webhookId,
+      requestId: meta.requestId,
+      signedAt: meta.signedAt,
+      updates,
+    };
+    // The outbox: the answer so far and the work, durable before Temporal is told and before the sender is answered.
+    await stageWork(db, meta.webhookId, { ...base, status: 'queued', commit: null }, entry);
+    await handOver(project.organizationId, project.id, entry);
+    return answerOf(meta.webhookId);
+  }
+
+  /**
+   * Hands a staged request to its project's workflow (signal-with-start); `queued` once Temporal has it. When Temporal
+   * cannot be reached the request stays staged: the worker's reconciler hands it over later (handOverStaged).
+   */
+  async function handOver(organizationId: string, projectId: string, entry: QueuedImageUpdate): Promise<boolean> {
+    try {
+      await deps.workflows.signalWithStart(imageUpdatesWorkflow, {
+        workflowId: imageUpdatesWorkflowId(projectId),
+        args: [{ organizationId, projectId, gitTaskQueue: deps.gitTaskQueue }],
+        signal: imageUpdateSignal,
+        signalArgs: [entry],
+        labels: { organizationId, projectId },
+        summary: 'image updates via webhook',
+      });
+    } catch {
+      return false;
+    }
+    await markQueued(db, entry.webhookId);
+    return true;
+  }
+
+  /** 200 with the outcome when the workflow finishes the request within the commit wait, else 202 and the status URL. */
+  async function answerOf(webhookId: string) {
+    const deadline = Date.now() + deps.commitWaitMs;
+    let pause = POLL_MS.first;
+    for (;;) {
+      const row = await findRequest(db, 'image-update', webhookId);
+      if (row && FINISHED.includes(row.status)) {
+        const result = row.result ?? {};
+        if (row.status === 'failed')
+          throw new Conflict(`image update failed: ${String(result.error ?? 'commit failed')}`);
+        return { status: 200, body: result };
+      }
+      if (Date.now() + pause > deadline) {
+        return {
+          status: 202,
+          body: { ...row?.result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) },
         };
-        await finishRequest(db, meta.webhookId, { status: 'committed', commitSha: outcome.sha, result });
-        return result;
-      },
-      async (err: unknown) => {
-        await finishRequest(db, meta.webhookId, { status: 'failed', result: { ...base, status: 'failed' } });
-        throw err;
-      },
-    );
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), deps.commitWaitMs);
-    });
-    const first = await Promise.race([commit, late]).finally(() => clearTimeout(timer));
-    if (first) return { status: 200, body: first };
-    // Still committing: the commit goes on; the sender polls the status URL.
-    commit.catch(() => undefined);
-    const statusUrl = `/api/v1/webhooks/image-update/requests/${meta.webhookId}`;
-    return { status: 202, body: { ...base, status: 'queued', commit: null, statusUrl } };
+      }
+      await sleep(pause);
+      pause = Math.min(pause * 2, POLL_MS.max);
+    }
+  }
+
+  /**
+   * The same signed bytes again. A committed request is a replay (409, naming its status URL); one recorded moments
+   * ago is still being answered (409). Past that, it is a resend after a failure: staged work is handed over again
+   * and answered as queued; a request that never staged its work, or failed, is taken over and processed afresh.
+   */
+  async function resend(row: WebhookRequestRow, again: () => Promise<{ status: number; body: unknown }>) {
+    if (row.status === 'committed') {
+      throw new Conflict(`duplicate webhook request: already committed, see ${statusUrlOf(row.id)}`);
+    }
+    const inFlight = Date.now() - row.created_at.getTime() < deps.commitWaitMs + IN_FLIGHT_SLACK_MS;
+    if (inFlight && row.status !== 'failed') throw new Conflict('duplicate webhook request: the first is in progress');
+    if (row.work && row.status !== 'failed') {
+      await handOver(row.organization_id, row.project_id as string, row.work as QueuedImageUpdate);
+      return answerOf(row.id);
+    }
+    if (!(await takeOverRequest(db, row))) throw new Conflict('duplicate webhook request: the first is in progress');
+    return again();
   }
 
   return {
@@ -268,28 +324,42 @@ export function createImageUpdateService(deps: {
       if (project.archived) throw new NotFound('project is archived');
       await deps.purge();
       const hash = requestHash(Buffer.concat([Buffer.from(shape), bytes]));
-      const webhookId = await recordRequest(db, {
+      const { row, fresh } = await claimRequest(db, {
         kind: 'image-update',
         request_hash: hash,
         organization_id: project.organizationId,
         project_id: project.id,
         expiresAt: new Date(Date.now() + Math.max(KEEP_MS, 2 * deps.replayWindowMs)),
       });
-      try {
-        const image = payload.shape === 'A' ? payload.repository : payload.image;
-        if (!passes(settings.image_filter, image))
-          throw new Unprocessable('image does not match the configured image filter');
-        if (!passes(settings.tag_filter, payload.tag))
-          throw new Unprocessable('tag does not match the configured tag filter');
-        const targets = await targetsOf(project, payload, candidates.workloads);
-        return await apply(project, settings, payload, targets, { webhookId, requestId, signedAt, hash });
-      } catch (err) {
-        // A refusal stays recorded (the same request again is a replay); a fault inside the platform does not.
-        if (!(err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable)) {
-          await forgetRequest(db, webhookId).catch(() => undefined);
+      const process = async () => {
+        try {
+          const image = payload.shape === 'A' ? payload.repository : payload.image;
+          if (!passes(settings.image_filter, image))
+            throw new Unprocessable('image does not match the configured image filter');
+          if (!passes(settings.tag_filter, payload.tag))
+            throw new Unprocessable('tag does not match the configured tag filter');
+          const targets = await targetsOf(project, payload, candidates.workloads);
+          return await apply(project, settings, payload, targets, { webhookId: row.id, requestId, signedAt, hash });
+        } catch (err) {
+          // A refusal is recorded (the same bytes again are refused again); a fault inside the platform leaves the
+          // request received, and the sender's resend after it takes the request over.
+          if (err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable) {
+            await finishRequest(db, row.id, { status: 'failed', result: { status: 'refused', error: err.message } });
+          }
+          throw err;
         }
-        throw err;
+      };
+      return fresh ? process() : resend(row, process);
+    },
+
+    /** Hands over what API processes staged but could not give to Temporal (run by the worker's reconciler). */
+    async handOverStaged(olderThanMs: number): Promise<number> {
+      const rows = await unfinishedRequests(db, 'image-update', new Date(Date.now() - olderThanMs), 100);
+      let handed = 0;
+      for (const r of rows) {
+        if (await handOver(r.organization_id, r.project_id as string, r.work as QueuedImageUpdate)) handed += 1;
       }
+      return handed;
     },
 
     /** The status URL of a request that answered 202 (its id is random; it tells only the outcome). */

@@ -2,14 +2,13 @@ import type { AuditService } from '../audit/audit-service';
 import type { WebhooksConfig } from '../config/webhooks';
 import { REPLAY_WINDOW_MS } from '../config/webhooks';
 import type { Db } from '../db/knex';
-import type { CommitClient } from '../gitops/commit-client';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { ProjectService } from '../projects/project-service';
 import type { ReleaseService } from '../releases/release-service';
 import type { PromotionService } from '../promotions/promotion-service';
 import type { GovernanceGate } from '../governance/governance-verdict';
+import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createControllerWebhookService, type ControllerWebhookService } from './controller-webhook-service';
-import { createImageCommitBatcher } from './image-commit-batcher';
 import { createImageUpdateService, type ImageUpdateService } from './image-update-service';
 import { createRequestPurger } from './request-purger';
 import { createWebhookSettingsService, type WebhookSettingsService } from './webhook-settings-service';
@@ -18,6 +17,8 @@ export interface WebhookDomain {
   settings: WebhookSettingsService;
   imageUpdates: ImageUpdateService;
   controller: ControllerWebhookService;
+  /** Hands over image updates and tells controller reports that were recorded this long ago but not handed over. */
+  reconcile(olderThanMs: number): Promise<number>;
 }
 
 /** Inbound webhooks (docs/webhooks.md): project settings, the image-update webhook, the controller webhook. */
@@ -29,11 +30,34 @@ export function createWebhookDomain(deps: {
   releases: Pick<ReleaseService, 'create' | 'reportSync'>;
   promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
   governance: GovernanceGate;
-  commit: CommitClient;
+  workflows: Pick<WorkflowStarter, 'signalWithStart'>;
+  /** The `git` task queue, where the image-update workflow's commits run. */
+  gitTaskQueue: string;
   config: WebhooksConfig;
 }): WebhookDomain {
   const { db, audit, secrets, config } = deps;
   const purge = createRequestPurger(db);
+  const imageUpdates = createImageUpdateService({
+    db,
+    secrets,
+    releases: deps.releases,
+    workflows: deps.workflows,
+    gitTaskQueue: deps.gitTaskQueue,
+    governance: deps.governance,
+    replayWindowMs: REPLAY_WINDOW_MS,
+    commitWaitMs: config.commitWaitMs,
+    purge,
+  });
+  const controller = createControllerWebhookService({
+    db,
+    audit,
+    releases: deps.releases,
+    promotions: deps.promotions,
+    projects: deps.projects,
+    replayWindowMs: REPLAY_WINDOW_MS,
+    tokenOverlapMs: config.secretOverlapMs,
+    purge,
+  });
   return {
     settings: createWebhookSettingsService({
       db,
@@ -42,25 +66,9 @@ export function createWebhookDomain(deps: {
       projects: deps.projects,
       secretOverlapMs: config.secretOverlapMs,
     }),
-    imageUpdates: createImageUpdateService({
-      db,
-      secrets,
-      releases: deps.releases,
-      batcher: createImageCommitBatcher(deps.commit),
-      governance: deps.governance,
-      replayWindowMs: REPLAY_WINDOW_MS,
-      commitWaitMs: config.commitWaitMs,
-      purge,
-    }),
-    controller: createControllerWebhookService({
-      db,
-      audit,
-      releases: deps.releases,
-      promotions: deps.promotions,
-      projects: deps.projects,
-      replayWindowMs: REPLAY_WINDOW_MS,
-      tokenOverlapMs: config.secretOverlapMs,
-      purge,
-    }),
+    imageUpdates,
+    controller,
+    reconcile: async (olderThanMs) =>
+      (await imageUpdates.handOverStaged(olderThanMs)) + (await controller.tellUntold(olderThanMs)),
   };
 }

@@ -1,4 +1,4 @@
-import { isUniqueViolation, type Queryable } from '../db/knex';
+import type { Queryable } from '../db/knex';
 import { Conflict } from '../errors';
 
 export type WebhookKind = 'image-update' | 'cdcontroller';
@@ -9,37 +9,68 @@ export interface WebhookRequestRow {
   request_hash: string;
   organization_id: string;
   project_id: string | null;
-  status: 'received' | 'committed' | 'failed';
+  status: 'received' | 'queued' | 'committed' | 'failed';
   commit_sha: string | null;
   result: Record<string, unknown> | null;
+  /** What is still to do (the outbox), until the request is finished. */
+  work: unknown;
   created_at: Date;
   expires_at: Date;
 }
 
 /**
  * Records a verified request under the hash of its signed bytes. The unique constraint decides replays: of two
- * identical requests, concurrent or not, exactly one inserts; the other gets 409.
+ * identical requests, concurrent or not, exactly one inserts (`fresh`); the other gets the row recorded first.
  */
-export async function recordRequest(
+export async function claimRequest(
   db: Queryable,
-  row: Pick<WebhookRequestRow, 'kind' | 'request_hash' | 'organization_id' | 'project_id'> & { expiresAt: Date },
-): Promise<string> {
-  try {
-    const [inserted] = (await db('webhook_requests')
-      .insert({
-        kind: row.kind,
-        request_hash: row.request_hash,
-        organization_id: row.organization_id,
-        project_id: row.project_id,
-        status: 'received',
-        expires_at: row.expiresAt,
-      })
-      .returning('id')) as { id: string }[];
-    return inserted!.id;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict('duplicate webhook request');
-    throw err;
-  }
+  row: Pick<WebhookRequestRow, 'kind' | 'request_hash' | 'organization_id' | 'project_id'> & {
+    expiresAt: Date;
+    work?: unknown;
+  },
+): Promise<{ row: WebhookRequestRow; fresh: boolean }> {
+  const [inserted] = (await db('webhook_requests')
+    .insert({
+      kind: row.kind,
+      request_hash: row.request_hash,
+      organization_id: row.organization_id,
+      project_id: row.project_id,
+      status: 'received',
+      expires_at: row.expiresAt,
+      work: row.work === undefined ? null : JSON.stringify(row.work),
+    })
+    .onConflict(['kind', 'request_hash'])
+    .ignore()
+    .returning('*')) as WebhookRequestRow[];
+  if (inserted) return { row: inserted, fresh: true };
+  const existing = (await db('webhook_requests').where({ kind: row.kind, request_hash: row.request_hash }).first()) as
+    WebhookRequestRow | undefined;
+  // Purged between the two statements (past its keep time): the timestamp is then outside the window anyway.
+  if (!existing) throw new Conflict('duplicate webhook request');
+  return { row: existing, fresh: false };
+}
+
+/**
+ * Takes over a request whose first attempt ended without handing its work over (a process stopped, a failure): only
+ * one resend wins the row (compare-and-set on its creation time), which starts afresh.
+ */
+export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Promise<boolean> {
+  const taken = await db('webhook_requests')
+    .where({ id: row.id, created_at: row.created_at, status: row.status })
+    .update({ status: 'received', created_at: db.fn.now(), result: null, commit_sha: null, work: null });
+  return taken === 1;
+}
+
+/** The answer so far and the work still to do, stored before the work is handed to Temporal (the outbox). */
+export async function stageWork(db: Queryable, id: string, result: Record<string, unknown>, work: unknown) {
+  await db('webhook_requests')
+    .where({ id })
+    .update({ result: JSON.stringify(result), work: JSON.stringify(work) });
+}
+
+/** The work was handed to Temporal: the status URL says `queued` until the workflow finishes it. */
+export async function markQueued(db: Queryable, id: string): Promise<void> {
+  await db('webhook_requests').where({ id, status: 'received' }).update({ status: 'queued' });
 }
 
 export async function finishRequest(
@@ -49,12 +80,36 @@ export async function finishRequest(
 ): Promise<void> {
   await db('webhook_requests')
     .where({ id })
-    .update({ status: outcome.status, commit_sha: outcome.commitSha ?? null, result: JSON.stringify(outcome.result) });
+    .update({
+      status: outcome.status,
+      commit_sha: outcome.commitSha ?? null,
+      result: JSON.stringify(outcome.result),
+      work: null,
+    });
 }
 
-/** Forgets a request that failed inside the platform, so the sender's retry is not taken for a replay. */
-export async function forgetRequest(db: Queryable, id: string): Promise<void> {
-  await db('webhook_requests').where({ id }).delete();
+/** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
+export async function unfinishedRequests(
+  db: Queryable,
+  kind: WebhookKind,
+  recordedBefore: Date,
+  limit: number,
+): Promise<WebhookRequestRow[]> {
+  return (await db('webhook_requests')
+    .where({ kind })
+    .whereIn('status', ['received', 'queued'])
+    .whereNotNull('work')
+    .where('created_at', '<', recordedBefore)
+    .orderBy('created_at')
+    .limit(limit)) as WebhookRequestRow[];
+}
+
+/** The rows of these ids that still wait for their work (an activity retried after its commit skips the rest). */
+export async function unfinishedOf(db: Queryable, ids: string[]): Promise<WebhookRequestRow[]> {
+  if (ids.length === 0) return [];
+  return (await db('webhook_requests')
+    .whereIn('id', ids)
+    .whereIn('status', ['received', 'queued'])) as WebhookRequestRow[];
 }
 
 export async function findRequest(db: Queryable, kind: WebhookKind, id: string): Promise<WebhookRequestRow | null> {
@@ -63,5 +118,6 @@ export async function findRequest(db: Queryable, kind: WebhookKind, id: string):
 
 /** Drops requests past their keep time (always past the replay window: their timestamps are refused anyway). */
 export async function purgeExpiredRequests(db: Queryable, now: Date): Promise<number> {
-  return db('webhook_requests').where('expires_at', '<', now).delete();
+  // Work not yet finished is kept: its status URL tells the truth until the end.
+  return db('webhook_requests').where('expires_at', '<', now).whereNull('work').delete();
 }

@@ -7,7 +7,7 @@ import { historiesOf, recordedHistories, recordedWorkflowTypes, replayFailures }
  * every workflow type exported by workflows/ has at least one recorded history. A change that would break a running
  * workflow fails here; guard it with `patched()`. Re-recording: docs/workflows.md.
  */
-const FAMILIES = ['invitation', 'escalation', 'digest', 'heartbeat', 'short'];
+const FAMILIES = ['invitation', 'escalation', 'digest', 'heartbeat', 'short', 'image-updates'];
 
 it('has a recorded history for every workflow type exported by workflows/', () => {
   const recorded = recordedWorkflowTypes();

@@ -181,7 +181,9 @@ describe('shape A', () => {
     const before = await head();
     const replay = await post(body, headers);
     expect(replay.status).toBe(409);
-    expect(replay.body.error).toBe('duplicate webhook request');
+    expect(replay.body.error).toMatch(
+      /^duplicate webhook request: already committed, see \/api\/v1\/webhooks\/image-update\/requests\//,
+    );
     expect(await head()).toBe(before);
   });
 

@@ -1,0 +1,45 @@
+/**
+ * The image-update workflow (workflows/image-updates.ts): one workflow `image-updates-<projectId>` per project (one
+ * repository, one commit at a time), each verified request a signal sent with signal-with-start. Imported by workflow
+ * code, so it stays free of Node built-ins and I/O.
+ */
+import { defineSignal } from '@temporalio/workflow';
+import type { CommitRequest } from '../gitops/commit-path';
+import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
+
+export function imageUpdatesWorkflowId(projectId: string): string {
+  return `image-updates-${projectId}`;
+}
+
+export const imageUpdateSignal = defineSignal<[QueuedImageUpdate]>('imageUpdate');
+
+export interface ImageUpdatesInput {
+  organizationId: string;
+  projectId: string;
+  /** The `git` task queue (the commit activity). */
+  gitTaskQueue: string;
+  /** Requests received but not yet committed when the previous run continued as new. */
+  pending?: QueuedImageUpdate[];
+}
+
+/** A batch planned by the activity: what to commit (null: nothing, every target superseded), and what it moves. */
+export interface PlannedBatch {
+  plan: BatchPlan;
+  /** The requests of the batch still waiting (a request already finished is not planned again). */
+  webhookIds: string[];
+  commit: Omit<CommitRequest, 'workflowId'> | null;
+}
+
+export interface ImageUpdateActivities {
+  planImageBatch(input: {
+    organizationId: string;
+    projectId: string;
+    entries: QueuedImageUpdate[];
+  }): Promise<PlannedBatch>;
+  finishImageBatch(input: {
+    projectId: string;
+    batch: PlannedBatch;
+    sha: string | null;
+    error: string | null;
+  }): Promise<void>;
+}

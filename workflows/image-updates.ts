@@ -1,0 +1,70 @@
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { QueuedImageUpdate } from '../src/webhooks/image-update-batch';
+import {
+  imageUpdateSignal,
+  type ImageUpdateActivities,
+  type ImageUpdatesInput,
+} from '../src/webhooks/image-update-workflow-contract';
+import { commitOnGitQueue } from './git-commit';
+import { runIsLong } from './lib/wait-until-clear';
+
+/** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
+export const IMAGE_UPDATES_IDLE_MS = 10 * 60_000;
+
+const { planImageBatch, finishImageBatch } = proxyActivities<ImageUpdateActivities>({
+  startToCloseTimeout: '1 minute',
+  // Until it lands: a request answered 202 is finished, never dropped.
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+
+/** Why a commit failed, in words (a refusal's message, or the last attempt's). */
+function reasonOf(err: unknown): string {
+  let cause: unknown = err;
+  while (cause) {
+    if (cause instanceof ApplicationFailure) return cause.message;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return err instanceof Error ? err.message : 'commit failed';
+}
+
+/**
+ * The inbound image updates of one project, in one workflow: each verified request arrives as a signal (recorded in
+ * the history before the API answers), the requests that arrive while a commit runs go into one next commit (group
+ * commit), the newest signed tag of a target wins whatever API process took it, and each request's row is finished
+ * with the commit's SHA or its failure. Idle runs end; long ones continue as new with what is still queued.
+ */
+export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<void> {
+  const pending: QueuedImageUpdate[] = [...(input.pending ?? [])];
+  setHandler(imageUpdateSignal, (entry) => {
+    if (!pending.some((p) => p.webhookId === entry.webhookId)) pending.push(entry);
+  });
+  const { organizationId, projectId } = input;
+  for (;;) {
+    if (pending.length === 0) await condition(() => pending.length > 0, IMAGE_UPDATES_IDLE_MS);
+    if (pending.length === 0) return;
+    const batch = await planImageBatch({ organizationId, projectId, entries: pending.splice(0, pending.length) });
+    let sha: string | null = null;
+    let error: string | null = null;
+    if (batch.commit) {
+      try {
+        sha = (await commitOnGitQueue({ ...batch.commit, workflowId: workflowInfo().workflowId }, input.gitTaskQueue))
+          .sha;
+      } catch (err) {
+        error = reasonOf(err);
+      }
+    }
+    await finishImageBatch({ projectId, batch, sha, error });
+    if (runIsLong()) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof imageUpdatesWorkflow>({ ...input, pending });
+    }
+  }
+}
