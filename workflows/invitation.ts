@@ -3,6 +3,7 @@ import {
   allHandlersFinished,
   condition,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -139,6 +140,7 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
   });
 
   while (status === 'pending') {
+    setCurrentDetails(`waiting for acceptance until ${new Date(deadline.at).toISOString()}`);
     // Resettable timer: a reissue moves the deadline and the wait starts again from the new instant.
     if (!(await deadline.wait(() => status !== 'pending'))) continue;
     await turns.exclusively(async () => {

@@ -11,7 +11,7 @@ import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { releaseTimeline } from '../releases/release-history';
+import { workflowTimeline } from '../releases/release-history';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
@@ -268,10 +268,10 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       return { promotionId: row.id };
     },
 
-    /** The workflow's history as a timeline of steps, beside the audit entries of the promotion. */
-    async history(caller: OrgCaller, id: string) {
+    /** A page of the workflow's history as a timeline of steps (newest first), beside the audit entries of the promotion. */
+    async history(caller: OrgCaller, id: string, page: PageRequest) {
       const row = await promotionOf(caller, id);
-      const history = await temporal.workflow.getHandle(row.workflow_id).fetchHistory();
+      const { timeline, nextCursor } = await workflowTimeline(temporal, row.workflow_id, page, row.commit_sha);
       const entries = await audit.list({
         organizationId: caller.organizationId,
         resourceType: 'promotion',
@@ -281,7 +281,8 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       return {
         promotionId: row.id,
         workflowId: row.workflow_id,
-        timeline: releaseTimeline(history),
+        timeline,
+        nextCursor,
         audit: entries.items,
       };
     },

@@ -1,8 +1,16 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import type { PageRequest } from '../db/pagination';
+import { decodeTimelineCursor, encodeTimelineCursor, type TimelineCursor } from '../temporal/history-cursor';
+import type { Client } from '@temporalio/client';
+import {
+  latestRun,
+  reverseHistoryReader,
+  type HistoryEvent,
+  type HistoryPosition,
+  type ReverseReader,
+} from '../temporal/history-reader';
 
-type History = temporal.api.history.v1.IHistory;
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const EventType = temporal.api.enums.v1.EventType;
 
 export interface TimelineEntry {
@@ -11,6 +19,12 @@ export interface TimelineEntry {
   time: string;
   result: unknown;
   commitSha: string | null;
+}
+
+export interface TimelinePage {
+  /** Newest first. */
+  timeline: TimelineEntry[];
+  nextCursor: string | null;
 }
 
 /** Activities of the release and promotion workflows and the step each one is on the timeline. */
@@ -29,6 +43,12 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   recordReleaseSync: () => 'sync report',
   commitToRepository: () => 'commit',
 };
+
+/** Events one request reads before it stops taking entries, and pages it reads past them to name their activities. */
+const HISTORY_READ_EVENTS = 1_000;
+const LOOKAHEAD_PAGES = 2;
+/** Events per page asked of the server. */
+const SERVER_PAGE_EVENTS = 250;
 
 function decode(payloads: Payload[] | null | undefined): unknown[] {
   return (payloads ?? []).map((p) => {
@@ -52,56 +72,157 @@ function actorOf(value: unknown): string | null {
   return typeof actor === 'string' ? actor : null;
 }
 
+const shaOf = (value: unknown) => (value as { sha?: string | null } | null)?.sha ?? null;
+
 /**
- * The workflow's history as a readable timeline: each step (activity), who acted (from the step's own input: history
- * keeps no end-user identity otherwise), when it completed, its result, and the commit SHA once there is one.
- * Accepted Updates (approve, deploy, ...) appear as the requests they were; rejected ones leave no history.
+ * One timeline entry in the making. An activity's completion is where it sits on the timeline, but its name and
+ * input are on its scheduled event, older and maybe on a later page: `activity` waits for it.
  */
-export function releaseTimeline(history: History): TimelineEntry[] {
-  const scheduled = new Map<string, { name: string; input: Record<string, unknown> }>();
-  const timeline: TimelineEntry[] = [];
-  let commitSha: string | null = null;
-  for (const event of history.events ?? []) {
-    const type = event.eventType;
-    if (type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) {
-      const [input] = decode(event.workflowExecutionStartedEventAttributes?.input?.payloads as Payload[]);
-      const requester = (input as { requester?: { actor?: string } } | null)?.requester?.actor ?? null;
-      timeline.push({ step: 'created', actor: requester, time: timeOf(event), result: null, commitSha });
-    } else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) {
-      const attrs = event.activityTaskScheduledEventAttributes;
-      const name = attrs?.activityType?.name ?? '';
+interface Slot {
+  eventId: number;
+  entry: Omit<TimelineEntry, 'commitSha'>;
+  /** The SHA this step committed (a commit step), undefined for any other step. */
+  commits?: string | null;
+  activity?: { runId: string; scheduledId: number; result: unknown; named: boolean; hidden: boolean };
+}
+
+/** The entry an event starts, if it starts one. */
+function slotOf(event: HistoryEvent, runId: string): Slot | null {
+  const eventId = Number(event.eventId);
+  const time = timeOf(event);
+  switch (event.eventType) {
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED: {
+      const attrs = event.workflowExecutionStartedEventAttributes;
+      if (attrs?.continuedExecutionRunId) {
+        return { eventId, entry: { step: 'continued as new', actor: null, time, result: null } };
+      }
       const [input] = decode(attrs?.input?.payloads as Payload[]);
-      if (STEPS[name]) scheduled.set(String(event.eventId), { name, input: (input ?? {}) as Record<string, unknown> });
-    } else if (type === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) {
+      const requester = (input as { requester?: { actor?: string } } | null)?.requester?.actor ?? null;
+      return { eventId, entry: { step: 'created', actor: requester, time, result: null } };
+    }
+    case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
       const attrs = event.activityTaskCompletedEventAttributes;
-      const step = scheduled.get(String(attrs?.scheduledEventId));
-      if (!step) continue;
       const [result] = decode(attrs?.result?.payloads as Payload[]);
-      if (step.name === 'markReleaseCommitted') commitSha = String(step.input.sha);
-      if (step.name === 'commitToRepository') commitSha = (result as { sha?: string | null } | null)?.sha ?? commitSha;
-      const label = STEPS[step.name]?.(step.input) ?? step.name;
-      timeline.push({
-        step: label,
-        actor: actorOf(step.input),
-        time: timeOf(event),
-        result: result ?? null,
-        commitSha,
-      });
-    } else if (type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED) {
+      const scheduledId = Number(attrs?.scheduledEventId);
+      const activity = { runId, scheduledId, result: result ?? null, named: false, hidden: false };
+      return { eventId, entry: { step: 'activity', actor: null, time, result: result ?? null }, activity };
+    }
+    case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED: {
       const request = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
       const [args] = decode(request?.args?.payloads as Payload[]);
-      timeline.push({
-        step: `request ${request?.name ?? 'update'}`,
-        actor: actorOf(args),
-        time: timeOf(event),
-        result: null,
-        commitSha,
-      });
-    } else if (type === EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED) {
+      const step = `request ${request?.name ?? 'update'}`;
+      return { eventId, entry: { step, actor: actorOf(args), time, result: null } };
+    }
+    case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED: {
       const [result] = decode(event.childWorkflowExecutionCompletedEventAttributes?.result?.payloads as Payload[]);
-      const sha = (result as { sha?: string | null } | null)?.sha ?? null;
-      timeline.push({ step: 'commit', actor: null, time: timeOf(event), result, commitSha: sha ?? commitSha });
+      return { eventId, entry: { step: 'commit', actor: null, time, result }, commits: shaOf(result) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Names the waiting activity slots a scheduled event belongs to (steps of other activities stay off the timeline). */
+function nameActivity(event: HistoryEvent, runId: string, waiting: Slot[]): void {
+  if (event.eventType !== EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED) return;
+  const slot = waiting.find((s) => s.activity?.runId === runId && s.activity.scheduledId === Number(event.eventId));
+  if (!slot?.activity) return;
+  const attrs = event.activityTaskScheduledEventAttributes;
+  const name = attrs?.activityType?.name ?? '';
+  const [raw] = decode(attrs?.input?.payloads as Payload[]);
+  const input = (raw ?? {}) as Record<string, unknown>;
+  const label = STEPS[name];
+  slot.activity.named = true;
+  slot.activity.hidden = !label;
+  if (!label) return;
+  slot.entry = { ...slot.entry, step: label(input), actor: actorOf(input) };
+  if (name === 'markReleaseCommitted') slot.commits = String(input.sha);
+  if (name === 'commitToRepository') slot.commits = shaOf(slot.activity.result);
+}
+
+/**
+ * One page of the workflow's timeline, newest first: each step (activity), who acted (from the step's own input:
+ * history keeps no end-user identity otherwise), when it completed, its result, and the commit SHA once there is
+ * one. Accepted Updates (approve, deploy, ...) appear as the requests they were; rejected ones leave no history.
+ *
+ * Bounded per request: the reverse read stops taking entries at `limit` or after HISTORY_READ_EVENTS events, then
+ * reads at most LOOKAHEAD_PAGES more pages to name the activities whose scheduled event is older than what it took
+ * (one still unnamed is shown as `activity`). `latestSha` is the row's commit: the newest entries carry it.
+ */
+export async function timelinePage(
+  read: ReverseReader,
+  latestRunId: string | null,
+  page: PageRequest,
+  latestSha: string | null,
+): Promise<TimelinePage> {
+  const start: TimelineCursor | null = page.cursor
+    ? decodeTimelineCursor(page.cursor)
+    : latestRunId
+      ? { runId: latestRunId, token: null, before: null, sha: latestSha }
+      : null;
+  if (!start) return { timeline: [], nextCursor: null };
+  const taken: Slot[] = [];
+  let cut: (HistoryPosition & { before: number | null }) | null = null;
+  let position: HistoryPosition | null = start;
+  let before = start.before;
+  let readEvents = 0;
+  let lookahead = 0;
+  while (position) {
+    const waiting = taken.filter((s) => s.activity && !s.activity.named);
+    if (cut && (waiting.length === 0 || lookahead++ >= LOOKAHEAD_PAGES)) break;
+    const current: HistoryPosition = position;
+    const { events, next } = await read(current);
+    readEvents += events.length;
+    // The next page starts after the last entry taken from this page, or at its top when none was.
+    let lastTaken: number | null = before;
+    for (const event of events) {
+      nameActivity(event, current.runId, waiting);
+      if (cut || (before !== null && Number(event.eventId) >= before)) continue;
+      const slot = slotOf(event, current.runId);
+      if (!slot) continue;
+      if (taken.length === page.limit) {
+        // The rest of this page is still read, for the names of the activities taken.
+        cut = { ...current, before: lastTaken };
+        continue;
+      }
+      taken.push(slot);
+      waiting.push(slot);
+      lastTaken = slot.eventId;
+    }
+    before = null;
+    position = next;
+    if (!cut && readEvents >= HISTORY_READ_EVENTS && next) cut = { ...next, before: null };
+  }
+  return finish(taken, start.sha, cut);
+}
+
+/** The entries in order with the commit SHA each carries (the SHA of the nearest commit at or before it). */
+function finish(
+  taken: Slot[],
+  sha: string | null,
+  cut: (HistoryPosition & { before: number | null }) | null,
+): TimelinePage {
+  const timeline: TimelineEntry[] = [];
+  let carried = sha;
+  for (const slot of taken) {
+    if (slot.activity?.hidden) continue;
+    if (slot.commits !== undefined) {
+      timeline.push({ ...slot.entry, commitSha: slot.commits ?? carried });
+      carried = null;
+    } else {
+      timeline.push({ ...slot.entry, commitSha: carried });
     }
   }
-  return timeline;
+  return { timeline, nextCursor: cut ? encodeTimelineCursor({ ...cut, sha: carried }) : null };
+}
+
+/** A page of the timeline of a release's or promotion's workflow (all its runs), newest first. */
+export async function workflowTimeline(
+  client: Client,
+  workflowId: string,
+  page: PageRequest,
+  latestSha: string | null,
+): Promise<TimelinePage> {
+  const read = reverseHistoryReader(client, workflowId, SERVER_PAGE_EVENTS);
+  return timelinePage(read, page.cursor ? null : await latestRun(client, workflowId), page, latestSha);
 }

@@ -38,7 +38,7 @@ import {
 } from '../governance/governance-verdict';
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
-import { releaseTimeline } from './release-history';
+import { workflowTimeline } from './release-history';
 import {
   findRelease,
   findReleaseByKey,
@@ -551,10 +551,10 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       );
     },
 
-    /** The workflow's history as a timeline of steps, beside the audit entries of the release. */
-    async history(caller: OrgCaller, id: string) {
+    /** A page of the workflow's history as a timeline of steps (newest first), beside the audit entries of the release. */
+    async history(caller: OrgCaller, id: string, page: PageRequest) {
       const row = await releaseOf(caller, id);
-      const history = await temporal.workflow.getHandle(row.workflow_id).fetchHistory();
+      const { timeline, nextCursor } = await workflowTimeline(temporal, row.workflow_id, page, row.commit_sha);
       const entries = await audit.list({
         organizationId: caller.organizationId,
         resourceType: 'release',
@@ -564,7 +564,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       return {
         releaseId: row.id,
         workflowId: row.workflow_id,
-        timeline: releaseTimeline(history),
+        timeline,
+        nextCursor,
         audit: entries.items,
       };
     },

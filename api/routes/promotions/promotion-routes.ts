@@ -64,11 +64,12 @@ export function promotionRoutes(promotions: PromotionService, pageMax: number): 
     {
       method: 'get',
       path: `${ONE}/history`,
-      summary: "The promotion workflow's history as a timeline, beside its audit entries",
+      summary: "The promotion workflow's history as a timeline, newest first in cursor pages, beside its audit entries",
       tag,
       access: byId('read'),
+      query: 'workflow-history-query',
       handler: async (ctx) => {
-        ctx.body = await promotions.history(orgCallerOf(ctx), id(ctx));
+        ctx.body = await promotions.history(orgCallerOf(ctx), id(ctx), pageOf(ctx, pageMax));
       },
     },
     {

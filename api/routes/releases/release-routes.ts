@@ -69,11 +69,12 @@ export function releaseRoutes(releases: ReleaseService, pageMax: number): RouteD
       method: 'get',
       path: `${ONE}/history`,
       summary:
-        "The release workflow's history as a timeline (step, actor, time, result, commit SHA) and its audit entries",
+        "The release workflow's history as a timeline, newest first in cursor pages (step, actor, time, result, commit SHA), and its audit entries",
       tag,
       access: byId('read'),
+      query: 'workflow-history-query',
       handler: async (ctx) => {
-        ctx.body = await releases.history(orgCallerOf(ctx), id(ctx));
+        ctx.body = await releases.history(orgCallerOf(ctx), id(ctx), pageOf(ctx, pageMax));
       },
     },
     {

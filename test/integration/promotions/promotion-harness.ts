@@ -13,6 +13,8 @@ export interface PromotionBody {
   commitSha: string | null;
   sync: Record<string, { syncStatus: string; healthStatus: string }>;
   breakGlass: { sessionId: string; justification: string } | null;
+  workflowId: string;
+  links: { workflow: string | null; history: string };
 }
 
 /** HTTP helpers of the promotion tests: request, read, wait for a status; a Healthy dev release to promote from. */

@@ -96,6 +96,7 @@ describe('a promotion from dev to prod of two tenants', () => {
       { token: owner },
     );
     expect(history.body.timeline.map((t) => t.step)).toEqual(expect.arrayContaining(['evaluate the causes', 'commit']));
+    expect(history.body.timeline.at(-1)?.step).toBe('created');
   });
 });
 

@@ -112,14 +112,39 @@ describe('a release of a project that auto-deploys', () => {
 
     const history = await api.http.get<{
       timeline: { step: string; actor: string | null; commitSha: string | null }[];
-    }>(`/api/v2/releases/${created.body.id}/history`, { token: viewer });
+      nextCursor: string | null;
+    }>(`/api/v2/releases/${created.body.id}/history?limit=100`, { token: viewer });
     expect(history.status).toBe(200);
     const steps = history.body.timeline.map((t) => t.step);
     expect(steps).toEqual(expect.arrayContaining(['created', 'validate', 'commit', 'committed', 'request reportSync']));
     expect(history.body.timeline.find((t) => t.step === 'created')?.actor).toBe(org.members.member!.user.email);
     // The controller webhook reports as the system, naming its subsystem.
     expect(history.body.timeline.find((t) => t.step === 'request reportSync')?.actor).toBe('cdcontroller-webhook');
-    expect(history.body.timeline.at(-1)?.commitSha).toBe(syncing.commitSha);
+    // Newest first: the latest step carries the commit, the creation none.
+    expect(history.body.timeline.at(0)?.commitSha).toBe(syncing.commitSha);
+    expect(history.body.timeline.at(-1)).toMatchObject({ step: 'created', commitSha: null });
+    expect(history.body.nextCursor).toBeNull();
+
+    // The same timeline in pages of two, each read from the server in bounded pages, following the cursor.
+    const paged: { step: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+      const page = await api.http.get<{ timeline: { step: string }[]; nextCursor: string | null }>(
+        `/api/v2/releases/${created.body.id}/history?limit=2${query}`,
+        { token: viewer },
+      );
+      expect([page.status, page.body.timeline.length <= 2]).toEqual([200, true]);
+      paged.push(...page.body.timeline);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(history.body.timeline);
+    for (const bad of ['limit=0', 'limit=100000', 'cursor=bm90LWEtY3Vyc29y', 'page=2']) {
+      const refused = await api.http.get<{ error: string }>(`/api/v2/releases/${created.body.id}/history?${bad}`, {
+        token: viewer,
+      });
+      expect([bad, refused.status]).toEqual([bad, 400]);
+    }
 
     // Ops find the workflow in the Temporal UI by its search attributes, and the release links to it.
     const query = `ReleaseId = "${created.body.id}" AND ProjectId = "${syncing.projectId}" AND ResourceStatus = "Healthy"`;
