@@ -21,7 +21,7 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
-import { createEnvironmentRemoval, type EnvironmentRemoval } from '../gitops/environment-removal';
+import { createTargetRemoval, type TargetRemoval } from '../gitops/target-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -101,8 +101,8 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
-  /** Safe removal of a project environment (src/gitops/environment-removal.ts). */
-  environmentRemoval: EnvironmentRemoval;
+  /** Safe removal of a project environment, tenant, workload or agent binding (src/gitops/target-removal.ts). */
+  removal: TargetRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;
   /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
@@ -207,7 +207,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     namespace: config.temporal.namespace,
     temporalUiUrl: config.releases.temporalUiUrl,
   });
-  const domain: Omit<DomainServices, 'environmentRemoval'> = {
+  const domain: Omit<DomainServices, 'removal'> = {
     authorization,
     plans,
     apiKeys: createApiKeyService({ ...owned, projects: projects.projects, plans }),
@@ -287,9 +287,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
   };
   return {
     ...domain,
-    environmentRemoval: createEnvironmentRemoval({
+    removal: createTargetRemoval({
       db,
       projects: projects.projects,
+      tenants: projects.tenants,
+      workloads: projects.workloads,
+      bindings: domain.clusters.bindings,
       repositories,
       commit: gitops.commit,
       publicUrl: config.publicUrl,
