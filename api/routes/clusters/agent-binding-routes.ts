@@ -5,11 +5,7 @@ import type { RouteDef } from '../../route-def';
 import { bodyOf, cancelOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** Agent bindings: which project, tenants and environments a cluster serves (/api/v2/agent-bindings). */
-export function agentBindingRoutes(
-  bindings: AgentBindingService,
-  removal: TargetRemoval,
-  pageMax: number,
-): RouteDef[] {
+export function agentBindingRoutes(bindings: AgentBindingService, removal: TargetRemoval, pageMax: number): RouteDef[] {
   const tag = 'clusters';
   const one = '/api/v2/agent-bindings/:bindingId';
   return [
