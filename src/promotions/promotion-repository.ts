@@ -182,10 +182,14 @@ export async function listPromotionApprovals(db: Queryable, promotionId: string)
 
 /** Promotions of a project within `scope` (from or into its environments) that have not ended. */
 export async function unfinishedPromotionIds(db: Queryable, projectId: string, scope: UsageScope): Promise<string[]> {
-  const q = db('promotions').where({ project_id: projectId }).whereNotIn('status', [...FINAL_PROMOTION_STATUSES]);
+  const q = db('promotions')
+    .where({ project_id: projectId })
+    .whereNotIn('status', [...FINAL_PROMOTION_STATUSES]);
   const { environments, tenantIds, workload } = scope;
   if (environments)
-    void q.andWhere((w) => void w.whereIn('target_environment', environments).orWhereIn('source_environment', environments));
+    void q.andWhere(
+      (w) => void w.whereIn('target_environment', environments).orWhereIn('source_environment', environments),
+    );
   if (tenantIds)
     void q.andWhere((w) => {
       for (const tenantId of tenantIds) void w.orWhere((o) => containsElement(o, 'moves', { tenantId }));

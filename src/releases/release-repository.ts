@@ -264,7 +264,9 @@ export async function targetHistory(
 
 /** Releases of a project within `scope` that have not ended (what a removal would strand). */
 export async function unfinishedReleaseIds(db: Queryable, projectId: string, scope: UsageScope): Promise<string[]> {
-  const q = db('releases').where({ project_id: projectId }).whereNotIn('status', [...FINAL_STATUSES]);
+  const q = db('releases')
+    .where({ project_id: projectId })
+    .whereNotIn('status', [...FINAL_STATUSES]);
   if (scope.environments) void q.whereIn('environment', scope.environments);
   if (scope.tenantIds) void q.whereIn('tenant_id', scope.tenantIds);
   if (scope.workload) containsElement(q, 'changes', { workload: scope.workload });
