@@ -1,6 +1,7 @@
 import { approvalPolicyHook } from '../approval-policies/approval-policy-hook';
 import { createApprovalPolicyService, type ApprovalPolicyService } from '../approval-policies/approval-policy-service';
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
+import { BASE_BUILD_LIMITS } from '../catalog/catalog-validation';
 import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-domain';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
@@ -21,6 +22,7 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
+import { kustomizeBuild } from '../tools/kustomize-build';
 import { createTargetRemoval, type TargetRemoval } from '../gitops/target-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
@@ -138,7 +140,9 @@ export function createDomainServices(core: CoreServices): DomainServices {
     toolsDir: path.join(repoRoot(), '.tools'),
   });
   const sources = createWorkloadSources({ blobs, tools });
-  const catalogDeps = { ...owned, validation: core.validation, registry };
+  const buildBase = async (files: Record<string, string>) =>
+    kustomizeBuild(await tools.kubectl(), files, BASE_BUILD_LIMITS);
+  const catalogDeps = { ...owned, validation: core.validation, registry, buildBase };
   const catalogs = {
     'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
     'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
