@@ -403,10 +403,6 @@ export interface EnvironmentOrderRequest {
   order: string[];
 }
 
-export interface EnvironmentRemoveQueryRequest {
-  cancel?: 'true' | 'false';
-}
-
 export interface EnvironmentUpdateRequest {
   name?: string;
   production?: boolean;
@@ -1331,6 +1327,10 @@ export interface ServiceAccountUpdateRequest {
 export interface StopTheLineRequest {
   enabled: boolean;
   reason?: string;
+}
+
+export interface TargetRemoveQueryRequest {
+  cancel?: 'true' | 'false';
 }
 
 export interface TeamCreateRequest {

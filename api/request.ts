@@ -39,6 +39,11 @@ export function queryOf(ctx: AppContext): Record<string, string | undefined> {
   return ctx.query as Record<string, string | undefined>;
 }
 
+/** `?cancel=true` of a removal (schemas/requests/target-remove-query.json): cancel what uses the target first. */
+export function cancelOf(ctx: AppContext): boolean {
+  return queryOf(ctx).cancel === 'true';
+}
+
 export function pageOf(ctx: AppContext, pageMax: number): PageRequest {
   return pageRequestFrom(ctx.query, pageMax);
 }

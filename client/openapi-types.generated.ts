@@ -2485,10 +2485,13 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove an agent binding */
+    /** Remove an agent binding (409 naming releases and promotions into its pairs unless ?cancel=true) and commit the Argo CD files' new destinations */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
           /** @example 5fecb7b6-229e-4247-b81d-92842fd7d9b7 */
@@ -11921,10 +11924,13 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove a workload (the next generate removes its manifests) */
+    /** Remove a workload (409 naming what uses it unless ?cancel=true) and commit the removal of its files */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
           /** @example string */
@@ -13150,10 +13156,13 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove a tenant from its project */
+    /** Remove a tenant (409 naming what uses it unless ?cancel=true) and commit the removal of its files */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
           /** @example acme */
@@ -13899,11 +13908,6 @@ export interface components {
     'environment-order': {
       order: string[];
     };
-    /** @description DELETE /api/v2/projects/{slug}/environments/{environment}?cancel=true: cancel what uses it first (docs/argocd.md). */
-    'environment-remove-query': {
-      /** @enum {string} */
-      cancel?: 'true' | 'false';
-    };
     /** @description PATCH /api/v2/org/environments/{environment}; order changes go through PUT /api/v2/org/environments/order. */
     'environment-update': {
       /** Format: display-name */
@@ -14634,6 +14638,11 @@ export interface components {
     'stop-the-line': {
       enabled: boolean;
       reason?: string;
+    };
+    /** @description DELETE of a project environment, tenant, workload or agent binding with ?cancel=true: cancel what uses it first (docs/argocd.md). */
+    'target-remove-query': {
+      /** @enum {string} */
+      cancel?: 'true' | 'false';
     };
     /** @description POST /api/v2/teams. */
     'team-create': {

@@ -1,8 +1,6 @@
 import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
 import { checkRepositoryPath } from '../gitops/repository-path';
-import type { CatalogKind } from './catalog-repository';
-import { KUSTOMIZATION_FILES, referenceProblems } from './kustomization-references';
 
 /** Bounds of one upload (the request schema also bounds the count and each file; the body limit bounds the total). */
 export const CATALOG_MAX_FILES = 200;
@@ -32,41 +30,37 @@ export interface StructureProblem {
   message: string;
 }
 
-/** What to validate: the manifest files, and the structural problems found on the way. */
-export interface ManifestSelection {
-  manifests: string[];
-  problems: StructureProblem[];
+/** Names kustomize reads as a folder's kustomization. */
+export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+/** The manifests of a bundle: its YAML files (other files, READMEs, are stored as they are). */
+export function bundleManifests(files: Record<string, string>): string[] {
+  return Object.keys(files).filter((p) => MANIFEST.test(p));
+}
+
+/** The kustomization at the root of a base, or null. */
+export function rootKustomization(files: Record<string, string>): string | null {
+  return KUSTOMIZATION_FILES.find((name) => Object.hasOwn(files, name)) ?? null;
 }
 
 /**
- * The manifests of a bundle are its YAML files. Those of a kustomize base are the files its kustomization's
- * `resources` name, each of which must be a file of the base (no directory, no remote URL); other files (patches,
- * generator inputs) are stored unvalidated.
+ * What keeps a base from reaching kustomize: no kustomization at its root, or a kustomization (at any depth) the
+ * bounded parser refuses or that is not a mapping. kustomize itself then judges every reference (docs/registry.md).
  */
-export function manifestsOf(kind: CatalogKind, files: Record<string, string>): ManifestSelection {
-  if (kind === 'manifest-bundle') {
-    return { manifests: Object.keys(files).filter((p) => MANIFEST.test(p)), problems: [] };
-  }
-  const file = KUSTOMIZATION_FILES.find((name) => Object.hasOwn(files, name));
-  if (!file)
-    return { manifests: [], problems: [{ file: 'kustomization.yaml', message: 'a base needs a kustomization.yaml' }] };
-  let doc: unknown;
-  try {
-    doc = parseYaml(files[file]!, file);
-  } catch (err) {
-    return { manifests: [], problems: [{ file, message: `not YAML: ${(err as Error).message}` }] };
-  }
-  const resources = (doc as { resources?: unknown } | null)?.resources ?? [];
-  if (typeof doc !== 'object' || doc === null || !Array.isArray(resources)) {
-    return { manifests: [], problems: [{ file, message: 'a mapping whose resources is a list is expected' }] };
-  }
-  const manifests: string[] = [];
+export function kustomizationProblems(files: Record<string, string>): StructureProblem[] {
+  if (!rootKustomization(files)) return [{ file: 'kustomization.yaml', message: 'a base needs a kustomization.yaml' }];
   const problems: StructureProblem[] = [];
-  for (const entry of resources as unknown[]) {
-    const path = typeof entry === 'string' ? entry.replace(/^\.\//, '') : '';
-    if (path !== file && Object.hasOwn(files, path)) manifests.push(path);
-    else problems.push({ file, message: `resources: ${JSON.stringify(entry)} is not a file of the base` });
+  for (const [file, text] of Object.entries(files)) {
+    if (!KUSTOMIZATION_FILES.includes(file.slice(file.lastIndexOf('/') + 1))) continue;
+    let doc: unknown;
+    try {
+      doc = parseYaml(text, file);
+    } catch (err) {
+      problems.push({ file, message: `not YAML: ${(err as Error).message}` });
+      continue;
+    }
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+      problems.push({ file, message: 'a kustomization is a YAML mapping' });
   }
-  problems.push(...referenceProblems(files, file, doc as Record<string, unknown>, manifests));
-  return { manifests, problems };
+  return problems;
 }

@@ -16,7 +16,7 @@ import {
   type CatalogKind,
   type CatalogVersion,
 } from './catalog-repository';
-import { validateCatalogFiles, type CatalogValidation } from './catalog-validation';
+import { validateCatalogFiles, type BaseBuilder, type CatalogValidation } from './catalog-validation';
 
 export interface CatalogUpload {
   name: string;
@@ -56,6 +56,8 @@ function refusal(validation: CatalogValidation): string {
 export function createCatalogService(
   deps: OrgDomainDeps & {
     validation: ValidationEngine;
+    /** The sandboxed `kustomize build` a base upload runs (src/tools/kustomize-build.ts). */
+    buildBase: BaseBuilder;
     registry: Pick<RegistryService, 'storeArtifact' | 'removeArtifact'>;
   },
   kind: CatalogKind,
@@ -105,7 +107,13 @@ export function createCatalogService(
     async upload(caller: OrgCaller, input: CatalogUpload): Promise<CatalogUploadOutcome> {
       const totalBytes = checkFiles(input.files);
       const kubernetesVersion = input.kubernetesVersion ?? NEWEST_K8S_VERSION;
-      const validation = validateCatalogFiles(deps.validation, kind, input.files, kubernetesVersion);
+      const validation = await validateCatalogFiles(
+        deps.validation,
+        kind,
+        input.files,
+        kubernetesVersion,
+        deps.buildBase,
+      );
       if (!validation.valid) return { stored: null, validation };
       const actor = actorOf(caller);
       const stored = await db.transaction(async (trx) => {
@@ -135,7 +143,13 @@ export function createCatalogService(
         if (err instanceof InvalidInput) invalid(err.message);
         throw err;
       }
-      const validation = validateCatalogFiles(deps.validation, kind, input.files, kubernetesVersion);
+      const validation = await validateCatalogFiles(
+        deps.validation,
+        kind,
+        input.files,
+        kubernetesVersion,
+        deps.buildBase,
+      );
       if (!validation.valid) invalid(refusal(validation));
       try {
         await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);

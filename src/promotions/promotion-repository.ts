@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { containsElement, type UsageScope } from '../projects/usage-scope';
 import { FINAL_PROMOTION_STATUSES, type Cause, type Move, type PromotionStatus } from './promotion-workflow-contract';
 
 export interface PromotionRow {
@@ -179,13 +180,21 @@ export async function listPromotionApprovals(db: Queryable, promotionId: string)
     .select('id', 'promotion_id', 'user_id', 'actor', 'comment', 'created_at')) as PromotionApprovalRow[];
 }
 
-/** Promotions from or into a project environment that have not ended. */
-export async function unfinishedPromotionIds(db: Queryable, projectId: string, environment: string): Promise<string[]> {
-  const rows = (await db('promotions')
+/** Promotions of a project within `scope` (from or into its environments) that have not ended. */
+export async function unfinishedPromotionIds(db: Queryable, projectId: string, scope: UsageScope): Promise<string[]> {
+  const q = db('promotions')
     .where({ project_id: projectId })
-    .andWhere((q) => void q.where({ target_environment: environment }).orWhere({ source_environment: environment }))
-    .whereNotIn('status', [...FINAL_PROMOTION_STATUSES])
-    .orderBy('created_at')
-    .select('id')) as { id: string }[];
+    .whereNotIn('status', [...FINAL_PROMOTION_STATUSES]);
+  const { environments, tenantIds, workload } = scope;
+  if (environments)
+    void q.andWhere(
+      (w) => void w.whereIn('target_environment', environments).orWhereIn('source_environment', environments),
+    );
+  if (tenantIds)
+    void q.andWhere((w) => {
+      for (const tenantId of tenantIds) void w.orWhere((o) => containsElement(o, 'moves', { tenantId }));
+    });
+  if (workload) containsElement(q, 'moves', { changes: [{ workload }] });
+  const rows = (await q.orderBy('created_at').select('id')) as { id: string }[];
   return rows.map((r) => r.id);
 }

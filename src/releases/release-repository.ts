@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { containsElement, type UsageScope } from '../projects/usage-scope';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { FINAL_STATUSES, HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
 
@@ -261,12 +262,14 @@ export async function targetHistory(
     .limit(limit)) as ReleaseRow[];
 }
 
-/** Releases of a project environment that have not ended (what removing the environment would strand). */
-export async function unfinishedReleaseIds(db: Queryable, projectId: string, environment: string): Promise<string[]> {
-  const rows = (await db('releases')
-    .where({ project_id: projectId, environment })
-    .whereNotIn('status', [...FINAL_STATUSES])
-    .orderBy('created_at')
-    .select('id')) as { id: string }[];
+/** Releases of a project within `scope` that have not ended (what a removal would strand). */
+export async function unfinishedReleaseIds(db: Queryable, projectId: string, scope: UsageScope): Promise<string[]> {
+  const q = db('releases')
+    .where({ project_id: projectId })
+    .whereNotIn('status', [...FINAL_STATUSES]);
+  if (scope.environments) void q.whereIn('environment', scope.environments);
+  if (scope.tenantIds) void q.whereIn('tenant_id', scope.tenantIds);
+  if (scope.workload) containsElement(q, 'changes', { workload: scope.workload });
+  const rows = (await q.orderBy('created_at').select('id')) as { id: string }[];
   return rows.map((r) => r.id);
 }

@@ -2,6 +2,7 @@ import { taskQueue } from '../temporal/definitions';
 import { approvalPolicyHook } from '../approval-policies/approval-policy-hook';
 import { createApprovalPolicyService, type ApprovalPolicyService } from '../approval-policies/approval-policy-service';
 import { createCatalogService, type CatalogService } from '../catalog/catalog-service';
+import { BASE_BUILD_LIMITS } from '../catalog/catalog-validation';
 import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-domain';
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
@@ -22,7 +23,8 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
-import { createEnvironmentRemoval, type EnvironmentRemoval } from '../gitops/environment-removal';
+import { kustomizeBuild } from '../tools/kustomize-build';
+import { createTargetRemoval, type TargetRemoval } from '../gitops/target-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -102,8 +104,8 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
-  /** Safe removal of a project environment (src/gitops/environment-removal.ts). */
-  environmentRemoval: EnvironmentRemoval;
+  /** Safe removal of a project environment, tenant, workload or agent binding (src/gitops/target-removal.ts). */
+  removal: TargetRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;
   /** What releases, promotions, rollbacks and bulk image updates ask: freezes in force and the actor's break-glass. */
@@ -139,7 +141,9 @@ export function createDomainServices(core: CoreServices): DomainServices {
     toolsDir: path.join(repoRoot(), '.tools'),
   });
   const sources = createWorkloadSources({ blobs, tools });
-  const catalogDeps = { ...owned, validation: core.validation, registry };
+  const buildBase = async (files: Record<string, string>) =>
+    kustomizeBuild(await tools.kubectl(), files, BASE_BUILD_LIMITS);
+  const catalogDeps = { ...owned, validation: core.validation, registry, buildBase };
   const catalogs = {
     'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),
     'manifest-bundle': createCatalogService(catalogDeps, 'manifest-bundle'),
@@ -208,7 +212,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     namespace: config.temporal.namespace,
     temporalUiUrl: config.releases.temporalUiUrl,
   });
-  const domain: Omit<DomainServices, 'environmentRemoval'> = {
+  const domain: Omit<DomainServices, 'removal'> = {
     authorization,
     plans,
     apiKeys: createApiKeyService({ ...owned, projects: projects.projects, plans }),
@@ -289,9 +293,12 @@ export function createDomainServices(core: CoreServices): DomainServices {
   };
   return {
     ...domain,
-    environmentRemoval: createEnvironmentRemoval({
+    removal: createTargetRemoval({
       db,
       projects: projects.projects,
+      tenants: projects.tenants,
+      workloads: projects.workloads,
+      bindings: domain.clusters.bindings,
       repositories,
       commit: gitops.commit,
       publicUrl: config.publicUrl,

@@ -4,8 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Unprocessable } from '../errors';
 
-const TIMEOUT_MS = 30_000;
-const MAX_OUTPUT = 16 * 1024 * 1024;
+/** Time and output bounds of one build; the defaults are the delivery renderer's. */
+export interface BuildLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+const RENDER_LIMITS: BuildLimits = { timeoutMs: 30_000, maxOutputBytes: 16 * 1024 * 1024 };
 
 /** A relative path inside the build folder, or null (absolute, `..`, empty segments). */
 function safeRelative(file: string): string | null {
@@ -15,12 +20,28 @@ function safeRelative(file: string): string | null {
     : null;
 }
 
+/** Why a build failed, in a user's words: the limit it crossed, or kustomize's own message. */
+function failure(err: Error & { code?: unknown; killed?: boolean }, stderr: string, dir: string, limits: BuildLimits) {
+  if (err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return `its output exceeds ${limits.maxOutputBytes} bytes`;
+  if (err.killed) return `it ran longer than ${limits.timeoutMs / 1000} s`;
+  return String(stderr || err.message)
+    .replaceAll(dir, '.')
+    .trim()
+    .slice(0, 2000);
+}
+
 /**
- * `kubectl kustomize` (kustomize v5) of a folder given as files, written to a temporary folder removed afterwards.
- * The child gets no PATH (so no git for remote bases) and an unreachable proxy (so no HTTP fetch): a kustomization
- * can only use its own files. A failed build answers 422 with kustomize's message.
+ * `kubectl kustomize` (kustomize v5) of a folder given as files, in a sandbox: a temporary folder holding only those
+ * files, removed afterwards; no PATH (so no git for remote bases, no exec of anything by name) and an unreachable
+ * proxy (so no HTTP fetch); none of `--enable-alpha-plugins`, `--enable-exec` or `--enable-helm` (so no plugin,
+ * KRM function or chart inflation runs); killed after `timeoutMs`, refused beyond `maxOutputBytes` of output. A
+ * kustomization can only use its own files. A failed build answers 422 with kustomize's message or the limit.
  */
-export async function kustomizeBuild(kubectl: string, files: Record<string, string>): Promise<string> {
+export async function kustomizeBuild(
+  kubectl: string,
+  files: Record<string, string>,
+  limits: BuildLimits = RENDER_LIMITS,
+): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kustomize-'));
   try {
     for (const [file, text] of Object.entries(files)) {
@@ -35,15 +56,9 @@ export async function kustomizeBuild(kubectl: string, files: Record<string, stri
       execFile(
         kubectl,
         ['kustomize', dir],
-        { timeout: TIMEOUT_MS, maxBuffer: MAX_OUTPUT, env },
+        { timeout: limits.timeoutMs, maxBuffer: limits.maxOutputBytes, env, killSignal: 'SIGKILL' },
         (err, stdout, stderr) => {
-          if (err) {
-            const message = String(stderr || err.message)
-              .replaceAll(dir, '.')
-              .trim()
-              .slice(0, 2000);
-            return reject(new Unprocessable(`kustomize build failed: ${message}`));
-          }
+          if (err) return reject(new Unprocessable(`kustomize build failed: ${failure(err, stderr, dir, limits)}`));
           resolve(stdout);
         },
       );

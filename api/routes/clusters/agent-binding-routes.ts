@@ -1,10 +1,11 @@
 import type { AgentBindingCreateRequest } from '../../request-types.generated';
 import type { AgentBindingService } from '../../../src/clusters/agent-binding-service';
+import type { TargetRemoval } from '../../../src/gitops/target-removal';
 import type { RouteDef } from '../../route-def';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+import { bodyOf, cancelOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** Agent bindings: which project, tenants and environments a cluster serves (/api/v2/agent-bindings). */
-export function agentBindingRoutes(bindings: AgentBindingService, pageMax: number): RouteDef[] {
+export function agentBindingRoutes(bindings: AgentBindingService, removal: TargetRemoval, pageMax: number): RouteDef[] {
   const tag = 'clusters';
   const one = '/api/v2/agent-bindings/:bindingId';
   return [
@@ -43,12 +44,13 @@ export function agentBindingRoutes(bindings: AgentBindingService, pageMax: numbe
     {
       method: 'delete',
       path: one,
-      summary: 'Remove an agent binding',
+      summary:
+        "Remove an agent binding (409 naming releases and promotions into its pairs unless ?cancel=true) and commit the Argo CD files' new destinations",
       tag,
       access: { kind: 'organization', action: 'org.agent-bindings.delete' },
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        await bindings.delete(orgCallerOf(ctx), paramOf(ctx, 'bindingId'));
-        noContent(ctx);
+        ctx.body = await removal.binding(orgCallerOf(ctx), paramOf(ctx, 'bindingId'), cancelOf(ctx));
       },
     },
   ];

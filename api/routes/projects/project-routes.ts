@@ -13,14 +13,14 @@ import type { ProjectFilter } from '../../../src/projects/project-repository';
 import type { ProjectService } from '../../../src/projects/project-service';
 import type { ProjectTenantService } from '../../../src/projects/project-tenant-service';
 import type { WorkloadService } from '../../../src/projects/workload-service';
-import type { EnvironmentRemoval } from '../../../src/gitops/environment-removal';
+import type { TargetRemoval } from '../../../src/gitops/target-removal';
 import type { RouteDef } from '../../route-def';
 import { tenantCanonical } from './tenant-canonical';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
+import { bodyOf, cancelOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 export interface ProjectRouteDeps {
   projects: ProjectService;
-  removal: EnvironmentRemoval;
+  removal: TargetRemoval;
   tenants: ProjectTenantService;
   workloads: WorkloadService;
 }
@@ -127,7 +127,7 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
   ];
 }
 
-function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval): RouteDef[] {
+function environmentRoutes(projects: ProjectService, removal: TargetRemoval): RouteDef[] {
   const tag = 'projects';
   const one = `${PROJECT}/environments/:environment`;
   return [
@@ -193,10 +193,10 @@ function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval
         'Remove an environment (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.environments.remove' },
-      query: 'environment-remove-query',
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        const cancel = queryOf(ctx).cancel === 'true';
-        ctx.body = await removal.remove(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'environment'), cancel);
+        const environment = paramOf(ctx, 'environment');
+        ctx.body = await removal.environment(orgCallerOf(ctx), paramOf(ctx, 'slug'), environment, cancelOf(ctx));
       },
     },
     {
@@ -212,7 +212,7 @@ function environmentRoutes(projects: ProjectService, removal: EnvironmentRemoval
   ];
 }
 
-function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
+function tenantRoutes(tenants: ProjectTenantService, removal: TargetRemoval): RouteDef[] {
   const tag = 'tenants';
   const one = '/api/v2/tenants/:tenant';
   const canonical = tenantCanonical(tenants);
@@ -266,18 +266,18 @@ function tenantRoutes(tenants: ProjectTenantService): RouteDef[] {
     {
       method: 'delete',
       path: one,
-      summary: 'Remove a tenant from its project',
+      summary: 'Remove a tenant (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
       tag,
       access: { kind: 'organization', action: 'tenants.{tenant}.remove', canonical },
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        await tenants.remove(orgCallerOf(ctx), paramOf(ctx, 'tenant'));
-        noContent(ctx);
+        ctx.body = await removal.tenant(orgCallerOf(ctx), paramOf(ctx, 'tenant'), cancelOf(ctx));
       },
     },
   ];
 }
 
-function workloadRoutes(workloads: WorkloadService): RouteDef[] {
+function workloadRoutes(workloads: WorkloadService, removal: TargetRemoval): RouteDef[] {
   const tag = 'workloads';
   const one = `${PROJECT}/workloads/:name`;
   return [
@@ -330,12 +330,13 @@ function workloadRoutes(workloads: WorkloadService): RouteDef[] {
     {
       method: 'delete',
       path: one,
-      summary: 'Remove a workload (the next generate removes its manifests)',
+      summary: 'Remove a workload (409 naming what uses it unless ?cancel=true) and commit the removal of its files',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.workloads.delete' },
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        await workloads.remove(orgCallerOf(ctx), paramOf(ctx, 'slug'), paramOf(ctx, 'name'));
-        noContent(ctx);
+        const name = paramOf(ctx, 'name');
+        ctx.body = await removal.workload(orgCallerOf(ctx), paramOf(ctx, 'slug'), name, cancelOf(ctx));
       },
     },
   ];
@@ -346,7 +347,7 @@ export function projectRoutes(deps: ProjectRouteDeps, pageMax: number): RouteDef
   return [
     ...projectCrudRoutes(deps.projects, pageMax),
     ...environmentRoutes(deps.projects, deps.removal),
-    ...tenantRoutes(deps.tenants),
-    ...workloadRoutes(deps.workloads),
+    ...tenantRoutes(deps.tenants, deps.removal),
+    ...workloadRoutes(deps.workloads, deps.removal),
   ];
 }

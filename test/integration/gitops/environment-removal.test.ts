@@ -4,13 +4,11 @@
  * audited commit of their own; no other commit deletes them.
  */
 import fs from 'node:fs/promises';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { createGitActivities } from '../../../activities/git';
-import { renderDigest, type CommitRequest } from '../../../src/gitops/commit-path';
+import { renderDigest, type CommitOperation } from '../../../src/gitops/commit-path';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { releaseClient } from '../releases/release-harness';
-import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
+import { cloneInto, cloneUrl, commitAsWorkflow, filesOf, gitCli, makeProject } from './gitops-harness';
 
 let platform: TestPlatform;
 let api: ReturnType<typeof releaseClient>;
@@ -100,21 +98,17 @@ describe('removing an environment', () => {
     const clone = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
     clones.push(clone.dir);
     const head = (await gitCli(['rev-parse', 'HEAD'], clone.dir)).stdout.trim();
-    const { commitToRepository } = createGitActivities(platform.services);
-    const request: CommitRequest = {
-      organizationId: org.org.id,
-      projectId: project.id,
-      idempotencyKey: 'gone-target-1',
-      workflowId: `git-commit-${project.id}-gone-target-1`,
-      message: 'Release into a removed environment',
-      actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
-      // What an in-flight release prepared before its environment went: the digest of an empty rendering.
-      operation: { type: 'release', tenant: 'acme', environment: 'prod', changes: [], digest: renderDigest(new Map()) },
+    // What an in-flight release prepared before its environment went: the digest of an empty rendering.
+    const operation: CommitOperation = {
+      type: 'release',
+      tenant: 'acme',
+      environment: 'prod',
+      changes: [],
+      digest: renderDigest(new Map()),
     };
-    await expect(new MockActivityEnvironment().run(commitToRepository, request)).rejects.toMatchObject({
-      type: 'TargetGone',
-      message: 'environment prod is no longer part of the project',
-    });
+    await expect(
+      commitAsWorkflow(platform, { organizationId: org.org.id, projectId: project.id }, 'gone-target-1', operation),
+    ).rejects.toMatchObject({ type: 'TargetGone', message: 'environment prod is no longer part of the project' });
     const after = await cloneInto(cloneUrl(platform, org.org.slug, 'shop', owner));
     clones.push(after.dir);
     expect((await gitCli(['rev-parse', 'HEAD'], after.dir)).stdout.trim()).toBe(head);

@@ -3,6 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createGitActivities } from '../../../activities/git';
+import type { CommitOperation, CommitRequest } from '../../../src/gitops/commit-path';
 import type { TestPlatform } from '../../helpers/test-platform';
 import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
@@ -102,4 +105,26 @@ export async function makeProject(
     201,
   );
   return tenantIds;
+}
+
+/**
+ * Runs the git commit activity with `operation` as an in-flight release or promotion workflow would (the commit path's
+ * last step), e.g. after its target left the project.
+ */
+export function commitAsWorkflow(
+  platform: TestPlatform,
+  target: { organizationId: string; projectId: string },
+  key: string,
+  operation: CommitOperation,
+) {
+  const { commitToRepository } = createGitActivities(platform.services);
+  const request: CommitRequest = {
+    ...target,
+    idempotencyKey: key,
+    workflowId: `git-commit-${target.projectId}-${key}`,
+    message: `In-flight ${operation.type}`,
+    actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
+    operation,
+  };
+  return new MockActivityEnvironment().run(commitToRepository, request);
 }

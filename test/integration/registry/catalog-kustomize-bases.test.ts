@@ -34,7 +34,7 @@ describe('kustomize bases of the organization', () => {
     }>(BASES, { token, body: base('1.0.0') });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ version: '1.0.0', fileCount: 4, validation: { valid: true } });
-    expect(first.body.validation.files.sort()).toEqual(['deployment.yaml', 'manifests/service.yaml']);
+    expect(first.body.validation.files).toEqual(['kustomize build']);
     expect((await s.http.post(BASES, { token, body: base('1.1.0') })).status).toBe(201);
     expect((await s.http.post(BASES, { token, body: base('1.1.0') })).status).toBe(409);
 
@@ -55,35 +55,34 @@ describe('kustomize bases of the organization', () => {
     expect(read.body.files['manifests/service.yaml']).toBe(SERVICE);
   });
 
-  it('refuses a base whose manifests fail validation or whose resources are not its files, storing nothing', async () => {
+  it('refuses a base whose built objects fail validation or that kustomize cannot build, storing nothing', async () => {
     const token = s.org.members.owner!.token;
     const invalid = await s.http.post<{
-      validation: { valid: boolean; results: { file: string; severity: string }[] };
+      validation: { valid: boolean; results: { file: string; severity: string; resource: string }[] };
     }>(BASES, { token, body: base('2.0.0', { 'deployment.yaml': DEPLOYMENT.replace('apps/v1', 'apps/v1beta1') }) });
     expect(invalid.status).toBe(422);
     expect(invalid.body.validation.valid).toBe(false);
     expect(invalid.body.validation.results).toEqual(
-      expect.arrayContaining([expect.objectContaining({ file: 'deployment.yaml', severity: 'error' })]),
+      expect.arrayContaining([expect.objectContaining({ file: 'kustomize build', severity: 'error' })]),
     );
-    const dangling = await s.http.post<{ validation: { results: { message: string }[] } }>(BASES, {
-      token,
-      body: base('2.0.1', { 'kustomization.yaml': 'resources:\n  - missing.yaml\n  - ../other\n' }),
-    });
-    expect(dangling.status).toBe(422);
-    expect(dangling.body.validation.results.map((r) => r.message)).toEqual([
-      'resources: "missing.yaml" is not a file of the base',
-      'resources: "../other" is not a file of the base',
+    const refused = async (version: string, files: Record<string, string>) => {
+      const res = await s.http.post<{ validation: { results: { file: string; message: string }[] } }>(BASES, {
+        token,
+        body: base(version, files),
+      });
+      expect(res.status).toBe(422);
+      return res.body.validation.results.map((r) => `${r.file}: ${r.message}`);
+    };
+    expect(await refused('2.0.1', { 'kustomization.yaml': 'resources:\n  - missing.yaml\n' })).toEqual([
+      expect.stringMatching(/^kustomization\.yaml: kustomize build failed: .*missing\.yaml/),
     ]);
-    const references = await s.http.post<{ validation: { results: { message: string }[] } }>(BASES, {
-      token,
-      body: base('2.0.3', {
-        'kustomization.yaml': 'resources: [deployment.yaml]\ncomponents: [gone]\npatches:\n  - path: nowhere.yaml\n',
+    expect(
+      await refused('2.0.3', {
+        'kustomization.yaml': 'resources: [deployment.yaml]\ncomponents: [gone]\n',
       }),
-    });
-    expect(references.status).toBe(422);
-    expect(references.body.validation.results.map((r) => r.message)).toEqual([
-      'components: "gone" is not a directory of the base holding a kustomization',
-      'patches: "nowhere.yaml" is not a file of the base',
+    ).toEqual([expect.stringMatching(/^kustomization\.yaml: kustomize build failed: .*gone/)]);
+    expect(await refused('2.0.4', { 'kustomization.yaml': 'resources: []\n' })).toEqual([
+      'kustomization.yaml: the base builds no object',
     ]);
     const { 'kustomization.yaml': _omitted, ...withoutKustomization } = base('2.0.2').files;
     const bare = await s.http.post(BASES, {
@@ -92,6 +91,28 @@ describe('kustomize bases of the organization', () => {
     });
     expect(bare.status).toBe(422);
     expect(await versionsOf(token)).toEqual(['1.0.0', '1.1.0']);
+  });
+
+  it('builds a base with overlays, components and patches as kustomize does', async () => {
+    const token = s.org.members.owner!.token;
+    const res = await s.http.post<{ validation: { valid: boolean } }>(BASES, {
+      token,
+      body: {
+        name: 'layered',
+        version: '1.0.0',
+        files: {
+          'kustomization.yaml':
+            'resources: [app]\ncomponents: [extra]\nnamePrefix: shop-\npatches:\n  - path: replicas.yaml\n',
+          'replicas.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec: { replicas: 3 }\n',
+          'app/kustomization.yaml': 'resources: [deployment.yaml]\n',
+          'app/deployment.yaml': DEPLOYMENT,
+          'extra/kustomization.yaml':
+            'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [service.yaml]\n',
+          'extra/service.yaml': SERVICE,
+        },
+      },
+    });
+    expect([res.status, res.body.validation.valid]).toEqual([201, true]);
   });
 
   it.each(['/etc/passwd', '../escape.yaml', 'a/../../b.yaml', 'a//b.yaml', './x.yaml', 'a\\b.yaml'])(
@@ -136,7 +157,7 @@ describe('kustomize bases of the organization', () => {
 
     const audit = await s.platform.services.audit.list({ organizationId: s.org.org.id, limit: 100 });
     const entries = audit.items
-      .filter((e) => e.resourceType === 'kustomize_base')
+      .filter((e) => e.resourceType === 'kustomize_base' && (e.details as { slug?: string }).slug === 'web')
       .map((e) => `${e.category}:${e.action}:${String((e.details as { version?: string }).version)}`);
     expect(entries.sort()).toEqual([
       'configuration:kustomize_base.delete:1.0.0',
@@ -169,5 +190,61 @@ describe('kustomize bases of the organization', () => {
     expect(aliased.status).toBeLessThan(500);
     expect((await s.http.get('/healthz')).status).toBe(200);
     expect(await versionsOf(token)).not.toContain('6.0.0');
+  });
+});
+
+/**
+ * The sandbox of a base's `kustomize build` (docs/security.md): no network or remote base, no plugin, exec function
+ * or chart inflation, bounded output; each refusal answers 422 with the reason and stores nothing.
+ */
+describe('the sandboxed kustomize build of an upload', () => {
+  const refusal = async (version: string, files: Record<string, string>) => {
+    const token = s.org.members.owner!.token;
+    const res = await s.http.post<{ validation: { results: { message: string }[] } }>(BASES, {
+      token,
+      body: { name: 'sandbox', version, files },
+    });
+    expect(res.status).toBe(422);
+    const got = await s.http.get(`${BASES}/sandbox/versions/${version}`, { token });
+    expect(got.status).toBe(404);
+    return res.body.validation.results.map((r) => r.message).join('\n');
+  };
+
+  it('refuses a remote base: neither git nor HTTP reaches out', async () => {
+    const remote = 'https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v5.0.0';
+    const message = await refusal('1.0.0', { 'kustomization.yaml': `resources:\n  - ${remote}\n` });
+    expect(message).toMatch(/^kustomize build failed: .*proxyconnect tcp: dial tcp 127\.0\.0\.1:9/);
+    expect(message).toContain("no 'git' program on path");
+  });
+
+  it('refuses exec plugins, KRM functions and helm chart inflation', async () => {
+    const generator = [
+      'apiVersion: example.com/v1',
+      'kind: Gen',
+      'metadata:',
+      '  name: x',
+      '  annotations:',
+      '    config.kubernetes.io/function: |',
+      '      exec:',
+      '        path: /bin/sh',
+      '',
+    ].join('\n');
+    expect(await refusal('2.0.0', { 'kustomization.yaml': 'generators: [gen.yaml]\n', 'gen.yaml': generator })).toMatch(
+      /external plugins disabled/,
+    );
+    const chart = 'helmCharts:\n  - name: minecraft\n    repo: https://itzg.github.io/minecraft-server-charts\n';
+    expect(await refusal('2.0.1', { 'kustomization.yaml': chart })).toMatch(/must specify --enable-helm/);
+  });
+
+  it('refuses a base whose build output passes 4 MiB (a small base multiplied by overlays)', async () => {
+    const files: Record<string, string> = {
+      'base/kustomization.yaml': 'resources: [configmap.yaml]\n',
+      'base/configmap.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: big }\ndata:\n  blob: ${'x'.repeat(60_000)}\n`,
+    };
+    const copies = Array.from({ length: 100 }, (_, i) => `c${i}`);
+    for (const c of copies) files[`${c}/kustomization.yaml`] = `namePrefix: ${c}-\nresources: [../base]\n`;
+    files['kustomization.yaml'] = `resources: [${copies.join(', ')}]\n`;
+    expect(await refusal('3.0.0', files)).toBe('kustomize build failed: its output exceeds 4194304 bytes');
+    expect((await s.http.get('/healthz')).status).toBe(200);
   });
 });

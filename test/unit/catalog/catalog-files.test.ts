@@ -1,4 +1,9 @@
-import { CATALOG_MAX_TOTAL_BYTES, checkFiles, manifestsOf } from '../../../src/catalog/catalog-files';
+import {
+  CATALOG_MAX_TOTAL_BYTES,
+  bundleManifests,
+  checkFiles,
+  kustomizationProblems,
+} from '../../../src/catalog/catalog-files';
 
 describe('catalog upload files', () => {
   it('answers the size in bytes of well-formed relative paths', () => {
@@ -15,36 +20,27 @@ describe('catalog upload files', () => {
   });
 
   it('takes the YAML files of a bundle as its manifests', () => {
-    expect(manifestsOf('manifest-bundle', { 'a.yaml': '', 'b.yml': '', 'README.md': '' })).toEqual({
-      manifests: ['a.yaml', 'b.yml'],
-      problems: [],
-    });
+    expect(bundleManifests({ 'a.yaml': '', 'b.yml': '', 'README.md': '' })).toEqual(['a.yaml', 'b.yml']);
   });
 
-  it("takes a base's kustomization resources as its manifests, each a file of the base", () => {
+  it('leaves the references of a readable base to kustomize', () => {
     const files = {
-      'kustomization.yaml': 'resources: [./a.yaml, b/c.yaml, missing.yaml, kustomization.yaml, constructor, 3]\n',
+      'kustomization.yaml': 'resources: [./a.yaml, missing.yaml, ../outside]\ncomponents: [c]\n',
       'a.yaml': '',
-      'b/c.yaml': '',
-      'patch.yaml': '',
+      'c/kustomization.yml': 'kind: Component\n',
     };
-    const { manifests, problems } = manifestsOf('kustomize-base', files);
-    expect(manifests).toEqual(['a.yaml', 'b/c.yaml']);
-    expect(problems.map((p) => p.message)).toEqual([
-      'resources: "missing.yaml" is not a file of the base',
-      'resources: "kustomization.yaml" is not a file of the base',
-      'resources: "constructor" is not a file of the base',
-      'resources: 3 is not a file of the base',
-    ]);
+    expect(kustomizationProblems(files)).toEqual([]);
   });
 
-  it('reports a base without a readable kustomization', () => {
-    expect(manifestsOf('kustomize-base', { 'a.yaml': '' }).problems).toEqual([
+  it('reports a base without a readable kustomization, at its root or deeper', () => {
+    expect(kustomizationProblems({ 'a.yaml': '' })).toEqual([
       { file: 'kustomization.yaml', message: 'a base needs a kustomization.yaml' },
     ]);
-    expect(manifestsOf('kustomize-base', { Kustomization: 'resources: {a: 1}\n' }).problems).toEqual([
-      { file: 'Kustomization', message: 'a mapping whose resources is a list is expected' },
+    expect(kustomizationProblems({ Kustomization: '- resources\n' })).toEqual([
+      { file: 'Kustomization', message: 'a kustomization is a YAML mapping' },
     ]);
-    expect(manifestsOf('kustomize-base', { 'kustomization.yml': 'a: [\n' }).problems[0]?.message).toMatch(/^not YAML/);
+    const nested = kustomizationProblems({ 'kustomization.yml': 'resources: [o]\n', 'o/kustomization.yaml': 'a: [\n' });
+    expect(nested.map((p) => p.file)).toEqual(['o/kustomization.yaml']);
+    expect(nested[0]?.message).toMatch(/^not YAML/);
   });
 });

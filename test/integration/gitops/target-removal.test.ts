@@ -1,0 +1,204 @@
+/**
+ * Issue 26 item 8 for tenants, workloads and agent bindings (the environment case: environment-removal.test.ts):
+ * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
+ * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
+ * of its own; a release still committing for a removed workload is refused TargetGone and commits nothing.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { load } from 'js-yaml';
+import { renderDigest } from '../../../src/gitops/commit-path';
+import { makeOrg } from '../../helpers/fixtures';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { releaseClient } from '../releases/release-harness';
+import { cloneInto, cloneUrl, commitAsWorkflow, filesOf, gitCli, makeProject } from './gitops-harness';
+
+let platform: TestPlatform;
+let api: ReturnType<typeof releaseClient>;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let owner: string;
+const clones: string[] = [];
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  api = releaseClient(platform);
+  org = await makeOrg(platform, ['owner', 'member']);
+  owner = org.members.owner!.token;
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(clones.map((dir) => fs.rm(dir, { recursive: true, force: true })));
+  await platform.close();
+});
+
+async function clone(project: string) {
+  const c = await cloneInto(cloneUrl(platform, org.org.slug, project, owner));
+  clones.push(c.dir);
+  return c.dir;
+}
+
+/** A generated project whose release of `web` for `tenantId` in prod waits for an approval. */
+async function waitingRelease(project: string, tenantId: string): Promise<string> {
+  const generated = await api.http.post(`/api/v2/projects/${project}/delivery/generate`, { token: owner, body: {} });
+  expect(generated.status).toBe(200);
+  const policy = await api.http.post('/api/v2/approval-policies', {
+    token: owner,
+    body: {
+      project,
+      name: 'prod needs one',
+      environments: ['prod'],
+      requiredApprovals: 1,
+      eligibleApprovers: { roles: ['member'] },
+    },
+  });
+  expect(policy.status).toBe(201);
+  const created = await api.create(org.members.member!.token, project, {
+    environment: 'prod',
+    tenantId,
+    title: 'web 5.0.0',
+    changes: [{ workload: 'web', tag: '5.0.0' }],
+  });
+  expect(created.status).toBe(201);
+  await api.status(owner, created.body.id, 'PendingApproval');
+  return created.body.id;
+}
+
+/**
+ * Removes `path` (refused 409 with `refusal` first, nothing removed), then with ?cancel=true: the release ends
+ * Cancelled and the removal is the one commit after `head`, titled `title` and audited. Answers the clone after.
+ */
+async function removeOnce(project: string, target: string, release: string, refusal: string, title: string) {
+  const head = (await gitCli(['rev-parse', 'HEAD'], await clone(project))).stdout.trim();
+  const refused = await api.http.delete<{ error: string }>(target, { token: owner });
+  expect([refused.status, refused.body.error]).toEqual([409, refusal]);
+  expect((await api.get(owner, release)).status).toBe('PendingApproval');
+
+  const removed = await api.http.delete<{ commit: string }>(`${target}?cancel=true`, { token: owner });
+  expect(removed.status).toBe(200);
+  expect((await api.get(owner, release)).status).toBe('Cancelled');
+  const dir = await clone(project);
+  const log = (await gitCli(['log', '--format=%H %P %s', `${head}..HEAD`], dir)).stdout.trim().split('\n');
+  expect(log).toEqual([`${removed.body.commit} ${head} ${title}`]);
+  const audit = await api.http.get<{ items: { gitCommitSha: string | null }[] }>(
+    '/api/v2/audit-logs?action=git.files.commit&limit=100',
+    { token: owner },
+  );
+  expect(audit.body.items).toContainEqual(expect.objectContaining({ gitCommitSha: removed.body.commit }));
+  return dir;
+}
+
+const usedBy = (what: string, uses: string) =>
+  `${what} is in use by ${uses}; remove it with cancel=true to cancel them first`;
+
+describe('safe removal', () => {
+  it('of a tenant: 409 naming its release and freeze; cancel=true cancels, narrows the freeze, one commit', async () => {
+    const tenants = await makeProject(platform, owner, 'shop', ['acme', 'beta']);
+    const release = await waitingRelease('shop', tenants.acme!);
+    const day = 86_400_000;
+    const freeze = await api.http.post<{ id: string }>('/api/v2/projects/shop/freezes', {
+      token: owner,
+      body: {
+        name: 'Launch',
+        reason: 'launch week',
+        startsAt: new Date(Date.now() + day).toISOString(),
+        endsAt: new Date(Date.now() + 2 * day).toISOString(),
+        tenants: ['acme', 'beta'],
+      },
+    });
+    expect(freeze.status).toBe(201);
+
+    const dir = await removeOnce(
+      'shop',
+      `/api/v2/tenants/${tenants.acme}`,
+      release,
+      usedBy('tenant acme', `releases ${release}; freezes ${freeze.body.id}`),
+      'Remove tenant acme from shop',
+    );
+    expect((await api.http.get(`/api/v2/tenants/${tenants.acme}`, { token: owner })).status).toBe(404);
+    const after = await api.http.get<{ tenants: string[] }>(`/api/v2/projects/shop/freezes/${freeze.body.id}`, {
+      token: owner,
+    });
+    expect(after.body.tenants).toEqual(['beta']);
+    const files = await filesOf(dir);
+    expect(files.filter((f) => f.includes('/acme/'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('tenants/beta/prod/web/')).length).toBeGreaterThan(0);
+  });
+
+  it('of a workload: 409 naming its release; cancel=true cancels it; its files alone leave; TargetGone after', async () => {
+    const tenants = await makeProject(platform, owner, 'mall', ['acme']);
+    const api2 = await api.http.post('/api/v2/projects/mall/workloads', {
+      token: owner,
+      body: { name: 'api', image: { repository: 'registry.example.com/mall/api', tag: '2.0.0' } },
+    });
+    expect(api2.status).toBe(201);
+    const release = await waitingRelease('mall', tenants.acme!);
+
+    const dir = await removeOnce(
+      'mall',
+      '/api/v2/projects/mall/workloads/web',
+      release,
+      usedBy('workload web', `releases ${release}`),
+      'Remove workload web from mall',
+    );
+    const files = await filesOf(dir);
+    expect(files.filter((f) => f.includes('/web/') || f.endsWith('/web.yaml'))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining(['applications/acme/prod/api.yaml', 'tenants/acme/dev/api/kustomization.yaml']),
+    );
+
+    const project = (await api.http.get<{ id: string }>('/api/v2/projects/mall', { token: owner })).body;
+    const head = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const operation = {
+      type: 'release' as const,
+      tenant: 'acme',
+      environment: 'prod',
+      changes: [{ workload: 'web', tag: '5.0.0' }],
+      digest: renderDigest(new Map()),
+    };
+    await expect(
+      commitAsWorkflow(platform, { organizationId: org.org.id, projectId: project.id }, 'gone-web', operation),
+    ).rejects.toMatchObject({ type: 'TargetGone', message: 'workload web is no longer part of the project' });
+    expect((await gitCli(['rev-parse', 'HEAD'], await clone('mall'))).stdout.trim()).toBe(head);
+  });
+
+  it('of an agent binding: 409 naming the release into its pair; cancel=true commits the new destination', async () => {
+    const tenants = await makeProject(platform, owner, 'park', ['acme']);
+    const cluster = await api.http.post<{ id: string }>('/api/v2/clusters', {
+      token: owner,
+      body: { name: 'eu-prod' },
+    });
+    expect(cluster.status).toBe(201);
+    const binding = await api.http.post<{ id: string }>('/api/v2/agent-bindings', {
+      token: owner,
+      body: { clusterId: cluster.body.id, project: 'park', environments: ['prod'], followAgentVersion: false },
+    });
+    expect(binding.status).toBe(201);
+    const release = await waitingRelease('park', tenants.acme!);
+    const application = async (dir: string) =>
+      load(await fs.readFile(path.join(dir, 'applications/acme/prod/web.yaml'), 'utf8')) as {
+        spec: { destination: Record<string, string> };
+      };
+    expect((await application(await clone('park'))).spec.destination).toEqual({
+      name: 'eu-prod',
+      namespace: 'acme-prod',
+    });
+
+    const dir = await removeOnce(
+      'park',
+      `/api/v2/agent-bindings/${binding.body.id}`,
+      release,
+      usedBy(`agent binding ${binding.body.id}`, `releases ${release}`),
+      `Remove agent binding ${binding.body.id} from park`,
+    );
+    expect((await api.http.get(`/api/v2/agent-bindings/${binding.body.id}`, { token: owner })).status).toBe(404);
+    expect((await application(dir)).spec.destination).toEqual({
+      server: 'https://kubernetes.default.svc',
+      namespace: 'acme-prod',
+    });
+    const files = await filesOf(dir);
+    expect(files.filter((f) => f.startsWith('bootstrap/'))).toEqual([
+      'bootstrap/appproject.yaml',
+      'bootstrap/in-cluster.yaml',
+    ]);
+    expect(files.filter((f) => f.startsWith('tenants/acme/prod/web/')).length).toBeGreaterThan(0);
+  });
+});
