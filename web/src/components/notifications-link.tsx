@@ -5,8 +5,14 @@ import { useUnreadCount } from '../api/org-queries';
 export function NotificationsLink() {
   const unread = useUnreadCount().data?.unread ?? 0;
   return (
-    <NavLink to="/notifications" aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}>
-      Notifications{unread > 0 && <span className="count">{unread}</span>}
+    <NavLink to="/notifications">
+      Notifications
+      {unread > 0 && (
+        <span className="count">
+          {unread}
+          <span className="visually-hidden"> unread</span>
+        </span>
+      )}
     </NavLink>
   );
 }
