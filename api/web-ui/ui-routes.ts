@@ -23,6 +23,13 @@ export const UI_ROUTE_SEGMENTS = [
   'promotions',
   'approvals',
   'account',
+  'audit',
+  'notifications',
+  'validation',
+  'clusters',
+  'governance',
+  'settings',
+  'registry',
 ] as const;
 
 const segments = new Set<string>(UI_ROUTE_SEGMENTS);

@@ -2,6 +2,7 @@ import { Button } from 'react-aria-components';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../api/session';
 import { Choice } from './choice';
+import { NotificationsLink } from './notifications-link';
 
 function OrganizationSwitcher() {
   const session = useSession();
@@ -40,6 +41,13 @@ export function AppLayout() {
         <nav aria-label="Main">
           <NavLink to="/app/projects">Projects</NavLink>
           <NavLink to="/approvals">Approvals</NavLink>
+          <NotificationsLink />
+          <NavLink to="/governance">Governance</NavLink>
+          <NavLink to="/clusters">Clusters</NavLink>
+          <NavLink to="/validation">Validation</NavLink>
+          <NavLink to="/registry">Registry</NavLink>
+          <NavLink to="/audit">Audit</NavLink>
+          <NavLink to="/settings">Settings</NavLink>
           <NavLink to="/account">Account</NavLink>
         </nav>
         <OrganizationSwitcher />

@@ -1,0 +1,323 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from '../helpers/browser';
+import { makeOrg } from '../helpers/fixtures';
+import { httpClient } from '../helpers/http-client';
+import type { TestPlatform } from '../helpers/test-platform';
+import { makeProject } from '../integration/gitops/gitops-harness';
+import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
+
+/**
+ * The web UI's governance, operations and settings views (issue 33) in Debian's chromium against the real platform:
+ * a webhook channel pointing at a listener started here (test delivery, delivery log), a freeze and a break-glass
+ * session whose audited action carries the session id, a CRD registered and a custom resource validated against it,
+ * the audit log, a cluster's join token, settings with a key shown once, and the registry. Axe on every view.
+ */
+jest.setTimeout(120_000);
+
+let platform: TestPlatform;
+let browser: Browser;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let owner: UiUser;
+let listener: http.Server;
+const received: { path: string; event: string | undefined; body: string }[] = [];
+const SLUG = 'shop';
+
+beforeAll(async () => {
+  listener = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', event: req.headers['x-service-event'] as string | undefined, body });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('got it');
+    });
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const port = (listener.address() as AddressInfo).port;
+  // The channel's target is this host's loopback: allowed explicitly, as the notification suites do.
+  platform = await startUiPlatform({
+    NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
+    NOTIFY_ALLOW_HTTP: 'true',
+    NOTIFY_ALLOWED_PORTS: String(port),
+  });
+  browser = await launchChromium();
+  org = await makeOrg(platform, ['owner'], 'enterprise');
+  await makeProject(platform, ownerToken(), SLUG, ['acme']);
+  const generated = await httpClient(platform.url).post(`/api/v2/projects/${SLUG}/delivery/generate`, {
+    token: ownerToken(),
+    body: {},
+  });
+  expect(generated.status).toBe(200);
+  owner = await openUser(browser, platform.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await new Promise((resolve) => listener?.close(resolve));
+});
+
+afterEach(async () => {
+  const step = (expect.getState().currentTestName ?? 'step').replace(/\W+/g, '-').slice(-60);
+  await screenshot(owner.page, `after-${step}`, false);
+  expect(owner.problems).toEqual([]);
+});
+
+const ownerToken = () => org.members.owner!.token;
+const listenerUrl = () => `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hook`;
+/** A `datetime-local` value of the browser's (and this process's) wall clock, `offsetMs` from now. */
+const localInput = (offsetMs: number) => {
+  const d = new Date(Date.now() + offsetMs);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+};
+
+describe('the governance, operations and settings views in chromium', () => {
+  it('signs in and reaches every view from the navigation', async () => {
+    const page = owner.page;
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(org.members.owner!.user.email);
+    await page.getByLabel('Password').fill(org.members.owner!.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const [link, heading] of [
+      ['Governance', 'Governance'],
+      ['Clusters', 'Clusters'],
+      ['Validation', 'Validation and schemas'],
+      ['Registry', 'Registry'],
+      ['Audit', 'Audit log'],
+      [/^Settings/, /^Settings of/],
+      [/^Notifications/, 'Notifications'],
+    ] as const) {
+      await nav.getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    }
+  });
+
+  it('adds a webhook channel to a local listener, sends a test delivery and sees it in the delivery log', async () => {
+    const page = owner.page;
+    await page.goto('/notifications');
+    await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
+    const form = page.getByRole('form', { name: 'Add a webhook channel' });
+    await form.getByLabel('Channel name').fill('ops-hook');
+    await form.getByLabel('Target URL').fill(listenerUrl());
+    await form.getByLabel('Events').fill('deployment');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    const card = page.getByRole('listitem', { name: 'Channel ops-hook' });
+    await card.getByText('Nothing delivered yet.').waitFor();
+    await card.getByRole('button', { name: 'Send a test delivery' }).click();
+    await card.getByRole('status').filter({ hasText: 'Test delivery: success (HTTP 200)' }).waitFor();
+    expect(received.map((r) => r.path)).toEqual(['/hook']);
+    const log = card.getByRole('table', { name: 'Delivery log of ops-hook' });
+    await log.getByRole('cell', { name: '200' }).waitFor();
+    await log.getByText('got it').waitFor();
+    // Toggling it on is the channel's own switch.
+    await card.getByRole('switch', { name: 'Active' }).click({ force: true });
+    await card.getByRole('switch', { name: 'Active', checked: true }).waitFor();
+    // The top bar's unread count is live: the project's events reach the inbox.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Notifications \d+ unread$/ })
+      .waitFor();
+    expect(await checkView(owner, 'notifications')).toEqual([]);
+  });
+
+  it('freezes prod, opens a break-glass session, and shows the frozen action audited with its id; then closes it', async () => {
+    const page = owner.page;
+    await page.goto('/governance');
+    const freeze = page.getByRole('form', { name: 'Add a freeze window' });
+    await freeze.getByLabel('Freeze name').fill('Launch');
+    await freeze.getByLabel('Reason').fill('launch week');
+    await freeze.getByLabel('Starts').fill(localInput(-3_600_000));
+    await freeze.getByLabel('Ends').fill(localInput(3_600_000));
+    await freeze.getByLabel('Environments (empty: all)').fill('prod');
+    await freeze.getByRole('button', { name: 'Add freeze' }).click();
+    const freezes = page.getByRole('table', { name: 'Freeze windows' });
+    await freezes.getByRole('row', { name: /Launch active now/ }).waitFor();
+    // A recurring window, shown with its rule and time zone.
+    await freeze.getByLabel('Freeze name').fill('Weekend');
+    await freeze.getByLabel('Reason').fill('no weekend deploys');
+    await freeze.getByRole('radio', { name: 'Recurring' }).check({ force: true });
+    await freeze.getByLabel('Rule (RRULE)').fill('FREQ=WEEKLY;BYDAY=SA');
+    await freeze.getByLabel('Time zone').fill('Europe/Berlin');
+    await freeze.getByLabel('Duration (minutes)').fill('60');
+    await freeze.getByRole('button', { name: 'Add freeze' }).click();
+    await freezes.getByText('FREQ=WEEKLY;BYDAY=SA in Europe/Berlin, 60 min each').waitFor();
+
+    const bulk = () =>
+      httpClient(platform.url).post(`/api/v2/projects/${SLUG}/bulk-update`, {
+        token: ownerToken(),
+        body: { workload: 'web', tag: '9.9.9', pairs: [{ tenant: 'acme', environment: 'prod' }] },
+      });
+    expect((await bulk()).status).toBe(409);
+
+    const open = page.getByRole('form', { name: 'Open a break-glass session' });
+    await open.getByLabel('Justification').fill('prod is down, hotfix');
+    await open.getByLabel('Duration (minutes, up to 480)').fill('30');
+    await open.getByLabel('Projects (slugs; empty: all)').fill(SLUG);
+    await open.getByRole('button', { name: 'Open a session' }).click();
+    const session = page.getByRole('region', { name: /^Break-glass session / });
+    await session.getByText('open', { exact: true }).waitFor();
+    const sessionId = ((await session.getAttribute('aria-label')) ?? '').replace('Break-glass session ', '');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect((await bulk()).status).toBe(200);
+    const actions = session.getByRole('table', { name: 'Actions under the session' });
+    await actions.getByRole('row', { name: new RegExp(`image\\.update .*${sessionId}`) }).waitFor();
+    expect(await checkView(owner, 'governance')).toEqual([]);
+
+    // Closing asks for the session's name (its id's first 8 characters) first.
+    await session.getByRole('button', { name: `Close ${sessionId.slice(0, 8)}` }).click();
+    const confirm = session.getByRole('button', { name: `Close ${sessionId.slice(0, 8)}` });
+    expect(await confirm.isDisabled()).toBe(true);
+    await session.getByLabel(`Type ${sessionId.slice(0, 8)} to close it`).fill(sessionId.slice(0, 8));
+    await confirm.click();
+    await session.getByText('closed', { exact: true }).waitFor();
+  });
+
+  it('registers a CRD and validates a custom resource against it, with the bad field marked', async () => {
+    const page = owner.page;
+    await page.goto('/validation');
+    await page
+      .getByLabel('CustomResourceDefinition (YAML)')
+      .fill(
+        [
+          'apiVersion: apiextensions.k8s.io/v1',
+          'kind: CustomResourceDefinition',
+          'metadata: {name: widgets.example.com}',
+          'spec:',
+          '  group: example.com',
+          '  scope: Namespaced',
+          '  names: {kind: Widget, plural: widgets}',
+          '  versions:',
+          '  - name: v1',
+          '    served: true',
+          '    storage: true',
+          '    schema:',
+          '      openAPIV3Schema:',
+          '        type: object',
+          '        properties:',
+          '          spec:',
+          '            type: object',
+          '            required: [size]',
+          '            properties: {size: {type: integer, description: How many widgets}}',
+        ].join('\n'),
+      );
+    await page.getByRole('button', { name: 'Register CRD' }).click();
+    await page
+      .getByRole('table', { name: 'Registered CRDs' })
+      .getByRole('rowheader', { name: 'widgets.example.com' })
+      .waitFor();
+
+    await page
+      .getByLabel('Manifests (YAML, documents separated by ---)')
+      .fill(
+        ['apiVersion: example.com/v1', 'kind: Widget', 'metadata:', '  name: big-one', 'spec:', '  size: lots'].join(
+          '\n',
+        ),
+      );
+    await page.getByRole('button', { name: 'Validate' }).click();
+    const results = page.getByRole('region', { name: 'Results for Widget/big-one' });
+    await results.getByText('error').first().waitFor();
+    await results.getByText('spec.size').waitFor();
+    await page.locator('.marked-yaml mark.bad', { hasText: 'size: lots' }).waitFor();
+
+    // The schema browser lists the custom kind beside the built-in ones and opens its field tree.
+    await page.getByLabel('Find a kind').fill('Widget');
+    await page.getByRole('button', { name: 'Widget', exact: true }).click();
+    const tree = page.getByRole('region', { name: 'Fields of Widget' });
+    await tree.getByText('spec').first().click();
+    await tree.getByText('How many widgets').waitFor();
+    expect(await checkView(owner, 'validation')).toEqual([]);
+  });
+
+  it('filters the audit log and opens an entry with its break-glass details', async () => {
+    const page = owner.page;
+    await page.goto('/audit');
+    const filters = page.getByRole('form', { name: 'Audit filters' });
+    await filters.getByLabel('Event type').fill('image.update');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    const table = page.getByRole('table', { name: 'Audit entries' });
+    await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(2);
+    await table.getByRole('button', { name: 'Show details' }).click();
+    await page.getByText('"justification": "prod is down, hotfix"').waitFor();
+    expect(await checkView(owner, 'audit')).toEqual([]);
+    await page.getByRole('switch', { name: /IAM events only/ }).check({ force: true });
+    await page.getByText('No audit entry matches these filters.').waitFor();
+  });
+
+  it('registers a cluster, shows its join token once with the agent command, and queues a command', async () => {
+    const page = owner.page;
+    await page.goto('/clusters');
+    await page.getByText('No cluster registered yet').waitFor();
+    await page.getByLabel('Cluster name').fill('prod-eu-1');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('link', { name: 'prod-eu-1' }).click();
+    await page
+      .getByRole('heading', { name: /Cluster prod-eu-1/ })
+      .getByText('Disconnected')
+      .waitFor();
+    await page.getByRole('button', { name: 'Create a join token' }).click();
+    const secret = page.locator('[data-secret]');
+    expect(await secret.textContent()).toMatch(/^cjt_/);
+    await page.getByText('--join-token cjt_').waitFor();
+    const commands = page.getByRole('form', { name: 'Send a command' });
+    await commands.getByLabel('Command').selectOption('refresh');
+    await commands.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('table', { name: 'Commands' }).getByText('queued').waitFor();
+    expect(await checkView(owner, 'cluster')).toEqual([]);
+    // Shown once: the token is gone after a reload.
+    await page.reload();
+    await page.getByRole('heading', { name: /Cluster prod-eu-1/ }).waitFor();
+    expect(await page.locator('[data-secret]').count()).toBe(0);
+  });
+
+  it('settings: invites, shows a new API key once with a copy button, lists features of the plan', async () => {
+    const page = owner.page;
+    await page.goto('/settings');
+    const invite = page.getByRole('form', { name: 'Invite someone' });
+    await invite.getByLabel('Email to invite').fill('new.person@example.com');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page
+      .getByRole('table', { name: 'Invitations' })
+      .getByRole('rowheader', { name: 'new.person@example.com' })
+      .waitFor();
+    await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
+    const key = page.getByRole('form', { name: 'Create an API key' });
+    await key.getByLabel('Key name').fill('ci');
+    await key.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.locator('[data-secret]');
+    await shown.waitFor();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    const value = (await shown.textContent()) ?? '';
+    expect(value.length).toBeGreaterThan(20);
+    await page.getByRole('table', { name: 'API keys' }).getByRole('rowheader', { name: 'ci' }).waitFor();
+    await page.getByRole('table', { name: 'Features' }).getByRole('rowheader', { name: 'crd upload' }).waitFor();
+    expect(await checkView(owner, 'settings')).toEqual([]);
+    await page.reload();
+    await page.getByRole('heading', { name: /^Settings of/ }).waitFor();
+    expect(await page.content()).not.toContain(value);
+  });
+
+  it('registry: a manifest bundle with its files', async () => {
+    const uploaded = await httpClient(platform.url).post('/api/v2/org-manifest-bundles', {
+      token: ownerToken(),
+      body: {
+        name: 'config',
+        version: '1.0.0',
+        files: { 'configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n' },
+      },
+    });
+    expect(uploaded.status).toBe(201);
+    const page = owner.page;
+    await page.goto('/registry');
+    await page.getByText('No chart pushed yet').waitFor();
+    await page.getByRole('button', { name: 'Files of config 1.0.0' }).click();
+    await page.getByRole('region', { name: 'Files of config 1.0.0' }).getByText('configmap.yaml').click();
+    await page.getByText('kind: ConfigMap').waitFor();
+    expect(await checkView(owner, 'registry')).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button, Switch } from 'react-aria-components';
+import { Link } from 'react-router';
+import { api, ok } from '../../api/client';
+import type { Page, Project } from '../../api/models';
+import { useAllProjects } from '../../api/org-queries';
+import { DataTable, when } from '../../components/data-table';
+import { QueryState, noItems } from '../../components/query-state';
+import { StatusBadge } from '../../components/status-badge';
+import { AuditFilterForm, type AuditFilters } from './audit-filters';
+
+export interface AuditRow {
+  id: string;
+  projectId: string | null;
+  actorType: string;
+  actor: string;
+  action: string;
+  category: string;
+  resourceType: string | null;
+  resourceId: string | null;
+  status: string;
+  details: Record<string, unknown>;
+  gitCommitSha: string | null;
+  workflowId: string | null;
+  requestId: string | null;
+  createdAt: string;
+}
+
+const PAGE = '25';
+
+function AuditDetails({ entry, projects }: { entry: AuditRow; projects: Project[] }) {
+  const project = projects.find((p) => p.id === entry.projectId);
+  return (
+    <div className="details" aria-label={`Details of ${entry.action}`}>
+      <dl className="facts">
+        <dt>Category</dt>
+        <dd>{entry.category}</dd>
+        <dt>Resource</dt>
+        <dd>{entry.resourceType ? `${entry.resourceType} ${entry.resourceId ?? ''}` : '—'}</dd>
+        <dt>Project</dt>
+        <dd>{project ? <Link to={`/projects/${project.slug}`}>{project.name}</Link> : '—'}</dd>
+        <dt>Git commit</dt>
+        <dd>
+          {entry.gitCommitSha && project ? (
+            <Link to={`/projects/${project.slug}?commit=${entry.gitCommitSha}`}>{entry.gitCommitSha.slice(0, 12)}</Link>
+          ) : (
+            (entry.gitCommitSha ?? '—')
+          )}
+        </dd>
+        <dt>Workflow</dt>
+        <dd>{entry.workflowId ?? '—'}</dd>
+        <dt>Request</dt>
+        <dd>{entry.requestId ?? '—'}</dd>
+      </dl>
+      <pre className="json">{JSON.stringify(entry.details, null, 2)}</pre>
+    </div>
+  );
+}
+
+/**
+ * The organization's audit log: every spec filter, cursor pages (newest first), each entry's details with its commit
+ * linked to the project, and the IAM categories on their own (GET /api/v2/iam/audit-events).
+ */
+export function AuditView() {
+  const [filters, setFilters] = useState<AuditFilters>({});
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [iamOnly, setIamOnly] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  const cursor = cursors.at(-1);
+  const projects = useAllProjects();
+  const entries = useQuery({
+    queryKey: ['audit', iamOnly, filters, cursor],
+    queryFn: () => {
+      const query = { ...filters, limit: PAGE, cursor };
+      return ok<Page<AuditRow>>(
+        iamOnly
+          ? api.GET('/api/v2/iam/audit-events', { params: { query } })
+          : api.GET('/api/v2/audit-logs', { params: { query } }),
+      );
+    },
+  });
+  const projectList = projects.data?.items ?? [];
+  const restart = () => setCursors([]);
+  return (
+    <main>
+      <h1>Audit log</h1>
+      <p className="muted">
+        Every change, newest first. The log is append-only and hash-chained per organization; the chain is verified by
+        the operator command <code>npm run admin -- verify-audit</code> (the API has no route for it yet).
+      </p>
+      <AuditFilterForm
+        projects={projectList}
+        onApply={(f) => {
+          setFilters(f);
+          restart();
+        }}
+      />
+      <Switch
+        className="switch"
+        isSelected={iamOnly}
+        onChange={(on) => {
+          setIamOnly(on);
+          restart();
+        }}
+      >
+        <span className="indicator" aria-hidden="true" />
+        IAM events only (members, roles, service accounts, API keys, break-glass, sign-ins)
+      </Switch>
+      <QueryState query={entries} empty="No audit entry matches these filters." isEmpty={noItems}>
+        {(page) => (
+          <>
+            <DataTable
+              label="Audit entries"
+              rows={page.items}
+              rowKey={(e) => e.id}
+              columns={[
+                { header: 'Time', cell: (e) => when(e.createdAt) },
+                { header: 'Event', rowHeader: true, cell: (e) => e.action },
+                { header: 'Actor', cell: (e) => `${e.actor} (${e.actorType})` },
+                { header: 'Resource', cell: (e) => e.resourceType ?? '—' },
+                { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },
+                {
+                  header: 'Details',
+                  cell: (e) => (
+                    <>
+                      <Button
+                        className="button"
+                        aria-expanded={open === e.id}
+                        onPress={() => setOpen(open === e.id ? null : e.id)}
+                      >
+                        {open === e.id ? 'Hide' : 'Show'} details
+                      </Button>
+                      {open === e.id && <AuditDetails entry={e} projects={projectList} />}
+                    </>
+                  ),
+                },
+              ]}
+            />
+            <div className="pager">
+              <Button
+                className="button"
+                isDisabled={cursors.length === 0}
+                onPress={() => setCursors(cursors.slice(0, -1))}
+              >
+                Newer
+              </Button>
+              <Button
+                className="button"
+                isDisabled={!page.nextCursor}
+                onPress={() => page.nextCursor && setCursors([...cursors, page.nextCursor])}
+              >
+                Older
+              </Button>
+            </div>
+          </>
+        )}
+      </QueryState>
+    </main>
+  );
+}

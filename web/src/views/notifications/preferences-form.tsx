@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { Checkbox, Form } from 'react-aria-components';
+import { api, ok } from '../../api/client';
+import { Choice } from '../../components/choice';
+import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { QueryState } from '../../components/query-state';
+import { useAction } from '../../components/use-action';
+import { wordsOf } from '../../components/words';
+import type { Preferences } from './models';
+
+const DIGESTS = [
+  { value: '', label: 'Each notification at once' },
+  { value: String(3_600_000), label: 'Hourly digest' },
+  { value: String(86_400_000), label: 'Daily digest' },
+];
+
+/** Personal preferences: events (names, categories or `*`), email beside in-app, project scope, digest mode. */
+export function PreferencesForm() {
+  const prefs = useQuery({
+    queryKey: ['notifications', 'preferences'],
+    queryFn: () => ok<Preferences>(api.GET('/api/v2/notifications/preferences')),
+  });
+  const save = useAction([['notifications', 'preferences']]);
+  return (
+    <section aria-labelledby="prefs-heading">
+      <h2 id="prefs-heading">My preferences</h2>
+      <QueryState query={prefs}>
+        {(p) => (
+          <Form
+            aria-label="Notification preferences"
+            className="stack"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const v = formValues(e.currentTarget);
+              const events = wordsOf(v.events ?? '');
+              const byEmail = new FormData(e.currentTarget).get('email') === 'on';
+              const projects = wordsOf(v.projects ?? '');
+              void save.run(() =>
+                ok(
+                  api.PUT('/api/v2/notifications/preferences', {
+                    body: {
+                      events,
+                      channels: byEmail
+                        ? Object.fromEntries(events.map((ev) => [ev, ['in_app' as const, 'email' as const]]))
+                        : {},
+                      ...(projects.length > 0 ? { projects } : {}),
+                      digestIntervalMs: v.digest ? Number(v.digest) : null,
+                    },
+                  }),
+                ),
+              );
+            }}
+          >
+            <Field
+              name="events"
+              label="Events (names, categories or *)"
+              defaultValue={p.events.join(', ')}
+              placeholder="deployment, break_glass.opened"
+            />
+            <Checkbox
+              name="email"
+              value="on"
+              defaultSelected={Object.values(p.channels).some((c) => c.includes('email'))}
+              className="checkbox"
+            >
+              <span className="box" aria-hidden="true" />
+              Also send them to me by email
+            </Checkbox>
+            <Field name="projects" label="Only these projects (slugs; empty: all)" />
+            <Choice name="digest" label="Delivery" options={DIGESTS} />
+            <Submit pending={save.pending}>Save preferences</Submit>
+            <ErrorNote error={save.error} />
+          </Form>
+        )}
+      </QueryState>
+    </section>
+  );
+}

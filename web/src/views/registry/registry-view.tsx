@@ -1,0 +1,14 @@
+import { CatalogList } from './catalog-list';
+import { Charts } from './charts';
+
+/** The organization's registry catalog: Helm charts, kustomize bases, manifest bundles. */
+export function RegistryView() {
+  return (
+    <main>
+      <h1>Registry</h1>
+      <Charts />
+      <CatalogList kind="kustomize-bases" title="Kustomize bases" />
+      <CatalogList kind="manifest-bundles" title="Manifest bundles" />
+    </main>
+  );
+}

@@ -1,0 +1,139 @@
+import { useQuery } from '@tanstack/react-query';
+import { Form } from 'react-aria-components';
+import { api, ok } from '../../api/client';
+import type { Page } from '../../api/models';
+import { Choice, optionsOf } from '../../components/choice';
+import { ConfirmAction } from '../../components/confirm-action';
+import { DataTable } from '../../components/data-table';
+import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { QueryState, noItems } from '../../components/query-state';
+import { useAction } from '../../components/use-action';
+import type { Grant, Team } from './models';
+
+/** Teams of the organization: create, delete (by name). */
+export function Teams() {
+  const teams = useQuery({ queryKey: ['settings', 'teams'], queryFn: () => ok<Page<Team>>(api.GET('/api/v2/teams')) });
+  const action = useAction([['settings', 'teams']]);
+  return (
+    <section aria-labelledby="teams-heading">
+      <h2 id="teams-heading">Teams</h2>
+      <Form
+        aria-label="Create a team"
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const v = formValues(form);
+          void action
+            .run(() => ok(api.POST('/api/v2/teams', { body: { slug: v.slug ?? '', name: v.name ?? '' } })))
+            .then((done) => done && form.reset());
+        }}
+      >
+        <Field name="slug" label="Team slug" isRequired />
+        <Field name="name" label="Team name" isRequired />
+        <Submit pending={action.pending}>Create team</Submit>
+      </Form>
+      <ErrorNote error={action.error} />
+      <QueryState query={teams} empty="No team yet." isEmpty={noItems}>
+        {(page) => (
+          <DataTable
+            label="Teams"
+            rows={page.items}
+            rowKey={(t) => t.id}
+            columns={[
+              { header: 'Team', rowHeader: true, cell: (t) => `${t.name} (${t.slug})` },
+              { header: 'Members', cell: (t) => t.memberCount },
+              {
+                header: 'Delete',
+                cell: (t) => (
+                  <ConfirmAction
+                    verb="Delete"
+                    name={t.slug}
+                    onConfirm={() =>
+                      action.run(() => ok(api.DELETE('/api/v2/teams/{teamId}', { params: { path: { teamId: t.id } } })))
+                    }
+                  />
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+type Subject = 'user' | 'team' | 'service_account';
+type Resource = 'cluster' | 'project' | 'tenant';
+type GrantRole = 'admin' | 'member' | 'viewer';
+
+/** Resource grants: a user, team or service account gets a role on a cluster, project or tenant. */
+export function Grants() {
+  const grants = useQuery({
+    queryKey: ['settings', 'grants'],
+    queryFn: () => ok<Page<Grant>>(api.GET('/api/v2/permissions', { params: { query: {} } })),
+  });
+  const action = useAction([['settings', 'grants']]);
+  return (
+    <section aria-labelledby="grants-heading">
+      <h2 id="grants-heading">Resource grants</h2>
+      <Form
+        aria-label="Grant a role on a resource"
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const v = formValues(e.currentTarget);
+          void action.run(() =>
+            ok(
+              api.POST('/api/v2/permissions', {
+                body: {
+                  subjectType: v.subjectType as Subject,
+                  subjectId: v.subjectId ?? '',
+                  resourceType: v.resourceType as Resource,
+                  resourceId: v.resourceId ?? '',
+                  role: v.role as GrantRole,
+                },
+              }),
+            ),
+          );
+        }}
+      >
+        <Choice name="subjectType" label="Subject type" options={optionsOf(['user', 'team', 'service_account'])} />
+        <Field name="subjectId" label="Subject id" isRequired />
+        <Choice name="resourceType" label="Resource type" options={optionsOf(['project', 'tenant', 'cluster'])} />
+        <Field name="resourceId" label="Resource id" isRequired />
+        <Choice name="role" label="Granted role" options={optionsOf(['viewer', 'member', 'admin'])} />
+        <Submit pending={action.pending}>Grant</Submit>
+      </Form>
+      <ErrorNote error={action.error} />
+      <QueryState query={grants} empty="No resource grant: roles come from the organization only." isEmpty={noItems}>
+        {(page) => (
+          <DataTable
+            label="Resource grants"
+            rows={page.items}
+            rowKey={(g) => g.id}
+            columns={[
+              { header: 'Subject', rowHeader: true, cell: (g) => `${g.subjectType} ${g.subjectId}` },
+              { header: 'Resource', cell: (g) => `${g.resourceType} ${g.resourceId}` },
+              { header: 'Role', cell: (g) => g.role },
+              {
+                header: 'Revoke',
+                cell: (g) => (
+                  <ConfirmAction
+                    verb="Revoke"
+                    name={g.id.slice(0, 8)}
+                    onConfirm={() =>
+                      action.run(() =>
+                        ok(api.DELETE('/api/v2/permissions/{grantId}', { params: { path: { grantId: g.id } } })),
+                      )
+                    }
+                  />
+                ),
+              },
+            ]}
+          />
+        )}
+      </QueryState>
+    </section>
+  );
+}
