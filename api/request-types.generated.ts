@@ -1404,6 +1404,17 @@ export interface WebhookUpdateRequest {
   };
 }
 
+export interface WorkflowHistoryQueryRequest {
+  /**
+   * nextCursor of the previous page
+   */
+  cursor?: string;
+  /**
+   * Entries per page, 1 to ORG_PAGE_MAX (default 50); a page may hold fewer, follow nextCursor until it is null
+   */
+  limit?: string;
+}
+
 export interface WorkloadCreateRequest {
   name: string;
   image: {

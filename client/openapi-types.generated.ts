@@ -12354,10 +12354,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The promotion workflow's history as a timeline, beside its audit entries */
+    /** The promotion workflow's history as a timeline, newest first in cursor pages, beside its audit entries */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example 20 */
+          limit?: string;
+        };
         header?: never;
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
@@ -12627,10 +12632,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The release workflow's history as a timeline (step, actor, time, result, commit SHA) and its audit entries */
+    /** The release workflow's history as a timeline, newest first in cursor pages (step, actor, time, result, commit SHA), and its audit entries */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example 20 */
+          limit?: string;
+        };
         header?: never;
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
@@ -14708,6 +14718,13 @@ export interface components {
       };
       secret?: string | null;
       url?: string;
+    };
+    /** @description GET /api/v2/releases/{id}/history and /api/v2/promotions/{id}/history: one page of the workflow's timeline, newest first, read from the server in bounded pages (never the whole history per request). */
+    'workflow-history-query': {
+      /** @description nextCursor of the previous page */
+      cursor?: string;
+      /** @description Entries per page, 1 to ORG_PAGE_MAX (default 50); a page may hold fewer, follow nextCursor until it is null */
+      limit?: string;
     };
     /** @description POST /api/v2/projects/{slug}/workloads. */
     'workload-create': {

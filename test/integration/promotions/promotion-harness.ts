@@ -24,6 +24,14 @@ export function promotionClient(platform: TestPlatform) {
   const api = {
     http,
     controller: releases.controller,
+    /** An approval policy of the project's prod: one approval by a member of `role`. */
+    async prodApprovalPolicy(token: string, project: string, name: string, role = 'admin') {
+      const res = await http.post('/api/v2/approval-policies', {
+        token,
+        body: { project, name, environments: ['prod'], requiredApprovals: 1, eligibleApprovers: { roles: [role] } },
+      });
+      if (res.status !== 201) throw new Error(`approval policy: ${res.status} ${res.text}`);
+    },
     async request(token: string, project: string, body: Record<string, unknown>) {
       return http.post<PromotionBody>(`/api/v2/projects/${project}/promotion/request`, { token, body });
     },

@@ -103,17 +103,7 @@ describe('a promotion from dev to prod of two tenants', () => {
 describe('a Blocked promotion', () => {
   it('lists every cause that holds and proceeds by itself once they clear', async () => {
     const tenants = await makeProject(platform, owner, 'gated', ['acme']);
-    const policy = await api.http.post('/api/v2/approval-policies', {
-      token: owner,
-      body: {
-        project: 'gated',
-        name: 'prod needs one',
-        environments: ['prod'],
-        requiredApprovals: 1,
-        eligibleApprovers: { roles: ['admin'] },
-      },
-    });
-    expect(policy.status).toBe(201);
+    await api.prodApprovalPolicy(owner, 'gated', 'prod needs one');
     const failed = await api.releaseToDev(owner, 'gated', tenants.acme!, '3.0.0', 'Degraded');
     expect(failed.status).toBe('Failed');
 

@@ -118,18 +118,8 @@ it('shows a release with its summary, its current details and its slugs in the T
 
 it('shows a promotion waiting for its approval', async () => {
   const store = await makeProject(p.platform, owner, 'store', ['acme']);
-  const policy = await p.http.post('/api/v2/approval-policies', {
-    token: owner,
-    body: {
-      project: 'store',
-      name: 'prod-gate',
-      environments: ['prod'],
-      requiredApprovals: 1,
-      eligibleApprovers: { roles: ['admin'] },
-    },
-  });
-  expect(policy.status).toBe(201);
   const api = promotionClient(p.platform);
+  await api.prodApprovalPolicy(owner, 'store', 'prod-gate');
   await api.releaseToDev(owner, 'store', store.acme!, '2.0.0');
   const requested = await api.request(p.org.members.member!.token, 'store', {
     sourceEnvironment: 'dev',
