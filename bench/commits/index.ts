@@ -99,13 +99,18 @@ async function main(): Promise<void> {
 
     let n = 0;
     const oneFile = (id: string) => () => runCommit(deps, request(id, [{ path: `w/${n++}.md`, content: `${n}\n` }]));
-    const sequential = await concurrently(commits, 1, oneFile(fresh.id));
-    rate('commit path (runCommit), 1 writer', sequential, loop.perSecond);
-    rate(
-      `commit path (runCommit), ${writers} writers`,
-      await concurrently(commits, writers, oneFile(fresh.id)),
-      loop.perSecond,
-    );
+    // Interleaved rounds of 1 and `writers` writers, so the machine's load moves both figures alike.
+    const spent = { one: 0, many: 0 };
+    const batch = Math.max(writers, Math.floor(commits / 5));
+    for (let done = 0; done < commits; done += batch) {
+      spent.one += batch / (await concurrently(batch, 1, oneFile(fresh.id)));
+      spent.many += batch / (await concurrently(batch, writers, oneFile(fresh.id)));
+    }
+    const sequential = commits / spent.one;
+    const concurrent = commits / spent.many;
+    rate('commit path (runCommit), 1 writer (interleaved)', sequential, loop.perSecond);
+    rate(`commit path (runCommit), ${writers} writers (interleaved)`, concurrent, loop.perSecond);
+    line(`  ${writers} writers: ${(concurrent / sequential).toFixed(2)}x the commits/s of 1 writer (goal: growing)`);
 
     const put = (i: number) =>
       call('PUT', '/api/v2/projects/fresh/files/content', { path: `h/${i}.md`, content: `${i}\n`, message: 'http' });

@@ -26,9 +26,15 @@ export async function recordCommittedState(
     projectId: string;
     tenants: { id: string; slug: string }[];
     source: CommitSource;
+    /** The paths the commit wrote or deleted, when the caller knows them (a superset of what it changed). */
+    touched?: string[];
   },
 ): Promise<void> {
   const position = await recordRevision(trx, commit);
+  const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
+  const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
+  // A write that touched no Application's directory changed none: no git process to ask which paths changed.
+  if (commit.touched && applications(commit.touched).length === 0) return;
   const changed = await gitText(commit.repo, [
     'diff-tree',
     '-r',
@@ -38,8 +44,7 @@ export async function recordCommittedState(
     '--root',
     commit.sha,
   ]);
-  const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
-  const targets = applicationsTouched(changed.split('\0').filter(Boolean)).filter((t) => tenantIds.has(t.tenant));
+  const targets = applications(changed.split('\0').filter(Boolean));
   if (targets.length === 0) return;
   const dirs = new Set(targets.map((t) => `${serviceDir(t)}/`));
   const files = await readTree(commit.repo, commit.sha, 'tenants/', (file) =>

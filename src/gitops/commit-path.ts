@@ -210,10 +210,10 @@ async function commitOne(
 
   const mutated = kind.apply ? await kind.apply(scope, loaded) : loaded;
   let sha = existing;
-  let changed = 0;
+  let touched: string[] | undefined;
   if (!existing) {
     const changes = await kind.changes(scope, mutated, repo, parent);
-    changed = changes.writes.size + changes.deletes.length;
+    touched = [...changes.writes.keys(), ...changes.deletes];
     sha = await buildCommit(repo, parent, changes, {
       author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
       message: req.message,
@@ -223,14 +223,20 @@ async function commitOne(
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
   if (sha) {
     const source = kind.source(req);
-    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source });
+    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched });
   }
   const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
   const created = sha !== null && sha !== existing;
   if (!created || !sha) return { sha, created, auditIds, remote };
   const { organizationId, projectId, idempotencyKey } = req;
   const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
-  return { sha, created, auditIds, remote, ...(wantsMaintenance(changed, seq) ? { maintenance: true } : {}) };
+  return {
+    sha,
+    created,
+    auditIds,
+    remote,
+    ...(wantsMaintenance(touched?.length ?? 0, seq) ? { maintenance: true } : {}),
+  };
 }
 
 function trailersOf(req: CommitRequest): [string, string][] {

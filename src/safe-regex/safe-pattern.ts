@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { unsupportedFeature } from './ecma-features';
 
 /** A pattern the caller cannot use: it names what is wrong, for a 400 answer. */
@@ -33,6 +33,18 @@ function isEcmaPattern(source: string): boolean {
   }
 }
 
+let engine: typeof RE2JS | undefined;
+
+/**
+ * RE2JS, loaded on the first pattern compiled: requiring it costs some 30 to 60 ms, which the validation CLI's start-up
+ * spends only when a schema with a pattern must be compiled (the built-in kinds come precompiled).
+ */
+function re2js(): typeof RE2JS {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- deferred on purpose (see above)
+  engine ??= (require('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
+
 function compile(source: string): SafePattern {
   if (source.length > MAX_PATTERN_LENGTH) {
     throw new UnsupportedPattern(source, `a pattern may have at most ${MAX_PATTERN_LENGTH} characters`);
@@ -46,10 +58,10 @@ function compile(source: string): SafePattern {
   }
   // ECMA-262 syntax (named groups, \u escapes, [^]) is rewritten to RE2's; anything else is taken as RE2 syntax,
   // which is what the API server itself compiles CRD patterns with ((?i), \z, \A).
-  const translated = isEcmaPattern(source) ? RE2JS.translateRegExp(source) : source;
+  const translated = isEcmaPattern(source) ? re2js().translateRegExp(source) : source;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(translated);
+    re = re2js().compile(translated);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new UnsupportedPattern(source, `not a valid regular expression for the linear-time engine: ${detail}`);

@@ -5,8 +5,20 @@ import { repoRoot } from '../paths';
 import type { CrdRecord } from './crd/crd-types';
 import type { JsonRecord } from './json';
 
-/** Argo CD's CRDs bundled in schemas/argocd (schemas/argocd/README.md): Application, AppProject, ApplicationSet. */
-export const ARGOCD_CRD_FILES = ['application-crd.yaml', 'appproject-crd.yaml', 'applicationset-crd.yaml'] as const;
+/**
+ * Argo CD's CRDs bundled in schemas/argocd (schemas/argocd/README.md): Application, AppProject, ApplicationSet, each
+ * with what names it (test/unit/validation/argocd-schemas.test.ts checks this against the files). A run reads a file
+ * (1.8 MB of YAML in all) only when it validates that kind: the CLI's start-up on a file without Argo CD kinds
+ * parses none of them.
+ */
+export const ARGOCD_CRDS = [
+  { file: 'application-crd.yaml', kind: 'Application', plural: 'applications' },
+  { file: 'appproject-crd.yaml', kind: 'AppProject', plural: 'appprojects' },
+  { file: 'applicationset-crd.yaml', kind: 'ApplicationSet', plural: 'applicationsets' },
+] as const;
+const GROUP = 'argoproj.io';
+/** The served versions of every bundled Argo CD CRD (one, the storage version). */
+const VERSION = 'v1alpha1';
 
 interface CrdDocument {
   metadata: { name: string };
@@ -18,10 +30,8 @@ interface CrdDocument {
   };
 }
 
-const cache = new Map<string, CrdRecord[]>();
-
-/** One bundled CRD as the record the engine takes; its schema compiles on first use of the kind (engine cache). */
-function recordOf(text: string): CrdRecord {
+/** One bundled CRD as the record the engine takes, read from its file. */
+export function crdRecordOf(text: string): CrdRecord {
   const crd = parseYaml(text, 'Argo CD CRD') as CrdDocument;
   const { group, scope, names } = crd.spec;
   return {
@@ -38,15 +48,48 @@ function recordOf(text: string): CrdRecord {
   };
 }
 
+/** One bundled CRD whose schema is read from its file on first use (its validator compiles then too). */
+function lazyRecord(dir: string, entry: (typeof ARGOCD_CRDS)[number]): CrdRecord {
+  let read: CrdRecord | undefined;
+  const schemaOf = () => {
+    read ??= crdRecordOf(fs.readFileSync(path.join(dir, entry.file), 'utf8'));
+    const version = read.versions.find((v) => v.name === VERSION);
+    if (!version) throw new Error(`${entry.file} serves no ${VERSION}`);
+    return version.schema;
+  };
+  const version = {
+    name: VERSION,
+    storage: true,
+    deprecated: false,
+    get schema() {
+      return schemaOf();
+    },
+  };
+  const { kind, plural } = entry;
+  const name = `${plural}.${GROUP}`;
+  const singular = kind.toLowerCase();
+  return {
+    name,
+    group: GROUP,
+    kind,
+    plural,
+    singular,
+    listKind: `${kind}List`,
+    scope: 'Namespaced',
+    versions: [version],
+  };
+}
+
+const cache = new Map<string, CrdRecord[]>();
+
 /**
- * The Argo CD kinds as CRD records the validation engine takes (`crds` option), read once per folder. The files are
- * Argo CD's own (trusted data, copied unchanged), so reading them
- * skips the upload checks; each kind's validator compiles when first used.
+ * The Argo CD kinds as CRD records the validation engine takes (`crds` option), once per folder. The files are
+ * Argo CD's own (trusted data, copied unchanged), so reading them skips the upload checks.
  */
 export function argoCdCrds(dir: string = path.join(repoRoot(), 'schemas', 'argocd')): CrdRecord[] {
   let crds = cache.get(dir);
   if (!crds) {
-    crds = ARGOCD_CRD_FILES.map((file) => recordOf(fs.readFileSync(path.join(dir, file), 'utf8')));
+    crds = ARGOCD_CRDS.map((entry) => lazyRecord(dir, entry));
     cache.set(dir, crds);
   }
   return crds;

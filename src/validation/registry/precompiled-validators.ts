@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { bundlePath } from './bundle-loader';
+import { requireCached } from './code-cache';
 
 /** Validators of one release generated ahead of time by scripts/build-validators.ts, keyed by definition. */
 export interface PrecompiledValidators {
@@ -39,8 +40,8 @@ export function loadPrecompiled(
 ): PrecompiledValidators | undefined {
   const file = dir && precompiledFile(dir, version);
   if (!file || !fs.existsSync(file)) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a generated CommonJS module, found at run time
-  const validators = require(file) as Record<string, ValidateFunction | undefined> & { digest?: unknown };
+  // A generated CommonJS module, found at run time, compiled from its code cache.
+  const validators = requireCached(file) as Record<string, ValidateFunction | undefined> & { digest?: unknown };
   const digest = validators.digest;
   return typeof digest === 'string' && digest === inputsDigest(schemaDir, version) ? { digest, validators } : undefined;
 }
