@@ -1,8 +1,7 @@
 import type { Db } from '../src/db/knex';
-import { planBatch, type QueuedImageUpdate, type TargetRef } from '../src/webhooks/image-update-batch';
+import { batchCommit, planBatch, type QueuedImageUpdate, type TargetRef } from '../src/webhooks/image-update-batch';
 import type { ImageUpdateActivities, PlannedBatch } from '../src/webhooks/image-update-workflow-contract';
 import { committedMarks, moveMarks } from '../src/webhooks/image-mark-repository';
-import { SUBSYSTEM } from '../src/webhooks/system-caller';
 import { finishRequest, unfinishedOf } from '../src/webhooks/webhook-request-repository';
 
 export interface ImageUpdateActivityDeps {
@@ -34,27 +33,10 @@ export function createImageUpdateActivities({ db }: ImageUpdateActivityDeps): Im
         e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))),
       );
       const plan = planBatch(live, await committedMarks(db, projectId, targets));
-      const [first, ...more] = plan.updates;
-      const requests = new Set(plan.updates.map((u) => u.requestId));
       return {
         plan,
         webhookIds: live.map((e) => e.webhookId),
-        commit: first
-          ? {
-              organizationId,
-              projectId,
-              idempotencyKey: `webhook-${live[0]!.webhookId}`,
-              message: `Image update via webhook: ${plan.updates.length} workload update(s) from ${requests.size} request(s)`,
-              actor: {
-                userId: null,
-                actorType: 'system',
-                actor: SUBSYSTEM.imageWebhook,
-                email: null,
-                requestId: first.requestId ?? null,
-              },
-              operation: { type: 'image', source: 'webhook', ...first, more },
-            }
-          : null,
+        commit: batchCommit({ organizationId, projectId }, live, plan),
       };
     },
 

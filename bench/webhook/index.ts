@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       if (res.status === 202 && answer.statusUrl) {
         // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
         for (;;) {
-          await new Promise((r) => setTimeout(r, 50));
+          await new Promise((r) => setTimeout(r, 200));
           const status = (await (await fetch(new URL(answer.statusUrl!, baseUrl))).json()) as {
             status: string;
             result: Answer;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CommitRequest } from '../../src/gitops/commit-path';
-import { planBatch, targetKey, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
+import { batchCommit, planBatch, targetKey, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
 import {
   imageUpdateSignal,
   type ImageUpdateActivities,
@@ -29,20 +29,10 @@ const stubs: ImageUpdateActivities & Pick<GitActivities, 'commitToRepository'> =
   planImageBatch: async ({ organizationId, projectId, entries }): Promise<PlannedBatch> => {
     const live = entries.filter((e) => !finished.has(e.webhookId));
     const plan = planBatch(live, marks);
-    const [first, ...more] = plan.updates;
     return {
       plan,
       webhookIds: live.map((e) => e.webhookId),
-      commit: first
-        ? {
-            organizationId,
-            projectId,
-            idempotencyKey: `webhook-${live[0]!.webhookId}`,
-            message: 'Image update via webhook',
-            actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
-            operation: { type: 'image', source: 'webhook', ...first, more },
-          }
-        : null,
+      commit: batchCommit({ organizationId, projectId }, live, plan),
     };
   },
   finishImageBatch: async ({ batch, sha, error }) => {
