@@ -228,7 +228,7 @@ export function createImageUpdateService(deps: {
       updates,
     };
     // The outbox: the answer so far and the work, durable before Temporal is told and before the sender is answered.
-    await stageWork(db, meta.webhookId, { ...base, status: 'queued', commit: null }, entry);
+    await stageWork(db, meta.webhookId, entry, { ...base, status: 'queued', commit: null });
     await handOver(project.organizationId, project.id, entry);
     return answerOf(meta.webhookId);
   }

@@ -61,11 +61,11 @@ export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Pr
   return taken === 1;
 }
 
-/** The answer so far and the work still to do, stored before the work is handed to Temporal (the outbox). */
-export async function stageWork(db: Queryable, id: string, result: Record<string, unknown>, work: unknown) {
+/** The work still to do (and the answer so far), stored before the work is handed over: the outbox. */
+export async function stageWork(db: Queryable, id: string, work: unknown, result?: Record<string, unknown>) {
   await db('webhook_requests')
     .where({ id })
-    .update({ result: JSON.stringify(result), work: JSON.stringify(work) });
+    .update({ work: JSON.stringify(work), ...(result ? { result: JSON.stringify(result) } : {}) });
 }
 
 /** The work was handed to Temporal: the status URL says `queued` until the workflow finishes it. */
