@@ -65,7 +65,7 @@ async function startApiProcess(env: Record<string, string>) {
   for (const deadline = Date.now() + 120_000; ;) {
     if ((await fetch(`${url}/healthz`).catch(() => null))?.ok) return { url, stop: () => child.kill('SIGTERM') };
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`API process on ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
       if (res.status === 202 && answer.statusUrl) {
         // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
         for (;;) {
-          await new Promise((r) => setTimeout(r, 200));
+          await new Promise((r) => setTimeout(r, 1000));
           const status = (await (await fetch(new URL(answer.statusUrl!, baseUrl))).json()) as {
             status: string;
             result: Answer;

@@ -104,6 +104,14 @@ export async function unfinishedRequests(
     .limit(limit)) as WebhookRequestRow[];
 }
 
+/** The rows of these ids that are finished (committed or failed). */
+export async function finishedOf(db: Queryable, ids: string[]): Promise<WebhookRequestRow[]> {
+  if (ids.length === 0) return [];
+  return (await db('webhook_requests')
+    .whereIn('id', ids)
+    .whereIn('status', ['committed', 'failed'])) as WebhookRequestRow[];
+}
+
 /** The rows of these ids that still wait for their work (an activity retried after its commit skips the rest). */
 export async function unfinishedOf(db: Queryable, ids: string[]): Promise<WebhookRequestRow[]> {
   if (ids.length === 0) return [];
