@@ -145,14 +145,14 @@ it('continues as new with what is queued when a run grows long, every run under 
       firstExecutionRunId: d.runId,
     }));
   sent.push(first);
-  for (let i = 1; i < 80; i += 1) {
+  for (let i = 1; i < 240; i += 1) {
     const e = entry(`s${i}`, 10_000 + i);
     sent.push(e);
     await send(workflowId, e);
     if (i % 2 === 0) await until(() => finished.has(e.webhookId), `request ${i}`);
   }
   await until(() => sent.every((e) => finished.has(e.webhookId)), 'every request');
-  expect(marks.get(targetKey({ workload: 'web', tenant: 'acme', environment: 'dev' }))).toBe(10_079);
+  expect(marks.get(targetKey({ workload: 'web', tenant: 'acme', environment: 'dev' }))).toBe(10_239);
   const lengths = await runHistoryLengths(ts.env.client, workflowId, firstExecutionRunId);
   expect(lengths.length).toBeGreaterThan(1);
   expect(Math.max(...lengths)).toBeLessThan(HISTORY_BUDGET);
