@@ -88,6 +88,25 @@ export async function finishRequest(
     });
 }
 
+/** Finishes many requests in one statement (a batch of the image-update workflow); rows already finished stay. */
+export async function finishRequests(
+  db: Queryable,
+  outcomes: {
+    id: string;
+    status: WebhookRequestRow['status'];
+    commitSha: string | null;
+    result: Record<string, unknown>;
+  }[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  await db.raw(
+    `UPDATE webhook_requests AS w SET status = v.status, commit_sha = v.commit_sha, result = v.result, work = NULL
+     FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, status text, commit_sha text, result jsonb)
+     WHERE w.id = v.id AND w.status IN ('received', 'queued')`,
+    [JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result })))],
+  );
+}
+
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
 export async function unfinishedRequests(
   db: Queryable,
