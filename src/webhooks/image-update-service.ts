@@ -67,8 +67,8 @@ const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
  * is trusted, replay window, request hashes, filters, then the update itself: auto-update environments in one commit
- * through the one commit path (grouped with concurrent requests of the project), other environments as pending
- * releases, pinned targets skipped and frozen ones refused, each named.
+ * through the project's image-update workflow (durable before the answer, grouped with concurrent requests), other
+ * environments as pending releases, pinned targets skipped and frozen ones refused, each named.
  */
 export function createImageUpdateService(deps: {
   db: Db;
