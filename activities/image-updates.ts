@@ -1,9 +1,8 @@
 import type { Db } from '../src/db/knex';
-import { planBatch, type QueuedImageUpdate, type TargetRef } from '../src/webhooks/image-update-batch';
+import { batchCommit, planBatch, type QueuedImageUpdate, type TargetRef } from '../src/webhooks/image-update-batch';
 import type { ImageUpdateActivities, PlannedBatch } from '../src/webhooks/image-update-workflow-contract';
 import { committedMarks, moveMarks } from '../src/webhooks/image-mark-repository';
-import { SUBSYSTEM } from '../src/webhooks/system-caller';
-import { finishRequest, unfinishedOf } from '../src/webhooks/webhook-request-repository';
+import { finishRequests, unfinishedOf } from '../src/webhooks/webhook-request-repository';
 
 export interface ImageUpdateActivityDeps {
   db: Db;
@@ -34,50 +33,33 @@ export function createImageUpdateActivities({ db }: ImageUpdateActivityDeps): Im
         e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))),
       );
       const plan = planBatch(live, await committedMarks(db, projectId, targets));
-      const [first, ...more] = plan.updates;
-      const requests = new Set(plan.updates.map((u) => u.requestId));
       return {
         plan,
         webhookIds: live.map((e) => e.webhookId),
-        commit: first
-          ? {
-              organizationId,
-              projectId,
-              idempotencyKey: `webhook-${live[0]!.webhookId}`,
-              message: `Image update via webhook: ${plan.updates.length} workload update(s) from ${requests.size} request(s)`,
-              actor: {
-                userId: null,
-                actorType: 'system',
-                actor: SUBSYSTEM.imageWebhook,
-                email: null,
-                requestId: first.requestId ?? null,
-              },
-              operation: { type: 'image', source: 'webhook', ...first, more },
-            }
-          : null,
+        commit: batchCommit({ organizationId, projectId }, live, plan),
       };
     },
 
     async finishImageBatch({ projectId, batch, sha, error }): Promise<void> {
       await db.transaction(async (trx) => {
         if (!error) await moveMarks(trx, projectId, batch.plan.marks);
-        for (const row of await unfinishedOf(trx, batch.webhookIds)) {
-          const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
-          const lost = batch.plan.superseded[row.id] ?? [];
-          const result = {
-            ...base,
-            status: error ? 'failed' : sha ? 'committed' : 'accepted',
-            commit: error ? null : sha,
-            updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
-            skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
-            ...(error ? { error } : {}),
-          };
-          await finishRequest(trx, row.id, {
-            status: error ? 'failed' : 'committed',
-            commitSha: error ? null : sha,
-            result,
-          });
-        }
+        const rows = await unfinishedOf(trx, batch.webhookIds);
+        await finishRequests(
+          trx,
+          rows.map((row) => {
+            const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
+            const lost = batch.plan.superseded[row.id] ?? [];
+            const result = {
+              ...base,
+              status: error ? 'failed' : sha ? 'committed' : 'accepted',
+              commit: error ? null : sha,
+              updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
+              skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
+              ...(error ? { error } : {}),
+            };
+            return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result };
+          }),
+        );
       });
     },
   };

@@ -3,7 +3,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -19,7 +19,8 @@ import { runIsLong } from './lib/wait-until-clear';
 /** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
 export const IMAGE_UPDATES_IDLE_MS = 10 * 60_000;
 
-const { planImageBatch, finishImageBatch } = proxyActivities<ImageUpdateActivities>({
+// Local activities (two short queries each, in the worker running the workflow): no task queue round trip per batch.
+const { planImageBatch, finishImageBatch } = proxyLocalActivities<ImageUpdateActivities>({
   startToCloseTimeout: '1 minute',
   // Until it lands: a request answered 202 is finished, never dropped.
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },

@@ -16,7 +16,14 @@ import { freePort } from '../../src/net/free-port';
 export async function startBenchPlatform(
   env: Record<string, string> = {},
   opts: { worker?: boolean } = {},
-): Promise<{ baseUrl: string; token: string; services: Services; stop(): Promise<void> }> {
+): Promise<{
+  baseUrl: string;
+  token: string;
+  services: Services;
+  /** The environment another process (`scripts/serve.ts api`) joins this platform with: same database, Temporal, data. */
+  joinEnv: Record<string, string>;
+  stop(): Promise<void>;
+}> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-platform-'));
   fs.chmodSync(dataDir, 0o755);
   const config = loadConfig({
@@ -55,6 +62,14 @@ export async function startBenchPlatform(
     baseUrl: platform.http!.url,
     token,
     services: platform.services,
+    joinEnv: {
+      DATA_DIR: dataDir,
+      DATABASE_URL: endpoints.databaseUrl,
+      TEMPORAL_ADDRESS: endpoints.temporalAddress,
+      AGENT_GRPC_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     async stop() {
       await platform.stop();
       await endpoints.stop();

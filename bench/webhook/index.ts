@@ -1,6 +1,7 @@
 /**
  * Inbound image webhook figures (issue 12, Performance):
- *   npm run bench:webhook [-- --requests 1000 --rate 20 --workloads 10 --tenants 2 --steps 50,100,200 --step-requests 600]
+ *   npm run bench:webhook [-- --requests 1000 --rate 20 --workloads 10 --tenants 2 --steps 50,100,200 --step-requests 600
+ *                             --apis 2]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
  * project of `workloads` workloads (one repository each) deployed to `tenants` tenants in one auto-update environment,
  * then sends signed shape A requests, each naming one workload's repository with a new tag:
@@ -15,9 +16,12 @@
  * superseded it; each workload's file at `main` holds the tag of a newest-signed request; the image.update audit
  * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
  * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
+ * With `--apis 2` a second API process (`scripts/serve.ts api`, sharing the database, Temporal and data folder) takes
+ * every other request (issue 34: no update lost or reordered whichever API took it), and each ramp step runs twice,
+ * through the first API alone and through both, printing the ratio of completed rates.
  */
 import { createHmac } from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +31,8 @@ import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
+import { freePort } from '../../src/net/free-port';
+import { repoRoot } from '../../src/paths';
 
 const run = promisify(execFile);
 
@@ -53,6 +59,22 @@ interface Sent {
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
 
+/** A second API process joining the bench platform; resolves with its URL once /healthz answers. */
+async function startApiProcess(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot(), 'scripts/serve.ts'), 'api'], {
+    cwd: repoRoot(),
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 120_000; ;) {
+    if ((await fetch(`${url}/healthz`).catch(() => null))?.ok) return { url, stop: () => child.kill('SIGTERM') };
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`API process on ${port} did not start`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
 const describe = (label: string, ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
   const p = (q: number) => percentile(sorted, q).toFixed(0).padStart(5);
@@ -77,9 +99,15 @@ async function main(): Promise<void> {
   const tenantCount = Number(arg('tenants', '2'));
   const steps = arg('steps', '50,100,200').split(',').map(Number);
   const stepRequests = Number(arg('step-requests', '600'));
+  const apis = Number(arg('apis', '1'));
   const platform = await startBenchPlatform({}, { worker: true });
   const call = apiCaller(platform.baseUrl, platform.token);
+  const others: Awaited<ReturnType<typeof startApiProcess>>[] = [];
   try {
+    for (let i = 1; i < apis; i++) others.push(await startApiProcess(platform.joinEnv));
+    const allUrls = [platform.baseUrl, ...others.map((o) => o.url)];
+    let urls = allUrls;
+    line(`API processes: ${allUrls.length} (requests round robin over them; one worker process)`);
     await call('POST', '/api/v2/org/environments', { slug: 'prod' });
     const project = await call<{ id: string; organizationId: string }>('POST', '/api/v2/projects', {
       slug: 'shop',
@@ -121,7 +149,8 @@ async function main(): Promise<void> {
       });
       const signature = createHmac('sha256', secret).update(`${signedAt}.${body}`).digest('hex');
       const start = process.hrtime.bigint();
-      const res = await fetch(new URL('/api/v1/webhooks/image-update', platform.baseUrl), {
+      const baseUrl = urls[serial % urls.length]!;
+      const res = await fetch(new URL('/api/v1/webhooks/image-update', baseUrl), {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -134,12 +163,12 @@ async function main(): Promise<void> {
       if (res.status === 202 && answer.statusUrl) {
         // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
         for (;;) {
-          await new Promise((r) => setTimeout(r, 50));
-          const status = (await (await fetch(new URL(answer.statusUrl!, platform.baseUrl))).json()) as {
+          await new Promise((r) => setTimeout(r, 1000));
+          const status = (await (await fetch(new URL(answer.statusUrl!, baseUrl))).json()) as {
             status: string;
             result: Answer;
           };
-          if (status.status !== 'received') {
+          if (status.status === 'committed' || status.status === 'failed') {
             answer = status.result;
             break;
           }
@@ -236,23 +265,33 @@ async function main(): Promise<void> {
     await check(steady.sent, since);
 
     let best = { rate: 0, offered: 0, p95: 0 };
-    for (const perSecond of steps) {
+    const rampStep = async (perSecond: number, through: string[]) => {
+      urls = through;
       since = await git('rev-parse', 'main');
       const step = await phase(stepRequests, perSecond);
       const sustained = stepRequests / step.seconds;
       const sorted = step.sent.map((s) => s.ms).sort((a, b) => a - b);
       line(
-        `ramp: ${stepRequests} requests offered at ${perSecond}/s: ${sustained.toFixed(1)} requests/s completed, ` +
-          `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms`,
+        `ramp: ${stepRequests} requests offered at ${perSecond}/s through ${through.length} API(s): ` +
+          `${sustained.toFixed(1)} requests/s completed, p50 ${percentile(sorted, 50).toFixed(0)} ms, ` +
+          `p95 ${percentile(sorted, 95).toFixed(0)} ms`,
       );
       await check(step.sent, since);
       if (sustained > best.rate) best = { rate: sustained, offered: perSecond, p95: percentile(sorted, 95) };
+      return sustained;
+    };
+    for (const perSecond of steps) {
+      const one = allUrls.length > 1 ? await rampStep(perSecond, [platform.baseUrl]) : null;
+      const all = await rampStep(perSecond, allUrls);
+      if (one !== null)
+        line(`  ${allUrls.length} APIs vs one at ${perSecond}/s: ${(all / one).toFixed(2)}x completed rate`);
     }
     line(
       `highest completed rate: ${best.rate.toFixed(1)} requests/s (offered ${best.offered}/s, p95 ${best.p95.toFixed(0)} ms; ` +
         `goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
     );
   } finally {
+    for (const other of others) other.stop();
     await platform.stop();
   }
 }

@@ -22,7 +22,13 @@ import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
 import { SUBSYSTEM, systemCaller } from './system-caller';
-import { claimRequest, finishRequest, unfinishedRequests, type WebhookRequestRow } from './webhook-request-repository';
+import {
+  claimRequest,
+  finishRequest,
+  stageWork,
+  unfinishedRequests,
+  type WebhookRequestRow,
+} from './webhook-request-repository';
 
 const TOKEN = /^Bearer (cdc_[A-Za-z0-9_-]{43})$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
@@ -236,9 +242,7 @@ export function createControllerWebhookService(deps: {
           verified: recorded.verified,
           answer,
         };
-        await trx('webhook_requests')
-          .where({ id: claimed.row.id })
-          .update({ work: JSON.stringify(work) });
+        await stageWork(trx, claimed.row.id, work);
         return { ...claimed.row, work };
       });
       if (row.status === 'failed') {

@@ -1,4 +1,5 @@
-import type { ImageUpdate } from '../gitops/commit-path';
+import type { CommitRequest, ImageUpdate } from '../gitops/commit-path';
+import { SUBSYSTEM } from './system-caller';
 
 /** One verified image-update request, as its project's workflow receives it (a signal) and batches it. */
 export interface QueuedImageUpdate {
@@ -72,4 +73,31 @@ export function planBatch(entries: QueuedImageUpdate[], committed: Map<string, n
   }
   const marks = [...winners.values()].map((w) => ({ ...w.target, tag: w.tag, signedAt: w.entry.signedAt }));
   return { updates: [...updates.values()], marks, superseded };
+}
+
+/**
+ * The one commit of a planned batch (null when every target was superseded), keyed by its first request: a retried
+ * commit activity finds the commit it made.
+ */
+export function batchCommit(
+  target: { organizationId: string; projectId: string },
+  live: QueuedImageUpdate[],
+  plan: BatchPlan,
+): Omit<CommitRequest, 'workflowId'> | null {
+  const [first, ...more] = plan.updates;
+  if (!first || !live[0]) return null;
+  const requests = new Set(plan.updates.map((u) => u.requestId));
+  return {
+    ...target,
+    idempotencyKey: `webhook-${live[0].webhookId}`,
+    message: `Image update via webhook: ${plan.updates.length} workload update(s) from ${requests.size} request(s)`,
+    actor: {
+      userId: null,
+      actorType: 'system',
+      actor: SUBSYSTEM.imageWebhook,
+      email: null,
+      requestId: first.requestId ?? null,
+    },
+    operation: { type: 'image', source: 'webhook', ...first, more },
+  };
 }

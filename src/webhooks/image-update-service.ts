@@ -36,6 +36,7 @@ import {
   unfinishedRequests,
   type WebhookRequestRow,
 } from './webhook-request-repository';
+import { createRequestOutcomeWatcher } from './request-outcome-watcher';
 import { liveSecrets } from './webhook-secrets';
 import { settingsOf, type WebhookSettingsRow } from './webhook-settings-repository';
 
@@ -61,16 +62,13 @@ const BAD_SIGNATURE = 'invalid or missing webhook signature';
 const KEEP_MS = 60 * 60_000;
 /** A duplicate recorded this long after the first (past its commit wait) is a resend after a failure, not a race. */
 const IN_FLIGHT_SLACK_MS = 5_000;
-const POLL_MS = { first: 20, max: 250 };
-const FINISHED: readonly WebhookRequestRow['status'][] = ['committed', 'failed'];
 const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
  * is trusted, replay window, request hashes, filters, then the update itself: auto-update environments in one commit
- * through the one commit path (grouped with concurrent requests of the project), other environments as pending
- * releases, pinned targets skipped and frozen ones refused, each named.
+ * through the project's image-update workflow (durable before the answer, grouped with concurrent requests), other
+ * environments as pending releases, pinned targets skipped and frozen ones refused, each named.
  */
 export function createImageUpdateService(deps: {
   db: Db;
@@ -86,6 +84,7 @@ export function createImageUpdateService(deps: {
   purge: () => Promise<void>;
 }) {
   const { db } = deps;
+  const outcomes = createRequestOutcomeWatcher(db);
 
   /** The project whose secret (current, or rotated-out within its overlap) made this signature, or 401. */
   async function verify(mac: Buffer, bytes: Buffer, candidates: string[]): Promise<WebhookSettingsRow> {
@@ -228,7 +227,7 @@ export function createImageUpdateService(deps: {
       updates,
     };
     // The outbox: the answer so far and the work, durable before Temporal is told and before the sender is answered.
-    await stageWork(db, meta.webhookId, { ...base, status: 'queued', commit: null }, entry);
+    await stageWork(db, meta.webhookId, entry, { ...base, status: 'queued', commit: null });
     await handOver(project.organizationId, project.id, entry);
     return answerOf(meta.webhookId);
   }
@@ -256,25 +255,12 @@ export function createImageUpdateService(deps: {
 
   /** 200 with the outcome when the workflow finishes the request within the commit wait, else 202 and the status URL. */
   async function answerOf(webhookId: string) {
-    const deadline = Date.now() + deps.commitWaitMs;
-    let pause = POLL_MS.first;
-    for (;;) {
-      const row = await findRequest(db, 'image-update', webhookId);
-      if (row && FINISHED.includes(row.status)) {
-        const result = row.result ?? {};
-        if (row.status === 'failed')
-          throw new Conflict(`image update failed: ${String(result.error ?? 'commit failed')}`);
-        return { status: 200, body: result };
-      }
-      if (Date.now() + pause > deadline) {
-        return {
-          status: 202,
-          body: { ...row?.result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) },
-        };
-      }
-      await sleep(pause);
-      pause = Math.min(pause * 2, POLL_MS.max);
-    }
+    const row =
+      (await outcomes.wait(webhookId, deps.commitWaitMs)) ?? (await findRequest(db, 'image-update', webhookId));
+    const result = row?.result ?? {};
+    if (row?.status === 'failed') throw new Conflict(`image update failed: ${String(result.error ?? 'commit failed')}`);
+    if (row?.status === 'committed') return { status: 200, body: result };
+    return { status: 202, body: { ...result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) } };
   }
 
   /**

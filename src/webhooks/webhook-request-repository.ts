@@ -61,11 +61,11 @@ export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Pr
   return taken === 1;
 }
 
-/** The answer so far and the work still to do, stored before the work is handed to Temporal (the outbox). */
-export async function stageWork(db: Queryable, id: string, result: Record<string, unknown>, work: unknown) {
+/** The work still to do (and the answer so far), stored before the work is handed over: the outbox. */
+export async function stageWork(db: Queryable, id: string, work: unknown, result?: Record<string, unknown>) {
   await db('webhook_requests')
     .where({ id })
-    .update({ result: JSON.stringify(result), work: JSON.stringify(work) });
+    .update({ work: JSON.stringify(work), ...(result ? { result: JSON.stringify(result) } : {}) });
 }
 
 /** The work was handed to Temporal: the status URL says `queued` until the workflow finishes it. */
@@ -88,6 +88,25 @@ export async function finishRequest(
     });
 }
 
+/** Finishes many requests in one statement (a batch of the image-update workflow); rows already finished stay. */
+export async function finishRequests(
+  db: Queryable,
+  outcomes: {
+    id: string;
+    status: WebhookRequestRow['status'];
+    commitSha: string | null;
+    result: Record<string, unknown>;
+  }[],
+): Promise<void> {
+  if (outcomes.length === 0) return;
+  await db.raw(
+    `UPDATE webhook_requests AS w SET status = v.status, commit_sha = v.commit_sha, result = v.result, work = NULL
+     FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, status text, commit_sha text, result jsonb)
+     WHERE w.id = v.id AND w.status IN ('received', 'queued')`,
+    [JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result })))],
+  );
+}
+
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
 export async function unfinishedRequests(
   db: Queryable,
@@ -102,6 +121,14 @@ export async function unfinishedRequests(
     .where('created_at', '<', recordedBefore)
     .orderBy('created_at')
     .limit(limit)) as WebhookRequestRow[];
+}
+
+/** The rows of these ids that are finished (committed or failed). */
+export async function finishedOf(db: Queryable, ids: string[]): Promise<WebhookRequestRow[]> {
+  if (ids.length === 0) return [];
+  return (await db('webhook_requests')
+    .whereIn('id', ids)
+    .whereIn('status', ['committed', 'failed'])) as WebhookRequestRow[];
 }
 
 /** The rows of these ids that still wait for their work (an activity retried after its commit skips the rest). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CommitRequest } from '../../src/gitops/commit-path';
-import { planBatch, targetKey, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
+import { batchCommit, planBatch, targetKey, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
 import {
   imageUpdateSignal,
   type ImageUpdateActivities,
@@ -29,20 +29,10 @@ const stubs: ImageUpdateActivities & Pick<GitActivities, 'commitToRepository'> =
   planImageBatch: async ({ organizationId, projectId, entries }): Promise<PlannedBatch> => {
     const live = entries.filter((e) => !finished.has(e.webhookId));
     const plan = planBatch(live, marks);
-    const [first, ...more] = plan.updates;
     return {
       plan,
       webhookIds: live.map((e) => e.webhookId),
-      commit: first
-        ? {
-            organizationId,
-            projectId,
-            idempotencyKey: `webhook-${live[0]!.webhookId}`,
-            message: 'Image update via webhook',
-            actor: { userId: null, actorType: 'system', actor: 'test', email: null, requestId: null },
-            operation: { type: 'image', source: 'webhook', ...first, more },
-          }
-        : null,
+      commit: batchCommit({ organizationId, projectId }, live, plan),
     };
   },
   finishImageBatch: async ({ batch, sha, error }) => {
@@ -155,14 +145,14 @@ it('continues as new with what is queued when a run grows long, every run under 
       firstExecutionRunId: d.runId,
     }));
   sent.push(first);
-  for (let i = 1; i < 80; i += 1) {
+  for (let i = 1; i < 240; i += 1) {
     const e = entry(`s${i}`, 10_000 + i);
     sent.push(e);
     await send(workflowId, e);
     if (i % 2 === 0) await until(() => finished.has(e.webhookId), `request ${i}`);
   }
   await until(() => sent.every((e) => finished.has(e.webhookId)), 'every request');
-  expect(marks.get(targetKey({ workload: 'web', tenant: 'acme', environment: 'dev' }))).toBe(10_079);
+  expect(marks.get(targetKey({ workload: 'web', tenant: 'acme', environment: 'dev' }))).toBe(10_239);
   const lengths = await runHistoryLengths(ts.env.client, workflowId, firstExecutionRunId);
   expect(lengths.length).toBeGreaterThan(1);
   expect(Math.max(...lengths)).toBeLessThan(HISTORY_BUDGET);

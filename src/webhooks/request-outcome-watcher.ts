@@ -1,0 +1,58 @@
+import type { Queryable } from '../db/knex';
+import { finishedOf, type WebhookRequestRow } from './webhook-request-repository';
+
+export type RequestOutcomeWatcher = ReturnType<typeof createRequestOutcomeWatcher>;
+
+/**
+ * Waits for request rows to be finished by whichever worker runs their workflow: one query per interval for all the
+ * requests this API process is waiting on (never one per request, so a burst of waiting requests does not take the
+ * database pool from everything else).
+ */
+export function createRequestOutcomeWatcher(db: Queryable, intervalMs = 50) {
+  const waiters = new Map<string, Set<(row: WebhookRequestRow) => void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+
+  function schedule() {
+    if (timer || running || waiters.size === 0) return;
+    timer = setTimeout(() => void tick(), intervalMs);
+    timer.unref();
+  }
+
+  async function tick() {
+    timer = null;
+    running = true;
+    try {
+      for (const row of await finishedOf(db, [...waiters.keys()])) {
+        for (const done of waiters.get(row.id) ?? []) done(row);
+        waiters.delete(row.id);
+      }
+    } catch {
+      // The database is unreachable for a moment: the next tick looks again, the waits end at their timeouts.
+    } finally {
+      running = false;
+      schedule();
+    }
+  }
+
+  return {
+    /** The row once it is finished (committed or failed), or null when `timeoutMs` passes first. */
+    wait(id: string, timeoutMs: number): Promise<WebhookRequestRow | null> {
+      return new Promise((resolve) => {
+        const mine = waiters.get(id) ?? new Set();
+        waiters.set(id, mine);
+        const done = (row: WebhookRequestRow) => {
+          clearTimeout(timeout);
+          resolve(row);
+        };
+        const timeout = setTimeout(() => {
+          mine.delete(done);
+          if (mine.size === 0) waiters.delete(id);
+          resolve(null);
+        }, timeoutMs);
+        mine.add(done);
+        schedule();
+      });
+    },
+  };
+}
