@@ -2,7 +2,8 @@
  * Issue 26 item 8 for tenants, workloads and agent bindings (the environment case: environment-removal.test.ts):
  * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
  * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
- * of its own; a release still committing for a removed workload is refused TargetGone and commits nothing.
+ * of its own (a binding has no files: its new destinations go with the next generate); a release still committing
+ * for a removed workload is refused TargetGone and commits nothing.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -62,27 +63,29 @@ async function waitingRelease(project: string, tenantId: string): Promise<string
   return created.body.id;
 }
 
-/**
- * Removes `path` (refused 409 with `refusal` first, nothing removed), then with ?cancel=true: the release ends
- * Cancelled and the removal is the one commit after `head`, titled `title` and audited. Answers the clone after.
- */
-async function removeOnce(project: string, target: string, release: string, refusal: string, title: string) {
-  const head = (await gitCli(['rev-parse', 'HEAD'], await clone(project))).stdout.trim();
+/** Removing `target` is refused 409 with `refusal` first, nothing removed; with ?cancel=true the release ends Cancelled. */
+async function refuseThenCancel(target: string, release: string, refusal: string) {
   const refused = await api.http.delete<{ error: string }>(target, { token: owner });
   expect([refused.status, refused.body.error]).toEqual([409, refusal]);
   expect((await api.get(owner, release)).status).toBe('PendingApproval');
-
-  const removed = await api.http.delete<{ commit: string }>(`${target}?cancel=true`, { token: owner });
+  const removed = await api.http.delete<{ commit: string | null }>(`${target}?cancel=true`, { token: owner });
   expect(removed.status).toBe(200);
   expect((await api.get(owner, release)).status).toBe('Cancelled');
+  return removed.body.commit;
+}
+
+/** `refuseThenCancel`, then the removal is the one commit after the head before, titled `title` and audited. */
+async function removeOnce(project: string, target: string, release: string, refusal: string, title: string) {
+  const head = (await gitCli(['rev-parse', 'HEAD'], await clone(project))).stdout.trim();
+  const commit = await refuseThenCancel(target, release, refusal);
   const dir = await clone(project);
   const log = (await gitCli(['log', '--format=%H %P %s', `${head}..HEAD`], dir)).stdout.trim().split('\n');
-  expect(log).toEqual([`${removed.body.commit} ${head} ${title}`]);
+  expect(log).toEqual([`${commit} ${head} ${title}`]);
   const audit = await api.http.get<{ items: { gitCommitSha: string | null }[] }>(
     '/api/v2/audit-logs?action=git.files.commit&limit=100',
     { token: owner },
   );
-  expect(audit.body.items).toContainEqual(expect.objectContaining({ gitCommitSha: removed.body.commit }));
+  expect(audit.body.items).toContainEqual(expect.objectContaining({ gitCommitSha: commit }));
   return dir;
 }
 
@@ -160,7 +163,7 @@ describe('safe removal', () => {
     expect((await gitCli(['rev-parse', 'HEAD'], await clone('mall'))).stdout.trim()).toBe(head);
   });
 
-  it('of an agent binding: 409 naming the release into its pair; cancel=true commits the new destination', async () => {
+  it('of an agent binding: 409 naming the release into its pair; cancel=true cancels it, commits nothing', async () => {
     const tenants = await makeProject(platform, owner, 'park', ['acme']);
     const cluster = await api.http.post<{ id: string }>('/api/v2/clusters', {
       token: owner,
@@ -182,23 +185,38 @@ describe('safe removal', () => {
       namespace: 'acme-prod',
     });
 
-    const dir = await removeOnce(
-      'park',
+    const head = (await gitCli(['rev-parse', 'HEAD'], await clone('park'))).stdout.trim();
+    const commit = await refuseThenCancel(
       `/api/v2/agent-bindings/${binding.body.id}`,
       release,
       usedBy(`agent binding ${binding.body.id}`, `releases ${release}`),
-      `Remove agent binding ${binding.body.id} from park`,
     );
+    expect(commit).toBeNull();
     expect((await api.http.get(`/api/v2/agent-bindings/${binding.body.id}`, { token: owner })).status).toBe(404);
-    expect((await application(dir)).spec.destination).toEqual({
+    // Nothing committed: the destination change shows in the preview and goes with the next generate.
+    expect((await gitCli(['rev-parse', 'HEAD'], await clone('park'))).stdout.trim()).toBe(head);
+    type Preview = {
+      targets: { files: { path: string; status: string }[] }[];
+      projectFiles: { path: string; status: string }[];
+      destinations: Record<string, string>[];
+    };
+    const preview = await api.http.get<Preview>('/api/v2/projects/park/delivery/preview?changedOnly=true', {
+      token: owner,
+    });
+    expect(preview.body.targets.flatMap((t) => t.files)).toEqual([
+      expect.objectContaining({ path: 'applications/acme/prod/web.yaml', status: 'modified' }),
+    ]);
+    expect(preview.body.projectFiles.map((f) => [f.path, f.status])).toEqual([
+      ['appprojects/park.yaml', 'modified'],
+      ['bootstrap/eu-prod.yaml', 'deleted'],
+      ['bootstrap/in-cluster.yaml', 'modified'],
+    ]);
+    expect(preview.body.destinations).toContainEqual({
+      tenant: 'acme',
+      environment: 'prod',
+      cluster: 'in-cluster',
       server: 'https://kubernetes.default.svc',
       namespace: 'acme-prod',
     });
-    const files = await filesOf(dir);
-    expect(files.filter((f) => f.startsWith('bootstrap/'))).toEqual([
-      'bootstrap/appproject.yaml',
-      'bootstrap/in-cluster.yaml',
-    ]);
-    expect(files.filter((f) => f.startsWith('tenants/acme/prod/web/')).length).toBeGreaterThan(0);
   });
 });
