@@ -1,9 +1,9 @@
 /**
- * Issue 26 item 8 for tenants, workloads and agent bindings (the environment case: environment-removal.test.ts):
+ * Issue 26 item 8 for environments, tenants, workloads and agent bindings, one mechanism (src/gitops/target-removal.ts):
  * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
  * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
  * of its own (a binding has no files: its new destinations go with the next generate); a release still committing
- * for a removed workload is refused TargetGone and commits nothing.
+ * for a removed environment or workload is refused TargetGone and commits nothing.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -89,10 +89,46 @@ async function removeOnce(project: string, target: string, release: string, refu
   return dir;
 }
 
+/** A release's commit into acme/prod, as its workflow prepared it. */
+const goneRelease = { type: 'release' as const, tenant: 'acme', environment: 'prod' };
+
+async function target(project: string) {
+  const { id } = (await api.http.get<{ id: string }>(`/api/v2/projects/${project}`, { token: owner })).body;
+  return { organizationId: org.org.id, projectId: id };
+}
+
 const usedBy = (what: string, uses: string) =>
   `${what} is in use by ${uses}; remove it with cancel=true to cancel them first`;
 
 describe('safe removal', () => {
+  it('of an environment: 409 naming its release; cancel=true cancels it and commits the removal once', async () => {
+    const tenants = await makeProject(platform, owner, 'hall', ['acme']);
+    const release = await waitingRelease('hall', tenants.acme!);
+    const usage = await api.http.get('/api/v2/projects/hall/environments/prod/usage', { token: owner });
+    expect([usage.status, usage.body]).toEqual([200, expect.objectContaining({ releases: [release], promotions: [] })]);
+
+    const dir = await removeOnce(
+      'hall',
+      '/api/v2/projects/hall/environments/prod',
+      release,
+      usedBy('environment prod', `releases ${release}`),
+      'Remove environment prod from hall',
+    );
+    expect((await api.http.get('/api/v2/projects/hall/environments/prod', { token: owner })).status).toBe(404);
+    const files = await filesOf(dir);
+    expect(files.filter((f) => f.includes('/prod/'))).toEqual([]);
+    expect(files.filter((f) => f.includes('/dev/')).length).toBeGreaterThan(0);
+
+    // What an in-flight release prepared before its environment went: the digest of an empty rendering.
+    const head = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const operation = { ...goneRelease, changes: [], digest: renderDigest(new Map()) };
+    await expect(commitAsWorkflow(platform, await target('hall'), 'gone-prod', operation)).rejects.toMatchObject({
+      type: 'TargetGone',
+      message: 'environment prod is no longer part of the project',
+    });
+    expect((await gitCli(['rev-parse', 'HEAD'], await clone('hall'))).stdout.trim()).toBe(head);
+  });
+
   it('of a tenant: 409 naming its release and freeze; cancel=true cancels, narrows the freeze, one commit', async () => {
     const tenants = await makeProject(platform, owner, 'shop', ['acme', 'beta']);
     const release = await waitingRelease('shop', tenants.acme!);
@@ -148,18 +184,12 @@ describe('safe removal', () => {
       expect.arrayContaining(['applications/acme/prod/api.yaml', 'tenants/acme/dev/api/kustomization.yaml']),
     );
 
-    const project = (await api.http.get<{ id: string }>('/api/v2/projects/mall', { token: owner })).body;
     const head = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
-    const operation = {
-      type: 'release' as const,
-      tenant: 'acme',
-      environment: 'prod',
-      changes: [{ workload: 'web', tag: '5.0.0' }],
-      digest: renderDigest(new Map()),
-    };
-    await expect(
-      commitAsWorkflow(platform, { organizationId: org.org.id, projectId: project.id }, 'gone-web', operation),
-    ).rejects.toMatchObject({ type: 'TargetGone', message: 'workload web is no longer part of the project' });
+    const operation = { ...goneRelease, changes: [{ workload: 'web', tag: '5.0.0' }], digest: renderDigest(new Map()) };
+    await expect(commitAsWorkflow(platform, await target('mall'), 'gone-web', operation)).rejects.toMatchObject({
+      type: 'TargetGone',
+      message: 'workload web is no longer part of the project',
+    });
     expect((await gitCli(['rev-parse', 'HEAD'], await clone('mall'))).stdout.trim()).toBe(head);
   });
 
