@@ -1190,7 +1190,11 @@ export interface ProjectTenantAddRequest {
 }
 
 export interface ProjectTenantUpdateRequest {
-  name: string;
+  name?: string;
+  /**
+   * Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}).
+   */
+  namespaceTemplate?: string | null;
 }
 
 export interface ProjectUpdateRequest {

@@ -13207,7 +13207,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Rename a project tenant */
+    /** Rename a project tenant or set its Argo CD namespace template (null: the environment's or project's) */
     patch: {
       parameters: {
         query?: never;
@@ -13222,7 +13222,8 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "name": "Shop team"
+           *       "name": "Shop team",
+           *       "namespaceTemplate": "{tenant}-{environment}"
            *     }
            */
           'application/json': components['schemas']['project-tenant-update'];
@@ -14522,10 +14523,12 @@ export interface components {
       name: string;
       slug: string;
     };
-    /** @description PATCH /api/v2/tenants/{id}. */
+    /** @description PATCH /api/v2/tenants/{id}: its name and its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md). */
     'project-tenant-update': {
       /** Format: display-name */
-      name: string;
+      name?: string;
+      /** @description Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}). */
+      namespaceTemplate?: string | null;
     };
     /** @description PATCH /api/v2/projects/{slug}. */
     'project-update': {

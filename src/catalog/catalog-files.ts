@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
 import { checkRepositoryPath } from '../gitops/repository-path';
@@ -61,6 +62,25 @@ export function kustomizationProblems(files: Record<string, string>): StructureP
     }
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
       problems.push({ file, message: 'a kustomization is a YAML mapping' });
+    else problems.push(...escapes(file, doc as Record<string, unknown>));
   }
   return problems;
+}
+
+/** Remote references: kustomize's sandbox refuses them (no git, no network), with its own message. */
+const REMOTE = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/)/i;
+
+/**
+ * kustomize loads a folder outside the kustomization's own (`resources: [../x]`, as overlays do) when it holds a
+ * kustomization: on the platform's disk that would be someone else's folder. A base's folders stay inside the base.
+ */
+function escapes(file: string, doc: Record<string, unknown>): StructureProblem[] {
+  const dir = posix.dirname(file);
+  return ['resources', 'bases', 'components'].flatMap((key) => {
+    const entries = Array.isArray(doc[key]) ? (doc[key] as unknown[]) : [];
+    return entries
+      .filter((e): e is string => typeof e === 'string' && !REMOTE.test(e))
+      .filter((e) => posix.isAbsolute(e) || posix.normalize(posix.join(dir, e)).startsWith('..'))
+      .map((e) => ({ file, message: `${key}: ${JSON.stringify(e)} is outside the base` }));
+  });
 }

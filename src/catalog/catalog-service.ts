@@ -87,6 +87,8 @@ export function createCatalogService(
     await record(trx, actor, 'upload', created);
     return created;
   };
+  const validate = (files: Record<string, string>, kubernetesVersion: string) =>
+    validateCatalogFiles(deps.validation, kind, files, kubernetesVersion, deps.buildBase);
   const missing = (caller: OrgCaller, name: string) =>
     notFoundInOrg(deps, caller, {
       table: 'catalog_artifacts',
@@ -107,13 +109,7 @@ export function createCatalogService(
     async upload(caller: OrgCaller, input: CatalogUpload): Promise<CatalogUploadOutcome> {
       const totalBytes = checkFiles(input.files);
       const kubernetesVersion = input.kubernetesVersion ?? NEWEST_K8S_VERSION;
-      const validation = await validateCatalogFiles(
-        deps.validation,
-        kind,
-        input.files,
-        kubernetesVersion,
-        deps.buildBase,
-      );
+      const validation = await validate(input.files, kubernetesVersion);
       if (!validation.valid) return { stored: null, validation };
       const actor = actorOf(caller);
       const stored = await db.transaction(async (trx) => {
@@ -143,13 +139,7 @@ export function createCatalogService(
         if (err instanceof InvalidInput) invalid(err.message);
         throw err;
       }
-      const validation = await validateCatalogFiles(
-        deps.validation,
-        kind,
-        input.files,
-        kubernetesVersion,
-        deps.buildBase,
-      );
+      const validation = await validate(input.files, kubernetesVersion);
       if (!validation.valid) invalid(refusal(validation));
       try {
         await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);

@@ -53,7 +53,7 @@ export async function loadProject(
   }));
   const { destinations, conflicts } = resolveDestinations({
     project: project.slug,
-    tenants: tenants.map((t) => t.slug),
+    tenants,
     environments: environments.map((e) => ({ slug: e.environment, destination: e.destination })),
     namespaceTemplate: project.argocd.namespaceTemplate,
     bindings,

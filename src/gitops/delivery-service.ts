@@ -5,13 +5,14 @@ import type { ProjectService } from '../projects/project-service';
 import type { Db } from '../db/knex';
 import type { ValidationEngine } from '../validation';
 import { applicationName } from './application-name';
+import { destinationOf } from './argocd-objects';
 import type { CommitClient } from './commit-client';
 import { renderDigest } from './commit-path';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { bootstrapManifests } from './bootstrap';
 import { validateDelivery } from './delivery-validation';
 import { readTree, resolveRef } from './git-plumbing';
-import { isManaged, renderAll, targetOf, type Target } from './manifests';
+import { isManaged, renderAll, targetOf, type DeliveryModel, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
@@ -40,6 +41,18 @@ const matches = (t: Target, f: PreviewFilter) =>
   (!f.tenant || f.tenant === t.tenant) &&
   (!f.environment || f.environment === t.environment) &&
   (!f.service || f.service === t.service);
+
+/** Where each selected tenant-and-environment pair deploys: its cluster key and Argo CD destination. */
+function destinationsOf(model: DeliveryModel, filter: PreviewFilter) {
+  return model.tenants.flatMap((tenant) =>
+    model.environments
+      .filter((e) => matches({ tenant, environment: e.slug, service: filter.service ?? '' }, filter))
+      .map((e) => {
+        const { cluster, argo } = destinationOf(model, { tenant, environment: e.slug });
+        return { tenant, environment: e.slug, cluster, ...argo };
+      }),
+  );
+}
 
 const statusOf = (before: string | null, after: string | null): FileStatus =>
   before === null ? 'added' : after === null ? 'deleted' : before === after ? 'unchanged' : 'modified';
@@ -128,6 +141,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         commit: head,
         digest: renderDigest(rendered),
         destinationConflicts: loaded.destinationConflicts,
+        destinations: destinationsOf(loaded.model, filter),
         ...groupChanges(project.slug, current, rendered, filter),
         validation,
       };

@@ -27,7 +27,8 @@ export interface DestinationEnvironment {
 
 export interface DestinationInput {
   project: string;
-  tenants: string[];
+  /** Each tenant's slug and own namespace template (null: the environment's or the project's). */
+  tenants: { slug: string; namespaceTemplate: string | null }[];
   environments: DestinationEnvironment[];
   /** The project's namespace template (default `{tenant}-{environment}`). */
   namespaceTemplate?: string;
@@ -70,8 +71,10 @@ export function resolveDestinations(input: DestinationInput): {
   const destinations = new Map<string, Destination>();
   const users = new Map<string, { pair: string; shared: boolean }[]>();
   for (const env of input.environments) {
-    const template = env.destination.namespaceTemplate ?? input.namespaceTemplate ?? DEFAULT_NAMESPACE_TEMPLATE;
-    for (const tenant of input.tenants) {
+    const fallback = env.destination.namespaceTemplate ?? input.namespaceTemplate ?? DEFAULT_NAMESPACE_TEMPLATE;
+    for (const { slug: tenant, namespaceTemplate } of input.tenants) {
+      // The most specific template wins: the tenant's, else the environment's, else the project's.
+      const template = namespaceTemplate ?? fallback;
       const namespace = namespaceOf(template, { project: input.project, tenant, environment: env.slug });
       const bound = input.bindings.find(
         (b) => b.environments.includes(env.slug) && (b.tenants.length === 0 || b.tenants.includes(tenant)),

@@ -212,13 +212,6 @@ export function renderAll(model: DeliveryModel, filter: (t: Target) => boolean =
   return files;
 }
 
-/** The project's Argo CD files: AppProjects, bootstrap roots and the Application of every target. */
-export function renderArgoFiles(model: DeliveryModel): Map<string, string> {
-  const files = renderProjectFiles(model);
-  for (const t of targetsOf(model)) files.set(applicationPath(t), yaml(application(model, t, serviceDir(t))));
-  return files;
-}
-
 /** Kubernetes manifests among generated files (what the validation engine checks): not kustomize or Argo CD files. */
 export function isKubernetesManifest(path: string): boolean {
   return path.startsWith('tenants/') && !path.endsWith('/kustomization.yaml');

@@ -16,7 +16,7 @@ import type { WorkloadService } from '../projects/workload-service';
 import type { CommitClient } from './commit-client';
 import { loadProject, type DeliveryContext } from './delivery-model';
 import { readTree, resolveRef } from './git-plumbing';
-import { isManaged, renderArgoFiles, targetOf, type Target } from './manifests';
+import { isManaged, renderAll, targetOf, type Target } from './manifests';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** What uses an environment, tenant, workload or binding: each list names what removing it would strand. */
@@ -77,8 +77,11 @@ interface Subject {
   named?: { list: FreezeList; name: string };
   /** Pins of its tenant-and-environment pairs strand with it. */
   pins: boolean;
-  /** Generated targets whose files leave the repository with it. */
-  files: (t: Target) => boolean;
+  /**
+   * Generated targets whose files leave the repository with it, in its own commit. Absent (a binding): nothing
+   * leaves; the destinations it changes show in the preview and go with the next commit, as a new binding's do.
+   */
+  files?: (t: Target) => boolean;
   remove: () => Promise<void>;
 }
 
@@ -108,7 +111,7 @@ export type TargetRemoval = ReturnType<typeof createTargetRemoval>;
  * set, which cancels releases and promotions through their workflows, closes break-glass sessions, unpins, and takes
  * it out of project freezes and the webhook auto-update list (each audited by its own service) before it goes. Its
  * generated files then leave the repository in one audited commit of their own through the one commit path, which
- * also brings the project's Argo CD files (Applications, AppProjects, roots) up to date.
+ * also brings the project's AppProjects and roots up to date (a binding has no files: see `binding`).
  */
 export function createTargetRemoval(deps: TargetRemovalDeps) {
   const { db } = deps;
@@ -170,23 +173,22 @@ export function createTargetRemoval(deps: TargetRemovalDeps) {
     }
   }
 
-  /** The commit removing the subject's generated files, with the project's Argo CD files brought up to date. */
+  /** The commit removing the subject's generated files, with the project's AppProjects and roots brought up to date. */
   async function removeFiles(caller: OrgCaller, subject: Subject) {
-    const { project } = subject;
-    if (!(await deps.repositories.exists(project.organizationId, project.id))) return null;
+    const { project, files } = subject;
+    if (!files || !(await deps.repositories.exists(project.organizationId, project.id))) return null;
     const repo = deps.repositories.pathOf(project.organizationId, project.id);
     const current = await readTree(repo, await resolveRef(repo, MAIN_BRANCH), '', isManaged);
     const loaded = await loadProject(db, project.organizationId, project.id, deps);
-    const rendered = loaded ? renderArgoFiles(loaded.model) : new Map<string, string>();
+    const rendered = loaded ? renderAll(loaded.model, () => false) : new Map<string, string>();
     const deletes = [...current.keys()].filter((path) => {
       const target = targetOf(path);
-      return target ? subject.files(target) : !rendered.has(path);
+      return target ? files(target) : !rendered.has(path);
     });
-    // An Application is brought up to date, never added: a target not generated yet waits for generate.
+    if (deletes.length === 0) return null;
     const writes = [...rendered]
-      .filter(([path, text]) => (targetOf(path) === null || current.has(path)) && current.get(path) !== text)
+      .filter(([path, text]) => current.get(path) !== text)
       .map(([path, content]) => ({ path, content }));
-    if (deletes.length + writes.length === 0) return null;
     const outcome = await deps.commit(caller, project, {
       message: `Remove ${subject.label} from ${project.slug}`,
       operation: { type: 'files', writes, deletes },
@@ -258,7 +260,10 @@ export function createTargetRemoval(deps: TargetRemovalDeps) {
       return run(caller, subject, cancel);
     },
 
-    /** Releases and promotions of the pairs the binding places on its cluster wait on it; no file of it goes. */
+    /**
+     * Releases and promotions of the pairs the binding places on its cluster wait on it. No file goes and nothing is
+     * committed: the new destinations show in the preview and go with the next generate, release or promotion.
+     */
     async binding(caller: OrgCaller, id: string, cancel: boolean) {
       const binding = await deps.bindings.get(caller, id);
       const subject: Subject = {
@@ -269,7 +274,6 @@ export function createTargetRemoval(deps: TargetRemovalDeps) {
           tenantIds: binding.tenants.length > 0 ? binding.tenants.map((t) => t.id) : undefined,
         },
         pins: false,
-        files: () => false,
         remove: () => deps.bindings.delete(caller, binding.id),
       };
       return run(caller, subject, cancel);

@@ -10,6 +10,8 @@ export interface ProjectTenant {
   catalogueTenantId: string;
   slug: string;
   name: string;
+  /** Its Argo CD namespace template (docs/argocd.md "Destinations"); null: the environment's or the project's. */
+  namespaceTemplate: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -21,6 +23,7 @@ interface Row {
   org_tenant_id: string;
   slug: string;
   name: string;
+  namespace_template: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -33,6 +36,7 @@ function rowToTenant(row: Row): ProjectTenant {
     catalogueTenantId: row.org_tenant_id,
     slug: row.slug,
     name: row.name,
+    namespaceTemplate: row.namespace_template,
     ...timestampsOf(row),
   };
 }
@@ -48,6 +52,7 @@ function tenants(db: Queryable, organizationId: string) {
       'pt.org_tenant_id',
       'pt.slug',
       'pt.name',
+      'pt.namespace_template',
       'pt.created_at',
       'pt.updated_at',
     );
@@ -108,10 +113,15 @@ export async function insertProjectTenant(
   return row.id;
 }
 
-export async function updateProjectTenant(db: Queryable, organizationId: string, id: string, name: string) {
+export async function updateProjectTenant(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; namespaceTemplate?: string | null },
+) {
   const count = await db('project_tenants')
     .where({ organization_id: organizationId, id })
-    .update({ name, updated_at: db.fn.now() });
+    .update({ name: changes.name, namespace_template: changes.namespaceTemplate, updated_at: db.fn.now() });
   return count > 0;
 }
 

@@ -89,10 +89,15 @@ export function createProjectTenantService(deps: OrgDomainDeps & { projects: Pro
       });
     },
 
-    update(caller: OrgCaller, ref: string, changes: { name: string }): Promise<ProjectTenant> {
+    /** Its name and namespace template (null: the environment's or the project's again). */
+    update(
+      caller: OrgCaller,
+      ref: string,
+      changes: { name?: string; namespaceTemplate?: string | null },
+    ): Promise<ProjectTenant> {
       return db.transaction(async (trx) => {
         const tenant = await resolve(caller, ref, trx);
-        found(await updateProjectTenant(trx, caller.organizationId, tenant.id, changes.name));
+        found(await updateProjectTenant(trx, caller.organizationId, tenant.id, changes));
         await record(trx, caller, 'project.tenant.update', tenant, { changes });
         return tenantOf(caller, tenant.id, trx);
       });

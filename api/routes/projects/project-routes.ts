@@ -251,7 +251,7 @@ function tenantRoutes(tenants: ProjectTenantService, removal: TargetRemoval): Ro
     {
       method: 'patch',
       path: one,
-      summary: 'Rename a project tenant',
+      summary: "Rename a project tenant or set its Argo CD namespace template (null: the environment's or project's)",
       tag,
       access: { kind: 'organization', action: 'tenants.{tenant}.update', canonical },
       body: 'project-tenant-update',

@@ -150,7 +150,7 @@ describe('a repository a real Argo CD can run', () => {
 
   it('shows a binding change as modified Applications and AppProject in the preview, then commits it once', async () => {
     for (const id of bindings)
-      expect((await http.delete(`/api/v2/agent-bindings/${id}`, { token: owner })).status).toBe(204);
+      expect((await http.delete(`/api/v2/agent-bindings/${id}`, { token: owner })).status).toBe(200);
     await bind('eu-dev', ['dev', 'prod']);
     type Preview = {
       targets: { environment: string; files: { path: string; status: string }[] }[];

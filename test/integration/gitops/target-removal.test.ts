@@ -1,8 +1,9 @@
 /**
- * Issue 26 item 8 for tenants, workloads and agent bindings (the environment case: environment-removal.test.ts):
+ * Issue 26 item 8 for environments, tenants, workloads and agent bindings, one mechanism (src/gitops/target-removal.ts):
  * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
  * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
- * of its own; a release still committing for a removed workload is refused TargetGone and commits nothing.
+ * of its own (a binding has no files: its new destinations go with the next generate); a release still committing
+ * for a removed environment or workload is refused TargetGone and commits nothing.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -62,34 +63,72 @@ async function waitingRelease(project: string, tenantId: string): Promise<string
   return created.body.id;
 }
 
-/**
- * Removes `path` (refused 409 with `refusal` first, nothing removed), then with ?cancel=true: the release ends
- * Cancelled and the removal is the one commit after `head`, titled `title` and audited. Answers the clone after.
- */
-async function removeOnce(project: string, target: string, release: string, refusal: string, title: string) {
-  const head = (await gitCli(['rev-parse', 'HEAD'], await clone(project))).stdout.trim();
+/** Removing `target` is refused 409 with `refusal` first, nothing removed; with ?cancel=true the release ends Cancelled. */
+async function refuseThenCancel(target: string, release: string, refusal: string) {
   const refused = await api.http.delete<{ error: string }>(target, { token: owner });
   expect([refused.status, refused.body.error]).toEqual([409, refusal]);
   expect((await api.get(owner, release)).status).toBe('PendingApproval');
-
-  const removed = await api.http.delete<{ commit: string }>(`${target}?cancel=true`, { token: owner });
+  const removed = await api.http.delete<{ commit: string | null }>(`${target}?cancel=true`, { token: owner });
   expect(removed.status).toBe(200);
   expect((await api.get(owner, release)).status).toBe('Cancelled');
+  return removed.body.commit;
+}
+
+/** `refuseThenCancel`, then the removal is the one commit after the head before, titled `title` and audited. */
+async function removeOnce(project: string, target: string, release: string, refusal: string, title: string) {
+  const head = (await gitCli(['rev-parse', 'HEAD'], await clone(project))).stdout.trim();
+  const commit = await refuseThenCancel(target, release, refusal);
   const dir = await clone(project);
   const log = (await gitCli(['log', '--format=%H %P %s', `${head}..HEAD`], dir)).stdout.trim().split('\n');
-  expect(log).toEqual([`${removed.body.commit} ${head} ${title}`]);
+  expect(log).toEqual([`${commit} ${head} ${title}`]);
   const audit = await api.http.get<{ items: { gitCommitSha: string | null }[] }>(
     '/api/v2/audit-logs?action=git.files.commit&limit=100',
     { token: owner },
   );
-  expect(audit.body.items).toContainEqual(expect.objectContaining({ gitCommitSha: removed.body.commit }));
+  expect(audit.body.items).toContainEqual(expect.objectContaining({ gitCommitSha: commit }));
   return dir;
+}
+
+/** A release's commit into acme/prod, as its workflow prepared it. */
+const goneRelease = { type: 'release' as const, tenant: 'acme', environment: 'prod' };
+
+async function target(project: string) {
+  const { id } = (await api.http.get<{ id: string }>(`/api/v2/projects/${project}`, { token: owner })).body;
+  return { organizationId: org.org.id, projectId: id };
 }
 
 const usedBy = (what: string, uses: string) =>
   `${what} is in use by ${uses}; remove it with cancel=true to cancel them first`;
 
 describe('safe removal', () => {
+  it('of an environment: 409 naming its release; cancel=true cancels it and commits the removal once', async () => {
+    const tenants = await makeProject(platform, owner, 'hall', ['acme']);
+    const release = await waitingRelease('hall', tenants.acme!);
+    const usage = await api.http.get('/api/v2/projects/hall/environments/prod/usage', { token: owner });
+    expect([usage.status, usage.body]).toEqual([200, expect.objectContaining({ releases: [release], promotions: [] })]);
+
+    const dir = await removeOnce(
+      'hall',
+      '/api/v2/projects/hall/environments/prod',
+      release,
+      usedBy('environment prod', `releases ${release}`),
+      'Remove environment prod from hall',
+    );
+    expect((await api.http.get('/api/v2/projects/hall/environments/prod', { token: owner })).status).toBe(404);
+    const files = await filesOf(dir);
+    expect(files.filter((f) => f.includes('/prod/'))).toEqual([]);
+    expect(files.filter((f) => f.includes('/dev/')).length).toBeGreaterThan(0);
+
+    // What an in-flight release prepared before its environment went: the digest of an empty rendering.
+    const head = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
+    const operation = { ...goneRelease, changes: [], digest: renderDigest(new Map()) };
+    await expect(commitAsWorkflow(platform, await target('hall'), 'gone-prod', operation)).rejects.toMatchObject({
+      type: 'TargetGone',
+      message: 'environment prod is no longer part of the project',
+    });
+    expect((await gitCli(['rev-parse', 'HEAD'], await clone('hall'))).stdout.trim()).toBe(head);
+  });
+
   it('of a tenant: 409 naming its release and freeze; cancel=true cancels, narrows the freeze, one commit', async () => {
     const tenants = await makeProject(platform, owner, 'shop', ['acme', 'beta']);
     const release = await waitingRelease('shop', tenants.acme!);
@@ -145,22 +184,16 @@ describe('safe removal', () => {
       expect.arrayContaining(['applications/acme/prod/api.yaml', 'tenants/acme/dev/api/kustomization.yaml']),
     );
 
-    const project = (await api.http.get<{ id: string }>('/api/v2/projects/mall', { token: owner })).body;
     const head = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
-    const operation = {
-      type: 'release' as const,
-      tenant: 'acme',
-      environment: 'prod',
-      changes: [{ workload: 'web', tag: '5.0.0' }],
-      digest: renderDigest(new Map()),
-    };
-    await expect(
-      commitAsWorkflow(platform, { organizationId: org.org.id, projectId: project.id }, 'gone-web', operation),
-    ).rejects.toMatchObject({ type: 'TargetGone', message: 'workload web is no longer part of the project' });
+    const operation = { ...goneRelease, changes: [{ workload: 'web', tag: '5.0.0' }], digest: renderDigest(new Map()) };
+    await expect(commitAsWorkflow(platform, await target('mall'), 'gone-web', operation)).rejects.toMatchObject({
+      type: 'TargetGone',
+      message: 'workload web is no longer part of the project',
+    });
     expect((await gitCli(['rev-parse', 'HEAD'], await clone('mall'))).stdout.trim()).toBe(head);
   });
 
-  it('of an agent binding: 409 naming the release into its pair; cancel=true commits the new destination', async () => {
+  it('of an agent binding: 409 naming the release into its pair; cancel=true cancels it, commits nothing', async () => {
     const tenants = await makeProject(platform, owner, 'park', ['acme']);
     const cluster = await api.http.post<{ id: string }>('/api/v2/clusters', {
       token: owner,
@@ -182,23 +215,38 @@ describe('safe removal', () => {
       namespace: 'acme-prod',
     });
 
-    const dir = await removeOnce(
-      'park',
+    const head = (await gitCli(['rev-parse', 'HEAD'], await clone('park'))).stdout.trim();
+    const commit = await refuseThenCancel(
       `/api/v2/agent-bindings/${binding.body.id}`,
       release,
       usedBy(`agent binding ${binding.body.id}`, `releases ${release}`),
-      `Remove agent binding ${binding.body.id} from park`,
     );
+    expect(commit).toBeNull();
     expect((await api.http.get(`/api/v2/agent-bindings/${binding.body.id}`, { token: owner })).status).toBe(404);
-    expect((await application(dir)).spec.destination).toEqual({
+    // Nothing committed: the destination change shows in the preview and goes with the next generate.
+    expect((await gitCli(['rev-parse', 'HEAD'], await clone('park'))).stdout.trim()).toBe(head);
+    type Preview = {
+      targets: { files: { path: string; status: string }[] }[];
+      projectFiles: { path: string; status: string }[];
+      destinations: Record<string, string>[];
+    };
+    const preview = await api.http.get<Preview>('/api/v2/projects/park/delivery/preview?changedOnly=true', {
+      token: owner,
+    });
+    expect(preview.body.targets.flatMap((t) => t.files)).toEqual([
+      expect.objectContaining({ path: 'applications/acme/prod/web.yaml', status: 'modified' }),
+    ]);
+    expect(preview.body.projectFiles.map((f) => [f.path, f.status])).toEqual([
+      ['appprojects/park.yaml', 'modified'],
+      ['bootstrap/eu-prod.yaml', 'deleted'],
+      ['bootstrap/in-cluster.yaml', 'modified'],
+    ]);
+    expect(preview.body.destinations).toContainEqual({
+      tenant: 'acme',
+      environment: 'prod',
+      cluster: 'in-cluster',
       server: 'https://kubernetes.default.svc',
       namespace: 'acme-prod',
     });
-    const files = await filesOf(dir);
-    expect(files.filter((f) => f.startsWith('bootstrap/'))).toEqual([
-      'bootstrap/appproject.yaml',
-      'bootstrap/in-cluster.yaml',
-    ]);
-    expect(files.filter((f) => f.startsWith('tenants/acme/prod/web/')).length).toBeGreaterThan(0);
   });
 });

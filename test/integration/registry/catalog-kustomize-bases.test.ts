@@ -217,6 +217,11 @@ describe('the sandboxed kustomize build of an upload', () => {
     expect(message).toContain("no 'git' program on path");
   });
 
+  it("refuses a folder outside the base (kustomize would load another folder of the platform's disk)", async () => {
+    const files = { 'kustomization.yaml': 'resources: [app]\n', 'app/kustomization.yaml': 'resources: [../../x]\n' };
+    expect(await refusal('1.1.0', files)).toBe('resources: "../../x" is outside the base');
+  });
+
   it('refuses exec plugins, KRM functions and helm chart inflation', async () => {
     const generator = [
       'apiVersion: example.com/v1',

@@ -25,11 +25,25 @@ describe('catalog upload files', () => {
 
   it('leaves the references of a readable base to kustomize', () => {
     const files = {
-      'kustomization.yaml': 'resources: [./a.yaml, missing.yaml, ../outside]\ncomponents: [c]\n',
+      'kustomization.yaml':
+        'resources: [./a.yaml, missing.yaml, c/../a.yaml, https://example.com/x]\ncomponents: [c]\n',
       'a.yaml': '',
       'c/kustomization.yml': 'kind: Component\n',
     };
     expect(kustomizationProblems(files)).toEqual([]);
+  });
+
+  it('refuses folders outside the base, at any depth (kustomize would load them from the disk)', () => {
+    const files = {
+      'kustomization.yaml': 'resources: [../other, /srv/x]\n',
+      'o/kustomization.yaml': 'resources: [../a.yaml, ../../up]\ncomponents: [../../../c]\n',
+    };
+    expect(kustomizationProblems(files).map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'kustomization.yaml: resources: "../other" is outside the base',
+      'kustomization.yaml: resources: "/srv/x" is outside the base',
+      'o/kustomization.yaml: resources: "../../up" is outside the base',
+      'o/kustomization.yaml: components: "../../../c" is outside the base',
+    ]);
   });
 
   it('reports a base without a readable kustomization, at its root or deeper', () => {

@@ -21,6 +21,8 @@ const SPEC = {
   variables: {},
 };
 
+const tenant = (slug: string, namespaceTemplate: string | null = null) => ({ slug, namespaceTemplate });
+
 function model(bindings: { cluster: string; tenants: string[]; environments: string[] }[], extra = {}): DeliveryModel {
   const environments = [
     { slug: 'staging', destination: { namespaceTemplate: null, server: null, allowSharedNamespace: false } },
@@ -28,7 +30,7 @@ function model(bindings: { cluster: string; tenants: string[]; environments: str
   ];
   const { destinations } = resolveDestinations({
     project: 'shop',
-    tenants: ['acme', 'globex'],
+    tenants: [tenant('acme'), tenant('globex')],
     environments,
     bindings,
     ...extra,
@@ -104,7 +106,7 @@ describe('generated Argo CD objects', () => {
   it('reports two environments rendering to one cluster and namespace unless both allow it', () => {
     const shared = {
       project: 'shop',
-      tenants: ['acme'],
+      tenants: [tenant('acme')],
       namespaceTemplate: '{tenant}',
       bindings: [],
     };
@@ -119,6 +121,31 @@ describe('generated Argo CD objects', () => {
     ]);
     const allowed = resolveDestinations({ ...shared, environments: [env('staging', true), env('production', true)] });
     expect(allowed.conflicts).toEqual([]);
+  });
+
+  it("takes a tenant's namespace template before the environment's and the project's", () => {
+    const environments = [
+      {
+        slug: 'staging',
+        destination: { namespaceTemplate: '{tenant}-stg', server: null, allowSharedNamespace: false },
+      },
+      { slug: 'production', destination: { namespaceTemplate: null, server: null, allowSharedNamespace: false } },
+    ];
+    const { destinations, conflicts } = resolveDestinations({
+      project: 'shop',
+      tenants: [tenant('acme', 'acme-{environment}-{project}'), tenant('globex')],
+      environments,
+      namespaceTemplate: '{project}-{tenant}-{environment}',
+      bindings: [],
+    });
+    expect(conflicts).toEqual([]);
+    const namespaces = Object.fromEntries([...destinations].map(([pair, d]) => [pair, d.argo.namespace]));
+    expect(namespaces).toEqual({
+      'acme/staging': 'acme-staging-shop',
+      'acme/production': 'acme-production-shop',
+      'globex/staging': 'globex-stg',
+      'globex/production': 'shop-globex-production',
+    });
   });
 
   it('validates every Application, AppProject and root against the Argo CD schemas', async () => {
