@@ -116,11 +116,6 @@ describe('the governance, operations and settings views in chromium', () => {
     // Toggling it on is the channel's own switch.
     await card.getByRole('switch', { name: 'Active' }).click({ force: true });
     await card.getByRole('switch', { name: 'Active', checked: true }).waitFor();
-    // The top bar's unread count is live: the project's events reach the inbox.
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: /^Notifications \d+ unread$/ })
-      .waitFor();
     expect(await checkView(owner, 'notifications')).toEqual([]);
   });
 
@@ -163,9 +158,15 @@ describe('the governance, operations and settings views in chromium', () => {
     const sessionId = ((await session.getAttribute('aria-label')) ?? '').replace('Break-glass session ', '');
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The top bar's unread count is live: the session's opening reaches every member's inbox.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Notifications \d+ unread$/ })
+      .waitFor();
     expect((await bulk()).status).toBe(200);
     const actions = session.getByRole('table', { name: 'Actions under the session' });
     await actions.getByRole('row', { name: new RegExp(`image\\.update .*${sessionId}`) }).waitFor();
+    await session.scrollIntoViewIfNeeded();
     expect(await checkView(owner, 'governance')).toEqual([]);
 
     // Closing asks for the session's name (its id's first 8 characters) first.
