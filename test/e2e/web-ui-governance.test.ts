@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
-import { makeOrg } from '../helpers/fixtures';
+import { addMember, makeOrg } from '../helpers/fixtures';
 import { httpClient } from '../helpers/http-client';
+import { startReceiver } from '../helpers/http-receiver';
 import type { TestPlatform } from '../helpers/test-platform';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
@@ -20,26 +19,16 @@ let platform: TestPlatform;
 let browser: Browser;
 let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: UiUser;
-let listener: http.Server;
-const received: { path: string; event: string | undefined; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const SLUG = 'shop';
 
 beforeAll(async () => {
-  listener = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', event: req.headers['x-service-event'] as string | undefined, body });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('got it');
-    });
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const port = (listener.address() as AddressInfo).port;
+  receiver = await startReceiver();
   // The channel's target is this host's loopback: allowed explicitly, as the notification suites do.
   platform = await startUiPlatform({
     NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
     NOTIFY_ALLOW_HTTP: 'true',
-    NOTIFY_ALLOWED_PORTS: String(port),
+    NOTIFY_ALLOWED_PORTS: String(receiver.port),
   });
   browser = await launchChromium();
   org = await makeOrg(platform, ['owner'], 'enterprise');
@@ -55,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await platform?.close();
-  await new Promise((resolve) => listener?.close(resolve));
+  await receiver?.close();
 });
 
 afterEach(async () => {
@@ -65,7 +54,6 @@ afterEach(async () => {
 });
 
 const ownerToken = () => org.members.owner!.token;
-const listenerUrl = () => `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hook`;
 /** A `datetime-local` value of the browser's (and this process's) wall clock, `offsetMs` from now. */
 const localInput = (offsetMs: number) => {
   const d = new Date(Date.now() + offsetMs);
@@ -102,17 +90,17 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const form = page.getByRole('form', { name: 'Add a webhook channel' });
     await form.getByLabel('Channel name').fill('ops-hook');
-    await form.getByLabel('Target URL').fill(listenerUrl());
+    await form.getByLabel('Target URL').fill(receiver.url('/hook'));
     await form.getByLabel('Events').fill('deployment');
     await form.getByRole('button', { name: 'Add channel' }).click();
     const card = page.getByRole('listitem', { name: 'Channel ops-hook' });
     await card.getByText('Nothing delivered yet.').waitFor();
     await card.getByRole('button', { name: 'Send a test delivery' }).click();
     await card.getByRole('status').filter({ hasText: 'Test delivery: success (HTTP 200)' }).waitFor();
-    expect(received.map((r) => r.path)).toEqual(['/hook']);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/hook']);
     const log = card.getByRole('table', { name: 'Delivery log of ops-hook' });
     await log.getByRole('cell', { name: '200' }).waitFor();
-    await log.getByText('got it').waitFor();
+    await log.getByText('{"ok":true}').waitFor();
     // Toggling it on is the channel's own switch.
     await card.getByRole('switch', { name: 'Active' }).click({ force: true });
     await card.getByRole('switch', { name: 'Active', checked: true }).waitFor();
@@ -237,13 +225,18 @@ describe('the governance, operations and settings views in chromium', () => {
   it('filters the audit log and opens an entry with its break-glass details', async () => {
     const page = owner.page;
     await page.goto('/audit');
+    // From the keyboard only: type the filter, Enter submits; Tab reaches the entry's details, Enter opens them.
     const filters = page.getByRole('form', { name: 'Audit filters' });
-    await filters.getByLabel('Event type').fill('image.update');
-    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await filters.getByLabel('Event type').focus();
+    await page.keyboard.type('image.update');
+    await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: 'Audit entries' });
     await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
-    await table.getByRole('button', { name: 'Show details' }).click();
+    const focused = () => page.evaluate('document.activeElement && document.activeElement.textContent');
+    for (let i = 0; i < 20 && (await focused()) !== 'Show details'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Show details');
+    await page.keyboard.press('Enter');
     await page.getByText('"justification": "prod is down, hotfix"').waitFor();
     expect(await checkView(owner, 'audit')).toEqual([]);
     await page.getByRole('switch', { name: /IAM events only/ }).check({ force: true });
@@ -269,6 +262,12 @@ describe('the governance, operations and settings views in chromium', () => {
     await commands.getByLabel('Command').selectOption('refresh');
     await commands.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('table', { name: 'Commands' }).getByText('queued').waitFor();
+    const bind = page.getByRole('form', { name: 'Bind a project' });
+    await bind.getByLabel('Project').selectOption(SLUG);
+    await bind.getByLabel('Environments (empty: all)').fill('prod');
+    await bind.getByRole('button', { name: 'Bind' }).click();
+    const bindings = page.getByRole('table', { name: 'Agent bindings' });
+    await bindings.getByRole('row', { name: /shop all prod \(1\.31\)/ }).waitFor();
     expect(await checkView(owner, 'cluster')).toEqual([]);
     // Shown once: the token is gone after a reload.
     await page.reload();
@@ -320,5 +319,22 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByRole('region', { name: 'Files of config 1.0.0' }).getByText('configmap.yaml').click();
     await page.getByText('kind: ConfigMap').waitFor();
     expect(await checkView(owner, 'registry')).toEqual([]);
+  });
+
+  it('in an organization on the Free plan, gated parts say which plan they need', async () => {
+    const free = await makeOrg(platform, ['owner']);
+    await addMember(platform, free.org, org.members.owner!.user, 'admin');
+    const page = owner.page;
+    await page.goto('/validation');
+    await page.getByLabel('Organization').selectOption(free.org.id);
+    await page
+      .getByText('Custom resource definitions need the Enterprise plan; this organization is on Free.')
+      .waitFor();
+    expect(await page.getByLabel('CustomResourceDefinition (YAML)').count()).toBe(0);
+    await page.goto('/settings');
+    await page.getByText('Service accounts need the Enterprise plan; this organization is on Free.').waitFor();
+    await page.goto('/notifications');
+    await page.getByText('Escalation policies need the Pro plan; this organization is on Free.').waitFor();
+    expect(await checkView(owner, 'notifications-free-plan')).toEqual([]);
   });
 });
