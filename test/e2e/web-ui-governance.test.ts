@@ -258,6 +258,9 @@ describe('the governance, operations and settings views in chromium', () => {
     const secret = page.locator('[data-secret]');
     expect(await secret.textContent()).toMatch(/^cjt_/);
     await page.getByText('--join-token cjt_').waitFor();
+    await page.getByRole('button', { name: 'Rotate the agent credential' }).click();
+    await page.getByText(/^New agent credential/).waitFor();
+    expect(await secret.count()).toBe(2);
     const commands = page.getByRole('form', { name: 'Send a command' });
     await commands.getByLabel('Command').selectOption('refresh');
     await commands.getByRole('button', { name: 'Send' }).click();
@@ -285,13 +288,35 @@ describe('the governance, operations and settings views in chromium', () => {
       .getByRole('table', { name: 'Invitations' })
       .getByRole('rowheader', { name: 'new.person@example.com' })
       .waitFor();
+    // Revoking asks for the invited address first.
+    const invitations = page.getByRole('table', { name: 'Invitations' });
+    await invitations.getByRole('button', { name: 'Revoke new.person@example.com' }).click();
+    await invitations.getByLabel('Type new.person@example.com to revoke it').fill('new.person@example.com');
+    await invitations.getByRole('button', { name: 'Revoke new.person@example.com' }).click();
+    await invitations.getByText('revoked').waitFor();
+    const team = page.getByRole('form', { name: 'Create a team' });
+    await team.getByLabel('Team slug').fill('platform');
+    await team.getByLabel('Team name').fill('Platform');
+    await team.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('table', { name: 'Teams' }).getByRole('rowheader', { name: 'Platform (platform)' }).waitFor();
+    const account = page.getByRole('form', { name: 'Create a service account' });
+    await account.getByLabel('Account name').fill('deployer');
+    await account.getByRole('button', { name: 'Create account' }).click();
+    const token = page.getByRole('form', { name: 'Create a token for deployer' });
+    await token.getByLabel('Token description').fill('pipeline');
+    await token.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token of deployer').waitFor();
+    await page
+      .getByRole('table', { name: 'Tokens of deployer' })
+      .getByRole('rowheader', { name: 'pipeline' })
+      .waitFor();
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const key = page.getByRole('form', { name: 'Create an API key' });
     await key.getByLabel('Key name').fill('ci');
     await key.getByRole('button', { name: 'Create key' }).click();
-    const shown = page.locator('[data-secret]');
+    const shown = page.getByRole('status').filter({ hasText: 'API key ci' }).locator('[data-secret]');
     await shown.waitFor();
-    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'API key ci' }).getByRole('button', { name: 'Copy' }).waitFor();
     const value = (await shown.textContent()) ?? '';
     expect(value.length).toBeGreaterThan(20);
     await page.getByRole('table', { name: 'API keys' }).getByRole('rowheader', { name: 'ci' }).waitFor();
