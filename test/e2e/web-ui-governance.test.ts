@@ -87,6 +87,18 @@ describe('the governance, operations and settings views in chromium', () => {
   it('adds a webhook channel to a local listener, sends a test delivery and sees it in the delivery log', async () => {
     const page = owner.page;
     await page.goto('/notifications');
+    // Personal preferences are saved and read back (a daily digest, then each notification at once again).
+    const prefs = () => page.getByRole('form', { name: 'Notification preferences' });
+    for (const [label, value] of [
+      ['Daily digest', '86400000'],
+      ['Each notification at once', ''],
+    ]) {
+      await prefs().getByLabel('Delivery').selectOption({ label });
+      await prefs().getByRole('button', { name: 'Save preferences' }).click();
+      await page.waitForLoadState('networkidle');
+      await page.reload();
+      expect(await prefs().getByLabel('Delivery').inputValue()).toBe(value);
+    }
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const form = page.getByRole('form', { name: 'Add a webhook channel' });
     await form.getByLabel('Channel name').fill('ops-hook');
