@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { DataTable, when } from '../../components/data-table';
 import { Field } from '../../components/form';
@@ -48,13 +49,18 @@ export function DriftList({ clusterId }: { clusterId: string }) {
   );
 }
 
-const KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'] as const;
+type Command = RequestSchema<'cluster-command'>;
+const KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
 
 function sendCommand(clusterId: string, v: Record<string, string>) {
-  const command = v.command as 'sync' | 'refresh' | 'restart';
+  const command = v.command as Command['command'];
   const workload =
     command === 'restart'
-      ? { kind: v.kind as (typeof KINDS)[number], namespace: v.namespace ?? '', name: v.workload ?? '' }
+      ? {
+          kind: v.kind as NonNullable<Command['workload']>['kind'],
+          namespace: v.namespace ?? '',
+          name: v.workload ?? '',
+        }
       : undefined;
   return ok(
     api.POST('/api/v2/clusters/{clusterId}/commands', {
@@ -79,7 +85,7 @@ export function Commands({ clusterId }: { clusterId: string }) {
       <ActionForm label="Send a command" submit="Send" action={send} keep send={(v) => sendCommand(clusterId, v)}>
         <Choice name="command" label="Command" options={optionsOf(['sync', 'refresh', 'restart'])} />
         <Field name="application" label="Application" />
-        <Choice name="kind" label="Workload kind (restart)" options={optionsOf([...KINDS])} />
+        <Choice name="kind" label="Workload kind (restart)" options={optionsOf(KINDS)} />
         <Field name="namespace" label="Namespace (restart)" />
         <Field name="workload" label="Workload (restart)" />
       </ActionForm>

@@ -4,6 +4,7 @@ import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
@@ -15,7 +16,7 @@ import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
 import type { AccountToken, ApiKey, ServiceAccount } from './models';
 
-type KeyScope = 'read' | 'write' | 'admin' | 'image:update';
+type KeyScope = RequestSchema<'api-key-create'>['scopes'][number];
 
 /** A project's API keys: create one (its value shown once, with a copy button), delete one by name. */
 export function ApiKeys({ slug }: { slug: string }) {
@@ -114,7 +115,7 @@ function AccountTokens({ account }: { account: ServiceAccount }) {
               ...path,
               body: {
                 description: v.description ?? '',
-                scopes: [v.scope as 'read' | 'write' | 'admin'],
+                scopes: [v.scope as RequestSchema<'service-account-token-create'>['scopes'][number]],
                 allowedActions: wordsOf(v.actions ?? '*'),
               },
             }),
@@ -187,7 +188,7 @@ export function ServiceAccounts() {
             send={(v) =>
               ok(
                 api.POST('/api/v2/iam/service-accounts', {
-                  body: { name: v.name ?? '', role: v.role as 'viewer' | 'member' | 'admin' },
+                  body: { name: v.name ?? '', role: v.role as RequestSchema<'service-account-create'>['role'] },
                 }),
               )
             }

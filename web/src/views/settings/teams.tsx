@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable } from '../../components/data-table';
@@ -55,9 +56,7 @@ export function Teams() {
   );
 }
 
-type Subject = 'user' | 'team' | 'service_account';
-type Resource = 'cluster' | 'project' | 'tenant';
-type GrantRole = 'admin' | 'member' | 'viewer';
+type GrantBody = RequestSchema<'permission-create'>;
 
 /** Resource grants: a user, team or service account gets a role on a cluster, project or tenant. */
 export function Grants() {
@@ -77,11 +76,11 @@ export function Grants() {
           ok(
             api.POST('/api/v2/permissions', {
               body: {
-                subjectType: v.subjectType as Subject,
+                subjectType: v.subjectType as GrantBody['subjectType'],
                 subjectId: v.subjectId ?? '',
-                resourceType: v.resourceType as Resource,
+                resourceType: v.resourceType as GrantBody['resourceType'],
                 resourceId: v.resourceId ?? '',
-                role: v.role as GrantRole,
+                role: v.role as GrantBody['role'],
               },
             }),
           )
