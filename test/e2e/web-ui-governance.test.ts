@@ -176,6 +176,15 @@ describe('the governance, operations and settings views in chromium', () => {
     await session.getByLabel(`Type ${sessionId.slice(0, 8)} to close it`).fill(sessionId.slice(0, 8));
     await confirm.click();
     await session.getByText('closed', { exact: true }).waitFor();
+
+    // The evaluate view runs the project's policies over pasted manifests (none yet: it passes).
+    await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
+    await page.getByText('No policy in this project.').waitFor();
+    await page
+      .getByLabel('Manifests to evaluate (YAML)')
+      .fill('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passes: 0 policies, 0 violations.' }).waitFor();
   });
 
   it('registers a CRD and validates a custom resource against it, with the bad field marked', async () => {
