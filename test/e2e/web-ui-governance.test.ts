@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
-import { makeOrg } from '../helpers/fixtures';
+import { addMember, makeOrg } from '../helpers/fixtures';
 import { httpClient } from '../helpers/http-client';
+import { startReceiver } from '../helpers/http-receiver';
 import type { TestPlatform } from '../helpers/test-platform';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
@@ -20,26 +19,16 @@ let platform: TestPlatform;
 let browser: Browser;
 let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: UiUser;
-let listener: http.Server;
-const received: { path: string; event: string | undefined; body: string }[] = [];
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const SLUG = 'shop';
 
 beforeAll(async () => {
-  listener = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', event: req.headers['x-service-event'] as string | undefined, body });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('got it');
-    });
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const port = (listener.address() as AddressInfo).port;
+  receiver = await startReceiver();
   // The channel's target is this host's loopback: allowed explicitly, as the notification suites do.
   platform = await startUiPlatform({
     NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
     NOTIFY_ALLOW_HTTP: 'true',
-    NOTIFY_ALLOWED_PORTS: String(port),
+    NOTIFY_ALLOWED_PORTS: String(receiver.port),
   });
   browser = await launchChromium();
   org = await makeOrg(platform, ['owner'], 'enterprise');
@@ -55,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await platform?.close();
-  await new Promise((resolve) => listener?.close(resolve));
+  await receiver?.close();
 });
 
 afterEach(async () => {
@@ -65,7 +54,6 @@ afterEach(async () => {
 });
 
 const ownerToken = () => org.members.owner!.token;
-const listenerUrl = () => `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hook`;
 /** A `datetime-local` value of the browser's (and this process's) wall clock, `offsetMs` from now. */
 const localInput = (offsetMs: number) => {
   const d = new Date(Date.now() + offsetMs);
@@ -99,28 +87,35 @@ describe('the governance, operations and settings views in chromium', () => {
   it('adds a webhook channel to a local listener, sends a test delivery and sees it in the delivery log', async () => {
     const page = owner.page;
     await page.goto('/notifications');
+    // Personal preferences are saved and read back (a daily digest, then each notification at once again).
+    const prefs = () => page.getByRole('form', { name: 'Notification preferences' });
+    for (const [label, value] of [
+      ['Daily digest', '86400000'],
+      ['Each notification at once', ''],
+    ]) {
+      await prefs().getByLabel('Delivery').selectOption({ label });
+      await prefs().getByRole('button', { name: 'Save preferences' }).click();
+      await page.waitForLoadState('networkidle');
+      await page.reload();
+      expect(await prefs().getByLabel('Delivery').inputValue()).toBe(value);
+    }
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const form = page.getByRole('form', { name: 'Add a webhook channel' });
     await form.getByLabel('Channel name').fill('ops-hook');
-    await form.getByLabel('Target URL').fill(listenerUrl());
+    await form.getByLabel('Target URL').fill(receiver.url('/hook'));
     await form.getByLabel('Events').fill('deployment');
     await form.getByRole('button', { name: 'Add channel' }).click();
     const card = page.getByRole('listitem', { name: 'Channel ops-hook' });
     await card.getByText('Nothing delivered yet.').waitFor();
     await card.getByRole('button', { name: 'Send a test delivery' }).click();
     await card.getByRole('status').filter({ hasText: 'Test delivery: success (HTTP 200)' }).waitFor();
-    expect(received.map((r) => r.path)).toEqual(['/hook']);
+    expect(receiver.received.map((r) => r.path)).toEqual(['/hook']);
     const log = card.getByRole('table', { name: 'Delivery log of ops-hook' });
     await log.getByRole('cell', { name: '200' }).waitFor();
-    await log.getByText('got it').waitFor();
+    await log.getByText('{"ok":true}').waitFor();
     // Toggling it on is the channel's own switch.
     await card.getByRole('switch', { name: 'Active' }).click({ force: true });
     await card.getByRole('switch', { name: 'Active', checked: true }).waitFor();
-    // The top bar's unread count is live: the project's events reach the inbox.
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: /^Notifications \d+ unread$/ })
-      .waitFor();
     expect(await checkView(owner, 'notifications')).toEqual([]);
   });
 
@@ -163,9 +158,15 @@ describe('the governance, operations and settings views in chromium', () => {
     const sessionId = ((await session.getAttribute('aria-label')) ?? '').replace('Break-glass session ', '');
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The top bar's unread count is live: the session's opening reaches every member's inbox.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Notifications \d+ unread$/ })
+      .waitFor();
     expect((await bulk()).status).toBe(200);
     const actions = session.getByRole('table', { name: 'Actions under the session' });
     await actions.getByRole('row', { name: new RegExp(`image\\.update .*${sessionId}`) }).waitFor();
+    await session.scrollIntoViewIfNeeded();
     expect(await checkView(owner, 'governance')).toEqual([]);
 
     // Closing asks for the session's name (its id's first 8 characters) first.
@@ -175,6 +176,15 @@ describe('the governance, operations and settings views in chromium', () => {
     await session.getByLabel(`Type ${sessionId.slice(0, 8)} to close it`).fill(sessionId.slice(0, 8));
     await confirm.click();
     await session.getByText('closed', { exact: true }).waitFor();
+
+    // The evaluate view runs the project's policies over pasted manifests (none yet: it passes).
+    await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
+    await page.getByText('No policy in this project.').waitFor();
+    await page
+      .getByLabel('Manifests to evaluate (YAML)')
+      .fill('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passes: 0 policies, 0 violations.' }).waitFor();
   });
 
   it('registers a CRD and validates a custom resource against it, with the bad field marked', async () => {
@@ -236,13 +246,18 @@ describe('the governance, operations and settings views in chromium', () => {
   it('filters the audit log and opens an entry with its break-glass details', async () => {
     const page = owner.page;
     await page.goto('/audit');
+    // From the keyboard only: type the filter, Enter submits; Tab reaches the entry's details, Enter opens them.
     const filters = page.getByRole('form', { name: 'Audit filters' });
-    await filters.getByLabel('Event type').fill('image.update');
-    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await filters.getByLabel('Event type').focus();
+    await page.keyboard.type('image.update');
+    await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: 'Audit entries' });
     await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
     expect(await table.getByRole('row').count()).toBe(2);
-    await table.getByRole('button', { name: 'Show details' }).click();
+    const focused = () => page.evaluate('document.activeElement && document.activeElement.textContent');
+    for (let i = 0; i < 20 && (await focused()) !== 'Show details'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Show details');
+    await page.keyboard.press('Enter');
     await page.getByText('"justification": "prod is down, hotfix"').waitFor();
     expect(await checkView(owner, 'audit')).toEqual([]);
     await page.getByRole('switch', { name: /IAM events only/ }).check({ force: true });
@@ -264,10 +279,19 @@ describe('the governance, operations and settings views in chromium', () => {
     const secret = page.locator('[data-secret]');
     expect(await secret.textContent()).toMatch(/^cjt_/);
     await page.getByText('--join-token cjt_').waitFor();
+    await page.getByRole('button', { name: 'Rotate the agent credential' }).click();
+    await page.getByText(/^New agent credential/).waitFor();
+    expect(await secret.count()).toBe(2);
     const commands = page.getByRole('form', { name: 'Send a command' });
     await commands.getByLabel('Command').selectOption('refresh');
     await commands.getByRole('button', { name: 'Send' }).click();
     await page.getByRole('table', { name: 'Commands' }).getByText('queued').waitFor();
+    const bind = page.getByRole('form', { name: 'Bind a project' });
+    await bind.getByLabel('Project').selectOption(SLUG);
+    await bind.getByLabel('Environments (empty: all)').fill('prod');
+    await bind.getByRole('button', { name: 'Bind' }).click();
+    const bindings = page.getByRole('table', { name: 'Agent bindings' });
+    await bindings.getByRole('row', { name: /shop all prod \(1\.31\)/ }).waitFor();
     expect(await checkView(owner, 'cluster')).toEqual([]);
     // Shown once: the token is gone after a reload.
     await page.reload();
@@ -285,13 +309,35 @@ describe('the governance, operations and settings views in chromium', () => {
       .getByRole('table', { name: 'Invitations' })
       .getByRole('rowheader', { name: 'new.person@example.com' })
       .waitFor();
+    // Revoking asks for the invited address first.
+    const invitations = page.getByRole('table', { name: 'Invitations' });
+    await invitations.getByRole('button', { name: 'Revoke new.person@example.com' }).click();
+    await invitations.getByLabel('Type new.person@example.com to revoke it').fill('new.person@example.com');
+    await invitations.getByRole('button', { name: 'Revoke new.person@example.com' }).click();
+    await invitations.getByText('revoked').waitFor();
+    const team = page.getByRole('form', { name: 'Create a team' });
+    await team.getByLabel('Team slug').fill('platform');
+    await team.getByLabel('Team name').fill('Platform');
+    await team.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('table', { name: 'Teams' }).getByRole('rowheader', { name: 'Platform (platform)' }).waitFor();
+    const account = page.getByRole('form', { name: 'Create a service account' });
+    await account.getByLabel('Account name').fill('deployer');
+    await account.getByRole('button', { name: 'Create account' }).click();
+    const token = page.getByRole('form', { name: 'Create a token for deployer' });
+    await token.getByLabel('Token description').fill('pipeline');
+    await token.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('Token of deployer').waitFor();
+    await page
+      .getByRole('table', { name: 'Tokens of deployer' })
+      .getByRole('rowheader', { name: 'pipeline' })
+      .waitFor();
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const key = page.getByRole('form', { name: 'Create an API key' });
     await key.getByLabel('Key name').fill('ci');
     await key.getByRole('button', { name: 'Create key' }).click();
-    const shown = page.locator('[data-secret]');
+    const shown = page.getByRole('status').filter({ hasText: 'API key ci' }).locator('[data-secret]');
     await shown.waitFor();
-    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'API key ci' }).getByRole('button', { name: 'Copy' }).waitFor();
     const value = (await shown.textContent()) ?? '';
     expect(value.length).toBeGreaterThan(20);
     await page.getByRole('table', { name: 'API keys' }).getByRole('rowheader', { name: 'ci' }).waitFor();
@@ -319,5 +365,22 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByRole('region', { name: 'Files of config 1.0.0' }).getByText('configmap.yaml').click();
     await page.getByText('kind: ConfigMap').waitFor();
     expect(await checkView(owner, 'registry')).toEqual([]);
+  });
+
+  it('in an organization on the Free plan, gated parts say which plan they need', async () => {
+    const free = await makeOrg(platform, ['owner']);
+    await addMember(platform, free.org, org.members.owner!.user, 'admin');
+    const page = owner.page;
+    await page.goto('/validation');
+    await page.getByLabel('Organization').selectOption(free.org.id);
+    await page
+      .getByText('Custom resource definitions need the Enterprise plan; this organization is on Free.')
+      .waitFor();
+    expect(await page.getByLabel('CustomResourceDefinition (YAML)').count()).toBe(0);
+    await page.goto('/settings');
+    await page.getByText('Service accounts need the Enterprise plan; this organization is on Free.').waitFor();
+    await page.goto('/notifications');
+    await page.getByText('Escalation policies need the Pro plan; this organization is on Free.').waitFor();
+    expect(await checkView(owner, 'notifications-free-plan')).toEqual([]);
   });
 });

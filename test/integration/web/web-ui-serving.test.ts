@@ -30,6 +30,13 @@ const UI_PATHS = [
   '/verify-email?token=x',
   '/reset-password?token=x',
   '/approvals',
+  '/audit',
+  '/notifications',
+  '/validation',
+  '/clusters/abc',
+  '/governance',
+  '/settings',
+  '/registry',
 ];
 
 describe('the web UI', () => {

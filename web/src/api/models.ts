@@ -9,8 +9,9 @@ export interface User {
   name: string;
 }
 
+/** An organization of the user as GET /api/v1/auth/me lists it (`id`, as organizationView answers). */
 export interface Membership {
-  organizationId: string;
+  id: string;
   slug: string;
   name: string;
   role: string;

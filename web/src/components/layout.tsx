@@ -13,10 +13,10 @@ function OrganizationSwitcher() {
       <Choice
         label="Organization"
         name="organization"
-        value={me.organization?.organizationId ?? ''}
+        value={me.organization?.id ?? ''}
         any={me.organization ? undefined : 'Choose an organization'}
         onChange={(id) => void session.switchOrganization(id)}
-        options={me.memberships.map((m) => ({ value: m.organizationId, label: m.name }))}
+        options={me.memberships.map((m) => ({ value: m.id, label: m.name }))}
       />
     </div>
   );

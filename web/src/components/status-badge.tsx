@@ -9,6 +9,16 @@ const TONES: Record<string, string> = {
   Degraded: 'bad',
   Expired: 'muted',
   Cancelled: 'muted',
+  Connected: 'good',
+  Disconnected: 'bad',
+  success: 'good',
+  succeeded: 'good',
+  failure: 'bad',
+  failed: 'bad',
+  timeout: 'bad',
+  refused: 'bad',
+  closed: 'muted',
+  resolved: 'muted',
 };
 
 /** A status in words with a colour that only repeats what the words say. */

@@ -1,21 +1,8 @@
 import { Button, Form } from 'react-aria-components';
 import type { Project } from '../../api/models';
+import type { AuditFilters } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { Field, formValues } from '../../components/form';
-
-/** The audit log's filters, as the query string of GET /api/v2/audit-logs names them. */
-export interface AuditFilters {
-  from?: string;
-  to?: string;
-  action?: string;
-  actor?: string;
-  actorType?: 'user' | 'service_account' | 'system';
-  resourceType?: string;
-  resourceId?: string;
-  projectId?: string;
-  status?: 'success' | 'failure' | 'blocked';
-  category?: string;
-}
 
 /** The spec's organizational and IAM categories (src/audit/types.ts). */
 const CATEGORIES = [

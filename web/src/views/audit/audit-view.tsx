@@ -5,10 +5,11 @@ import { Link } from 'react-router';
 import { api, ok } from '../../api/client';
 import type { Page, Project } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
+import type { AuditFilters } from '../../api/request-schemas';
 import { DataTable, when } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
-import { AuditFilterForm, type AuditFilters } from './audit-filters';
+import { AuditFilterForm } from './audit-filters';
 
 export interface AuditRow {
   id: string;

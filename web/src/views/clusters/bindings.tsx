@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
 import { Choice } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
@@ -23,25 +23,23 @@ export function Bindings({ clusterId }: { clusterId: string }) {
   return (
     <section aria-labelledby="bindings-heading">
       <h2 id="bindings-heading">Agent bindings</h2>
-      <Form
-        aria-label="Bind a project"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = formValues(e.currentTarget);
-          void action.run(() =>
-            ok(
-              api.POST('/api/v2/agent-bindings', {
-                body: {
-                  clusterId,
-                  project: v.project ?? '',
-                  tenants: wordsOf(v.tenants ?? ''),
-                  environments: wordsOf(v.environments ?? ''),
-                },
-              }),
-            ),
-          );
-        }}
+      <ActionForm
+        label="Bind a project"
+        submit="Bind"
+        action={action}
+        keep
+        send={(v) =>
+          ok(
+            api.POST('/api/v2/agent-bindings', {
+              body: {
+                clusterId,
+                project: v.project ?? '',
+                tenants: wordsOf(v.tenants ?? ''),
+                environments: wordsOf(v.environments ?? ''),
+              },
+            }),
+          )
+        }
       >
         <Choice
           name="project"
@@ -51,9 +49,7 @@ export function Bindings({ clusterId }: { clusterId: string }) {
         />
         <Field name="tenants" label="Tenants (slugs; empty: all)" />
         <Field name="environments" label="Environments (empty: all)" />
-        <Submit pending={action.pending}>Bind</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       <QueryState query={bindings} empty="No project is bound to this cluster." isEmpty={noItems}>
         {(page) => (
           <DataTable

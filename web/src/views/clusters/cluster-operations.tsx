@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
@@ -48,7 +49,26 @@ export function DriftList({ clusterId }: { clusterId: string }) {
   );
 }
 
-const KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'] as const;
+type Command = RequestSchema<'cluster-command'>;
+const KINDS = ['Deployment', 'StatefulSet', 'DaemonSet'];
+
+function sendCommand(clusterId: string, v: Record<string, string>) {
+  const command = v.command as Command['command'];
+  const workload =
+    command === 'restart'
+      ? {
+          kind: v.kind as NonNullable<Command['workload']>['kind'],
+          namespace: v.namespace ?? '',
+          name: v.workload ?? '',
+        }
+      : undefined;
+  return ok(
+    api.POST('/api/v2/clusters/{clusterId}/commands', {
+      params: { path: { clusterId } },
+      body: { command, ...(v.application ? { application: v.application } : {}), ...(workload ? { workload } : {}) },
+    }),
+  );
+}
 
 /** Commands for the agent (sync, refresh, restart a workload) and their results. */
 export function Commands({ clusterId }: { clusterId: string }) {
@@ -62,39 +82,13 @@ export function Commands({ clusterId }: { clusterId: string }) {
   return (
     <section aria-labelledby="commands-heading">
       <h2 id="commands-heading">Commands</h2>
-      <Form
-        aria-label="Send a command"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = formValues(e.currentTarget);
-          const command = v.command as 'sync' | 'refresh' | 'restart';
-          const workload =
-            command === 'restart'
-              ? { kind: v.kind as (typeof KINDS)[number], namespace: v.namespace ?? '', name: v.workload ?? '' }
-              : undefined;
-          void send.run(() =>
-            ok(
-              api.POST('/api/v2/clusters/{clusterId}/commands', {
-                params: { path: { clusterId } },
-                body: {
-                  command,
-                  ...(v.application ? { application: v.application } : {}),
-                  ...(workload ? { workload } : {}),
-                },
-              }),
-            ),
-          );
-        }}
-      >
+      <ActionForm label="Send a command" submit="Send" action={send} keep send={(v) => sendCommand(clusterId, v)}>
         <Choice name="command" label="Command" options={optionsOf(['sync', 'refresh', 'restart'])} />
         <Field name="application" label="Application" />
-        <Choice name="kind" label="Workload kind (restart)" options={optionsOf([...KINDS])} />
+        <Choice name="kind" label="Workload kind (restart)" options={optionsOf(KINDS)} />
         <Field name="namespace" label="Namespace (restart)" />
         <Field name="workload" label="Workload (restart)" />
-        <Submit pending={send.pending}>Send</Submit>
-      </Form>
-      <ErrorNote error={send.error} />
+      </ActionForm>
       <QueryState query={commands} empty="No command sent yet." isEmpty={noItems}>
         {(page) => (
           <DataTable

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form } from 'react-aria-components';
 import { Link } from 'react-router';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
@@ -21,25 +21,17 @@ export function ClustersView() {
   return (
     <main>
       <h1>Clusters</h1>
-      <Form
-        aria-label="Register a cluster"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const v = formValues(form);
-          void add
-            .run(() =>
-              ok(api.POST('/api/v2/clusters', { body: { name: v.name ?? '', description: v.description ?? '' } })),
-            )
-            .then((done) => done && form.reset());
-        }}
+      <ActionForm
+        label="Register a cluster"
+        submit="Register"
+        action={add}
+        send={(v) =>
+          ok(api.POST('/api/v2/clusters', { body: { name: v.name ?? '', description: v.description ?? '' } }))
+        }
       >
         <Field name="name" label="Cluster name" isRequired placeholder="prod-eu-1" />
         <Field name="description" label="Description" />
-        <Submit pending={add.pending}>Register</Submit>
-      </Form>
-      <ErrorNote error={add.error} />
+      </ActionForm>
       <QueryState
         query={clusters}
         empty="No cluster registered yet: register one, then join its agent."

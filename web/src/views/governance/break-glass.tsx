@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Form } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { ErrorNote, Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
@@ -84,33 +85,28 @@ export function BreakGlass() {
         A session lets its holder act through freezes and approval waits for a bounded time; every action taken under it
         is audited with the session id and the justification.
       </p>
-      <Form
-        aria-label="Open a break-glass session"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = formValues(e.currentTarget);
-          void open.run(async () => {
-            const created = await ok<BreakGlassSession>(
-              api.POST('/api/v2/break-glass', {
-                body: {
-                  justification: v.justification ?? '',
-                  durationMinutes: Number(v.durationMinutes),
-                  scope: { projects: wordsOf(v.projects ?? ''), environments: wordsOf(v.environments ?? '') },
-                },
-              }),
-            );
-            setShown(created.id);
-          });
+      <ActionForm
+        label="Open a break-glass session"
+        submit="Open a session"
+        action={open}
+        send={async (v) => {
+          const created = await ok<BreakGlassSession>(
+            api.POST('/api/v2/break-glass', {
+              body: {
+                justification: v.justification ?? '',
+                durationMinutes: Number(v.durationMinutes),
+                scope: { projects: wordsOf(v.projects ?? ''), environments: wordsOf(v.environments ?? '') },
+              },
+            }),
+          );
+          setShown(created.id);
         }}
       >
         <Field name="justification" label="Justification" isRequired />
         <Field name="durationMinutes" label="Duration (minutes, up to 480)" defaultValue="60" inputMode="numeric" />
         <Field name="projects" label="Projects (slugs; empty: all)" />
         <Field name="environments" label="Environments (empty: all)" />
-        <Submit pending={open.pending}>Open a session</Submit>
-      </Form>
-      <ErrorNote error={open.error} />
+      </ActionForm>
       {shown && <SessionDetail sessionId={shown} />}
       <QueryState query={sessions} empty="No break-glass session has been opened." isEmpty={noItems}>
         {(page) => (

@@ -12,6 +12,10 @@ export function FreezeCalendar({ freezes }: { freezes: FreezeView[] }) {
   );
   return (
     <div className="calendar" role="table" aria-label="Freeze windows of the next 14 days">
+      <div role="caption" className="calendar-caption">
+        Times in your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}); a recurring window follows the
+        wall clock of its own time zone, named in the list below.
+      </div>
       <div role="row" className="calendar-row">
         {days.map((d) => (
           <div role="columnheader" key={d.toISOString()} className="calendar-day">

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Checkbox, Form } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { Choice } from '../../components/choice';
@@ -13,6 +14,16 @@ const DIGESTS = [
   { value: String(3_600_000), label: 'Hourly digest' },
   { value: String(86_400_000), label: 'Daily digest' },
 ];
+
+/** The digest choice, starting from the saved interval (a controlled select: the browser keeps no default of its own). */
+function DigestChoice({ saved }: { saved: number | null }) {
+  const [digest, setDigest] = useState(saved === null ? '' : String(saved));
+  const known = DIGESTS.some((d) => d.value === digest);
+  const options = known
+    ? DIGESTS
+    : [...DIGESTS, { value: digest, label: `Digest every ${Number(digest) / 60_000} min` }];
+  return <Choice name="digest" label="Delivery" value={digest} onChange={setDigest} options={options} />;
+}
 
 /** Personal preferences: events (names, categories or `*`), email beside in-app, project scope, digest mode. */
 export function PreferencesForm() {
@@ -67,7 +78,7 @@ export function PreferencesForm() {
               Also send them to me by email
             </Checkbox>
             <Field name="projects" label="Only these projects (slugs; empty: all)" />
-            <Choice name="digest" label="Delivery" options={DIGESTS} />
+            <DigestChoice saved={p.digestIntervalMs} />
             <Submit pending={save.pending}>Save preferences</Submit>
             <ErrorNote error={save.error} />
           </Form>

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Form, Switch } from 'react-aria-components';
+import { Button, Switch } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { ErrorNote, Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
@@ -118,37 +119,29 @@ export function ProjectChannels({ slug }: { slug: string }) {
   const add = useAction([['project', slug, 'webhooks']]);
   return (
     <>
-      <Form
-        aria-label="Add a webhook channel"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const v = formValues(form);
-          void add
-            .run(() =>
-              ok(
-                api.POST('/api/v2/projects/{slug}/webhooks', {
-                  params: { path: { slug } },
-                  body: {
-                    name: v.name ?? '',
-                    url: v.url ?? '',
-                    events: wordsOf(v.events ?? ''),
-                    ...(v.secret ? { secret: v.secret } : {}),
-                  },
-                }),
-              ),
-            )
-            .then((created) => created && form.reset());
-        }}
+      <ActionForm
+        label="Add a webhook channel"
+        submit="Add channel"
+        action={add}
+        send={(v) =>
+          ok(
+            api.POST('/api/v2/projects/{slug}/webhooks', {
+              params: { path: { slug } },
+              body: {
+                name: v.name ?? '',
+                url: v.url ?? '',
+                events: wordsOf(v.events ?? ''),
+                ...(v.secret ? { secret: v.secret } : {}),
+              },
+            }),
+          )
+        }
       >
         <Field name="name" label="Channel name" isRequired />
         <Field name="url" label="Target URL" isRequired placeholder="https://hooks.example.com/deploys" />
         <Field name="events" label="Events" isRequired placeholder="deployment, release.fail" />
         <Field name="secret" label="Signing secret (optional)" type="password" />
-        <Submit pending={add.pending}>Add channel</Submit>
-      </Form>
-      <ErrorNote error={add.error} />
+      </ActionForm>
       <QueryState query={channels} empty="This project has no channel yet." isEmpty={noItems}>
         {(page) => (
           <ul className="cards">

@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Checkbox, CheckboxGroup, Form, Label } from 'react-aria-components';
+import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { Field } from '../../components/form';
 import { PlanNote, useFeatureEnabled } from '../../components/plan-note';
 import { QueryState, noItems } from '../../components/query-state';
 import { ShownOnce } from '../../components/shown-once';
@@ -14,7 +16,7 @@ import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
 import type { AccountToken, ApiKey, ServiceAccount } from './models';
 
-type KeyScope = 'read' | 'write' | 'admin' | 'image:update';
+type KeyScope = RequestSchema<'api-key-create'>['scopes'][number];
 
 /** A project's API keys: create one (its value shown once, with a copy button), delete one by name. */
 export function ApiKeys({ slug }: { slug: string }) {
@@ -27,23 +29,20 @@ export function ApiKeys({ slug }: { slug: string }) {
   const action = useAction([['settings', 'api-keys', slug]]);
   return (
     <>
-      <Form
-        aria-label="Create an API key"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const name = formValues(e.currentTarget).name ?? '';
-          void action.run(async () =>
-            setCreated(
-              await ok<{ name: string; key: string }>(
-                api.POST('/api/v2/projects/{slug}/api-keys', {
-                  params: { path: { slug } },
-                  body: { name, scopes: scopes as KeyScope[] },
-                }),
-              ),
+      <ActionForm
+        label="Create an API key"
+        submit="Create key"
+        action={action}
+        send={async (v) =>
+          setCreated(
+            await ok<{ name: string; key: string }>(
+              api.POST('/api/v2/projects/{slug}/api-keys', {
+                params: { path: { slug } },
+                body: { name: v.name ?? '', scopes: scopes as KeyScope[] },
+              }),
             ),
-          );
-        }}
+          )
+        }
       >
         <Field name="name" label="Key name" isRequired />
         <CheckboxGroup value={scopes} onChange={setScopes} className="pairs">
@@ -55,9 +54,7 @@ export function ApiKeys({ slug }: { slug: string }) {
             </Checkbox>
           ))}
         </CheckboxGroup>
-        <Submit pending={action.pending}>Create key</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       {created && <ShownOnce label={`API key ${created.name}`} value={created.key} />}
       <QueryState query={keys} empty="No API key for this project." isEmpty={noItems}>
         {(page) => (
@@ -108,33 +105,28 @@ function AccountTokens({ account }: { account: ServiceAccount }) {
       <h4>
         {account.name} <span className="muted">({account.role})</span>
       </h4>
-      <Form
-        aria-label={`Create a token for ${account.name}`}
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = formValues(e.currentTarget);
-          void action.run(async () => {
-            const made = await ok<{ token: string }>(
-              api.POST('/api/v2/iam/service-accounts/{id}/tokens', {
-                ...path,
-                body: {
-                  description: v.description ?? '',
-                  scopes: [v.scope as 'read' | 'write' | 'admin'],
-                  allowedActions: wordsOf(v.actions ?? '*'),
-                },
-              }),
-            );
-            setCreated(made.token);
-          });
+      <ActionForm
+        label={`Create a token for ${account.name}`}
+        submit="Create token"
+        action={action}
+        send={async (v) => {
+          const made = await ok<{ token: string }>(
+            api.POST('/api/v2/iam/service-accounts/{id}/tokens', {
+              ...path,
+              body: {
+                description: v.description ?? '',
+                scopes: [v.scope as RequestSchema<'service-account-token-create'>['scopes'][number]],
+                allowedActions: wordsOf(v.actions ?? '*'),
+              },
+            }),
+          );
+          setCreated(made.token);
         }}
       >
         <Field name="description" label="Token description" />
         <Choice name="scope" label="Scope" options={optionsOf(['read', 'write', 'admin'])} />
         <Field name="actions" label="Allowed actions" defaultValue="*" />
-        <Submit pending={action.pending}>Create token</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       {created && <ShownOnce label={`Token of ${account.name}`} value={created} />}
       <QueryState query={tokens} empty="No token." isEmpty={noItems}>
         {(page) => (
@@ -189,26 +181,21 @@ export function ServiceAccounts() {
       <PlanNote feature="service_accounts" what="Service accounts" />
       {enabled && (
         <>
-          <Form
-            aria-label="Create a service account"
-            className="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const v = formValues(e.currentTarget);
-              void action.run(() =>
-                ok(
-                  api.POST('/api/v2/iam/service-accounts', {
-                    body: { name: v.name ?? '', role: v.role as 'viewer' | 'member' | 'admin' },
-                  }),
-                ),
-              );
-            }}
+          <ActionForm
+            label="Create a service account"
+            submit="Create account"
+            action={action}
+            send={(v) =>
+              ok(
+                api.POST('/api/v2/iam/service-accounts', {
+                  body: { name: v.name ?? '', role: v.role as RequestSchema<'service-account-create'>['role'] },
+                }),
+              )
+            }
           >
             <Field name="name" label="Account name" isRequired />
             <Choice name="role" label="Base role" options={optionsOf(['viewer', 'member', 'admin'])} />
-            <Submit pending={action.pending}>Create account</Submit>
-          </Form>
-          <ErrorNote error={action.error} />
+          </ActionForm>
           <QueryState query={accounts} empty="No service account." isEmpty={noItems}>
             {(page) => (
               <div className="stack">

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
 import { useMembers } from './settings-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { ErrorNote, Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
@@ -85,30 +86,22 @@ export function Invitations({ slug }: { slug: string }) {
   return (
     <section aria-labelledby="invitations-heading">
       <h2 id="invitations-heading">Invitations</h2>
-      <Form
-        aria-label="Invite someone"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const v = formValues(form);
-          void action
-            .run(() =>
-              ok(
-                api.POST('/api/v1/organizations/{slug}/invitations', {
-                  params: { path: { slug } },
-                  body: { email: v.email ?? '', role: (v.role ?? 'member') as Role },
-                }),
-              ),
-            )
-            .then((sent) => sent && form.reset());
-        }}
+      <ActionForm
+        label="Invite someone"
+        submit="Send invitation"
+        action={action}
+        send={(v) =>
+          ok(
+            api.POST('/api/v1/organizations/{slug}/invitations', {
+              params: { path: { slug } },
+              body: { email: v.email ?? '', role: (v.role ?? 'member') as Role },
+            }),
+          )
+        }
       >
         <Field name="email" label="Email to invite" type="email" isRequired />
         <Choice name="role" label="Invited role" options={optionsOf(['member', 'viewer', 'admin', 'owner'])} />
-        <Submit pending={action.pending}>Send invitation</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       <QueryState query={invitations} empty="No invitation." isEmpty={noItems}>
         {(page) => (
           <DataTable

@@ -1,3 +1,5 @@
+import type { RequestSchema } from '../../api/request-schemas';
+
 /** Shapes of the organization settings routes' answers (docs/authorization.md, docs/machine-access.md). */
 
 export interface Member {
@@ -68,4 +70,5 @@ export interface AccountToken {
 }
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+/** An organization role as the invitation and member-role requests take it. */
+export type Role = RequestSchema<'invitation-create'>['role'];

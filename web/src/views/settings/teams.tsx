@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form } from 'react-aria-components';
 import { api, ok } from '../../api/client';
+import { ActionForm } from '../../components/action-form';
 import type { Page } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable } from '../../components/data-table';
-import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
 import type { Grant, Team } from './models';
@@ -17,23 +18,15 @@ export function Teams() {
   return (
     <section aria-labelledby="teams-heading">
       <h2 id="teams-heading">Teams</h2>
-      <Form
-        aria-label="Create a team"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const v = formValues(form);
-          void action
-            .run(() => ok(api.POST('/api/v2/teams', { body: { slug: v.slug ?? '', name: v.name ?? '' } })))
-            .then((done) => done && form.reset());
-        }}
+      <ActionForm
+        label="Create a team"
+        submit="Create team"
+        action={action}
+        send={(v) => ok(api.POST('/api/v2/teams', { body: { slug: v.slug ?? '', name: v.name ?? '' } }))}
       >
         <Field name="slug" label="Team slug" isRequired />
         <Field name="name" label="Team name" isRequired />
-        <Submit pending={action.pending}>Create team</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       <QueryState query={teams} empty="No team yet." isEmpty={noItems}>
         {(page) => (
           <DataTable
@@ -63,9 +56,7 @@ export function Teams() {
   );
 }
 
-type Subject = 'user' | 'team' | 'service_account';
-type Resource = 'cluster' | 'project' | 'tenant';
-type GrantRole = 'admin' | 'member' | 'viewer';
+type GrantBody = RequestSchema<'permission-create'>;
 
 /** Resource grants: a user, team or service account gets a role on a cluster, project or tenant. */
 export function Grants() {
@@ -77,35 +68,30 @@ export function Grants() {
   return (
     <section aria-labelledby="grants-heading">
       <h2 id="grants-heading">Resource grants</h2>
-      <Form
-        aria-label="Grant a role on a resource"
-        className="inline-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const v = formValues(e.currentTarget);
-          void action.run(() =>
-            ok(
-              api.POST('/api/v2/permissions', {
-                body: {
-                  subjectType: v.subjectType as Subject,
-                  subjectId: v.subjectId ?? '',
-                  resourceType: v.resourceType as Resource,
-                  resourceId: v.resourceId ?? '',
-                  role: v.role as GrantRole,
-                },
-              }),
-            ),
-          );
-        }}
+      <ActionForm
+        label="Grant a role on a resource"
+        submit="Grant"
+        action={action}
+        send={(v) =>
+          ok(
+            api.POST('/api/v2/permissions', {
+              body: {
+                subjectType: v.subjectType as GrantBody['subjectType'],
+                subjectId: v.subjectId ?? '',
+                resourceType: v.resourceType as GrantBody['resourceType'],
+                resourceId: v.resourceId ?? '',
+                role: v.role as GrantBody['role'],
+              },
+            }),
+          )
+        }
       >
         <Choice name="subjectType" label="Subject type" options={optionsOf(['user', 'team', 'service_account'])} />
         <Field name="subjectId" label="Subject id" isRequired />
         <Choice name="resourceType" label="Resource type" options={optionsOf(['project', 'tenant', 'cluster'])} />
         <Field name="resourceId" label="Resource id" isRequired />
         <Choice name="role" label="Granted role" options={optionsOf(['viewer', 'member', 'admin'])} />
-        <Submit pending={action.pending}>Grant</Submit>
-      </Form>
-      <ErrorNote error={action.error} />
+      </ActionForm>
       <QueryState query={grants} empty="No resource grant: roles come from the organization only." isEmpty={noItems}>
         {(page) => (
           <DataTable
