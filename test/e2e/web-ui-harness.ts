@@ -7,11 +7,11 @@ import { totpAt } from '../integration/identity/identity-harness';
 
 /**
  * The real platform on a port known in advance, so PUBLIC_URL is the address the browser uses and the refresh
- * cookie's origin check passes exactly as in production.
+ * cookie's origin check passes exactly as in production. `env` adds settings (SMTP, OAuth providers).
  */
-export async function startUiPlatform(): Promise<TestPlatform> {
+export async function startUiPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const port = await freePort();
-  return startTestPlatform({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } });
+  return startTestPlatform({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env } });
 }
 
 /** Turns TOTP on for the user of `token` (setup, then enable with the previous step's code); returns the secret. */
