@@ -29,7 +29,13 @@ export function Editor(props: {
     if (done !== undefined && props.reset) form.reset();
   }
   return (
-    <form onSubmit={submit} className="editor" aria-label={props.title}>
+    // An edit clears the refusal: a field marked invalid would otherwise keep the browser from submitting the form.
+    <form
+      onSubmit={submit}
+      onChange={() => action.error && action.setError(null)}
+      className="editor"
+      aria-label={props.title}
+    >
       <h3>{props.title}</h3>
       {props.children(errors.of)}
       <ErrorNote error={errors.form} />
