@@ -1,6 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { pinTarget } from '../../../src/pins/pin-repository';
+import type { ReleasePreview as Preview } from '../../../web/src/api/models';
 import { makeProject } from '../gitops/gitops-harness';
 import { releaseClient } from './release-harness';
 
@@ -15,21 +16,6 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let other: Awaited<ReturnType<typeof makeOrg>>;
 let owner: string;
 let shop: Record<string, string>;
-
-interface Preview {
-  tenant: string;
-  environment: string;
-  outcome: { status: string; reason: string | null };
-  validation: {
-    summary: { errors: number; warnings: number; deprecations: number };
-    blocked: boolean;
-    resources: { file: string; resource: string; results: { severity: string; message: string; path: string }[] }[];
-  };
-  policies: { blocked: boolean; failed: string[] };
-  approvalPolicies: { name: string; requiredApprovals: number }[];
-  freezes: { name: string; reason: string }[];
-  pin: { reason: string } | null;
-}
 
 beforeAll(async () => {
   platform = await startTestPlatform();
@@ -92,16 +78,7 @@ describe('the release preview', () => {
   });
 
   it('names the approval policy, the freeze in force and the pin of the target', async () => {
-    const policy = await api.http.post('/api/v2/approval-policies', {
-      token: owner,
-      body: {
-        project: 'shop',
-        name: 'prod needs one',
-        environments: ['prod'],
-        requiredApprovals: 1,
-        eligibleApprovers: { roles: ['member'] },
-      },
-    });
+    const policy = await api.oneApprovalIn(owner, 'shop', 'prod');
     expect(policy.status).toBe(201);
     const body = { environment: 'prod', tenantId: shop.globex, title: 'web 3.0.0' };
     const pending = await preview(owner, 'shop', body);
