@@ -3,15 +3,12 @@ import type { AuditService } from '../src/audit/audit-service';
 import type { AuditActor, AuditEntryInput } from '../src/audit/types';
 import type { Db, Queryable, Tx } from '../src/db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
-import { renderDigest } from '../src/gitops/commit-path';
 import { loadProject } from '../src/gitops/delivery-model';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
-import { validateDelivery } from '../src/gitops/delivery-validation';
-import { renderAll } from '../src/gitops/manifests';
 import { pinTarget } from '../src/pins/pin-repository';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
-import { withReleaseChanges } from '../src/releases/release-changes';
+import { evaluateRelease } from '../src/releases/release-evaluation';
 import {
   insertDecision,
   lockRelease,
@@ -262,34 +259,14 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           sources,
         });
         if (!loaded) throw gone(row.id);
-        const model = withReleaseChanges(loaded.model, row.tenant_slug, row.environment, row.changes);
-        const files = renderAll(model, (t) => t.tenant === row.tenant_slug && t.environment === row.environment);
-        const environment = loaded.environments.find((e) => e.environment === row.environment);
-        const checked = validateDelivery(
-          validation,
-          files,
-          loaded.environments,
-          (e) => e.environment === row.environment,
-          loaded.project.policy.validation,
-        );
-        const policies = await releasePolicies.check(trx, {
+        const evaluation = await evaluateRelease({ validation, releasePolicies }, trx, loaded, {
           organizationId: row.organization_id,
-          projectId: row.project_id,
-          files,
-          production: environment?.production ?? false,
-        });
-        const approvalPolicies = await releasePolicies.approvalPolicies(trx, {
-          organizationId: row.organization_id,
-          projectId: row.project_id,
-          environment: row.environment,
           tenantId: row.tenant_id,
+          tenantSlug: row.tenant_slug,
+          environment: row.environment,
+          changes: row.changes,
         });
-        const digest = renderDigest(files);
-        const blockReason = checked.blocked
-          ? `validation: ${checked.summary.errors} error(s), ${checked.summary.deprecations} deprecation(s) under the project policy`
-          : policies.blocked
-            ? `policy: ${policies.failedEnforced.join(', ')}`
-            : null;
+        const { digest, validation: checked, policies, approvalPolicies, blockReason } = evaluation;
         const stored = { digest, ...checked };
         // A retried attempt finds its own outcome on the row (the stored JSONB does not keep key order, so compare
         // what the outcome is made of: the files validated, the counts, the failed rules).

@@ -10743,6 +10743,79 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/releases/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** What creating the release would meet: validation per resource, policies, approvals, freezes, pin (changes nothing) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example string */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "environment": "web",
+           *       "tenantId": "acme",
+           *       "title": "Shop team",
+           *       "changes": [
+           *         {
+           *           "workload": "web",
+           *           "tag": "1.4.2",
+           *           "replicas": 0,
+           *           "variables": {
+           *             "property1": "string",
+           *             "property2": "string"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['release-create'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/remote': {
     parameters: {
       query?: never;

@@ -50,6 +50,28 @@ function answers(data: FakeData): Record<string, unknown> {
     ]),
     '/api/v2/projects/bench/freezes': { items: [] },
     '/api/v2/projects/bench/releases': page([]),
+    '/api/v2/projects/bench/promotions': page([]),
+    // Every Application deployed and reported: the matrix shows a live version in each of its cells.
+    '/api/v2/projects/bench/deployments': page(
+      data.tenants.flatMap((tenant) =>
+        data.environments.flatMap((environment) =>
+          data.services.map((service) => ({
+            tenant,
+            environment,
+            service,
+            desired: { version: '1.0.0', revision: 'a'.repeat(40), since: null },
+            live: {
+              version: '1.0.0',
+              revision: 'a'.repeat(40),
+              syncStatus: 'Synced',
+              healthStatus: 'Healthy',
+              reportedAt: null,
+            },
+            current: true,
+          })),
+        ),
+      ),
+    ),
     '/api/v2/k8s/versions': { versions: ['1.31'] },
     '/api/v2/projects/bench/compare': {
       commit: 'f'.repeat(40),

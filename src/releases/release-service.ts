@@ -7,12 +7,10 @@ import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-reposito
 import { IDEMPOTENCY_KEY_PATTERN } from '../gitops/commit-writer';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
-import { findProjectEnvironment } from '../projects/project-environment-repository';
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
 import type { ProjectTenant } from '../projects/project-tenant-repository';
-import { listWorkloads } from '../projects/workload-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
@@ -36,9 +34,11 @@ import {
   type GovernanceGate,
   type GovernedAction,
 } from '../governance/governance-verdict';
-import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
 import { workflowTimeline } from './release-history';
+import type { ReleaseEvaluationDeps } from './release-evaluation';
+import { previewRelease } from './release-preview';
+import { releaseTarget } from './release-target';
 import {
   findRelease,
   findReleaseByKey,
@@ -78,6 +78,8 @@ export interface ReleaseServiceDeps extends OrgDomainDeps {
   publicUrl: string;
   sources: WorkloadSources;
   governance: GovernanceGate;
+  /** The validation engine and policy ports a release is evaluated with (its preview evaluates the same way). */
+  evaluation: ReleaseEvaluationDeps;
 }
 
 export interface ReleaseCreateInput {
@@ -417,17 +419,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         }
       }
       if (project.archived) throw new Conflict('the project is archived');
-      const tenant = await deps.tenants.inProject(caller, input.tenantId, project.id);
-      if (!tenant) throw new InvalidInput(`tenantId ${input.tenantId} is not a tenant of this project`);
-      const { environment } = input;
-      if (!(await findProjectEnvironment(db, project.id, environment))) {
-        throw new InvalidInput(`environment ${environment} is not an environment of this project`);
-      }
-      const changes = input.changes ?? [];
-      checkReleaseChanges(
-        (await listWorkloads(db, project.id)).map((w) => w.name),
-        changes,
-      );
+      const { tenant, environment, changes } = await releaseTarget(db, deps.tenants, caller, project, input);
       const grant = await refuseFrozen(
         caller,
         { projectId: project.id, environment, tenant: tenant.slug },
@@ -446,6 +438,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         details: breakGlassDetails(grant),
       });
       return { release: await detail(row), created: true };
+    },
+
+    /** What creating the release would meet (validation, policies, approvals, freezes, pin), changing nothing. */
+    preview(caller: OrgCaller, slug: string, input: ReleaseCreateInput) {
+      return previewRelease(deps, caller, slug, input);
     },
 
     /** What a rollback of the tenant and environment would commit: the release it restores and the diff to it. */

@@ -181,6 +181,10 @@ export function createDomainServices(core: CoreServices): DomainServices {
     outbound: config.notifications.outbound,
     gate: governance,
   });
+  const releasePolicies: ReleasePolicyPorts = {
+    check: releasePolicyCheck,
+    approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
+  };
   const releases = createReleaseService({
     ...owned,
     temporal: core.temporal,
@@ -195,6 +199,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
     sources,
     governance,
+    evaluation: { validation: core.validation, releasePolicies },
   });
   const promotions = createPromotionService({
     ...owned,
@@ -239,10 +244,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     releases,
     pins: createPinService({ ...owned, projects: projects.projects, tenants: projects.tenants }),
     promotions,
-    releasePolicies: {
-      check: releasePolicyCheck,
-      approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
-    },
+    releasePolicies,
     policies: createPolicyService({ ...owned, projects: projects.projects, publicUrl: config.publicUrl, sources }),
     approvalPolicies: createApprovalPolicyService({ ...owned, projects: projects.projects }),
     notifications: createNotificationDomain({

@@ -7,7 +7,7 @@ import { totpAt } from '../integration/identity/identity-harness';
 
 /**
  * The real platform on a port known in advance, so PUBLIC_URL is the address the browser uses and the refresh
- * cookie's origin check passes exactly as in production.
+ * cookie's origin check passes exactly as in production. `env` adds settings (SMTP, OAuth providers).
  */
 export async function startUiPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const port = await freePort();

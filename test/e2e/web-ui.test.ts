@@ -105,7 +105,13 @@ describe('the web UI in chromium', () => {
     const addTenant = page.getByRole('form', { name: 'Add a tenant' });
     await addTenant.getByLabel('Tenant slug').fill('Not A Slug');
     await addTenant.getByRole('button', { name: 'Add' }).click();
-    await addTenant.getByRole('alert').waitFor();
+    // The server's refusal names the body field: it is shown under that field, which is marked invalid.
+    const slugField = addTenant.getByLabel('Tenant slug');
+    await addTenant
+      .locator('.field', { hasText: 'Tenant slug' })
+      .getByText(/slug must be/)
+      .waitFor();
+    expect(await slugField.getAttribute('aria-invalid')).toBe('true');
     await addTenant.getByLabel('Tenant slug').fill('acme');
     await addTenant.getByLabel('Tenant name').fill('Acme');
     await addTenant.getByRole('button', { name: 'Add' }).click();
@@ -128,8 +134,13 @@ describe('the web UI in chromium', () => {
     await page.getByLabel('Tenant').selectOption({ label: 'Acme' });
     await page.getByLabel('Title').fill('web 1.1.0');
     await page.getByLabel('New image tag of web').fill('1.1.0');
+    // The server's preview of what the release would meet, before it is created.
+    const check = page.getByRole('region', { name: /Before you create it/ });
+    await check.getByText('The release would wait for approvals: dev needs one').waitFor();
+    await check.getByText('0 error(s), 0 warning(s), 0 deprecation(s)').waitFor();
     expect(await checkView(owner, 'release-new')).toEqual([]);
     await page.getByRole('button', { name: 'Create release' }).click();
+    await page.waitForURL(/\/releases\/[0-9a-f-]{36}$/);
     await page.getByText('PendingApproval').first().waitFor();
     releaseId = page.url().split('/releases/')[1] ?? '';
     expect(releaseId).toMatch(/^[0-9a-f-]{36}$/);
@@ -160,6 +171,12 @@ describe('the web UI in chromium', () => {
       .waitFor({ timeout: 5_000 });
     await page.getByRole('list', { name: 'Timeline' }).getByText('healthy').first().waitFor();
     expect(await checkView(owner, 'release-healthy')).toEqual([]);
+    // The matrix shows what runs, from the deployments matrix the controller's reports feed.
+    await page.goto(`/projects/${SLUG}`);
+    await page
+      .locator('[data-cell="acme/web/dev"]')
+      .getByText(/live 1\.1\.0/)
+      .waitFor();
   });
 
   it('compares two environments with the changed-only filter on by default', async () => {
@@ -200,6 +217,14 @@ describe('the web UI in chromium', () => {
     await causes.getByText('Clears as soon as the approvals the policies need arrive.').waitFor();
     expect(await checkView(owner, 'promotion-blocked')).toEqual([]);
     const promotionId = page.url().split('/promotions/')[1] ?? '';
+    // The matrix cell of the target shows the promotion in flight.
+    await page.goto(`/projects/${SLUG}`);
+    await page
+      .locator('[data-cell="acme/web/prod"]')
+      .getByRole('link', { name: /promotion from dev/ })
+      .waitFor();
+    expect(await checkView(owner, 'project-matrix-live')).toEqual([]);
+    await page.goto(`/promotions/${promotionId}`);
 
     await approver.page.goto('/approvals');
     await approver.page.getByRole('link', { name: 'Promotion dev → prod' }).click();
@@ -263,6 +288,49 @@ describe('the web UI in chromium', () => {
     await page.goto(`/projects/${SLUG}/rollback`);
     await page.getByRole('button', { name: 'Unpin acme/dev' }).waitFor();
     expect(await checkView(owner, 'rollback-pins')).toEqual([]);
+  });
+
+  it('edits and removes what the project is made of, confirming by name; an environment in use is refused', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}`);
+    const tenant = page.getByRole('form', { name: 'Tenant acme' });
+    await tenant.getByLabel('Tenant name').fill('Acme Corporation');
+    await tenant.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('rowheader', { name: 'Acme Corporation' }).waitFor();
+
+    const workload = page.getByRole('form', { name: 'Workload web' });
+    await workload.getByLabel('Image tag').fill('not a tag!');
+    await workload.getByRole('button', { name: 'Save' }).click();
+    const tagField = workload.getByLabel('Image tag');
+    await workload
+      .locator('.field', { hasText: 'Image tag' })
+      .getByText(/image\.tag/)
+      .waitFor();
+    expect(await tagField.getAttribute('aria-invalid')).toBe('true');
+
+    // dev is pinned by the rollback: its removal is refused with what uses it, in the server's words.
+    await page.getByRole('button', { name: 'Remove environment dev' }).click();
+    const confirm = page.getByRole('group', { name: 'Remove environment dev' });
+    const remove = confirm.getByRole('button', { name: 'Remove dev' });
+    expect(await remove.isDisabled()).toBe(true);
+    await confirm.getByLabel('Type dev to remove this environment').fill('dev');
+    await remove.click();
+    await confirm
+      .getByRole('alert')
+      .getByText(/environment dev is in use by .*pins of acme/)
+      .waitFor();
+    expect(await checkView(owner, 'project-edit')).toEqual([]);
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+
+    const add = page.getByRole('form', { name: 'Add a workload' });
+    await add.getByLabel('Workload name').fill('worker');
+    await add.getByLabel('Image repository').fill('registry.example.com/shop/worker');
+    await add.getByLabel('Image tag').fill('1.0.0');
+    await add.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('button', { name: 'Remove workload worker' }).click();
+    await page.getByLabel('Type worker to remove this workload').fill('worker');
+    await page.getByRole('button', { name: 'Remove worker' }).click();
+    await page.getByRole('form', { name: 'Workload worker' }).waitFor({ state: 'detached' });
   });
 
   it('lists sessions on the account page', async () => {

@@ -37,6 +37,18 @@ export function releaseRoutes(releases: ReleaseService, pageMax: number): RouteD
       },
     },
     {
+      method: 'post',
+      path: `${PROJECT}/releases/preview`,
+      summary:
+        'What creating the release would meet: validation per resource, policies, approvals, freezes, pin (changes nothing)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.releases.create' },
+      body: 'release-create',
+      handler: async (ctx) => {
+        ctx.body = await releases.preview(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<ReleaseCreateRequest>(ctx));
+      },
+    },
+    {
       method: 'get',
       path: `${PROJECT}/releases`,
       summary: 'Releases of the project, newest first (filters: environment, tenantId, status, createdAfter/Before)',

@@ -37,6 +37,19 @@ export function releaseClient(platform: TestPlatform) {
         headers: key ? { 'Idempotency-Key': key } : undefined,
       });
     },
+    /** An approval policy of `project`: one approval by a member for changes to `environment` (`<env> needs one`). */
+    oneApprovalIn(token: string, project: string, environment: string) {
+      return http.post('/api/v2/approval-policies', {
+        token,
+        body: {
+          project,
+          name: `${environment} needs one`,
+          environments: [environment],
+          requiredApprovals: 1,
+          eligibleApprovers: { roles: ['member'] },
+        },
+      });
+    },
     async get(token: string, id: string) {
       return (await http.get<ReleaseBody>(`/api/v2/releases/${id}`, { token })).body;
     },

@@ -218,3 +218,37 @@ export interface RollbackPreview {
   counts: Record<string, number>;
   targets: { service: string; files: { path: string; status: string; diff: string }[] }[];
 }
+
+export interface ReleasePreview {
+  tenant: string;
+  environment: string;
+  /** The status the release would reach first; `Refused`: create would answer 409 with `reason`. */
+  outcome: { status: string; reason: string | null };
+  validation: {
+    summary: { errors: number; warnings: number; deprecations: number };
+    blocked: boolean;
+    resources: { file: string; resource: string; results: { severity: string; message: string; path: string }[] }[];
+  };
+  policies: { blocked: boolean; failed: string[]; failedEnforced: string[]; violations: number };
+  approvalPolicies: { id: string; name: string; requiredApprovals: number }[];
+  freezes: { id: string; name: string; reason: string; endsAt: string | null }[];
+  breakGlass: { justification: string; endsAt: string } | null;
+  pin: Pin | null;
+}
+
+/** One Application of the deployments matrix: what the commit path last wrote and what the controller reports. */
+export interface Deployment {
+  tenant: string;
+  environment: string;
+  service: string;
+  desired: { version: string | null; revision: string; since: string | null } | null;
+  live: {
+    version: string | null;
+    revision: string;
+    syncStatus: string | null;
+    healthStatus: string | null;
+    reportedAt: string | null;
+  } | null;
+  /** The live revision carries the desired content. */
+  current: boolean;
+}

@@ -1,6 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from './client';
-import type { Freeze, Page, Pin, Project, ProjectEnvironment, Release, Tenant, Workload } from './models';
+import type {
+  Deployment,
+  Freeze,
+  Page,
+  Pin,
+  Project,
+  ProjectEnvironment,
+  Promotion,
+  Release,
+  Tenant,
+  Workload,
+} from './models';
 
 const path = (slug: string) => ({ params: { path: { slug } } });
 
@@ -25,6 +36,20 @@ export function useProjectParts(slug: string) {
   return { project, environments, tenants, workloads };
 }
 
+/** Every page of the deployments matrix (the server caps a page; a project of 1,000 Applications takes a few). */
+async function allDeployments(slug: string): Promise<Deployment[]> {
+  const items: Deployment[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ok<Page<Deployment>>(
+      api.GET('/api/v2/projects/{slug}/deployments', { params: { path: { slug }, query: { cursor } } }),
+    );
+    items.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
 /** What is in force and in flight: pins, freezes, recent releases (polled while the page is open). */
 export function useProjectActivity(slug: string) {
   const pins = useQuery({
@@ -42,4 +67,20 @@ export function useProjectActivity(slug: string) {
       ok<Page<Release>>(api.GET('/api/v2/projects/{slug}/releases', { params: { path: { slug }, query: {} } })),
   });
   return { pins, freezes, releases };
+}
+
+/** What the project matrix adds: promotions in flight and the live versions of the deployments matrix (polled). */
+export function useProjectLive(slug: string) {
+  const promotions = useQuery({
+    queryKey: ['project', slug, 'promotions'],
+    refetchInterval: 3000,
+    queryFn: () =>
+      ok<Page<Promotion>>(api.GET('/api/v2/projects/{slug}/promotions', { params: { path: { slug }, query: {} } })),
+  });
+  const deployments = useQuery({
+    queryKey: ['project', slug, 'deployments'],
+    refetchInterval: 3000,
+    queryFn: () => allDeployments(slug),
+  });
+  return { promotions, deployments };
 }

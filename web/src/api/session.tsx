@@ -43,8 +43,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const result = await ok<{ accessToken: string }>(
         api.PUT('/api/v1/auth/active-organization', { body: { organizationId } }),
       );
-      queryClient.clear();
       setAccessToken(result.accessToken);
+      // What is cached belongs to the previous organization: reset it all and fetch what is on screen again (the
+      // signed-in status does not change, so clearing the cache alone would leave the profile showing the old one).
+      await queryClient.resetQueries();
     },
     async signOut() {
       await api.POST('/api/v1/auth/logout');

@@ -6,6 +6,8 @@ export function Choice(props: {
   name: string;
   options: { value: string; label: string }[];
   value?: string;
+  /** The option chosen first in an uncontrolled select (an edit form's saved value). */
+  defaultValue?: string;
   onChange?: (value: string) => void;
   /** Adds a first option for "no choice" with this label. */
   any?: string;
@@ -19,6 +21,7 @@ export function Choice(props: {
         id={id}
         name={props.name}
         value={props.value}
+        defaultValue={props.defaultValue}
         required={props.required}
         onChange={props.onChange ? (e) => props.onChange!(e.target.value) : undefined}
       >

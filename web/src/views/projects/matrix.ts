@@ -1,12 +1,24 @@
-import type { Freeze, Pin, Release, Workload } from '../../api/models';
-
-import { FINAL_STATUSES as FINAL } from '../releases/final';
+import type { Deployment, Freeze, Pin, Promotion, Release, Workload } from '../../api/models';
+import { FINAL_STATUSES as FINAL, PROMOTION_FINAL_STATUSES } from '../releases/final';
 
 export interface Cell {
   tag: string;
   pin: Pin | null;
   freezes: Freeze[];
   inFlight: Release | null;
+  /** The unfinished promotion moving this tenant into this environment. */
+  promotion: Promotion | null;
+  /** What the deployments matrix says of the Application: the version last committed and the one running. */
+  deployment: Deployment | null;
+}
+
+/** What the matrix reads besides the project's configuration. */
+export interface Activity {
+  pins: Pin[];
+  freezes: Freeze[];
+  releases: Release[];
+  promotions: Promotion[];
+  deployments: Deployment[];
 }
 
 /** The desired tag of a workload for a tenant and environment: tenant override, else environment override, else base. */
@@ -18,8 +30,11 @@ export function desiredTag(workload: Workload, tenant: string, environment: stri
   );
 }
 
-/** Indexes pins, active freezes and unfinished releases once, so each of the matrix's cells is a few map lookups. */
-export function cellReader(pins: Pin[], freezes: Freeze[], releases: Release[]) {
+/**
+ * Indexes pins, active freezes, unfinished releases and promotions and the deployments once, so each of the matrix's
+ * cells is a few map lookups.
+ */
+export function cellReader({ pins, freezes, releases, promotions, deployments }: Activity) {
   const pinOf = new Map(pins.map((p) => [`${p.tenant}/${p.environment}`, p]));
   const active = freezes.filter((f) => f.active);
   const flight = new Map<string, Release>();
@@ -28,6 +43,15 @@ export function cellReader(pins: Pin[], freezes: Freeze[], releases: Release[]) 
     const key = `${r.tenant}/${r.environment}`;
     if (!FINAL.has(r.status) && !flight.has(key)) flight.set(key, r);
   }
+  const promoting = new Map<string, Promotion>();
+  for (const p of promotions) {
+    if (PROMOTION_FINAL_STATUSES.has(p.status)) continue;
+    for (const move of p.moves) {
+      const key = `${move.tenant}/${p.targetEnvironment}`;
+      if (!promoting.has(key)) promoting.set(key, p);
+    }
+  }
+  const deployed = new Map(deployments.map((d) => [`${d.tenant}/${d.environment}/${d.service}`, d]));
   return (workload: Workload, tenant: string, environment: string): Cell => ({
     tag: desiredTag(workload, tenant, environment),
     pin: pinOf.get(`${tenant}/${environment}`) ?? null,
@@ -37,5 +61,7 @@ export function cellReader(pins: Pin[], freezes: Freeze[], releases: Release[]) 
         (f.tenants.length === 0 || f.tenants.includes(tenant)),
     ),
     inFlight: flight.get(`${tenant}/${environment}`) ?? null,
+    promotion: promoting.get(`${tenant}/${environment}`) ?? null,
+    deployment: deployed.get(`${tenant}/${environment}/${workload.name}`) ?? null,
   });
 }

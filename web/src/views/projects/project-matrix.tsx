@@ -1,25 +1,36 @@
 import { Link } from 'react-router';
-import type { Freeze, Pin, ProjectEnvironment, Release, Tenant, Workload } from '../../api/models';
+import type { ProjectEnvironment, Tenant, Workload } from '../../api/models';
 import { StatusBadge } from '../../components/status-badge';
-import { cellReader } from './matrix';
+import { cellReader, type Activity, type Cell } from './matrix';
 
 export interface MatrixProps {
   environments: ProjectEnvironment[];
   tenants: Tenant[];
   workloads: Workload[];
-  pins: Pin[];
-  freezes: Freeze[];
-  releases: Release[];
+  activity: Activity;
+}
+
+/** The running version with the controller's sync and health, or what waits to run. */
+function Live({ cell }: { cell: Cell }) {
+  const live = cell.deployment?.live;
+  if (!live) return <span className="muted">{cell.deployment?.desired ? 'not reported yet' : 'not deployed'}</span>;
+  return (
+    <span className="live">
+      live <code>{live.version ?? live.revision.slice(0, 7)}</code> <StatusBadge status={live.healthStatus} />
+      {live.syncStatus !== 'Synced' && <StatusBadge status={live.syncStatus} />}
+      {!cell.deployment?.current && <span className="muted"> (behind the last commit)</span>}
+    </span>
+  );
 }
 
 /**
- * Tenants x services as rows, environments as columns: each cell the desired version, its pin, the freezes in force
- * and the release in flight. Live versions come with the deployments matrix; until then these are desired versions.
+ * Tenants x services as rows, environments as columns: each cell the configured version and the live one (from the
+ * deployments matrix) with sync and health, its pin, the freezes in force and the release or promotion in flight.
  */
 export function ProjectMatrix(props: MatrixProps) {
-  const read = cellReader(props.pins, props.freezes, props.releases);
+  const read = cellReader(props.activity);
   return (
-    <table className="matrix" aria-label="Desired versions by tenant, service and environment">
+    <table className="matrix" aria-label="Versions by tenant, service and environment">
       <thead>
         <tr>
           <th scope="col">Tenant</th>
@@ -55,6 +66,8 @@ export function ProjectMatrix(props: MatrixProps) {
                 return (
                   <td key={e.environment} data-cell={`${t.slug}/${w.name}/${e.environment}`}>
                     <code>{cell.tag}</code>
+                    <br />
+                    <Live cell={cell} />
                     {cell.pin && <span className="tag pin">pinned: {cell.pin.reason}</span>}
                     {cell.freezes.map((f) => (
                       <span key={f.id} className="tag freeze">
@@ -64,6 +77,11 @@ export function ProjectMatrix(props: MatrixProps) {
                     {cell.inFlight && (
                       <Link className="tag flight" to={`/releases/${cell.inFlight.id}`}>
                         release <StatusBadge status={cell.inFlight.status} />
+                      </Link>
+                    )}
+                    {cell.promotion && (
+                      <Link className="tag flight" to={`/promotions/${cell.promotion.id}`}>
+                        promotion from {cell.promotion.sourceEnvironment} <StatusBadge status={cell.promotion.status} />
                       </Link>
                     )}
                   </td>

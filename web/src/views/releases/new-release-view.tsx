@@ -1,12 +1,51 @@
-import type { FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, ok } from '../../api/client';
-import type { Release, WorkloadChange } from '../../api/models';
+import { api, messageOf, ok } from '../../api/client';
+import type { Release, ReleasePreview, Workload, WorkloadChange } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { useAction } from '../../components/use-action';
+import { ReleasePreviewPanel } from './release-preview';
+
+/** The create body the form's fields make. */
+function bodyOf(form: HTMLFormElement, workloads: Workload[]) {
+  const v = formValues(form);
+  const changes: WorkloadChange[] = workloads
+    .map((w) => ({ workload: w.name, tag: v[`tag:${w.name}`]?.trim() ?? '' }))
+    .filter((c) => c.tag !== '');
+  return {
+    environment: v.environment ?? '',
+    tenantId: v.tenantId ?? '',
+    title: v.title ?? '',
+    ...(changes.length > 0 ? { changes } : {}),
+  };
+}
+
+/** The server's preview of the body, asked again a moment after the fields stop changing. */
+function usePreview(slug: string, body: ReturnType<typeof bodyOf> | null) {
+  const [settled, setSettled] = useState(body);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(body), 400);
+    return () => clearTimeout(timer);
+  }, [body]);
+  return useQuery({
+    queryKey: ['project', slug, 'release-preview', settled],
+    enabled: settled !== null && settled.environment !== '' && settled.tenantId !== '',
+    placeholderData: keepPreviousData,
+    retry: false,
+    // The title does not change the outcome; the route's schema only asks for one.
+    queryFn: () =>
+      ok<ReleasePreview>(
+        api.POST('/api/v2/projects/{slug}/releases/preview', {
+          params: { path: { slug } },
+          body: { ...settled!, title: settled!.title || 'preview' },
+        }),
+      ),
+  });
+}
 
 /** Environment, tenant, title and per-workload changes; the server validates and answers with the release. */
 export function NewReleaseView() {
@@ -15,18 +54,17 @@ export function NewReleaseView() {
   const parts = useProjectParts(slug);
   const create = useAction([['project', slug]]);
   const workloads = parts.workloads.data?.items ?? [];
+  const [draft, setDraft] = useState<ReturnType<typeof bodyOf> | null>(null);
+  const preview = usePreview(slug, draft);
+  const form = useRef<HTMLFormElement>(null);
+  const loaded = Boolean(parts.environments.data && parts.tenants.data && parts.workloads.data);
+  // Once the choices are there, the first environment and tenant are chosen: check them at once.
+  useEffect(() => {
+    if (loaded && form.current) setDraft(bodyOf(form.current, parts.workloads.data?.items ?? []));
+  }, [loaded, parts.workloads.data]);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const v = formValues(event.currentTarget);
-    const changes: WorkloadChange[] = workloads
-      .map((w) => ({ workload: w.name, tag: v[`tag:${w.name}`]?.trim() ?? '' }))
-      .filter((c) => c.tag !== '');
-    const body = {
-      environment: v.environment ?? '',
-      tenantId: v.tenantId ?? '',
-      title: v.title ?? '',
-      ...(changes.length > 0 ? { changes } : {}),
-    };
+    const body = bodyOf(event.currentTarget, workloads);
     const release = await create.run(() =>
       ok<Release>(api.POST('/api/v2/projects/{slug}/releases', { params: { path: { slug } }, body })),
     );
@@ -36,7 +74,13 @@ export function NewReleaseView() {
     <main>
       <h1>New release</h1>
       <ProjectNav slug={slug} />
-      <form onSubmit={submit} className="stack" aria-label="New release">
+      <form
+        ref={form}
+        onSubmit={submit}
+        onChange={(e) => setDraft(bodyOf(e.currentTarget, workloads))}
+        className="stack"
+        aria-label="New release"
+      >
         <Choice
           label="Environment"
           name="environment"
@@ -58,8 +102,10 @@ export function NewReleaseView() {
         </fieldset>
         <p className="muted">
           The release is validated against the environment&apos;s Kubernetes version and the project&apos;s policies;
-          the results are shown on its page.
+          the check below shows what it would meet before you create it.
         </p>
+        <ErrorNote error={preview.error ? messageOf(preview.error) : null} />
+        {preview.data && <ReleasePreviewPanel preview={preview.data} />}
         <ErrorNote error={create.error} />
         <Submit pending={create.pending}>Create release</Submit>
       </form>

@@ -1,0 +1,111 @@
+import type { Db } from '../db/knex';
+import { NotFound } from '../errors';
+import { loadProject } from '../gitops/delivery-model';
+import type { FileValidationResult } from '../gitops/delivery-validation';
+import type { WorkloadSources } from '../gitops/workload-sources';
+import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
+import type { OrgCaller } from '../iam/caller';
+import { pairKey, pinView, pinnedPairs } from '../pins/pin-repository';
+import type { ProjectService } from '../projects/project-service';
+import type { ProjectTenantService } from '../projects/project-tenant-service';
+import type { WorkloadChange } from '../projects/workload-spec';
+import { evaluateRelease, type ReleaseEvaluationDeps } from './release-evaluation';
+import { releaseTarget } from './release-target';
+
+export interface ReleasePreviewDeps {
+  db: Db;
+  projects: Pick<ProjectService, 'projectOf'>;
+  tenants: Pick<ProjectTenantService, 'inProject'>;
+  evaluation: ReleaseEvaluationDeps;
+  governance: GovernanceGate;
+  publicUrl: string;
+  sources: WorkloadSources;
+}
+
+/** Validation results grouped by the resource (file and `Kind/Name`) they belong to. */
+function byResource(results: FileValidationResult[]) {
+  const groups = new Map<string, { file: string; resource: string; results: Omit<FileValidationResult, 'file'>[] }>();
+  for (const { file, ...result } of results) {
+    const key = `${file}\u0000${result.resource}`;
+    const group = groups.get(key) ?? { file, resource: result.resource, results: [] };
+    group.results.push(result);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * What creating this release would meet, computed like its prepare activity and its create call but changing nothing:
+ * validation per resource, the manifest policies, the approval policies that apply, the freezes in force, the target's
+ * pin, and the status the release would reach first. A request the create route refuses with 400 is refused alike.
+ */
+export async function previewRelease(
+  deps: ReleasePreviewDeps,
+  caller: OrgCaller,
+  slug: string,
+  input: { environment: string; tenantId: string; title: string; changes?: WorkloadChange[] },
+) {
+  const { db } = deps;
+  const project = await deps.projects.projectOf(caller, slug);
+  const { tenant, environment, changes } = await releaseTarget(db, deps.tenants, caller, project, input);
+  const loaded = await loadProject(db, caller.organizationId, project.id, {
+    publicUrl: deps.publicUrl,
+    sources: deps.sources,
+  });
+  if (!loaded) throw new NotFound('project not found');
+  const evaluation = await evaluateRelease(deps.evaluation, db, loaded, {
+    organizationId: caller.organizationId,
+    tenantId: tenant.id,
+    tenantSlug: tenant.slug,
+    environment,
+    changes,
+  });
+  const gate = await deps.governance.check(
+    db,
+    { organizationId: caller.organizationId, projectId: project.id, environment, tenants: [tenant.slug] },
+    'release.deploy',
+    caller.principal.userId,
+  );
+  const pin = (await pinnedPairs(db, project.id, [{ tenant: tenant.slug, environment }])).get(
+    pairKey(tenant.slug, environment),
+  );
+  const approvals = gate.breakGlass ? [] : evaluation.approvalPolicies;
+  const refusal = project.archived
+    ? 'the project is archived'
+    : gate.blocked
+      ? `${tenant.slug}/${environment} is ${frozenMessage(gate.freezes)}`
+      : null;
+  const outcome = refusal
+    ? { status: 'Refused', reason: refusal }
+    : evaluation.blockReason
+      ? { status: 'Blocked', reason: evaluation.blockReason }
+      : approvals.length > 0
+        ? { status: 'PendingApproval', reason: approvals.map((p) => p.name).join(', ') }
+        : { status: loaded.project.policy.releases.autoDeploy ? 'Deploying' : 'AwaitingDeploy', reason: null };
+  const { validation, policies } = evaluation;
+  return {
+    project: project.slug,
+    tenant: tenant.slug,
+    tenantId: tenant.id,
+    environment,
+    changes,
+    outcome,
+    validation: {
+      summary: validation.summary,
+      blocked: validation.blocked,
+      policy: validation.policy,
+      resources: byResource(validation.results),
+    },
+    policies: {
+      blocked: policies.blocked,
+      failed: policies.failed,
+      failedEnforced: policies.failedEnforced,
+      violations: policies.violations,
+      summary: policies.summary,
+    },
+    approvalPolicies: approvals.map((p) => ({ id: p.id, name: p.name, requiredApprovals: p.requiredApprovals })),
+    freezes: gate.freezes,
+    breakGlass: gate.breakGlass,
+    pin: pin ? pinView(pin) : null,
+  };
+}

@@ -1,0 +1,155 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from '../helpers/browser';
+import { makeOrg } from '../helpers/fixtures';
+import { httpClient } from '../helpers/http-client';
+import { providerEnv, startOAuthProvider, type FakeOAuthProvider } from '../helpers/oauth-providers';
+import { startSmtpCapture, type CapturedMail, type SmtpCapture } from '../helpers/smtp-capture';
+import type { TestPlatform } from '../helpers/test-platform';
+import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
+
+/**
+ * The account views end to end in Debian's chromium against the real platform: registration, the mailed links
+ * (verify email, reset password) read from a real SMTP listener, an invitation accepted from its mailed link that
+ * switches the user to the inviting organization, and OAuth sign-in against a real local HTTP provider. Every view is
+ * screenshotted and checked with axe.
+ */
+jest.setTimeout(120_000);
+
+let platform: TestPlatform;
+let browser: Browser;
+let smtp: SmtpCapture;
+let google: FakeOAuthProvider;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let user: UiUser;
+const email = 'new.user@example.test';
+let password = 'correct horse battery staple';
+
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+  google = await startOAuthProvider('oidc', 'google-client');
+  platform = await startUiPlatform({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Platform <no-reply@example.test>',
+    REGISTRATION_OPEN: 'true',
+    ...providerEnv('google', google),
+  });
+  browser = await launchChromium();
+  org = await makeOrg(platform, ['owner']);
+  user = await openUser(browser, platform.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+  await smtp?.close();
+  await google?.close();
+});
+
+afterEach(async () => {
+  const step = (expect.getState().currentTestName ?? 'step').replace(/\W+/g, '-').slice(-60);
+  await screenshot(user.page, `after-${step}`, false);
+  expect(user.problems).toEqual([]);
+});
+
+/** The path and query of the link to this platform in a mail (the browser opens it like a reader would). */
+function linkIn(mail: CapturedMail, path: string): string {
+  const url = new RegExp(`https?://[^\\s]+${path}[^\\s]*`).exec(mail.text)?.[0];
+  if (!url) throw new Error(`no ${path} link in mail "${mail.subject}"`);
+  const parsed = new URL(url);
+  expect(parsed.origin).toBe(platform.url);
+  return parsed.pathname + parsed.search;
+}
+
+async function signIn(secret: string) {
+  await user.page.goto('/login');
+  await user.page.getByLabel('Email').fill(email);
+  await user.page.getByLabel('Password').fill(secret);
+  await user.page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('account views in chromium', () => {
+  it('registers, opens the mailed verification link and signs in', async () => {
+    const page = user.page;
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Name').fill('New User');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password (8 characters or more)').fill(password);
+    expect(await checkView(user, 'register')).toEqual([]);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').getByText('Check your email to continue.').waitFor();
+
+    await page.goto(linkIn(await smtp.waitFor(email, /confirm your email/i), '/verify-email'));
+    expect(await checkView(user, 'verify-email')).toEqual([]);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('status').getByText('Your address is verified.').waitFor();
+
+    await signIn(password);
+    // A new account belongs to no organization yet.
+    await page.getByRole('heading', { name: 'Choose an organization' }).waitFor();
+    await page.getByText(email).waitFor();
+  });
+
+  it('resets a forgotten password through the mailed link', async () => {
+    const page = user.page;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(email);
+    expect(await checkView(user, 'forgot-password')).toEqual([]);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/reset link is on its way/)
+      .waitFor();
+
+    await page.goto(linkIn(await smtp.waitFor(email, /reset your password/i), '/reset-password'));
+    password = 'a brand new passphrase';
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    expect(await checkView(user, 'reset-password')).toEqual([]);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Your password is changed/)
+      .waitFor();
+
+    await signIn('correct horse battery staple');
+    await page.getByRole('alert').waitFor();
+    await signIn(password);
+    await page.getByRole('heading', { name: 'Choose an organization' }).waitFor();
+  });
+
+  it('accepts a mailed invitation and switches to the inviting organization', async () => {
+    const invited = await httpClient(platform.url).post(`/api/v1/organizations/${org.org.slug}/invitations`, {
+      token: org.members.owner!.token,
+      body: { email, role: 'member' },
+    });
+    expect(invited.status).toBe(201);
+    const page = user.page;
+    await page.goto(linkIn(await smtp.waitFor(email, /you are invited/i), '/invitations/'));
+    await page.getByText(/You are invited to join/).waitFor();
+    expect(await checkView(user, 'invitation')).toEqual([]);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    const switcher = page.getByLabel('Organization');
+    expect(await switcher.locator('option:checked').textContent()).toBe(org.org.name);
+  });
+
+  it('signs in with OAuth through a real provider on a local port', async () => {
+    const other = await openUser(browser, platform.url);
+    try {
+      google.user = { subject: 'sub-ui-1', email: 'oauth.user@example.test', emailVerified: true, name: 'OAuth User' };
+      await other.page.goto('/login');
+      expect(await checkView(other, 'sign-in-oauth')).toEqual([]);
+      await other.page.getByRole('link', { name: 'Continue with Google' }).click();
+      // The provider's authorize endpoint answers the browser with the platform's callback; the callback sets the
+      // refresh cookie and brings the browser back into the app.
+      await other.page.getByText('oauth.user@example.test').waitFor();
+      expect(google.authorizeRequests).toHaveLength(1);
+      expect(google.tokenRequests).toBe(1);
+      expect(await other.page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+      expect(other.problems).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+});
