@@ -123,7 +123,7 @@ export function createS3BlobStore(settings: ObjectStoreConfig, dataDir: string):
   return {
     async startUpload() {
       const id = randomUUID();
-      await client.send(new PutObjectCommand({ Bucket, Key: markerKey(id), Body: '' }));
+      await client.send(new PutObjectCommand({ Bucket, Key: markerKey(id), Body: '', ContentLength: 0 }));
       return id;
     },
     async appendUpload(id, body, maxBytes) {

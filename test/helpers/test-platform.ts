@@ -65,11 +65,14 @@ export function sharedSettings(config: Config): Record<string, string> {
 
 /**
  * The real app on an ephemeral port, a real worker, an isolated database: tests call it over HTTP.
- * `env` overrides configuration the way an operator would.
+ * `env` overrides configuration the way an operator would; `database` makes it a second process of the deployment
+ * that owns that database (its own DATA_DIR and task queues; the owner drops the database).
  */
-export async function startTestPlatform(opts: { env?: Record<string, string>; worker?: boolean } = {}) {
+export async function startTestPlatform(
+  opts: { env?: Record<string, string>; worker?: boolean; database?: TestDatabase } = {},
+) {
   installTemporalRuntime();
-  const database = await createTestDatabase();
+  const database = opts.database ?? (await createTestDatabase());
   const prefix = `t${randomBytes(4).toString('hex')}-`;
   const config = loadConfig(testEnv(database, prefix, opts.env));
   const log = createLogger(config.logLevel);
@@ -128,7 +131,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
       await connection?.close();
       await http.shutdown(1000);
       await closeServices(services);
-      await database.drop();
+      if (!opts.database) await database.drop();
     },
   };
   if (opts.worker !== false) await platform.startWorker();
