@@ -4,7 +4,7 @@ import { DIGEST_ALGORITHMS, algorithmOf, type DigestAlgorithm } from './digest';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 async function hashFile(file: string, algorithm: DigestAlgorithm): Promise<string> {
