@@ -118,6 +118,14 @@ export class CommitRefused extends Error {
   }
 }
 
+/** The database names a project whose repository the configured volume lacks (docs/operations.md). */
+export class RepositoryMissing extends Error {
+  override readonly name = 'RepositoryMissing';
+  constructor(readonly path: string) {
+    super(`the project's Git repository is missing from the volume (${path}): is DATA_DIR the shared volume?`);
+  }
+}
+
 /** The workloads an image operation changes, the first one and the rest. */
 function imageUpdatesOf(op: ImageUpdate & { more?: ImageUpdate[] }): ImageUpdate[] {
   const { workload, pairs, tag, requestId } = op;
@@ -210,8 +218,8 @@ export async function runCommit(deps: CommitPathDeps, req: CommitRequest): Promi
  * and the commit), unaudited, so it is put back. A repository with no records yet (older than `git_commits`) is
  * trusted as it is.
  */
-async function settledParent(repo: string, present: boolean, head: string | null): Promise<string | null> {
-  const tip = present ? await readBranch(repo) : null;
+async function settledParent(repo: string, head: string | null): Promise<string | null> {
+  const tip = await readBranch(repo);
   if (head === null || tip === head) return tip;
   if (!(await restoreBranch(repo, tip, head))) throw new Error('the branch moved while the repository was locked');
   return head;
@@ -242,10 +250,12 @@ async function commitInTransaction(
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
   const loaded = await loadFor(trx, req, deps);
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-  const present = await deps.repositories.exists(req.organizationId, req.projectId);
+  // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
+  // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
+  if (!(await deps.repositories.exists(req.organizationId, req.projectId))) throw new RepositoryMissing(repo);
   const records = await commitRecordState(trx, req.projectId, req.idempotencyKey);
   // The branch cannot move before this transaction ends: every writer takes the lock above first.
-  const parent = await settledParent(repo, present, records.head);
+  const parent = await settledParent(repo, records.head);
   const existing =
     records.keySha ??
     (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
@@ -255,7 +265,6 @@ async function commitInTransaction(
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await refuseFrozenImages(deps.governance, trx, req);
   if (!existing) refuseGoneTarget(loaded, req.operation);
-  if (!present) await deps.repositories.ensure(req.organizationId, req.projectId);
 
   const mutated = await applyDatabaseSide(trx, loaded, req, deps);
   let sha = existing;

@@ -3,7 +3,7 @@
  * answer says 503 (retry later, the load balancer's readiness agrees) rather than 500. It walks the error's cause chain:
  * knex and the Temporal client wrap the network error they met.
  */
-export type Dependency = 'PostgreSQL' | 'Temporal' | 'a dependency';
+export type Dependency = 'PostgreSQL' | 'Temporal' | 'the Git volume' | 'a dependency';
 
 /** Socket-level failures: the peer is down, unreachable or went away mid-request. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
@@ -23,6 +23,7 @@ interface ErrorLike {
 function dependencyOf(err: ErrorLike): Dependency | null {
   const name = String(err.name ?? '');
   const message = String(err.message ?? '');
+  if (name === 'RepositoryMissing') return 'the Git volume';
   if (name === 'KnexTimeoutError' || POSTGRES_MESSAGES.test(message)) return 'PostgreSQL';
   if (typeof err.code === 'string' && POSTGRES_DOWN.test(err.code) && err.code.length === 5) return 'PostgreSQL';
   if (name === 'ConnectionError' || name === 'ServiceError') {
