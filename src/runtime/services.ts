@@ -68,7 +68,10 @@ function readinessOf(db: Db, temporal: Client, validation: ValidationEngine): Re
   readiness.add({
     name: 'temporal',
     check: async () => {
-      await temporal.connection.workflowService.getSystemInfo({});
+      // A deadline ends the call (and the client's retries of it) with the probe, so an outage leaves none running.
+      await temporal.connection.withDeadline(Date.now() + 2000, () =>
+        temporal.connection.workflowService.getSystemInfo({}),
+      );
       return null;
     },
   });
