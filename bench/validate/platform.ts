@@ -16,7 +16,7 @@ import { freePort } from '../../src/net/free-port';
 export async function startBenchPlatform(
   env: Record<string, string> = {},
   opts: { worker?: boolean } = {},
-): Promise<{ baseUrl: string; token: string; services: Services; stop(): Promise<void> }> {
+): Promise<{ baseUrl: string; token: string; databaseUrl: string; services: Services; stop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-platform-'));
   fs.chmodSync(dataDir, 0o755);
   const config = loadConfig({
@@ -54,6 +54,7 @@ export async function startBenchPlatform(
   return {
     baseUrl: platform.http!.url,
     token,
+    databaseUrl: endpoints.databaseUrl,
     services: platform.services,
     async stop() {
       await platform.stop();

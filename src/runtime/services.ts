@@ -119,7 +119,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   return { ...core, ...createDomainServices(core) };
 }
 
-export async function closeServices(services: CoreServices): Promise<void> {
+export async function closeServices(services: CoreServices & { standing?: { close(): Promise<void> } }) {
+  await services.standing?.close();
   await services.mailer.close();
   await services.temporal.connection.close();
   await services.db.destroy();
