@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
 import type { DigestAlgorithm } from './digest';
 
 export { DIGEST } from './digest';
@@ -39,3 +40,25 @@ export interface BlobStore {
 }
 
 export class UploadTooLarge extends Error {}
+
+/**
+ * Counts (refusing beyond `maxBytes` with what the upload held `before`) and, for an upload empty before, hashes an
+ * appended body on its way to storage: a transform in the pipeline, not a 'data' listener, which would switch off
+ * backpressure.
+ */
+export function appendMeter(before: number, maxBytes: number) {
+  let written = 0;
+  const hash = before === 0 ? createHash('sha256') : null;
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      written += chunk.length;
+      hash?.update(chunk);
+      done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
+    },
+  });
+  return {
+    transform,
+    written: () => written,
+    result: () => ({ size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null }),
+  };
+}

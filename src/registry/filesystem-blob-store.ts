@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { UploadTooLarge, type BlobStore } from './blob-store';
+import { appendMeter, type BlobStore } from './blob-store';
 import { DIGEST_ALGORITHMS, algorithmOf, type DigestAlgorithm } from './digest';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 async function hashFile(file: string, algorithm: DigestAlgorithm): Promise<string> {
@@ -41,19 +40,9 @@ export function createFilesystemBlobStore(dataDir: string): BlobStore {
       return id;
     },
     async appendUpload(id, body, maxBytes) {
-      const before = (await sizeOf(uploadPath(id))) ?? 0;
-      let written = 0;
-      const hash = before === 0 ? createHash('sha256') : null;
-      // A transform in the pipeline (not a 'data' listener, which would switch off backpressure) counts and hashes.
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          written += chunk.length;
-          hash?.update(chunk);
-          done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
-        },
-      });
-      await pipeline(body, limit, createWriteStream(uploadPath(id), { flags: 'a' }));
-      return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
+      const meter = appendMeter((await sizeOf(uploadPath(id))) ?? 0, maxBytes);
+      await pipeline(body, meter.transform, createWriteStream(uploadPath(id), { flags: 'a' }));
+      return meter.result();
     },
     uploadSize: (id) => sizeOf(uploadPath(id)),
     hashUpload: (id, algorithm) => hashFile(uploadPath(id), algorithm),

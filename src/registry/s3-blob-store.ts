@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
@@ -14,7 +14,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { ObjectStoreConfig } from '../config/registry';
-import { UploadTooLarge, type BlobStore } from './blob-store';
+import { appendMeter, type BlobStore } from './blob-store';
 import { DIGEST_ALGORITHMS, algorithmOf, type DigestAlgorithm } from './digest';
 
 interface StoredObject {
@@ -22,6 +22,7 @@ interface StoredObject {
   size: number;
 }
 
+const total = (parts: StoredObject[]) => parts.reduce((sum, p) => sum + p.size, 0);
 const notFound = (err: unknown) =>
   (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
@@ -115,9 +116,8 @@ export function createS3BlobStore(settings: ObjectStoreConfig, dataDir: string):
       await client.send(new CopyObjectCommand({ Bucket, Key: key, CopySource: `${Bucket}/${only.key}` }));
       return;
     }
-    const size = parts.reduce((sum, p) => sum + p.size, 0);
     const body = joined(parts.map((p) => p.key));
-    await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: size }));
+    await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: total(parts) }));
   }
 
   return {
@@ -128,20 +128,12 @@ export function createS3BlobStore(settings: ObjectStoreConfig, dataDir: string):
     },
     async appendUpload(id, body, maxBytes) {
       const parts = (await partsOf(id)) ?? [];
-      const before = parts.reduce((sum, p) => sum + p.size, 0);
-      let written = 0;
-      const hash = before === 0 ? createHash('sha256') : null;
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          written += chunk.length;
-          hash?.update(chunk);
-          done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
-        },
-      });
+      const meter = appendMeter(total(parts), maxBytes);
       await fs.mkdir(staging, { recursive: true });
       const file = path.join(staging, `${id}-${randomUUID()}`);
       try {
-        await pipeline(body, limit, createWriteStream(file));
+        await pipeline(body, meter.transform, createWriteStream(file));
+        const written = meter.written();
         if (written > 0) {
           const Key = `${uploadPrefix(id)}part-${String(parts.length).padStart(8, '0')}`;
           await client.send(
@@ -151,11 +143,11 @@ export function createS3BlobStore(settings: ObjectStoreConfig, dataDir: string):
       } finally {
         await fs.rm(file, { force: true });
       }
-      return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
+      return meter.result();
     },
     async uploadSize(id) {
       const parts = await partsOf(id);
-      return parts === null ? null : parts.reduce((sum, p) => sum + p.size, 0);
+      return parts === null ? null : total(parts);
     },
     hashUpload: async (id, algorithm) => hashParts((await partsOf(id)) ?? [], algorithm),
     async commitUpload(id, digest, hashed) {
