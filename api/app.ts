@@ -27,7 +27,11 @@ export function createApp(services: ApiServices): Koa<AppState> {
   const authenticators = [
     bearerDispatcher({
       ...services.machineAuth,
-      session: withCurrentMembership(services.db, jwtAuthenticator(services.accessTokens, tokenLiveness(services.db))),
+      session: withCurrentMembership(
+        services.db,
+        jwtAuthenticator(services.accessTokens, tokenLiveness(services.db, services.standing)),
+        services.standing,
+      ),
     }),
   ];
   const auth = new AuthChain(authenticators, services.authorization);

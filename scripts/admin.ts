@@ -18,7 +18,7 @@ import {
 import { NoEmbeddedDatabase, resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
 import { createRepositoryStore } from '../src/gitops/repository-store';
-import { createBlobStore } from '../src/registry/blob-store';
+import { createBlobStore } from '../src/registry/create-blob-store';
 import { createRegistryService } from '../src/registry/registry-service';
 
 const USAGE = `usage: npm run admin -- <command> [options] [--init]
@@ -75,7 +75,7 @@ const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{
     'grant-app-role': async (deps, o) => ({ output: await grantAppRole(deps, need(o, 'role')), exitCode: 0 }),
     'registry-gc': async (deps) => {
       const config = configFromProcess();
-      const blobs = createBlobStore(config.dataDir);
+      const blobs = createBlobStore(config.dataDir, config.registry.objectStore);
       const registry = createRegistryService({ ...deps, blobs, config: config.registry });
       return { output: await registry.collectGarbage(), exitCode: 0 };
     },

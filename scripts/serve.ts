@@ -1,4 +1,4 @@
-import { configFromProcess, exitOnConfigError, type Config } from '../src/config';
+import { exitOnConfigError, splitModeConfigFromProcess, type Config } from '../src/config';
 import { createLogger, errorFields } from '../src/logging/logger';
 import { runPlatform, type PlatformRoles } from '../src/runtime/platform';
 import { externalEndpoints } from '../src/runtime/require-external';
@@ -25,7 +25,7 @@ if (!selected) {
 }
 let config: Config;
 try {
-  config = configFromProcess();
+  config = splitModeConfigFromProcess();
   externalEndpoints(config);
 } catch (err) {
   exitOnConfigError(err);

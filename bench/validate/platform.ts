@@ -19,6 +19,7 @@ export async function startBenchPlatform(
 ): Promise<{
   baseUrl: string;
   token: string;
+  databaseUrl: string;
   services: Services;
   /** The environment another process (`scripts/serve.ts api`) joins this platform with: same database, Temporal, data. */
   joinEnv: Record<string, string>;
@@ -61,6 +62,7 @@ export async function startBenchPlatform(
   return {
     baseUrl: platform.http!.url,
     token,
+    databaseUrl: endpoints.databaseUrl,
     services: platform.services,
     joinEnv: {
       DATA_DIR: dataDir,

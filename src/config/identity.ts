@@ -29,6 +29,11 @@ export interface IdentityConfig {
   registrationOpen: boolean;
   /** Idle timeout of a refresh family: a refresh token unused this long is dead. */
   sessionIdleMs: number;
+  /**
+   * AUTH_STANDING_CACHE_TTL (default 5s, at most 60s; AUTH_STANDING_CACHE=false: 0, no cache): how long an API process
+   * keeps a user's standing (session live, membership role), invalidated at once on change (src/iam/standing-cache.ts).
+   */
+  standingCacheTtlMs: number;
   /** Absolute lifetime of a refresh family from login, whatever the activity (the "session duration" setting). */
   sessionMaxMs: number;
   /** `__Host-` prefixed Secure cookie when PUBLIC_URL is https; a plain cookie for local http. */
@@ -176,6 +181,7 @@ export function loadIdentityConfig(env: Env, publicUrl: string, dataDir: string)
     mail: loadMailConfig(env, dataDir),
     registrationOpen: readBool(env, 'REGISTRATION_OPEN', true),
     sessionIdleMs: Math.min(sessionIdleMs, sessionMaxMs),
+    standingCacheTtlMs: readBool(env, 'AUTH_STANDING_CACHE', true) ? standingCacheTtlMs(env) : 0,
     sessionMaxMs,
     cookieName: https ? '__Host-refresh_token' : 'refresh_token',
     cookieSecure: https,
@@ -206,4 +212,10 @@ export function loadIdentityConfig(env: Env, publicUrl: string, dataDir: string)
       mfaPage: relativePath(env, 'AUTH_MFA_PAGE', '/login/mfa'),
     },
   };
+}
+
+function standingCacheTtlMs(env: Env): number {
+  const ttl = readDurationMs(env, 'AUTH_STANDING_CACHE_TTL', 5000);
+  if (ttl > 60_000) throw new ConfigError('AUTH_STANDING_CACHE_TTL must be at most 60s');
+  return ttl;
 }

@@ -185,6 +185,26 @@ export function configFromProcess(): Config {
   return loadConfig(process.env);
 }
 
+/**
+ * What every API and worker process of a split deployment must share (docs/operations.md): left unset, each process
+ * would generate its own keys (tokens failing across processes, sealed values unreadable) and write its local address
+ * into Applications. The embedded `npm start` generates them instead.
+ */
+export const SPLIT_MODE_SETTINGS = ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'MFA_ENCRYPTION_KEY', 'PUBLIC_URL'] as const;
+
+/** The configuration of `serve api|worker`: refused, naming each missing setting, without the shared ones. */
+export function splitModeConfig(env: Env): Config {
+  const missing = SPLIT_MODE_SETTINGS.filter((name) => readOptional(env, name) === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(`split mode needs the shared settings ${missing.join(', ')} (docs/operations.md)`);
+  }
+  return loadConfig(env);
+}
+
+export function splitModeConfigFromProcess(): Config {
+  return splitModeConfig(process.env);
+}
+
 /** Lets entry points report a bad setting as one line instead of a stack trace. */
 export function exitOnConfigError(err: unknown): never {
   if (err instanceof ConfigError) {

@@ -1,4 +1,4 @@
-import { type Env, readInt } from './parse';
+import { ConfigError, type Env, readBool, readInt, readOptional, readString, readUrl } from './parse';
 
 export interface RegistryConfig {
   /** REGISTRY_MAX_BYTES_PER_ORG: bytes of distinct blobs one organization's repositories may link (413 beyond). */
@@ -19,6 +19,44 @@ export interface RegistryConfig {
   helmPath?: string;
   /** KUBECTL_PATH: the kubectl whose `kubectl kustomize` builds kustomize folders (unset: the bundled one). */
   kubectlPath?: string;
+  /** REGISTRY_S3_BUCKET and the rest: blobs and uploads in S3-compatible object storage; unset: under DATA_DIR. */
+  objectStore: ObjectStoreConfig | undefined;
+}
+
+/** S3-compatible object storage (AWS S3, MinIO, Ceph RGW, GCS interoperability, ...) shared by every API process. */
+export interface ObjectStoreConfig {
+  /** REGISTRY_S3_BUCKET: an existing bucket; the platform creates no buckets. */
+  bucket: string;
+  /** REGISTRY_S3_ENDPOINT: the service's URL for a non-AWS store; unset: AWS S3 of the region. */
+  endpoint: string | undefined;
+  /** REGISTRY_S3_REGION (default us-east-1). */
+  region: string;
+  /** REGISTRY_S3_PREFIX: keys start with it (several deployments in one bucket); default none. */
+  prefix: string;
+  /** REGISTRY_S3_FORCE_PATH_STYLE: `endpoint/bucket/key` addressing (default: true when an endpoint is set). */
+  forcePathStyle: boolean;
+  /** REGISTRY_S3_ACCESS_KEY_ID and REGISTRY_S3_SECRET_ACCESS_KEY; unset: the AWS SDK's default credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+function loadObjectStoreConfig(env: Env): ObjectStoreConfig | undefined {
+  const bucket = readOptional(env, 'REGISTRY_S3_BUCKET');
+  if (bucket === undefined) return undefined;
+  const endpoint = readUrl(env, 'REGISTRY_S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = readOptional(env, 'REGISTRY_S3_ACCESS_KEY_ID');
+  const secretAccessKey = readOptional(env, 'REGISTRY_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('REGISTRY_S3_ACCESS_KEY_ID and REGISTRY_S3_SECRET_ACCESS_KEY must be set together');
+  }
+  const prefix = readString(env, 'REGISTRY_S3_PREFIX', '').replace(/^\/+|\/+$/g, '');
+  return {
+    bucket,
+    endpoint,
+    region: readString(env, 'REGISTRY_S3_REGION', 'us-east-1'),
+    prefix: prefix ? `${prefix}/` : '',
+    forcePathStyle: readBool(env, 'REGISTRY_S3_FORCE_PATH_STYLE', endpoint !== undefined),
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
 }
 
 const GIB = 1024 * 1024 * 1024;
@@ -34,5 +72,6 @@ export function loadRegistryConfig(env: Env): RegistryConfig {
     gcGraceSeconds: readInt(env, 'REGISTRY_GC_GRACE_SECONDS', 3600, 0, 30 * 24 * 3600),
     helmPath: env.HELM_PATH?.trim() || undefined,
     kubectlPath: env.KUBECTL_PATH?.trim() || undefined,
+    objectStore: loadObjectStoreConfig(env),
   };
 }

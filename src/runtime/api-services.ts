@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { createIdentity, type Identity } from '../identity/identity';
+import { createStandingCache, type StandingCache } from '../iam/standing-cache';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import type { Logger } from '../logging/logger';
 import { createMemberMfaReset, type MemberMfaReset } from '../orgs/member-mfa-reset';
@@ -14,6 +15,8 @@ export interface ApiServices extends Services {
   accessTokens: AccessTokens;
   identity: Identity;
   memberMfa: MemberMfaReset;
+  /** Users' standing as the auth chain reads it, cached for seconds (closed by closeServices). */
+  standing: StandingCache;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -36,5 +39,11 @@ export async function createApiServices(config: Config, endpoints: Endpoints, lo
     accessTokens,
     identity,
     memberMfa: createMemberMfaReset({ db: services.db, misses: services.misses, mfa: identity.mfaSettings }),
+    standing: createStandingCache({
+      ttlMs: config.identity.standingCacheTtlMs,
+      db: services.db,
+      databaseUrl: endpoints.databaseUrl,
+      log: services.log,
+    }),
   };
 }

@@ -19,7 +19,7 @@ import { createPolicyService, type PolicyService } from '../policies/policy-serv
 import { releasePolicyCheck } from '../policies/policy-check';
 import { approvalRequirement } from '../approval-policies/approval-gate';
 import { createProjectDomain, type ProjectDomain } from '../projects/project-domain';
-import { createBlobStore } from '../registry/blob-store';
+import { createBlobStore } from '../registry/create-blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
@@ -133,7 +133,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     publicUrl: config.publicUrl,
   });
   const repositories = createRepositoryStore(config.dataDir);
-  const blobs = createBlobStore(config.dataDir);
+  const blobs = createBlobStore(config.dataDir, config.registry.objectStore);
   const registry = createRegistryService({ db, audit, blobs, config: config.registry });
   const tools = createKubeTools({
     helmPath: config.registry.helmPath,

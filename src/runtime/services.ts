@@ -68,7 +68,10 @@ function readinessOf(db: Db, temporal: Client, validation: ValidationEngine): Re
   readiness.add({
     name: 'temporal',
     check: async () => {
-      await temporal.connection.workflowService.getSystemInfo({});
+      // A deadline ends the call (and the client's retries of it) with the probe, so an outage leaves none running.
+      await temporal.connection.withDeadline(Date.now() + 2000, () =>
+        temporal.connection.workflowService.getSystemInfo({}),
+      );
       return null;
     },
   });
@@ -116,7 +119,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
   return { ...core, ...createDomainServices(core) };
 }
 
-export async function closeServices(services: CoreServices): Promise<void> {
+export async function closeServices(services: CoreServices & { standing?: { close(): Promise<void> } }) {
+  await services.standing?.close();
   await services.mailer.close();
   await services.temporal.connection.close();
   await services.db.destroy();

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
@@ -44,12 +46,33 @@ export function testEnv(
 }
 
 /**
- * The real app on an ephemeral port, a real worker, an isolated database: tests call it over HTTP.
- * `env` overrides configuration the way an operator would.
+ * The settings a split-mode process (`scripts/serve.ts api|worker`) refuses to start without, taken from a running test
+ * platform (the keys it generated under its DATA_DIR, its PUBLIC_URL), so the spawned process is one deployment with it.
  */
-export async function startTestPlatform(opts: { env?: Record<string, string>; worker?: boolean } = {}) {
+export function sharedSettings(config: Config): Record<string, string> {
+  const secrets = path.join(config.dataDir, 'secrets');
+  const jwt = JSON.parse(fs.readFileSync(path.join(secrets, 'jwt-signing-key.json'), 'utf8')) as {
+    privatePem: string;
+    publicPem: string;
+  };
+  return {
+    JWT_PRIVATE_KEY: jwt.privatePem,
+    JWT_PUBLIC_KEY: jwt.publicPem,
+    MFA_ENCRYPTION_KEY: fs.readFileSync(path.join(secrets, 'mfa-encryption-key'), 'utf8').trim(),
+    PUBLIC_URL: config.publicUrl,
+  };
+}
+
+/**
+ * The real app on an ephemeral port, a real worker, an isolated database: tests call it over HTTP.
+ * `env` overrides configuration the way an operator would; `database` makes it a second process of the deployment
+ * that owns that database (its own DATA_DIR and task queues; the owner drops the database).
+ */
+export async function startTestPlatform(
+  opts: { env?: Record<string, string>; worker?: boolean; database?: TestDatabase } = {},
+) {
   installTemporalRuntime();
-  const database = await createTestDatabase();
+  const database = opts.database ?? (await createTestDatabase());
   const prefix = `t${randomBytes(4).toString('hex')}-`;
   const config = loadConfig(testEnv(database, prefix, opts.env));
   const log = createLogger(config.logLevel);
@@ -108,7 +131,7 @@ export async function startTestPlatform(opts: { env?: Record<string, string>; wo
       await connection?.close();
       await http.shutdown(1000);
       await closeServices(services);
-      await database.drop();
+      if (!opts.database) await database.drop();
     },
   };
   if (opts.worker !== false) await platform.startWorker();

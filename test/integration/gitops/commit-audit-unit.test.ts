@@ -1,7 +1,14 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { runScript } from '../../helpers/child-process';
 import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
-import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
+import fs from 'node:fs';
+import {
+  commitPathDepsOf,
+  RepositoryMissing,
+  runCommit,
+  type CommitPathDeps,
+  type CommitRequest,
+} from '../../../src/gitops/commit-path';
 import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
@@ -166,3 +173,21 @@ it('writes concurrent writes to one repository as one commit each, and a failed 
   expect(await db('git_commits').where({ idempotency_key: 'pass-poison' })).toEqual([]);
   expect(await unaudited()).toEqual([]);
 }, 60_000);
+
+it('stops a commit whose repository the volume lacks, never starting a fresh one (issue 34)', async () => {
+  const tip = await readBranch(repo);
+  // What a process whose DATA_DIR is not the shared volume sees: the database names the project, the volume has no
+  // repository for it.
+  fs.renameSync(repo, `${repo}.elsewhere`);
+  try {
+    await expect(runCommit(deps, request('unit-missing', 'on the wrong volume'))).rejects.toThrow(RepositoryMissing);
+    expect(fs.existsSync(repo)).toBe(false);
+    expect(await platform.services.db('git_commits').where({ idempotency_key: 'unit-missing' })).toEqual([]);
+  } finally {
+    fs.renameSync(`${repo}.elsewhere`, repo);
+  }
+  // On the right volume the same write continues the one history.
+  const next = await runCommit(deps, request('unit-missing', 'on the wrong volume'));
+  expect(next.created).toBe(true);
+  expect((await gitText(repo, ['rev-parse', `${next.sha}^`])).trim()).toBe(tip);
+});

@@ -3,7 +3,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { findCommitByKey, readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
@@ -33,6 +33,7 @@ afterAll(() => platform.close());
 function spawnWorker() {
   return spawnScript('scripts/serve.ts', ['worker'], {
     ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    ...sharedSettings(platform.config),
     WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
     LOG_LEVEL: 'warn',
   });

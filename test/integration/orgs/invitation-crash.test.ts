@@ -12,7 +12,7 @@ import { eventually, freePort } from '../../helpers/net';
 import type { SmtpCapture } from '../../helpers/smtp-capture';
 import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
 import { startTcpProxy } from '../../helpers/tcp-proxy';
-import { testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { hashInvitationToken } from '../../../src/invitations/invitation-token';
 import { invitationTokenIn } from './invitation-mail';
 
@@ -33,11 +33,10 @@ async function apiProcessBehind(proxyPort: number) {
   const port = await freePort();
   const child = spawnScript('scripts/serve.ts', ['api'], {
     ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    ...sharedSettings(platform.config),
     TEMPORAL_ADDRESS: `127.0.0.1:${proxyPort}`,
     SMTP_URL: smtp.url,
     PORT: String(port),
-    // One deployment behind one URL: the tokens this test holds were issued for it.
-    PUBLIC_URL: platform.config.publicUrl,
     LOG_LEVEL: 'warn',
   });
   const url = `http://127.0.0.1:${port}`;

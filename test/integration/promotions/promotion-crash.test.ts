@@ -2,7 +2,7 @@ import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
 import { harnessState } from '../../helpers/harness-state';
 import { eventually } from '../../helpers/net';
-import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from './promotion-harness';
@@ -35,6 +35,7 @@ describe('a promotion whose worker is killed during execution', () => {
     await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
     const worker = spawnScript('scripts/serve.ts', ['worker'], {
       ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+      ...sharedSettings(platform.config),
       WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
       LOG_LEVEL: 'warn',
     });

@@ -5,7 +5,7 @@ import { proofProgressQuery, type ProofResult } from '../../../src/diagnostics/p
 import { exited, spawnScript } from '../../helpers/child-process';
 import { harnessState } from '../../helpers/harness-state';
 import { eventually, freePort } from '../../helpers/net';
-import { startTestPlatform, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
 
 let platform: TestPlatform;
 
@@ -17,6 +17,7 @@ afterAll(() => platform.close());
 function startWorkerProcess(extra: Record<string, string> = {}) {
   return spawnScript('scripts/serve.ts', ['worker'], {
     ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    ...sharedSettings(platform.config),
     WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
     LOG_LEVEL: 'warn',
     ...extra,

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../../src/config';
+import { ConfigError, loadConfig, splitModeConfig } from '../../../src/config';
 
 describe('loadConfig', () => {
   it('gives embedded defaults with no settings', () => {
@@ -40,5 +40,47 @@ describe('loadConfig', () => {
   it('reads durations with units', () => {
     expect(loadConfig({ SHUTDOWN_GRACE: '1500ms' }).shutdownGraceMs).toBe(1500);
     expect(loadConfig({ SHUTDOWN_GRACE: '2m' }).shutdownGraceMs).toBe(120_000);
+  });
+
+  it('keeps registry blobs under DATA_DIR unless a bucket is set, and reads the object storage settings', () => {
+    expect(loadConfig({}).registry.objectStore).toBeUndefined();
+    expect(
+      loadConfig({
+        REGISTRY_S3_BUCKET: 'blobs',
+        REGISTRY_S3_ENDPOINT: 'http://minio:9000',
+        REGISTRY_S3_PREFIX: '/prod/',
+        REGISTRY_S3_ACCESS_KEY_ID: 'id',
+        REGISTRY_S3_SECRET_ACCESS_KEY: 'secret',
+      }).registry.objectStore,
+    ).toEqual({
+      bucket: 'blobs',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      prefix: 'prod/',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    expect(loadConfig({ REGISTRY_S3_BUCKET: 'b' }).registry.objectStore).toMatchObject({
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+    });
+    expect(() => loadConfig({ REGISTRY_S3_BUCKET: 'b', REGISTRY_S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      'REGISTRY_S3_ACCESS_KEY_ID and REGISTRY_S3_SECRET_ACCESS_KEY must be set together',
+    );
+  });
+
+  it('refuses split mode without the shared settings, naming each missing one', () => {
+    expect(() => splitModeConfig({ PUBLIC_URL: 'https://delivery.example.com' })).toThrow(
+      new ConfigError(
+        'split mode needs the shared settings JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, MFA_ENCRYPTION_KEY (docs/operations.md)',
+      ),
+    );
+  });
+
+  it("caches users' standing for 5 seconds by default, at most a minute, or not at all", () => {
+    expect(loadConfig({}).identity.standingCacheTtlMs).toBe(5000);
+    expect(loadConfig({ AUTH_STANDING_CACHE: 'false' }).identity.standingCacheTtlMs).toBe(0);
+    expect(() => loadConfig({ AUTH_STANDING_CACHE_TTL: '2m' })).toThrow('AUTH_STANDING_CACHE_TTL must be at most 60s');
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * Tells an outage of an engine the platform depends on (PostgreSQL, Temporal) from a fault of its own, so an error
+ * answer says 503 (retry later, the load balancer's readiness agrees) rather than 500. It walks the error's cause chain:
+ * knex and the Temporal client wrap the network error they met.
+ */
+export type Dependency = 'PostgreSQL' | 'Temporal' | 'the Git volume' | 'a dependency';
+
+/** Socket-level failures: the peer is down, unreachable or went away mid-request. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/** SQLSTATE class 08 (connection exception) and the server shutting down or starting up (57P01-57P03). */
+const POSTGRES_DOWN = /^(08|57P0[1-3])/;
+/** gRPC UNAVAILABLE (14) and DEADLINE_EXCEEDED (4): the Temporal frontend cannot be reached in time. */
+const GRPC_DOWN = new Set([4, 14]);
+const POSTGRES_MESSAGES = /^Connection terminated|^Timeout acquiring a connection/;
+
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+function dependencyOf(err: ErrorLike): Dependency | null {
+  const name = String(err.name ?? '');
+  const message = String(err.message ?? '');
+  if (name === 'RepositoryMissing') return 'the Git volume';
+  if (name === 'KnexTimeoutError' || POSTGRES_MESSAGES.test(message)) return 'PostgreSQL';
+  if (typeof err.code === 'string' && POSTGRES_DOWN.test(err.code) && err.code.length === 5) return 'PostgreSQL';
+  if (name === 'ConnectionError' || name === 'ServiceError') {
+    const grpc = (err.cause as ErrorLike | undefined)?.code;
+    if (name === 'ConnectionError' || (typeof grpc === 'number' && GRPC_DOWN.has(grpc))) return 'Temporal';
+  }
+  if (typeof err.code === 'number' && GRPC_DOWN.has(err.code) && 'details' in err) return 'Temporal';
+  return null;
+}
+
+/** The engine whose outage caused `err`, or null when it is not an outage. */
+export function unavailableDependency(err: unknown): Dependency | null {
+  let network = false;
+  for (let current = err, depth = 0; typeof current === 'object' && current !== null && depth < 8; depth++) {
+    const e = current as ErrorLike;
+    const found = dependencyOf(e);
+    if (found) return found;
+    if (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) network = true;
+    current = e.cause;
+  }
+  // A bare socket error naming no engine (the pool's connect refused): still an outage, not our fault.
+  return network ? 'a dependency' : null;
+}

@@ -1,0 +1,114 @@
+import pg from 'pg';
+import type { Db } from '../db/knex';
+import type { Logger } from '../logging/logger';
+
+/**
+ * A user's standing as each authenticated request reads it (enabled, tokens valid after, session live, membership
+ * role), cached for seconds so a read costs one database round trip instead of three (issue 34 item 5).
+ *
+ * Invalidation, the reason the cache is safe:
+ * - every change to `users`, `session_families` or `memberships` notifies channel `auth_standing` with the user's id
+ *   at commit (a trigger, migration 20261126070000); every process LISTENs and forgets that user at once;
+ * - in the process that writes, a write statement to those tables forgets everything and bypasses the cache until
+ *   shortly after, so the next request there never waits on the notification;
+ * - a load that raced an invalidation is not stored; while the LISTEN connection is down nothing is cached;
+ * - the TTL (AUTH_STANDING_CACHE_TTL) bounds what any missed notification could leave.
+ */
+export interface StandingCache {
+  /** The cached value of `key` for `userId`, or `load()`'s (stored for the TTL when nothing changed meanwhile). */
+  read<T>(userId: string, key: string, load: () => Promise<T>): Promise<T>;
+  forget(userId: string): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'auth_standing';
+const WRITE = /^\s*(insert\s+into|update|delete\s+from)\s+"?(users|session_families|memberships)"?[\s(]/i;
+/** How long the writing process bypasses the cache after a write statement (its transaction commits meanwhile). */
+const HOLD_MS = 2000;
+
+interface Entry {
+  value: unknown;
+  expires: number;
+}
+
+export function createStandingCache(opts: { ttlMs: number; db: Db; databaseUrl: string; log: Logger }): StandingCache {
+  const entries = new Map<string, Map<string, Entry>>();
+  let generation = 0;
+  let holdUntil = 0;
+  let listening = false;
+  let closed = false;
+  let client: pg.Client | null = null;
+
+  const forgetAll = () => {
+    generation++;
+    entries.clear();
+  };
+  const onQuery = (query: { sql?: string }) => {
+    if (query.sql && WRITE.test(query.sql)) {
+      forgetAll();
+      holdUntil = Date.now() + HOLD_MS;
+    }
+  };
+
+  async function listen(): Promise<void> {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: opts.databaseUrl, application_name: 'delivery-platform-cache' });
+    const lost = () => {
+      if (client !== next) return;
+      listening = false;
+      client = null;
+      forgetAll();
+      void next.end().catch(() => undefined);
+      if (!closed) setTimeout(() => void listen(), 1000).unref();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (n) => {
+      if (n.channel === CHANNEL && n.payload) cache.forget(n.payload);
+    });
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      listening = true;
+    } catch (err) {
+      opts.log.warn('standing cache: LISTEN failed; not caching until it works', { error: String(err) });
+      lost();
+    }
+  }
+
+  const cache: StandingCache = {
+    async read(userId, key, load) {
+      const now = Date.now();
+      if (!listening || now < holdUntil) return load();
+      const hit = entries.get(userId)?.get(key);
+      if (hit && hit.expires > now) return hit.value as Awaited<ReturnType<typeof load>>;
+      const started = generation;
+      const value = await load();
+      if (generation === started && listening) {
+        const own = entries.get(userId) ?? new Map<string, Entry>();
+        own.set(key, { value, expires: now + opts.ttlMs });
+        entries.set(userId, own);
+      }
+      return value;
+    },
+    forget(userId) {
+      generation++;
+      entries.delete(userId);
+    },
+    async close() {
+      closed = true;
+      opts.db.removeListener('query', onQuery);
+      const last = client;
+      client = null;
+      listening = false;
+      await last?.end().catch(() => undefined);
+    },
+  };
+
+  if (opts.ttlMs > 0) {
+    opts.db.on('query', onQuery);
+    void listen();
+  }
+  return cache;
+}
