@@ -295,7 +295,8 @@ describe('role matrix over HTTP', () => {
       }
     }
     expect(checked).toBeGreaterThan(routes.length * 5);
-  });
+    // About 1,500 requests: 12-80 s here depending on the machine's load.
+  }, 300_000);
 
   it('left organization A untouched by the calls of the other organization', async () => {
     const db = platform.services.db;
