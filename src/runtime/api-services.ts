@@ -3,6 +3,9 @@ import type { Config } from '../config';
 import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { createIdentity, type Identity } from '../identity/identity';
+import { jwtAuthenticator, tokenLiveness } from '../identity/jwt-authenticator';
+import type { Authenticator } from '../iam/authenticator';
+import { withCurrentMembership } from '../orgs/current-membership';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import type { Logger } from '../logging/logger';
 import { createMemberMfaReset, type MemberMfaReset } from '../orgs/member-mfa-reset';
@@ -14,6 +17,8 @@ export interface ApiServices extends Services {
   accessTokens: AccessTokens;
   identity: Identity;
   memberMfa: MemberMfaReset;
+  /** A user's access token with the role of their membership as it is now (the chain's organization-context link). */
+  sessionAuthenticator: Authenticator;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -36,5 +41,9 @@ export async function createApiServices(config: Config, endpoints: Endpoints, lo
     accessTokens,
     identity,
     memberMfa: createMemberMfaReset({ db: services.db, misses: services.misses, mfa: identity.mfaSettings }),
+    sessionAuthenticator: withCurrentMembership(
+      services.db,
+      jwtAuthenticator(accessTokens, tokenLiveness(services.db)),
+    ),
   };
 }

@@ -6,10 +6,12 @@ import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
-import { createIamViews, type IamViews } from '../iam/iam-views';
+import { createIamViews, type IamViews } from '../views/iam-views';
+import { createCallerScope, type CallerScope } from '../views/caller-scope';
 import { createInvitationService, type InvitationService } from '../invitations/invitation-service';
 import { createOrgService, type OrgService } from '../orgs/org-service';
 import { createGrantService, type GrantService } from '../permissions/grant-service';
+import { grantRoles } from '../permissions/grant-roles';
 import { createEnvironmentService, type EnvironmentService } from '../platform-config/environment-service';
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
@@ -61,6 +63,8 @@ export interface DomainServices {
   grants: GrantService;
   /** Effective permissions, access overview and the IAM audit report. */
   iamViews: IamViews;
+  /** The caller's organization and its projects by slug, for Git over HTTP and the registry (src/views). */
+  callerScope: CallerScope;
   environments: EnvironmentService;
   tenants: TenantService;
   /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
@@ -116,7 +120,7 @@ export interface DomainServices {
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
   const owned = { db, audit, misses: core.misses };
-  const authorization = createAuthorizationChain(db, ACTION_ROLES);
+  const authorization = createAuthorizationChain(grantRoles(db), ACTION_ROLES);
   const invitations = createInvitationService({
     ...owned,
     temporal: core.temporal,
@@ -221,6 +225,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     teams: createTeamService(owned),
     grants: createGrantService(owned),
     iamViews: createIamViews({ db, authorization }),
+    callerScope: createCallerScope(db),
     environments: createEnvironmentService(owned),
     tenants: createTenantService(owned),
     repositories,
