@@ -1,6 +1,6 @@
 import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
-import { checkRepositoryPath } from '../gitops/repository-path';
+import { checkRepositoryPath } from '../parse/repository-path';
 import type { CatalogKind } from './catalog-repository';
 import { KUSTOMIZATION_FILES, referenceProblems } from './kustomization-references';
 

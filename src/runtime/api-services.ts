@@ -8,7 +8,7 @@ import type { Authenticator } from '../iam/authenticator';
 import { withCurrentMembership } from '../orgs/current-membership';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import type { Logger } from '../logging/logger';
-import { createMemberMfaReset, type MemberMfaReset } from '../orgs/member-mfa-reset';
+import { createMemberMfaReset, type MemberMfaReset } from '../identity/member-mfa-reset';
 import { createServices, type Endpoints, type Services } from './services';
 
 /** What only the HTTP API needs on top of the shared services: JWT keys, request schemas, the identity flows. */

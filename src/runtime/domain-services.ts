@@ -23,7 +23,7 @@ import { createBlobStore } from '../registry/blob-store';
 import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
-import { createEnvironmentRemoval, type EnvironmentRemoval } from '../gitops/environment-removal';
+import { createEnvironmentRemoval, type EnvironmentRemoval } from '../environment-removal/environment-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -105,7 +105,7 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
-  /** Safe removal of a project environment (src/gitops/environment-removal.ts). */
+  /** Safe removal of a project environment (src/environment-removal). */
   environmentRemoval: EnvironmentRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;

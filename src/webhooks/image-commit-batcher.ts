@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { CommitClient } from '../gitops/commit-client';
 import type { ImageUpdate } from '../gitops/commit-path';
 import type { Project } from '../projects/project-repository';
-import { SUBSYSTEM, systemCaller } from './system-caller';
+import { SUBSYSTEM } from '../iam/subsystems';
+import { systemCaller } from '../iam/system-caller';
 
 /** What one request's updates became: the shared commit, and its targets a newer request of the same group took. */
 export interface BatchOutcome {

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ROOT, sourceFiles, tablesIn } from './source-scan';
 
 /**
  * Table ownership (issue 17): only a module's own files query its tables; other modules go through that module's
  * repository functions. Every table a migration creates must name its owner here. A query that needs another module's
  * rows joins a builder that module exports (a derived table or subquery, docs/CONTRIBUTING-SPINE.md).
  */
-const ROOT = path.resolve(__dirname, '../../..');
-
 const OWNERS: Record<string, string> = {
   agent_bindings: 'src/clusters',
   approval_policies: 'src/approval-policies',
@@ -85,25 +84,6 @@ const OWNERS: Record<string, string> = {
   workloads: 'src/projects',
 };
 
-const QUERY =
-  /\b(?:db|trx|knex|tx|q|b|query)\(\s*'([a-z_]+)(?: as [a-z]+)?'|\.(?:join|leftJoin|from|into)\(\s*'([a-z_]+)(?: as [a-z]+)?'/g;
-const SQL = /\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)\b/g;
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(rel);
-    return entry.name.endsWith('.ts') ? [rel] : [];
-  });
-}
-
-function tablesIn(text: string): Set<string> {
-  const found = new Set<string>();
-  for (const m of text.matchAll(QUERY)) found.add((m[1] ?? m[2])!);
-  for (const m of text.matchAll(SQL)) if (m[1]! in OWNERS) found.add(m[1]!);
-  return found;
-}
-
 function migratedTables(): string[] {
   const text = sourceFiles('migrations')
     .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
@@ -125,7 +105,7 @@ describe('table ownership', () => {
   it("finds no query of another module's table", () => {
     const crossings: string[] = [];
     for (const file of ['src', 'api', 'activities', 'workflows', 'scripts'].flatMap(sourceFiles)) {
-      for (const table of tablesIn(fs.readFileSync(path.join(ROOT, file), 'utf8'))) {
+      for (const table of tablesIn(fs.readFileSync(path.join(ROOT, file), 'utf8'), OWNERS)) {
         const owner = OWNERS[table];
         if (owner && owner !== ownerOf(file)) crossings.push(`${file} -> ${table}`);
       }

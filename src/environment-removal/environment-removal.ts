@@ -9,11 +9,11 @@ import { unfinishedReleaseIds } from '../releases/release-repository';
 import { findSettings } from '../webhooks/webhook-settings-repository';
 import type { Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import type { CommitClient } from './commit-client';
-import { loadProject, type DeliveryContext } from './delivery-model';
-import { readTree, resolveRef } from './git-plumbing';
-import { isManaged, renderAll, targetOf } from './manifests';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import type { CommitClient } from '../gitops/commit-client';
+import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
+import { readTree, resolveRef } from '../gitops/git-plumbing';
+import { isManaged, renderAll, targetOf } from '../gitops/manifests';
+import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 
 /** What uses a project environment: each list names the ids (or slugs) removing the environment would strand. */
 export interface EnvironmentUsage {
