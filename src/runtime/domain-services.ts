@@ -5,6 +5,7 @@ import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-dom
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
+import { actionRoles } from './modules';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
 import { createIamViews, type IamViews } from '../views/iam-views';
 import { createCallerScope, type CallerScope } from '../views/caller-scope';
@@ -120,7 +121,7 @@ export interface DomainServices {
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
   const owned = { db, audit, misses: core.misses };
-  const authorization = createAuthorizationChain(grantRoles(db), ACTION_ROLES);
+  const authorization = createAuthorizationChain(grantRoles(db), actionRoles(ACTION_ROLES));
   const invitations = createInvitationService({
     ...owned,
     temporal: core.temporal,
@@ -202,8 +203,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
     projects: projects.projects,
     taskQueuePrefix: config.temporal.taskQueuePrefix,
     timing: {
-      recheckMs: config.releases.promotionRecheckMs,
-      expiryMs: config.releases.promotionExpiryMs,
+      recheckMs: config.promotions.recheckMs,
+      expiryMs: config.promotions.expiryMs,
       syncTimeoutMs: config.releases.syncTimeoutMs,
     },
     publicUrl: config.publicUrl,

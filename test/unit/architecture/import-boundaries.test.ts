@@ -25,10 +25,14 @@ const KNOWN_BACK_EDGES = [
   'registry -> catalog', // chart-render.ts applies kustomize overrides of the catalog
 ];
 
-/** The src/ folder of a file or import target (`src/errors.ts` and `src/paths.ts` count as folders of one file). */
+/**
+ * The src/ folder of a file or import target (`src/errors.ts` and `src/paths.ts` count as folders of one file). A
+ * domain's manifest (`src/<domain>/module.ts`) is its entry into the composition root, so it counts as src/runtime.
+ */
 function folderOf(file: string): string | null {
   const parts = path.normalize(file).split(path.sep);
-  return parts[0] === 'src' && parts[1] ? parts[1].replace(/\.ts$/, '') : null;
+  if (parts[0] !== 'src' || !parts[1]) return null;
+  return parts[2]?.replace(/\.ts$/, '') === 'module' ? 'runtime' : parts[1].replace(/\.ts$/, '');
 }
 
 /** Folder -> folders it imports (type imports count: a layer knows nothing of the layers above it). */
