@@ -14,6 +14,7 @@ import { unverifiedVersions } from '../src/deployments/source-verification';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import type { GovernanceGate } from '../src/governance/governance-verdict';
 import { promotionCauses } from '../src/promotions/promotion-causes';
+import { workflowActor } from '../src/temporal/workflow-rows';
 import { withMoves } from '../src/promotions/promotion-plan';
 import {
   insertPromotionApproval,
@@ -59,7 +60,7 @@ const STATUS_ACTIONS: Record<PromotionStatus, string> = {
   Cancelled: 'promotion.cancel',
 };
 
-const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'promotion-workflow', requestId: null };
+const SYSTEM = workflowActor('promotion-workflow');
 
 const gone = (id: string) => ApplicationFailure.nonRetryable(`promotion ${id} not found`, 'PromotionGone');
 

@@ -39,6 +39,7 @@ import {
 import { checkReleaseChanges } from './release-changes';
 import { releaseUpdateError } from './release-errors';
 import { releaseTimeline } from './release-history';
+import { creatorOf, reconcileRows, rowHistory } from '../temporal/workflow-rows';
 import {
   findRelease,
   findReleaseByKey,
@@ -554,30 +555,16 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     /** The workflow's history as a timeline of steps, beside the audit entries of the release. */
     async history(caller: OrgCaller, id: string) {
       const row = await releaseOf(caller, id);
-      const history = await temporal.workflow.getHandle(row.workflow_id).fetchHistory();
-      const entries = await audit.list({
-        organizationId: caller.organizationId,
-        resourceType: 'release',
-        resourceId: row.id,
-        limit: 200,
-      });
-      return {
-        releaseId: row.id,
-        workflowId: row.workflow_id,
-        timeline: releaseTimeline(history),
-        audit: entries.items,
-      };
+      return { releaseId: row.id, ...(await rowHistory(deps, caller, row, 'release', releaseTimeline)) };
     },
 
     /** Starts the workflows release rows are missing (a crash between the row's commit and the start). */
     async reconcile(limit = 100): Promise<number> {
-      const rows = await listUnstartedReleases(db, new Date(Date.now() - 5_000), limit);
-      for (const row of rows) {
-        // The creator, as far as the row knows them: their user id is what self-approval is checked against.
-        const actorType = row.created_by === null ? ('service_account' as const) : ('user' as const);
-        await ensureWorkflow(row, { userId: row.created_by, actorType, actor: row.created_by_actor, requestId: null });
-      }
-      return rows.length;
+      return reconcileRows(
+        (before, max) => listUnstartedReleases(db, before, max),
+        (row) => ensureWorkflow(row, creatorOf(row)),
+        limit,
+      );
     },
   };
 }
