@@ -1,38 +1,16 @@
-import { createBreakGlassActivities, type BreakGlassActivityDeps } from './break-glass';
-import { createClusterHeartbeatActivities, type ClusterHeartbeatActivityDeps } from './cluster-heartbeat';
-import { createImageUpdateActivities, type ImageUpdateActivityDeps } from './image-updates';
-import { createInvitationActivities, type InvitationActivityDeps } from './invitation';
-import { createEscalationActivities, type EscalationActivityDeps } from './escalation';
-import { createNotificationActivities, type NotificationActivityDeps } from './notifications';
-import { createPromotionActivities, type PromotionActivityDeps } from './promotion';
-import { createProofActivities, type ProofActivityDeps } from './proof';
-import { createReleaseActivities, type ReleaseActivityDeps } from './release';
+import { MODULES } from '../src/runtime/modules';
+import type { Services } from '../src/runtime/services';
 
-/**
- * What the `platform` queue's activities use, built once by the composition root (src/runtime/services.ts): each
- * creator takes only its own slice.
- */
-export type ActivityDeps = ProofActivityDeps &
-  InvitationActivityDeps &
-  ReleaseActivityDeps &
-  PromotionActivityDeps &
-  NotificationActivityDeps &
-  EscalationActivityDeps &
-  ClusterHeartbeatActivityDeps &
-  BreakGlassActivityDeps &
-  ImageUpdateActivityDeps;
+/** What the `platform` queue's activities use: the services the composition root built once (each takes its slice). */
+export type ActivityDeps = Services;
 
-/** Activities are built once per worker from injected dependencies (knex, audit, git, mail). */
-export function createActivities(deps: ActivityDeps) {
-  return {
-    ...createProofActivities(deps),
-    ...createInvitationActivities(deps),
-    ...createReleaseActivities(deps),
-    ...createPromotionActivities(deps),
-    ...createNotificationActivities(deps),
-    ...createEscalationActivities(deps),
-    ...createClusterHeartbeatActivities(deps),
-    ...createBreakGlassActivities(deps),
-    ...createImageUpdateActivities(deps),
-  };
+type WithActivities = Extract<(typeof MODULES)[number], { activities: unknown }>;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every activity of the `platform` queue by name, typed from the modules that contribute them. */
+export type PlatformActivities = Intersection<ReturnType<WithActivities['activities']>>;
+
+/** Activities are built once per worker from injected dependencies: each domain module contributes its own. */
+export function createActivities(deps: ActivityDeps): PlatformActivities {
+  const activities = MODULES.map((module) => ('activities' in module ? module.activities(deps) : {}));
+  return Object.assign({}, ...activities) as PlatformActivities;
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { approverProfile } from '../src/approval-policies/approval-gate';
-import { quorum, type ApprovalPolicySnapshot } from '../src/approval-policies/approval-decision';
+import { quorum, type ApprovalPolicySnapshot, type Quorum } from '../src/approval-policies/approval-decision';
 import type { AuditService } from '../src/audit/audit-service';
 import type { AuditActor } from '../src/audit/types';
 import type { Db, Tx } from '../src/db/knex';
@@ -12,12 +12,9 @@ import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
 import { unverifiedVersions } from '../src/deployments/source-verification';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
-import {
-  freezesClearAt,
-  frozenMessage,
-  type FreezeHit,
-  type GovernanceGate,
-} from '../src/governance/governance-verdict';
+import type { GovernanceGate } from '../src/governance/governance-verdict';
+import { promotionCauses } from '../src/promotions/promotion-causes';
+import { workflowActor } from '../src/temporal/workflow-rows';
 import { withMoves } from '../src/promotions/promotion-plan';
 import {
   insertPromotionApproval,
@@ -29,7 +26,6 @@ import {
 } from '../src/promotions/promotion-repository';
 import {
   FINAL_PROMOTION_STATUSES,
-  type Cause,
   type Evaluation,
   type PromotionStatus,
   type PromotionSyncReport,
@@ -64,17 +60,9 @@ const STATUS_ACTIONS: Record<PromotionStatus, string> = {
   Cancelled: 'promotion.cancel',
 };
 
-const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'promotion-workflow', requestId: null };
+const SYSTEM = workflowActor('promotion-workflow');
 
 const gone = (id: string) => ApplicationFailure.nonRetryable(`promotion ${id} not found`, 'PromotionGone');
-
-/** The freeze cause, and the earliest instant it clears by itself (null: a freeze without an end holds it). */
-function freezeCause(freezes: FreezeHit[]): { cause: Cause; clearsAt: number | null } {
-  return {
-    cause: { cause: 'freeze', message: `the target environment is ${frozenMessage(freezes)}`, details: { freezes } },
-    clearsAt: freezesClearAt(freezes),
-  };
-}
 
 /** The policies covering any tenant of the move, once each. */
 async function policiesFor(ports: ReleasePolicyPorts, trx: Tx, row: PromotionRow): Promise<ApprovalPolicySnapshot[]> {
@@ -204,9 +192,6 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           withMoves(loaded.model, environment, row.moves),
           (t) => tenants.has(t.tenant) && t.environment === environment,
         );
-        const causes: Cause[] = [];
-        let clearsAt: number | null = null;
-
         const verdict = await governance.check(
           trx,
           {
@@ -218,27 +203,16 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           'promotion.execute',
           row.created_by,
         );
-        if (verdict.blocked) {
-          const freeze = freezeCause(verdict.freezes);
-          causes.push(freeze.cause);
-          clearsAt = freeze.clearsAt;
-        }
 
         const policies =
           (row.approval_policies as ApprovalPolicySnapshot[] | null) ?? (await policiesFor(releasePolicies, trx, row));
+        let approvals: Quorum | null = null;
         if (!verdict.breakGlass && policies.length > 0) {
           const approvers = [];
           for (const a of await listPromotionApprovals(trx, row.id)) {
             if (a.user_id) approvers.push(await approverProfile(trx, row.organization_id, a.user_id));
           }
-          const q = quorum(policies, approvers);
-          if (!q.met) {
-            causes.push({
-              cause: 'approvals',
-              message: `waiting for approvals: ${q.received} of ${q.required}`,
-              details: { perPolicy: q.perPolicy },
-            });
-          }
+          approvals = quorum(policies, approvers);
         }
 
         const production = loaded.environments.find((e) => e.environment === environment)?.production ?? false;
@@ -248,13 +222,6 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           files,
           production,
         });
-        if (check.blocked) {
-          causes.push({
-            cause: 'policy',
-            message: `enforced policy rules fail: ${check.failedEnforced.join(', ')}`,
-            details: { failed: check.failedEnforced },
-          });
-        }
 
         const unhealthy: { tenant: string; releaseId: string; status: string }[] = [];
         for (const move of row.moves) {
@@ -267,41 +234,27 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
             unhealthy.push({ tenant: move.tenant, releaseId: last.id, status: last.status });
           }
         }
-        if (unhealthy.length > 0) {
-          causes.push({
-            cause: 'sourceUnhealthy',
-            message: `${row.source_environment} is not healthy for ${unhealthy.map((u) => u.tenant).join(', ')}`,
-            details: { releases: unhealthy },
-          });
-        }
 
-        // A version leaves the source only once verified there (Synced and Healthy at a revision that carries it, for
-        // the soak time); the requester's break-glass session overrides it, and the commit's entry carries the session.
         const source = { projectId: row.project_id, environment: row.source_environment };
         const { unverified, soakEndsAt } = await unverifiedVersions(trx, source, row.moves);
-        if (unverified.length > 0 && !verdict.breakGlass) {
-          const named = unverified.map((u) => `${u.tenant}/${u.service} ${u.version} (${u.reason})`);
-          causes.push({
-            cause: 'sourceUnverified',
-            message: `${row.source_environment} has not verified ${named.join(', ')}`,
-            details: { unverified },
-          });
-          if (soakEndsAt !== null) clearsAt = Math.min(clearsAt ?? Infinity, soakEndsAt);
-        }
-
         const busy = await holdingReleases(
           trx,
           row.project_id,
           environment,
           row.moves.map((m) => m.tenantId),
         );
-        if (busy.length > 0) {
-          causes.push({
-            cause: 'targetBusy',
-            message: `another release is deploying to ${environment}: ${busy.map((r) => r.id).join(', ')}`,
-            details: { releases: busy },
-          });
-        }
+        const { causes, clearsAt } = promotionCauses({
+          sourceEnvironment: row.source_environment,
+          targetEnvironment: environment,
+          freezes: verdict.blocked ? verdict.freezes : [],
+          breakGlass: verdict.breakGlass !== null,
+          approvals,
+          policy: check,
+          unhealthy,
+          unverified,
+          soakEndsAt,
+          busy,
+        });
 
         const changes: PromotionChanges = {};
         if (row.approval_policies === null) changes.approval_policies = policies;

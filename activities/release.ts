@@ -36,6 +36,7 @@ import {
   frozenMessage,
   type GovernanceGate,
 } from '../src/governance/governance-verdict';
+import { workflowActor } from '../src/temporal/workflow-rows';
 
 export interface ReleaseActivityDeps {
   db: Db;
@@ -445,4 +446,4 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
   };
 }
 
-const SYSTEM: AuditActor = { userId: null, actorType: 'system', actor: 'release-workflow', requestId: null };
+const SYSTEM = workflowActor('release-workflow');

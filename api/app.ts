@@ -1,7 +1,5 @@
 import Koa from 'koa';
 import { bearerDispatcher } from '../src/iam/bearer-dispatcher';
-import { withCurrentMembership } from '../src/iam/current-membership';
-import { jwtAuthenticator, tokenLiveness } from '../src/identity/jwt-authenticator';
 import type { ApiServices } from '../src/runtime/api-services';
 import { AuthChain } from './auth-chain';
 import { gitHttp } from './git-http';
@@ -24,16 +22,7 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.maxIpsCount = services.config.trustedProxyCount;
   app.silent = true;
   // Identity, then the current membership (org context and role), then role, grants and approval hooks.
-  const authenticators = [
-    bearerDispatcher({
-      ...services.machineAuth,
-      session: withCurrentMembership(
-        services.db,
-        jwtAuthenticator(services.accessTokens, tokenLiveness(services.db, services.standing)),
-        services.standing,
-      ),
-    }),
-  ];
+  const authenticators = [bearerDispatcher({ ...services.machineAuth, session: services.sessionAuthenticator })];
   const auth = new AuthChain(authenticators, services.authorization);
   const router = mountRoutes(routeTable(services), auth, services.schemas);
   app.use(requestContext(services.log));

@@ -1,15 +1,13 @@
-import { findOrganizationById } from '../src/orgs/org-repository';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { Next } from 'koa';
-import type { Queryable } from '../src/db/knex';
 import { InvalidInput, NotFound, Unauthorized } from '../src/errors';
 import type { RepositoryStore } from '../src/gitops/repository-store';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { AuthorizationChain } from '../src/iam/authorization-chain';
 import type { Principal } from '../src/iam/principal';
 import { checkKeyAccess } from '../src/machine-access/key-allowlist';
-import { findProjectBySlug } from '../src/projects/project-repository';
+import type { CallerScope } from '../src/views/caller-scope';
 import type { AppContext } from './context';
 
 const GIT_PATH = /^\/git\/r\/([a-z0-9-]{1,63})\/([a-z0-9-]{1,63})\.git(\/.*)$/;
@@ -20,7 +18,7 @@ const PUSH_REFUSED =
   'validated and audited\n';
 
 export interface GitHttpDeps {
-  db: Queryable;
+  callerScope: CallerScope;
   authenticators: Authenticator[];
   authorization: AuthorizationChain;
   repositories: RepositoryStore;
@@ -109,11 +107,7 @@ export function gitHttp(deps: GitHttpDeps) {
     }
     const principal = await principalOf(ctx, deps.authenticators);
     if (!READ_PATHS.has(rest)) throw new NotFound('not found');
-    const org = principal.organizationId ? await findOrganizationById(deps.db, principal.organizationId) : null;
-    const project =
-      org?.slug === orgSlug && principal.organizationId
-        ? await findProjectBySlug(deps.db, principal.organizationId, projectSlug)
-        : null;
+    const project = await deps.callerScope.projectOf(principal, orgSlug, projectSlug);
     if (!project || !(await deps.repositories.exists(project.organizationId, project.id))) {
       throw new NotFound('repository not found');
     }

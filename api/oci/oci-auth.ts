@@ -1,8 +1,7 @@
-import type { Queryable } from '../../src/db/knex';
 import type { Authenticator } from '../../src/iam/authenticator';
 import type { AuthorizationChain } from '../../src/iam/authorization-chain';
 import type { Principal } from '../../src/iam/principal';
-import { findOrganizationById } from '../../src/orgs/org-repository';
+import type { CallerScope } from '../../src/views/caller-scope';
 import { OciError } from '../../src/registry/oci-errors';
 import {
   parseScopes,
@@ -20,7 +19,7 @@ export const REGISTRY_ACTION_NAMES: Record<RegistryAction, string> = {
 };
 
 export interface OciAuthDeps {
-  db: Queryable;
+  callerScope: CallerScope;
   /**
    * Every credential type of the platform (user access tokens now; project API keys and service account tokens join
    * this list in api/app.ts, and then work as registry passwords with no change here).
@@ -54,7 +53,7 @@ async function basicPrincipal(ctx: AppContext, deps: OciAuthDeps): Promise<Princ
 
 /** A grant for the scopes asked, each action decided by the authorization chain for the principal's organization. */
 async function grantFor(deps: OciAuthDeps, principal: Principal, scopes: string[]): Promise<RegistryGrant> {
-  const org = principal.organizationId ? await findOrganizationById(deps.db, principal.organizationId) : null;
+  const org = await deps.callerScope.organizationOf(principal);
   const wanted = parseScopes(scopes);
   const access = [];
   for (const { name, actions } of wanted.repositories) {

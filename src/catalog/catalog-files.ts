@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { parseYaml } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
-import { checkRepositoryPath } from '../gitops/repository-path';
+import { checkRepositoryPath } from '../parse/repository-path';
 
 /** Bounds of one upload (the request schema also bounds the count and each file; the body limit bounds the total). */
 export const CATALOG_MAX_FILES = 200;

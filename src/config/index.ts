@@ -13,6 +13,7 @@ import {
 import { loadIdentityConfig, type IdentityConfig } from './identity';
 import { loadGitopsConfig, type GitopsConfig } from './gitops';
 import { loadReleasesConfig, type ReleasesConfig } from './releases';
+import { loadPromotionsConfig, type PromotionsConfig } from './promotions';
 import { loadGovernanceConfig, type GovernanceConfig } from './governance';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
@@ -69,6 +70,7 @@ export interface Config {
   orgs: OrgsConfig;
   gitops: GitopsConfig;
   releases: ReleasesConfig;
+  promotions: PromotionsConfig;
   governance: GovernanceConfig;
   registry: RegistryConfig;
   notifications: NotificationsConfig;
@@ -140,6 +142,7 @@ export function loadConfig(env: Env): Config {
         ? `http://127.0.0.1:${readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535)}`
         : undefined,
     ),
+    promotions: loadPromotionsConfig(env),
     governance: loadGovernanceConfig(env),
     registry: loadRegistryConfig(env),
     notifications: loadNotificationsConfig(env),

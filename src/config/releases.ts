@@ -16,21 +16,15 @@ export interface ReleasesConfig {
    * UI when Temporal is embedded, else no link.
    */
   temporalUiUrl: string | undefined;
-  /**
-   * PROMOTION_RECHECK: how often a Blocked promotion evaluates its causes again (an approval or the end of a freeze
-   * wakes it at once; the recheck covers causes that clear elsewhere: a source turning Healthy, a deploy ending).
-   */
-  promotionRecheckMs: number;
-  /** PROMOTION_EXPIRY: how long a promotion may stay Blocked before it ends Expired. */
-  promotionExpiryMs: number;
+  /** RELEASE_RECONCILE_INTERVAL: how often a worker starts workflows that release rows are missing. */
+  reconcileIntervalMs: number;
 }
 
 export function loadReleasesConfig(env: Env, embeddedUiUrl: string | undefined): ReleasesConfig {
   return {
     syncTimeoutMs: readDurationMs(env, 'RELEASE_SYNC_TIMEOUT', 30 * 60_000),
     queuePollMs: readDurationMs(env, 'RELEASE_QUEUE_POLL', 30_000),
-    promotionRecheckMs: readDurationMs(env, 'PROMOTION_RECHECK', 30_000),
-    promotionExpiryMs: readDurationMs(env, 'PROMOTION_EXPIRY', 24 * 60 * 60_000),
+    reconcileIntervalMs: readDurationMs(env, 'RELEASE_RECONCILE_INTERVAL', 60_000),
     temporalUiUrl: readUrl(env, 'TEMPORAL_UI_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? embeddedUiUrl,
   };
 }

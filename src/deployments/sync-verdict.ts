@@ -1,7 +1,7 @@
 import type { AuditActor } from '../audit/types';
 import type { Queryable } from '../db/knex';
 import type { SyncReport } from '../releases/release-workflow-contract';
-import { SUBSYSTEM } from '../webhooks/system-caller';
+import { SUBSYSTEM } from '../iam/subsystems';
 import {
   changedServices,
   positionNumber,

@@ -5,12 +5,12 @@ import type { ProjectService } from '../projects/project-service';
 import type { CommitClient } from './commit-client';
 import { gitText, listFiles, readBlobs, resolveRef } from './git-plumbing';
 import { pushesOf, type PushResult } from './remote-repository';
-import { checkRepositoryPath } from './repository-path';
+import { checkRepositoryPath } from '../parse/repository-path';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 
 /** Refs the files API accepts: a branch, a tag or a commit id, never an option or a range. */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
-/** Repository paths follow the one path rule (src/gitops/repository-path.ts). */
+/** Repository paths follow the one path rule (src/parse/repository-path.ts). */
 export function checkPath(path: string): string {
   return checkRepositoryPath(path);
 }

@@ -1,6 +1,4 @@
-import type { Queryable } from '../db/knex';
 import { Forbidden } from '../errors';
-import { highestGrantRole, highestServiceAccountGrantRole } from '../permissions/grant-repository';
 import { anyPatternMatches } from './action-glob';
 import type { OrgRole, Principal } from './principal';
 import { resourceRefsOf, type ResourceRef } from './resource-refs';
@@ -35,6 +33,19 @@ export interface Decision {
   resources: ResourceRef[];
 }
 
+/**
+ * The resource-grant link's one question, answered by the permissions domain (src/permissions/grant-roles.ts): the
+ * kernel depends on no domain, so the store of grants is passed in.
+ */
+export interface GrantRoles {
+  ofUser(organizationId: string, userId: string, resources: readonly ResourceRef[]): Promise<OrgRole | null>;
+  ofServiceAccount(
+    organizationId: string,
+    serviceAccountId: string,
+    resources: readonly ResourceRef[],
+  ): Promise<OrgRole | null>;
+}
+
 export interface AuthorizationChain {
   /** Role and grants only, no hooks and no error: used by the effective-permissions view. */
   decide(principal: Principal, action: string): Promise<Decision>;
@@ -48,14 +59,14 @@ export interface AuthorizationChain {
  * identity (authenticators) -> organization context (token org_id, current membership) -> organization role ->
  * resource grants -> approval policies. One instance serves every route (api/mount-routes.ts).
  */
-export function createAuthorizationChain(db: Queryable, actionRoles: ActionRoleTable): AuthorizationChain {
+export function createAuthorizationChain(grants: GrantRoles, actionRoles: ActionRoleTable): AuthorizationChain {
   const hooks: ApprovalPolicyHook[] = [];
 
   async function grantRoleOf(principal: Principal, organizationId: string, resources: ResourceRef[]) {
     if (principal.serviceAccountId !== undefined) {
-      return highestServiceAccountGrantRole(db, organizationId, principal.serviceAccountId, resources);
+      return grants.ofServiceAccount(organizationId, principal.serviceAccountId, resources);
     }
-    return principal.userId === null ? null : highestGrantRole(db, organizationId, principal.userId, resources);
+    return principal.userId === null ? null : grants.ofUser(organizationId, principal.userId, resources);
   }
 
   async function decide(principal: Principal, action: string): Promise<Decision> {

@@ -26,6 +26,7 @@ import {
 } from './invitation-workflow-contract';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { invitationWorkflow } from '../../workflows/invitation';
+import { reconcileRows } from '../temporal/workflow-rows';
 import { endedInvitation, invitationUpdateError } from './invitation-errors';
 import {
   effectiveStatus,
@@ -291,9 +292,8 @@ export function createInvitationService(deps: InvitationServiceDeps) {
      * the start). Run by every worker process at start and periodically; returns how many rows it started.
      */
     async reconcile(limit = 100): Promise<number> {
-      const rows = await listUnstartedInvitations(db, new Date(), limit);
-      for (const row of rows) await ensureWorkflow(row);
-      return rows.length;
+      // No grace: a pending row is started once, and its first mail is the workflow's own idempotent activity.
+      return reconcileRows((before, max) => listUnstartedInvitations(db, before, max), ensureWorkflow, limit, 0);
     },
 
     async revokeSentBy(caller: OrgCaller, organizationId: string, userId: string, reason: string): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Which releases and promotions a removal would strand (src/gitops/target-removal.ts): those into (or, for
+ * Which releases and promotions a removal would strand (src/environment-removal/target-removal.ts): those into (or, for
  * promotions, from) one of `environments`, of one of `tenantIds`, or changing `workload`. Absent fields match all.
  */
 export interface UsageScope {

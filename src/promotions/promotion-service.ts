@@ -12,6 +12,7 @@ import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import { workflowTimeline } from '../releases/release-history';
+import { creatorOf, reconcileRows, rowHistory } from '../temporal/workflow-rows';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
@@ -271,30 +272,17 @@ export function createPromotionService(deps: PromotionServiceDeps) {
     /** A page of the workflow's history as a timeline of steps (newest first), beside the audit entries of the promotion. */
     async history(caller: OrgCaller, id: string, page: PageRequest) {
       const row = await promotionOf(caller, id);
-      const { timeline, nextCursor } = await workflowTimeline(temporal, row.workflow_id, page, row.commit_sha);
-      const entries = await audit.list({
-        organizationId: caller.organizationId,
-        resourceType: 'promotion',
-        resourceId: row.id,
-        limit: 200,
-      });
-      return {
-        promotionId: row.id,
-        workflowId: row.workflow_id,
-        timeline,
-        nextCursor,
-        audit: entries.items,
-      };
+      const read = (client: Client, workflowId: string) => workflowTimeline(client, workflowId, page, row.commit_sha);
+      return { promotionId: row.id, ...(await rowHistory(deps, caller, row, 'promotion', read)) };
     },
 
     /** Starts the workflows promotion rows are missing (a crash between the row's commit and the start). */
     async reconcile(limit = 100): Promise<number> {
-      const rows = await listUnstartedPromotions(db, new Date(Date.now() - 5_000), limit);
-      for (const row of rows) {
-        const actorType = row.created_by === null ? ('service_account' as const) : ('user' as const);
-        await ensureWorkflow(row, { userId: row.created_by, actorType, actor: row.created_by_actor, requestId: null });
-      }
-      return rows.length;
+      return reconcileRows(
+        (before, max) => listUnstartedPromotions(db, before, max),
+        (row) => ensureWorkflow(row, creatorOf(row)),
+        limit,
+      );
     },
   };
 }

@@ -39,6 +39,7 @@ import { workflowTimeline } from './release-history';
 import type { ReleaseEvaluationDeps } from './release-evaluation';
 import { previewRelease } from './release-preview';
 import { releaseTarget } from './release-target';
+import { creatorOf, reconcileRows, rowHistory } from '../temporal/workflow-rows';
 import {
   findRelease,
   findReleaseByKey,
@@ -551,31 +552,17 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     /** A page of the workflow's history as a timeline of steps (newest first), beside the audit entries of the release. */
     async history(caller: OrgCaller, id: string, page: PageRequest) {
       const row = await releaseOf(caller, id);
-      const { timeline, nextCursor } = await workflowTimeline(temporal, row.workflow_id, page, row.commit_sha);
-      const entries = await audit.list({
-        organizationId: caller.organizationId,
-        resourceType: 'release',
-        resourceId: row.id,
-        limit: 200,
-      });
-      return {
-        releaseId: row.id,
-        workflowId: row.workflow_id,
-        timeline,
-        nextCursor,
-        audit: entries.items,
-      };
+      const read = (client: Client, workflowId: string) => workflowTimeline(client, workflowId, page, row.commit_sha);
+      return { releaseId: row.id, ...(await rowHistory(deps, caller, row, 'release', read)) };
     },
 
     /** Starts the workflows release rows are missing (a crash between the row's commit and the start). */
     async reconcile(limit = 100): Promise<number> {
-      const rows = await listUnstartedReleases(db, new Date(Date.now() - 5_000), limit);
-      for (const row of rows) {
-        // The creator, as far as the row knows them: their user id is what self-approval is checked against.
-        const actorType = row.created_by === null ? ('service_account' as const) : ('user' as const);
-        await ensureWorkflow(row, { userId: row.created_by, actorType, actor: row.created_by_actor, requestId: null });
-      }
-      return rows.length;
+      return reconcileRows(
+        (before, max) => listUnstartedReleases(db, before, max),
+        (row) => ensureWorkflow(row, creatorOf(row)),
+        limit,
+      );
     },
   };
 }

@@ -4,9 +4,12 @@ import { loadSchemaValidator, type SchemaValidator } from '../http/schema-valida
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { createIdentity, type Identity } from '../identity/identity';
 import { createStandingCache, type StandingCache } from '../iam/standing-cache';
+import { jwtAuthenticator, tokenLiveness } from '../identity/jwt-authenticator';
+import type { Authenticator } from '../iam/authenticator';
+import { withCurrentMembership } from '../orgs/current-membership';
 import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
 import type { Logger } from '../logging/logger';
-import { createMemberMfaReset, type MemberMfaReset } from '../orgs/member-mfa-reset';
+import { createMemberMfaReset, type MemberMfaReset } from '../identity/member-mfa-reset';
 import { createServices, type Endpoints, type Services } from './services';
 
 /** What only the HTTP API needs on top of the shared services: JWT keys, request schemas, the identity flows. */
@@ -17,6 +20,8 @@ export interface ApiServices extends Services {
   memberMfa: MemberMfaReset;
   /** Users' standing as the auth chain reads it, cached for seconds (closed by closeServices). */
   standing: StandingCache;
+  /** A user's access token with the role of their membership as it is now (the chain's organization-context link). */
+  sessionAuthenticator: Authenticator;
 }
 
 async function accessTokensFor(config: Config): Promise<AccessTokens> {
@@ -33,17 +38,23 @@ export async function createApiServices(config: Config, endpoints: Endpoints, lo
   const services = await createServices(config, endpoints, log);
   const accessTokens = await accessTokensFor(config);
   const identity = createIdentity({ ...services, accessTokens });
+  const standing = createStandingCache({
+    ttlMs: config.identity.standingCacheTtlMs,
+    db: services.db,
+    databaseUrl: endpoints.databaseUrl,
+    log: services.log,
+  });
   return {
     ...services,
     schemas: loadSchemaValidator(),
     accessTokens,
     identity,
     memberMfa: createMemberMfaReset({ db: services.db, misses: services.misses, mfa: identity.mfaSettings }),
-    standing: createStandingCache({
-      ttlMs: config.identity.standingCacheTtlMs,
-      db: services.db,
-      databaseUrl: endpoints.databaseUrl,
-      log: services.log,
-    }),
+    standing,
+    sessionAuthenticator: withCurrentMembership(
+      services.db,
+      jwtAuthenticator(accessTokens, tokenLiveness(services.db, standing)),
+      standing,
+    ),
   };
 }

@@ -7,11 +7,14 @@ import { createClusterDomain, type ClusterDomain } from '../clusters/cluster-dom
 import { createGitopsDomain, type GitopsDomain } from '../gitops/gitops-domain';
 import { createRepositoryStore, type RepositoryStore } from '../gitops/repository-store';
 import { ACTION_ROLES } from '../iam/action-roles';
+import { actionRoles } from './modules';
 import { createAuthorizationChain, type AuthorizationChain } from '../iam/authorization-chain';
-import { createIamViews, type IamViews } from '../iam/iam-views';
+import { createIamViews, type IamViews } from '../views/iam-views';
+import { createCallerScope, type CallerScope } from '../views/caller-scope';
 import { createInvitationService, type InvitationService } from '../invitations/invitation-service';
 import { createOrgService, type OrgService } from '../orgs/org-service';
 import { createGrantService, type GrantService } from '../permissions/grant-service';
+import { grantRoles } from '../permissions/grant-roles';
 import { createEnvironmentService, type EnvironmentService } from '../platform-config/environment-service';
 import { createTenantService, type TenantService } from '../platform-config/tenant-service';
 import { createPlanGate, type PlanGate } from '../plans/plan-gate';
@@ -24,7 +27,7 @@ import { catalogRegistryHook } from '../catalog/catalog-registry-hook';
 import { createWorkloadSources, type WorkloadSources } from '../gitops/workload-sources';
 import { createKubeTools } from '../tools/kube-tools';
 import { kustomizeBuild } from '../tools/kustomize-build';
-import { createTargetRemoval, type TargetRemoval } from '../gitops/target-removal';
+import { createTargetRemoval, type TargetRemoval } from '../environment-removal/target-removal';
 import { repoRoot } from '../paths';
 import path from 'node:path';
 import { createChartCatalog, type ChartCatalog } from '../registry/chart-catalog';
@@ -64,6 +67,8 @@ export interface DomainServices {
   grants: GrantService;
   /** Effective permissions, access overview and the IAM audit report. */
   iamViews: IamViews;
+  /** The caller's organization and its projects by slug, for Git over HTTP and the registry (src/views). */
+  callerScope: CallerScope;
   environments: EnvironmentService;
   tenants: TenantService;
   /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
@@ -104,7 +109,7 @@ export interface DomainServices {
   clusters: ClusterDomain;
   /** Freeze windows of projects and the organization, with the stop-the-line switch (src/freezes). */
   freezes: FreezeService;
-  /** Safe removal of a project environment, tenant, workload or agent binding (src/gitops/target-removal.ts). */
+  /** Safe removal of a project environment, tenant, workload or agent binding (src/environment-removal/target-removal.ts). */
   removal: TargetRemoval;
   /** Break-glass sessions as workflows `break-glass-<id>` and who may open them (src/break-glass). */
   breakGlass: BreakGlassService;
@@ -119,7 +124,7 @@ export interface DomainServices {
 export function createDomainServices(core: CoreServices): DomainServices {
   const { db, audit, config } = core;
   const owned = { db, audit, misses: core.misses };
-  const authorization = createAuthorizationChain(db, ACTION_ROLES);
+  const authorization = createAuthorizationChain(grantRoles(db), actionRoles(ACTION_ROLES));
   const invitations = createInvitationService({
     ...owned,
     temporal: core.temporal,
@@ -208,8 +213,8 @@ export function createDomainServices(core: CoreServices): DomainServices {
     projects: projects.projects,
     taskQueuePrefix: config.temporal.taskQueuePrefix,
     timing: {
-      recheckMs: config.releases.promotionRecheckMs,
-      expiryMs: config.releases.promotionExpiryMs,
+      recheckMs: config.promotions.recheckMs,
+      expiryMs: config.promotions.expiryMs,
       syncTimeoutMs: config.releases.syncTimeoutMs,
     },
     publicUrl: config.publicUrl,
@@ -231,6 +236,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     teams: createTeamService(owned),
     grants: createGrantService(owned),
     iamViews: createIamViews({ db, authorization }),
+    callerScope: createCallerScope(db),
     environments: createEnvironmentService(owned),
     tenants: createTenantService(owned),
     repositories,

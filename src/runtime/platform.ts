@@ -5,6 +5,7 @@ import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { startRowReconciler } from '../temporal/row-reconciler';
+import { DOMAIN_MODULES } from './modules';
 import { ensureMaintenanceSchedule } from '../gitops/maintenance-schedule';
 import { startAgentGrpcServer, type RunningAgentServer } from '../clusters/agent-grpc-server';
 import type { Config } from '../config';
@@ -80,27 +81,9 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       gitQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
       intervalMs: config.gitops.maintenanceIntervalMs,
     }).catch((err: unknown) => log.warn('git maintenance schedule not created', errorFields(err)));
-    const interval = config.orgs.invitationReconcileIntervalMs;
-    const reconcilers = [
-      startRowReconciler('invitation', () => services.invitations.reconcile(), interval, log),
-      startRowReconciler('release', () => services.releases.reconcile(), interval, log),
-      startRowReconciler('promotion', () => services.promotions.reconcile(), interval, log),
-      // Image updates and controller reports an API process recorded but could not hand over (Temporal unreachable).
-      startRowReconciler('inbound webhook', () => services.webhooks.reconcile(interval), interval, log),
-      // Idempotent starts of the organizations' outbox dispatchers (it counts organizations checked: nothing to log).
-      startRowReconciler(
-        'notification dispatcher',
-        () => services.notifications.reconcileDispatchers().then(() => 0),
-        config.notifications.reconcileIntervalMs,
-        log,
-      ),
-      startRowReconciler(
-        'cluster heartbeat',
-        () => services.clusters.agentHub.reconcileSilent(),
-        config.clusters.disconnectAfterMs,
-        log,
-      ),
-    ];
+    const reconcilers = DOMAIN_MODULES.flatMap((module) => module.reconcilers?.(services) ?? []).map((r) =>
+      startRowReconciler(r.name, r.run, r.intervalMs, log),
+    );
     workerRun = Promise.all(workers.map((w) => w.run())).then(
       () => undefined,
       (err: unknown) => log.error('worker stopped with an error', errorFields(err)),

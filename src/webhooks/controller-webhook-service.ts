@@ -21,7 +21,8 @@ import { organizationOfToken, replaceToken, tokenState } from './controller-toke
 import { recordStatus, statusesOf } from './deployment-status-repository';
 import { requestHash, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
-import { SUBSYSTEM, systemCaller } from './system-caller';
+import { SUBSYSTEM } from '../iam/subsystems';
+import { systemCaller } from '../iam/system-caller';
 import {
   claimRequest,
   finishRequest,

@@ -1,5 +1,5 @@
 import type { CommitRequest, ImageUpdate } from '../gitops/commit-path';
-import { SUBSYSTEM } from './system-caller';
+import { SUBSYSTEM } from '../iam/subsystems';
 
 /** One verified image-update request, as its project's workflow receives it (a signal) and batches it. */
 export interface QueuedImageUpdate {

@@ -24,7 +24,8 @@ import {
 } from './image-update-payload';
 import { matchesAny, parseSignature, parseUnixSeconds, requestHash, signedBytes, withinWindow } from './signature';
 import { parseStrictJson } from './strict-json';
-import { SUBSYSTEM, systemCaller } from './system-caller';
+import { SUBSYSTEM } from '../iam/subsystems';
+import { systemCaller } from '../iam/system-caller';
 import { passes } from './webhook-filters';
 import {
   claimRequest,

@@ -30,7 +30,7 @@ export interface PlannedBatch {
   commit: Omit<CommitRequest, 'workflowId'> | null;
 }
 
-export interface ImageUpdateActivities {
+export type ImageUpdateActivities = {
   planImageBatch(input: {
     organizationId: string;
     projectId: string;
@@ -42,4 +42,4 @@ export interface ImageUpdateActivities {
     sha: string | null;
     error: string | null;
   }): Promise<void>;
-}
+};

@@ -1,6 +1,6 @@
 import type { AgentBindingCreateRequest } from '../../request-types.generated';
 import type { AgentBindingService } from '../../../src/clusters/agent-binding-service';
-import type { TargetRemoval } from '../../../src/gitops/target-removal';
+import type { TargetRemoval } from '../../../src/environment-removal/target-removal';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, cancelOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 

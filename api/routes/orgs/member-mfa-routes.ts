@@ -1,4 +1,4 @@
-import type { MemberMfaReset } from '../../../src/orgs/member-mfa-reset';
+import type { MemberMfaReset } from '../../../src/identity/member-mfa-reset';
 import { orgCallerOf, paramOf } from '../../request';
 import type { RouteDef } from '../../route-def';
 import { requestMeta } from '../auth/auth-http';

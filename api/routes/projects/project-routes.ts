@@ -13,7 +13,7 @@ import type { ProjectFilter } from '../../../src/projects/project-repository';
 import type { ProjectService } from '../../../src/projects/project-service';
 import type { ProjectTenantService } from '../../../src/projects/project-tenant-service';
 import type { WorkloadService } from '../../../src/projects/workload-service';
-import type { TargetRemoval } from '../../../src/gitops/target-removal';
+import type { TargetRemoval } from '../../../src/environment-removal/target-removal';
 import type { RouteDef } from '../../route-def';
 import { tenantCanonical } from './tenant-canonical';
 import { bodyOf, cancelOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';

@@ -1,5 +1,5 @@
 /**
- * Issue 26 item 8 for environments, tenants, workloads and agent bindings, one mechanism (src/gitops/target-removal.ts):
+ * Issue 26 item 8 for environments, tenants, workloads and agent bindings, one mechanism (src/environment-removal/target-removal.ts):
  * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
  * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
  * of its own (a binding has no files: its new destinations go with the next generate); a release still committing

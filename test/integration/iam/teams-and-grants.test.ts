@@ -1,4 +1,5 @@
 import { createAuthorizationChain } from '../../../src/iam/authorization-chain';
+import { grantRoles } from '../../../src/permissions/grant-roles';
 import type { Principal } from '../../../src/iam/principal';
 import { makeOrg, type Member } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
@@ -148,7 +149,7 @@ describe('resource grants and the authorization chain', () => {
     expect(other.body.resource?.role).toBe('viewer');
 
     // The same chain the routes use, with the spec's resource-scoped action shapes.
-    const chain = createAuthorizationChain(platform.services.db, {
+    const chain = createAuthorizationChain(grantRoles(platform.services.db), {
       'projects.*.releases.create': 'member',
       'clusters.*.commands.sync': 'admin',
     });
@@ -174,7 +175,7 @@ describe('resource grants and the authorization chain', () => {
     const team = await createTeam('sre');
     await http.post(`/api/v2/teams/${team.id}/members`, { token: admin.token, body: { userId: member.user.id } });
     await grant({ subjectType: 'team', subjectId: team.id, resourceType: 'cluster', resourceId: 'c1', role: 'admin' });
-    const chain = createAuthorizationChain(platform.services.db, { 'clusters.*.commands.sync': 'admin' });
+    const chain = createAuthorizationChain(grantRoles(platform.services.db), { 'clusters.*.commands.sync': 'admin' });
     const asMember = principalOf(member, 'member');
     expect(await chain.decide(asMember, 'clusters.c1.commands.sync')).toMatchObject({ allowed: true });
     expect(await chain.decide(asMember, 'clusters.c2.commands.sync')).toMatchObject({ allowed: false });

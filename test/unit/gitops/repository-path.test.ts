@@ -1,6 +1,6 @@
 import { checkFiles } from '../../../src/catalog/catalog-files';
 import { checkPath } from '../../../src/gitops/files-service';
-import { checkRepositoryPath, pathProblem } from '../../../src/gitops/repository-path';
+import { checkRepositoryPath, pathProblem } from '../../../src/parse/repository-path';
 
 /** docs/security.md A-89: one path rule for repository files and catalog artifacts. */
 describe('the repository path rule', () => {

@@ -3,12 +3,12 @@ import { NotFound } from '../errors';
 import { findMember } from '../orgs/membership-repository';
 import { grantsOfUser, highestGrantRole, type Grant, type SubjectType } from '../permissions/grant-repository';
 import { teamsOfUser } from '../teams/team-repository';
-import type { AuthorizationChain, Decision } from './authorization-chain';
+import type { AuthorizationChain, Decision } from '../iam/authorization-chain';
 import { isUuid } from '../db/uuid';
-import { type OrgCaller } from './caller';
-import type { CredentialRestriction, OrgRole, Principal } from './principal';
-import type { ResourceType } from './resource-refs';
-import { atLeast, higherRole } from './role-authorizer';
+import { type OrgCaller } from '../iam/caller';
+import type { CredentialRestriction, OrgRole, Principal } from '../iam/principal';
+import type { ResourceType } from '../iam/resource-refs';
+import { atLeast, higherRole } from '../iam/role-authorizer';
 
 export interface EffectivePermissionsQuery {
   resourceType?: ResourceType;

@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/knex';
-import { membershipRoles } from '../orgs/membership-repository';
+import { membershipRoles } from './membership-repository';
 import { userStanding } from '../users/user-credentials';
-import type { Authenticator } from './authenticator';
-import type { StandingCache } from './standing-cache';
-import { isOrgRole, type Principal } from './principal';
+import type { Authenticator } from '../iam/authenticator';
+import type { StandingCache } from '../iam/standing-cache';
+import { isOrgRole, type Principal } from '../iam/principal';
 
 /**
  * The organization-context link of the chain for user credentials: the token names the active organization, but the

@@ -1,8 +1,8 @@
 import type { Db } from '../db/knex';
 import { accessOverview } from './access-overview';
 import { iamAuditReport } from '../audit/audit-report';
-import type { AuthorizationChain } from './authorization-chain';
-import type { OrgCaller } from './caller';
+import type { AuthorizationChain } from '../iam/authorization-chain';
+import type { OrgCaller } from '../iam/caller';
 import { createEffectivePermissions } from './effective-permissions';
 
 export type IamViews = ReturnType<typeof createIamViews>;

@@ -2,10 +2,10 @@ import { Forbidden, InvalidInput, NotFound } from '../errors';
 import { isUuid } from '../db/uuid';
 import { type OrgCaller } from '../iam/caller';
 import type { CrossOrgDeps } from '../iam/cross-org';
-import type { RequestMeta } from '../identity/auth-audit';
-import type { MfaSettings } from '../identity/mfa/mfa-settings';
-import { resolveActiveOrg } from './active-org';
-import { countMembershipsOf, findMember } from './membership-repository';
+import type { RequestMeta } from './auth-audit';
+import type { MfaSettings } from './mfa/mfa-settings';
+import { resolveActiveOrg } from '../orgs/active-org';
+import { countMembershipsOf, findMember } from '../orgs/membership-repository';
 
 export type MemberMfaReset = ReturnType<typeof createMemberMfaReset>;
 

@@ -1,7 +1,7 @@
 import { API_VERSION, routeTable } from '../../api/route-table';
 import { buildOpenApi } from '../../api/routes/platform/openapi-route';
-import type { ApiServices } from '../runtime/api-services';
-import { loadSchemaValidator } from './schema-validator';
+import type { ApiServices } from './api-services';
+import { loadSchemaValidator } from '../http/schema-validator';
 
 /**
  * A stand-in for the services: building the route table only stores services in handler closures and reads a few

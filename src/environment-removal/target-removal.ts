@@ -13,11 +13,11 @@ import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
 import type { UsageScope } from '../projects/usage-scope';
 import type { WorkloadService } from '../projects/workload-service';
-import type { CommitClient } from './commit-client';
-import { loadProject, type DeliveryContext } from './delivery-model';
-import { readTree, resolveRef } from './git-plumbing';
-import { isManaged, renderAll, targetOf, type Target } from './manifests';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import type { CommitClient } from '../gitops/commit-client';
+import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
+import { readTree, resolveRef } from '../gitops/git-plumbing';
+import { isManaged, renderAll, targetOf, type Target } from '../gitops/manifests';
+import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 
 /** What uses an environment, tenant, workload or binding: each list names what removing it would strand. */
 export interface TargetUsage {

@@ -5,8 +5,8 @@ import { findOrganizationById } from '../orgs/org-repository';
 import { countGrantsBy, grantCountOfTeam } from '../permissions/grant-repository';
 import { teamSizes } from '../teams/team-repository';
 import { NotFound } from '../errors';
-import type { OrgCaller } from './caller';
-import { ORG_ROLES, type OrgRole } from './principal';
+import type { OrgCaller } from '../iam/caller';
+import { ORG_ROLES, type OrgRole } from '../iam/principal';
 
 export interface AccessOverview {
   organization: { id: string; slug: string; name: string; plan: string };

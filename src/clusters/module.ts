@@ -1,0 +1,33 @@
+import type { DomainModule } from '../runtime/domain-module';
+import { clusterRoutes } from '../../api/routes/clusters/cluster-routes';
+import { commandRoutes } from '../../api/routes/clusters/command-routes';
+import { agentBindingRoutes } from '../../api/routes/clusters/agent-binding-routes';
+import { createClusterHeartbeatActivities } from '../../activities/cluster-heartbeat';
+
+/** What src/clusters plugs into the platform (src/runtime/domain-module.ts). */
+export const clustersModule = {
+  name: 'clusters',
+  tables: [
+    'agent_bindings',
+    'cluster_agent_credentials',
+    'cluster_commands',
+    'cluster_drift',
+    'cluster_join_tokens',
+    'clusters',
+  ],
+  workflows: ['clusterHeartbeatWorkflow'],
+  settings: 'clusters',
+  routes: (services) => [
+    ...clusterRoutes(services.clusters.clusters, services.config.orgs.pageMax),
+    ...commandRoutes(services.clusters.commands, services.config.orgs.pageMax),
+    ...agentBindingRoutes(services.clusters.bindings, services.removal, services.config.orgs.pageMax),
+  ],
+  activities: (deps) => createClusterHeartbeatActivities(deps),
+  reconcilers: (services) => [
+    {
+      name: 'cluster heartbeat',
+      run: () => services.clusters.agentHub.reconcileSilent(),
+      intervalMs: services.config.clusters.disconnectAfterMs,
+    },
+  ],
+} satisfies DomainModule;

@@ -1,0 +1,43 @@
+import type { RouteDef } from '../../api/route-def';
+import type { Config } from '../config';
+import type { ActionRoleTable } from '../iam/role-authorizer';
+import type { ApiServices } from './api-services';
+import type { Services } from './services';
+
+/** A periodic repair a worker process runs for a domain (src/temporal/row-reconciler.ts logs what it fixed). */
+export interface Reconciler {
+  name: string;
+  /** Answers how many rows it repaired. */
+  run(): Promise<number>;
+  intervalMs: number;
+}
+
+/** One activity implementation of the `platform` queue, by its registered name. */
+export type ActivityFns = Record<string, (...args: never[]) => Promise<unknown>>;
+
+/**
+ * What one domain plugs into the platform (issue 29): a new domain writes `src/<domain>/module.ts` and adds it to
+ * src/runtime/modules.ts, and the route table, the `platform` queue's activities, the worker's reconcilers, the
+ * workflow index check and the table-ownership check all read it from there.
+ */
+export interface DomainModule {
+  /** The folder under src/ the module lives in (the owner of its tables). */
+  name: string;
+  /** The tables its migrations create; only files of its folder query them (test/unit/architecture). */
+  tables: readonly string[];
+  /**
+   * The role floor of actions its routes declare that the kernel's vocabulary (src/iam/action-roles.ts) does not
+   * name yet: the authorization chain reads both.
+   */
+  actions?: ActionRoleTable;
+  /** Workflow types it starts, each exported by workflows/index.ts (the bundle the worker loads). */
+  workflows?: readonly string[];
+  /** Its section of the typed configuration (src/config), when it has one. */
+  settings?: keyof Config;
+  /** Its HTTP routes, built from the API's services (the route table appends them in module order). */
+  routes?(services: ApiServices): RouteDef[];
+  /** Its activities on the `platform` queue. */
+  activities?(deps: Services): ActivityFns;
+  /** What the worker repairs periodically, at the interval its own settings give. */
+  reconcilers?(services: Services): Reconciler[];
+}

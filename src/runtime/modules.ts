@@ -1,0 +1,77 @@
+import type { DomainModule } from './domain-module';
+import type { ActionRoleTable } from '../iam/role-authorizer';
+import { auditModule } from '../audit/module';
+import { diagnosticsModule } from '../diagnostics/module';
+import { crdsModule } from '../crds/module';
+import { identityModule } from '../identity/module';
+import { orgsModule } from '../orgs/module';
+import { invitationsModule } from '../invitations/module';
+import { teamsModule } from '../teams/module';
+import { permissionsModule } from '../permissions/module';
+import { approvalPoliciesModule } from '../approval-policies/module';
+import { viewsModule } from '../views/module';
+import { platformConfigModule } from '../platform-config/module';
+import { plansModule } from '../plans/module';
+import { projectsModule } from '../projects/module';
+import { gitopsModule } from '../gitops/module';
+import { releasesModule } from '../releases/module';
+import { promotionsModule } from '../promotions/module';
+import { pinsModule } from '../pins/module';
+import { deploymentsModule } from '../deployments/module';
+import { policiesModule } from '../policies/module';
+import { machineAccessModule } from '../machine-access/module';
+import { registryModule } from '../registry/module';
+import { catalogModule } from '../catalog/module';
+import { notificationsModule } from '../notifications/module';
+import { clustersModule } from '../clusters/module';
+import { freezesModule } from '../freezes/module';
+import { breakGlassModule } from '../break-glass/module';
+import { webhooksModule } from '../webhooks/module';
+import { eventsModule } from '../events/module';
+import { rateLimitModule } from '../rate-limit/module';
+import { usersModule } from '../users/module';
+
+/**
+ * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
+ * and adds it here (docs/CONTRIBUTING-SPINE.md).
+ */
+export const MODULES = [
+  auditModule,
+  diagnosticsModule,
+  crdsModule,
+  identityModule,
+  orgsModule,
+  invitationsModule,
+  teamsModule,
+  permissionsModule,
+  approvalPoliciesModule,
+  viewsModule,
+  platformConfigModule,
+  plansModule,
+  projectsModule,
+  gitopsModule,
+  releasesModule,
+  promotionsModule,
+  pinsModule,
+  deploymentsModule,
+  policiesModule,
+  machineAccessModule,
+  registryModule,
+  catalogModule,
+  notificationsModule,
+  clustersModule,
+  freezesModule,
+  breakGlassModule,
+  webhooksModule,
+  eventsModule,
+  rateLimitModule,
+  usersModule,
+] as const satisfies readonly DomainModule[];
+
+/** The same list seen through the manifest's shape, for the code that iterates it. */
+export const DOMAIN_MODULES: readonly DomainModule[] = MODULES;
+
+/** The kernel's action vocabulary with the role floors the modules add. */
+export function actionRoles(kernel: ActionRoleTable): ActionRoleTable {
+  return Object.assign({ ...kernel }, ...DOMAIN_MODULES.map((module) => module.actions ?? {})) as ActionRoleTable;
+}
