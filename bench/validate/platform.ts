@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOrg, createUser } from '../../src/admin/operator-commands';
 import { loadConfig } from '../../src/config';
+import { sharedSettings } from '../../src/config/shared-settings';
 import { createLogger } from '../../src/logging/logger';
 import { resolveEndpoints } from '../../src/runtime/embedded';
 import { runPlatform } from '../../src/runtime/platform';
@@ -65,6 +66,7 @@ export async function startBenchPlatform(
     databaseUrl: endpoints.databaseUrl,
     services: platform.services,
     joinEnv: {
+      ...sharedSettings(config),
       DATA_DIR: dataDir,
       DATABASE_URL: endpoints.databaseUrl,
       TEMPORAL_ADDRESS: endpoints.temporalAddress,

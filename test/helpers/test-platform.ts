@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
@@ -12,6 +10,8 @@ import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { harnessState } from './harness-state';
+
+export { sharedSettings } from '../../src/config/shared-settings';
 import { createTestDatabase, type TestDatabase } from './test-db';
 
 export interface TestPlatform {
@@ -42,24 +42,6 @@ export function testEnv(
     AGENT_GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
     ...extra,
-  };
-}
-
-/**
- * The settings a split-mode process (`scripts/serve.ts api|worker`) refuses to start without, taken from a running test
- * platform (the keys it generated under its DATA_DIR, its PUBLIC_URL), so the spawned process is one deployment with it.
- */
-export function sharedSettings(config: Config): Record<string, string> {
-  const secrets = path.join(config.dataDir, 'secrets');
-  const jwt = JSON.parse(fs.readFileSync(path.join(secrets, 'jwt-signing-key.json'), 'utf8')) as {
-    privatePem: string;
-    publicPem: string;
-  };
-  return {
-    JWT_PRIVATE_KEY: jwt.privatePem,
-    JWT_PUBLIC_KEY: jwt.publicPem,
-    MFA_ENCRYPTION_KEY: fs.readFileSync(path.join(secrets, 'mfa-encryption-key'), 'utf8').trim(),
-    PUBLIC_URL: config.publicUrl,
   };
 }
 

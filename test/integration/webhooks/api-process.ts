@@ -1,6 +1,6 @@
 import { exited, spawnScript } from '../../helpers/child-process';
 import { eventually, freePort } from '../../helpers/net';
-import { testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
 
 export interface ApiProcess {
   child: ReturnType<typeof spawnScript>;
@@ -15,6 +15,8 @@ export async function startApiProcess(platform: TestPlatform, env: Record<string
   const port = await freePort();
   const child = spawnScript('scripts/serve.ts', ['api'], {
     ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
+    // Split mode refuses to start without the deployment's shared keys and public URL (docs/operations.md).
+    ...sharedSettings(platform.config),
     PORT: String(port),
     LOG_LEVEL: 'warn',
     ...env,
