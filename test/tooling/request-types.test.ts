@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runScript } from '../helpers/child-process';
 import { repoRoot } from '../../src/paths';
+import { scratchDir } from '../helpers/scratch-dir';
 
 /** Route handlers read their input as the types generated from the request schemas: the file must be current. */
 describe('api/request-types.generated.ts', () => {
@@ -12,7 +12,7 @@ describe('api/request-types.generated.ts', () => {
   });
 
   it('is reported stale when it differs from the schemas', async () => {
-    const stale = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'request-types-')), 'stale.ts');
+    const stale = path.join(scratchDir('request-types-'), 'stale.ts');
     fs.copyFileSync(path.join(repoRoot(), 'api', 'request-types.generated.ts'), stale);
     fs.appendFileSync(stale, 'export type Stale = true;\n');
     const { code, output } = await runScript('scripts/build-request-types.ts', ['--check', '--target', stale], {});

@@ -1,11 +1,11 @@
 /** The CLI reports the API-server rules exactly as the engine does (issue 15 item 2). */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { repoRoot } from '../../src/paths';
 import { engine } from '../unit/validation/corpus';
+import { scratchDir } from '../helpers/scratch-dir';
 
 it('a Service with two unnamed ports: the CLI prints the required-name errors and exits 1', async () => {
   const manifest = stringify({
@@ -14,7 +14,7 @@ it('a Service with two unnamed ports: the CLI prints the required-name errors an
     metadata: { name: 'web' },
     spec: { ports: [{ port: 80 }, { port: 443 }] },
   });
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cli-api-rules-')), 'service.yaml');
+  const file = path.join(scratchDir('cli-api-rules-'), 'service.yaml');
   fs.writeFileSync(file, manifest);
   const run = spawnSync(
     path.join(repoRoot(), 'node_modules', '.bin', 'tsx'),

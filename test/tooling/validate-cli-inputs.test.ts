@@ -1,9 +1,9 @@
 /** delivery-validate's inputs and exit statuses, spawned as CI runs it (compiled, `node dist/...`). */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CORPUS } from '../unit/validation/corpus';
 import { cli, ensureBuilt } from './helpers/built-cli';
+import { scratchDir } from '../helpers/scratch-dir';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');
 const VALID = path.join(F, 'valid.yaml');
@@ -20,7 +20,7 @@ interface FileLine {
 const json = (lines: string[]): FileLine[] => lines.map((l) => JSON.parse(l) as FileLine);
 
 function tmpDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'validate-cli-'));
+  return scratchDir('validate-cli-');
 }
 
 beforeAll(ensureBuilt, 300_000);

@@ -1,9 +1,9 @@
 /** delivery-validate's checking options: --strict, --skip, --reject, --ignore-missing-schemas, --crd, --severity. */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CORPUS } from '../unit/validation/corpus';
 import { cli, ensureBuilt } from './helpers/built-cli';
+import { scratchDir } from '../helpers/scratch-dir';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');
 const EXTRA = path.join(F, 'extra_property.yaml');
@@ -53,14 +53,14 @@ it('--ignore-missing-schemas skips kinds no schema describes, but not a built-in
   const skipped = cli(['--version', '1.29', '--ignore-missing-schemas', CUSTOM]);
   expect(skipped.status).toBe(0);
   expect(skipped.stdout).toContain('skipped: no schema for kind TrainingJob (--ignore-missing-schemas)');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'validate-cli-'));
+  const dir = scratchDir('validate-cli-');
   fs.writeFileSync(path.join(dir, 'd.yaml'), 'apiVersion: apps/v2\nkind: Deployment\nmetadata:\n  name: d\n');
   expect(report(['--ignore-missing-schemas', path.join(dir, 'd.yaml')]).status).toBe(1);
 });
 
 it('--crd validates custom resources against the CRD, checked as the upload route checks it', () => {
   expect(report(['--crd', CRD, CUSTOM])).toMatchObject({ status: 0, file: { valid: true, results: [] } });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'validate-cli-'));
+  const dir = scratchDir('validate-cli-');
   const bad = path.join(dir, 'bad.yaml');
   fs.writeFileSync(bad, 'apiVersion: v1\nkind: ConfigMap\n');
   const run = cli(['--version', '1.29', '--crd', bad, CUSTOM]);

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../../src/paths';
 import { CATALOG_ARTIFACTS } from '../../../src/catalog/catalog-artifacts';
@@ -7,6 +6,7 @@ import { DEPLOYMENT as MANIFEST } from './catalog-manifests';
 import { orasPython, tool } from './oci-clients';
 import { EMPTY_CONFIG, ociClient } from './oci-protocol';
 import { twoOrgs } from './two-orgs';
+import { scratchDir } from '../../helpers/scratch-dir';
 
 const s = twoOrgs(['owner', 'viewer']);
 const SCRIPT = path.join(repoRoot(), 'test/fixtures/registry/oras_client.py');
@@ -22,7 +22,7 @@ const owner = () => s.org.members.owner!.token;
 
 /** `oras push` of files (written to a fresh directory) with the kind's config media type. */
 function orasPush(target: string, files: Record<string, string>, configMediaType: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oras-catalog-'));
+  const dir = scratchDir('oras-catalog-');
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   fs.writeFileSync(path.join(dir, 'config.json'), '{}');
   const paths = Object.keys(files).map((f) => path.join(dir, f));
@@ -39,7 +39,7 @@ function orasPush(target: string, files: Record<string, string>, configMediaType
 }
 
 async function orasPull(target: string, token: string) {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'oras-catalog-out-'));
+  const out = scratchDir('oras-catalog-out-');
   const pull = await tool(python, [SCRIPT, 'pull', host, `${s.org.org.slug}/${target}`, token, out]);
   const files = pull.ok
     ? Object.fromEntries(fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), 'utf8')]))

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { repoRoot } from '../../../src/paths';
 import { ensureSkopeo, orasPython, tool } from './oci-clients';
 import { makeImageLayout } from './oci-layout';
+import { scratchDir } from '../../helpers/scratch-dir';
 
 let platform: TestPlatform;
 let host: string;
@@ -41,7 +41,7 @@ describe('real OCI clients against /v2/*', () => {
     const push = await skopeoCopy('dest', org.members.owner!.token, `oci:${layout.dir}:v1`, ref);
     expect([push.ok, push.stderr]).toEqual([true, '']);
 
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'oci-pulled-'));
+    const out = scratchDir('oci-pulled-');
     const pull = await skopeoCopy('src', org.members.viewer!.token, ref, `oci:${out}:v1`);
     expect([pull.ok, pull.stderr]).toEqual([true, '']);
     const index = JSON.parse(fs.readFileSync(path.join(out, 'index.json'), 'utf8')) as {
@@ -63,7 +63,7 @@ describe('real OCI clients against /v2/*', () => {
   });
 
   it('the oras Python package pushes (chunked) and pulls an artifact with a custom media type', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oras-'));
+    const dir = scratchDir('oras-');
     const file = path.join(dir, 'notes.txt');
     fs.writeFileSync(file, 'release notes\n'.repeat(1000));
     const script = path.join(repoRoot(), 'test/fixtures/registry/oras_client.py');
@@ -78,7 +78,7 @@ describe('real OCI clients against /v2/*', () => {
       'application/vnd.acme.notes.v1+text',
     ]);
     expect([push.ok, push.stderr.slice(-1500)]).toEqual([true, '']);
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'oras-out-'));
+    const out = scratchDir('oras-out-');
     const pull = await tool(python, [script, 'pull', host, target, org.members.viewer!.token, out]);
     expect([pull.ok, pull.stderr.slice(-500)]).toEqual([true, expect.any(String)]);
     expect(fs.readFileSync(path.join(out, 'notes.txt'), 'utf8')).toBe('release notes\n'.repeat(1000));

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { scratchDir } from '../../helpers/scratch-dir';
 
 export const sha = (data: Buffer | string) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
 /** A one-layer OCI image layout on disk (tag `v1`), as `skopeo copy oci:<dir>:v1` reads it. */
 export function makeImageLayout(files: Record<string, string>): { dir: string; manifestDigest: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oci-layout-'));
-  const src = fs.mkdtempSync(path.join(os.tmpdir(), 'oci-src-'));
+  const dir = scratchDir('oci-layout-');
+  const src = scratchDir('oci-src-');
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(src, name), text);
   const blobs = path.join(dir, 'blobs', 'sha256');
   fs.mkdirSync(blobs, { recursive: true });
