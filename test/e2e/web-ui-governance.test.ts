@@ -6,6 +6,7 @@ import { startReceiver } from '../helpers/http-receiver';
 import type { TestPlatform } from '../helpers/test-platform';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
+import { widgetCrd } from '../helpers/widget-crd';
 
 /**
  * The web UI's governance, operations and settings views (issue 33) in Debian's chromium against the real platform:
@@ -193,27 +194,13 @@ describe('the governance, operations and settings views in chromium', () => {
     await page
       .getByLabel('CustomResourceDefinition (YAML)')
       .fill(
-        [
-          'apiVersion: apiextensions.k8s.io/v1',
-          'kind: CustomResourceDefinition',
-          'metadata: {name: widgets.example.com}',
-          'spec:',
-          '  group: example.com',
-          '  scope: Namespaced',
-          '  names: {kind: Widget, plural: widgets}',
-          '  versions:',
-          '  - name: v1',
-          '    served: true',
-          '    storage: true',
-          '    schema:',
-          '      openAPIV3Schema:',
-          '        type: object',
+        widgetCrd([
           '        properties:',
           '          spec:',
           '            type: object',
           '            required: [size]',
           '            properties: {size: {type: integer, description: How many widgets}}',
-        ].join('\n'),
+        ]),
       );
     await page.getByRole('button', { name: 'Register CRD' }).click();
     await page

@@ -7,6 +7,7 @@ import { repoRoot } from '../../../src/paths';
 import { ValidationEngine } from '../../../src/validation';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
+import { widgetCrd } from '../../helpers/widget-crd';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
 type Result = { severity: string; message: string; path: string; resource: string };
@@ -111,24 +112,7 @@ describe('API-server rules through the route (issue 15)', () => {
 
 describe('CRD patterns on the linear-time engine (issue 16 item 2)', () => {
   it('a backreference or lookaround in a CRD pattern answers 400 saying so', async () => {
-    const crd = (pattern: string) =>
-      [
-        'apiVersion: apiextensions.k8s.io/v1',
-        'kind: CustomResourceDefinition',
-        'metadata: {name: widgets.example.com}',
-        'spec:',
-        '  group: example.com',
-        '  scope: Namespaced',
-        '  names: {kind: Widget, plural: widgets}',
-        '  versions:',
-        '  - name: v1',
-        '    served: true',
-        '    storage: true',
-        '    schema:',
-        '      openAPIV3Schema:',
-        '        type: object',
-        `        properties: {s: {type: string, pattern: '${pattern}'}}`,
-      ].join('\n');
+    const crd = (pattern: string) => widgetCrd([`        properties: {s: {type: string, pattern: '${pattern}'}}`]);
     const refused = await http.post<{ error: string }>('/api/v2/k8s/crd', { token, body: { yaml: crd('^(a)\\1$') } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(
