@@ -11,6 +11,10 @@ import { findSettings } from '../webhooks/webhook-settings-repository';
 import type { Project } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
+import { projectTenantsOfEntry, type ProjectTenant } from '../projects/project-tenant-repository';
+import { projectsUsingEnvironment } from '../projects/project-environment-repository';
+import type { EnvironmentService } from '../platform-config/environment-service';
+import type { TenantService } from '../platform-config/tenant-service';
 import type { UsageScope } from '../projects/usage-scope';
 import type { WorkloadService } from '../projects/workload-service';
 import type { CommitClient } from '../gitops/commit-client';
@@ -65,6 +69,8 @@ export interface TargetRemovalDeps extends DeliveryContext, RemovalPorts {
   bindings: Pick<AgentBindingService, 'get' | 'delete'>;
   repositories: RepositoryStore;
   commit: CommitClient;
+  /** The organization's catalogues: their DELETE locks the entry while `everywhere` clears its project uses. */
+  catalogue: { tenants: Pick<TenantService, 'delete'>; environments: Pick<EnvironmentService, 'delete'> };
 }
 
 /** One thing being removed from a project, and what of the project it reaches. */
@@ -89,16 +95,29 @@ const inUse = (u: TargetUsage) =>
   u.releases.length + u.promotions.length + u.pins.length + u.freezes.length + u.breakGlassSessions.length > 0 ||
   u.webhookAutoUpdate;
 
-function describeUsage(label: string, u: TargetUsage): string {
-  const parts = [
+function usesOf(u: TargetUsage): string {
+  return [
     u.releases.length > 0 ? `releases ${u.releases.join(', ')}` : '',
     u.promotions.length > 0 ? `promotions ${u.promotions.join(', ')}` : '',
     u.pins.length > 0 ? `pins of ${u.pins.join(', ')}` : '',
     u.freezes.length > 0 ? `freezes ${u.freezes.join(', ')}` : '',
     u.webhookAutoUpdate ? 'the inbound webhook auto-update list' : '',
     u.breakGlassSessions.length > 0 ? `break-glass sessions ${u.breakGlassSessions.join(', ')}` : '',
-  ].filter(Boolean);
-  return `${label} is in use by ${parts.join('; ')}; remove it with cancel=true to cancel them first`;
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+const CANCEL_HINT = 'remove it with cancel=true to cancel them first';
+
+function describeUsage(label: string, u: TargetUsage): string {
+  return `${label} is in use by ${usesOf(u)}; ${CANCEL_HINT}`;
+}
+
+/** A catalogue entry's uses across projects: `tenant acme is in use in project hall (releases r1), project ...`. */
+function describeUsageIn(label: string, used: [Subject, TargetUsage][]): string {
+  const each = used.map(([subject, u]) => `project ${subject.project.slug} (${usesOf(u)})`);
+  return `${label} is in use in ${each.join(', ')}; ${CANCEL_HINT}`;
 }
 
 const within = <T>(allowed: T[] | undefined, value: T) => !allowed || allowed.includes(value);
@@ -209,6 +228,38 @@ export function createTargetRemoval(deps: TargetRemovalDeps) {
     return { commit: await removeFiles(caller, subject) };
   }
 
+  /**
+   * The removal of a catalogue entry from every project that uses it: 409 naming each use in each project (nothing
+   * changes) unless `cancel`; then, project by project, the uses are cancelled and the entry leaves the project in one
+   * audited removal commit. The caller (the catalogue's DELETE) holds the entry locked meanwhile.
+   */
+  async function everywhere(caller: OrgCaller, label: string, subjects: Subject[], cancel: boolean) {
+    const used: [Subject, TargetUsage][] = [];
+    for (const subject of subjects) {
+      const u = await usage(subject);
+      if (inUse(u)) used.push([subject, u]);
+    }
+    if (used.length > 0 && !cancel) throw new Conflict(describeUsageIn(label, used));
+    const projects: { project: string; commit: string | null }[] = [];
+    for (const subject of subjects) {
+      const { commit } = await run(caller, subject, cancel);
+      projects.push({ project: subject.project.slug, commit });
+    }
+    return { projects };
+  }
+
+  async function tenantSubject(caller: OrgCaller, tenant: ProjectTenant): Promise<Subject> {
+    return {
+      label: `tenant ${tenant.slug}`,
+      project: await deps.projects.projectOf(caller, tenant.projectSlug),
+      scope: { tenantIds: [tenant.id] },
+      named: { list: 'tenants', name: tenant.slug },
+      pins: true,
+      files: (t) => t.tenant === tenant.slug,
+      remove: () => deps.tenants.remove(caller, tenant.id),
+    };
+  }
+
   async function environmentSubject(caller: OrgCaller, slug: string, environment: string): Promise<Subject> {
     const project = await deps.projects.projectOf(caller, slug);
     await deps.projects.environment(caller, slug, environment);
@@ -232,19 +283,24 @@ export function createTargetRemoval(deps: TargetRemovalDeps) {
     environment: async (caller: OrgCaller, slug: string, environment: string, cancel: boolean) =>
       run(caller, await environmentSubject(caller, slug, environment), cancel),
 
-    async tenant(caller: OrgCaller, ref: string, cancel: boolean) {
-      const tenant = await deps.tenants.resolve(caller, ref);
-      const subject: Subject = {
-        label: `tenant ${tenant.slug}`,
-        project: await deps.projects.projectOf(caller, tenant.projectSlug),
-        scope: { tenantIds: [tenant.id] },
-        named: { list: 'tenants', name: tenant.slug },
-        pins: true,
-        files: (t) => t.tenant === tenant.slug,
-        remove: () => deps.tenants.remove(caller, tenant.id),
-      };
-      return run(caller, subject, cancel);
-    },
+    tenant: async (caller: OrgCaller, ref: string, cancel: boolean) =>
+      run(caller, await tenantSubject(caller, await deps.tenants.resolve(caller, ref)), cancel),
+
+    /** DELETE /api/v2/org/tenants/{id}: the catalogue tenant leaves every project that has it, then the catalogue. */
+    catalogueTenant: (caller: OrgCaller, id: string, cancel: boolean) =>
+      deps.catalogue.tenants.delete(caller, id, async (entry) => {
+        const tenants = await projectTenantsOfEntry(db, caller.organizationId, entry.id);
+        const subjects = await Promise.all(tenants.map((t) => tenantSubject(caller, t)));
+        return everywhere(caller, `tenant ${entry.slug}`, subjects, cancel);
+      }),
+
+    /** DELETE /api/v2/org/environments/{slug}: the environment leaves every project that uses it, then the catalogue. */
+    catalogueEnvironment: (caller: OrgCaller, slug: string, cancel: boolean) =>
+      deps.catalogue.environments.delete(caller, slug, async (entry) => {
+        const projects = await projectsUsingEnvironment(db, caller.organizationId, entry.id);
+        const subjects = await Promise.all(projects.map((p) => environmentSubject(caller, p, entry.slug)));
+        return everywhere(caller, `environment ${entry.slug}`, subjects, cancel);
+      }),
 
     async workload(caller: OrgCaller, slug: string, name: string, cancel: boolean) {
       const project = await deps.projects.projectOf(caller, slug);

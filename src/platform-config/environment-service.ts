@@ -14,6 +14,7 @@ import {
   updateEnvironment,
   type Environment,
 } from './environment-repository';
+import { refuseWhileUsed } from './entry-uses';
 
 export type EnvironmentService = ReturnType<typeof createEnvironmentService>;
 
@@ -82,12 +83,19 @@ export function createEnvironmentService(deps: OrgDomainDeps) {
       });
     },
 
-    delete(caller: OrgCaller, slug: string): Promise<void> {
+    /**
+     * `clear` runs with the entry locked (entry-uses.ts): it refuses while a project uses the environment, or removes
+     * those uses safely (src/environment-removal); the entry then goes, audited in the same transaction.
+     */
+    delete<T>(caller: OrgCaller, slug: string, clear: (env: Environment) => Promise<T>): Promise<T> {
       return change(caller, async (trx) => {
         const env = await environmentOf(caller, slug, trx);
+        const entry = { table: 'org_environments' as const, organizationId: caller.organizationId, id: env.id };
+        const cleared = await refuseWhileUsed(trx, entry, () => clear(env));
         found(await deleteEnvironment(trx, caller.organizationId, env.id));
         await shiftPositions(trx, caller.organizationId, env.position + 1, -1);
         await record(trx, caller, 'environment.delete', env, { name: env.name, production: env.production });
+        return cleared;
       });
     },
 

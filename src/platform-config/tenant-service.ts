@@ -2,6 +2,7 @@ import type { Tx } from '../db/knex';
 import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { PageRequest } from '../db/pagination';
+import { refuseWhileUsed } from './entry-uses';
 import { deleteTenant, findTenant, insertTenant, listTenants, updateTenant, type OrgTenant } from './tenant-repository';
 
 export type TenantService = ReturnType<typeof createTenantService>;
@@ -45,11 +46,18 @@ export function createTenantService(deps: OrgDomainDeps) {
       });
     },
 
-    delete(caller: OrgCaller, id: string): Promise<void> {
+    /**
+     * `clear` runs with the entry locked (entry-uses.ts): it refuses while a project uses the entry, or removes those
+     * uses safely (src/environment-removal); the entry then goes, audited in the same transaction.
+     */
+    delete<T>(caller: OrgCaller, id: string, clear: (tenant: OrgTenant) => Promise<T>): Promise<T> {
       return db.transaction(async (trx) => {
         const tenant = await tenantOf(caller, id, trx);
+        const entry = { table: 'org_tenants' as const, organizationId: caller.organizationId, id: tenant.id };
+        const cleared = await refuseWhileUsed(trx, entry, () => clear(tenant));
         found(await deleteTenant(trx, caller.organizationId, tenant.id));
         await record(trx, caller, 'tenant.delete', tenant, { name: tenant.name });
+        return cleared;
       });
     },
   };

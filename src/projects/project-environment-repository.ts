@@ -85,6 +85,20 @@ export async function listProjectEnvironments(db: Queryable, projectId: string):
   return ((await environments(db, projectId).orderBy('pe.position')) as Row[]).map(rowToEnvironment);
 }
 
+/** The slugs of the organization's projects that use one environment catalogue entry, in order. */
+export async function projectsUsingEnvironment(
+  db: Queryable,
+  organizationId: string,
+  environmentId: string,
+): Promise<string[]> {
+  const rows = (await db('project_environments as pe')
+    .join('projects as p', 'p.id', 'pe.project_id')
+    .where({ 'p.organization_id': organizationId, 'pe.environment_id': environmentId })
+    .orderBy('p.slug')
+    .select('p.slug')) as { slug: string }[];
+  return rows.map((r) => r.slug);
+}
+
 export async function findProjectEnvironment(db: Queryable, projectId: string, slug: string) {
   const row = (await environments(db, projectId).where('e.slug', slug).first()) as Row | undefined;
   return row ? rowToEnvironment(row) : null;

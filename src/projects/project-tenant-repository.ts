@@ -74,6 +74,14 @@ export async function findProjectTenant(db: Queryable, organizationId: string, i
   return row ? rowToTenant(row) : null;
 }
 
+/** The project tenants, in every project of the organization, of one tenant catalogue entry (by project slug). */
+export async function projectTenantsOfEntry(db: Queryable, organizationId: string, catalogueTenantId: string) {
+  const rows = (await tenants(db, organizationId)
+    .where('pt.org_tenant_id', catalogueTenantId)
+    .orderBy('p.slug')) as Row[];
+  return rows.map(rowToTenant);
+}
+
 /**
  * The project tenants a caller's tenant reference names (docs/tenants: id, catalogue tenant id or slug), within one
  * project when `projectId` is given. Several only for a slug or catalogue id without a project.

@@ -317,6 +317,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
       breakGlass: domain.breakGlass,
       freezes: domain.freezes,
       webhookSettings: domain.webhooks.settings,
+      catalogue: { tenants: domain.tenants, environments: domain.environments },
     }),
   };
 }

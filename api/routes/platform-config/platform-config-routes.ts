@@ -7,16 +7,29 @@ import type {
 } from '../../request-types.generated';
 import type { EnvironmentService } from '../../../src/platform-config/environment-service';
 import type { TenantService } from '../../../src/platform-config/tenant-service';
+import type { TargetRemoval } from '../../../src/environment-removal/target-removal';
 import type { PlanGate } from '../../../src/plans/plan-gate';
 import type { RouteDef } from '../../route-def';
-import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
+import type { AppContext } from '../../context';
+import { bodyOf, cancelOf, created, noContent, orgCallerOf, pageOf, paramOf } from '../../request';
+
+/** A catalogue entry's removal: 204 when no project used it, else 200 with each project's removal commit. */
+function removed(ctx: AppContext, outcome: { projects: { project: string; commit: string | null }[] }) {
+  if (outcome.projects.length === 0) noContent(ctx);
+  else ctx.body = outcome;
+}
 
 /** Platform configuration: features of the plan, the environment catalogue and the tenant catalogue. */
 export function platformConfigRoutes(
-  deps: { plans: PlanGate; environments: EnvironmentService; tenants: TenantService },
+  deps: {
+    plans: PlanGate;
+    environments: EnvironmentService;
+    tenants: TenantService;
+    removal: Pick<TargetRemoval, 'catalogueTenant' | 'catalogueEnvironment'>;
+  },
   pageMax: number,
 ): RouteDef[] {
-  const { plans, environments, tenants } = deps;
+  const { plans, environments, tenants, removal } = deps;
   const env = '/api/v2/org/environments/:environment';
   const tenant = '/api/v2/org/tenants/:tenantId';
   return [
@@ -88,12 +101,14 @@ export function platformConfigRoutes(
     {
       method: 'delete',
       path: env,
-      summary: 'Remove an environment from the catalogue',
+      summary:
+        'Remove an environment from the catalogue and every project using it (409 naming the uses unless ?cancel=true)',
       tag: 'platform-config',
       access: { kind: 'organization', action: 'org.environments.delete' },
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        await environments.delete(orgCallerOf(ctx), paramOf(ctx, 'environment'));
-        noContent(ctx);
+        const slug = paramOf(ctx, 'environment');
+        removed(ctx, await removal.catalogueEnvironment(orgCallerOf(ctx), slug, cancelOf(ctx)));
       },
     },
     {
@@ -141,12 +156,13 @@ export function platformConfigRoutes(
     {
       method: 'delete',
       path: tenant,
-      summary: 'Remove a tenant from the catalogue',
+      summary:
+        'Remove a tenant from the catalogue and every project having it (409 naming the uses unless ?cancel=true)',
       tag: 'platform-config',
       access: { kind: 'organization', action: 'org.tenants.delete' },
+      query: 'target-remove-query',
       handler: async (ctx) => {
-        await tenants.delete(orgCallerOf(ctx), paramOf(ctx, 'tenantId'));
-        noContent(ctx);
+        removed(ctx, await removal.catalogueTenant(orgCallerOf(ctx), paramOf(ctx, 'tenantId'), cancelOf(ctx)));
       },
     },
   ];
