@@ -14,7 +14,8 @@ const invalid = (message: string): never => {
 /**
  * Kustomize bases and manifest bundles pushed as OCI artifacts: a manifest pushed by tag to
  * `kustomize-bases/<name>` or `manifest-bundles/<name>` with the kind's config media type registers version `<tag>`
- * in the catalog after the same validation as an API upload, in the push's transaction (a refusal stores nothing).
+ * in the catalog after the same validation as an API upload (the base built before the push's transaction, the
+ * version recorded in it; a refusal stores nothing).
  * Deletions go through the catalog routes, which remove the artifact too.
  */
 export function catalogRegistryHook(deps: {
@@ -22,7 +23,7 @@ export function catalogRegistryHook(deps: {
   catalogs: Record<CatalogKind, CatalogService>;
 }): ManifestHook {
   return {
-    async pushed(trx, caller, { name, tag, manifest }) {
+    async pushed(caller, { name, tag, manifest }) {
       const target = catalogTargetOf(name);
       const typed = (Object.entries(CATALOG_ARTIFACTS) as [CatalogKind, { configMediaType: string }][]).find(
         ([, a]) => a.configMediaType === manifest.configMediaType,
@@ -48,7 +49,7 @@ export function catalogRegistryHook(deps: {
         files[title!] = (await buffer(deps.blobs.read(layer.digest))).toString('utf8');
       }
       const kubernetesVersion = manifest.annotations?.[KUBERNETES_VERSION_ANNOTATION];
-      await deps.catalogs[kind].storePushed(trx, caller, {
+      return deps.catalogs[kind].preparePushed(caller, {
         name: target!.name,
         version: tag!,
         ...(kubernetesVersion ? { kubernetesVersion } : {}),

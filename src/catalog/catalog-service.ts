@@ -122,10 +122,11 @@ export function createCatalogService(
     },
 
     /**
-     * A version pushed through /v2/ (src/catalog/catalog-registry-hook.ts), in the push's transaction: the same checks
-     * and validation as an upload, refused with an OciError so the push stores nothing.
+     * A version pushed through /v2/ (src/catalog/catalog-registry-hook.ts): the same checks and validation as an
+     * upload (a base's `kustomize build` included), before the push's transaction and refused with an OciError so the
+     * push stores nothing; the step returned records the version in the push's transaction.
      */
-    async storePushed(trx: Tx, actor: RegistryCaller, input: CatalogUpload): Promise<void> {
+    async preparePushed(actor: RegistryCaller, input: CatalogUpload): Promise<(trx: Tx) => Promise<void>> {
       const invalid = (message: string): never => {
         throw new OciError('MANIFEST_INVALID', message);
       };
@@ -141,12 +142,14 @@ export function createCatalogService(
       }
       const validation = await validate(input.files, kubernetesVersion);
       if (!validation.valid) invalid(refusal(validation));
-      try {
-        await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);
-      } catch (err) {
-        if (err instanceof Conflict) throw new OciError('DENIED', `${err.message}: versions are immutable`, 409);
-        throw err;
-      }
+      return async (trx) => {
+        try {
+          await insert(trx, actor, { ...input, kubernetesVersion }, totalBytes);
+        } catch (err) {
+          if (err instanceof Conflict) throw new OciError('DENIED', `${err.message}: versions are immutable`, 409);
+          throw err;
+        }
+      };
     },
 
     /** Deletes one version, or every version when `version` is undefined; 404 when nothing matched. */

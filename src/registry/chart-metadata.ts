@@ -68,7 +68,7 @@ export function createChartMetadata(deps: { blobs: Pick<BlobStore, 'read' | 'sta
 
     /** Refuses a Helm chart push whose chart layer is not a readable chart (400 MANIFEST_INVALID), else caches it. */
     hook: {
-      async pushed(_trx, _caller, { manifest }) {
+      async pushed(_caller, { manifest }) {
         if (manifest.configMediaType !== HELM_CONFIG) return;
         const layer = manifest.blobs.find((b) => b.mediaType === HELM_CHART_LAYER);
         if (!layer || cache.has(layer.digest)) return;

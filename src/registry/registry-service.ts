@@ -18,15 +18,16 @@ export interface RegistryCaller extends AuditActor {
 
 /**
  * What another module does with pushes and deletions of manifests it owns (the catalog's kustomize bases and manifest
- * bundles): `pushed` runs in the push's transaction and refuses it by throwing an OciError (nothing is stored);
- * `deleting` runs before a deletion and refuses it the same way.
+ * bundles): `pushed` runs before the push's transaction (reading layers, a kustomize build: nothing slow holds a
+ * transaction) and refuses the push by throwing an OciError (nothing is stored); the step it may return runs in the
+ * push's transaction to record it, and may refuse it the same way. `deleting` runs before a deletion and refuses it
+ * the same way.
  */
 export interface ManifestHook {
   pushed(
-    trx: Tx,
     caller: RegistryCaller,
     push: { name: string; tag: string | null; manifest: ParsedManifest },
-  ): Promise<void>;
+  ): Promise<((trx: Tx) => Promise<void>) | void>;
   deleting(repository: OciRepository): void;
 }
 
@@ -295,10 +296,15 @@ export function createRegistryService(deps: RegistryServiceDeps) {
         }
       }
       const tag = byDigest ? null : reference;
+      const records: ((trx: Tx) => Promise<void>)[] = [];
+      for (const hook of hooks) {
+        const record = await hook.pushed(caller, { name, tag, manifest: parsed });
+        if (record) records.push(record);
+      }
       await db.transaction(async (trx) => {
         await repo.putManifest(trx, repository.id, { ...parsed, content, tag });
         await recordPush(trx, caller, name, parsed, tag);
-        for (const hook of hooks) await hook.pushed(trx, caller, { name, tag, manifest: parsed });
+        for (const record of records) await record(trx);
       });
       return parsed;
     },
