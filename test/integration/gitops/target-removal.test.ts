@@ -3,7 +3,8 @@
  * removing one a release waits on answers 409 naming the release (and a freeze naming the tenant); with ?cancel=true
  * the release ends Cancelled through its workflow, the freeze loses the tenant, and the removal is one audited commit
  * of its own (a binding has no files: its new destinations go with the next generate); a release still committing
- * for a removed environment or workload is refused TargetGone and commits nothing.
+ * for a removed environment or workload is refused TargetGone and commits nothing. A catalogue tenant or environment
+ * (DELETE /api/v2/org/...) goes the same way from every project using it: one removal commit per project.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -191,6 +192,72 @@ describe('safe removal', () => {
       message: 'workload web is no longer part of the project',
     });
     expect((await gitCli(['rev-parse', 'HEAD'], await clone('mall'))).stdout.trim()).toBe(head);
+  });
+
+  it('of a catalogue tenant: 409 naming the release in its project; cancel=true removes it from each project', async () => {
+    const north = await makeProject(platform, owner, 'north', ['zeta']);
+    await makeProject(platform, owner, 'south', ['zeta']);
+    const release = await waitingRelease('north', north.zeta!);
+    const generated = await api.http.post('/api/v2/projects/south/delivery/generate', { token: owner, body: {} });
+    expect(generated.status).toBe(200);
+    const entry = (await api.http.get<{ catalogueTenantId: string }>(`/api/v2/tenants/${north.zeta}`, { token: owner }))
+      .body.catalogueTenantId;
+    const heads: Record<string, string> = {};
+    for (const p of ['north', 'south']) {
+      const dir = await clone(p);
+      heads[p] = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
+      expect((await filesOf(dir)).filter((f) => f.includes('/zeta/')).length).toBeGreaterThan(0);
+    }
+
+    const refused = await api.http.delete<{ error: string }>(`/api/v2/org/tenants/${entry}`, { token: owner });
+    expect([refused.status, refused.body.error]).toEqual([
+      409,
+      `tenant zeta is in use in project north (releases ${release}); remove it with cancel=true to cancel them first`,
+    ]);
+    expect((await api.get(owner, release)).status).toBe('PendingApproval');
+    expect((await api.http.get(`/api/v2/org/tenants/${entry}`, { token: owner })).status).toBe(200);
+
+    const removed = await api.http.delete<{ projects: { project: string; commit: string }[] }>(
+      `/api/v2/org/tenants/${entry}?cancel=true`,
+      { token: owner },
+    );
+    expect(removed.status).toBe(200);
+    expect(removed.body.projects.map((p) => p.project)).toEqual(['north', 'south']);
+    expect((await api.get(owner, release)).status).toBe('Cancelled');
+    expect((await api.http.get(`/api/v2/org/tenants/${entry}`, { token: owner })).status).toBe(404);
+    expect((await api.http.get(`/api/v2/tenants/${north.zeta}`, { token: owner })).status).toBe(404);
+    for (const { project, commit } of removed.body.projects) {
+      const dir = await clone(project);
+      const log = (await gitCli(['log', '--format=%H %P %s', `${heads[project]}..HEAD`], dir)).stdout.trim();
+      expect(commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(log).toBe(`${commit} ${heads[project]} Remove tenant zeta from ${project}`);
+      expect((await filesOf(dir)).filter((f) => f.includes('/zeta/'))).toEqual([]);
+    }
+    type AuditItems = { items: { gitCommitSha: string | null; resourceId: string | null }[] };
+    const audit = (action: string) =>
+      api.http.get<AuditItems>(`/api/v2/audit-logs?action=${action}&limit=100`, { token: owner });
+    const commits = (await audit('git.files.commit')).body.items.map((i) => i.gitCommitSha);
+    expect(commits).toEqual(expect.arrayContaining(removed.body.projects.map((p) => p.commit)));
+    expect((await audit('tenant.delete')).body.items.map((i) => i.resourceId)).toContain(entry);
+  });
+
+  it('of a catalogue environment: 204 when no project uses it, else removed from each project using it', async () => {
+    await makeProject(platform, owner, 'east', []);
+    for (const slug of ['qa', 'idle']) {
+      const created = await api.http.post('/api/v2/org/environments', { token: owner, body: { slug } });
+      expect(created.status).toBe(201);
+    }
+    const added = await api.http.post('/api/v2/projects/east/environments', {
+      token: owner,
+      body: { environment: 'qa', kubernetesVersion: '1.31' },
+    });
+    expect(added.status).toBe(201);
+    expect((await api.http.delete('/api/v2/org/environments/idle', { token: owner })).status).toBe(204);
+    const removed = await api.http.delete('/api/v2/org/environments/qa', { token: owner });
+    // Nothing generated for qa yet: no file leaves, no commit.
+    expect([removed.status, removed.body]).toEqual([200, { projects: [{ project: 'east', commit: null }] }]);
+    expect((await api.http.get('/api/v2/projects/east/environments/qa', { token: owner })).status).toBe(404);
+    expect((await api.http.get('/api/v2/org/environments/qa', { token: owner })).status).toBe(404);
   });
 
   it('of an agent binding: 409 naming the release into its pair; cancel=true cancels it, commits nothing', async () => {
