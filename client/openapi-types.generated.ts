@@ -7621,10 +7621,13 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove an environment from the catalogue */
+    /** Remove an environment from the catalogue and every project using it (409 naming the uses unless ?cancel=true) */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
           /** @example string */
@@ -7907,10 +7910,13 @@ export interface paths {
     };
     put?: never;
     post?: never;
-    /** Remove a tenant from the catalogue */
+    /** Remove a tenant from the catalogue and every project having it (409 naming the uses unless ?cancel=true) */
     delete: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @example true */
+          cancel?: 'true' | 'false';
+        };
         header?: never;
         path: {
           /** @example f97df110-f4de-492e-8849-4a6af68026b0 */

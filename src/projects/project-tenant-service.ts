@@ -18,7 +18,8 @@ export type ProjectTenantService = ReturnType<typeof createProjectTenantService>
 
 /**
  * Tenants of a project. Adding `{slug, name}` ties the project tenant to the organization's tenant catalogue entry of
- * that slug, creating the entry when the catalogue lacks it; removing the catalogue entry removes its project tenants.
+ * that slug, creating the entry when the catalogue lacks it; removing the catalogue entry removes its project
+ * tenants first, safely (src/environment-removal/target-removal.ts `catalogueTenant`).
  */
 export function createProjectTenantService(deps: OrgDomainDeps & { projects: ProjectService }) {
   const { db, projects } = deps;
