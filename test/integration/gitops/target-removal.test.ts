@@ -316,4 +316,31 @@ describe('safe removal', () => {
       namespace: 'acme-prod',
     });
   });
+  it('of a catalogue environment in use: 409 naming the release and its project; cancel=true cancels, one commit', async () => {
+    const tenants = await makeProject(platform, owner, 'west', ['omega']);
+    const release = await waitingRelease('west', tenants.omega!);
+    const head = (await gitCli(['rev-parse', 'HEAD'], await clone('west'))).stdout.trim();
+    const refused = await api.http.delete<{ error: string }>('/api/v2/org/environments/prod', { token: owner });
+    expect([refused.status, refused.body.error]).toEqual([
+      409,
+      `environment prod is in use in project west (releases ${release}); remove it with cancel=true to cancel them first`,
+    ]);
+    expect((await api.get(owner, release)).status).toBe('PendingApproval');
+    expect((await api.http.get('/api/v2/projects/west/environments/prod', { token: owner })).status).toBe(200);
+
+    const removed = await api.http.delete<{ projects: { project: string; commit: string | null }[] }>(
+      '/api/v2/org/environments/prod?cancel=true',
+      { token: owner },
+    );
+    expect(removed.status).toBe(200);
+    expect((await api.get(owner, release)).status).toBe('Cancelled');
+    const west = removed.body.projects.find((p) => p.project === 'west');
+    expect(west?.commit).toMatch(/^[0-9a-f]{40}$/);
+    const dir = await clone('west');
+    const log = (await gitCli(['log', '--format=%H %P %s', `${head}..HEAD`], dir)).stdout.trim();
+    expect(log).toBe(`${west!.commit} ${head} Remove environment prod from west`);
+    expect((await filesOf(dir)).filter((f) => f.includes('/prod/'))).toEqual([]);
+    expect((await api.http.get('/api/v2/org/environments/prod', { token: owner })).status).toBe(404);
+    expect((await api.http.get('/api/v2/projects/west/environments/prod', { token: owner })).status).toBe(404);
+  });
 });
