@@ -16,18 +16,18 @@ async function refusal(res: Response, what: string): Promise<ApiError> {
   } catch {
     // not JSON: the status says it
   }
-  return new ApiError(res.status, `${what} refused: ${detail}`);
+  return new ApiError(res.status, `${what[0]!.toUpperCase()}${what.slice(1)} was refused: ${detail}`);
 }
 
 /** One blob, uploaded monolithically (`POST /v2/<repo>/blobs/uploads/?digest=`); answers its descriptor. */
-async function pushBlob(repo: string, bytes: Uint8Array<ArrayBuffer>, mediaType: string) {
+async function pushBlob(repo: string, bytes: Uint8Array<ArrayBuffer>, mediaType: string, what: string) {
   const digest = await digestOf(bytes);
   const res = await registryFetch(`/v2/${repo}/blobs/uploads/?digest=${encodeURIComponent(digest)}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/octet-stream' },
     body: bytes,
   });
-  if (res.status !== 201) throw await refusal(res, `upload of ${mediaType}`);
+  if (res.status !== 201) throw await refusal(res, `the ${what} upload`);
   return { mediaType, digest, size: bytes.byteLength };
 }
 
@@ -40,13 +40,14 @@ export async function pushChart(repo: string, version: string, chart: object, ar
     repo,
     new TextEncoder().encode(JSON.stringify(chart)),
     'application/vnd.cncf.helm.config.v1+json',
+    'chart config',
   );
-  const layer = await pushBlob(repo, archive, 'application/vnd.cncf.helm.chart.content.v1.tar+gzip');
+  const layer = await pushBlob(repo, archive, 'application/vnd.cncf.helm.chart.content.v1.tar+gzip', 'chart archive');
   const mediaType = 'application/vnd.oci.image.manifest.v1+json';
   const res = await registryFetch(`/v2/${repo}/manifests/${encodeURIComponent(version)}`, {
     method: 'PUT',
     headers: { 'Content-Type': mediaType },
     body: JSON.stringify({ schemaVersion: 2, mediaType, config, layers: [layer] }),
   });
-  if (res.status !== 201) throw await refusal(res, 'manifest');
+  if (res.status !== 201) throw await refusal(res, 'the manifest');
 }
