@@ -156,10 +156,13 @@ describe('the operations views in chromium', () => {
     await upload('1.0.0', 'spec:\n  replicas: many');
     await page.getByRole('alert').filter({ hasText: 'validation failed: nothing was stored' }).waitFor();
     await page.getByRole('list', { name: 'Why it was refused' }).getByText('spec.replicas').waitFor();
-    await upload('1.0.0', 'spec:\n  replicas: 2');
-    await upload('1.1.0', 'spec:\n  replicas: 3');
     const bases = page.getByRole('table', { name: 'Kustomize bases' });
-    for (const version of ['1.0.0', '1.1.0']) {
+    // One after the other: a form empties once the server accepted what it sent.
+    for (const [version, replicas] of [
+      ['1.0.0', '2'],
+      ['1.1.0', '3'],
+    ] as const) {
+      await upload(version, `spec:\n  replicas: ${replicas}`);
       await bases.getByRole('row', { name: new RegExp(`web-base ${version.replace(/\./g, '\\.')} `) }).waitFor();
     }
 
