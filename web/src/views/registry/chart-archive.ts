@@ -1,10 +1,24 @@
-import { parse } from 'yaml';
-
-/** What `Chart.yaml` says of a chart: at least its name and version. */
+/** What `Chart.yaml` says of a chart: at least its name and version (the config blob of the push). */
 export interface ChartMetadata {
   name: string;
   version: string;
-  [key: string]: unknown;
+  [key: string]: string;
+}
+
+const SCALARS = ['apiVersion', 'name', 'version', 'appVersion', 'description', 'type'];
+
+/**
+ * The top-level scalar fields of Chart.yaml the push's config carries (the registry reads the chart's full metadata
+ * from the archive itself, with its own bounded parser).
+ */
+function chartScalars(text: string): Partial<ChartMetadata> {
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^([A-Za-z]+):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!match || !SCALARS.includes(match[1]!) || match[2] === '') continue;
+    out[match[1]!] = match[2]!.replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return out;
 }
 
 const text = (block: Uint8Array, from: number, length: number) =>
@@ -12,7 +26,7 @@ const text = (block: Uint8Array, from: number, length: number) =>
 
 /** The files of a ustar archive by path (regular files only; pax and GNU long names are skipped). */
 function* tarEntries(tar: Uint8Array): Generator<{ path: string; content: Uint8Array }> {
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const header = tar.subarray(at, at + 512);
     const name = text(header, 0, 100);
     if (name === '') return;
@@ -42,9 +56,9 @@ export async function chartMetadataOf(archive: Uint8Array<ArrayBuffer>): Promise
   }
   for (const entry of tarEntries(tar)) {
     if (/^[^/]+\/Chart\.yaml$/.test(entry.path)) {
-      const chart = parse(new TextDecoder().decode(entry.content)) as Partial<ChartMetadata> | null;
-      if (!chart?.name || !chart.version) throw new Error(`${entry.path} has no name or version`);
-      return { ...chart, name: String(chart.name), version: String(chart.version) };
+      const chart = chartScalars(new TextDecoder().decode(entry.content));
+      if (!chart.name || !chart.version) throw new Error(`${entry.path} has no name or version`);
+      return { ...chart, name: chart.name, version: chart.version };
     }
   }
   throw new Error('no <chart>/Chart.yaml in the archive');
