@@ -154,6 +154,7 @@ describe('the web UI in chromium', () => {
     await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).waitFor();
     expect(await checkView(approver, 'approvals-inbox')).toEqual([]);
     await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).click();
+    await approver.page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first().waitFor();
     expect(await checkView(approver, 'release-pending')).toEqual([]);
     await approver.page.getByRole('button', { name: 'Approve' }).click();
 

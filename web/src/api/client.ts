@@ -50,10 +50,15 @@ export function refreshSession(organizationId?: string): Promise<SignedIn | null
   return refreshing;
 }
 
-async function authorizedFetch(request: Request): Promise<Response> {
+type Credential = (token: string) => string;
+const bearer: Credential = (token) => `Bearer ${token}`;
+/** The registry (`/v2`) reads a Bearer as its own registry token: the access token goes as Basic's password. */
+const basic: Credential = (token) => `Basic ${btoa(`token:${token}`)}`;
+
+async function authorizedFetch(request: Request, credential: Credential = bearer): Promise<Response> {
   const retry = request.clone();
   const send = (req: Request) => {
-    if (accessToken) req.headers.set('Authorization', `Bearer ${accessToken}`);
+    if (accessToken) req.headers.set('Authorization', credential(accessToken));
     return fetch(req);
   };
   const res = await send(request);
@@ -61,7 +66,15 @@ async function authorizedFetch(request: Request): Promise<Response> {
   return (await refreshSession()) ? send(retry) : res;
 }
 
-export const api = createClient<paths>({ baseUrl: '', fetch: authorizedFetch, credentials: 'same-origin' });
+/**
+ * A call to the OCI registry (`/v2/...`) with the signed-in user's token, as `helm push` would send it: the same
+ * refresh-once on 401 as the API client.
+ */
+export function registryFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  return authorizedFetch(new Request(path, { ...init, credentials: 'same-origin' }), basic);
+}
+
+export const api = createClient<paths>({ baseUrl: '', fetch: (r) => authorizedFetch(r), credentials: 'same-origin' });
 
 interface Outcome {
   data?: unknown;

@@ -5,30 +5,83 @@ import { Field } from '../../components/form';
 import { ConfirmRemoval } from './confirm-removal';
 import { Editor, KubernetesVersion, WORKLOAD_FIELDS, workloadBody } from './project-editors';
 
-/** One object of the project: its edit form ("Environment dev") and its removal, confirmed by name. */
-function Item(props: {
+/** What one object of the project needs: its kind and name, its form's fields, how to save and remove it. */
+interface ItemSpec {
   kind: 'environment' | 'tenant' | 'workload';
   name: string;
-  slug: string;
   fields: Record<string, string>;
   send: (v: Record<string, string>) => Promise<unknown>;
   remove: () => Promise<unknown>;
   children: (errorOf: (field: string) => string | null) => ReactNode;
-}) {
-  const title = `${props.kind[0]!.toUpperCase()}${props.kind.slice(1)} ${props.name}`;
+}
+
+/** One object of the project: its edit form ("Environment dev") and its removal, confirmed by name. */
+function Item({ slug, spec }: { slug: string; spec: ItemSpec }) {
+  const title = `${spec.kind[0]!.toUpperCase()}${spec.kind.slice(1)} ${spec.name}`;
   return (
     <div className="item">
-      <Editor title={title} slug={props.slug} submit="Save" fields={props.fields} send={props.send}>
-        {props.children}
+      <Editor title={title} slug={slug} submit="Save" fields={spec.fields} send={spec.send}>
+        {spec.children}
       </Editor>
-      <ConfirmRemoval kind={props.kind} name={props.name} slug={props.slug} remove={props.remove} />
+      <ConfirmRemoval kind={spec.kind} name={spec.name} slug={slug} remove={spec.remove} />
     </div>
   );
 }
 
+function environmentItem(slug: string, e: ProjectEnvironment): ItemSpec {
+  const at = { params: { path: { slug, environment: e.environment } } };
+  const url = '/api/v2/projects/{slug}/environments/{environment}';
+  return {
+    kind: 'environment',
+    name: e.environment,
+    fields: { kubernetesVersion: 'kubernetesVersion' },
+    send: ({ kubernetesVersion = '' }) => ok(api.PATCH(url, { ...at, body: { kubernetesVersion } })),
+    remove: () => ok(api.DELETE(url, at)),
+    children: (errorOf) => <KubernetesVersion value={e.kubernetesVersion} error={errorOf('kubernetesVersion')} />,
+  };
+}
+
+function tenantItem(t: Tenant): ItemSpec {
+  const at = { params: { path: { tenant: t.id } } };
+  return {
+    kind: 'tenant',
+    name: t.slug,
+    fields: { name: 'name' },
+    send: ({ name = '' }) => ok(api.PATCH('/api/v2/tenants/{tenant}', { ...at, body: { name } })),
+    remove: () => ok(api.DELETE('/api/v2/tenants/{tenant}', at)),
+    children: (errorOf) => (
+      <Field name="name" label="Tenant name" isRequired defaultValue={t.name} error={errorOf('name')} />
+    ),
+  };
+}
+
+function workloadItem(slug: string, w: Workload): ItemSpec {
+  const at = { params: { path: { slug, name: w.name } } };
+  const url = '/api/v2/projects/{slug}/workloads/{name}';
+  return {
+    kind: 'workload',
+    name: w.name,
+    fields: WORKLOAD_FIELDS,
+    send: (v) => ok(api.PATCH(url, { ...at, body: { image: workloadBody(v).image } })),
+    remove: () => ok(api.DELETE(url, at)),
+    children: (errorOf) => (
+      <>
+        <Field
+          name="repository"
+          label="Image repository"
+          isRequired
+          defaultValue={w.image.repository}
+          error={errorOf('repository')}
+        />
+        <Field name="tag" label="Image tag" isRequired defaultValue={w.image.tag} error={errorOf('tag')} />
+      </>
+    ),
+  };
+}
+
 /**
  * The project's environments, tenants and workloads, each editable in place and removable after its name is typed
- * back (an environment still in use is refused with what uses it).
+ * back (an environment still in use is refused with what uses it). One Item renders every kind.
  */
 export function ProjectItems(props: {
   slug: string;
@@ -37,72 +90,17 @@ export function ProjectItems(props: {
   workloads: Workload[];
 }) {
   const { slug } = props;
+  const specs = [
+    ...props.environments.map((e) => environmentItem(slug, e)),
+    ...props.tenants.map(tenantItem),
+    ...props.workloads.map((w) => workloadItem(slug, w)),
+  ];
   return (
     <section aria-labelledby="edit-project" className="editors">
       <h2 id="edit-project">Edit the project</h2>
-      {props.environments.map((e) => {
-        const path = { params: { path: { slug, environment: e.environment } } };
-        const one = '/api/v2/projects/{slug}/environments/{environment}';
-        return (
-          <Item
-            key={e.environment}
-            kind="environment"
-            name={e.environment}
-            slug={slug}
-            fields={{ kubernetesVersion: 'kubernetesVersion' }}
-            send={({ kubernetesVersion = '' }) => ok(api.PATCH(one, { ...path, body: { kubernetesVersion } }))}
-            remove={() => ok(api.DELETE(one, path))}
-          >
-            {(errorOf) => <KubernetesVersion value={e.kubernetesVersion} error={errorOf('kubernetesVersion')} />}
-          </Item>
-        );
-      })}
-      {props.tenants.map((t) => {
-        const path = { params: { path: { tenant: t.id } } };
-        return (
-          <Item
-            key={t.id}
-            kind="tenant"
-            name={t.slug}
-            slug={slug}
-            fields={{ name: 'name' }}
-            send={({ name = '' }) => ok(api.PATCH('/api/v2/tenants/{tenant}', { ...path, body: { name } }))}
-            remove={() => ok(api.DELETE('/api/v2/tenants/{tenant}', path))}
-          >
-            {(errorOf) => (
-              <Field name="name" label="Tenant name" isRequired defaultValue={t.name} error={errorOf('name')} />
-            )}
-          </Item>
-        );
-      })}
-      {props.workloads.map((w) => {
-        const path = { params: { path: { slug, name: w.name } } };
-        const one = '/api/v2/projects/{slug}/workloads/{name}';
-        return (
-          <Item
-            key={w.name}
-            kind="workload"
-            name={w.name}
-            slug={slug}
-            fields={WORKLOAD_FIELDS}
-            send={(v) => ok(api.PATCH(one, { ...path, body: { image: workloadBody(v).image } }))}
-            remove={() => ok(api.DELETE(one, path))}
-          >
-            {(errorOf) => (
-              <>
-                <Field
-                  name="repository"
-                  label="Image repository"
-                  isRequired
-                  defaultValue={w.image.repository}
-                  error={errorOf('repository')}
-                />
-                <Field name="tag" label="Image tag" isRequired defaultValue={w.image.tag} error={errorOf('tag')} />
-              </>
-            )}
-          </Item>
-        );
-      })}
+      {specs.map((spec) => (
+        <Item key={`${spec.kind}:${spec.name}`} slug={slug} spec={spec} />
+      ))}
     </section>
   );
 }

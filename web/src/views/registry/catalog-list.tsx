@@ -5,6 +5,7 @@ import { api, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import { DataTable, when } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
+import { CatalogUpload } from './catalog-upload';
 
 interface CatalogVersion {
   id: string;
@@ -57,16 +58,17 @@ function Files({ kind, v }: { kind: CatalogKind; v: CatalogVersion }) {
   );
 }
 
-/** Versions of the organization's kustomize bases or manifest bundles; one version's files on demand. */
-export function CatalogList({ kind, title }: { kind: CatalogKind; title: string }) {
+/** Versions of the organization's kustomize bases or manifest bundles, an upload form; one version's files on demand. */
+export function CatalogList({ kind, title, noun }: { kind: CatalogKind; title: string; noun: string }) {
   const [open, setOpen] = useState<CatalogVersion | null>(null);
   const versions = useQuery({ queryKey: ['registry', kind], queryFn: () => ok<Page<CatalogVersion>>(list(kind)) });
   return (
     <section aria-label={title}>
       <h2>{title}</h2>
+      <CatalogUpload kind={kind} noun={noun} />
       <QueryState
         query={versions}
-        empty={`No ${title.toLowerCase()} uploaded yet (POST /api/v2/org-${kind}).`}
+        empty={`No ${noun} uploaded yet: upload one above, or POST /api/v2/org-${kind}.`}
         isEmpty={noItems}
       >
         {(page) => (

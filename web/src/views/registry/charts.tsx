@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { DataTable } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
+import { ChartUpload } from './chart-upload';
 
 interface Chart {
   name: string;
@@ -17,7 +18,12 @@ export function Charts() {
   return (
     <section aria-labelledby="charts-heading">
       <h2 id="charts-heading">Helm charts</h2>
-      <QueryState query={charts} empty="No chart pushed yet (helm push to this registry)." isEmpty={noItems}>
+      <ChartUpload />
+      <QueryState
+        query={charts}
+        empty="No chart pushed yet: push one above, or helm push to this registry."
+        isEmpty={noItems}
+      >
         {(page) =>
           page.items.map((c) => (
             <div key={c.name} className="card">

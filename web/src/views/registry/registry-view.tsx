@@ -7,8 +7,8 @@ export function RegistryView() {
     <main>
       <h1>Registry</h1>
       <Charts />
-      <CatalogList kind="kustomize-bases" title="Kustomize bases" />
-      <CatalogList kind="manifest-bundles" title="Manifest bundles" />
+      <CatalogList kind="kustomize-bases" title="Kustomize bases" noun="kustomize base" />
+      <CatalogList kind="manifest-bundles" title="Manifest bundles" noun="manifest bundle" />
     </main>
   );
 }

@@ -5,7 +5,9 @@ import { EffectivePermissionsView } from './effective-permissions';
 import { ControllerToken, PlanFeatures, WebhookSecret } from './integrations';
 import { ApiKeys, ServiceAccounts } from './machine-access';
 import { Invitations, Members } from './members';
-import { Grants, Teams } from './teams';
+import { Grants } from './grants';
+import { SmtpSettingsForm } from './smtp-settings';
+import { Teams } from './teams';
 
 /** Organization settings: people and their access, machine access, integrations' secrets, and the plan. */
 export function SettingsView() {
@@ -19,7 +21,7 @@ export function SettingsView() {
       <Members slug={org.slug} />
       <Invitations slug={org.slug} />
       <Teams />
-      <Grants />
+      <Grants orgSlug={org.slug} />
       <EffectivePermissionsView slug={org.slug} myId={session.me?.user.id ?? ''} />
       <section aria-labelledby="project-access-heading">
         <h2 id="project-access-heading">Project API keys and image-update webhook</h2>
@@ -34,6 +36,7 @@ export function SettingsView() {
         )}
       </section>
       <ServiceAccounts />
+      <SmtpSettingsForm />
       <ControllerToken />
       <PlanFeatures />
     </main>
