@@ -1,8 +1,17 @@
 import type { DomainModule } from '../runtime/domain-module';
+import { provide, owned } from '../runtime/service-provider';
+import { createClusterDomain, type ClusterDomain } from './cluster-domain';
 import { clusterRoutes } from '../../api/routes/clusters/cluster-routes';
 import { commandRoutes } from '../../api/routes/clusters/command-routes';
 import { agentBindingRoutes } from '../../api/routes/clusters/agent-binding-routes';
 import { createClusterHeartbeatActivities } from '../../activities/cluster-heartbeat';
+
+declare module '../runtime/service-provider' {
+  interface DomainServices {
+    /** Clusters, commands, agent bindings and the agent protocol hub (src/clusters; gRPC in the API process). */
+    clusters: ClusterDomain;
+  }
+}
 
 /** What src/clusters plugs into the platform (src/runtime/domain-module.ts). */
 export const clustersModule = {
@@ -30,4 +39,15 @@ export const clustersModule = {
       intervalMs: services.config.clusters.disconnectAfterMs,
     },
   ],
+  services: {
+    clusters: provide([], (core) =>
+      createClusterDomain({
+        ...owned(core),
+        config: core.config.clusters,
+        workflows: core.workflows,
+        log: core.log,
+        limiter: core.limiter,
+      }),
+    ),
+  },
 } satisfies DomainModule;

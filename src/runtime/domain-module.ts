@@ -2,6 +2,7 @@ import type { RouteDef } from '../../api/route-def';
 import type { Config } from '../config';
 import type { ActionRoleTable } from '../iam/role-authorizer';
 import type { ApiServices } from './api-services';
+import type { ServiceProviders } from './service-provider';
 import type { Services } from './services';
 
 /** A periodic repair a worker process runs for a domain (src/temporal/row-reconciler.ts logs what it fixed). */
@@ -34,6 +35,12 @@ export interface DomainModule {
   workflows?: readonly string[];
   /** Its section of the typed configuration (src/config), when it has one. */
   settings?: keyof Config;
+  /**
+   * The domain services it builds (`provide(needs, build)`), each also added to `DomainServices` by a
+   * `declare module '../runtime/service-provider'` block in the manifest; src/runtime/domain-services.ts resolves
+   * them in dependency order.
+   */
+  services?: ServiceProviders;
   /** Its HTTP routes, built from the API's services (the route table appends them in module order). */
   routes?(services: ApiServices): RouteDef[];
   /** Its activities on the `platform` queue. */

@@ -30,6 +30,8 @@ import { webhooksModule } from '../webhooks/module';
 import { eventsModule } from '../events/module';
 import { rateLimitModule } from '../rate-limit/module';
 import { usersModule } from '../users/module';
+import { governanceModule } from '../governance/module';
+import { environmentRemovalModule } from '../environment-removal/module';
 
 /**
  * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
@@ -66,6 +68,8 @@ export const MODULES = [
   eventsModule,
   rateLimitModule,
   usersModule,
+  governanceModule,
+  environmentRemovalModule,
 ] as const satisfies readonly DomainModule[];
 
 /** The same list seen through the manifest's shape, for the code that iterates it. */
