@@ -25,4 +25,11 @@ export const approvalPoliciesModule = {
       return createApprovalPolicyService({ ...owned(deps), projects: deps.projects.projects });
     }),
   },
+  actions: {
+    // Approval policies gate deployments: every member reads who must approve, admins configure them.
+    'org.approval-policies.read': 'viewer',
+    'org.approval-policies.create': 'admin',
+    'org.approval-policies.update': 'admin',
+    'org.approval-policies.delete': 'admin',
+  },
 } satisfies DomainModule;

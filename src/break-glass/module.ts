@@ -29,4 +29,13 @@ export const breakGlassModule = {
       }),
     ),
   },
+  actions: {
+    // Break-glass: any member may ask to open a session, the organization's allowed roles (default owner, admin)
+    // decide in the service; members read sessions; closing is for the holder or an admin (checked in the service).
+    'org.break-glass.open': 'viewer',
+    'org.break-glass.read': 'member',
+    'org.break-glass.close': 'viewer',
+    'org.break-glass.settings.read': 'admin',
+    'org.break-glass.settings.update': 'owner',
+  },
 } satisfies DomainModule;

@@ -47,4 +47,14 @@ export const catalogModule = {
     kustomizeBases: provide(['catalogs'], (deps) => deps.catalogs['kustomize-base']),
     manifestBundles: provide(['catalogs'], (deps) => deps.catalogs['manifest-bundle']),
   },
+  actions: {
+    // Kustomize bases and manifest bundles (/api/v2/org-kustomize-bases, /api/v2/org-manifest-bundles): reading for every
+    // member, uploading and deleting versions for members.
+    'org.kustomize-bases.read': 'viewer',
+    'org.kustomize-bases.push': 'member',
+    'org.kustomize-bases.delete': 'member',
+    'org.manifest-bundles.read': 'viewer',
+    'org.manifest-bundles.push': 'member',
+    'org.manifest-bundles.delete': 'member',
+  },
 } satisfies DomainModule;

@@ -50,4 +50,27 @@ export const clustersModule = {
       }),
     ),
   },
+  actions: {
+    // Clusters and agent hub (/api/v2/clusters): reading for every member; registering, changing and the agent's
+    // credentials for admins; commands to the agent for members, one action per command so service-account patterns
+    // such as `clusters.*.commands.sync` allow exactly that command (grants on `clusters.<id>` lift a caller).
+    'org.clusters.read': 'viewer',
+    'org.clusters.create': 'admin',
+    'clusters.*.read': 'viewer',
+    'clusters.*.update': 'admin',
+    'clusters.*.delete': 'admin',
+    'clusters.*.join-token.create': 'admin',
+    'clusters.*.credential.rotate': 'admin',
+    'clusters.*.drift.read': 'viewer',
+    'clusters.*.commands.read': 'viewer',
+    'clusters.*.commands.sync': 'member',
+    'clusters.*.commands.refresh': 'member',
+    'clusters.*.commands.restart': 'member',
+    // The template `clusters.{clusterId}.commands.{command}` before its body names a command (refused by the schema).
+    'clusters.*.commands.*': 'member',
+    // Agent bindings: which project, tenants and environments a cluster serves.
+    'org.agent-bindings.read': 'viewer',
+    'org.agent-bindings.create': 'admin',
+    'org.agent-bindings.delete': 'admin',
+  },
 } satisfies DomainModule;

@@ -20,4 +20,9 @@ export const deploymentsModule = {
       createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),
     ),
   },
+  actions: {
+    // What runs where is read by every viewer; the soak time gates promotions: project administration.
+    'projects.*.deployments.read': 'viewer',
+    'projects.*.deployments.soak.update': 'admin',
+  },
 } satisfies DomainModule;

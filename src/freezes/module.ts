@@ -27,4 +27,12 @@ export const freezesModule = {
       }),
     ),
   },
+  actions: {
+    // Freeze windows (issue 11): every member sees what is frozen; admins and owners manage windows and stop the line.
+    'org.freezes.read': 'viewer',
+    'org.freezes.manage': 'admin',
+    'org.freezes.stop-the-line': 'admin',
+    'projects.*.freezes.read': 'viewer',
+    'projects.*.freezes.manage': 'admin',
+  },
 } satisfies DomainModule;

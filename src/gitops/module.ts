@@ -46,4 +46,18 @@ export const gitopsModule = {
       }),
     ),
   },
+  actions: {
+    // Hosted repository: reading (and cloning over /git/r/...) for every member, writes for members.
+    'projects.*.files.read': 'viewer',
+    'projects.*.files.write': 'member',
+    'projects.*.git.read': 'viewer',
+    'projects.*.delivery.preview': 'viewer',
+    'projects.*.delivery.generate': 'member',
+    'projects.*.compare': 'viewer',
+    'projects.*.images.preview': 'viewer',
+    'projects.*.images.update': 'member',
+    // The external remote: its URL is visible to members, changing it (and its token) is configuration.
+    'projects.*.remote.read': 'viewer',
+    'projects.*.remote.update': 'admin',
+  },
 } satisfies DomainModule;

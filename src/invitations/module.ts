@@ -41,4 +41,11 @@ export const invitationsModule = {
       }),
     ),
   },
+  actions: {
+    // Invitations: only owners and admins send them (spec, Authentication item 9).
+    'org.invitations.read': 'admin',
+    'org.invitations.create': 'admin',
+    'org.invitations.reissue': 'admin',
+    'org.invitations.revoke': 'admin',
+  },
 } satisfies DomainModule;

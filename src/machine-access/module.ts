@@ -43,4 +43,18 @@ export const machineAccessModule = {
       };
     }),
   },
+  actions: {
+    // Service accounts (Enterprise plan) and their tokens: organization credentials, so administration.
+    'org.service-accounts.read': 'admin',
+    'org.service-accounts.create': 'admin',
+    'org.service-accounts.update': 'admin',
+    'org.service-accounts.delete': 'admin',
+    'org.service-accounts.tokens.read': 'admin',
+    'org.service-accounts.tokens.create': 'admin',
+    'org.service-accounts.tokens.delete': 'admin',
+    // Project API keys: credentials of the project, so project administration.
+    'projects.*.api-keys.read': 'admin',
+    'projects.*.api-keys.create': 'admin',
+    'projects.*.api-keys.delete': 'admin',
+  },
 } satisfies DomainModule;

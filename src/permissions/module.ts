@@ -17,4 +17,10 @@ export const permissionsModule = {
   services: {
     grants: provide([], (core) => createGrantService(owned(core))),
   },
+  actions: {
+    'org.permissions.read': 'admin',
+    'org.permissions.create': 'admin',
+    'org.permissions.update': 'admin',
+    'org.permissions.delete': 'admin',
+  },
 } satisfies DomainModule;

@@ -20,4 +20,11 @@ export const pinsModule = {
       createPinService({ ...owned(deps), projects: deps.projects.projects, tenants: deps.projects.tenants }),
     ),
   },
+  actions: {
+    'tenants.*.rollback.preview': 'viewer',
+    'tenants.*.rollback': 'member',
+    'tenants.*.pin.read': 'viewer',
+    'tenants.*.pin.remove': 'admin',
+    'projects.*.pins.read': 'viewer',
+  },
 } satisfies DomainModule;

@@ -20,4 +20,17 @@ export const platformConfigModule = {
     environments: provide([], (core) => createEnvironmentService(owned(core))),
     tenants: provide([], (core) => createTenantService(owned(core))),
   },
+  actions: {
+    // Platform configuration.
+    'org.features.read': 'viewer',
+    'org.environments.read': 'viewer',
+    'org.environments.create': 'admin',
+    'org.environments.update': 'admin',
+    'org.environments.delete': 'admin',
+    'org.environments.reorder': 'admin',
+    'org.tenants.read': 'viewer',
+    'org.tenants.create': 'admin',
+    'org.tenants.update': 'admin',
+    'org.tenants.delete': 'admin',
+  },
 } satisfies DomainModule;

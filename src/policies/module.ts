@@ -34,4 +34,13 @@ export const policiesModule = {
       approvalPolicies: async (trx, target) => (await approvalRequirement(trx, target.organizationId, target)).policies,
     })),
   },
+  actions: {
+    // Policies (/api/v2/policies): the project slug is in the body, so these are organization actions (project grants
+    // do not lift them). Evaluating reads only.
+    'org.policies.read': 'viewer',
+    'org.policies.evaluate': 'viewer',
+    'org.policies.create': 'admin',
+    'org.policies.update': 'admin',
+    'org.policies.delete': 'admin',
+  },
 } satisfies DomainModule;

@@ -46,4 +46,10 @@ export const promotionsModule = {
       }),
     ),
   },
+  actions: {
+    'projects.*.promotions.read': 'viewer',
+    'projects.*.promotions.create': 'member',
+    'projects.*.promotions.approve': 'member',
+    'projects.*.promotions.cancel': 'member',
+  },
 } satisfies DomainModule;

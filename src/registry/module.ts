@@ -52,4 +52,13 @@ export const registryModule = {
       createChartCatalog({ db: deps.db, registry: deps.registry, metadata: deps.chartMetadata }),
     ),
   },
+  actions: {
+    // Organization registry (/v2/*, OCI distribution): pulling for every member, pushing and deleting for members.
+    'org.registry.pull': 'viewer',
+    'org.registry.push': 'member',
+    'org.registry.delete': 'member',
+    // Chart catalog (/api/v2/org-charts): reading for every member, deleting a chart or a version for members.
+    'org.charts.read': 'viewer',
+    'org.charts.delete': 'member',
+  },
 } satisfies DomainModule;

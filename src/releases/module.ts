@@ -46,4 +46,11 @@ export const releasesModule = {
       }),
     ),
   },
+  actions: {
+    'projects.*.releases.read': 'viewer',
+    'projects.*.releases.create': 'member',
+    'projects.*.releases.approve': 'member',
+    'projects.*.releases.deploy': 'member',
+    'projects.*.releases.cancel': 'member',
+  },
 } satisfies DomainModule;

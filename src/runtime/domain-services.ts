@@ -1,5 +1,5 @@
 import { createAuthorizationChain } from '../iam/authorization-chain';
-import { ACTION_ROLES } from '../iam/action-roles';
+import { defineActionVocabulary } from '../iam/action-vocabulary';
 import { grantRoles } from '../permissions/grant-roles';
 import { actionRoles, DOMAIN_MODULES } from './modules';
 import { resolveServices, type DomainServices } from './service-provider';
@@ -13,6 +13,8 @@ export type { DomainServices } from './service-provider';
  * manifest provides, each after the services it needs. A new domain adds nothing here (docs/CONTRIBUTING-SPINE.md).
  */
 export function createDomainServices(core: CoreServices): DomainServices {
-  const authorization = createAuthorizationChain(grantRoles(core.db), actionRoles(ACTION_ROLES));
+  const actions = actionRoles();
+  defineActionVocabulary(actions);
+  const authorization = createAuthorizationChain(grantRoles(core.db), actions);
   return resolveServices(core, DOMAIN_MODULES, { authorization });
 }

@@ -17,4 +17,13 @@ export const teamsModule = {
   services: {
     teams: provide([], (core) => createTeamService(owned(core))),
   },
+  actions: {
+    // IAM center.
+    'org.teams.read': 'viewer',
+    'org.teams.create': 'admin',
+    'org.teams.update': 'admin',
+    'org.teams.delete': 'admin',
+    'org.teams.members.add': 'admin',
+    'org.teams.members.remove': 'admin',
+  },
 } satisfies DomainModule;

@@ -23,4 +23,9 @@ export const viewsModule = {
     iamViews: provide(['authorization'], (deps) => createIamViews({ db: deps.db, authorization: deps.authorization })),
     callerScope: provide([], (core) => createCallerScope(core.db)),
   },
+  actions: {
+    'org.iam.self.read': 'viewer',
+    'org.iam.read': 'admin',
+    'org.iam.audit.read': 'admin',
+  },
 } satisfies DomainModule;

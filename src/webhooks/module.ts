@@ -44,4 +44,14 @@ export const webhooksModule = {
       }),
     ),
   },
+  actions: {
+    // Inbound webhook settings hold the project's shared secret: project administration. Sync status reads for viewers.
+    'projects.*.webhook-settings.read': 'admin',
+    'projects.*.webhook-settings.update': 'admin',
+    'projects.*.webhook-settings.delete': 'admin',
+    'projects.*.deployment-status.read': 'viewer',
+    // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+    'org.cdcontroller-token.read': 'admin',
+    'org.cdcontroller-token.rotate': 'admin',
+  },
 } satisfies DomainModule;

@@ -6,7 +6,8 @@ import {
   type ServiceProvider,
   type ServiceProviders,
 } from '../../../src/runtime/service-provider';
-import { DOMAIN_MODULES } from '../../../src/runtime/modules';
+import { actionRoles, DOMAIN_MODULES } from '../../../src/runtime/modules';
+import { ACTION_ROLES } from '../../../src/iam/action-roles';
 
 /** Service providers (docs/decisions/0007-service-providers.md): the module list resolved in dependency order. */
 
@@ -84,5 +85,29 @@ describe('service providers', () => {
     resolveServices(core, recording, { authorization: {} as never });
     expect(names).toContain('removal');
     expect(names.indexOf('projects')).toBeLessThan(names.indexOf('releases'));
+  });
+});
+
+describe('the action vocabulary', () => {
+  it('joins the kernel actions with every module’s, and names who declares an action twice', () => {
+    const table = actionRoles({ 'org.read': 'viewer' }, [
+      { name: 'a', actions: { 'org.a.read': 'viewer' } },
+      { name: 'b', actions: { 'org.b.write': 'member' } },
+    ]);
+    expect(table).toEqual({ 'org.read': 'viewer', 'org.a.read': 'viewer', 'org.b.write': 'member' });
+    expect(() =>
+      actionRoles({}, [
+        { name: 'a', actions: { 'org.x.read': 'viewer' } },
+        { name: 'b', actions: { 'org.x.read': 'admin' } },
+      ]),
+    ).toThrow('action org.x.read is declared by both a and b');
+    expect(() => actionRoles({ 'org.read': 'viewer' }, [{ name: 'a', actions: { 'org.read': 'owner' } }])).toThrow(
+      'action org.read is declared by both the kernel and a',
+    );
+  });
+
+  it('keeps only the organization and its members in the kernel; the real modules declare no action twice', () => {
+    expect(Object.keys(ACTION_ROLES).every((action) => /^org\.(read|update|delete|members\.)/.test(action))).toBe(true);
+    expect(Object.keys(actionRoles()).length).toBeGreaterThan(Object.keys(ACTION_ROLES).length + 100);
   });
 });
