@@ -5,7 +5,7 @@ import type { CoreServices } from './services';
  * The domain services, each built once per process from the core services. The kernel's authorization chain is the
  * only entry named here: every domain adds its own from its manifest (`src/<domain>/module.ts`) with
  * `declare module '../runtime/service-provider' { interface DomainServices { ... } }` beside the provider that
- * builds it, so the type stays exact and nothing shared is edited (docs/decisions/0009-service-providers.md).
+ * builds it, so the type stays exact and nothing shared is edited (docs/decisions/0007-service-providers.md).
  */
 export interface DomainServices {
   /** Organization role -> resource grants -> approval policy hooks, for every organization route (src/iam). */
