@@ -27,8 +27,8 @@ export interface DomainModule {
   /** The tables its migrations create; only files of its folder query them (test/unit/architecture). */
   tables: readonly string[];
   /**
-   * The role floor of actions its routes declare that the kernel's vocabulary (src/iam/action-roles.ts) does not
-   * name yet: the authorization chain reads both.
+   * The organization-role floor of every action its routes declare; the vocabulary joins them with the kernel's
+   * (src/iam/action-roles.ts) and refuses an action declared twice.
    */
   actions?: ActionRoleTable;
   /** Workflow types it starts, each exported by workflows/index.ts (the bundle the worker loads). */
