@@ -11,7 +11,7 @@ import {
 } from '../../src/registry/registry-token';
 import type { AppContext } from '../context';
 
-/** The authorization chain's action behind each registry action (src/iam/action-roles.ts gives their roles). */
+/** The authorization chain's action behind each registry action (src/registry/module.ts gives their roles). */
 export const REGISTRY_ACTION_NAMES: Record<RegistryAction, string> = {
   pull: 'org.registry.pull',
   push: 'org.registry.push',

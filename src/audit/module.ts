@@ -6,4 +6,7 @@ export const auditModule = {
   name: 'audit',
   tables: ['audit_log'],
   routes: (services) => auditRoutes(services.audit, services.config.auditPageMax),
+  actions: {
+    'org.audit.read': 'admin',
+  },
 } satisfies DomainModule;

@@ -1,9 +1,28 @@
 import type { DomainModule } from '../runtime/domain-module';
+import { provide } from '../runtime/service-provider';
+import { createDeploymentService, type DeploymentService } from './deployment-service';
 import { deploymentRoutes } from '../../api/routes/deployments/deployment-routes';
+
+declare module '../runtime/service-provider' {
+  interface DomainServices {
+    /** What runs where: the deployments matrix and environment soak times (src/deployments). */
+    deployments: DeploymentService;
+  }
+}
 
 /** What src/deployments plugs into the platform (src/runtime/domain-module.ts). */
 export const deploymentsModule = {
   name: 'deployments',
   tables: ['deployed_target_events', 'deployed_targets', 'deployment_revisions', 'deployment_soak_times'],
   routes: (services) => deploymentRoutes(services.deployments, services.config.orgs.pageMax),
+  services: {
+    deployments: provide(['projects'], (deps) =>
+      createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),
+    ),
+  },
+  actions: {
+    // What runs where is read by every viewer; the soak time gates promotions: project administration.
+    'projects.*.deployments.read': 'viewer',
+    'projects.*.deployments.soak.update': 'admin',
+  },
 } satisfies DomainModule;

@@ -9,4 +9,7 @@ export const diagnosticsModule = {
   workflows: ['pingWorkflow', 'proofWorkflow'],
   routes: (services) => diagnosticsRoutes(services),
   activities: (deps) => createProofActivities(deps),
+  actions: {
+    'org.diagnostics.run': 'admin',
+  },
 } satisfies DomainModule;

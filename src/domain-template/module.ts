@@ -1,15 +1,28 @@
 import type { DomainModule } from '../runtime/domain-module';
+import { provide } from '../runtime/service-provider';
 import { exampleRoutes } from './example-routes';
-import { createExampleService } from './example-service';
+import { createExampleService, type ExampleService } from './example-service';
+
+declare module '../runtime/service-provider' {
+  interface DomainServices {
+    /** The template's service (optional here only: the template is in no module list; new-domain makes it required). */
+    example?: ExampleService;
+  }
+}
 
 /**
  * The skeleton of a new domain: `npm run new-domain -- <name>` copies this folder to src/<name> and adds the module
- * to src/runtime/modules.ts. Its tables come with a migration (migrations/README.md); its actions name their role
- * floor here; workflows go to workflows/ and are listed here and in workflows/index.ts.
+ * to src/runtime/modules.ts. It provides its services (`provide(needs, build)`, `needs` naming other modules'
+ * services, built first) and adds them to `DomainServices` above; its actions name their role floor here; its tables
+ * come with a migration (migrations/README.md); workflows go to workflows/ and are listed here and in
+ * workflows/index.ts (docs/CONTRIBUTING-SPINE.md).
  */
 export const exampleModule = {
   name: 'domain-template',
   tables: [],
+  services: {
+    example: provide([], () => createExampleService()),
+  },
   actions: { 'org.example.read': 'viewer' },
-  routes: () => exampleRoutes(createExampleService()),
+  routes: (services) => exampleRoutes(services.example as ExampleService),
 } satisfies DomainModule;

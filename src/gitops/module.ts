@@ -1,5 +1,20 @@
 import type { DomainModule } from '../runtime/domain-module';
+import { provide } from '../runtime/service-provider';
+import { createGitopsDomain, type GitopsDomain } from './gitops-domain';
+import { createRepositoryStore, type RepositoryStore } from './repository-store';
+import { createWorkloadSources, type WorkloadSources } from './workload-sources';
 import { gitopsRoutes } from '../../api/routes/gitops/gitops-routes';
+
+declare module '../runtime/service-provider' {
+  interface DomainServices {
+    /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
+    repositories: RepositoryStore;
+    /** Renders workloads referencing an organization chart or kustomize base (src/gitops/workload-sources.ts). */
+    sources: WorkloadSources;
+    /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
+    gitops: GitopsDomain;
+  }
+}
 
 /** What src/gitops plugs into the platform (src/runtime/domain-module.ts). */
 export const gitopsModule = {
@@ -8,4 +23,41 @@ export const gitopsModule = {
   workflows: ['gitCommitWorkflow', 'gitPushWorkflow', 'repositoryMaintenanceWorkflow'],
   settings: 'gitops',
   routes: (services) => gitopsRoutes(services.gitops),
+  services: {
+    repositories: provide([], (core) => createRepositoryStore(core.config.dataDir)),
+    sources: provide(['blobs', 'kubeTools'], (deps) =>
+      createWorkloadSources({ blobs: deps.blobs, tools: deps.kubeTools }),
+    ),
+    gitops: provide(['sources', 'projects', 'repositories', 'governance'], (deps) =>
+      createGitopsDomain({
+        db: deps.db,
+        workflows: deps.workflows,
+        taskQueuePrefix: deps.config.temporal.taskQueuePrefix,
+        publicUrl: deps.config.publicUrl,
+        sources: deps.sources,
+        projects: deps.projects.projects,
+        repositories: deps.repositories,
+        validation: deps.validation,
+        audit: deps.audit,
+        secrets: deps.secrets,
+        remoteAllowHttp: deps.config.gitops.remoteAllowHttp,
+        outbound: deps.config.notifications.outbound,
+        gate: deps.governance,
+      }),
+    ),
+  },
+  actions: {
+    // Hosted repository: reading (and cloning over /git/r/...) for every member, writes for members.
+    'projects.*.files.read': 'viewer',
+    'projects.*.files.write': 'member',
+    'projects.*.git.read': 'viewer',
+    'projects.*.delivery.preview': 'viewer',
+    'projects.*.delivery.generate': 'member',
+    'projects.*.compare': 'viewer',
+    'projects.*.images.preview': 'viewer',
+    'projects.*.images.update': 'member',
+    // The external remote: its URL is visible to members, changing it (and its token) is configuration.
+    'projects.*.remote.read': 'viewer',
+    'projects.*.remote.update': 'admin',
+  },
 } satisfies DomainModule;

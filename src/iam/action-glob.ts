@@ -1,6 +1,6 @@
 /**
  * Allowed-action patterns of service account tokens, over the dotted action names of the authorization chain
- * (src/iam/action-roles.ts): `*` matches exactly one segment and never a dot, `**` matches one or more segments,
+ * (the module manifests' `actions`): `*` matches exactly one segment and never a dot, `**` matches one or more segments,
  * any other segment matches itself only. `projects.alpha.*` therefore allows `projects.alpha.read` but not
  * `projects.alpha.files.read`; `projects.alpha.**` allows both.
  */

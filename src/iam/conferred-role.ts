@@ -1,5 +1,5 @@
 import { Forbidden } from '../errors';
-import { ACTION_ROLES } from './action-roles';
+import { actionVocabulary } from './action-vocabulary';
 import { anyPatternMatches } from './action-glob';
 import { ROLE_RANK, type CredentialRestriction, type OrgRole } from './principal';
 import type { ResourceRef } from './resource-refs';
@@ -21,7 +21,11 @@ const SEGMENT_OF: Readonly<Record<ResourceRef['type'], string>> = {
  * The actions a role confers: every action of the table whose floor it reaches. On a resource, only the actions of
  * that resource's subtree, with the resource named (`projects.*.read` on project `web` is `projects.web.read`).
  */
-export function conferredActions(role: OrgRole, on?: ResourceRef, table: ActionRoleTable = ACTION_ROLES): string[] {
+export function conferredActions(
+  role: OrgRole,
+  on?: ResourceRef,
+  table: ActionRoleTable = actionVocabulary(),
+): string[] {
   const within = Object.entries(table).filter(([, floor]) => ROLE_RANK[floor] <= ROLE_RANK[role]);
   if (!on) return within.map(([pattern]) => pattern);
   const head = SEGMENT_OF[on.type];

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { anyPatternMatches } from '../iam/action-glob';
-import { ACTION_ROLES } from '../iam/action-roles';
+import { actionVocabulary } from '../iam/action-vocabulary';
 import { conferRefusal, heldRole, type Holder } from '../iam/conferred-role';
 import { atLeast, minimumRole } from '../iam/role-authorizer';
 import { tokenRestriction } from '../machine-access/machine-authenticators';
@@ -32,7 +32,7 @@ export async function senderStillHolds(db: Queryable, row: InvitationRow): Promi
   const sender = await senderNow(db, row);
   if (sender === 'nobody') return true;
   if (sender === null) return false;
-  const floor = minimumRole(ACTION_ROLES, SEND) ?? 'owner';
+  const floor = minimumRole(actionVocabulary(), SEND) ?? 'owner';
   const allowed = sender.restriction ? anyPatternMatches(sender.restriction.allowedActions, SEND) : true;
   return allowed && atLeast(heldRole(sender), floor) && conferRefusal(sender, row.role, 'an invitation') === null;
 }

@@ -2,6 +2,7 @@ import type { RouteDef } from '../../api/route-def';
 import type { Config } from '../config';
 import type { ActionRoleTable } from '../iam/role-authorizer';
 import type { ApiServices } from './api-services';
+import type { ServiceProviders } from './service-provider';
 import type { Services } from './services';
 
 /** A periodic repair a worker process runs for a domain (src/temporal/row-reconciler.ts logs what it fixed). */
@@ -26,14 +27,20 @@ export interface DomainModule {
   /** The tables its migrations create; only files of its folder query them (test/unit/architecture). */
   tables: readonly string[];
   /**
-   * The role floor of actions its routes declare that the kernel's vocabulary (src/iam/action-roles.ts) does not
-   * name yet: the authorization chain reads both.
+   * The organization-role floor of every action its routes declare; the vocabulary joins them with the kernel's
+   * (src/iam/action-roles.ts) and refuses an action declared twice.
    */
   actions?: ActionRoleTable;
   /** Workflow types it starts, each exported by workflows/index.ts (the bundle the worker loads). */
   workflows?: readonly string[];
   /** Its section of the typed configuration (src/config), when it has one. */
   settings?: keyof Config;
+  /**
+   * The domain services it builds (`provide(needs, build)`), each also added to `DomainServices` by a
+   * `declare module '../runtime/service-provider'` block in the manifest; src/runtime/domain-services.ts resolves
+   * them in dependency order.
+   */
+  services?: ServiceProviders;
   /** Its HTTP routes, built from the API's services (the route table appends them in module order). */
   routes?(services: ApiServices): RouteDef[];
   /** Its activities on the `platform` queue. */

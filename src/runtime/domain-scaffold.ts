@@ -21,6 +21,10 @@ export function scaffoldDomain(root: string, name: string): string[] {
   const Id = id.charAt(0).toUpperCase() + id.slice(1);
   const rename = (text: string) =>
     text
+      // The template's service is optional and cast only because no module list holds the template.
+      .replace(/\n *\/\*\* The template's service[^\n]*\n/, `\n    /** The ${name} domain's service. */\n`)
+      .replaceAll('example?: ExampleService', 'example: ExampleService')
+      .replaceAll('services.example as ExampleService', 'services.example')
       .replaceAll("'domain-template'", `'${name}'`)
       .replaceAll('example-items', `${name}-items`)
       .replaceAll('org.example.', `org.${name}.`)

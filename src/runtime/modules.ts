@@ -1,5 +1,6 @@
 import type { DomainModule } from './domain-module';
 import type { ActionRoleTable } from '../iam/role-authorizer';
+import { ACTION_ROLES } from '../iam/action-roles';
 import { auditModule } from '../audit/module';
 import { diagnosticsModule } from '../diagnostics/module';
 import { crdsModule } from '../crds/module';
@@ -30,6 +31,8 @@ import { webhooksModule } from '../webhooks/module';
 import { eventsModule } from '../events/module';
 import { rateLimitModule } from '../rate-limit/module';
 import { usersModule } from '../users/module';
+import { governanceModule } from '../governance/module';
+import { environmentRemovalModule } from '../environment-removal/module';
 
 /**
  * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
@@ -66,12 +69,30 @@ export const MODULES = [
   eventsModule,
   rateLimitModule,
   usersModule,
+  governanceModule,
+  environmentRemovalModule,
 ] as const satisfies readonly DomainModule[];
 
 /** The same list seen through the manifest's shape, for the code that iterates it. */
 export const DOMAIN_MODULES: readonly DomainModule[] = MODULES;
 
-/** The kernel's action vocabulary with the role floors the modules add. */
-export function actionRoles(kernel: ActionRoleTable): ActionRoleTable {
-  return Object.assign({ ...kernel }, ...DOMAIN_MODULES.map((module) => module.actions ?? {})) as ActionRoleTable;
+/**
+ * The action vocabulary: the kernel's actions (src/iam/action-roles.ts) and the role floors each module declares. An
+ * action declared twice (by two modules, or by a module and the kernel) is refused at startup.
+ */
+export function actionRoles(
+  kernel: ActionRoleTable = ACTION_ROLES,
+  modules: readonly Pick<DomainModule, 'name' | 'actions'>[] = DOMAIN_MODULES,
+): ActionRoleTable {
+  const table: ActionRoleTable = { ...kernel };
+  const owners = new Map(Object.keys(kernel).map((action) => [action, 'the kernel']));
+  for (const module of modules) {
+    for (const [action, role] of Object.entries(module.actions ?? {})) {
+      const owner = owners.get(action);
+      if (owner) throw new Error(`action ${action} is declared by both ${owner} and ${module.name}`);
+      owners.set(action, module.name);
+      table[action] = role;
+    }
+  }
+  return table;
 }

@@ -7,7 +7,7 @@ import type { JsonRecord } from './json';
 
 /**
  * Argo CD's CRDs bundled in schemas/argocd (schemas/argocd/README.md): Application, AppProject, ApplicationSet, each
- * with what names it (test/unit/validation/argocd-schemas.test.ts checks this against the files). A run reads a file
+ * with what names it (test/tooling/validation/argocd-schemas.test.ts checks this against the files). A run reads a file
  * (1.8 MB of YAML in all) only when it validates that kind: the CLI's start-up on a file without Argo CD kinds
  * parses none of them.
  */

@@ -1,6 +1,16 @@
 import type { DomainModule } from '../runtime/domain-module';
+import { provide } from '../runtime/service-provider';
+import { taskQueue } from '../temporal/definitions';
+import { createWebhookDomain, type WebhookDomain } from './webhook-domain';
 import { webhookRoutes } from '../../api/routes/webhooks/webhook-routes';
 import { createImageUpdateActivities } from '../../activities/image-updates';
+
+declare module '../runtime/service-provider' {
+  interface DomainServices {
+    /** Inbound webhooks: project settings, signed image updates from CI, the controller's sync status (src/webhooks). */
+    webhooks: WebhookDomain;
+  }
+}
 
 /** What src/webhooks plugs into the platform (src/runtime/domain-module.ts). */
 export const webhooksModule = {
@@ -18,4 +28,30 @@ export const webhooksModule = {
       intervalMs: services.config.orgs.invitationReconcileIntervalMs,
     },
   ],
+  services: {
+    webhooks: provide(['projects', 'releases', 'promotions', 'governance'], (deps) =>
+      createWebhookDomain({
+        db: deps.db,
+        audit: deps.audit,
+        secrets: deps.secrets,
+        projects: deps.projects.projects,
+        releases: deps.releases,
+        promotions: deps.promotions,
+        governance: deps.governance,
+        workflows: deps.workflows,
+        gitTaskQueue: taskQueue(deps.config.temporal.taskQueuePrefix, 'git'),
+        config: deps.config.webhooks,
+      }),
+    ),
+  },
+  actions: {
+    // Inbound webhook settings hold the project's shared secret: project administration. Sync status reads for viewers.
+    'projects.*.webhook-settings.read': 'admin',
+    'projects.*.webhook-settings.update': 'admin',
+    'projects.*.webhook-settings.delete': 'admin',
+    'projects.*.deployment-status.read': 'viewer',
+    // The continuous-delivery controller's token authenticates the whole organization's sync reports.
+    'org.cdcontroller-token.read': 'admin',
+    'org.cdcontroller-token.rotate': 'admin',
+  },
 } satisfies DomainModule;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { repoRoot } from '../../src/paths';
-import { engine } from '../unit/validation/corpus';
+import { engine } from './validation/corpus';
 import { scratchDir } from '../helpers/scratch-dir';
 
 it('a Service with two unnamed ports: the CLI prints the required-name errors and exits 1', async () => {

@@ -1,7 +1,7 @@
 /** delivery-validate on every corpus manifest prints what the engine computes (the corpus tests check the engine). */
 import fs from 'node:fs';
 import { ManifestRejected, type ValidationResponse } from '../../src/validation';
-import { CORPUS, engine } from '../unit/validation/corpus';
+import { CORPUS, engine } from './validation/corpus';
 import { cli, ensureBuilt } from './helpers/built-cli';
 
 type Report = ValidationResponse & { file: string };

@@ -11,7 +11,7 @@ import { parse as parseJunit, type TestSuite, type TestSuites } from 'junit2json
 import { validateXML } from 'xmllint-wasm';
 import { Parser } from 'tap-parser';
 import { repoRoot } from '../../src/paths';
-import { CORPUS } from '../unit/validation/corpus';
+import { CORPUS } from './validation/corpus';
 import { cli, ensureBuilt } from './helpers/built-cli';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');

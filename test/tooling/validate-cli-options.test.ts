@@ -1,7 +1,7 @@
 /** delivery-validate's checking options: --strict, --skip, --reject, --ignore-missing-schemas, --crd, --severity. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS } from '../unit/validation/corpus';
+import { CORPUS } from './validation/corpus';
 import { cli, ensureBuilt } from './helpers/built-cli';
 import { scratchDir } from '../helpers/scratch-dir';
 

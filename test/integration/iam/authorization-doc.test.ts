@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { routeTable } from '../../../api/route-table';
 import type { RouteDef } from '../../../api/route-def';
-import { ACTION_ROLES } from '../../../src/iam/action-roles';
+import { actionRoles } from '../../../src/runtime/modules';
 import { ORG_ROLES, ROLE_RANK } from '../../../src/iam/principal';
 import { minimumRole } from '../../../src/iam/role-authorizer';
 import { FEATURE_LABELS, FEATURE_PLANS, PLAN_LABELS, type Feature } from '../../../src/plans/plan-features';
 import { repoRoot } from '../../../src/paths';
 import { KEY_ALLOWLIST, KEY_SCOPES } from '../../../src/machine-access/key-allowlist';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+
+/** The whole action vocabulary: the kernel's actions and every module's. */
+const ACTION_ROLES = actionRoles();
 
 /**
  * docs/authorization.md carries three generated tables (routes with their actions, the role matrix, plan tiers)

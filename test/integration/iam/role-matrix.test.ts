@@ -3,13 +3,16 @@ import { routeTable } from '../../../api/route-table';
 import { concreteAction } from '../../../api/auth-chain';
 import { mountRoutes } from '../../../api/mount-routes';
 import type { RouteDef } from '../../../api/route-def';
-import { ACTION_ROLES } from '../../../src/iam/action-roles';
+import { actionRoles } from '../../../src/runtime/modules';
 import { KEY_ALLOWLIST } from '../../../src/machine-access/key-allowlist';
 import { ROLE_RANK, type OrgRole } from '../../../src/iam/principal';
 import { minimumRole, type ActionRoleTable } from '../../../src/iam/role-authorizer';
 import { makeInstanceAdmin, makeOrg, makeUser, tokenFor } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+
+/** The whole action vocabulary: the kernel's actions and every module's. */
+const ACTION_ROLES = actionRoles();
 
 /**
  * Every route of routeTable() against every kind of caller: the four organization roles, a user without an active

@@ -360,7 +360,7 @@ describe('route and engine agree on every corpus manifest', () => {
       return /\.(ya?ml|json)$/.test(d.name) ? [path.relative(CORPUS, full)] : [];
     });
 
-  it('answers exactly what the engine computes (whose corpus expectations test/unit/validation checks)', async () => {
+  it('answers exactly what the engine computes (whose corpus expectations test/tooling/validation checks)', async () => {
     const files = manifests(CORPUS);
     expect(files.length).toBeGreaterThan(50);
     const engine = platform.services.validation;

@@ -1,9 +1,12 @@
 import { concreteAction } from '../../../api/auth-chain';
 import { followableVersion } from '../../../src/clusters/agent-binding-service';
 import { loadClustersConfig } from '../../../src/config/clusters';
-import { ACTION_ROLES } from '../../../src/iam/action-roles';
+import { actionRoles } from '../../../src/runtime/modules';
 import { matchesActionPattern } from '../../../src/iam/action-glob';
 import { minimumRole } from '../../../src/iam/role-authorizer';
+
+/** The whole action vocabulary: the kernel's actions and every module's. */
+const ACTION_ROLES = actionRoles();
 
 describe('the Kubernetes version a bound environment follows', () => {
   it.each([
