@@ -7,6 +7,7 @@ import type { ActionRoleTable } from './role-authorizer';
  */
 export const ACTION_ROLES: ActionRoleTable = {
   'org.audit.read': 'admin',
+  'org.audit.verify': 'admin',
   'org.diagnostics.run': 'admin',
 
   // Kubernetes validation (/api/v2/k8s): reading and validating for every member; CRDs are organization config.
