@@ -1,8 +1,11 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { Page } from '../api/models';
 import { Button } from 'react-aria-components';
 import { ConfirmAction } from './confirm-action';
 import { DataTable, type Column } from './data-table';
 import { ErrorNote } from './form';
+import { QueryState } from './query-state';
 import { FieldForm, type FieldSpec, type FieldValues } from './field-form';
 import { useAction } from './use-action';
 
@@ -105,5 +108,19 @@ export function EditableList<T>(props: {
         </Button>
       )}
     </>
+  );
+}
+
+type ListProps<T> = Parameters<typeof EditableList<T>>[0];
+
+/** An EditableList of a page of named rows with ids (policies and the like), with the page's loading and error states. */
+export function EditablePage<T extends { id: string; name: string }>(
+  props: Omit<ListProps<T>, 'rows' | 'rowKey' | 'nameOf'> & { query: UseQueryResult<Page<T>> },
+) {
+  const { query, ...rest } = props;
+  return (
+    <QueryState query={query}>
+      {(page) => <EditableList {...rest} rows={page.items} rowKey={(r) => r.id} nameOf={(r) => r.name} />}
+    </QueryState>
   );
 }

@@ -2,9 +2,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
-import { EditableList } from '../../components/editable-list';
+import { EditablePage } from '../../components/editable-list';
 import type { FieldSpec, FieldValues } from '../../components/field-form';
-import { QueryState } from '../../components/query-state';
 import { wordsOf } from '../../components/words';
 import type { ApprovalPolicy, Policy, PolicyRule as Rule } from './models';
 
@@ -90,46 +89,40 @@ const policyBody = (project: string, values: FieldValues, others: Rule[] = []): 
 export function ManifestPolicies(props: { project: string; query: UseQueryResult<Page<Policy>> }) {
   const byId = (id: string) => ({ params: { path: { id } } });
   return (
-    <QueryState query={props.query}>
-      {(page) => (
-        <EditableList
-          noun="policy"
-          label="Policies"
-          empty="No policy in this project."
-          rows={page.items}
-          rowKey={(p) => p.id}
-          nameOf={(p) => p.name}
-          columns={[
-            { header: 'Policy', rowHeader: true, cell: (p) => p.name },
-            { header: 'Mode', cell: (p) => p.mode },
-            { header: 'Rules', cell: (p) => p.rules.map((r) => r.type).join(', ') },
-            { header: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
-          ]}
-          fields={POLICY_FIELDS}
-          valuesOf={(p) => ({
-            name: p.name,
-            description: p.description,
-            mode: p.mode,
-            ruleType: p.rules[0]?.type ?? '',
-            ruleValues: ruleValuesOf(p.rules[0]),
-            enabled: onOff(p.enabled),
-          })}
-          create={(values) =>
-            ok(api.POST('/api/v2/policies', { body: { ...policyBody(props.project, values), enabled: true } }))
-          }
-          update={(p, values) =>
-            ok(
-              api.PUT('/api/v2/policies/{id}', {
-                ...byId(p.id),
-                body: policyBody(props.project, values, p.rules.slice(1)),
-              }),
-            )
-          }
-          remove={(p) => ok(api.DELETE('/api/v2/policies/{id}', byId(p.id)))}
-          invalidate={[['governance', 'policies', props.project]]}
-        />
-      )}
-    </QueryState>
+    <EditablePage
+      query={props.query}
+      noun="policy"
+      label="Policies"
+      empty="No policy in this project."
+      columns={[
+        { header: 'Policy', rowHeader: true, cell: (p) => p.name },
+        { header: 'Mode', cell: (p) => p.mode },
+        { header: 'Rules', cell: (p) => p.rules.map((r) => r.type).join(', ') },
+        { header: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
+      ]}
+      fields={POLICY_FIELDS}
+      valuesOf={(p) => ({
+        name: p.name,
+        description: p.description,
+        mode: p.mode,
+        ruleType: p.rules[0]?.type ?? '',
+        ruleValues: ruleValuesOf(p.rules[0]),
+        enabled: onOff(p.enabled),
+      })}
+      create={(values) =>
+        ok(api.POST('/api/v2/policies', { body: { ...policyBody(props.project, values), enabled: true } }))
+      }
+      update={(p, values) =>
+        ok(
+          api.PUT('/api/v2/policies/{id}', {
+            ...byId(p.id),
+            body: policyBody(props.project, values, p.rules.slice(1)),
+          }),
+        )
+      }
+      remove={(p) => ok(api.DELETE('/api/v2/policies/{id}', byId(p.id)))}
+      invalidate={[['governance', 'policies', props.project]]}
+    />
   );
 }
 
@@ -163,45 +156,39 @@ const approvalBody = (project: string, values: FieldValues): ApprovalBody => ({
 export function ApprovalPolicies(props: { project: string; query: UseQueryResult<Page<ApprovalPolicy>> }) {
   const byId = (id: string) => ({ params: { path: { id } } });
   return (
-    <QueryState query={props.query}>
-      {(page) => (
-        <EditableList
-          noun="approval policy"
-          label="Approval policies"
-          empty="No approval policy in this project."
-          rows={page.items}
-          rowKey={(p) => p.id}
-          nameOf={(p) => p.name}
-          columns={[
-            { header: 'Approval policy', rowHeader: true, cell: (p) => p.name },
-            { header: 'Environments', cell: (p) => p.environments.join(', ') || 'all' },
-            { header: 'Approvals', cell: (p) => p.requiredApprovals },
-            { header: 'Approvers', cell: (p) => (p.eligibleApprovers.roles ?? []).join(', ') || '—' },
-            { header: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
-          ]}
-          fields={APPROVAL_FIELDS}
-          valuesOf={(p) => ({
-            name: p.name,
-            environments: p.environments.join(' '),
-            requiredApprovals: String(p.requiredApprovals),
-            roles: (p.eligibleApprovers.roles ?? []).join(' '),
-            allowSelfApproval: onOff(p.allowSelfApproval),
-            enabled: onOff(p.enabled),
-          })}
-          create={(values) =>
-            ok(
-              api.POST('/api/v2/approval-policies', {
-                body: { ...approvalBody(props.project, values), enabled: true },
-              }),
-            )
-          }
-          update={(p, values) =>
-            ok(api.PUT('/api/v2/approval-policies/{id}', { ...byId(p.id), body: approvalBody(props.project, values) }))
-          }
-          remove={(p) => ok(api.DELETE('/api/v2/approval-policies/{id}', byId(p.id)))}
-          invalidate={[['governance', 'approval-policies', props.project]]}
-        />
-      )}
-    </QueryState>
+    <EditablePage
+      query={props.query}
+      noun="approval policy"
+      label="Approval policies"
+      empty="No approval policy in this project."
+      columns={[
+        { header: 'Approval policy', rowHeader: true, cell: (p) => p.name },
+        { header: 'Environments', cell: (p) => p.environments.join(', ') || 'all' },
+        { header: 'Approvals', cell: (p) => p.requiredApprovals },
+        { header: 'Approvers', cell: (p) => (p.eligibleApprovers.roles ?? []).join(', ') || '—' },
+        { header: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
+      ]}
+      fields={APPROVAL_FIELDS}
+      valuesOf={(p) => ({
+        name: p.name,
+        environments: p.environments.join(' '),
+        requiredApprovals: String(p.requiredApprovals),
+        roles: (p.eligibleApprovers.roles ?? []).join(' '),
+        allowSelfApproval: onOff(p.allowSelfApproval),
+        enabled: onOff(p.enabled),
+      })}
+      create={(values) =>
+        ok(
+          api.POST('/api/v2/approval-policies', {
+            body: { ...approvalBody(props.project, values), enabled: true },
+          }),
+        )
+      }
+      update={(p, values) =>
+        ok(api.PUT('/api/v2/approval-policies/{id}', { ...byId(p.id), body: approvalBody(props.project, values) }))
+      }
+      remove={(p) => ok(api.DELETE('/api/v2/approval-policies/{id}', byId(p.id)))}
+      invalidate={[['governance', 'approval-policies', props.project]]}
+    />
   );
 }

@@ -2,9 +2,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
-import { EditableList } from '../../components/editable-list';
+import { EditablePage } from '../../components/editable-list';
 import type { FieldSpec, FieldValues } from '../../components/field-form';
-import { QueryState } from '../../components/query-state';
 import { wordsOf } from '../../components/words';
 import type { EscalationPolicy } from './models';
 
@@ -21,8 +20,8 @@ const FIELDS: FieldSpec[] = [
     name: 'triggerEvents',
     label: 'Trigger events',
     required: true,
-    placeholder: 'deployment.failed',
-    check: (v) => (wordsOf(v).every((e) => /^[a-z0-9_.*]+$/.test(e)) ? null : 'Events look like deployment.failed'),
+    placeholder: 'release.failed',
+    check: (v) => (wordsOf(v).every((e) => /^[a-z0-9_.*]+$/.test(e)) ? null : 'Events look like release.failed'),
   },
   {
     name: 'targetKind',
@@ -55,42 +54,36 @@ function bodyOf(values: FieldValues, rest: Body['tiers'] = []): Body {
 export function EscalationPolicies(props: { query: UseQueryResult<Page<EscalationPolicy>> }) {
   const byId = (id: string) => ({ params: { path: { id } } });
   return (
-    <QueryState query={props.query}>
-      {(page) => (
-        <EditableList
-          noun="escalation policy"
-          label="Escalation policies"
-          empty="No escalation policy."
-          rows={page.items}
-          rowKey={(p) => p.id}
-          nameOf={(p) => p.name}
-          columns={[
-            { header: 'Policy', rowHeader: true, cell: (p) => p.name },
-            { header: 'Triggers', cell: (p) => p.triggerEvents.join(', ') },
-            { header: 'Tiers', cell: (p) => p.tiers.length },
-            { header: 'Timeout', cell: (p) => minutes(p.timeoutMs) },
-          ]}
-          fields={FIELDS}
-          valuesOf={(p) => ({
-            name: p.name,
-            triggerEvents: p.triggerEvents.join(' '),
-            targetKind: p.tiers[0]?.targets[0]?.kind ?? 'channel',
-            targetId: p.tiers[0]?.targets[0]?.id ?? '',
-            timeoutMinutes: String(Math.round(p.timeoutMs / 60_000)),
-          })}
-          create={(values) => ok(api.POST('/api/v2/notifications/escalation-policies', { body: bodyOf(values) }))}
-          update={(p, values) =>
-            ok(
-              api.PATCH('/api/v2/notifications/escalation-policies/{id}', {
-                ...byId(p.id),
-                body: bodyOf(values, p.tiers.slice(1)),
-              }),
-            )
-          }
-          remove={(p) => ok(api.DELETE('/api/v2/notifications/escalation-policies/{id}', byId(p.id)))}
-          invalidate={[['notifications', 'escalation-policies']]}
-        />
-      )}
-    </QueryState>
+    <EditablePage
+      query={props.query}
+      noun="escalation policy"
+      label="Escalation policies"
+      empty="No escalation policy."
+      columns={[
+        { header: 'Policy', rowHeader: true, cell: (p) => p.name },
+        { header: 'Triggers', cell: (p) => p.triggerEvents.join(', ') },
+        { header: 'Tiers', cell: (p) => p.tiers.length },
+        { header: 'Timeout', cell: (p) => minutes(p.timeoutMs) },
+      ]}
+      fields={FIELDS}
+      valuesOf={(p) => ({
+        name: p.name,
+        triggerEvents: p.triggerEvents.join(' '),
+        targetKind: p.tiers[0]?.targets[0]?.kind ?? 'channel',
+        targetId: p.tiers[0]?.targets[0]?.id ?? '',
+        timeoutMinutes: String(Math.round(p.timeoutMs / 60_000)),
+      })}
+      create={(values) => ok(api.POST('/api/v2/notifications/escalation-policies', { body: bodyOf(values) }))}
+      update={(p, values) =>
+        ok(
+          api.PATCH('/api/v2/notifications/escalation-policies/{id}', {
+            ...byId(p.id),
+            body: bodyOf(values, p.tiers.slice(1)),
+          }),
+        )
+      }
+      remove={(p) => ok(api.DELETE('/api/v2/notifications/escalation-policies/{id}', byId(p.id)))}
+      invalidate={[['notifications', 'escalation-policies']]}
+    />
   );
 }
