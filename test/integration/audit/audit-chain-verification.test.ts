@@ -77,10 +77,24 @@ describe('GET /api/v2/audit-logs/verification', () => {
       nextCursor: null,
       brokenAt: { entryId: tampered.id, problem: 'hash_mismatch' },
     });
-    // Another organization's chain is its own: still intact.
+    // Another organization's chain is its own: still intact. A row deleted from it breaks the link of the next one.
     const b = await makeOrg(platform, ['owner']);
-    await append(b.org.id, 1);
+    const kept = [await append(b.org.id, 1), await append(b.org.id, 2), await append(b.org.id, 3)];
     expect((await verifyAll(b.members.owner!.token, 1000)).every((p) => p.ok)).toBe(true);
+    await db.raw('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update_delete');
+    try {
+      await db('audit_log').where({ id: kept[1]!.id }).delete();
+    } finally {
+      await db.raw('ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete');
+    }
+    const gap = await verifyAll(b.members.owner!.token, 1000);
+    expect(gap).toEqual([
+      expect.objectContaining({
+        ok: false,
+        nextCursor: null,
+        brokenAt: expect.objectContaining({ entryId: kept[2]!.id, problem: 'broken_link' }),
+      }),
+    ]);
   });
 
   it('refuses a forged cursor, a cursor of another organization, a bad limit, and a viewer', async () => {
