@@ -149,7 +149,17 @@ describe('governance create, edit and delete forms in chromium', () => {
     await form.getByRole('button', { name: 'Create escalation policy' }).click();
     await errorUnder(form, 'Events look like release.failed').waitFor();
     await errorUnder(form, 'The id is a UUID').waitFor();
+    // Refusals only the server can make (an event it does not know, an id of no member) also sit under their fields.
+    await form.getByLabel('Trigger events').fill('release.exploded');
+    await form.getByLabel('First tier: its id').fill(org.members.owner!.user.id);
+    await form.getByRole('button', { name: 'Create escalation policy' }).click();
+    await errorUnder(form, 'unknown event or group: release.exploded').waitFor();
+    expect(await form.getByLabel('Trigger events').getAttribute('aria-invalid')).toBe('true');
     await form.getByLabel('Trigger events').fill('release.failed');
+    await form.getByLabel('First tier: its id').fill('00000000-0000-4000-8000-000000000000');
+    await form.getByRole('button', { name: 'Create escalation policy' }).click();
+    await errorUnder(form, 'escalation target not found: user 00000000-0000-4000-8000-000000000000').waitFor();
+    expect(await form.getByLabel('First tier: its id').getAttribute('aria-invalid')).toBe('true');
     await form.getByLabel('First tier: its id').fill(org.members.owner!.user.id);
     await form.getByRole('button', { name: 'Create escalation policy' }).click();
     // The server stores an event's canonical name (release.failed is release.fail).

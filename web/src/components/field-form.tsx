@@ -17,6 +17,8 @@ export interface FieldSpec {
   check?: (value: string) => string | null;
   /** Body paths (`eligibleApprovers.roles`) whose refusal by the server is shown under this field. */
   paths?: string[];
+  /** The server's own refusals about this field (`unknown event or group: ...`), shown under it too. */
+  refusals?: RegExp;
   placeholder?: string;
 }
 
@@ -87,7 +89,9 @@ export function FieldForm(props: {
   const { action, fields } = props;
   const [local, setLocal] = useState<Record<string, string>>({});
   const paths = Object.fromEntries(fields.flatMap((f) => (f.paths ?? [f.name]).map((p) => [p, f.name])));
-  const server = fieldErrors(action.error, paths);
+  const byPath = fieldErrors(action.error, paths);
+  const refused = byPath.form === null ? undefined : fields.find((f) => f.refusals?.test(byPath.form ?? ''));
+  const server = refused ? { of: (name: string) => (name === refused.name ? action.error : null), form: null } : byPath;
   const errorOf = (name: string) => local[name] ?? server.of(name);
   return (
     <>

@@ -21,6 +21,7 @@ const FIELDS: FieldSpec[] = [
     label: 'Trigger events',
     required: true,
     placeholder: 'release.failed',
+    refusals: /^unknown event or group/,
     check: (v) => (wordsOf(v).every((e) => /^[a-z0-9_.*]+$/.test(e)) ? null : 'Events look like release.failed'),
   },
   {
@@ -35,6 +36,7 @@ const FIELDS: FieldSpec[] = [
     label: 'First tier: its id',
     required: true,
     paths: ['tiers'],
+    refusals: /^escalation target not found/,
     check: (v) => (UUID.test(v.trim()) ? null : 'The id is a UUID'),
   },
   { name: 'timeoutMinutes', label: 'Minutes before the next tier', kind: 'number', required: true, min: 1, max: 1440 },
