@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { api, ok } from '../../api/client';
+import { api, byId, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { EditablePage } from '../../components/editable-list';
@@ -87,7 +87,6 @@ const policyBody = (project: string, values: FieldValues, others: Rule[] = []): 
 });
 
 export function ManifestPolicies(props: { project: string; query: UseQueryResult<Page<Policy>> }) {
-  const byId = (id: string) => ({ params: { path: { id } } });
   return (
     <EditablePage
       query={props.query}
@@ -154,7 +153,6 @@ const approvalBody = (project: string, values: FieldValues): ApprovalBody => ({
 });
 
 export function ApprovalPolicies(props: { project: string; query: UseQueryResult<Page<ApprovalPolicy>> }) {
-  const byId = (id: string) => ({ params: { path: { id } } });
   return (
     <EditablePage
       query={props.query}

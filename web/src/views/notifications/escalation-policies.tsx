@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { api, ok } from '../../api/client';
+import { api, byId, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { EditablePage } from '../../components/editable-list';
@@ -54,7 +54,6 @@ function bodyOf(values: FieldValues, rest: Body['tiers'] = []): Body {
 }
 
 export function EscalationPolicies(props: { query: UseQueryResult<Page<EscalationPolicy>> }) {
-  const byId = (id: string) => ({ params: { path: { id } } });
   return (
     <EditablePage
       query={props.query}
