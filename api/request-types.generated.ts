@@ -90,9 +90,23 @@ export interface AuditLogsQueryRequest {
    */
   action?: string;
   /**
-   * Audit category, e.g. deployment or authentication
+   * Audit category (src/audit/types.ts AUDIT_CATEGORIES), e.g. deployment or authentication
    */
-  category?: string;
+  category?:
+    | 'deployment'
+    | 'configuration'
+    | 'delivery'
+    | 'cluster'
+    | 'git'
+    | 'promotion'
+    | 'webhook'
+    | 'member_management'
+    | 'service_accounts'
+    | 'api_keys'
+    | 'break_glass'
+    | 'role_changes'
+    | 'authentication'
+    | 'system';
   /**
    * Actor: user id, email, service account or subsystem name
    */
@@ -108,6 +122,17 @@ export interface AuditLogsQueryRequest {
   cursor?: string;
   /**
    * Page size, 1 to the configured maximum (default 50)
+   */
+  limit?: string;
+}
+
+export interface AuditVerificationQueryRequest {
+  /**
+   * nextCursor of the previous call
+   */
+  cursor?: string;
+  /**
+   * Entries verified in this call, 1 to 1000 (default 500)
    */
   limit?: string;
 }

@@ -2820,8 +2820,22 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
-          /** @example string */
-          category?: string;
+          /** @example deployment */
+          category?:
+            | 'deployment'
+            | 'configuration'
+            | 'delivery'
+            | 'cluster'
+            | 'git'
+            | 'promotion'
+            | 'webhook'
+            | 'member_management'
+            | 'service_accounts'
+            | 'api_keys'
+            | 'break_glass'
+            | 'role_changes'
+            | 'authentication'
+            | 'system';
           /** @example string */
           cursor?: string;
           /** @example 2019-08-24T14:15:22Z */
@@ -2838,6 +2852,59 @@ export interface paths {
           status?: 'success' | 'failure' | 'blocked';
           /** @example 2019-08-24T14:15:22Z */
           to?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/audit-logs/verification': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Verify the next bounded segment of the organization's audit hash chain; repeat with nextCursor to the head */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example 20 */
+          limit?: string;
         };
         header?: never;
         path?: never;
@@ -4268,8 +4335,22 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
-          /** @example string */
-          category?: string;
+          /** @example deployment */
+          category?:
+            | 'deployment'
+            | 'configuration'
+            | 'delivery'
+            | 'cluster'
+            | 'git'
+            | 'promotion'
+            | 'webhook'
+            | 'member_management'
+            | 'service_accounts'
+            | 'api_keys'
+            | 'break_glass'
+            | 'role_changes'
+            | 'authentication'
+            | 'system';
           /** @example string */
           cursor?: string;
           /** @example 2019-08-24T14:15:22Z */
@@ -13750,8 +13831,25 @@ export interface components {
       actor?: string;
       /** @enum {string} */
       actorType?: 'user' | 'service_account' | 'system';
-      /** @description Audit category, e.g. deployment or authentication */
-      category?: string;
+      /**
+       * @description Audit category (src/audit/types.ts AUDIT_CATEGORIES), e.g. deployment or authentication
+       * @enum {string}
+       */
+      category?:
+        | 'deployment'
+        | 'configuration'
+        | 'delivery'
+        | 'cluster'
+        | 'git'
+        | 'promotion'
+        | 'webhook'
+        | 'member_management'
+        | 'service_accounts'
+        | 'api_keys'
+        | 'break_glass'
+        | 'role_changes'
+        | 'authentication'
+        | 'system';
       /** @description nextCursor of the previous page */
       cursor?: string;
       /**
@@ -13772,6 +13870,13 @@ export interface components {
        * @description End of the date range (inclusive), ISO 8601
        */
       to?: string;
+    };
+    /** @description Paging of GET /api/v2/audit-logs/verification. Every value arrives as a string. */
+    'audit-verification-query': {
+      /** @description nextCursor of the previous call */
+      cursor?: string;
+      /** @description Entries verified in this call, 1 to 1000 (default 500) */
+      limit?: string;
     };
     /** @description PUT /api/v1/auth/active-organization */
     'auth-active-organization': {

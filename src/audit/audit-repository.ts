@@ -5,7 +5,7 @@ import { isUuid } from '../db/uuid';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
 
-interface AuditRow {
+export interface AuditRow {
   seq: string;
   id: string;
   chain: string;
@@ -222,17 +222,33 @@ export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: strin
 export async function* chainRows(db: Queryable, chain: string, batch = 1000): AsyncGenerator<AuditRow> {
   let after = '0';
   for (;;) {
-    const rows = (await db('audit_log')
-      .select(COLUMNS)
-      .where('chain', chain)
-      .andWhere('seq', '>', after)
-      .orderBy('seq', 'asc')
-      .limit(batch)) as AuditRow[];
+    const rows = await chainSegmentRows(db, chain, after, batch);
     for (const row of rows) yield row;
     const last = rows[rows.length - 1];
     if (!last || rows.length < batch) return;
     after = last.seq;
   }
+}
+
+/** Up to `limit` rows of one chain after `afterSeq`, in order: one bounded verification segment. */
+export async function chainSegmentRows(
+  db: Queryable,
+  chain: string,
+  afterSeq: string,
+  limit: number,
+): Promise<AuditRow[]> {
+  return (await db('audit_log')
+    .select(COLUMNS)
+    .where('chain', chain)
+    .andWhere('seq', '>', afterSeq)
+    .orderBy('seq', 'asc')
+    .limit(limit)) as AuditRow[];
+}
+
+/** The hash of one row of a chain, or null when the chain has no row `seq`. */
+export async function chainRowHash(db: Queryable, chain: string, seq: string): Promise<string | null> {
+  const row = (await db('audit_log').where({ chain, seq }).first('hash')) as { hash: string } | undefined;
+  return row?.hash ?? null;
 }
 
 export async function listChains(db: Queryable): Promise<string[]> {

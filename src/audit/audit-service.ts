@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../db/knex';
 import { InvalidInput } from '../errors';
 import { decodeCursor, insertEntries, insertEntry, queryEntries, type AuditPage } from './audit-repository';
+import { verifyOrganizationChain, type ChainVerificationPage } from './chain-verification';
 import type { AuditEntry, AuditEntryInput, AuditQuery } from './types';
 
 export interface AuditService {
@@ -11,6 +12,8 @@ export interface AuditService {
   /** For outcomes whose business change rolled back (failed login, blocked action): its own transaction. */
   appendStandalone(entry: AuditEntryInput): Promise<AuditEntry>;
   list(query: AuditQuery): Promise<AuditPage>;
+  /** Verifies the next `limit` entries of the organization's hash chain after `cursor`. */
+  verify(organizationId: string, cursor: string | undefined, limit: number): Promise<ChainVerificationPage>;
 }
 
 export function createAuditService(db: Db): AuditService {
@@ -23,5 +26,6 @@ export function createAuditService(db: Db): AuditService {
       if (query.cursor !== undefined && afterSeq === null) throw new InvalidInput('invalid cursor');
       return queryEntries(db, query, afterSeq);
     },
+    verify: (organizationId, cursor, limit) => verifyOrganizationChain(db, organizationId, cursor, limit),
   };
 }

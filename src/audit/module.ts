@@ -8,5 +8,6 @@ export const auditModule = {
   routes: (services) => auditRoutes(services.audit, services.config.auditPageMax),
   actions: {
     'org.audit.read': 'admin',
+    'org.audit.verify': 'admin',
   },
 } satisfies DomainModule;

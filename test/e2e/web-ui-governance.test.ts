@@ -5,7 +5,7 @@ import { httpClient } from '../helpers/http-client';
 import { startReceiver } from '../helpers/http-receiver';
 import type { TestPlatform } from '../helpers/test-platform';
 import { makeProject } from '../integration/gitops/gitops-harness';
-import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
+import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
 import { widgetCrd } from '../helpers/widget-crd';
 
 /**
@@ -65,11 +65,7 @@ const localInput = (offsetMs: number) => {
 describe('the governance, operations and settings views in chromium', () => {
   it('signs in and reaches every view from the navigation', async () => {
     const page = owner.page;
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(org.members.owner!.user.email);
-    await page.getByLabel('Password').fill(org.members.owner!.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(owner, org.members.owner!);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const [link, heading] of [
       ['Governance', 'Governance'],

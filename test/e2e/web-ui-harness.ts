@@ -53,3 +53,13 @@ export async function checkView(user: UiUser, name: string): Promise<AxeViolatio
   await screenshot(user.page, name);
   return seriousAxeViolations(user.page);
 }
+
+/** Signs `member` in through the login form and waits for the projects view. */
+export async function signIn(user: UiUser, member: { user: { email: string }; password: string }): Promise<void> {
+  const page = user.page;
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(member.user.email);
+  await page.getByLabel('Password').fill(member.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}

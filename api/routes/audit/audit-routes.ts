@@ -40,8 +40,27 @@ export function auditQueryFrom(
   return { ...filters, organizationId, limit, category: q.category as AuditCategory | undefined };
 }
 
+const VERIFY_MAX = 1000;
+
 export function auditRoutes(audit: AuditService, pageMax: number): RouteDef[] {
   return [
+    {
+      method: 'get',
+      path: '/api/v2/audit-logs/verification',
+      summary:
+        "Verify the next bounded segment of the organization's audit hash chain; repeat with nextCursor to the head",
+      tag: 'audit',
+      access: { kind: 'organization', action: 'org.audit.verify' },
+      query: 'audit-verification-query',
+      handler: async (ctx) => {
+        const q = ctx.query as Record<string, string | undefined>;
+        const limit = q.limit === undefined ? 500 : Number(q.limit);
+        if (limit < 1 || limit > VERIFY_MAX) throw new InvalidInput(`limit must be between 1 and ${VERIFY_MAX}`);
+        const organizationId = ctx.state.principal?.organizationId;
+        if (!organizationId) throw new InvalidInput('missing organization context');
+        ctx.body = await audit.verify(organizationId, q.cursor, limit);
+      },
+    },
     {
       method: 'get',
       path: '/api/v2/audit-logs',

@@ -100,3 +100,6 @@ export function messageOf(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   return err instanceof Error ? err.message : String(err);
 }
+
+/** The path parameters of a by-id route (`/api/v2/policies/{id}`). */
+export const byId = (id: string) => ({ params: { path: { id } } });

@@ -10,6 +10,7 @@ import { DataTable, when } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { AuditFilterForm } from './audit-filters';
+import { ChainStatus } from './chain-status';
 
 export interface AuditRow {
   id: string;
@@ -87,9 +88,9 @@ export function AuditView() {
     <main>
       <h1>Audit log</h1>
       <p className="muted">
-        Every change, newest first. The log is append-only and hash-chained per organization; the chain is verified by
-        the operator command <code>npm run admin -- verify-audit</code> (the API has no route for it yet).
+        Every change, newest first. The log is append-only and hash-chained per organization: verify the chain below.
       </p>
+      <ChainStatus />
       <AuditFilterForm
         projects={projectList}
         onApply={(f) => {

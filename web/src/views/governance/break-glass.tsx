@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
+import { BreakGlassRoles } from './break-glass-roles';
 import type { Page } from '../../api/models';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
@@ -85,6 +86,7 @@ export function BreakGlass() {
         A session lets its holder act through freezes and approval waits for a bounded time; every action taken under it
         is audited with the session id and the justification.
       </p>
+      <BreakGlassRoles />
       <ActionForm
         label="Open a break-glass session"
         submit="Open a session"

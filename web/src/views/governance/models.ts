@@ -1,3 +1,5 @@
+import type { RequestSchema } from '../../api/request-schemas';
+
 /** Shapes of the governance routes' answers (docs/freezes-and-break-glass.md, docs/policies.md). */
 
 export interface Window {
@@ -56,9 +58,32 @@ export interface SessionAction {
 export interface Policy {
   id: string;
   name: string;
-  project?: string;
+  description: string;
   enabled: boolean;
-  mode?: string;
+  mode: 'enforce' | 'audit';
+  rules: PolicyRule[];
+}
+
+/**
+ * A manifest policy rule (schemas/requests/policy-create.json). Written out here: the generated client types turn the
+ * schema's discriminated `oneOf` into variants whose `type` is the schema name, which no rule matches.
+ */
+export type PolicyRule = { id?: string; mode?: 'enforce' | 'audit' } & (
+  | { type: 'required-labels'; labels: string[]; kinds?: string[] }
+  | { type: 'allowed-registries'; registries: string[] }
+  | { type: 'resources-required'; requests?: ('cpu' | 'memory')[]; limits?: ('cpu' | 'memory')[] }
+  | { type: 'no-latest-tag' }
+  | { type: 'replicas-bounds'; min?: number; max?: number }
+);
+
+export interface ApprovalPolicy {
+  id: string;
+  name: string;
+  environments: string[];
+  requiredApprovals: number;
+  eligibleApprovers: RequestSchema<'approval-policy-create'>['eligibleApprovers'];
+  allowSelfApproval: boolean;
+  enabled: boolean;
 }
 
 export interface PolicyEvaluation {

@@ -4,11 +4,10 @@ import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import type { Page } from '../../api/models';
 import { ProjectChoice } from '../../components/project-choice';
-import { DataTable } from '../../components/data-table';
 import { ErrorNote } from '../../components/form';
-import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
-import type { Policy, PolicyEvaluation } from './models';
+import type { ApprovalPolicy, Policy, PolicyEvaluation } from './models';
+import { ApprovalPolicies, ManifestPolicies } from './policy-lists';
 
 function Evaluation({ result }: { result: PolicyEvaluation }) {
   const failed = result.results.flatMap((p) =>
@@ -45,10 +44,7 @@ export function Policies() {
   const approvals = useQuery({
     queryKey: ['governance', 'approval-policies', project],
     enabled: project !== '',
-    queryFn: () =>
-      ok<Page<Policy & { requiredApprovals: number; environments: string[] }>>(
-        api.GET('/api/v2/approval-policies', query),
-      ),
+    queryFn: () => ok<Page<ApprovalPolicy>>(api.GET('/api/v2/approval-policies', query)),
   });
   const evaluate = useAction();
   return (
@@ -57,35 +53,9 @@ export function Policies() {
       <ProjectChoice name="policy-project" value={project} onChange={setProject} />
       {project && (
         <>
-          <QueryState query={policies} empty="No policy in this project." isEmpty={noItems}>
-            {(page) => (
-              <DataTable
-                label="Policies"
-                rows={page.items}
-                rowKey={(p) => p.id}
-                columns={[
-                  { header: 'Policy', rowHeader: true, cell: (p) => p.name },
-                  { header: 'Mode', cell: (p) => p.mode ?? '—' },
-                  { header: 'Enabled', cell: (p) => (p.enabled ? 'yes' : 'no') },
-                ]}
-              />
-            )}
-          </QueryState>
+          <ManifestPolicies project={project} query={policies} />
           <h3>Approval policies</h3>
-          <QueryState query={approvals} empty="No approval policy in this project." isEmpty={noItems}>
-            {(page) => (
-              <DataTable
-                label="Approval policies"
-                rows={page.items}
-                rowKey={(p) => p.id}
-                columns={[
-                  { header: 'Approval policy', rowHeader: true, cell: (p) => p.name },
-                  { header: 'Environments', cell: (p) => p.environments.join(', ') || 'all' },
-                  { header: 'Approvals', cell: (p) => p.requiredApprovals },
-                ]}
-              />
-            )}
-          </QueryState>
+          <ApprovalPolicies project={project} query={approvals} />
           <h3>Evaluate</h3>
           <div className="field">
             <label htmlFor="evaluate-yaml">Manifests to evaluate (YAML)</label>

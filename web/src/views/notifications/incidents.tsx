@@ -8,9 +8,8 @@ import { PlanNote, useFeatureEnabled } from '../../components/plan-note';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
+import { EscalationPolicies } from './escalation-policies';
 import type { EscalationPolicy, Incident } from './models';
-
-const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
 
 /** Escalation policies (Pro) and their incidents: acknowledge stops the escalation, resolve closes it. */
 export function Escalations() {
@@ -42,21 +41,7 @@ export function Escalations() {
       <PlanNote feature="escalation_policies" what="Escalation policies" />
       {enabled && (
         <>
-          <QueryState query={policies} empty="No escalation policy." isEmpty={noItems}>
-            {(page) => (
-              <DataTable
-                label="Escalation policies"
-                rows={page.items}
-                rowKey={(p) => p.id}
-                columns={[
-                  { header: 'Policy', rowHeader: true, cell: (p) => p.name },
-                  { header: 'Triggers', cell: (p) => p.triggerEvents.join(', ') },
-                  { header: 'Tiers', cell: (p) => p.tiers.length },
-                  { header: 'Timeout', cell: (p) => minutes(p.timeoutMs) },
-                ]}
-              />
-            )}
-          </QueryState>
+          <EscalationPolicies query={policies} />
           <h3>Incidents</h3>
           <ErrorNote error={action.error} />
           <QueryState query={incidents} empty="No incident." isEmpty={noItems}>

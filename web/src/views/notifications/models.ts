@@ -1,3 +1,5 @@
+import type { RequestSchema } from '../../api/request-schemas';
+
 /** Shapes of the notification routes' answers (docs/notifications.md). */
 
 export interface InAppNotification {
@@ -52,7 +54,7 @@ export interface EscalationPolicy {
   id: string;
   name: string;
   triggerEvents: string[];
-  tiers: unknown[];
+  tiers: RequestSchema<'escalation-policy-create'>['tiers'];
   timeoutMs: number;
 }
 
