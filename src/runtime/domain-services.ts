@@ -137,7 +137,7 @@ export function createDomainServices(core: CoreServices): DomainServices {
     ttlMs: config.orgs.invitationTtlMs,
     publicUrl: config.publicUrl,
   });
-  const repositories = createRepositoryStore(config.dataDir);
+  const repositories = createRepositoryStore(config.gitops.repositoriesDir);
   const blobs = createBlobStore(config.dataDir, config.registry.objectStore);
   const registry = createRegistryService({ db, audit, blobs, config: config.registry });
   const tools = createKubeTools({
