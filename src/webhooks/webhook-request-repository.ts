@@ -59,7 +59,14 @@ export async function claimRequest(
 export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Promise<boolean> {
   const taken = await db('webhook_requests')
     .where({ id: row.id, created_at: row.created_at, status: row.status })
-    .update({ status: 'received', created_at: db.fn.now(), result: null, commit_sha: null, work: null, answered_at: null });
+    .update({
+      status: 'received',
+      created_at: db.fn.now(),
+      result: null,
+      commit_sha: null,
+      work: null,
+      answered_at: null,
+    });
   return taken === 1;
 }
 

@@ -3,7 +3,7 @@ import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
 import { releaseClient } from '../releases/release-harness';
-import { startApiProcess, stopApiProcess } from './api-process';
+import { startApiProcess, stopPlatformProcess as stopApiProcess } from '../../helpers/platform-process';
 import { controllerClient } from './controller-client';
 
 /**

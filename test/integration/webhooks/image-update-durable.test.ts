@@ -4,7 +4,7 @@ import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
-import { startApiProcess, stopApiProcess as stop } from './api-process';
+import { startApiProcess, stopPlatformProcess as stop } from '../../helpers/platform-process';
 import { DIGEST, shapeBHeaders } from './webhook-signing';
 
 /**
@@ -147,7 +147,11 @@ describe('a resend of the same signed bytes', () => {
     const head = await gitText(repo, ['rev-parse', 'main']);
     // Committed: the same bytes again answer the recorded outcome and commit nothing.
     const replay = await post(platform.url, u);
-    expect([replay.status, replay.body.status, replay.body.statusUrl]).toEqual([200, 'committed', first.body.statusUrl]);
+    expect([replay.status, replay.body.status, replay.body.statusUrl]).toEqual([
+      200,
+      'committed',
+      first.body.statusUrl,
+    ]);
     expect(replay.body.commit).toBe(done.commit);
     expect(await gitText(repo, ['rev-parse', 'main'])).toBe(head);
   }, 240_000);
