@@ -80,7 +80,10 @@ const commands: Record<string, (deps: UserCreationDeps, o: Options) => Promise<{
       return { output: await registry.collectGarbage(), exitCode: 0 };
     },
     'verify-audit': async (deps) => {
-      const report = await verifyAudit({ ...deps, repositories: createRepositoryStore(configFromProcess().dataDir) });
+      const report = await verifyAudit({
+        ...deps,
+        repositories: createRepositoryStore(configFromProcess().gitops.repositoriesDir),
+      });
       return { output: report, exitCode: report.ok ? 0 : 1 };
     },
   };

@@ -1,6 +1,13 @@
-import { type Env, readBool, readDurationMs, readInt } from './parse';
+import path from 'node:path';
+import { type Env, readBool, readDurationMs, readInt, readString } from './parse';
 
 export interface GitopsConfig {
+  /**
+   * GIT_REPOSITORIES_DIR (default `DATA_DIR/git`): the hosted repositories' folder. With the object store, the only
+   * folder the platform's processes must share (a POSIX shared volume such as NFS, docs/operations.md); commits are
+   * written in it only under the PostgreSQL advisory lock of their repository.
+   */
+  repositoriesDir: string;
   /**
    * GIT_REMOTE_ALLOW_HTTP: accept plain `http://` external remotes (a local mirror, tests). Off by default: a remote's
    * token travels in every push, so only HTTPS remotes are accepted.
@@ -19,8 +26,9 @@ export interface GitopsConfig {
   maintenanceIntervalMs: number;
 }
 
-export function loadGitopsConfig(env: Env): GitopsConfig {
+export function loadGitopsConfig(env: Env, dataDir: string): GitopsConfig {
   return {
+    repositoriesDir: path.resolve(readString(env, 'GIT_REPOSITORIES_DIR', path.join(dataDir, 'git'))),
     remoteAllowHttp: readBool(env, 'GIT_REMOTE_ALLOW_HTTP', false),
     workerConcurrency: readInt(env, 'GIT_WORKER_CONCURRENCY', 4, 1, 100),
     maintenanceIntervalMs: readDurationMs(env, 'GIT_MAINTENANCE_INTERVAL', 3_600_000),

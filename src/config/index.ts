@@ -135,7 +135,7 @@ export function loadConfig(env: Env): Config {
     jwt: loadJwtConfig(env, publicUrl),
     identity: loadIdentityConfig(env, publicUrl, dataDir),
     orgs: loadOrgsConfig(env),
-    gitops: loadGitopsConfig(env),
+    gitops: loadGitopsConfig(env, dataDir),
     releases: loadReleasesConfig(
       env,
       temporalAddress === undefined

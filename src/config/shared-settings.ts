@@ -18,5 +18,6 @@ export function sharedSettings(config: Config): Record<string, string> {
     JWT_PUBLIC_KEY: jwt.publicPem,
     MFA_ENCRYPTION_KEY: fs.readFileSync(path.join(secrets, 'mfa-encryption-key'), 'utf8').trim(),
     PUBLIC_URL: config.publicUrl,
+    GIT_REPOSITORIES_DIR: config.gitops.repositoriesDir,
   };
 }

@@ -48,7 +48,9 @@ interface Pending {
 export class RepositoryMissing extends Error {
   override readonly name = 'RepositoryMissing';
   constructor(readonly path: string) {
-    super(`the project's Git repository is missing from the volume (${path}): is DATA_DIR the shared volume?`);
+    super(
+      `the project's Git repository is missing from the volume (${path}): is GIT_REPOSITORIES_DIR the shared volume?`,
+    );
   }
 }
 

@@ -24,7 +24,7 @@ export const gitopsModule = {
   settings: 'gitops',
   routes: (services) => gitopsRoutes(services.gitops),
   services: {
-    repositories: provide([], (core) => createRepositoryStore(core.config.dataDir)),
+    repositories: provide([], (core) => createRepositoryStore(core.config.gitops.repositoriesDir)),
     sources: provide(['blobs', 'kubeTools'], (deps) =>
       createWorkloadSources({ blobs: deps.blobs, tools: deps.kubeTools }),
     ),

@@ -10,10 +10,10 @@ const run = promisify(execFile);
 export const MAIN_BRANCH = 'main';
 
 /**
- * The one module that knows where hosted repositories live: `<DATA_DIR>/git/<organization id>/<project id>.git`, one
- * directory per organization and one bare repository per project. Ids, not slugs, so nothing moves on a rename.
- * Callers ask it for paths and never build them, so a later scale-out can move repositories to shared storage (or
- * behind one Git-owning worker pool) by changing this module only.
+ * The one module that knows where hosted repositories live: `<root>/<organization id>/<project id>.git` under the
+ * configured GIT_REPOSITORIES_DIR (default `DATA_DIR/git`, the volume every process shares), one directory per
+ * organization and one bare repository per project. Ids, not slugs, so nothing moves on a rename. Callers ask it for
+ * paths and never build them.
  */
 export interface RepositoryStore {
   /** Directory holding one organization's repositories (`GIT_PROJECT_ROOT` of the Git HTTP backend). */
@@ -36,8 +36,8 @@ export interface HostedRepository {
   path: string;
 }
 
-export function createRepositoryStore(dataDir: string): RepositoryStore {
-  const root = path.join(dataDir, 'git');
+/** The store of the repositories under `root` (GIT_REPOSITORIES_DIR). */
+export function createRepositoryStore(root: string): RepositoryStore {
   const store: RepositoryStore = {
     organizationRoot: (organizationId) => path.join(root, organizationId),
     nameOf: (projectId) => `${projectId}.git`,

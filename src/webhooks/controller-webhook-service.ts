@@ -249,8 +249,10 @@ export function createControllerWebhookService(deps: {
       if (row.status === 'failed') {
         throw new Conflict('stale event: a newer status of this application is recorded');
       }
-      // A replay of a report whose release was told; a report stored but not yet told is told now (a retry).
-      if (row.status === 'committed' || !row.work) throw new Conflict('duplicate controller report');
+      // The same bytes again (WH-3): a report already told answers what its first request answered, storing and
+      // telling nothing again; a report stored but not yet told is told now (a retry after a failure).
+      if (row.status === 'committed') return row.result as Record<string, unknown>;
+      if (!row.work) throw new Conflict('duplicate controller report: the first is in progress');
       return tellStaged(row, requestId);
     },
 

@@ -31,6 +31,7 @@ import {
   claimRequest,
   findRequest,
   finishRequest,
+  markAnswered,
   markQueued,
   stageWork,
   takeOverRequest,
@@ -265,16 +266,16 @@ export function createImageUpdateService(deps: {
   }
 
   /**
-   * The same signed bytes again. A committed request is a replay (409, naming its status URL); one recorded moments
-   * ago is still being answered (409). Past that, it is a resend after a failure: staged work is handed over again
-   * and answered as queued; a request that never staged its work, or failed, is taken over and processed afresh.
+   * The same signed bytes again (WH-3). While the first request is still being answered: 409 "in progress". Once it
+   * was answered (or its process stopped past the in-flight bound), the recorded answer and nothing committed twice:
+   * 200 with the committed outcome, or the queued answer with its status URL (staged work is handed over again, which
+   * the workflow takes once). A request that never staged its work, or was refused, is taken over and processed afresh.
    */
   async function resend(row: WebhookRequestRow, again: () => Promise<{ status: number; body: unknown }>) {
-    if (row.status === 'committed') {
-      throw new Conflict(`duplicate webhook request: already committed, see ${statusUrlOf(row.id)}`);
-    }
     const inFlight = Date.now() - row.created_at.getTime() < deps.commitWaitMs + IN_FLIGHT_SLACK_MS;
-    if (inFlight && row.status !== 'failed') throw new Conflict('duplicate webhook request: the first is in progress');
+    const settled = row.answered_at !== null || !inFlight;
+    if (!settled && row.status !== 'failed') throw new Conflict('duplicate webhook request: the first is in progress');
+    if (row.status === 'committed') return { status: 200, body: { ...row.result, statusUrl: statusUrlOf(row.id) } };
     if (row.work && row.status !== 'failed') {
       await handOver(row.organization_id, row.project_id as string, row.work as QueuedImageUpdate);
       return answerOf(row.id);
@@ -336,7 +337,9 @@ export function createImageUpdateService(deps: {
           throw err;
         }
       };
-      return fresh ? process() : resend(row, process);
+      const answer = await (fresh ? process() : resend(row, process));
+      await markAnswered(db, row.id);
+      return answer;
     },
 
     /** Hands over what API processes staged but could not give to Temporal (run by the worker's reconciler). */

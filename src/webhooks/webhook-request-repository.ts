@@ -14,6 +14,8 @@ export interface WebhookRequestRow {
   result: Record<string, unknown> | null;
   /** What is still to do (the outbox), until the request is finished. */
   work: unknown;
+  /** When the first request of these bytes was answered (null: still being answered, or its process stopped). */
+  answered_at: Date | null;
   created_at: Date;
   expires_at: Date;
 }
@@ -57,8 +59,20 @@ export async function claimRequest(
 export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Promise<boolean> {
   const taken = await db('webhook_requests')
     .where({ id: row.id, created_at: row.created_at, status: row.status })
-    .update({ status: 'received', created_at: db.fn.now(), result: null, commit_sha: null, work: null });
+    .update({
+      status: 'received',
+      created_at: db.fn.now(),
+      result: null,
+      commit_sha: null,
+      work: null,
+      answered_at: null,
+    });
   return taken === 1;
+}
+
+/** The first request of these bytes was answered: the same bytes again get the recorded answer, not 409. */
+export async function markAnswered(db: Queryable, id: string): Promise<void> {
+  await db('webhook_requests').where({ id }).whereNull('answered_at').update({ answered_at: db.fn.now() });
 }
 
 /** The work still to do (and the answer so far), stored before the work is handed over: the outbox. */

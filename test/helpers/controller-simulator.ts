@@ -18,6 +18,8 @@ export interface SentReport {
   healthStatus: string;
   timestamp: string;
   status: number;
+  /** Sent again by resendUnanswered. */
+  resent?: boolean;
 }
 
 export interface ControllerSimulatorOptions {
@@ -133,6 +135,20 @@ export function controllerSimulator(opts: ControllerSimulatorOptions) {
         now.push(await post(application, revision, 'Synced', outcome, at));
       }
       return now;
+    },
+    /**
+     * Sends again, byte for byte, every report that no API answered 200 (a process stopped under it, 5xx): what Argo
+     * CD's notification retries do. Answers the reports resent with their new answers.
+     */
+    async resendUnanswered(): Promise<SentReport[]> {
+      const again: SentReport[] = [];
+      for (const report of sent.filter((r) => r.status !== 200 && !r.resent)) {
+        report.resent = true;
+        again.push(
+          await post(report.application, report.revision, report.syncStatus, report.healthStatus, report.timestamp),
+        );
+      }
+      return again;
     },
     /** The digest the simulator last synced for each Application. */
     digests: () => new Map(synced),

@@ -11,7 +11,7 @@ let first: string;
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'branch-lock-'));
-  repo = await createRepositoryStore(dataDir).ensure('org', 'project');
+  repo = await createRepositoryStore(path.join(dataDir, 'git')).ensure('org', 'project');
   const changes = { writes: new Map([['a.md', 'a\n']]), deletes: [] };
   first = (await buildCommit(repo, null, changes, {
     author: { name: 'a', email: 'a@b' },

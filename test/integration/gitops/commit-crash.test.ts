@@ -1,9 +1,9 @@
 import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
-import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { deploymentEnv } from '../../helpers/platform-process';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { findCommitByKey, readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
@@ -31,12 +31,7 @@ afterAll(() => platform.close());
 
 /** A worker process of its own, to kill. */
 function spawnWorker() {
-  return spawnScript('scripts/serve.ts', ['worker'], {
-    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-    ...sharedSettings(platform.config),
-    WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
-    LOG_LEVEL: 'warn',
-  });
+  return spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform));
 }
 
 function write(key: string) {

@@ -27,7 +27,12 @@ export async function gitCli(args: string[], cwd?: string) {
 }
 
 /** The clone URL of a project with an access token as the Basic password. */
-export function cloneUrl(platform: TestPlatform, orgSlug: string, project: string, token?: string): string {
+export function cloneUrl(
+  platform: Pick<TestPlatform, 'url'>,
+  orgSlug: string,
+  project: string,
+  token?: string,
+): string {
   const url = new URL(`${platform.url}/git/r/${orgSlug}/${project}.git`);
   if (token) {
     url.username = 'token';
@@ -60,7 +65,7 @@ export async function filesOf(dir: string): Promise<string[]> {
 
 /** A project with environments dev (1.27) and prod (1.31), the given tenants and one workload `web`. */
 export async function makeProject(
-  platform: TestPlatform,
+  platform: Pick<TestPlatform, 'url'>,
   token: string,
   slug: string,
   tenants: string[],

@@ -23,7 +23,7 @@ afterAll(async () => {
 const packs = async (repo: string) => Number(/^packs: (\d+)/m.exec(await gitText(repo, ['count-objects', '-v']))?.[1]);
 
 it('repacks every hosted repository that git says needs it', async () => {
-  const store = createRepositoryStore(dataDir);
+  const store = createRepositoryStore(path.join(dataDir, 'git'));
   const repos = [await store.ensure('org-a', 'p1'), await store.ensure('org-b', 'p2')];
   for (const repo of repos) {
     let parent: string | null = null;

@@ -4,15 +4,16 @@
  * stays pending with no workflow; the reconciler of a worker starts it, the workflow mails the sealed token exactly
  * once, and the admin can revoke it again.
  */
-import { exited, spawnScript } from '../../helpers/child-process';
+import { exited } from '../../helpers/child-process';
 import { makeOrg, type Member } from '../../helpers/fixtures';
 import { harnessState } from '../../helpers/harness-state';
 import { httpClient } from '../../helpers/http-client';
-import { eventually, freePort } from '../../helpers/net';
+import { eventually } from '../../helpers/net';
 import type { SmtpCapture } from '../../helpers/smtp-capture';
 import { startMailPlatform, type MailPlatform } from '../../helpers/mail-platform';
 import { startTcpProxy } from '../../helpers/tcp-proxy';
-import { sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { startApiProcess } from '../../helpers/platform-process';
+import type { TestPlatform } from '../../helpers/test-platform';
 import { hashInvitationToken } from '../../../src/invitations/invitation-token';
 import { invitationTokenIn } from './invitation-mail';
 
@@ -30,21 +31,10 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 async function apiProcessBehind(proxyPort: number) {
-  const port = await freePort();
-  const child = spawnScript('scripts/serve.ts', ['api'], {
-    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-    ...sharedSettings(platform.config),
+  const { child, url } = await startApiProcess(platform, {
     TEMPORAL_ADDRESS: `127.0.0.1:${proxyPort}`,
     SMTP_URL: smtp.url,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
   });
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok || null,
-    60_000,
-    `API child process (${child.output()})`,
-  );
   return { child, http: httpClient(url) };
 }
 

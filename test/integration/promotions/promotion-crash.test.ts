@@ -1,8 +1,8 @@
 import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
-import { harnessState } from '../../helpers/harness-state';
 import { eventually } from '../../helpers/net';
-import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { deploymentEnv } from '../../helpers/platform-process';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from './promotion-harness';
@@ -33,12 +33,7 @@ describe('a promotion whose worker is killed during execution', () => {
     // promoted tag. That is where its worker is killed.
     const held = await db.transaction();
     await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
-    const worker = spawnScript('scripts/serve.ts', ['worker'], {
-      ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-      ...sharedSettings(platform.config),
-      WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
-      LOG_LEVEL: 'warn',
-    });
+    const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform));
     const requested = await api.request(token, 'crashp', { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
     expect(requested.status).toBe(201);
     await api.status(token, requested.body.id, 'Executing', 60_000);

@@ -3,9 +3,9 @@ import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import { taskQueue } from '../../../src/temporal/definitions';
 import { proofProgressQuery, type ProofResult } from '../../../src/diagnostics/proof-workflow-contract';
 import { exited, spawnScript } from '../../helpers/child-process';
-import { harnessState } from '../../helpers/harness-state';
 import { eventually, freePort } from '../../helpers/net';
-import { startTestPlatform, sharedSettings, testEnv, type TestPlatform } from '../../helpers/test-platform';
+import { deploymentEnv } from '../../helpers/platform-process';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
 let platform: TestPlatform;
 
@@ -15,13 +15,7 @@ beforeAll(async () => {
 afterAll(() => platform.close());
 
 function startWorkerProcess(extra: Record<string, string> = {}) {
-  return spawnScript('scripts/serve.ts', ['worker'], {
-    ...testEnv(platform.database, platform.config.temporal.taskQueuePrefix),
-    ...sharedSettings(platform.config),
-    WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
-    LOG_LEVEL: 'warn',
-    ...extra,
-  });
+  return spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, extra));
 }
 
 describe('proof workflow across a worker crash', () => {

@@ -4,7 +4,7 @@ import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
-import { startApiProcess, stopApiProcess as stop } from './api-process';
+import { startApiProcess, stopPlatformProcess as stop } from '../../helpers/platform-process';
 import { DIGEST, shapeBHeaders } from './webhook-signing';
 
 /**
@@ -120,7 +120,7 @@ describe('an API process stopped with a backlog', () => {
 });
 
 describe('a resend of the same signed bytes', () => {
-  it('after the API that queued it was killed answers its recorded outcome, never 409, until it is committed', async () => {
+  it('after the API that queued it was killed answers its recorded outcome, never 409, and commits once', async () => {
     await platform.stopWorker();
     const api = await startApi();
     const u = update('w0', 'acme', '9.1.0');
@@ -131,11 +131,9 @@ describe('a resend of the same signed bytes', () => {
     } finally {
       expect(await stop(api, 'SIGKILL')).toBe('SIGKILL');
     }
-    // Moments later the same bytes are taken for the first request still being answered (RE-3: 409 in flight).
+    // The first request was answered (202): the same bytes again get that recorded answer, not 409 (WH-3).
     const early = await post(platform.url, u);
-    expect([early.status, early.body.error]).toEqual([409, 'duplicate webhook request: the first is in progress']);
-    // Past the in-flight bound (the receiving API's 1 s wait + 5 s) it is a resend after a failure.
-    await new Promise((r) => setTimeout(r, 6_500));
+    expect([early.status, early.body.status, early.body.statusUrl]).toEqual([202, 'queued', first.body.statusUrl]);
     let resent: Awaited<ReturnType<typeof post>>;
     try {
       resent = await post(platform.url, u);
@@ -146,10 +144,16 @@ describe('a resend of the same signed bytes', () => {
     const done = await finished(first.body.statusUrl!);
     expect(done.status).toBe('committed');
     expect(await tagAt('w0', 'acme')).toBe('9.1.0');
-    // Committed: the same bytes again are a replay (WH-3), and the answer names where the outcome is.
+    const head = await gitText(repo, ['rev-parse', 'main']);
+    // Committed: the same bytes again answer the recorded outcome and commit nothing.
     const replay = await post(platform.url, u);
-    expect(replay.status).toBe(409);
-    expect(replay.body.error).toBe(`duplicate webhook request: already committed, see ${first.body.statusUrl}`);
+    expect([replay.status, replay.body.status, replay.body.statusUrl]).toEqual([
+      200,
+      'committed',
+      first.body.statusUrl,
+    ]);
+    expect(replay.body.commit).toBe(done.commit);
+    expect(await gitText(repo, ['rev-parse', 'main'])).toBe(head);
   }, 240_000);
 });
 

@@ -174,18 +174,36 @@ describe('shape A', () => {
     expect(events.map((e: { payload: { gitCommitSha: string } }) => e.payload.gitCommitSha)).toContain(sha);
   });
 
-  it('answers 409 to the same signed request again and commits nothing', async () => {
+  it('answers the same signed request again with its recorded answer (200, body, status URL) and commits nothing', async () => {
     const body = shapeA('1.2.1');
     const headers = shapeAHeaders(secret, body);
+    const first = await post(body, headers);
+    expect(first.status).toBe(200);
+    const before = await head();
+    const updates = async () => (await platform.services.db('audit_log').where({ action: 'image.update' })).length;
+    const recordedUpdates = await updates();
+    const replay = await post(body, headers);
+    expect(replay.status).toBe(200);
+    const { statusUrl, ...recorded } = replay.body as Answer & { statusUrl: string };
+    expect(recorded).toEqual(first.body);
+    expect(statusUrl).toMatch(/^\/api\/v1\/webhooks\/image-update\/requests\/[0-9a-f-]{36}$/);
+    const status = await http.get<{ status: string; commit: string }>(statusUrl);
+    expect([status.body.status, status.body.commit]).toEqual(['committed', first.body.commit]);
+    expect(await head()).toBe(before);
+    expect(await updates()).toBe(recordedUpdates);
+  });
+
+  it('refuses a resend of committed bytes once their timestamp is outside the 5-minute window (401)', async () => {
+    const body = shapeA('1.2.3');
+    // Signed 296 s ago: inside the window now, outside it five seconds later.
+    const headers = shapeAHeaders(secret, body, Math.floor(Date.now() / 1000) - 296);
     expect((await post(body, headers)).status).toBe(200);
     const before = await head();
-    const replay = await post(body, headers);
-    expect(replay.status).toBe(409);
-    expect(replay.body.error).toMatch(
-      /^duplicate webhook request: already committed, see \/api\/v1\/webhooks\/image-update\/requests\//,
-    );
+    await new Promise((r) => setTimeout(r, 6_000));
+    const late = await post(body, headers);
+    expect([late.status, late.body.error]).toEqual([401, 'request timestamp outside the 5-minute window']);
     expect(await head()).toBe(before);
-  });
+  }, 60_000);
 
   it('row 24: of two concurrent identical requests exactly one succeeds', async () => {
     const body = shapeA('1.2.2');

@@ -70,6 +70,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps hosted repositories under DATA_DIR/git unless GIT_REPOSITORIES_DIR names the shared folder', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/machine-1' }).gitops.repositoriesDir).toBe('/srv/machine-1/git');
+    expect(
+      loadConfig({ DATA_DIR: '/srv/machine-1', GIT_REPOSITORIES_DIR: '/mnt/shared/repos' }).gitops.repositoriesDir,
+    ).toBe('/mnt/shared/repos');
+  });
+
   it('refuses split mode without the shared settings, naming each missing one', () => {
     expect(() => splitModeConfig({ PUBLIC_URL: 'https://delivery.example.com' })).toThrow(
       new ConfigError(
