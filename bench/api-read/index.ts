@@ -68,22 +68,25 @@ interface Target {
   url: string;
 }
 
-/** Main-thread busy time (the servers; the load runs in its own thread) per request of one run, in microseconds. */
+/**
+ * CPU time of this process (the three servers; the load runs in another process, PostgreSQL in its own) per request
+ * of one run, in microseconds: unlike requests/s, it hardly depends on what else loads the machine.
+ */
 async function measured(
   url: string,
   token: string,
   concurrency: number,
   seconds: number,
 ): Promise<LoadResult & { cpuUs: number }> {
-  const before = performance.eventLoopUtilization();
+  const before = process.cpuUsage();
   const result = await runLoad(url, token, concurrency, seconds);
-  const used = performance.eventLoopUtilization(before);
-  return { ...result, cpuUs: (used.active * 1000) / result.requests };
+  const used = process.cpuUsage(before);
+  return { ...result, cpuUs: (used.user + used.system) / result.requests };
 }
 
 const show = (name: string, r: LoadResult & { cpuUs: number }) =>
   line(
-    `${name.padEnd(32)} ${r.perSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1).padStart(5)} ms  p99 ${r.p99Ms.toFixed(1).padStart(5)} ms  ${r.cpuUs.toFixed(0).padStart(5)} us busy/req  (${r.requests} requests)`,
+    `${name.padEnd(32)} ${r.perSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(1).padStart(5)} ms  p99 ${r.p99Ms.toFixed(1).padStart(5)} ms  ${r.cpuUs.toFixed(0).padStart(5)} us CPU/req  (${r.requests} requests)`,
   );
 
 async function main(): Promise<void> {
@@ -106,7 +109,8 @@ async function main(): Promise<void> {
       10,
     );
     stops.push(() => narrow.stop());
-    await statementsOf(platform.services.db, platformUrl, token); // fills the caches of the read path
+    // Warm the platform (JIT, pools, the read path's caches) before looking at what one request sends.
+    await runLoad(platformUrl, token, concurrency, 3);
     const statements = await statementsOf(platform.services.db, platformUrl, token);
     const same = await startBareKoa(platform.databaseUrl, listingOf(statements), 10);
     stops.push(() => same.stop());
@@ -115,8 +119,8 @@ async function main(): Promise<void> {
       { name: 'bare Koa + pg, narrow SELECT', url: narrow.url },
       { name: "bare Koa + pg, platform's query", url: same.url },
     ];
-    // Warm all (JIT, pools, caches), then rotate the order each round so load drift hits each alike.
-    for (const t of targets) await runLoad(t.url, token, concurrency, 2);
+    // Warm the yardsticks too, then rotate the order each round so load drift hits each alike.
+    for (const t of targets.slice(1)) await runLoad(t.url, token, concurrency, 2);
     const runs = new Map<Target, (LoadResult & { cpuUs: number })[]>(targets.map((t) => [t, []]));
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < targets.length; i++) {
@@ -143,6 +147,7 @@ async function main(): Promise<void> {
     line(`ratio platform / bare narrow SELECT:     ${ratio(p, n)} (goal >= 0.50)`);
     line(`ratio platform / bare platform's query:  ${ratio(p, s)}`);
     line(`SQL statements per platform request (caches warm): ${statements.length}`);
+    for (const q of statements) line(`  ${q.sql.slice(0, 110)}`);
   } finally {
     for (const stop of stops.reverse()) await stop();
     await platform.stop();
