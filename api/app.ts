@@ -11,6 +11,7 @@ import { requestMetrics } from './middleware/metrics';
 import { requestContext } from './middleware/request-context';
 import { urlGuard } from './middleware/url-guard';
 import { mountRoutes } from './mount-routes';
+import { memoizeRouteMatch } from './route-match-memo';
 import { ociHttp } from './oci/oci-http';
 import { routeTable } from './route-table';
 import { webUi } from './web-ui/web-ui';
@@ -24,7 +25,7 @@ export function createApp(services: ApiServices): Koa<AppState> {
   // Identity, then the current membership (org context and role), then role, grants and approval hooks.
   const authenticators = [bearerDispatcher({ ...services.machineAuth, session: services.sessionAuthenticator })];
   const auth = new AuthChain(authenticators, services.authorization);
-  const router = mountRoutes(routeTable(services), auth, services.schemas);
+  const router = memoizeRouteMatch(mountRoutes(routeTable(services), auth, services.schemas));
   app.use(requestContext(services.log));
   app.use(requestMetrics(services.metrics));
   app.use(errorHandler());

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 
 export interface LoadResult {
   requests: number;
@@ -8,14 +8,13 @@ export interface LoadResult {
 }
 
 /**
- * A closed-loop load generator in a worker thread (so it does not share the event loop of the servers it measures):
- * `concurrency` keep-alive connections each sending the next GET when the last answered, for `seconds`.
- * Any status but 200 fails the run.
+ * A closed-loop load generator in a child process (so it shares neither the event loop nor the CPU account of the
+ * servers it measures): `concurrency` keep-alive connections each sending the next GET when the last answered, for
+ * `seconds`. Any status but 200 fails the run.
  */
 const SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
-const { url, token, concurrency, seconds } = workerData;
+const { url, token, concurrency, seconds } = JSON.parse(process.argv[1]);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 const target = new URL(url);
 const latencies = [];
@@ -42,16 +41,18 @@ const started = Date.now();
 Promise.all(Array.from({ length: concurrency }, () => loop(until).catch((e) => { failure = e; })))
   .then(() => {
     agent.destroy();
-    parentPort.postMessage({ latencies, elapsedMs: Date.now() - started, failure: failure && String(failure) });
+    process.send({ latencies, elapsedMs: Date.now() - started, failure: failure && String(failure) }, () => process.exit(0));
   });
 `;
 
 export function runLoad(url: string, token: string, concurrency: number, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SOURCE, { eval: true, workerData: { url, token, concurrency, seconds } });
-    worker.once('error', reject);
-    worker.once('message', (m: { latencies: number[]; elapsedMs: number; failure: string | null }) => {
-      void worker.terminate();
+    const child = spawn(process.execPath, ['-e', SOURCE, JSON.stringify({ url, token, concurrency, seconds })], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
+    child.once('message', (m: { latencies: number[]; elapsedMs: number; failure: string | null }) => {
       if (m.failure) return reject(new Error(m.failure));
       const sorted = [...m.latencies].sort((a, b) => a - b);
       const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

@@ -55,13 +55,43 @@ export async function keysetPage<Row, Item>(
   toItem: (row: Row) => Item,
   order: 'asc' | 'desc' = 'asc',
 ): Promise<Page<Item>> {
-  if (page.cursor !== undefined) {
-    const [a, b] = decodeCursor(page.cursor);
-    void query.whereRaw(`(??::text, ??::text) ${order === 'asc' ? '>' : '<'} (?, ?)`, [keys[0], keys[1], a, b]);
+  const { after, take } = keysetParams(page);
+  const rows = (await keysetOrder(query, keys, after, take, order)) as Row[];
+  return keysetResult(rows, page, keyOf, toItem);
+}
+
+/** The keys a page starts after (from its cursor) and how many rows to read (one more than the page, to know). */
+export function keysetParams(page: PageRequest): { after: [string, string] | undefined; take: number } {
+  return { after: page.cursor === undefined ? undefined : decodeCursor(page.cursor), take: page.limit + 1 };
+}
+
+/** `keysetPage`'s condition, order and limit, added to `query` (for a statement compiled once: src/db/compiled-statements.ts). */
+export function keysetOrder(
+  query: Knex.QueryBuilder,
+  keys: readonly [string, string],
+  after: readonly [string, string] | undefined,
+  take: number,
+  order: 'asc' | 'desc' = 'asc',
+): Knex.QueryBuilder {
+  if (after !== undefined) {
+    void query.whereRaw(`(??::text, ??::text) ${order === 'asc' ? '>' : '<'} (?, ?)`, [
+      keys[0],
+      keys[1],
+      after[0],
+      after[1],
+    ]);
   }
   const direction = order === 'asc' ? 'ASC' : 'DESC';
-  void query.orderByRaw(`??::text ${direction}, ??::text ${direction}`, [keys[0], keys[1]]).limit(page.limit + 1);
-  const rows = (await query) as Row[];
+  return query.orderByRaw(`??::text ${direction}, ??::text ${direction}`, [keys[0], keys[1]]).limit(take);
+}
+
+/** The page of `rows` read with `keysetOrder`. */
+export function keysetResult<Row, Item>(
+  rows: Row[],
+  page: PageRequest,
+  keyOf: (row: Row) => readonly [string, string],
+  toItem: (row: Row) => Item,
+): Page<Item> {
   const items = rows.slice(0, page.limit);
   const last = items[items.length - 1];
   return {

@@ -23,6 +23,22 @@ export interface StandingCache {
 
 const CHANNEL = 'auth_standing';
 const WRITE = /^\s*(insert\s+into|update|delete\s+from)\s+"?(users|session_families|memberships)"?[\s(]/i;
+/**
+ * A session's use (`touchFamily` on every token refresh) writes only these columns, and no cached standing reads them:
+ * such an update neither holds nor forgets (nor notifies: migration 20261126200000), or any refresh traffic would keep
+ * the cache off.
+ */
+const SESSION_USE = /^\s*update\s+"?session_families"?\s+set\s+(.*?)\s+where\s/is;
+const UNREAD_SESSION_COLUMNS = new Set(['last_used_at', 'organization_id']);
+
+/** Whether a statement writes what some cached standing was read from. */
+export function changesStanding(sql: string): boolean {
+  if (!WRITE.test(sql)) return false;
+  const use = SESSION_USE.exec(sql);
+  if (!use?.[1]) return true;
+  const assignments = use[1].split(',').map((a) => /^\s*"?(\w+)"?\s*=/.exec(a)?.[1]);
+  return !assignments.every((column) => column !== undefined && UNREAD_SESSION_COLUMNS.has(column));
+}
 /** How long the writing process bypasses the cache after a write statement (its transaction commits meanwhile). */
 const HOLD_MS = 2000;
 
@@ -44,7 +60,7 @@ export function createStandingCache(opts: { ttlMs: number; db: Db; databaseUrl: 
     entries.clear();
   };
   const onQuery = (query: { sql?: string }) => {
-    if (query.sql && WRITE.test(query.sql)) {
+    if (query.sql && changesStanding(query.sql)) {
       forgetAll();
       holdUntil = Date.now() + HOLD_MS;
     }

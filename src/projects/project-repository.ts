@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
-import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { compiledStatements } from '../db/compiled-statements';
+import { keysetOrder, keysetParams, keysetResult, type Page, type PageRequest } from '../db/pagination';
 import { organizationSlugs } from '../orgs/org-repository';
 import { DEFAULT_NAMESPACE_TEMPLATE, type ProjectArgoSettings } from './argocd-settings';
 
@@ -142,21 +143,41 @@ export interface ProjectFilter {
   archived?: boolean;
 }
 
-export function listProjects(
+const listings = compiledStatements();
+
+export async function listProjects(
   db: Queryable,
   organizationId: string,
   filter: ProjectFilter,
   page: PageRequest,
 ): Promise<Page<Project>> {
-  const query = projects(db, organizationId);
-  if (filter.q) {
-    const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    void query.where((w) => void w.whereILike('p.slug', like).orWhereILike('p.name', like));
-  }
-  if (filter.archived !== undefined) {
-    void (filter.archived ? query.whereNotNull('p.archived_at') : query.whereNull('p.archived_at'));
-  }
-  return keysetPage<ProjectRow, Project>(query, ['p.slug', 'p.id'], page, (r) => [r.slug, r.id], rowToProject);
+  const { after, take } = keysetParams(page);
+  const like = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const params = {
+    organizationId,
+    take,
+    ...(like === undefined ? {} : { like }),
+    ...(after === undefined ? {} : { afterSlug: after[0], afterId: after[1] }),
+  };
+  // The archived filter adds no parameter, so it is part of the shape.
+  const shape = `${like === undefined ? '' : 'q'}/${String(filter.archived)}/${after === undefined ? '' : 'after'}`;
+  const rows = await listings.rows<ProjectRow, typeof params & { like?: string; afterSlug?: string; afterId?: string }>(
+    db,
+    shape,
+    params,
+    (p) => {
+      const query = projects(db, p.organizationId);
+      const q = p.like;
+      if (q !== undefined) void query.where((w) => void w.whereILike('p.slug', q).orWhereILike('p.name', q));
+      if (filter.archived !== undefined) {
+        void (filter.archived ? query.whereNotNull('p.archived_at') : query.whereNull('p.archived_at'));
+      }
+      const from =
+        p.afterSlug !== undefined && p.afterId !== undefined ? ([p.afterSlug, p.afterId] as const) : undefined;
+      return keysetOrder(query, ['p.slug', 'p.id'], from, p.take);
+    },
+  );
+  return keysetResult(rows, page, (r) => [r.slug, r.id], rowToProject);
 }
 
 /** False when the project is gone. */

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
 import { createIdentity, type Identity } from '../identity/identity';
+import { withVerifiedTokenCache } from '../identity/verified-token-cache';
 import { createStandingCache, type StandingCache } from '../iam/standing-cache';
 import { jwtAuthenticator, tokenLiveness } from '../identity/jwt-authenticator';
 import type { Authenticator } from '../iam/authenticator';
@@ -30,7 +31,9 @@ async function accessTokensFor(config: Config): Promise<AccessTokens> {
       ? { privatePem: config.jwt.privateKeyPem, publicPem: config.jwt.publicKeyPem }
       : await loadOrCreateKeyFile(path.join(config.dataDir, 'secrets', 'jwt-signing-key.json'));
   const keys = await signingKeysFromPem(pems.privatePem, pems.publicPem, config.jwt.previousPublicKeyPems);
-  return createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds);
+  return withVerifiedTokenCache(
+    createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds),
+  );
 }
 
 /** The composition root of an API process: the shared services plus the HTTP-only parts, each built once. */

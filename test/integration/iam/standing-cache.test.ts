@@ -1,3 +1,5 @@
+import pg from 'pg';
+import { revokeFamily, touchFamily } from '../../../src/identity/session-repository';
 import { makeOrg, makeUser } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
@@ -85,5 +87,37 @@ describe('the standing cache', () => {
     await http.delete(`/api/v1/auth/sessions/${sessions.body.items.find((s) => s.current)!.id}`, { token: keeper });
     await eventually(async () => (await list()).status === 403 || null, 3000, 'removed member refused elsewhere');
     await eventually(async () => (await me()).status === 401 || null, 3000, 'revoked session refused elsewhere');
+  });
+
+  it('keeps a user cached through session use (last_used_at) and forgets it on revocation', async () => {
+    const { user, password } = await makeUser(first);
+    await login(first, user.email, password);
+    const { db, standing } = first.services;
+    const family = (await db('session_families').where({ user_id: user.id }).first('id', 'organization_id')) as {
+      id: string;
+      organization_id: string | null;
+    };
+    const listener = new pg.Client({ connectionString: first.database.url });
+    const notified: string[] = [];
+    listener.on('notification', (n) => void notified.push(n.payload ?? ''));
+    await listener.connect();
+    try {
+      await listener.query('LISTEN auth_standing');
+      let loads = 0;
+      const read = () => standing.read(user.id, 'probe', async () => ++loads);
+      // Cached once the LISTEN connection is up and the login's own write hold is over.
+      await eventually(async () => ((await read()) === (await read()) && loads > 0) || null, 5000, 'cached');
+      const before = loads;
+
+      await touchFamily(db, family.id, family.organization_id);
+      expect(await read()).toBe(before);
+      await revokeFamily(db, family.id, 'test');
+      // Notifications arrive in commit order: once the revocation's is here, the use's would have come before it.
+      await eventually(async () => notified.length > 0 || null, 3000, 'revocation notified');
+      expect(notified).toEqual([user.id]);
+      await eventually(async () => (await read()) > before || null, 3000, 'forgotten after revocation');
+    } finally {
+      await listener.end();
+    }
   });
 });
