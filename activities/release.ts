@@ -25,7 +25,9 @@ import {
   HOLDING_STATUSES,
   type ApproverProfile,
   type PreparedRelease,
+  type ReleaseFreezeAndTurn,
   type ReleaseFreezeCheck,
+  type ReleaseTurn,
   type ReleaseStatus,
   type SyncReport,
 } from '../src/releases/release-workflow-contract';
@@ -247,7 +249,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     return first && first.status === 'Queued' ? first.id : null;
   }
 
-  return {
+  const activities = {
     /**
      * Renders the target with the release's changes, validates it against the environment's Kubernetes version,
      * applies the project's validation policy and its manifest policies, and finds the approval policies that apply.
@@ -389,9 +391,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      * Takes the target's turn when the release is first in line and nothing holds the target; otherwise queues it
      * (in the order releases became ready) and says behind which release it waits.
      */
-    async acquireReleaseTarget(
-      input: Target & { actor: AuditActor },
-    ): Promise<{ acquired: boolean; behind: string | null; behindTitle?: string | null }> {
+    async acquireReleaseTarget(input: Target & { actor: AuditActor }): Promise<ReleaseTurn> {
       return locked(input.releaseId, async (trx, row) => {
         if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
         await lockTarget(trx, row);
@@ -443,7 +443,17 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     async recordReleaseSync(input: Target & { report: SyncReport }) {
       await locked(input.releaseId, (trx, row) => noteSync(trx, row, input.workflowId, input.report));
     },
+
+    /**
+     * checkReleaseFreezes, then acquireReleaseTarget when no freeze holds the release: one activity, one round trip
+     * through Temporal fewer between approval and commit (issue 35).
+     */
+    async takeReleaseTurn(input: Target & { actor: AuditActor }): Promise<ReleaseFreezeAndTurn> {
+      const freeze = await activities.checkReleaseFreezes(input);
+      return { freeze, turn: freeze.reason === null ? await activities.acquireReleaseTarget(input) : null };
+    },
   };
+  return activities;
 }
 
 const SYSTEM = workflowActor('release-workflow');

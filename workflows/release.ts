@@ -59,6 +59,11 @@ const FREEZE_GATE = 'release-freeze-gate';
  * upsert the status only when it changes, and continue as new when the run grows long (workflows/lib/wait-until-clear).
  */
 const BOUNDED_WAITS = 'release-bounded-waits';
+/**
+ * Patch id: the freeze check and the target's turn run as one activity (takeReleaseTurn) when nothing holds the
+ * release; the waits that follow a hold start from its answer (issue 35: one Temporal round trip fewer).
+ */
+const FREEZE_IN_TURN = 'release-freeze-in-turn';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -294,10 +299,24 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   };
 
   // A freeze that started while the release waited holds its commit back until it ends (or break-glass covers it).
-  if (resume?.stage !== 'queued' && patched(FREEZE_GATE)) {
+  const gated = resume?.stage !== 'queued' && patched(FREEZE_GATE);
+  // Both looks at once; each wait below then starts from its answer instead of asking again (the queue's only if no
+  // hand-over came since: then it looks again, as a wake during its own check would have it).
+  const handoversAtFirst = handovers;
+  const first =
+    gated && patched(FREEZE_IN_TURN) ? await step(() => acts.takeReleaseTurn({ ...target, actor: deployer })) : null;
+  let firstFreeze = first?.freeze ?? null;
+  let firstTurn = first?.turn ?? null;
+  const answered = <T>(answer: T | null, ask: () => Promise<T>) =>
+    answer === null ? step(ask) : Promise.resolve(answer);
+  if (gated) {
     const gate = await waitUntilClear({
       ...waiting,
-      check: () => step(() => acts.checkReleaseFreezes({ ...target, actor: deployer })),
+      check: () => {
+        const answer = firstFreeze;
+        firstFreeze = null;
+        return answered(answer, () => acts.checkReleaseFreezes({ ...target, actor: deployer }));
+      },
       holdOf: (frozen) => (frozen.reason === null ? null : { clearsAt: frozen.clearsAt }),
       onHold: (frozen) => show('Queued', frozenDetails(frozen.clearsAt, frozen.reason ?? 'frozen')),
       // Nothing signals a freeze's end: its known end and the fallback re-check cover it.
@@ -311,7 +330,11 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   // One deployment at a time per target: wait for the turn, in the order releases became ready.
   const queue = await waitUntilClear({
     ...waiting,
-    check: () => step(() => acts.acquireReleaseTarget({ ...target, actor: deployer })),
+    check: () => {
+      const answer = handovers === handoversAtFirst ? firstTurn : null;
+      firstTurn = null;
+      return answered(answer, () => acts.acquireReleaseTarget({ ...target, actor: deployer }));
+    },
     holdOf: (turn) => (turn.acquired ? null : { clearsAt: null }),
     onHold: (turn) => show('Queued', queuedDetails(turn.behindTitle ?? turn.behind)),
     wakes: () => handovers,

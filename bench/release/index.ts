@@ -8,7 +8,9 @@
  *   2. throughput: the same number of releases, `parallel` at a time on different targets, each taken to Healthy with
  *      a sync report: releases completed per second;
  *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker, and the
- *      create -> commit p95 as a multiple of the floor's p95 (issue 35 goal: <= 3x on a quiet machine).
+ *      create -> commit p95 as a multiple of the floor's p95 (issue 35 goal: <= 3x on a quiet machine);
+ *   4. the steps, beside the ratio: the sequential releases' time in each activity and in its queue, the workflow
+ *      tasks, and up to the commit the time in activities against scheduling (bench/temporal-steps.ts).
  * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +20,7 @@ import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 import { makeShopProject } from '../shop-project';
+import { StepTimes } from '../temporal-steps';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,6 +29,7 @@ function arg(name: string, fallback: number): number {
 
 interface Release {
   id: string;
+  workflowId: string;
   tenant: string;
   environment: string;
   status: string;
@@ -105,10 +109,13 @@ async function main(): Promise<void> {
 
     const client: number[] = [];
     const server: number[] = [];
+    const steps = new StepTimes();
+    const sequential: string[] = [];
     for (let i = 0; i < releases; i++) {
       const { clientMs, serverMs, r } = await release(targets[i % targets.length]!);
       client.push(clientMs);
       server.push(serverMs);
+      sequential.push(r.workflowId);
       await healthy(r);
     }
     line(`latency, ${releases} releases one after another, no approval:`);
@@ -155,6 +162,9 @@ async function main(): Promise<void> {
     line(
       `create -> commit p95 ${ratio.toFixed(1)}x the no-op workflow round trip's p95 (goal <= 3x on a quiet machine: ${ratio <= 3 ? 'met' : 'MISSED'})`,
     );
+    // Where the sequential releases' time went, from their workflow histories.
+    for (const id of sequential) await steps.addWorkflow(platform.services.temporal, id, 'commitToRepository');
+    steps.print('steps of the sequential releases (workflow histories):');
   } finally {
     await platform.stop();
   }

@@ -51,7 +51,7 @@ async function measure(args: string[]): Promise<CommandRun> {
 }
 
 /**
- * The compiled `delivery-validate` as CI runs it (`node dist/src/validation/cli.js`, built first if stale):
+ * The compiled `delivery-validate` as CI runs it (its bin, `node dist/src/validation/cli/delivery-validate.js`, built first if stale):
  * start-up to the first result on a one-document file (median of 15), then wall time and peak memory on a
  * 1-document, a 10,000-, a 40,000- (20 MB, issue 15) and a 100,000-resource file.
  */

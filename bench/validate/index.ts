@@ -1,6 +1,7 @@
 /**
  * Validation benchmark:
  *   npm run bench:validate [-- --version 1.29] [--base-url URL --token T] [--no-kubernetes-validate] [--no-http]
+ *   npm run bench:validate -- --startup [--rounds 15]   (start-up only, against `node -e 0`: startup.ts)
  * Without --base-url the HTTP figures come from a platform started here on embedded defaults; --no-http skips them.
  *
  * Builds a 10,000-resource manifest from the corpus, then prints:
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { ValidationEngine } from '../../src/validation';
 import { CLI } from '../../test/tooling/helpers/built-cli';
 import { cliFigures } from './cli-figures';
+import { startupFigures } from './startup';
 import { buildManifest, corpusDocuments } from './corpus-file';
 import { measureHttp } from './http';
 import { startBenchPlatform } from './platform';
@@ -35,6 +37,7 @@ function flag(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const version = flag('--version') ?? '1.29';
+  if (process.argv.includes('--startup')) return startupFigures(version, Number(flag('--rounds') ?? 15), line);
   const docs = corpusDocuments();
   const manifest = buildManifest(docs, RESOURCES);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-')), `corpus-${RESOURCES}.yaml`);

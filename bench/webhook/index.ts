@@ -11,7 +11,9 @@
  *   2. ramp: `step-requests` requests at each rate of `steps`: achieved requests per second and p95, to find the
  *      highest rate the machine sustains (goal >= 50/s);
  *   3. the floor, in the same run on the same disk: the bare one-file commit (the plumbing loop of bench/commits on a
- *      copy of the project's repository), and the steady p95 as a multiple of its p95 (issue 35 goal: <= 5x at 20/s);
+ *      copy of the project's repository), and the steady p95 as a multiple of its p95 (issue 35 goal: <= 5x at 20/s),
+ *      with the steps beside it: the image-update workflow's time in each activity, its queue and its workflow tasks,
+ *      and from an update's signal to its commit (bench/temporal-steps.ts);
  * and checks after each phase that no update was lost (every answer committed or names the newer request that
  * superseded it; each workload's file at `main` holds the tag of a newest-signed request; the image.update audit
  * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
@@ -31,6 +33,8 @@ import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
+import { StepTimes } from '../temporal-steps';
+import { imageUpdatesWorkflowId } from '../../src/webhooks/image-update-workflow-contract';
 import { freePort } from '../../src/net/free-port';
 import { repoRoot } from '../../src/paths';
 
@@ -262,6 +266,10 @@ async function main(): Promise<void> {
     line(
       `  webhook -> commit p95 ${ratio.toFixed(1)}x the bare one-file commit's p95 (goal <= 5x: ${ratio <= 5 ? 'met' : 'MISSED'})`,
     );
+    // Where the steady phase's time went (warm-up included), from the project's image-update workflow history.
+    const stepTimes = new StepTimes();
+    await stepTimes.addWorkflow(platform.services.temporal, imageUpdatesWorkflowId(project.id), 'commitToRepository');
+    stepTimes.print('steps of the image-update workflow (its history, warm-up and steady phase):');
     await check(steady.sent, since);
 
     let best = { rate: 0, offered: 0, p95: 0 };

@@ -1,7 +1,9 @@
 import type { Tx } from '../db/knex';
+import type { FileChanges } from '../gitops/commit-writer';
 import { gitText, readTree } from '../gitops/git-plumbing';
-import { serviceDir } from '../gitops/manifests';
+import { serviceDir, type Target } from '../gitops/manifests';
 import { applicationContents, applicationsTouched } from './application-digest';
+import { filesAfter, type CommittedFiles } from './committed-files';
 import { appendEvents, recordRevision, saveDesired } from './deployed-state-repository';
 
 /** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
@@ -28,6 +30,8 @@ export async function recordCommittedState(
     source: CommitSource;
     /** The paths the commit wrote or deleted, when the caller knows them (a superset of what it changed). */
     touched?: string[];
+    /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
+    changes?: FileChanges;
   },
 ): Promise<void> {
   const position = await recordRevision(trx, commit);
@@ -35,21 +39,9 @@ export async function recordCommittedState(
   const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
   if (commit.touched && applications(commit.touched).length === 0) return;
-  const changed = await gitText(commit.repo, [
-    'diff-tree',
-    '-r',
-    '-z',
-    '--no-commit-id',
-    '--name-only',
-    '--root',
-    commit.sha,
-  ]);
-  const targets = applications(changed.split('\0').filter(Boolean));
+  const known = commit.changes && filesAfter(commit.changes, applications);
+  const { targets, files } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
   if (targets.length === 0) return;
-  const dirs = new Set(targets.map((t) => `${serviceDir(t)}/`));
-  const files = await readTree(commit.repo, commit.sha, 'tenants/', (file) =>
-    dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
-  );
   const at = new Date();
   const contents = applicationContents(files, targets).map((content) => ({
     ...content,
@@ -95,4 +87,18 @@ export async function recordCommittedState(
         healthy_since: null,
       })),
   );
+}
+
+/** The Applications a commit changed and their directories' files, asked of git (the commit's diff and tree). */
+async function readCommitted(
+  repo: string,
+  sha: string,
+  applications: (paths: string[]) => Target[],
+): Promise<CommittedFiles> {
+  const changed = await gitText(repo, ['diff-tree', '-r', '-z', '--no-commit-id', '--name-only', '--root', sha]);
+  const targets = applications(changed.split('\0').filter(Boolean));
+  if (targets.length === 0) return { targets, files: new Map() };
+  const dirs = new Set(targets.map((t) => `${serviceDir(t)}/`));
+  const files = await readTree(repo, sha, [...dirs], (file) => dirs.has(file.slice(0, file.lastIndexOf('/') + 1)));
+  return { targets, files };
 }

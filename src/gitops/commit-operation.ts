@@ -91,9 +91,16 @@ export function operationKinds(kinds: CommitOperationKind<CommitOperation>[]): O
   return byType;
 }
 
-/** Changes to the managed part of the tree that make it equal to `rendered`. */
-export function managedChanges(current: Map<string, string>, rendered: Map<string, string>): FileChanges {
+/**
+ * Changes to the managed part of the tree that make it equal to `rendered`; `folders` names what `current` holds
+ * (FileChanges.base).
+ */
+export function managedChanges(
+  current: Map<string, string>,
+  rendered: Map<string, string>,
+  folders?: string[],
+): FileChanges {
   const writes = new Map([...rendered].filter(([file, text]) => current.get(file) !== text));
   const deletes = [...current.keys()].filter((file) => isManaged(file) && !rendered.has(file));
-  return { writes, deletes };
+  return { writes, deletes, ...(folders ? { base: { folders, files: current } } : {}) };
 }

@@ -13,7 +13,7 @@ import type {
   OperationKinds,
   OperationScope,
 } from './commit-operation';
-import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch } from './commit-writer';
+import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
 import { commitRecordState, recordCommit, recordedHead } from './commit-record-repository';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { findRemote } from './remote-repository';
@@ -220,8 +220,9 @@ async function commitOne(
   const mutated = kind.apply ? await kind.apply(scope, loaded) : loaded;
   let sha = existing;
   let touched: string[] | undefined;
+  let changes: FileChanges | undefined;
   if (!existing) {
-    const changes = await kind.changes(scope, mutated, repo, parent);
+    changes = await kind.changes(scope, mutated, repo, parent);
     touched = [...changes.writes.keys(), ...changes.deletes];
     sha = await buildCommit(repo, parent, changes, {
       author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
@@ -232,7 +233,8 @@ async function commitOne(
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
   if (sha) {
     const source = kind.source(req);
-    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched });
+    // A new commit's Applications are recorded from the files its changes were computed from (no git process).
+    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes });
   }
   const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
   const created = sha !== null && sha !== existing;

@@ -7,6 +7,11 @@ export interface FileChanges {
   /** path -> new content */
   writes: Map<string, string>;
   deletes: string[];
+  /**
+   * The parent's files the changes were computed from, when the operation read them: every file directly in each
+   * Application directory under one of `folders` (the deployed-state record then needs no git process).
+   */
+  base?: { folders: string[]; files: Map<string, string> };
 }
 
 export interface CommitMeta {

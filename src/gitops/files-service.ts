@@ -59,18 +59,20 @@ export function createFilesService(deps: {
     async list(caller: OrgCaller, slug: string, query: { ref?: string; path?: string }) {
       const { repo, commitSha } = await at(caller, slug, query.ref);
       const under = query.path ? `${checkPath(query.path.replace(/\/+$/, ''))}/` : '';
-      const entries = commitSha ? await listFiles(repo, commitSha, under) : [];
+      const entries = commitSha ? await listFiles(repo, commitSha, under, { sizes: true }) : [];
       return {
         ref: query.ref ?? MAIN_BRANCH,
         commit: commitSha,
-        items: entries.map((e) => ({ path: e.path, size: e.size, sha: e.sha })),
+        items: entries.map((e) => ({ path: e.path, size: e.size ?? 0, sha: e.sha })),
       };
     },
 
     async read(caller: OrgCaller, slug: string, query: { ref?: string; path: string }) {
       const { repo, commitSha } = await at(caller, slug, query.ref);
       const path = checkPath(query.path);
-      const entry = commitSha ? (await listFiles(repo, commitSha, path)).find((e) => e.path === path) : undefined;
+      const entry = commitSha
+        ? (await listFiles(repo, commitSha, path, { sizes: true })).find((e) => e.path === path)
+        : undefined;
       if (!entry) throw new NotFound('file not found');
       const content = (await readBlobs(repo, [entry.sha])).get(entry.sha) ?? Buffer.alloc(0);
       return {
@@ -78,7 +80,7 @@ export function createFilesService(deps: {
         ref: query.ref ?? MAIN_BRANCH,
         commit: commitSha,
         sha: entry.sha,
-        size: entry.size,
+        size: entry.size ?? 0,
         content: content.toString('utf8'),
       };
     },

@@ -2,7 +2,7 @@ import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import { renderDigest } from './render-digest';
 import { managedChanges, type CommitOperationKind } from './commit-operation';
 import { readTree } from './git-plumbing';
-import { isManaged, renderAll } from './manifests';
+import { isManaged, MANAGED_ROOTS, renderAll } from './manifests';
 
 /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
 export interface GenerateOperation {
@@ -27,8 +27,8 @@ export const generateOperation: CommitOperationKind<GenerateOperation> = {
         'the project changed between validation and commit; generate again',
       );
     }
-    const current = new Map([...(await readTree(repo, parent))].filter(([file]) => isManaged(file)));
-    return managedChanges(current, rendered);
+    const current = await readTree(repo, parent, MANAGED_ROOTS, isManaged);
+    return managedChanges(current, rendered, [...MANAGED_ROOTS]);
   },
   record({ req }, loaded, base) {
     const details = { project: loaded.project.slug, ...req.operation.details };

@@ -60,13 +60,26 @@ export interface TreeEntry {
   path: string;
   mode: string;
   sha: string;
-  size: number;
+  /** Only when asked for (`sizes`): git then opens every blob to learn it. */
+  size?: number;
 }
 
-/** Every file of a commit (recursive), optionally under one directory. */
-export async function listFiles(repo: string, commit: string, under = ''): Promise<TreeEntry[]> {
-  const args = ['ls-tree', '-r', '-z', '--long', commit];
-  if (under) args.push('--', under);
+/** Folders (`a/b/`) or paths as `ls-tree` takes them: '' or none is the whole tree. */
+export type Pathspecs = string | readonly string[];
+
+/**
+ * Every file of a commit (recursive), optionally under some folders (pathspecs: only those subtrees are read). Blob
+ * sizes only with `sizes`: they cost a lookup of every blob.
+ */
+export async function listFiles(
+  repo: string,
+  commit: string,
+  under: Pathspecs = '',
+  opts: { sizes?: boolean } = {},
+): Promise<TreeEntry[]> {
+  const args = ['ls-tree', '-r', '-z', ...(opts.sizes ? ['--long'] : []), commit];
+  const specs = (typeof under === 'string' ? [under] : under).filter(Boolean);
+  if (specs.length > 0) args.push('--', ...specs);
   const out = await gitText(repo, args);
   return out
     .split('\0')
@@ -74,7 +87,9 @@ export async function listFiles(repo: string, commit: string, under = ''): Promi
     .map((line) => {
       const tab = line.indexOf('\t');
       const [mode = '', , sha = '', size = '0'] = line.slice(0, tab).split(/\s+/);
-      return { path: line.slice(tab + 1), mode, sha, size: Number(size) };
+      const entry: TreeEntry = { path: line.slice(tab + 1), mode, sha };
+      if (opts.sizes) entry.size = Number(size);
+      return entry;
     });
 }
 
@@ -97,11 +112,14 @@ export async function readBlobs(repo: string, shas: string[]): Promise<Map<strin
   return result;
 }
 
-/** Every file of a commit with its content (text), keyed by path; `keep` picks files before their contents are read. */
+/**
+ * Every file of a commit with its content (text), keyed by path, optionally under some folders (pathspecs); `keep`
+ * picks files before their contents are read.
+ */
 export async function readTree(
   repo: string,
   commit: string | null,
-  under = '',
+  under: Pathspecs = '',
   keep: (path: string) => boolean = () => true,
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();

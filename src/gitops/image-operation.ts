@@ -83,10 +83,10 @@ export const imageOperation: CommitOperationKind<ImageOperation> = {
     const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
     // One listing and one batch read for all the pairs' directories, whatever their number.
     const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
-    const current = await readTree(repo, parent, 'tenants/', (file) =>
+    const current = await readTree(repo, parent, [...dirs], (file) =>
       dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
     );
-    return managedChanges(current, rendered);
+    return managedChanges(current, rendered, [...dirs]);
   },
   record({ req }, loaded, base) {
     const op = req.operation;

@@ -44,6 +44,7 @@ export async function movedChanges(loaded: LoadedProject, target: TargetMoves, r
     `tenants/${tenant}/${target.environment}/`,
     `applications/${tenant}/${target.environment}/`,
   ]);
-  const current = await readTree(repo, parent, '', (file) => dirs.some((dir) => file.startsWith(dir)));
-  return managedChanges(current, rendered);
+  // Only the targets' folders are read (pathspecs), not the whole tree.
+  const current = await readTree(repo, parent, dirs);
+  return managedChanges(current, rendered, dirs);
 }

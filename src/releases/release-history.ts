@@ -39,6 +39,7 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   finishRelease: (i) => `end ${String(i.to)}`,
   recordReleaseDecision: (i) => String(i.decision),
   acquireReleaseTarget: () => 'take the target',
+  takeReleaseTurn: () => 'take the target',
   markReleaseCommitted: () => 'committed',
   recordReleaseSync: () => 'sync report',
   commitToRepository: () => 'commit',

@@ -109,6 +109,19 @@ export interface ReleaseFreezeCheck {
   clearsAt: number | null;
 }
 
+/** The target's turn: taken, or the release queued behind another. */
+export interface ReleaseTurn {
+  acquired: boolean;
+  behind: string | null;
+  behindTitle?: string | null;
+}
+
+/** The freeze check and, when no freeze holds the release, its target's turn, in one activity (turn null: frozen). */
+export interface ReleaseFreezeAndTurn {
+  freeze: ReleaseFreezeCheck;
+  turn: ReleaseTurn | null;
+}
+
 export interface ReleaseActionResult {
   status: ReleaseStatus;
 }

@@ -75,7 +75,8 @@ export async function main(argv: readonly string[], base: string): Promise<numbe
   return totals.invalid > 0 ? EXIT.invalid : EXIT.valid;
 }
 
-if (require.main === module) {
+/** Runs the CLI on this process's arguments and sets its exit status (the command, and the bundle's launcher). */
+export function runCli(): void {
   main(process.argv.slice(2), process.cwd()).then(
     (code) => {
       process.exitCode = code;
@@ -87,3 +88,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCli();

@@ -32,6 +32,7 @@ type Activities = Pick<
   | 'finishRelease'
   | 'acquireReleaseTarget'
   | 'checkReleaseFreezes'
+  | 'takeReleaseTurn'
   | 'markReleaseCommitted'
   | 'recordReleaseSync'
   | 'evaluatePromotion'
@@ -82,6 +83,10 @@ const prepared: PreparedRelease = {
 };
 
 function stubs(): Activities {
+  const freezeNow = () =>
+    now() < freezeEndsAt
+      ? { freezes: [], reason: 'frozen by weekend', clearsAt: freezeEndsAt }
+      : { freezes: [], reason: null, clearsAt: null };
   const causes = (): Cause[] => [
     ...(now() < freezeEndsAt ? [{ cause: 'freeze' as const, message: 'frozen by weekend' }] : []),
     ...(approved ? [] : [{ cause: 'approvals' as const, message: 'waiting for approvals: 0 of 1' }]),
@@ -94,10 +99,11 @@ function stubs(): Activities {
       return { next: null };
     },
     acquireReleaseTarget: async () => ({ acquired: true, behind: null }),
-    checkReleaseFreezes: async () =>
-      now() < freezeEndsAt
-        ? { freezes: [], reason: 'frozen by weekend', clearsAt: freezeEndsAt }
-        : { freezes: [], reason: null, clearsAt: null },
+    checkReleaseFreezes: async () => freezeNow(),
+    takeReleaseTurn: async () => {
+      const freeze = freezeNow();
+      return { freeze, turn: freeze.reason === null ? { acquired: true, behind: null } : null };
+    },
     markReleaseCommitted: async () => null,
     recordReleaseSync: async () => undefined,
     evaluatePromotion: async () => {

@@ -12,7 +12,9 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
  * attribute upserted on every poll) and replay down its unpatched branch; the plain ones were recorded after it, and
  * `frozen-62h` is a release held by a 62-hour freeze (history-budget-deploys.test.ts). `reported-before-noted` (issue
  * 27) ends Healthy from the report markReleaseCommitted found already recorded; its `.fixed-poll` was recorded before
- * the bounded waits.
+ * the bounded waits. `*.separate-checks.json` were recorded before the `release-freeze-in-turn` patch (the freeze check
+ * and the target's turn as two activities) and replay down its unpatched branch; the plain ones took both in one
+ * (takeReleaseTurn).
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -34,10 +36,10 @@ const GATED_PATHS = ['frozen-then-committed', 'reported-before-noted'];
 /** Paths recorded after the `release-bounded-waits` patch only. */
 const BOUNDED_PATHS = ['frozen-62h'];
 
-it('has a recorded history for every release path, from before and after the direct-commit and bounded-wait patches', () => {
+it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait and freeze-in-turn patches', () => {
   const expected = [
-    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, p]),
-    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, p]),
+    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, `${p}.separate-checks`, p]),
+    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, p]),
     ...BOUNDED_PATHS,
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);

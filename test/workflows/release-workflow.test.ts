@@ -38,6 +38,7 @@ type ReleaseActivities = Pick<
   | 'recordReleaseDecision'
   | 'acquireReleaseTarget'
   | 'checkReleaseFreezes'
+  | 'takeReleaseTurn'
   | 'markReleaseCommitted'
   | 'recordReleaseSync'
 > &
@@ -75,7 +76,7 @@ let reportedBeforeNoted: SyncReport | null = null;
 const calls: string[] = [];
 
 function stubs(): ReleaseActivities {
-  return {
+  const activities: ReleaseActivities = {
     prepareRelease: async () => {
       calls.push('prepare');
       return prepared;
@@ -111,7 +112,13 @@ function stubs(): ReleaseActivities {
       calls.push(`commit ${request.idempotencyKey}`);
       return { sha: SHA, created: true, auditIds: [], remote: false };
     },
+    // As the real one: the freeze check, then the turn when no freeze holds.
+    takeReleaseTurn: async (i) => {
+      const freeze = await activities.checkReleaseFreezes(i);
+      return { freeze, turn: freeze.reason === null ? await activities.acquireReleaseTarget(i) : null };
+    },
   };
+  return activities;
 }
 
 function input(): ReleaseWorkflowInput {

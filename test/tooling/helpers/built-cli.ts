@@ -1,6 +1,7 @@
 /**
- * The delivery-validate command as CI runs it: compiled JavaScript (`npm run build`'s tsc and validator
- * generation), rebuilt here first when a source is newer than dist, then spawned with `node`.
+ * The delivery-validate command as CI runs it: the package's bin, the launcher of the bundled CLI (`npm run build`'s
+ * tsc, validator generation and bundle), rebuilt here first when a source is newer than dist, then spawned with `node`.
+ * COMPILED is the unbundled module tsc makes of src/validation/cli.ts, which the bundle must answer exactly like.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +10,9 @@ import { repoRoot } from '../../../src/paths';
 import { newestMtime as newest } from '../../helpers/newest-mtime';
 
 const ROOT = repoRoot();
-export const CLI = path.join(ROOT, 'dist', 'src', 'validation', 'cli.js');
+export const COMPILED = path.join(ROOT, 'dist', 'src', 'validation', 'cli.js');
+export const CLI = path.join(ROOT, 'dist', 'src', 'validation', 'cli', 'delivery-validate.js');
+const BUNDLE_CACHE = path.join(ROOT, 'dist', 'src', 'validation', 'cli', 'bundle.js.v8cache');
 const VALIDATORS = path.join(ROOT, 'dist', 'validators', '1.32.js');
 
 function builtAt(file: string): number {
@@ -19,7 +22,7 @@ function builtAt(file: string): number {
 /** Builds dist when it is missing or older than src/, scripts/ or schemas/k8s. */
 export function ensureBuilt(): void {
   const sources = Math.max(newest(path.join(ROOT, 'src')), newest(path.join(ROOT, 'scripts')));
-  if (builtAt(CLI) < sources) {
+  if (builtAt(COMPILED) < sources) {
     execFileSync(
       process.execPath,
       [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
@@ -35,6 +38,12 @@ export function ensureBuilt(): void {
       stdio: 'ignore',
     });
   }
+  if (builtAt(BUNDLE_CACHE) < Math.max(sources, builtAt(VALIDATORS)) || builtAt(CLI) === 0) {
+    execFileSync(process.execPath, [path.join(ROOT, 'dist', 'scripts', 'bundle-validate-cli.js')], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
+  }
 }
 
 export interface CliRun {
@@ -45,11 +54,12 @@ export interface CliRun {
   lines: string[];
 }
 
+/** Runs the command (or, with `command`, another entry point of it: COMPILED). */
 export function cli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv; command?: string } = {},
 ): CliRun {
-  const run = spawnSync(process.execPath, [CLI, ...args], {
+  const run = spawnSync(process.execPath, [options.command ?? CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     input: options.input ?? '',
     encoding: 'utf8',
