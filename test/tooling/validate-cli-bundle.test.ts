@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CORPUS } from '../unit/validation/corpus';
+import { CORPUS } from './validation/corpus';
 import { cli, COMPILED, ensureBuilt } from './helpers/built-cli';
 
 const F = path.join(CORPUS, 'kubeconform', 'fixtures');
