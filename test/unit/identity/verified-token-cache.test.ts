@@ -44,7 +44,8 @@ describe('the verified-token cache', () => {
   });
 
   it('refuses a cached token once it expires', async () => {
-    const { real, cached } = await counted(1);
+    // Two seconds: claims are in whole seconds, so a 1 s token signed late in a second may be expired at once.
+    const { real, cached } = await counted(2);
     const { token, claims } = await real.sign(subject);
     expect(await cached.verify(token)).toEqual(claims);
     await new Promise((resolve) => setTimeout(resolve, (claims.expiresAt + 0.05) * 1000 - Date.now()));
