@@ -47,9 +47,7 @@ export function successResponse(
   const name = `${route.method.toUpperCase()} ${route.path}`;
   const declared = responses.declared(name);
   if (!declared) throw new Error(`${name} declares no response in schemas/route-responses.json`);
-  const entry: Record<string, unknown> = {
-    description: declared.description ?? DESCRIPTIONS[declared.status] ?? 'Success',
-  };
+  const entry: Record<string, unknown> = {};
   if (declared.schema) {
     const id = declared.schema;
     if (!examples.has(id)) examples.set(id, responseExample(responses, id));
@@ -59,6 +57,9 @@ export function successResponse(
   } else if (declared.contentType) {
     entry.content = { [declared.contentType]: { schema: { type: 'string' } } };
   }
-  return { [String(declared.status)]: entry };
+  const statuses = [declared.status, ...(declared.also ?? [])];
+  return Object.fromEntries(
+    statuses.map((status) => [String(status), { ...entry, description: declared.description ?? DESCRIPTIONS[status] }]),
+  );
 }
 

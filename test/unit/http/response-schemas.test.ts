@@ -13,15 +13,17 @@ function placeholders(node: unknown, at: string): string[] {
   const types = ([] as unknown[]).concat(schema.type ?? []);
   const found: string[] = [];
   const shapes = ['properties', 'additionalProperties', 'patternProperties', '$ref', 'oneOf', 'anyOf', 'const'];
-  if (types.includes('object') && !shapes.some((k) => k in schema)) found.push(`${at}: object without properties`);
+  const props = schema.properties as Record<string, unknown> | undefined;
+  const shaped = shapes.some((k) => k in schema) && !(props && Object.keys(props).length === 0 && !schema.additionalProperties);
+  if (types.includes('object') && !shaped) found.push(`${at}: object without properties`);
   if (types.includes('array') && !('items' in schema)) found.push(`${at}: array without items`);
   if ('x-unseen' in schema) found.push(`${at}: never-seen value`);
-  if (at.split('/').length > 1 && Object.keys(schema).length === 0) found.push(`${at}: empty schema`);
-  return found.concat(
-    Object.entries(schema)
-      .filter(([k]) => !['enum', 'const', 'required', 'examples'].includes(k))
-      .flatMap(([k, v]) => placeholders(v, `${at}/${k}`)),
-  );
+  const children = Object.entries(schema).flatMap(([k, v]) => {
+    if (['enum', 'const', 'required', 'examples'].includes(k)) return [];
+    if (k === 'properties') return Object.entries(v as Record<string, unknown>).map(([n, s]) => [`${k}/${n}`, s] as const);
+    return [[k, v] as const];
+  });
+  return found.concat(children.flatMap(([k, v]) => placeholders(v, `${at}/${k}`)));
 }
 
 describe('response schemas', () => {
