@@ -62,4 +62,3 @@ export function successResponse(
     statuses.map((status) => [String(status), { ...entry, description: declared.description ?? DESCRIPTIONS[status] }]),
   );
 }
-

@@ -14,13 +14,15 @@ function placeholders(node: unknown, at: string): string[] {
   const found: string[] = [];
   const shapes = ['properties', 'additionalProperties', 'patternProperties', '$ref', 'oneOf', 'anyOf', 'const'];
   const props = schema.properties as Record<string, unknown> | undefined;
-  const shaped = shapes.some((k) => k in schema) && !(props && Object.keys(props).length === 0 && !schema.additionalProperties);
+  const shaped =
+    shapes.some((k) => k in schema) && !(props && Object.keys(props).length === 0 && !schema.additionalProperties);
   if (types.includes('object') && !shaped) found.push(`${at}: object without properties`);
   if (types.includes('array') && !('items' in schema)) found.push(`${at}: array without items`);
   if ('x-unseen' in schema) found.push(`${at}: never-seen value`);
   const children = Object.entries(schema).flatMap(([k, v]) => {
     if (['enum', 'const', 'required', 'examples'].includes(k)) return [];
-    if (k === 'properties') return Object.entries(v as Record<string, unknown>).map(([n, s]) => [`${k}/${n}`, s] as const);
+    if (k === 'properties')
+      return Object.entries(v as Record<string, unknown>).map(([n, s]) => [`${k}/${n}`, s] as const);
     return [[k, v] as const];
   });
   return found.concat(children.flatMap(([k, v]) => placeholders(v, `${at}/${k}`)));
@@ -38,7 +40,8 @@ describe('response schemas', () => {
     for (const route of responses.routes()) {
       const declared = responses.declared(route)!;
       if (declared.schema) used.add(declared.schema);
-      if (declared.schema && !responses.ids().includes(declared.schema)) problems.push(`${route}: no ${declared.schema}`);
+      if (declared.schema && !responses.ids().includes(declared.schema))
+        problems.push(`${route}: no ${declared.schema}`);
       const bodyless = declared.status === 204 || declared.status === 302;
       if (bodyless !== !(declared.schema || declared.contentType)) problems.push(`${route}: ${declared.status} body`);
     }
