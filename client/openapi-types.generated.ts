@@ -2296,7 +2296,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
@@ -7090,7 +7090,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
@@ -15213,7 +15213,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
@@ -16189,7 +16189,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;

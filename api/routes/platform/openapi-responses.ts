@@ -1,5 +1,5 @@
 import { exampleOf } from '../../openapi-examples';
-import type { ResponseSchemas } from '../../../src/http/response-schemas';
+import type { DeclaredResponse, ResponseSchemas } from '../../../src/http/response-schemas';
 import type { RouteDef } from '../../route-def';
 
 const DESCRIPTIONS: Readonly<Record<number, string>> = {
@@ -9,6 +9,13 @@ const DESCRIPTIONS: Readonly<Record<number, string>> = {
   204: 'Done, no body',
   302: 'Redirect',
 };
+
+/** A 200 beside a 201 is the answer to a retried create (the same Idempotency-Key) or to one with nothing new. */
+function describe(status: number, declared: DeclaredResponse): string {
+  if (declared.description) return declared.description;
+  if (status === 200 && declared.status === 201) return 'Already there: the same answer as the create that made it';
+  return DESCRIPTIONS[status] ?? 'Success';
+}
 
 /** A response schema's references to other response schemas (`x.json`) as references to their components. */
 function asComponent(node: unknown): unknown {
@@ -59,6 +66,6 @@ export function successResponse(
   }
   const statuses = [declared.status, ...(declared.also ?? [])];
   return Object.fromEntries(
-    statuses.map((status) => [String(status), { ...entry, description: declared.description ?? DESCRIPTIONS[status] }]),
+    statuses.map((status) => [String(status), { ...entry, description: describe(status, declared) }]),
   );
 }
