@@ -3943,86 +3943,7 @@ export interface paths {
              *           "actorType": "string",
              *           "category": "string",
              *           "createdAt": "2019-08-24T14:15:22Z",
-             *           "details": {
-             *             "blockReason": "string",
-             *             "breakGlass": {
-             *               "justification": "string",
-             *               "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459"
-             *             },
-             *             "changes": [
-             *               {
-             *                 "replicas": 0,
-             *                 "tag": "string",
-             *                 "variables": {
-             *                   "property1": "string",
-             *                   "property2": "string"
-             *                 },
-             *                 "workload": "string"
-             *               }
-             *             ],
-             *             "comment": "string",
-             *             "commitKey": "string",
-             *             "convertedFrom": "string",
-             *             "digest": "string",
-             *             "email": "string",
-             *             "environment": "string",
-             *             "from": "string",
-             *             "healthStatus": "string",
-             *             "kind": "string",
-             *             "message": "string",
-             *             "moves": [
-             *               {
-             *                 "changes": [
-             *                   {
-             *                     "tag": "string",
-             *                     "workload": "string"
-             *                   }
-             *                 ],
-             *                 "tenant": "string",
-             *                 "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
-             *               }
-             *             ],
-             *             "n": 0,
-             *             "name": "string",
-             *             "owner": "string",
-             *             "pinnedBy": "string",
-             *             "plan": "string",
-             *             "policies": {
-             *               "failedAudit": 0,
-             *               "failedEnforce": 0,
-             *               "policies": 0,
-             *               "rules": 0
-             *             },
-             *             "project": "string",
-             *             "reason": "string",
-             *             "revision": "string",
-             *             "role": "owner",
-             *             "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
-             *             "rollbackTo": {
-             *               "commitSha": "string",
-             *               "kind": "release",
-             *               "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2"
-             *             },
-             *             "slug": "string",
-             *             "sourceEnvironment": "string",
-             *             "syncStatus": "string",
-             *             "tag": "string",
-             *             "tenant": "string",
-             *             "tenants": [
-             *               "string"
-             *             ],
-             *             "title": "string",
-             *             "to": "string",
-             *             "validation": {
-             *               "deprecations": 0,
-             *               "errors": 0,
-             *               "warnings": 0
-             *             },
-             *             "versions": [
-             *               "string"
-             *             ],
-             *             "workload": "string"
-             *           },
+             *           "details": {},
              *           "gitCommitSha": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
@@ -4263,86 +4184,7 @@ export interface paths {
              *           "actorType": "string",
              *           "category": "string",
              *           "createdAt": "2019-08-24T14:15:22Z",
-             *           "details": {
-             *             "blockReason": "string",
-             *             "breakGlass": {
-             *               "justification": "string",
-             *               "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459"
-             *             },
-             *             "changes": [
-             *               {
-             *                 "replicas": 0,
-             *                 "tag": "string",
-             *                 "variables": {
-             *                   "property1": "string",
-             *                   "property2": "string"
-             *                 },
-             *                 "workload": "string"
-             *               }
-             *             ],
-             *             "comment": "string",
-             *             "commitKey": "string",
-             *             "convertedFrom": "string",
-             *             "digest": "string",
-             *             "email": "string",
-             *             "environment": "string",
-             *             "from": "string",
-             *             "healthStatus": "string",
-             *             "kind": "string",
-             *             "message": "string",
-             *             "moves": [
-             *               {
-             *                 "changes": [
-             *                   {
-             *                     "tag": "string",
-             *                     "workload": "string"
-             *                   }
-             *                 ],
-             *                 "tenant": "string",
-             *                 "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
-             *               }
-             *             ],
-             *             "n": 0,
-             *             "name": "string",
-             *             "owner": "string",
-             *             "pinnedBy": "string",
-             *             "plan": "string",
-             *             "policies": {
-             *               "failedAudit": 0,
-             *               "failedEnforce": 0,
-             *               "policies": 0,
-             *               "rules": 0
-             *             },
-             *             "project": "string",
-             *             "reason": "string",
-             *             "revision": "string",
-             *             "role": "owner",
-             *             "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
-             *             "rollbackTo": {
-             *               "commitSha": "string",
-             *               "kind": "release",
-             *               "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2"
-             *             },
-             *             "slug": "string",
-             *             "sourceEnvironment": "string",
-             *             "syncStatus": "string",
-             *             "tag": "string",
-             *             "tenant": "string",
-             *             "tenants": [
-             *               "string"
-             *             ],
-             *             "title": "string",
-             *             "to": "string",
-             *             "validation": {
-             *               "deprecations": 0,
-             *               "errors": 0,
-             *               "warnings": 0
-             *             },
-             *             "versions": [
-             *               "string"
-             *             ],
-             *             "workload": "string"
-             *           },
+             *           "details": {},
              *           "gitCommitSha": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
@@ -6161,86 +6003,7 @@ export interface paths {
              *           "actorType": "string",
              *           "category": "string",
              *           "createdAt": "2019-08-24T14:15:22Z",
-             *           "details": {
-             *             "blockReason": "string",
-             *             "breakGlass": {
-             *               "justification": "string",
-             *               "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459"
-             *             },
-             *             "changes": [
-             *               {
-             *                 "replicas": 0,
-             *                 "tag": "string",
-             *                 "variables": {
-             *                   "property1": "string",
-             *                   "property2": "string"
-             *                 },
-             *                 "workload": "string"
-             *               }
-             *             ],
-             *             "comment": "string",
-             *             "commitKey": "string",
-             *             "convertedFrom": "string",
-             *             "digest": "string",
-             *             "email": "string",
-             *             "environment": "string",
-             *             "from": "string",
-             *             "healthStatus": "string",
-             *             "kind": "string",
-             *             "message": "string",
-             *             "moves": [
-             *               {
-             *                 "changes": [
-             *                   {
-             *                     "tag": "string",
-             *                     "workload": "string"
-             *                   }
-             *                 ],
-             *                 "tenant": "string",
-             *                 "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
-             *               }
-             *             ],
-             *             "n": 0,
-             *             "name": "string",
-             *             "owner": "string",
-             *             "pinnedBy": "string",
-             *             "plan": "string",
-             *             "policies": {
-             *               "failedAudit": 0,
-             *               "failedEnforce": 0,
-             *               "policies": 0,
-             *               "rules": 0
-             *             },
-             *             "project": "string",
-             *             "reason": "string",
-             *             "revision": "string",
-             *             "role": "owner",
-             *             "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
-             *             "rollbackTo": {
-             *               "commitSha": "string",
-             *               "kind": "release",
-             *               "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2"
-             *             },
-             *             "slug": "string",
-             *             "sourceEnvironment": "string",
-             *             "syncStatus": "string",
-             *             "tag": "string",
-             *             "tenant": "string",
-             *             "tenants": [
-             *               "string"
-             *             ],
-             *             "title": "string",
-             *             "to": "string",
-             *             "validation": {
-             *               "deprecations": 0,
-             *               "errors": 0,
-             *               "warnings": 0
-             *             },
-             *             "versions": [
-             *               "string"
-             *             ],
-             *             "workload": "string"
-             *           },
+             *           "details": {},
              *           "gitCommitSha": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
@@ -7668,17 +7431,7 @@ export interface paths {
              *           "event": "string",
              *           "eventId": "d6703cc8-9e79-415d-ac03-a4dc7f6ab43c",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "payload": {
-             *             "createdBy": "string",
-             *             "keyId": "468bcefd-6536-4844-8249-aff3ecb2ef7b",
-             *             "n": 0,
-             *             "name": "string",
-             *             "project": "string",
-             *             "releaseId": "string",
-             *             "scopes": [
-             *               "string"
-             *             ]
-             *           },
+             *           "payload": {},
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "read": true,
              *           "title": "string"
@@ -18664,86 +18417,7 @@ export interface paths {
              *           "actorType": "string",
              *           "category": "string",
              *           "createdAt": "2019-08-24T14:15:22Z",
-             *           "details": {
-             *             "blockReason": "string",
-             *             "breakGlass": {
-             *               "justification": "string",
-             *               "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459"
-             *             },
-             *             "changes": [
-             *               {
-             *                 "replicas": 0,
-             *                 "tag": "string",
-             *                 "variables": {
-             *                   "property1": "string",
-             *                   "property2": "string"
-             *                 },
-             *                 "workload": "string"
-             *               }
-             *             ],
-             *             "comment": "string",
-             *             "commitKey": "string",
-             *             "convertedFrom": "string",
-             *             "digest": "string",
-             *             "email": "string",
-             *             "environment": "string",
-             *             "from": "string",
-             *             "healthStatus": "string",
-             *             "kind": "string",
-             *             "message": "string",
-             *             "moves": [
-             *               {
-             *                 "changes": [
-             *                   {
-             *                     "tag": "string",
-             *                     "workload": "string"
-             *                   }
-             *                 ],
-             *                 "tenant": "string",
-             *                 "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
-             *               }
-             *             ],
-             *             "n": 0,
-             *             "name": "string",
-             *             "owner": "string",
-             *             "pinnedBy": "string",
-             *             "plan": "string",
-             *             "policies": {
-             *               "failedAudit": 0,
-             *               "failedEnforce": 0,
-             *               "policies": 0,
-             *               "rules": 0
-             *             },
-             *             "project": "string",
-             *             "reason": "string",
-             *             "revision": "string",
-             *             "role": "owner",
-             *             "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
-             *             "rollbackTo": {
-             *               "commitSha": "string",
-             *               "kind": "release",
-             *               "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2"
-             *             },
-             *             "slug": "string",
-             *             "sourceEnvironment": "string",
-             *             "syncStatus": "string",
-             *             "tag": "string",
-             *             "tenant": "string",
-             *             "tenants": [
-             *               "string"
-             *             ],
-             *             "title": "string",
-             *             "to": "string",
-             *             "validation": {
-             *               "deprecations": 0,
-             *               "errors": 0,
-             *               "warnings": 0
-             *             },
-             *             "versions": [
-             *               "string"
-             *             ],
-             *             "workload": "string"
-             *           },
+             *           "details": {},
              *           "gitCommitSha": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
@@ -19648,86 +19322,7 @@ export interface paths {
              *           "actorType": "string",
              *           "category": "string",
              *           "createdAt": "2019-08-24T14:15:22Z",
-             *           "details": {
-             *             "blockReason": "string",
-             *             "breakGlass": {
-             *               "justification": "string",
-             *               "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459"
-             *             },
-             *             "changes": [
-             *               {
-             *                 "replicas": 0,
-             *                 "tag": "string",
-             *                 "variables": {
-             *                   "property1": "string",
-             *                   "property2": "string"
-             *                 },
-             *                 "workload": "string"
-             *               }
-             *             ],
-             *             "comment": "string",
-             *             "commitKey": "string",
-             *             "convertedFrom": "string",
-             *             "digest": "string",
-             *             "email": "string",
-             *             "environment": "string",
-             *             "from": "string",
-             *             "healthStatus": "string",
-             *             "kind": "string",
-             *             "message": "string",
-             *             "moves": [
-             *               {
-             *                 "changes": [
-             *                   {
-             *                     "tag": "string",
-             *                     "workload": "string"
-             *                   }
-             *                 ],
-             *                 "tenant": "string",
-             *                 "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
-             *               }
-             *             ],
-             *             "n": 0,
-             *             "name": "string",
-             *             "owner": "string",
-             *             "pinnedBy": "string",
-             *             "plan": "string",
-             *             "policies": {
-             *               "failedAudit": 0,
-             *               "failedEnforce": 0,
-             *               "policies": 0,
-             *               "rules": 0
-             *             },
-             *             "project": "string",
-             *             "reason": "string",
-             *             "revision": "string",
-             *             "role": "owner",
-             *             "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
-             *             "rollbackTo": {
-             *               "commitSha": "string",
-             *               "kind": "release",
-             *               "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2"
-             *             },
-             *             "slug": "string",
-             *             "sourceEnvironment": "string",
-             *             "syncStatus": "string",
-             *             "tag": "string",
-             *             "tenant": "string",
-             *             "tenants": [
-             *               "string"
-             *             ],
-             *             "title": "string",
-             *             "to": "string",
-             *             "validation": {
-             *               "deprecations": 0,
-             *               "errors": 0,
-             *               "warnings": 0
-             *             },
-             *             "versions": [
-             *               "string"
-             *             ],
-             *             "workload": "string"
-             *           },
+             *           "details": {},
              *           "gitCommitSha": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
@@ -21405,58 +21000,9 @@ export interface components {
       category: string;
       /** Format: date-time */
       createdAt: string;
+      /** @description What the action did: its own fields per action */
       details: {
-        /** @description Only null in the recorded answers: drafted as a string or null */
-        blockReason?: string | null;
-        breakGlass?: {
-          justification: string;
-          /** Format: uuid */
-          sessionId: string;
-        };
-        changes?: components['schemas']['change'][];
-        comment?: string;
-        commitKey?: string;
-        convertedFrom?: string;
-        digest?: string;
-        email?: string;
-        environment?: string;
-        from?: string;
-        healthStatus?: string;
-        kind?: string;
-        /** @description Only null in the recorded answers: drafted as a string or null */
-        message?: string | null;
-        moves?: components['schemas']['move'][];
-        n?: number;
-        name?: string;
-        owner?: string;
-        pinnedBy?: string;
-        plan?: string;
-        policies?: components['schemas']['policy'];
-        project?: string;
-        reason?: string;
-        revision?: string;
-        /** @enum {string} */
-        role?: 'owner' | 'admin' | 'member' | 'viewer';
-        /** Format: uuid */
-        rollbackOf?: string;
-        rollbackTo?: {
-          commitSha: string;
-          /** @enum {string} */
-          kind: 'release' | 'rollback';
-          /** Format: uuid */
-          sourceId: string;
-        };
-        slug?: string;
-        sourceEnvironment?: string;
-        syncStatus?: string;
-        tag?: string;
-        tenant?: string;
-        tenants?: string[];
-        title?: string;
-        to?: string;
-        validation?: components['schemas']['validation-summary'];
-        versions?: string[];
-        workload?: string;
+        [key: string]: unknown;
       };
       gitCommitSha: string | null;
       /** Format: uuid */
@@ -22784,18 +22330,12 @@ export interface components {
         eventId: string;
         /** Format: uuid */
         id: string;
+        /** @description The event's own fields (per event type) */
         payload: {
-          createdBy?: string;
-          /** Format: uuid */
-          keyId?: string;
-          n?: number;
-          name?: string;
-          project?: string;
-          releaseId?: string;
-          scopes?: string[];
+          [key: string]: unknown;
         };
         /** Format: uuid */
-        projectId: string;
+        projectId: string | null;
         read: boolean;
         title: string;
       }[];
@@ -23636,8 +23176,11 @@ export interface components {
         commitSha: string;
         /** Format: date-time */
         createdAt: string;
-        /** @enum {string} */
-        kind: 'release' | 'rollback';
+        /**
+         * @description What made the commit rolled back to
+         * @enum {string}
+         */
+        kind: 'release' | 'promotion' | 'bulk-update' | 'webhook' | 'generate' | 'files';
         /** Format: uuid */
         releaseId: string;
         /** Format: uuid */
