@@ -20596,13 +20596,15 @@ export interface paths {
              *         "commitSha": "string",
              *         "createdAt": "2019-08-24T14:15:22Z",
              *         "kind": "release",
-             *         "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
-             *         "sourceId": "797f5a94-3689-4ac8-82fd-d749511ea2b2",
+             *         "releaseId": "string",
+             *         "sourceId": "string",
              *         "title": "string",
              *         "verifiedAt": "2019-08-24T14:15:22Z",
              *         "versions": {
-             *           "web": "string"
-             *         }
+             *           "property1": "string",
+             *           "property2": "string"
+             *         },
+             *         "actor": "string"
              *       },
              *       "targets": [
              *         {
@@ -23173,23 +23175,23 @@ export interface components {
       counts: components['schemas']['count'];
       environment: string;
       rollbackTo: {
+        actor?: string | null;
         commitSha: string;
         /** Format: date-time */
-        createdAt: string;
+        createdAt?: string | null;
         /**
          * @description What made the commit rolled back to
          * @enum {string}
          */
         kind: 'release' | 'promotion' | 'bulk-update' | 'webhook' | 'generate' | 'files';
-        /** Format: uuid */
-        releaseId: string;
-        /** Format: uuid */
-        sourceId: string;
-        title: string;
+        releaseId?: string | null;
+        sourceId: string | null;
+        title?: string | null;
         /** Format: date-time */
         verifiedAt: string;
+        /** @description Versions the commit set, by service */
         versions: {
-          web: string;
+          [key: string]: string | null;
         };
       };
       targets: components['schemas']['target'][];
