@@ -530,7 +530,12 @@ export interface paths {
              *       ],
              *       "mfaRequired": true,
              *       "mfaToken": "string",
-             *       "organization": "string",
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
              *       "tokenType": "string",
              *       "user": {
              *         "createdAt": "2019-08-24T14:15:22Z",
@@ -1056,7 +1061,12 @@ export interface paths {
              * @example {
              *       "accessToken": "string",
              *       "expiresIn": 0,
-             *       "organization": "string",
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
              *       "returnTo": "string",
              *       "tokenType": "string",
              *       "user": {
@@ -8085,7 +8095,16 @@ export interface paths {
              *           "aggregation": {
              *             "by": "string"
              *           },
-             *           "businessHours": "string",
+             *           "businessHours": {
+             *             "timeZone": "string",
+             *             "days": [
+             *               0
+             *             ],
+             *             "start": "string",
+             *             "end": "string",
+             *             "outside": "wait",
+             *             "afterHoursTier": {}
+             *           },
              *           "cooldownMs": 0,
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -8203,7 +8222,16 @@ export interface paths {
              *       "aggregation": {
              *         "by": "string"
              *       },
-             *       "businessHours": "string",
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
              *       "cooldownMs": 0,
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -8285,7 +8313,16 @@ export interface paths {
              *       "aggregation": {
              *         "by": "string"
              *       },
-             *       "businessHours": "string",
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
              *       "cooldownMs": 0,
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -8442,7 +8479,16 @@ export interface paths {
              *       "aggregation": {
              *         "by": "string"
              *       },
-             *       "businessHours": "string",
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
              *       "cooldownMs": 0,
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -12532,7 +12578,12 @@ export interface paths {
             /**
              * @example {
              *       "blocked": true,
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "files": [
              *         {
              *           "diff": "string",
@@ -14538,7 +14589,12 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "causes": [
              *         {
              *           "cause": "string",
@@ -14698,7 +14754,12 @@ export interface paths {
              * @example {
              *       "items": [
              *         {
-             *           "breakGlass": "string",
+             *           "breakGlass": {
+             *             "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *             "justification": "string",
+             *             "userId": "string",
+             *             "endsAt": "2019-08-24T14:15:22Z"
+             *           },
              *           "causes": [
              *             {
              *               "cause": "string",
@@ -15355,7 +15416,12 @@ export interface paths {
              *           "requiredApprovals": 0
              *         }
              *       ],
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "changes": [
              *         {
              *           "tag": "string",
@@ -17900,7 +17966,12 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "causes": [
              *         {
              *           "cause": "string",
@@ -18079,7 +18150,12 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "causes": [
              *         {
              *           "cause": "string",
@@ -18256,7 +18332,12 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "breakGlass": "string",
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "causes": [
              *         {
              *           "cause": "string",
@@ -21216,6 +21297,15 @@ export interface components {
       userId: string;
       workflowId: string;
     };
+    /** @description The break-glass session that lets this through */
+    'break-glass-grant': {
+      /** Format: date-time */
+      endsAt: string;
+      justification: string;
+      /** Format: uuid */
+      sessionId: string;
+      userId: string;
+    };
     'break-glass-list': {
       items: components['schemas']['break-glass-session'][];
       nextCursor: null | string;
@@ -21774,8 +21864,17 @@ export interface components {
       aggregation: {
         by: string;
       };
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      businessHours: string | null;
+      businessHours: {
+        afterHoursTier?: {
+          [key: string]: unknown;
+        };
+        days: number[];
+        end: string;
+        /** @enum {string} */
+        outside: 'wait' | 'after_hours_tier';
+        start: string;
+        timeZone: string;
+      } | null;
       cooldownMs: number;
       /** Format: date-time */
       createdAt: string;
@@ -22869,8 +22968,7 @@ export interface components {
       methods?: string[];
       mfaRequired?: boolean;
       mfaToken?: string;
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      organization?: string | null;
+      organization?: components['schemas']['membership'] | null;
       tokenType?: string;
       user?: components['schemas']['user'];
     };
@@ -22896,8 +22994,7 @@ export interface components {
     'post-auth-mfa-verify-result': {
       accessToken: string;
       expiresIn: number;
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      organization: string | null;
+      organization: components['schemas']['membership'] | null;
       returnTo?: string;
       tokenType: string;
       user: components['schemas']['user'];
@@ -23074,8 +23171,7 @@ export interface components {
     };
     'post-projects-by-slug-bulk-update-preview-result': {
       blocked: boolean;
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      breakGlass: string | null;
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       files: {
         diff: string;
         path: string;
@@ -23106,8 +23202,7 @@ export interface components {
         name: string;
         requiredApprovals: number;
       }[];
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      breakGlass: string | null;
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       changes: {
         tag: string;
         workload: string;
@@ -23424,8 +23519,7 @@ export interface components {
         received: components['schemas']['received'][];
         required: components['schemas']['promotion-requirement'][];
       };
-      /** @description Only null in the recorded answers: drafted as a string or null */
-      breakGlass: string | null;
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       causes: components['schemas']['cause'][];
       commitSha: string | null;
       /** Format: date-time */
@@ -23483,8 +23577,7 @@ export interface components {
     };
     'promotion-list': {
       items: {
-        /** @description Only null in the recorded answers: drafted as a string or null */
-        breakGlass: string | null;
+        breakGlass: components['schemas']['break-glass-grant'] | null;
         causes: components['schemas']['cause'][];
         commitSha: string;
         /** Format: date-time */
