@@ -13239,9 +13239,9 @@ export interface paths {
              *           "current": true,
              *           "desired": {
              *             "by": {
-             *               "actor": "string",
+             *               "kind": "string",
              *               "id": "string",
-             *               "kind": "string"
+             *               "actor": "string"
              *             },
              *             "digest": "string",
              *             "revision": "string",
@@ -21708,27 +21708,27 @@ export interface components {
         current: boolean;
         desired: {
           by: {
-            actor: string;
-            id: string;
-            kind: string;
+            actor: string | null;
+            id: string | null;
+            kind: string | null;
           };
-          digest: string;
-          revision: string;
+          digest: string | null;
+          revision: string | null;
           /** Format: date-time */
-          since: string;
-          version: string;
-        };
+          since: string | null;
+          version: string | null;
+        } | null;
         environment: string;
         /** Format: date-time */
-        healthySince: string;
+        healthySince: string | null;
         live: {
-          healthStatus: string;
+          healthStatus: string | null;
           /** Format: date-time */
-          reportedAt: string;
-          revision: string;
-          syncStatus: string;
-          version: string;
-        };
+          reportedAt: string | null;
+          revision: string | null;
+          syncStatus: string | null;
+          version: string | null;
+        } | null;
         service: string;
         tenant: string;
       }[];
