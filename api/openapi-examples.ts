@@ -25,8 +25,12 @@ function withExamples(node: unknown): unknown {
   return copy;
 }
 
-/** An example of a request schema (body or query), generated from the schema the server validates with. */
-export function exampleOf(schema: Node): unknown {
+/**
+ * An example of a schema (a request body or query, a response body), generated from the schema the server uses.
+ * `components` are the schemas its `#/components/schemas/<name>` references point at.
+ */
+export function exampleOf(schema: Node, components?: Record<string, unknown>): unknown {
   const prepared = withExamples(schema) as JSONSchema7;
-  return sample(prepared, { quiet: true, skipReadOnly: true }, prepared);
+  const spec = components ? (withExamples({ components: { schemas: components } }) as JSONSchema7) : prepared;
+  return sample(prepared, { quiet: true, skipReadOnly: true }, spec);
 }

@@ -4,6 +4,7 @@ import { healthRoutes } from './routes/platform/health-routes';
 import { buildOpenApi, openApiRoute } from './routes/platform/openapi-route';
 import { apiDocsRoutes } from './routes/platform/api-docs-routes';
 import { DOMAIN_MODULES } from '../src/runtime/modules';
+import { loadResponseSchemas } from '../src/http/response-schemas';
 
 export const API_VERSION = '0.1.0';
 
@@ -18,7 +19,9 @@ export function routeTable(services: ApiServices): RouteDef[] {
     ...DOMAIN_MODULES.flatMap((module) => module.routes?.(services) ?? []),
   ];
   let cached: Record<string, unknown> | undefined;
-  routes.push(openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, API_VERSION))));
+  routes.push(
+    openApiRoute(() => (cached ??= buildOpenApi(routes, services.schemas, loadResponseSchemas(), API_VERSION))),
+  );
   routes.push(...apiDocsRoutes());
   return routes;
 }

@@ -25,7 +25,9 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'text/html': string;
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -76,7 +78,9 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'text/css': string;
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -124,7 +128,208 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "openapi": "string",
+             *       "info": {
+             *         "title": "string",
+             *         "version": "string"
+             *       },
+             *       "paths": {
+             *         "property1": {
+             *           "property1": {
+             *             "summary": "string",
+             *             "tags": [
+             *               "string"
+             *             ],
+             *             "x-action": "string",
+             *             "security": [
+             *               {
+             *                 "property1": [
+             *                   "string"
+             *                 ],
+             *                 "property2": [
+             *                   "string"
+             *                 ]
+             *               }
+             *             ],
+             *             "parameters": [
+             *               {
+             *                 "name": "string",
+             *                 "in": "path",
+             *                 "required": true
+             *               }
+             *             ],
+             *             "requestBody": {
+             *               "content": {
+             *                 "property1": {
+             *                   "schema": {}
+             *                 },
+             *                 "property2": {
+             *                   "schema": {}
+             *                 }
+             *               }
+             *             },
+             *             "responses": {
+             *               "property1": {
+             *                 "description": "string"
+             *               },
+             *               "property2": {
+             *                 "description": "string"
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "summary": "string",
+             *             "tags": [
+             *               "string"
+             *             ],
+             *             "x-action": "string",
+             *             "security": [
+             *               {
+             *                 "property1": [
+             *                   "string"
+             *                 ],
+             *                 "property2": [
+             *                   "string"
+             *                 ]
+             *               }
+             *             ],
+             *             "parameters": [
+             *               {
+             *                 "name": "string",
+             *                 "in": "path",
+             *                 "required": true
+             *               }
+             *             ],
+             *             "requestBody": {
+             *               "content": {
+             *                 "property1": {
+             *                   "schema": {}
+             *                 },
+             *                 "property2": {
+             *                   "schema": {}
+             *                 }
+             *               }
+             *             },
+             *             "responses": {
+             *               "property1": {
+             *                 "description": "string"
+             *               },
+             *               "property2": {
+             *                 "description": "string"
+             *               }
+             *             }
+             *           }
+             *         },
+             *         "property2": {
+             *           "property1": {
+             *             "summary": "string",
+             *             "tags": [
+             *               "string"
+             *             ],
+             *             "x-action": "string",
+             *             "security": [
+             *               {
+             *                 "property1": [
+             *                   "string"
+             *                 ],
+             *                 "property2": [
+             *                   "string"
+             *                 ]
+             *               }
+             *             ],
+             *             "parameters": [
+             *               {
+             *                 "name": "string",
+             *                 "in": "path",
+             *                 "required": true
+             *               }
+             *             ],
+             *             "requestBody": {
+             *               "content": {
+             *                 "property1": {
+             *                   "schema": {}
+             *                 },
+             *                 "property2": {
+             *                   "schema": {}
+             *                 }
+             *               }
+             *             },
+             *             "responses": {
+             *               "property1": {
+             *                 "description": "string"
+             *               },
+             *               "property2": {
+             *                 "description": "string"
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "summary": "string",
+             *             "tags": [
+             *               "string"
+             *             ],
+             *             "x-action": "string",
+             *             "security": [
+             *               {
+             *                 "property1": [
+             *                   "string"
+             *                 ],
+             *                 "property2": [
+             *                   "string"
+             *                 ]
+             *               }
+             *             ],
+             *             "parameters": [
+             *               {
+             *                 "name": "string",
+             *                 "in": "path",
+             *                 "required": true
+             *               }
+             *             ],
+             *             "requestBody": {
+             *               "content": {
+             *                 "property1": {
+             *                   "schema": {}
+             *                 },
+             *                 "property2": {
+             *                   "schema": {}
+             *                 }
+             *               }
+             *             },
+             *             "responses": {
+             *               "property1": {
+             *                 "description": "string"
+             *               },
+             *               "property2": {
+             *                 "description": "string"
+             *               }
+             *             }
+             *           }
+             *         }
+             *       },
+             *       "components": {
+             *         "schemas": {
+             *           "property1": {},
+             *           "property2": {}
+             *         },
+             *         "securitySchemes": {
+             *           "property1": {
+             *             "type": "string",
+             *             "scheme": "string"
+             *           },
+             *           "property2": {
+             *             "type": "string",
+             *             "scheme": "string"
+             *           }
+             *         }
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['openapi-document'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -182,7 +387,22 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "expiresIn": 0,
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "tokenType": "string"
+             *     }
+             */
+            'application/json': components['schemas']['put-auth-active-organization-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -229,7 +449,18 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "mfaAvailable": true,
+             *       "providers": [
+             *         "string"
+             *       ],
+             *       "registrationOpen": true
+             *     }
+             */
+            'application/json': components['schemas']['config-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -289,7 +520,34 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "expiresIn": 0,
+             *       "methods": [
+             *         "string"
+             *       ],
+             *       "mfaRequired": true,
+             *       "mfaToken": "string",
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "tokenType": "string",
+             *       "user": {
+             *         "createdAt": "2019-08-24T14:15:22Z",
+             *         "email": "string",
+             *         "emailVerified": true,
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-login-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -383,7 +641,39 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "memberships": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "role": "owner",
+             *           "slug": "string"
+             *         }
+             *       ],
+             *       "mfa": {
+             *         "recoveryCodesRemaining": 0,
+             *         "state": "string",
+             *         "totpEnabled": true
+             *       },
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "user": {
+             *         "createdAt": "2019-08-24T14:15:22Z",
+             *         "email": "string",
+             *         "emailVerified": true,
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['auth-me'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -443,7 +733,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "enabled": true
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-disable-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -495,12 +792,20 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Accepted: the work goes on in the background */
         202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "expiresIn": 0,
+             *       "sent": true
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-email-send-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -558,7 +863,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "recoveryCodes": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-recovery-codes-regenerate-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -615,7 +929,17 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "enabled": true,
+             *       "recoveryCodes": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-totp-enable-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -663,7 +987,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "otpauthUri": "string",
+             *       "qrCode": "string",
+             *       "secret": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-totp-setup-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -723,7 +1056,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "expiresIn": 0,
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "returnTo": "string",
+             *       "tokenType": "string",
+             *       "user": {
+             *         "createdAt": "2019-08-24T14:15:22Z",
+             *         "email": "string",
+             *         "emailVerified": true,
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-mfa-verify-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -767,7 +1123,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Redirect to the web app, signed in (or with the error) */
         302: {
           headers: {
             [name: string]: unknown;
@@ -821,7 +1177,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Redirect to the provider's sign-in page */
         302: {
           headers: {
             [name: string]: unknown;
@@ -886,7 +1242,17 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "changed": true,
+             *       "expiresIn": 0,
+             *       "tokenType": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-password-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -938,12 +1304,19 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Accepted: the work goes on in the background */
         202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-password-forgot-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1001,7 +1374,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "reset": true
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-password-reset-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1049,7 +1429,29 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "expiresIn": 0,
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "tokenType": "string",
+             *       "user": {
+             *         "createdAt": "2019-08-24T14:15:22Z",
+             *         "email": "string",
+             *         "emailVerified": true,
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-refresh-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1103,12 +1505,19 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Accepted: the work goes on in the background */
         202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-register-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1160,12 +1569,19 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Accepted: the work goes on in the background */
         202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-resend-verification-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1211,7 +1627,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "authMethod": "string",
+             *           "clientAddress": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "current": true,
+             *           "expiresAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "lastUsedAt": "2019-08-24T14:15:22Z",
+             *           "userAgent": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['session-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1321,7 +1755,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "verified": true
+             *     }
+             */
+            'application/json': components['schemas']['post-auth-verify-email-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1370,7 +1811,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "organization": {
+             *         "name": "string",
+             *         "slug": "string"
+             *       },
+             *       "role": "owner",
+             *       "status": "pending"
+             *     }
+             */
+            'application/json': components['schemas']['invitation-preview'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1423,7 +1878,29 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "accessToken": "string",
+             *       "activeOrganization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "role": "owner",
+             *         "slug": "string"
+             *       },
+             *       "expiresIn": 0,
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "slug": "string"
+             *       },
+             *       "role": "owner",
+             *       "tokenType": "string",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *     }
+             */
+            'application/json': components['schemas']['post-invitations-by-token-accept-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1474,7 +1951,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "plan": "string",
+             *           "role": "owner",
+             *           "slug": "string"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['organization-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1513,12 +2007,24 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "plan": "string",
+             *       "role": "owner",
+             *       "slug": "string"
+             *     }
+             */
+            'application/json': components['schemas']['organization'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1567,7 +2073,19 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "plan": "string",
+             *       "role": "owner",
+             *       "slug": "string"
+             *     }
+             */
+            'application/json': components['schemas']['organization'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1603,8 +2121,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -1655,7 +2173,18 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "plan": "string",
+             *       "slug": "string"
+             *     }
+             */
+            'application/json': components['schemas']['patch-organizations-by-slug-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1707,7 +2236,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "email": "string",
+             *           "expiresAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *           "mail": {
+             *             "error": "string",
+             *             "sentAt": "2019-08-24T14:15:22Z",
+             *             "status": "string"
+             *           },
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "reissueCount": 0,
+             *           "role": "owner",
+             *           "status": "pending",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "workflowId": "string"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['invitation-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1749,12 +2306,65 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *       "mail": {
+             *         "error": "string",
+             *         "sentAt": "2019-08-24T14:15:22Z",
+             *         "status": "string"
+             *       },
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "reissueCount": 0,
+             *       "role": "owner",
+             *       "status": "pending",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['invitation'];
+          };
+        };
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *       "mail": {
+             *         "error": "string",
+             *         "sentAt": "2019-08-24T14:15:22Z",
+             *         "status": "string"
+             *       },
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "reissueCount": 0,
+             *       "role": "owner",
+             *       "status": "pending",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['invitation'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1805,7 +2415,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *       "mail": {
+             *         "error": "string",
+             *         "sentAt": "2019-08-24T14:15:22Z",
+             *         "status": "string"
+             *       },
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "reissueCount": 0,
+             *       "role": "owner",
+             *       "status": "pending",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['invitation'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1845,7 +2478,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *       "mail": {
+             *         "error": "string",
+             *         "sentAt": "2019-08-24T14:15:22Z",
+             *         "status": "string"
+             *       },
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "reissueCount": 0,
+             *       "role": "owner",
+             *       "status": "pending",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['invitation'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1897,7 +2553,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "acceptedBy": "c9d21af9-656c-4e21-b4ec-9f2224daf95d",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "invitedBy": "9803bd85-1570-4d91-99f5-3a4d18ccfff0",
+             *       "mail": {
+             *         "error": "string",
+             *         "sentAt": "2019-08-24T14:15:22Z",
+             *         "status": "string"
+             *       },
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "reissueCount": 0,
+             *       "role": "owner",
+             *       "status": "pending",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['invitation'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -1951,7 +2630,23 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "email": "string",
+             *           "joinedAt": "2019-08-24T14:15:22Z",
+             *           "name": "string",
+             *           "role": "owner",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['member-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2002,8 +2697,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -2056,7 +2751,18 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "email": "string",
+             *       "joinedAt": "2019-08-24T14:15:22Z",
+             *       "name": "string",
+             *       "role": "owner",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *     }
+             */
+            'application/json': components['schemas']['organization-member'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2105,7 +2811,15 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "mfa": "string",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *     }
+             */
+            'application/json': components['schemas']['post-organizations-by-slug-members-by-userid-mfa-reset-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2153,7 +2867,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "application": "string",
+             *       "environment": "string",
+             *       "healthStatus": "string",
+             *       "project": "string",
+             *       "release": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "status": "string"
+             *       },
+             *       "revision": "string",
+             *       "service": "string",
+             *       "syncStatus": "string",
+             *       "tenant": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-webhooks-cdcontroller-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2201,7 +2933,86 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "project": "string",
+             *       "releases": [
+             *         {
+             *           "environment": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "status": "Validating",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *       "skipped": [
+             *         {
+             *           "detail": "string",
+             *           "environment": "string",
+             *           "reason": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "status": "string",
+             *       "statusUrl": "string",
+             *       "tag": "string",
+             *       "updated": [
+             *         {
+             *           "environment": "string",
+             *           "tag": "string",
+             *           "tenant": "string",
+             *           "workload": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-webhooks-image-update-result'];
+          };
+        };
+        /** @description Accepted: the work goes on in the background */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "project": "string",
+             *       "releases": [
+             *         {
+             *           "environment": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "status": "Validating",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *       "skipped": [
+             *         {
+             *           "detail": "string",
+             *           "environment": "string",
+             *           "reason": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "status": "string",
+             *       "statusUrl": "string",
+             *       "tag": "string",
+             *       "updated": [
+             *         {
+             *           "environment": "string",
+             *           "tag": "string",
+             *           "tenant": "string",
+             *           "workload": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-webhooks-image-update-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2250,7 +3061,46 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *       "result": {
+             *         "commit": "string",
+             *         "project": "string",
+             *         "releases": [
+             *           {
+             *             "environment": "string",
+             *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *             "status": "Validating",
+             *             "tenant": "string"
+             *           }
+             *         ],
+             *         "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *         "skipped": [
+             *           {
+             *             "environment": "string",
+             *             "reason": "string",
+             *             "tenant": "string"
+             *           }
+             *         ],
+             *         "status": "queued",
+             *         "tag": "string",
+             *         "updated": [
+             *           {
+             *             "environment": "string",
+             *             "tag": "string",
+             *             "tenant": "string",
+             *             "workload": "string"
+             *           }
+             *         ]
+             *       },
+             *       "status": "queued"
+             *     }
+             */
+            'application/json': components['schemas']['request'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2311,7 +3161,17 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "plan": "string",
+             *       "slug": "string"
+             *     }
+             */
+            'application/json': components['schemas']['organization-plan'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2365,7 +3225,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "environments": [
+             *             {
+             *               "environment": "string",
+             *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *               "kubernetesVersion": "string",
+             *               "kubernetesVersionSource": "string"
+             *             }
+             *           ],
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "project": {
+             *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *             "slug": "string"
+             *           },
+             *           "tenants": [
+             *             {
+             *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *               "slug": "string"
+             *             }
+             *           ],
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['agent-binding-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2411,12 +3304,40 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "environments": [
+             *         {
+             *           "environment": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "kubernetesVersionSource": "string"
+             *         }
+             *       ],
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "slug": "string"
+             *       },
+             *       "tenants": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "slug": "string"
+             *         }
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['agent-binding'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2465,7 +3386,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "environments": [
+             *         {
+             *           "environment": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "kubernetesVersionSource": "string"
+             *         }
+             *       ],
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "slug": "string"
+             *       },
+             *       "tenants": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "slug": "string"
+             *         }
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['agent-binding'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2506,7 +3455,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string"
+             *     }
+             */
+            'application/json': components['schemas']['target-removal'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2558,7 +3514,45 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "allowSelfApproval": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "eligibleApprovers": {
+             *             "roles": [
+             *               "string"
+             *             ],
+             *             "teams": [
+             *               "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *             ],
+             *             "users": [
+             *               "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *             ]
+             *           },
+             *           "enabled": true,
+             *           "environments": [
+             *             "string"
+             *           ],
+             *           "expiresAfterMinutes": 0,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "project": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requiredApprovals": 0,
+             *           "tenantIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['approval-policy-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2620,12 +3614,45 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowSelfApproval": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "eligibleApprovers": {
+             *         "roles": [
+             *           "string"
+             *         ],
+             *         "teams": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ],
+             *         "users": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ]
+             *       },
+             *       "enabled": true,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "expiresAfterMinutes": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "requiredApprovals": 0,
+             *       "tenantIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['approval-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2674,7 +3701,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowSelfApproval": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "eligibleApprovers": {
+             *         "roles": [
+             *           "string"
+             *         ],
+             *         "teams": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ],
+             *         "users": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ]
+             *       },
+             *       "enabled": true,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "expiresAfterMinutes": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "requiredApprovals": 0,
+             *       "tenantIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['approval-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2743,7 +3803,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowSelfApproval": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "eligibleApprovers": {
+             *         "roles": [
+             *           "string"
+             *         ],
+             *         "teams": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ],
+             *         "users": [
+             *           "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *         ]
+             *       },
+             *       "enabled": true,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "expiresAfterMinutes": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "requiredApprovals": 0,
+             *       "tenantIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['approval-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2775,8 +3868,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -2864,7 +3957,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "action": "string",
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "category": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "details": {},
+             *           "gitCommitSha": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *           "resourceId": null,
+             *           "resourceType": "string",
+             *           "status": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": null
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['audit-log-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2917,7 +4038,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "ok": true,
+             *       "checked": 0,
+             *       "nextCursor": "string",
+             *       "brokenAt": {
+             *         "entryId": "string",
+             *         "seq": "string",
+             *         "problem": "hash_mismatch"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['audit-chain-verification'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -2970,7 +4105,39 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "actor": "string",
+             *           "closeReason": "string",
+             *           "closedAt": "2019-08-24T14:15:22Z",
+             *           "closedBy": null,
+             *           "durationMinutes": 0,
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "justification": "string",
+             *           "openedAt": "2019-08-24T14:15:22Z",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "scope": {
+             *             "environments": [
+             *               "string"
+             *             ],
+             *             "projects": [
+             *               "string"
+             *             ]
+             *           },
+             *           "status": "opening",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": "string"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['break-glass-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3017,12 +4184,39 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "actor": "string",
+             *       "closeReason": "string",
+             *       "closedAt": "2019-08-24T14:15:22Z",
+             *       "closedBy": null,
+             *       "durationMinutes": 0,
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "justification": "string",
+             *       "openedAt": "2019-08-24T14:15:22Z",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "scope": {
+             *         "environments": [
+             *           "string"
+             *         ],
+             *         "projects": [
+             *           "string"
+             *         ]
+             *       },
+             *       "status": "opening",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['break-glass-session'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3071,7 +4265,55 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "actions": [
+             *         {
+             *           "action": "string",
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "category": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "details": {},
+             *           "gitCommitSha": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *           "resourceId": null,
+             *           "resourceType": "string",
+             *           "status": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": null
+             *         }
+             *       ],
+             *       "actor": "string",
+             *       "closeReason": "string",
+             *       "closedAt": "2019-08-24T14:15:22Z",
+             *       "closedBy": "string",
+             *       "durationMinutes": 0,
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "justification": "string",
+             *       "openedAt": "2019-08-24T14:15:22Z",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "scope": {
+             *         "environments": [
+             *           "string"
+             *         ],
+             *         "projects": [
+             *           "string"
+             *         ]
+             *       },
+             *       "status": "opening",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['break-glass'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3124,7 +4366,34 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "actor": "string",
+             *       "closeReason": "string",
+             *       "closedAt": "2019-08-24T14:15:22Z",
+             *       "closedBy": null,
+             *       "durationMinutes": 0,
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "justification": "string",
+             *       "openedAt": "2019-08-24T14:15:22Z",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "scope": {
+             *         "environments": [
+             *           "string"
+             *         ],
+             *         "projects": [
+             *           "string"
+             *         ]
+             *       },
+             *       "status": "opening",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['break-glass-session'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3170,7 +4439,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowedRoles": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['setting-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3214,7 +4492,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowedRoles": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['put-break-glass-settings-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3266,7 +4553,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "agentVersion": "string",
+             *           "applications": [
+             *             {
+             *               "healthStatus": "string",
+             *               "name": "string",
+             *               "namespace": "string",
+             *               "revision": "string",
+             *               "syncStatus": "string"
+             *             }
+             *           ],
+             *           "applicationsReportedAt": "2019-08-24T14:15:22Z",
+             *           "controllerHealth": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "description": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "lastHeartbeatAt": "2019-08-24T14:15:22Z",
+             *           "name": "string",
+             *           "status": "Connected",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['cluster-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3305,12 +4623,38 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "agentVersion": "string",
+             *       "applications": [
+             *         {
+             *           "healthStatus": "string",
+             *           "name": "string",
+             *           "namespace": "string",
+             *           "revision": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "applicationsReportedAt": "2019-08-24T14:15:22Z",
+             *       "controllerHealth": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "lastHeartbeatAt": "2019-08-24T14:15:22Z",
+             *       "name": "string",
+             *       "status": "Connected",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['cluster'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3359,7 +4703,33 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "agentVersion": "string",
+             *       "applications": [
+             *         {
+             *           "healthStatus": "string",
+             *           "name": "string",
+             *           "namespace": "string",
+             *           "revision": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "applicationsReportedAt": "2019-08-24T14:15:22Z",
+             *       "controllerHealth": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "lastHeartbeatAt": "2019-08-24T14:15:22Z",
+             *       "name": "string",
+             *       "status": "Connected",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['cluster'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3392,8 +4762,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -3445,7 +4815,33 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "agentVersion": "string",
+             *       "applications": [
+             *         {
+             *           "healthStatus": "string",
+             *           "name": "string",
+             *           "namespace": "string",
+             *           "revision": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "applicationsReportedAt": "2019-08-24T14:15:22Z",
+             *       "controllerHealth": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "lastHeartbeatAt": "2019-08-24T14:15:22Z",
+             *       "name": "string",
+             *       "status": "Connected",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['cluster'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3495,7 +4891,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *           "command": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "expiresAt": "2019-08-24T14:15:22Z",
+             *           "finishedAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "params": {
+             *             "application": "string",
+             *             "workload": {
+             *               "kind": "string",
+             *               "name": "string",
+             *               "namespace": "string"
+             *             }
+             *           },
+             *           "requestedBy": "string",
+             *           "result": {
+             *             "message": "string"
+             *           },
+             *           "sentAt": "2019-08-24T14:15:22Z",
+             *           "status": "queued"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['command-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3542,12 +4969,38 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *       "command": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "params": {
+             *         "application": "string",
+             *         "workload": {
+             *           "kind": "string",
+             *           "name": "string",
+             *           "namespace": "string"
+             *         }
+             *       },
+             *       "requestedBy": "string",
+             *       "result": {
+             *         "message": "string"
+             *       },
+             *       "sentAt": "2019-08-24T14:15:22Z",
+             *       "status": "queued"
+             *     }
+             */
+            'application/json': components['schemas']['command'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3598,7 +5051,33 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
+             *       "command": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "params": {
+             *         "application": "string",
+             *         "workload": {
+             *           "kind": "string",
+             *           "name": "string",
+             *           "namespace": "string"
+             *         }
+             *       },
+             *       "requestedBy": "string",
+             *       "result": {
+             *         "message": "string"
+             *       },
+             *       "sentAt": "2019-08-24T14:15:22Z",
+             *       "status": "queued"
+             *     }
+             */
+            'application/json': components['schemas']['command'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3656,7 +5135,32 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "application": "string",
+             *           "detectedAt": "2019-08-24T14:15:22Z",
+             *           "fields": [
+             *             {
+             *               "desired": "string",
+             *               "live": "string",
+             *               "path": "string"
+             *             }
+             *           ],
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "resolvedAt": "2019-08-24T14:15:22Z",
+             *           "resource": "string",
+             *           "status": "open"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['drift-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3704,12 +5208,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "joinToken": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-clusters-by-clusterid-join-token-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3755,12 +5267,20 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "agentCredential": "string",
+             *       "previousCredentialsExpireAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['agent-credential'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3803,12 +5323,21 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
+        /** @description Accepted: the work goes on in the background */
         202: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "status": "string",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-diagnostics-proof-runs-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3857,7 +5386,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "workflowId": "string",
+             *       "status": "RUNNING",
+             *       "result": {
+             *         "runId": "string",
+             *         "stepsCompleted": 0,
+             *         "auditEntryId": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['proof-run'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3905,7 +5448,52 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "features": {
+             *         "api_keys": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "chat_channels": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "crd_upload": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "email_channel": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "escalation_policies": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "in_app_notifications": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "paging_channels": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "service_accounts": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         },
+             *         "webhook_channel": {
+             *           "enabled": true,
+             *           "requiredPlan": "string"
+             *         }
+             *       },
+             *       "plan": "string"
+             *     }
+             */
+            'application/json': components['schemas']['features'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -3953,7 +5541,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "reason": "string",
+             *           "scope": "string",
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "stopTheLine": {
+             *         "changedAt": "2019-08-24T14:15:22Z",
+             *         "changedBy": null,
+             *         "enabled": true,
+             *         "reason": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['freeze-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4006,12 +5617,25 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4060,7 +5684,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4093,8 +5730,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -4160,7 +5797,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4202,7 +5852,17 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "changedAt": "2019-08-24T14:15:22Z",
+             *       "changedBy": null,
+             *       "enabled": true,
+             *       "reason": "string"
+             *     }
+             */
+            'application/json': components['schemas']['stop-the-line-state'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4245,7 +5905,17 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "changedAt": "2019-08-24T14:15:22Z",
+             *       "changedBy": null,
+             *       "enabled": true,
+             *       "reason": "string"
+             *     }
+             */
+            'application/json': components['schemas']['stop-the-line-state'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4292,7 +5962,56 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "generatedAt": "2019-08-24T14:15:22Z",
+             *       "grants": {
+             *         "byResourceType": {
+             *           "project": 0
+             *         },
+             *         "byRole": {
+             *           "admin": 0,
+             *           "member": 0
+             *         },
+             *         "total": 0
+             *       },
+             *       "members": {
+             *         "byRole": {
+             *           "admin": 0,
+             *           "member": 0,
+             *           "owner": 0,
+             *           "viewer": 0
+             *         },
+             *         "total": 0
+             *       },
+             *       "organization": {
+             *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *         "name": "string",
+             *         "plan": "string",
+             *         "slug": "string"
+             *       },
+             *       "pendingInvitations": 0,
+             *       "privileged": [
+             *         {
+             *           "email": "string",
+             *           "role": "owner",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *         }
+             *       ],
+             *       "teams": [
+             *         {
+             *           "grants": 0,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "members": 0,
+             *           "name": "string",
+             *           "slug": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['access-overview-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4379,7 +6098,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "action": "string",
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "category": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "details": {},
+             *           "gitCommitSha": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *           "resourceId": null,
+             *           "resourceType": "string",
+             *           "status": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": null
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['audit-event-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4432,7 +6179,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "byAction": {
+             *         "property1": 0,
+             *         "property2": 0
+             *       },
+             *       "byActor": [
+             *         {
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "count": 0
+             *         }
+             *       ],
+             *       "byCategory": {
+             *         "member_management": 0,
+             *         "role_changes": 0
+             *       },
+             *       "byOutcome": {
+             *         "success": 0
+             *       },
+             *       "from": "2019-08-24T14:15:22Z",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "to": "2019-08-24T14:15:22Z",
+             *       "total": 0
+             *     }
+             */
+            'application/json': components['schemas']['audit-report-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4487,7 +6262,72 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowedActions": [
+             *         "string"
+             *       ],
+             *       "decision": {
+             *         "action": "string",
+             *         "allowed": true,
+             *         "grantRole": "string",
+             *         "organizationRole": "string",
+             *         "reason": "string",
+             *         "requiredRole": "string",
+             *         "resources": [
+             *           {
+             *             "id": "string",
+             *             "type": "string"
+             *           }
+             *         ]
+             *       },
+             *       "grants": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "resourceId": "string",
+             *           "resourceType": "string",
+             *           "role": "owner",
+             *           "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *           "subjectType": "string",
+             *           "via": "string"
+             *         }
+             *       ],
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationRole": "string",
+             *       "resource": {
+             *         "id": "string",
+             *         "role": "owner",
+             *         "type": "string"
+             *       },
+             *       "restriction": {
+             *         "allowedActions": [
+             *           "string"
+             *         ],
+             *         "roleCap": "string",
+             *         "scopes": [
+             *           "string"
+             *         ]
+             *       },
+             *       "subject": {
+             *         "actor": "string",
+             *         "email": null,
+             *         "kind": "string",
+             *         "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *       },
+             *       "teams": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "slug": "string",
+             *           "name": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['permission-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4535,7 +6375,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "description": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "role": "owner",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['service-account-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4575,12 +6432,25 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "role": "owner",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['service-account'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4629,7 +6499,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "role": "owner",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['service-account'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4662,8 +6545,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -4716,7 +6599,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "role": "owner",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['service-account'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4761,7 +6657,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "allowedActions": [
+             *             "string"
+             *           ],
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "description": "string",
+             *           "expiresAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "lastUsedAt": "2019-08-24T14:15:22Z",
+             *           "scopes": [
+             *             "string"
+             *           ],
+             *           "serviceAccountId": "a814cf67-aaac-43ae-acb4-8d34e82a4b4c"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['token-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4809,12 +6728,32 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowedActions": [
+             *         "string"
+             *       ],
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "description": "string",
+             *       "expiresAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "lastUsedAt": "2019-08-24T14:15:22Z",
+             *       "scopes": [
+             *         "string"
+             *       ],
+             *       "serviceAccountId": "a814cf67-aaac-43ae-acb4-8d34e82a4b4c",
+             *       "token": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-iam-service-accounts-by-id-tokens-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4863,8 +6802,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -4923,7 +6862,49 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "allowedActions": [
+             *         "string"
+             *       ],
+             *       "grants": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "resourceId": "string",
+             *           "resourceType": "string",
+             *           "role": "owner",
+             *           "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *           "subjectType": "string",
+             *           "via": "string"
+             *         }
+             *       ],
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationRole": "string",
+             *       "resource": {
+             *         "id": "string",
+             *         "role": "owner",
+             *         "type": "string"
+             *       },
+             *       "subject": {
+             *         "actor": "string",
+             *         "email": null,
+             *         "kind": "string",
+             *         "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *       },
+             *       "teams": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "slug": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['user-permission-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -4977,12 +6958,51 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "group": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "string",
+             *       "name": "string",
+             *       "scope": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['crd'];
+          };
+        };
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "group": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "string",
+             *       "name": "string",
+             *       "scope": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['crd'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5028,7 +7048,27 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "group": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kind": "string",
+             *           "name": "string",
+             *           "scope": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "versions": [
+             *             "string"
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['crd-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5130,7 +7170,23 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "deprecations": [
+             *         {
+             *           "deprecatedApiVersion": "string",
+             *           "kind": "string",
+             *           "message": "string",
+             *           "removedInVersion": "string",
+             *           "replacementApiVersion": "string"
+             *         }
+             *       ],
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['deprecation-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5181,7 +7237,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "resources": [
+             *         {
+             *           "apiVersion": "string",
+             *           "custom": true,
+             *           "description": "string",
+             *           "gvk": "string",
+             *           "kind": "string",
+             *           "namespaced": true
+             *         }
+             *       ],
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['resource-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5235,7 +7308,36 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "apiVersion": "string",
+             *       "custom": true,
+             *       "description": "string",
+             *       "fields": [
+             *         {
+             *           "name": "string",
+             *           "type": "string",
+             *           "required": true,
+             *           "description": "string",
+             *           "format": "string",
+             *           "enum": [
+             *             {}
+             *           ],
+             *           "default": {},
+             *           "itemType": "string",
+             *           "fields": [],
+             *           "recursive": true
+             *         }
+             *       ],
+             *       "gvk": "string",
+             *       "kind": "string",
+             *       "namespaced": true,
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['schema-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5295,7 +7397,27 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "results": [
+             *         {
+             *           "message": "string",
+             *           "path": "string",
+             *           "resource": "string",
+             *           "severity": "error"
+             *         }
+             *       ],
+             *       "summary": {
+             *         "errors": 0,
+             *         "info": 0,
+             *         "warnings": 0
+             *       },
+             *       "valid": true
+             *     }
+             */
+            'application/json': components['schemas']['post-k8s-validate-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5341,7 +7463,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "versions": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['version-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5396,7 +7527,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "event": "string",
+             *           "eventId": "d6703cc8-9e79-415d-ac03-a4dc7f6ab43c",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "payload": {},
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "read": true,
+             *           "title": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['notification-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5444,8 +7594,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -5500,7 +7650,43 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "active": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "events": [
+             *             "string"
+             *           ],
+             *           "hasSecret": true,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "retry": {
+             *             "attempts": 0,
+             *             "backoffMs": 0
+             *           },
+             *           "settings": {
+             *             "channel": "string",
+             *             "host": "string",
+             *             "mode": "string",
+             *             "recipients": [
+             *               "string"
+             *             ],
+             *             "url": "string"
+             *           },
+             *           "throttledUntil": "string",
+             *           "type": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['channel-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5555,12 +7741,43 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5609,7 +7826,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5642,8 +7890,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -5709,7 +7957,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5759,7 +8038,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "attempt": 0,
+             *           "channelId": "5f6d08bc-455a-4532-98b8-19e2cee51160",
+             *           "durationMs": 0,
+             *           "error": null,
+             *           "event": "string",
+             *           "eventId": "d6703cc8-9e79-415d-ac03-a4dc7f6ab43c",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "recipient": "string",
+             *           "responseBody": null,
+             *           "responseStatus": 0,
+             *           "status": "string",
+             *           "timestamp": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['delivery-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5812,7 +8114,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "results": [
+             *         {
+             *           "attempts": 0,
+             *           "durationMs": 0,
+             *           "error": "string",
+             *           "recipient": "string",
+             *           "responseBody": null,
+             *           "responseStatus": 0,
+             *           "status": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-channels-by-id-test-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5863,7 +8182,54 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "aggregation": {
+             *             "by": "string"
+             *           },
+             *           "businessHours": {
+             *             "timeZone": "string",
+             *             "days": [
+             *               0
+             *             ],
+             *             "start": "string",
+             *             "end": "string",
+             *             "outside": "wait",
+             *             "afterHoursTier": {}
+             *           },
+             *           "cooldownMs": 0,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "repeat": {
+             *             "count": 0,
+             *             "intervalMs": 0
+             *           },
+             *           "tiers": [
+             *             {
+             *               "targets": [
+             *                 {
+             *                   "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                   "kind": "string"
+             *                 }
+             *               ]
+             *             }
+             *           ],
+             *           "timeoutMs": 0,
+             *           "triggerEvents": [
+             *             "string"
+             *           ],
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['escalation-policy-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5940,12 +8306,54 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "aggregation": {
+             *         "by": "string"
+             *       },
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
+             *       "cooldownMs": 0,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "repeat": {
+             *         "count": 0,
+             *         "intervalMs": 0
+             *       },
+             *       "tiers": [
+             *         {
+             *           "targets": [
+             *             {
+             *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *               "kind": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "timeoutMs": 0,
+             *       "triggerEvents": [
+             *         "string"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['escalation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -5994,7 +8402,49 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "aggregation": {
+             *         "by": "string"
+             *       },
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
+             *       "cooldownMs": 0,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "repeat": {
+             *         "count": 0,
+             *         "intervalMs": 0
+             *       },
+             *       "tiers": [
+             *         {
+             *           "targets": [
+             *             {
+             *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *               "kind": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "timeoutMs": 0,
+             *       "triggerEvents": [
+             *         "string"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['escalation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6027,8 +8477,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -6118,7 +8568,49 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "aggregation": {
+             *         "by": "string"
+             *       },
+             *       "businessHours": {
+             *         "timeZone": "string",
+             *         "days": [
+             *           0
+             *         ],
+             *         "start": "string",
+             *         "end": "string",
+             *         "outside": "wait",
+             *         "afterHoursTier": {}
+             *       },
+             *       "cooldownMs": 0,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "repeat": {
+             *         "count": 0,
+             *         "intervalMs": 0
+             *       },
+             *       "tiers": [
+             *         {
+             *           "targets": [
+             *             {
+             *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *               "kind": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "timeoutMs": 0,
+             *       "triggerEvents": [
+             *         "string"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['escalation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6165,7 +8657,29 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "acknowledgedAt": "2019-08-24T14:15:22Z",
+             *           "acknowledgedBy": null,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "dedupKey": "string",
+             *           "eventCount": 0,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *           "resolvedAt": "2019-08-24T14:15:22Z",
+             *           "status": "open",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "workflowId": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['incident-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6216,7 +8730,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "acknowledgedAt": "2019-08-24T14:15:22Z",
+             *       "acknowledgedBy": null,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "dedupKey": "string",
+             *       "eventCount": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *       "resolvedAt": "2019-08-24T14:15:22Z",
+             *       "status": "open",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['incident'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6269,7 +8800,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "open",
+             *       "steps": [
+             *         {
+             *           "at": "2019-08-24T14:15:22Z",
+             *           "cycle": 0,
+             *           "tier": 0
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-incidents-by-id-acknowledge-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6320,7 +8865,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "open",
+             *       "steps": [
+             *         {
+             *           "at": "2019-08-24T14:15:22Z",
+             *           "cycle": 0,
+             *           "tier": 0
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-incidents-by-id-resolve-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6369,7 +8928,9 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'text/html': string;
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6406,7 +8967,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "open",
+             *       "steps": [
+             *         {
+             *           "at": "2019-08-24T14:15:22Z",
+             *           "cycle": 0,
+             *           "tier": 0
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-incidents-acknowledge-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6452,7 +9027,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "channels": {
+             *         "deployment": [
+             *           "string"
+             *         ]
+             *       },
+             *       "digestIntervalMs": 0,
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "projectIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['preference-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6508,7 +9102,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "channels": {
+             *         "deployment": [
+             *           "string"
+             *         ]
+             *       },
+             *       "digestIntervalMs": 0,
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "projectIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['preference-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6557,7 +9170,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "marked": 0
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-read-all-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6603,7 +9223,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "configured": true,
+             *       "from": "string",
+             *       "hasPassword": true,
+             *       "host": "string",
+             *       "port": 0,
+             *       "security": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "username": "string"
+             *     }
+             */
+            'application/json': components['schemas']['notifications-smtp'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6650,7 +9284,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "from": "string",
+             *       "hasPassword": true,
+             *       "host": "string",
+             *       "port": 0,
+             *       "security": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "username": "string"
+             *     }
+             */
+            'application/json': components['schemas']['put-notifications-smtp-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6679,8 +9326,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -6740,7 +9387,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "durationMs": 0,
+             *       "error": null,
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-notifications-smtp-test-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6786,7 +9442,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "unread": 0
+             *     }
+             */
+            'application/json': components['schemas']['notifications-unread-count'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6834,7 +9497,34 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "name": "string",
+             *           "versions": [
+             *             {
+             *               "appVersion": "string",
+             *               "description": "string",
+             *               "digest": "string",
+             *               "valuesSchema": {
+             *                 "properties": {
+             *                   "replicas": {
+             *                     "type": "string"
+             *                   }
+             *                 },
+             *                 "type": "string"
+             *               },
+             *               "version": "string"
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['org-chart-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -6885,7 +9575,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "name": "string",
+             *       "versions": [
+             *         {
+             *           "appVersion": "string",
+             *           "description": "string",
+             *           "digest": "string",
+             *           "valuesSchema": {
+             *             "properties": {
+             *               "replicas": {
+             *                 "type": "string"
+             *               }
+             *             },
+             *             "type": "string"
+             *           },
+             *           "version": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['org-chart'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7028,7 +9741,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "fileCount": 0,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "name": "string",
+             *           "totalBytes": 0,
+             *           "version": "string"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['org-kustomize-base-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7072,12 +9804,45 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "fileCount": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "name": "string",
+             *       "totalBytes": 0,
+             *       "validation": {
+             *         "files": [
+             *           "string"
+             *         ],
+             *         "kubernetesVersion": "string",
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "errors": 0,
+             *           "warnings": 0
+             *         },
+             *         "valid": true
+             *       },
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-org-kustomize-bases-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7179,7 +9944,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "fileCount": 0,
+             *       "files": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       },
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "name": "string",
+             *       "totalBytes": 0,
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['catalog-artifact-version'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7271,7 +10054,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "fileCount": 0,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "name": "string",
+             *           "totalBytes": 0,
+             *           "version": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['org-manifest-bundle-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7315,12 +10117,45 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "fileCount": 0,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "name": "string",
+             *       "totalBytes": 0,
+             *       "validation": {
+             *         "files": [
+             *           "string"
+             *         ],
+             *         "kubernetesVersion": "string",
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "errors": 0,
+             *           "warnings": 0
+             *         },
+             *         "valid": true
+             *       },
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-org-kustomize-bases-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7422,7 +10257,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "fileCount": 0,
+             *       "files": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       },
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "name": "string",
+             *       "totalBytes": 0,
+             *       "version": "string"
+             *     }
+             */
+            'application/json': components['schemas']['catalog-artifact-version'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7507,7 +10360,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "exists": true,
+             *       "previousTokenValidUntil": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-cdcontroller-token'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7541,7 +10403,15 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "previousTokenValidUntil": "2019-08-24T14:15:22Z",
+             *       "token": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-org-cdcontroller-token-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7587,7 +10457,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "position": 0,
+             *           "production": true,
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['environment-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7628,12 +10516,25 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7682,7 +10583,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7720,6 +10634,25 @@ export interface paths {
       responses: {
         /** @description Success */
         200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "projects": [
+             *         {
+             *           "project": "string",
+             *           "commit": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['catalogue-removal'];
+          };
+        };
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -7771,7 +10704,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7825,7 +10771,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "position": 0,
+             *           "production": true,
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['put-org-environments-order-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7877,7 +10841,24 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "description": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['tenant-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7917,12 +10898,24 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -7971,7 +10964,19 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8009,6 +11014,25 @@ export interface paths {
       responses: {
         /** @description Success */
         200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "projects": [
+             *         {
+             *           "project": "string",
+             *           "commit": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['catalogue-removal'];
+          };
+        };
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -8060,7 +11084,19 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['org-tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8115,7 +11151,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "resourceId": "string",
+             *           "resourceType": "string",
+             *           "role": "owner",
+             *           "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *           "subjectType": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['grant-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8157,12 +11212,26 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "resourceId": "string",
+             *       "resourceType": "string",
+             *       "role": "owner",
+             *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *       "subjectType": "string"
+             *     }
+             */
+            'application/json': components['schemas']['permission'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8211,7 +11280,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "resourceId": "string",
+             *       "resourceType": "string",
+             *       "role": "owner",
+             *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *       "subjectType": "string"
+             *     }
+             */
+            'application/json': components['schemas']['permission'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8244,8 +11327,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -8296,7 +11379,21 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "resourceId": "string",
+             *       "resourceType": "string",
+             *       "role": "owner",
+             *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
+             *       "subjectType": "string"
+             *     }
+             */
+            'application/json': components['schemas']['permission'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8345,7 +11442,46 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "description": "string",
+             *           "enabled": true,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "mode": "string",
+             *           "name": "string",
+             *           "project": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "rules": [
+             *             {
+             *               "id": "string",
+             *               "labels": [
+             *                 "string"
+             *               ],
+             *               "max": 0,
+             *               "min": 0,
+             *               "mode": "string",
+             *               "registries": [
+             *                 "string"
+             *               ],
+             *               "type": "string"
+             *             }
+             *           ],
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "validation": {
+             *             "deprecations": "string",
+             *             "errors": "string"
+             *           }
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['policy-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8400,12 +11536,46 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "enabled": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "mode": "string",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rules": [
+             *         {
+             *           "id": "string",
+             *           "labels": [
+             *             "string"
+             *           ],
+             *           "max": 0,
+             *           "min": 0,
+             *           "mode": "string",
+             *           "registries": [
+             *             "string"
+             *           ],
+             *           "type": "string"
+             *         }
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['validation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8454,7 +11624,41 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "enabled": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "mode": "string",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rules": [
+             *         {
+             *           "id": "string",
+             *           "labels": [
+             *             "string"
+             *           ],
+             *           "max": 0,
+             *           "min": 0,
+             *           "mode": "string",
+             *           "registries": [
+             *             "string"
+             *           ],
+             *           "type": "string"
+             *         }
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['validation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8516,7 +11720,41 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "enabled": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "mode": "string",
+             *       "name": "string",
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rules": [
+             *         {
+             *           "id": "string",
+             *           "labels": [
+             *             "string"
+             *           ],
+             *           "max": 0,
+             *           "min": 0,
+             *           "mode": "string",
+             *           "registries": [
+             *             "string"
+             *           ],
+             *           "type": "string"
+             *         }
+             *       ],
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['validation-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8548,8 +11786,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -8618,7 +11856,51 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "blocked": true,
+             *       "environment": "string",
+             *       "files": [
+             *         "string"
+             *       ],
+             *       "production": true,
+             *       "project": "string",
+             *       "results": [
+             *         {
+             *           "blocked": true,
+             *           "name": "string",
+             *           "passed": true,
+             *           "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *           "results": [
+             *             {
+             *               "mode": "string",
+             *               "passed": true,
+             *               "ruleId": "string",
+             *               "skipped": true,
+             *               "type": "string",
+             *               "violationCount": 0,
+             *               "violations": [
+             *                 {
+             *                   "file": "string",
+             *                   "kind": "string",
+             *                   "message": "string",
+             *                   "name": "string",
+             *                   "path": "string"
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-policies-evaluate-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8673,7 +11955,45 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "archived": true,
+             *           "archivedAt": "2019-08-24T14:15:22Z",
+             *           "argocd": {
+             *             "appProject": {
+             *               "clusterResources": true,
+             *               "perTenant": true
+             *             },
+             *             "namespaceTemplate": "string"
+             *           },
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "description": "string",
+             *           "gitUrl": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "organizationSlug": "string",
+             *           "policy": {
+             *             "releases": {
+             *               "autoDeploy": true
+             *             },
+             *             "validation": {
+             *               "deprecations": "string",
+             *               "errors": "string"
+             *             }
+             *           },
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['project-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8713,12 +12033,45 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "archived": true,
+             *       "archivedAt": "2019-08-24T14:15:22Z",
+             *       "argocd": {
+             *         "appProject": {
+             *           "clusterResources": true,
+             *           "perTenant": true
+             *         },
+             *         "namespaceTemplate": "string"
+             *       },
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "gitUrl": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationSlug": "string",
+             *       "policy": {
+             *         "releases": {
+             *           "autoDeploy": true
+             *         },
+             *         "validation": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         }
+             *       },
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['project'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8767,7 +12120,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "archived": true,
+             *       "archivedAt": "2019-08-24T14:15:22Z",
+             *       "argocd": {
+             *         "appProject": {
+             *           "clusterResources": true,
+             *           "perTenant": true
+             *         },
+             *         "namespaceTemplate": "string"
+             *       },
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "gitUrl": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationSlug": "string",
+             *       "policy": {
+             *         "releases": {
+             *           "autoDeploy": true
+             *         },
+             *         "validation": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         }
+             *       },
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['project'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8803,8 +12189,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -8863,7 +12249,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "archived": true,
+             *       "archivedAt": "2019-08-24T14:15:22Z",
+             *       "argocd": {
+             *         "appProject": {
+             *           "clusterResources": true,
+             *           "perTenant": true
+             *         },
+             *         "namespaceTemplate": "string"
+             *       },
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "gitUrl": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationSlug": "string",
+             *       "policy": {
+             *         "releases": {
+             *           "autoDeploy": true
+             *         },
+             *         "validation": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         }
+             *       },
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['project'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8908,7 +12327,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "lastUsedAt": "2019-08-24T14:15:22Z",
+             *           "name": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "scopes": [
+             *             "string"
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['api-key-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -8952,12 +12390,29 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "key": "string",
+             *       "lastUsedAt": "2019-08-24T14:15:22Z",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "projectSlug": "string",
+             *       "scopes": [
+             *         "string"
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-api-keys-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9006,8 +12461,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -9069,7 +12524,40 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "archived": true,
+             *       "archivedAt": "2019-08-24T14:15:22Z",
+             *       "argocd": {
+             *         "appProject": {
+             *           "clusterResources": true,
+             *           "perTenant": true
+             *         },
+             *         "namespaceTemplate": "string"
+             *       },
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "gitUrl": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "organizationSlug": "string",
+             *       "policy": {
+             *         "releases": {
+             *           "autoDeploy": true
+             *         },
+             *         "validation": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         }
+             *       },
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['project'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9138,7 +12626,26 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "auditIds": [
+             *         "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *       ],
+             *       "commit": "string",
+             *       "created": true,
+             *       "message": "string",
+             *       "skipped": [
+             *         {
+             *           "environment": "string",
+             *           "reason": "string",
+             *           "tenant": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-bulk-update-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9206,7 +12713,46 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "blocked": true,
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "files": [
+             *         {
+             *           "diff": "string",
+             *           "path": "string"
+             *         }
+             *       ],
+             *       "freezes": [
+             *         {
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "reason": "string",
+             *           "scope": "string",
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "skipped": [
+             *         {
+             *           "environment": "string",
+             *           "reason": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "tag": "string",
+             *       "workload": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-bulk-update-preview-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9262,7 +12808,35 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "author": {
+             *             "email": "string",
+             *             "name": "string"
+             *           },
+             *           "date": "2019-08-24T14:15:22Z",
+             *           "message": "string",
+             *           "push": {
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "attempts": 0,
+             *             "error": null,
+             *             "status": "string",
+             *             "url": "string"
+             *           },
+             *           "sha": "string",
+             *           "trailers": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           }
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['commit-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9326,7 +12900,34 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "from": "string",
+             *       "items": [
+             *         {
+             *           "differences": [
+             *             {
+             *               "diff": "string",
+             *               "from": "string",
+             *               "to": "string",
+             *               "type": "string"
+             *             }
+             *           ],
+             *           "presentIn": {
+             *             "from": true,
+             *             "to": true
+             *           },
+             *           "service": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "to": "string"
+             *     }
+             */
+            'application/json': components['schemas']['compare-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9380,7 +12981,9 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/yaml': string;
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9442,7 +13045,53 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "blocked": true,
+             *       "changes": {
+             *         "added": 0,
+             *         "deleted": 0,
+             *         "modified": 0,
+             *         "unchanged": 0
+             *       },
+             *       "commit": null,
+             *       "created": true,
+             *       "validation": {
+             *         "blocked": true,
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "deprecation": true,
+             *             "environment": "string",
+             *             "file": "string",
+             *             "kubernetesVersion": "string",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string",
+             *             "severity": "error"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-delivery-generate-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9500,7 +13149,89 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "counts": {
+             *         "added": 0,
+             *         "deleted": 0,
+             *         "modified": 0,
+             *         "unchanged": 0
+             *       },
+             *       "destinationConflicts": [
+             *         "string"
+             *       ],
+             *       "destinations": [
+             *         {
+             *           "cluster": "string",
+             *           "environment": "string",
+             *           "name": "string",
+             *           "namespace": "string",
+             *           "server": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "digest": "string",
+             *       "projectFiles": [
+             *         {
+             *           "content": null,
+             *           "diff": "string",
+             *           "path": "string",
+             *           "status": "string"
+             *         }
+             *       ],
+             *       "targets": [
+             *         {
+             *           "application": "string",
+             *           "environment": "string",
+             *           "files": [
+             *             {
+             *               "content": null,
+             *               "diff": "string",
+             *               "path": "string",
+             *               "status": "string"
+             *             }
+             *           ],
+             *           "service": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "validation": {
+             *         "blocked": true,
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "deprecation": true,
+             *             "environment": "string",
+             *             "file": "string",
+             *             "kubernetesVersion": "string",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string",
+             *             "severity": "error"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['preview-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9558,7 +13289,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "environment": "string",
+             *           "healthStatus": "string",
+             *           "namespace": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string",
+             *           "tenant": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['deployment-status-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9620,7 +13369,42 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "application": "string",
+             *           "current": true,
+             *           "desired": {
+             *             "by": {
+             *               "kind": "string",
+             *               "id": "string",
+             *               "actor": "string"
+             *             },
+             *             "digest": "string",
+             *             "revision": "string",
+             *             "since": "2019-08-24T14:15:22Z",
+             *             "version": "string"
+             *           },
+             *           "environment": "string",
+             *           "healthySince": "2019-08-24T14:15:22Z",
+             *           "live": {
+             *             "healthStatus": "string",
+             *             "reportedAt": "2019-08-24T14:15:22Z",
+             *             "revision": "string",
+             *             "syncStatus": "string",
+             *             "version": "string"
+             *           },
+             *           "service": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['deployment-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9671,7 +13455,44 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "delivery": {
+             *             "validateOnGenerate": true,
+             *             "validateOnPreview": true
+             *           },
+             *           "destination": {
+             *             "allowSharedNamespace": true,
+             *             "namespaceTemplate": "string",
+             *             "server": "string"
+             *           },
+             *           "environment": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kubernetesVersion": "string",
+             *           "kubernetesVersionSource": "string",
+             *           "name": "string",
+             *           "position": 0,
+             *           "production": true,
+             *           "syncPolicy": {
+             *             "automated": true,
+             *             "prune": true,
+             *             "selfHeal": true,
+             *             "syncOptions": [
+             *               "string"
+             *             ]
+             *           },
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['project-environment-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9716,12 +13537,44 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "delivery": {
+             *         "validateOnGenerate": true,
+             *         "validateOnPreview": true
+             *       },
+             *       "destination": {
+             *         "allowSharedNamespace": true,
+             *         "namespaceTemplate": "string",
+             *         "server": "string"
+             *       },
+             *       "environment": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "kubernetesVersionSource": "string",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "syncPolicy": {
+             *         "automated": true,
+             *         "prune": true,
+             *         "selfHeal": true,
+             *         "syncOptions": [
+             *           "string"
+             *         ]
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9772,7 +13625,39 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "delivery": {
+             *         "validateOnGenerate": true,
+             *         "validateOnPreview": true
+             *       },
+             *       "destination": {
+             *         "allowSharedNamespace": true,
+             *         "namespaceTemplate": "string",
+             *         "server": "string"
+             *       },
+             *       "environment": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "kubernetesVersionSource": "string",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "syncPolicy": {
+             *         "automated": true,
+             *         "prune": true,
+             *         "selfHeal": true,
+             *         "syncOptions": [
+             *           "string"
+             *         ]
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9815,7 +13700,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string"
+             *     }
+             */
+            'application/json': components['schemas']['target-removal'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9879,7 +13771,39 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "delivery": {
+             *         "validateOnGenerate": true,
+             *         "validateOnPreview": true
+             *       },
+             *       "destination": {
+             *         "allowSharedNamespace": true,
+             *         "namespaceTemplate": "string",
+             *         "server": "string"
+             *       },
+             *       "environment": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kubernetesVersion": "string",
+             *       "kubernetesVersionSource": "string",
+             *       "name": "string",
+             *       "position": 0,
+             *       "production": true,
+             *       "syncPolicy": {
+             *         "automated": true,
+             *         "prune": true,
+             *         "selfHeal": true,
+             *         "syncOptions": [
+             *           "string"
+             *         ]
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['environment'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9926,7 +13850,29 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "breakGlassSessions": [
+             *         "string"
+             *       ],
+             *       "freezes": [
+             *         "string"
+             *       ],
+             *       "pins": [
+             *         "string"
+             *       ],
+             *       "promotions": [
+             *         "string"
+             *       ],
+             *       "releases": [
+             *         "string"
+             *       ],
+             *       "webhookAutoUpdate": true
+             *     }
+             */
+            'application/json': components['schemas']['usage-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -9982,7 +13928,22 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "items": [
+             *         {
+             *           "path": "string",
+             *           "sha": "string",
+             *           "size": 0
+             *         }
+             *       ],
+             *       "ref": "string"
+             *     }
+             */
+            'application/json': components['schemas']['file-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10038,7 +13999,19 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "path": "string",
+             *       "ref": "string",
+             *       "commit": "string",
+             *       "sha": "string",
+             *       "size": 0,
+             *       "content": "string"
+             *     }
+             */
+            'application/json': components['schemas']['file-content'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10085,7 +14058,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "created": true,
+             *       "path": "string"
+             *     }
+             */
+            'application/json': components['schemas']['file-commit'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10132,7 +14114,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string",
+             *       "created": true,
+             *       "path": "string"
+             *     }
+             */
+            'application/json': components['schemas']['file-commit'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10180,7 +14171,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "reason": "string",
+             *           "scope": "string",
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "stopTheLine": {
+             *         "changedAt": "2019-08-24T14:15:22Z",
+             *         "changedBy": null,
+             *         "enabled": true,
+             *         "reason": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['project-freeze-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10236,12 +14250,25 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10292,7 +14319,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10327,8 +14367,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -10396,7 +14436,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "reason": "string",
+             *       "scope": "string",
+             *       "startsAt": "2019-08-24T14:15:22Z",
+             *       "stopTheLine": true
+             *     }
+             */
+            'application/json': components['schemas']['freeze'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10441,7 +14494,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "environment": "string",
+             *           "reason": "string",
+             *           "releaseId": "string",
+             *           "pinnedBy": "string",
+             *           "pinnedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['pin-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10492,7 +14563,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "releases": {
+             *         "autoDeploy": true
+             *       },
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['projects-by-slug-policy'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10548,7 +14632,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "releases": {
+             *         "autoDeploy": true
+             *       },
+             *       "validation": {
+             *         "deprecations": "string",
+             *         "errors": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['patch-projects-by-slug-policy-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10606,12 +14703,134 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Created */
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "received": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "required": [
+             *           {
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "causes": [
+             *         {
+             *           "cause": "string",
+             *           "details": {
+             *             "freezes": [
+             *               {
+             *                 "endsAt": "2019-08-24T14:15:22Z",
+             *                 "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                 "name": "string",
+             *                 "reason": "string",
+             *                 "scope": "string",
+             *                 "startsAt": "2019-08-24T14:15:22Z",
+             *                 "stopTheLine": true
+             *               }
+             *             ],
+             *             "perPolicy": [
+             *               {
+             *                 "met": true,
+             *                 "name": "string",
+             *                 "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *                 "received": 0,
+             *                 "required": 0
+             *               }
+             *             ],
+             *             "releases": [
+             *               {
+             *                 "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *                 "status": "Validating",
+             *                 "tenant": "string"
+             *               }
+             *             ],
+             *             "unverified": [
+             *               {
+             *                 "reason": "string",
+             *                 "service": "string",
+             *                 "tenant": "string",
+             *                 "version": "string"
+             *               }
+             *             ]
+             *           },
+             *           "message": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "sourceEnvironment": "string",
+             *       "status": "Evaluating",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "property1": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         },
+             *         "property2": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       },
+             *       "targetEnvironment": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10669,7 +14888,103 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "breakGlass": {
+             *             "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *             "justification": "string",
+             *             "userId": "string",
+             *             "endsAt": "2019-08-24T14:15:22Z"
+             *           },
+             *           "causes": [
+             *             {
+             *               "cause": "string",
+             *               "details": {
+             *                 "freezes": [
+             *                   {
+             *                     "endsAt": "2019-08-24T14:15:22Z",
+             *                     "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                     "name": "string",
+             *                     "reason": "string",
+             *                     "scope": "string",
+             *                     "startsAt": "2019-08-24T14:15:22Z",
+             *                     "stopTheLine": true
+             *                   }
+             *                 ],
+             *                 "perPolicy": [
+             *                   {
+             *                     "met": true,
+             *                     "name": "string",
+             *                     "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *                     "received": 0,
+             *                     "required": 0
+             *                   }
+             *                 ],
+             *                 "releases": [
+             *                   {
+             *                     "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *                     "status": "Validating",
+             *                     "tenant": "string"
+             *                   }
+             *                 ],
+             *                 "unverified": [
+             *                   {
+             *                     "reason": "string",
+             *                     "service": "string",
+             *                     "tenant": "string",
+             *                     "version": "string"
+             *                   }
+             *                 ]
+             *               },
+             *               "message": "string"
+             *             }
+             *           ],
+             *           "commitSha": "string",
+             *           "committedAt": "2019-08-24T14:15:22Z",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "string",
+             *           "finishedAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "moves": [
+             *             {
+             *               "changes": [
+             *                 {
+             *                   "tag": "string",
+             *                   "workload": "string"
+             *                 }
+             *               ],
+             *               "tenant": "string",
+             *               "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *             }
+             *           ],
+             *           "project": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "sourceEnvironment": "string",
+             *           "status": "Evaluating",
+             *           "statusReason": "string",
+             *           "sync": {
+             *             "property1": {
+             *               "healthStatus": "string",
+             *               "syncStatus": "string"
+             *             },
+             *             "property2": {
+             *               "healthStatus": "string",
+             *               "syncStatus": "string"
+             *             }
+             *           },
+             *           "targetEnvironment": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "workflowId": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10747,7 +15062,57 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "replicas": 0,
+             *               "tag": "string",
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "commitSha": "string",
+             *           "committedAt": "2019-08-24T14:15:22Z",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "createdBy": "string",
+             *           "environment": "string",
+             *           "finishedAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "kind": "release",
+             *           "project": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "rollbackOf": "string",
+             *           "status": "Validating",
+             *           "statusReason": null,
+             *           "sync": {
+             *             "health": "string",
+             *             "status": "string"
+             *           },
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "title": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "validationSummary": {
+             *             "deprecations": 0,
+             *             "errors": 0,
+             *             "warnings": 0
+             *           },
+             *           "waitingBehind": "string",
+             *           "workflowId": "string"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10801,12 +15166,313 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
+        };
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10879,7 +15545,105 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvalPolicies": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "requiredApprovals": 0
+             *         }
+             *       ],
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "changes": [
+             *         {
+             *           "tag": "string",
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "environment": "string",
+             *       "freezes": [
+             *         {
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "reason": "string",
+             *           "scope": "string",
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "outcome": {
+             *         "reason": null,
+             *         "status": "string"
+             *       },
+             *       "pin": {
+             *         "tenant": "string",
+             *         "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *         "environment": "string",
+             *         "reason": "string",
+             *         "releaseId": "string",
+             *         "pinnedBy": "string",
+             *         "pinnedAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "policies": {
+             *         "blocked": true,
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "failedEnforced": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         },
+             *         "violations": 0
+             *       },
+             *       "project": "string",
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "validation": {
+             *         "blocked": true,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "resources": [
+             *           {
+             *             "file": "string",
+             *             "resource": "string",
+             *             "results": [
+             *               {
+             *                 "deprecation": true,
+             *                 "environment": "string",
+             *                 "kubernetesVersion": "string",
+             *                 "message": "string",
+             *                 "path": "string",
+             *                 "resource": "string",
+             *                 "severity": "error"
+             *               }
+             *             ]
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-releases-preview-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10928,7 +15692,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "hasToken": true,
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "url": null
+             *     }
+             */
+            'application/json': components['schemas']['projects-by-slug-remote'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -10974,7 +15747,16 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "hasToken": true,
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "url": null
+             *     }
+             */
+            'application/json': components['schemas']['projects-by-slug-remote'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11006,8 +15788,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -11061,7 +15843,15 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "environment": "string",
+             *       "seconds": 0
+             *     }
+             */
+            'application/json': components['schemas']['soak-time'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11108,7 +15898,15 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "environment": "string",
+             *       "seconds": 0
+             *     }
+             */
+            'application/json': components['schemas']['soak-time'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11158,7 +15956,27 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "catalogueTenantId": "115c31c6-de6e-45fb-b58e-9c5147df4c5b",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "namespaceTemplate": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "projectSlug": "string",
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['project-tenant-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11200,12 +16018,27 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "catalogueTenantId": "115c31c6-de6e-45fb-b58e-9c5147df4c5b",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "namespaceTemplate": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "projectSlug": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11254,7 +16087,23 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "autoUpdateEnvironments": [
+             *         "string"
+             *       ],
+             *       "configured": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "imageFilter": "string",
+             *       "previousSecretValidUntil": "string",
+             *       "project": "string",
+             *       "tagFilter": null,
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['webhook-setting-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11298,12 +16147,53 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Already there: the same answer as the create that made it */
         200: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "autoUpdateEnvironments": [
+             *         "string"
+             *       ],
+             *       "configured": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "imageFilter": "string",
+             *       "previousSecretValidUntil": "string",
+             *       "project": "string",
+             *       "secret": "string",
+             *       "tagFilter": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['put-projects-by-slug-webhook-settings-result'];
+          };
+        };
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "autoUpdateEnvironments": [
+             *         "string"
+             *       ],
+             *       "configured": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "imageFilter": "string",
+             *       "previousSecretValidUntil": "string",
+             *       "project": "string",
+             *       "secret": "string",
+             *       "tagFilter": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['put-projects-by-slug-webhook-settings-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11335,8 +16225,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -11390,7 +16280,15 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "previousSecretValidUntil": "2019-08-24T14:15:22Z",
+             *       "secret": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-webhook-settings-rotate-secret-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11444,7 +16342,43 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "active": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "events": [
+             *             "string"
+             *           ],
+             *           "hasSecret": true,
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "retry": {
+             *             "attempts": 0,
+             *             "backoffMs": 0
+             *           },
+             *           "settings": {
+             *             "channel": "string",
+             *             "host": "string",
+             *             "mode": "string",
+             *             "recipients": [
+             *               "string"
+             *             ],
+             *             "url": "string"
+             *           },
+             *           "throttledUntil": "string",
+             *           "type": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['channel-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11495,12 +16429,43 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11551,7 +16516,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11586,8 +16582,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -11650,7 +16646,38 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "active": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "events": [
+             *         "string"
+             *       ],
+             *       "hasSecret": true,
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "retry": {
+             *         "attempts": 0,
+             *         "backoffMs": 0
+             *       },
+             *       "settings": {
+             *         "channel": "string",
+             *         "host": "string",
+             *         "mode": "string",
+             *         "recipients": [
+             *           "string"
+             *         ],
+             *         "url": "string"
+             *       },
+             *       "throttledUntil": "string",
+             *       "type": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['channel'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11702,7 +16729,30 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "attempt": 0,
+             *           "channelId": "5f6d08bc-455a-4532-98b8-19e2cee51160",
+             *           "durationMs": 0,
+             *           "error": null,
+             *           "event": "string",
+             *           "eventId": "d6703cc8-9e79-415d-ac03-a4dc7f6ab43c",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "recipient": "string",
+             *           "responseBody": null,
+             *           "responseStatus": 0,
+             *           "status": "string",
+             *           "timestamp": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['delivery-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11757,7 +16807,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "results": [
+             *         {
+             *           "attempts": 0,
+             *           "durationMs": 0,
+             *           "error": null,
+             *           "recipient": "string",
+             *           "responseBody": null,
+             *           "responseStatus": 0,
+             *           "retryAfterMs": 0,
+             *           "status": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['post-projects-by-slug-webhooks-by-id-test-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -11806,7 +16874,166 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "image": {
+             *             "repository": "string",
+             *             "tag": "string"
+             *           },
+             *           "name": "string",
+             *           "overrides": {
+             *             "environments": {
+             *               "property1": {
+             *                 "tag": "string",
+             *                 "replicas": 0,
+             *                 "variables": {
+             *                   "property1": "string",
+             *                   "property2": "string"
+             *                 },
+             *                 "resources": {
+             *                   "requests": {
+             *                     "cpu": "string",
+             *                     "memory": "string"
+             *                   },
+             *                   "limits": {
+             *                     "cpu": "string",
+             *                     "memory": "string"
+             *                   }
+             *                 }
+             *               },
+             *               "property2": {
+             *                 "tag": "string",
+             *                 "replicas": 0,
+             *                 "variables": {
+             *                   "property1": "string",
+             *                   "property2": "string"
+             *                 },
+             *                 "resources": {
+             *                   "requests": {
+             *                     "cpu": "string",
+             *                     "memory": "string"
+             *                   },
+             *                   "limits": {
+             *                     "cpu": "string",
+             *                     "memory": "string"
+             *                   }
+             *                 }
+             *               }
+             *             },
+             *             "tenants": {
+             *               "property1": {
+             *                 "property1": {
+             *                   "tag": "string",
+             *                   "replicas": 0,
+             *                   "variables": {
+             *                     "property1": "string",
+             *                     "property2": "string"
+             *                   },
+             *                   "resources": {
+             *                     "requests": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     },
+             *                     "limits": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     }
+             *                   }
+             *                 },
+             *                 "property2": {
+             *                   "tag": "string",
+             *                   "replicas": 0,
+             *                   "variables": {
+             *                     "property1": "string",
+             *                     "property2": "string"
+             *                   },
+             *                   "resources": {
+             *                     "requests": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     },
+             *                     "limits": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     }
+             *                   }
+             *                 }
+             *               },
+             *               "property2": {
+             *                 "property1": {
+             *                   "tag": "string",
+             *                   "replicas": 0,
+             *                   "variables": {
+             *                     "property1": "string",
+             *                     "property2": "string"
+             *                   },
+             *                   "resources": {
+             *                     "requests": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     },
+             *                     "limits": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     }
+             *                   }
+             *                 },
+             *                 "property2": {
+             *                   "tag": "string",
+             *                   "replicas": 0,
+             *                   "variables": {
+             *                     "property1": "string",
+             *                     "property2": "string"
+             *                   },
+             *                   "resources": {
+             *                     "requests": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     },
+             *                     "limits": {
+             *                       "cpu": "string",
+             *                       "memory": "string"
+             *                     }
+             *                   }
+             *                 }
+             *               }
+             *             }
+             *           },
+             *           "ports": [
+             *             {
+             *               "containerPort": 0,
+             *               "name": "string"
+             *             }
+             *           ],
+             *           "probes": {
+             *             "liveness": {},
+             *             "readiness": {},
+             *             "startup": {}
+             *           },
+             *           "replicas": 0,
+             *           "resources": {
+             *             "requests": {
+             *               "cpu": "string",
+             *               "memory": "string"
+             *             }
+             *           },
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           }
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['workload-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12008,12 +17235,180 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "extraManifests": [
+             *         {
+             *           "content": "string",
+             *           "name": "string"
+             *         }
+             *       ],
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "image": {
+             *         "repository": "string",
+             *         "tag": "string"
+             *       },
+             *       "name": "string",
+             *       "overrides": {
+             *         "environments": {
+             *           "property1": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           }
+             *         },
+             *         "tenants": {
+             *           "property1": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           }
+             *         }
+             *       },
+             *       "ports": [
+             *         {
+             *           "containerPort": 0,
+             *           "name": "string"
+             *         }
+             *       ],
+             *       "probes": {
+             *         "liveness": {
+             *           "httpGet": {
+             *             "path": 0,
+             *             "port": 0
+             *           }
+             *         }
+             *       },
+             *       "replicas": 0,
+             *       "resources": {
+             *         "requests": {
+             *           "cpu": "string",
+             *           "memory": "string"
+             *         }
+             *       },
+             *       "source": {
+             *         "kind": "string",
+             *         "name": "string",
+             *         "version": "string"
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "variables": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['workload-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12064,7 +17459,161 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "image": {
+             *         "repository": "string",
+             *         "tag": "string"
+             *       },
+             *       "name": "string",
+             *       "overrides": {
+             *         "environments": {
+             *           "property1": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           }
+             *         },
+             *         "tenants": {
+             *           "property1": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           }
+             *         }
+             *       },
+             *       "ports": [
+             *         {
+             *           "containerPort": 0,
+             *           "name": "string"
+             *         }
+             *       ],
+             *       "probes": {
+             *         "liveness": {},
+             *         "readiness": {},
+             *         "startup": {}
+             *       },
+             *       "replicas": 0,
+             *       "resources": {
+             *         "requests": {
+             *           "cpu": "string",
+             *           "memory": "string"
+             *         }
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "variables": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['workload'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12107,7 +17656,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string"
+             *     }
+             */
+            'application/json': components['schemas']['target-removal'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12316,7 +17872,175 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "extraManifests": [
+             *         {
+             *           "content": "string",
+             *           "name": "string"
+             *         }
+             *       ],
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "image": {
+             *         "repository": "string",
+             *         "tag": "string"
+             *       },
+             *       "name": "string",
+             *       "overrides": {
+             *         "environments": {
+             *           "property1": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "tag": "string",
+             *             "replicas": 0,
+             *             "variables": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             },
+             *             "resources": {
+             *               "requests": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               },
+             *               "limits": {
+             *                 "cpu": "string",
+             *                 "memory": "string"
+             *               }
+             *             }
+             *           }
+             *         },
+             *         "tenants": {
+             *           "property1": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           },
+             *           "property2": {
+             *             "property1": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             },
+             *             "property2": {
+             *               "tag": "string",
+             *               "replicas": 0,
+             *               "variables": {
+             *                 "property1": "string",
+             *                 "property2": "string"
+             *               },
+             *               "resources": {
+             *                 "requests": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 },
+             *                 "limits": {
+             *                   "cpu": "string",
+             *                   "memory": "string"
+             *                 }
+             *               }
+             *             }
+             *           }
+             *         }
+             *       },
+             *       "ports": [
+             *         {
+             *           "containerPort": 0,
+             *           "name": "string"
+             *         }
+             *       ],
+             *       "probes": {
+             *         "liveness": {
+             *           "httpGet": {
+             *             "path": 0,
+             *             "port": 0
+             *           }
+             *         }
+             *       },
+             *       "replicas": 0,
+             *       "resources": {
+             *         "requests": {
+             *           "cpu": "string",
+             *           "memory": "string"
+             *         }
+             *       },
+             *       "source": {
+             *         "kind": "string",
+             *         "name": "string",
+             *         "version": "string"
+             *       },
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "variables": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
+             *     }
+             */
+            'application/json': components['schemas']['workload-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12361,7 +18085,129 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "received": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "required": [
+             *           {
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "causes": [
+             *         {
+             *           "cause": "string",
+             *           "details": {
+             *             "freezes": [
+             *               {
+             *                 "endsAt": "2019-08-24T14:15:22Z",
+             *                 "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                 "name": "string",
+             *                 "reason": "string",
+             *                 "scope": "string",
+             *                 "startsAt": "2019-08-24T14:15:22Z",
+             *                 "stopTheLine": true
+             *               }
+             *             ],
+             *             "perPolicy": [
+             *               {
+             *                 "met": true,
+             *                 "name": "string",
+             *                 "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *                 "received": 0,
+             *                 "required": 0
+             *               }
+             *             ],
+             *             "releases": [
+             *               {
+             *                 "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *                 "status": "Validating",
+             *                 "tenant": "string"
+             *               }
+             *             ],
+             *             "unverified": [
+             *               {
+             *                 "reason": "string",
+             *                 "service": "string",
+             *                 "tenant": "string",
+             *                 "version": "string"
+             *               }
+             *             ]
+             *           },
+             *           "message": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "sourceEnvironment": "string",
+             *       "status": "Evaluating",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "property1": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         },
+             *         "property2": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       },
+             *       "targetEnvironment": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12423,7 +18269,129 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "received": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "required": [
+             *           {
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "causes": [
+             *         {
+             *           "cause": "string",
+             *           "details": {
+             *             "freezes": [
+             *               {
+             *                 "endsAt": "2019-08-24T14:15:22Z",
+             *                 "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                 "name": "string",
+             *                 "reason": "string",
+             *                 "scope": "string",
+             *                 "startsAt": "2019-08-24T14:15:22Z",
+             *                 "stopTheLine": true
+             *               }
+             *             ],
+             *             "perPolicy": [
+             *               {
+             *                 "met": true,
+             *                 "name": "string",
+             *                 "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *                 "received": 0,
+             *                 "required": 0
+             *               }
+             *             ],
+             *             "releases": [
+             *               {
+             *                 "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *                 "status": "Validating",
+             *                 "tenant": "string"
+             *               }
+             *             ],
+             *             "unverified": [
+             *               {
+             *                 "reason": "string",
+             *                 "service": "string",
+             *                 "tenant": "string",
+             *                 "version": "string"
+             *               }
+             *             ]
+             *           },
+             *           "message": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "sourceEnvironment": "string",
+             *       "status": "Evaluating",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "property1": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         },
+             *         "property2": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       },
+             *       "targetEnvironment": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12483,7 +18451,129 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "received": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "required": [
+             *           {
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "causes": [
+             *         {
+             *           "cause": "string",
+             *           "details": {
+             *             "freezes": [
+             *               {
+             *                 "endsAt": "2019-08-24T14:15:22Z",
+             *                 "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *                 "name": "string",
+             *                 "reason": "string",
+             *                 "scope": "string",
+             *                 "startsAt": "2019-08-24T14:15:22Z",
+             *                 "stopTheLine": true
+             *               }
+             *             ],
+             *             "perPolicy": [
+             *               {
+             *                 "met": true,
+             *                 "name": "string",
+             *                 "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *                 "received": 0,
+             *                 "required": 0
+             *               }
+             *             ],
+             *             "releases": [
+             *               {
+             *                 "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *                 "status": "Validating",
+             *                 "tenant": "string"
+             *               }
+             *             ],
+             *             "unverified": [
+             *               {
+             *                 "reason": "string",
+             *                 "service": "string",
+             *                 "tenant": "string",
+             *                 "version": "string"
+             *               }
+             *             ]
+             *           },
+             *           "message": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "sourceEnvironment": "string",
+             *       "status": "Evaluating",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "property1": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         },
+             *         "property2": {
+             *           "healthStatus": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       },
+             *       "targetEnvironment": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12537,7 +18627,46 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "audit": [
+             *         {
+             *           "action": "string",
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "category": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "details": {},
+             *           "gitCommitSha": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *           "resourceId": null,
+             *           "resourceType": "string",
+             *           "status": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": null
+             *         }
+             *       ],
+             *       "nextCursor": "string",
+             *       "promotionId": "3eaf888b-516c-4eac-ac00-1312640986a2",
+             *       "timeline": [
+             *         {
+             *           "actor": null,
+             *           "commitSha": "string",
+             *           "result": {},
+             *           "step": "string",
+             *           "time": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['promotion-history-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12588,7 +18717,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12650,7 +18926,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12710,7 +19133,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12761,7 +19331,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12815,7 +19532,46 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "audit": [
+             *         {
+             *           "action": "string",
+             *           "actor": "string",
+             *           "actorType": "string",
+             *           "category": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "details": {},
+             *           "gitCommitSha": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *           "resourceId": null,
+             *           "resourceType": "string",
+             *           "status": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b",
+             *           "workflowId": null
+             *         }
+             *       ],
+             *       "nextCursor": null,
+             *       "releaseId": "829d5913-a352-42a5-be6f-1526f30c0c85",
+             *       "timeline": [
+             *         {
+             *           "actor": null,
+             *           "commitSha": "string",
+             *           "result": {},
+             *           "step": "string",
+             *           "time": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['history-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12877,7 +19633,154 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12928,7 +19831,25 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "description": "string",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "memberCount": 0,
+             *           "name": "string",
+             *           "slug": "string",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['team-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -12968,12 +19889,25 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "memberCount": 0,
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['team'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13022,7 +19956,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "memberCount": 0,
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['team'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13055,8 +20002,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -13108,7 +20055,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "description": "string",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "memberCount": 0,
+             *       "name": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['team'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13158,7 +20118,23 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "addedAt": "2019-08-24T14:15:22Z",
+             *           "email": "string",
+             *           "name": "string",
+             *           "organizationRole": "string",
+             *           "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['team-member-list'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13199,12 +20175,23 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
+        /** @description Created */
         201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "addedAt": "2019-08-24T14:15:22Z",
+             *       "email": "string",
+             *       "name": "string",
+             *       "organizationRole": "string",
+             *       "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *     }
+             */
+            'application/json': components['schemas']['team-member'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13253,8 +20240,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -13306,7 +20293,22 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "catalogueTenantId": "115c31c6-de6e-45fb-b58e-9c5147df4c5b",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "namespaceTemplate": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "projectSlug": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13347,7 +20349,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "commit": "string"
+             *     }
+             */
+            'application/json': components['schemas']['target-removal'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13395,7 +20404,22 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "catalogueTenantId": "115c31c6-de6e-45fb-b58e-9c5147df4c5b",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "namespaceTemplate": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "projectSlug": "string",
+             *       "slug": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['tenant'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13442,7 +20466,20 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "environment": "string",
+             *       "reason": "string",
+             *       "releaseId": "string",
+             *       "pinnedBy": "string",
+             *       "pinnedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['pin'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13477,8 +20514,8 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Done, no body */
+        204: {
           headers: {
             [name: string]: unknown;
           };
@@ -13539,12 +20576,159 @@ export interface paths {
         };
       };
       responses: {
-        /** @description Success */
-        200: {
+        /** @description Created */
+        201: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "approvals": {
+             *         "decisions": [
+             *           {
+             *             "actor": "string",
+             *             "at": "2019-08-24T14:15:22Z",
+             *             "comment": null,
+             *             "decision": "string",
+             *             "userId": "2c4a230c-5085-4924-a3e1-25fb4fc5965b"
+             *           }
+             *         ],
+             *         "received": 0,
+             *         "required": [
+             *           {
+             *             "allowSelfApproval": true,
+             *             "name": "string",
+             *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *             "requiredApprovals": 0
+             *           }
+             *         ]
+             *       },
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "commitSha": "string",
+             *       "committedAt": "2019-08-24T14:15:22Z",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "createdBy": "string",
+             *       "environment": "string",
+             *       "finishedAt": "2019-08-24T14:15:22Z",
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "kind": "release",
+             *       "links": {
+             *         "history": "string",
+             *         "workflow": null
+             *       },
+             *       "policies": {
+             *         "evaluations": {
+             *           "blocked": true,
+             *           "results": [
+             *             {
+             *               "blocked": true,
+             *               "name": "string",
+             *               "passed": true,
+             *               "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
+             *               "results": [
+             *                 {
+             *                   "mode": "string",
+             *                   "passed": true,
+             *                   "ruleId": "string",
+             *                   "skipped": true,
+             *                   "type": "string",
+             *                   "violationCount": 0,
+             *                   "violations": [
+             *                     {
+             *                       "file": "string",
+             *                       "kind": "string",
+             *                       "message": "string",
+             *                       "name": "string",
+             *                       "path": "string"
+             *                     }
+             *                   ]
+             *                 }
+             *               ]
+             *             }
+             *           ]
+             *         },
+             *         "failed": [
+             *           "string"
+             *         ],
+             *         "summary": {
+             *           "failedAudit": 0,
+             *           "failedEnforce": 0,
+             *           "policies": 0,
+             *           "rules": 0
+             *         }
+             *       },
+             *       "project": "string",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
+             *       "status": "string",
+             *       "statusReason": null,
+             *       "sync": {
+             *         "health": "string",
+             *         "status": "string"
+             *       },
+             *       "tenant": "string",
+             *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
+             *       "title": "string",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "validation": {
+             *         "blocked": true,
+             *         "digest": "string",
+             *         "environments": [
+             *           {
+             *             "environment": "string",
+             *             "kubernetesVersion": "string"
+             *           }
+             *         ],
+             *         "files": 0,
+             *         "policy": {
+             *           "deprecations": "string",
+             *           "errors": "string"
+             *         },
+             *         "results": [
+             *           {
+             *             "severity": "error",
+             *             "message": "string",
+             *             "path": "string",
+             *             "resource": "string"
+             *           }
+             *         ],
+             *         "summary": {
+             *           "deprecations": 0,
+             *           "errors": 0,
+             *           "warnings": 0
+             *         }
+             *       },
+             *       "validationSummary": {
+             *         "deprecations": 0,
+             *         "errors": 0,
+             *         "warnings": 0
+             *       },
+             *       "waitingBehind": "string",
+             *       "waitingFor": [
+             *         {
+             *           "healthStatus": "string",
+             *           "reportedAt": "2019-08-24T14:15:22Z",
+             *           "revision": "string",
+             *           "service": "string",
+             *           "syncStatus": "string"
+             *         }
+             *       ],
+             *       "workflowId": "string"
+             *     }
+             */
+            'application/json': components['schemas']['release'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13607,7 +20791,62 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "changes": [
+             *         {
+             *           "replicas": 0,
+             *           "tag": "string",
+             *           "variables": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           },
+             *           "workload": "string"
+             *         }
+             *       ],
+             *       "counts": {
+             *         "added": 0,
+             *         "deleted": 0,
+             *         "modified": 0,
+             *         "unchanged": 0
+             *       },
+             *       "environment": "string",
+             *       "rollbackTo": {
+             *         "commitSha": "string",
+             *         "createdAt": "2019-08-24T14:15:22Z",
+             *         "kind": "release",
+             *         "releaseId": "string",
+             *         "sourceId": "string",
+             *         "title": "string",
+             *         "verifiedAt": "2019-08-24T14:15:22Z",
+             *         "versions": {
+             *           "property1": "string",
+             *           "property2": "string"
+             *         },
+             *         "actor": "string"
+             *       },
+             *       "targets": [
+             *         {
+             *           "application": "string",
+             *           "environment": "string",
+             *           "files": [
+             *             {
+             *               "content": null,
+             *               "diff": "string",
+             *               "path": "string",
+             *               "status": "string"
+             *             }
+             *           ],
+             *           "service": "string",
+             *           "tenant": "string"
+             *         }
+             *       ],
+             *       "tenant": "string"
+             *     }
+             */
+            'application/json': components['schemas']['post-tenants-by-tenant-envs-by-env-rollback-preview-result'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13653,7 +20892,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['healthz'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13701,7 +20947,9 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'text/plain': string;
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13749,7 +20997,14 @@ export interface paths {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            /**
+             * @example {
+             *       "status": "string"
+             *     }
+             */
+            'application/json': components['schemas']['readyz'];
+          };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
         default: {
@@ -13779,6 +21034,73 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    'access-overview-list': {
+      /** Format: date-time */
+      generatedAt: string;
+      grants: {
+        byResourceType: {
+          project?: number;
+        };
+        byRole: {
+          admin?: number;
+          member?: number;
+        };
+        total: number;
+      };
+      members: {
+        byRole: {
+          admin: number;
+          member: number;
+          owner: number;
+          viewer: number;
+        };
+        total: number;
+      };
+      organization: components['schemas']['organization-plan'];
+      pendingInvitations: number;
+      privileged: {
+        email: string;
+        /** @enum {string} */
+        role: 'owner' | 'admin' | 'member' | 'viewer';
+        /** Format: uuid */
+        userId: string;
+      }[];
+      teams: {
+        grants: number;
+        /** Format: uuid */
+        id: string;
+        members: number;
+        name: string;
+        slug: string;
+      }[];
+    };
+    'access-resource': {
+      id: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      type: string;
+    };
+    'agent-binding': {
+      /** Format: uuid */
+      clusterId: string;
+      /** Format: date-time */
+      createdAt: string;
+      environments: components['schemas']['binding-environment'][];
+      /** Format: uuid */
+      id: string;
+      project: {
+        /** Format: uuid */
+        id: string;
+        slug: string;
+      };
+      tenants: {
+        /** Format: uuid */
+        id: string;
+        slug: string;
+      }[];
+      /** Format: date-time */
+      updatedAt: string;
+    };
     /** @description POST /api/v2/agent-bindings: the project (slug), tenants (slug, id or catalogue id) and environments (slugs) of the project that a cluster serves. */
     'agent-binding-create': {
       /** Format: uuid */
@@ -13788,6 +21110,10 @@ export interface components {
       project: string;
       tenants?: string[];
     };
+    'agent-binding-list': {
+      items: components['schemas']['agent-binding'][];
+      nextCursor: string | null;
+    };
     /** @description GET /api/v2/agent-bindings: cursor pagination, optionally one cluster's bindings. */
     'agent-binding-list-query': {
       /** Format: uuid */
@@ -13795,11 +21121,56 @@ export interface components {
       cursor?: string;
       limit?: string;
     };
+    'agent-credential': {
+      agentCredential: string;
+      /** Format: date-time */
+      previousCredentialsExpireAt: string;
+    };
     /** @description POST /api/v2/projects/{slug}/api-keys. */
     'api-key-create': {
       /** Format: display-name */
       name: string;
       scopes: ('read' | 'write' | 'admin' | 'image:update')[];
+    };
+    'api-key-list': {
+      items: {
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: uuid */
+        createdBy: string;
+        /** Format: uuid */
+        id: string;
+        /** Format: date-time */
+        lastUsedAt: string | null;
+        name: string;
+        /** Format: uuid */
+        projectId: string;
+        scopes: string[];
+      }[];
+    };
+    approval: {
+      decisions: components['schemas']['decision'][];
+      received: number;
+      required: components['schemas']['approval-requirement'][];
+    };
+    'approval-policy': {
+      allowSelfApproval: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      eligibleApprovers: components['schemas']['eligible-approver'];
+      enabled: boolean;
+      environments: string[];
+      expiresAfterMinutes: number | null;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      project: string;
+      /** Format: uuid */
+      projectId: string;
+      requiredApprovals: number;
+      tenantIds: string[] | null;
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description POST /api/v2/approval-policies and PUT /api/v2/approval-policies/{id} (the whole policy; project cannot change). */
     'approval-policy-create': {
@@ -13822,6 +21193,75 @@ export interface components {
       tenantSelector?: {
         tenantIds?: string[];
       };
+    };
+    'approval-policy-list': {
+      items: components['schemas']['approval-policy'][];
+      nextCursor: null | string;
+    };
+    'approval-requirement': {
+      allowSelfApproval: boolean;
+      name: string;
+      /** Format: uuid */
+      policyId: string;
+      requiredApprovals: number;
+    };
+    'artifact-validation': {
+      files: string[];
+      kubernetesVersion: string;
+      results: components['schemas']['validation-result'][];
+      summary: {
+        errors: number;
+        warnings: number;
+      };
+      valid: boolean;
+    };
+    'audit-chain-verification': {
+      brokenAt?: {
+        entryId: string;
+        /** @enum {string} */
+        problem: 'hash_mismatch' | 'broken_link';
+        seq: string;
+      };
+      checked: number;
+      nextCursor: string | null;
+      ok: boolean;
+    };
+    'audit-entry': {
+      action: string;
+      actor: string;
+      actorType: string;
+      category: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description What the action did: its own fields per action */
+      details: {
+        [key: string]: unknown;
+      };
+      gitCommitSha: string | null;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: uuid */
+      projectId: string | null;
+      /** Format: uuid */
+      requestId: string | null;
+      resourceId: null | string;
+      resourceType: string | null;
+      status: string;
+      /** Format: uuid */
+      tenantId: string | null;
+      /** Format: uuid */
+      userId: string | null;
+      workflowId: null | string;
+    };
+    'audit-event-list': {
+      items: components['schemas']['audit-entry'][];
+      nextCursor: string | null;
+    };
+    'audit-log-list': {
+      items: components['schemas']['audit-entry'][];
+      nextCursor: string | null;
     };
     /** @description Filters of GET /api/v2/audit-logs. Every value arrives as a string. */
     'audit-logs-query': {
@@ -13871,6 +21311,31 @@ export interface components {
        */
       to?: string;
     };
+    'audit-report-list': {
+      /** @description Count by action */
+      byAction: {
+        [key: string]: number;
+      };
+      byActor: {
+        actor: string;
+        actorType: string;
+        count: number;
+      }[];
+      byCategory: {
+        member_management?: number;
+        role_changes?: number;
+      };
+      byOutcome: {
+        success?: number;
+      };
+      /** Format: date-time */
+      from: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: date-time */
+      to: string;
+      total: number;
+    };
     /** @description Paging of GET /api/v2/audit-logs/verification. Every value arrives as a string. */
     'audit-verification-query': {
       /** @description nextCursor of the previous call */
@@ -13897,6 +21362,16 @@ export interface components {
       email: string;
       /** @description Password, 8 to 128 characters (Unicode code points); never truncated */
       password: string;
+    };
+    'auth-me': {
+      memberships: components['schemas']['membership'][];
+      mfa: {
+        recoveryCodesRemaining: number;
+        state: string;
+        totpEnabled: boolean;
+      };
+      organization: components['schemas']['membership'] | null;
+      user: components['schemas']['user'];
     };
     /** @description Disabling MFA or regenerating recovery codes: exactly one of code, recoveryCode */
     'auth-mfa-reauth': {
@@ -13962,6 +21437,53 @@ export interface components {
       /** @description Single-use token from the email link */
       token: string;
     };
+    'binding-environment': {
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string;
+      kubernetesVersionSource: string;
+    };
+    'break-glass': {
+      actions: components['schemas']['audit-entry'][];
+      actor: string;
+      /** Format: date-time */
+      closedAt: string | null;
+      closedBy: string | null;
+      closeReason: string | null;
+      durationMinutes: number;
+      /** Format: date-time */
+      endsAt: string;
+      /** Format: uuid */
+      id: string;
+      justification: string;
+      /** Format: date-time */
+      openedAt: string;
+      /** Format: uuid */
+      organizationId: string;
+      scope: {
+        environments: string[];
+        projects: string[];
+      };
+      /** @enum {string} */
+      status: 'opening' | 'open' | 'closed';
+      /** Format: uuid */
+      userId: string;
+      workflowId: string;
+    };
+    /** @description The break-glass session that lets this through */
+    'break-glass-grant': {
+      /** Format: date-time */
+      endsAt: string;
+      justification: string;
+      /** Format: uuid */
+      sessionId: string;
+      userId: string;
+    };
+    'break-glass-list': {
+      items: components['schemas']['break-glass-session'][];
+      nextCursor: null | string;
+    };
     /** @description POST /api/v2/break-glass: open a break-glass session for the caller. */
     'break-glass-open': {
       durationMinutes: number;
@@ -13972,6 +21494,32 @@ export interface components {
         /** @description Project slugs; empty or absent = every project */
         projects?: string[];
       };
+    };
+    'break-glass-session': {
+      actor: string;
+      /** Format: date-time */
+      closedAt: string | null;
+      closedBy: null | string;
+      closeReason: string | null;
+      durationMinutes: number;
+      /** Format: date-time */
+      endsAt: string;
+      /** Format: uuid */
+      id: string;
+      justification: string;
+      /** Format: date-time */
+      openedAt: string;
+      /** Format: uuid */
+      organizationId: string;
+      scope: {
+        environments: string[];
+        projects: string[];
+      };
+      /** @enum {string} */
+      status: 'opening' | 'open' | 'closed';
+      /** Format: uuid */
+      userId: string;
+      workflowId: string;
     };
     /** @description PUT /api/v2/break-glass/settings: organization roles that may open a break-glass session (owner always included). */
     'break-glass-settings': {
@@ -13987,6 +21535,36 @@ export interface components {
       }[];
       tag: string;
       workload: string;
+    };
+    'catalog-artifact': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      fileCount: number;
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string;
+      name: string;
+      totalBytes: number;
+      version: string;
+    };
+    'catalog-artifact-version': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      fileCount: number;
+      /** @description The files by path */
+      files: {
+        [key: string]: string;
+      };
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string;
+      name: string;
+      totalBytes: number;
+      version: string;
     };
     /** @description Cursor pagination of kustomize base and manifest bundle versions, by name then version. */
     'catalog-list-query': {
@@ -14010,6 +21588,104 @@ export interface components {
       kubernetesVersion?: '1.25' | '1.26' | '1.27' | '1.28' | '1.29' | '1.30' | '1.31' | '1.32';
       name: string;
       version: string;
+    };
+    'catalogue-removal': {
+      projects: {
+        commit: string | null;
+        project: string;
+      }[];
+    };
+    cause: {
+      cause: string;
+      details: components['schemas']['detail'];
+      message: string;
+    };
+    'cause-release': {
+      /** Format: uuid */
+      releaseId: string;
+      /** @enum {string} */
+      status:
+        | 'Validating'
+        | 'Blocked'
+        | 'PendingApproval'
+        | 'AwaitingDeploy'
+        | 'Queued'
+        | 'Deploying'
+        | 'Syncing'
+        | 'Healthy'
+        | 'Failed'
+        | 'Rejected'
+        | 'Cancelled'
+        | 'Expired';
+      tenant: string;
+    };
+    change: {
+      replicas?: number;
+      tag?: string;
+      /** @description Environment variables by name */
+      variables?: {
+        [key: string]: string;
+      };
+      workload: string;
+    };
+    channel: {
+      active: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      events: string[];
+      hasSecret: boolean;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: uuid */
+      projectId: string | null;
+      retry: {
+        attempts: number;
+        backoffMs: number;
+      };
+      settings: components['schemas']['channel-setting'];
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      throttledUntil: string | null;
+      type: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    'channel-list': {
+      items: components['schemas']['channel'][];
+      nextCursor: string | null;
+    };
+    'channel-setting': {
+      channel?: string;
+      host?: string;
+      mode?: string;
+      recipients?: string[];
+      url?: string;
+    };
+    cluster: {
+      agentVersion: string | null;
+      applications: {
+        healthStatus: string;
+        name: string;
+        namespace: string;
+        revision: string;
+        syncStatus: string;
+      }[];
+      /** Format: date-time */
+      applicationsReportedAt: string | null;
+      controllerHealth: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string | null;
+      /** Format: date-time */
+      lastHeartbeatAt: string | null;
+      name: string;
+      /** @enum {string} */
+      status: 'Connected' | 'Disconnected';
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description POST /api/v2/clusters/{clusterId}/commands: authorised as clusters.<id>.commands.<command>; restart needs a workload. */
     'cluster-command': {
@@ -14035,16 +21711,92 @@ export interface components {
       /** @enum {unknown} */
       status?: 'open' | 'resolved';
     };
+    'cluster-list': {
+      items: components['schemas']['cluster'][];
+      nextCursor: null | string;
+    };
     /** @description PATCH /api/v2/clusters/{clusterId}. */
     'cluster-update': {
       description?: string;
       name?: string;
+    };
+    command: {
+      /** Format: uuid */
+      clusterId: string;
+      command: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      finishedAt: string | null;
+      /** Format: uuid */
+      id: string;
+      params: {
+        application?: string;
+        workload?: components['schemas']['workload-ref'];
+      };
+      requestedBy: string;
+      result: {
+        message: string;
+      } | null;
+      /** Format: date-time */
+      sentAt: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+    };
+    'command-list': {
+      items: components['schemas']['command'][];
+      nextCursor: string | null;
+    };
+    'commit-list': {
+      items: {
+        author: {
+          email: string;
+          name: string;
+        };
+        /** Format: date-time */
+        date: string;
+        message: string;
+        push: {
+          /** Format: date-time */
+          at: string;
+          attempts: number;
+          error: null | string;
+          status: string;
+          url: string;
+        } | null;
+        sha: string;
+        /** @description Commit trailers by name */
+        trailers: {
+          [key: string]: string;
+        };
+      }[];
     };
     /** @description GET /api/v2/projects/{slug}/commits. */
     'commits-query': {
       limit?: string;
       path?: string;
       ref?: string;
+    };
+    'compare-list': {
+      commit: string;
+      from: string;
+      items: {
+        differences: {
+          diff?: string;
+          from?: string;
+          to?: string;
+          type: string;
+        }[];
+        presentIn: {
+          from: boolean;
+          to: boolean;
+        };
+        service: string;
+        tenant: string;
+      }[];
+      to: string;
     };
     /** @description GET /api/v2/projects/{slug}/compare?from=&to=: two environments; filters; changedOnly (default true). */
     'compare-query': {
@@ -14057,6 +21809,42 @@ export interface components {
       /** @enum {unknown} */
       type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
     };
+    'config-list': {
+      mfaAvailable: boolean;
+      providers: string[];
+      registrationOpen: boolean;
+    };
+    count: {
+      added: number;
+      deleted: number;
+      modified: number;
+      unchanged: number;
+    };
+    crd: {
+      /** Format: date-time */
+      createdAt: string;
+      group: string;
+      /** Format: uuid */
+      id: string;
+      kind: string;
+      name: string;
+      scope: string;
+      /** Format: date-time */
+      updatedAt: string;
+      versions: string[];
+    };
+    'crd-list': {
+      items: components['schemas']['crd'][];
+    };
+    decision: {
+      actor: string;
+      /** Format: date-time */
+      at: string;
+      comment: null | string;
+      decision: string;
+      /** Format: uuid */
+      userId: string;
+    };
     /** @description GET /api/v2/projects/{slug}/delivery/bootstrap?cluster=: the destination cluster (bound cluster name, in-cluster, or a server's label). */
     'delivery-bootstrap-query': {
       cluster: string;
@@ -14064,6 +21852,27 @@ export interface components {
     /** @description POST /api/v2/projects/{slug}/delivery/generate. */
     'delivery-generate': {
       message?: string;
+    };
+    'delivery-list': {
+      items: {
+        attempt: number;
+        /** Format: uuid */
+        channelId: string;
+        durationMs: number;
+        error: null | string;
+        event: string;
+        /** Format: uuid */
+        eventId: string | null;
+        /** Format: uuid */
+        id: string;
+        recipient: string;
+        responseBody: null | string;
+        responseStatus: number | null;
+        status: string;
+        /** Format: date-time */
+        timestamp: string;
+      }[];
+      nextCursor: string | null;
     };
     /** @description GET /api/v2/projects/{slug}/delivery/preview: filters by tenant, environment, service; changedOnly. */
     'delivery-preview-query': {
@@ -14073,9 +21882,54 @@ export interface components {
       service?: string;
       tenant?: string;
     };
+    'deployment-list': {
+      items: {
+        application: string;
+        current: boolean;
+        desired: {
+          by: {
+            actor: string | null;
+            id: string | null;
+            kind: string | null;
+          };
+          digest: string | null;
+          revision: string | null;
+          /** Format: date-time */
+          since: string | null;
+          version: string | null;
+        } | null;
+        environment: string;
+        /** Format: date-time */
+        healthySince: string | null;
+        live: {
+          healthStatus: string | null;
+          /** Format: date-time */
+          reportedAt: string | null;
+          revision: string | null;
+          syncStatus: string | null;
+          version: string | null;
+        } | null;
+        service: string;
+        tenant: string;
+      }[];
+      nextCursor: null | string;
+    };
     /** @description PUT /api/v2/projects/{slug}/soak-times/{environment}: seconds a version stays verified there before it may be promoted on. */
     'deployment-soak-update': {
       seconds: number;
+    };
+    'deployment-status-list': {
+      items: {
+        environment: string;
+        healthStatus: string;
+        namespace: string;
+        /** Format: date-time */
+        reportedAt: string;
+        revision: string;
+        service: string;
+        syncStatus: string;
+        tenant: string;
+      }[];
     };
     /** @description GET /api/v2/projects/{slug}/deployment-status: the controller's last sync status per tenant, environment and service, optionally filtered. */
     'deployment-status-query': {
@@ -14091,6 +21945,76 @@ export interface components {
       service?: string;
       tenant?: string;
     };
+    'deprecation-list': {
+      deprecations: {
+        deprecatedApiVersion: string;
+        kind: string;
+        message: string;
+        removedInVersion: string;
+        replacementApiVersion: string;
+      }[];
+      version: string;
+    };
+    destination: {
+      allowSharedNamespace: boolean;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      namespaceTemplate: string | null;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      server: string | null;
+    };
+    detail: {
+      freezes?: components['schemas']['freeze'][];
+      perPolicy?: components['schemas']['per-policy'][];
+      releases?: components['schemas']['cause-release'][];
+      unverified?: components['schemas']['unverified'][];
+    };
+    'drift-list': {
+      items: {
+        application: string;
+        /** Format: date-time */
+        detectedAt: string;
+        fields: {
+          desired: string;
+          live: string;
+          path: string;
+        }[];
+        /** Format: uuid */
+        id: string;
+        /** Format: date-time */
+        reportedAt: string;
+        /** Format: date-time */
+        resolvedAt: string | null;
+        resource: string;
+        /** @enum {string} */
+        status: 'open' | 'acknowledged' | 'resolved';
+      }[];
+      nextCursor: string | null;
+    };
+    'eligible-approver': {
+      roles: string[];
+      teams: string[];
+      users: string[];
+    };
+    environment: {
+      /** Format: date-time */
+      createdAt: string;
+      delivery: {
+        validateOnGenerate: boolean;
+        validateOnPreview: boolean;
+      };
+      destination: components['schemas']['destination'];
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string;
+      kubernetesVersionSource: string;
+      name: string;
+      position: number;
+      production: boolean;
+      syncPolicy: components['schemas']['sync-policy'];
+      /** Format: date-time */
+      updatedAt: string;
+    };
     /** @description POST /api/v2/org/environments: appended, or inserted at a 0-based position. */
     'environment-create': {
       /** Format: display-name */
@@ -14098,6 +22022,10 @@ export interface components {
       position?: number;
       production?: boolean;
       slug: string;
+    };
+    'environment-list': {
+      items: components['schemas']['org-environment'][];
+      nextCursor: string | null;
     };
     /** @description PUT /api/v2/org/environments/order: every environment slug exactly once, in the new order. */
     'environment-order': {
@@ -14111,6 +22039,43 @@ export interface components {
     };
     Error: {
       error: string;
+    };
+    'escalation-policy': {
+      aggregation: {
+        by: string;
+      };
+      businessHours: {
+        afterHoursTier?: {
+          [key: string]: unknown;
+        };
+        days: number[];
+        end: string;
+        /** @enum {string} */
+        outside: 'wait' | 'after_hours_tier';
+        start: string;
+        timeZone: string;
+      } | null;
+      cooldownMs: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      repeat: {
+        count: number;
+        intervalMs: number;
+      };
+      tiers: {
+        targets: {
+          /** Format: uuid */
+          id: string;
+          kind: string;
+        }[];
+      }[];
+      timeoutMs: number;
+      triggerEvents: string[];
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description POST /api/v2/notifications/escalation-policies (Pro and Enterprise). */
     'escalation-policy-create': {
@@ -14156,6 +22121,10 @@ export interface components {
       timeoutMs: number;
       triggerEvents: string[];
     };
+    'escalation-policy-list': {
+      items: components['schemas']['escalation-policy'][];
+      nextCursor: string | null;
+    };
     /** @description PATCH /api/v2/notifications/escalation-policies/{id}. */
     'escalation-policy-update': {
       aggregation?: {
@@ -14200,10 +22169,85 @@ export interface components {
       timeoutMs?: number;
       triggerEvents?: string[];
     };
+    'escalation-step': {
+      /** Format: date-time */
+      at: string;
+      cycle: number;
+      tier: number;
+    };
+    features: {
+      features: {
+        api_keys: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        chat_channels: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        crd_upload: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        email_channel: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        escalation_policies: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        in_app_notifications: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        paging_channels: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        service_accounts: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+        webhook_channel: {
+          enabled: boolean;
+          requiredPlan: string;
+        };
+      };
+      plan: string;
+    };
+    file: {
+      content: null | string;
+      diff: string;
+      path: string;
+      status: string;
+    };
+    'file-commit': {
+      commit: string;
+      created: boolean;
+      path: string;
+    };
+    'file-content': {
+      commit: string | null;
+      content: string;
+      path: string;
+      ref: string;
+      sha: string;
+      size: number;
+    };
     /** @description DELETE /api/v2/projects/{slug}/files/content. */
     'file-delete': {
       message: string;
       path: string;
+    };
+    'file-list': {
+      commit: string | null;
+      items: {
+        path: string;
+        sha: string;
+        size: number;
+      }[];
+      ref: string;
     };
     /** @description GET /api/v2/projects/{slug}/files/content. */
     'file-read-query': {
@@ -14220,6 +22264,18 @@ export interface components {
     'files-list-query': {
       path?: string;
       ref?: string;
+    };
+    freeze: {
+      /** Format: date-time */
+      endsAt: string | null;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      reason: string;
+      scope: string;
+      /** Format: date-time */
+      startsAt: string;
+      stopTheLine?: boolean;
     };
     /** @description POST /api/v2/projects/{slug}/freezes and /api/v2/freezes: a one-off (startsAt, endsAt) or recurring (rrule, timeZone, durationMinutes) freeze window. */
     'freeze-create': {
@@ -14248,6 +22304,10 @@ export interface components {
       /** @description IANA time zone of the rule, e.g. Europe/Berlin */
       timeZone?: string | null;
     };
+    'freeze-list': {
+      items: components['schemas']['freeze'][];
+      stopTheLine: components['schemas']['stop-the-line-state'];
+    };
     /** @description PATCH /api/v2/projects/{slug}/freezes/{id} and /api/v2/freezes/{id}: any field; null clears a window field. */
     'freeze-update': {
       durationMinutes?: number | null;
@@ -14275,6 +22335,44 @@ export interface components {
       /** @description IANA time zone of the rule, e.g. Europe/Berlin */
       timeZone?: string | null;
     };
+    grant: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: uuid */
+      id: string;
+      resourceId: string;
+      resourceType: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** Format: uuid */
+      subjectId: string;
+      subjectType: string;
+      via: string;
+    };
+    'grant-list': {
+      items: components['schemas']['permission'][];
+      nextCursor: string | null;
+    };
+    'grant-subject': {
+      actor: string;
+      email: null | string;
+      kind: string;
+      /** Format: uuid */
+      userId: string | null;
+    };
+    healthz: {
+      status: string;
+    };
+    'history-list': {
+      audit: components['schemas']['audit-entry'][];
+      nextCursor: null | string;
+      /** Format: uuid */
+      releaseId: string;
+      timeline: components['schemas']['timeline'][];
+      workflowId: string;
+    };
     /** @description GET /api/v2/iam/audit-report period (default: the last 30 days). */
     'iam-audit-report-query': {
       /** Format: date-time */
@@ -14289,9 +22387,77 @@ export interface components {
       /** @enum {string} */
       resourceType?: 'cluster' | 'project' | 'tenant';
     };
+    'image-update-release': {
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status:
+        | 'Validating'
+        | 'Blocked'
+        | 'PendingApproval'
+        | 'AwaitingDeploy'
+        | 'Queued'
+        | 'Deploying'
+        | 'Syncing'
+        | 'Healthy'
+        | 'Failed'
+        | 'Rejected'
+        | 'Cancelled'
+        | 'Expired';
+      tenant: string;
+    };
+    incident: {
+      /** Format: date-time */
+      acknowledgedAt: string | null;
+      acknowledgedBy: null | string;
+      /** Format: date-time */
+      createdAt: string;
+      dedupKey: string;
+      eventCount: number;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      policyId: string;
+      /** Format: date-time */
+      resolvedAt: string | null;
+      /** @enum {string} */
+      status: 'open' | 'acknowledged' | 'resolved';
+      /** Format: date-time */
+      updatedAt: string;
+      workflowId: string;
+    };
     /** @description The signed acknowledge link of an escalation incident (GET shows a confirmation form, POST acknowledges). */
     'incident-link-query': {
       token: string;
+    };
+    'incident-list': {
+      items: components['schemas']['incident'][];
+      nextCursor: string | null;
+    };
+    invitation: {
+      /** Format: uuid */
+      acceptedBy: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      email: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      invitedBy: string | null;
+      mail: components['schemas']['mail'];
+      /** Format: uuid */
+      organizationId: string;
+      reissueCount: number;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** @enum {string} */
+      status: 'pending' | 'accepted' | 'revoked' | 'expired';
+      /** Format: date-time */
+      updatedAt: string;
+      workflowId: string;
     };
     /** @description POST /api/v1/organizations/{slug}/invitations: target email and role (owners only may invite owners). */
     'invitation-create': {
@@ -14300,12 +22466,29 @@ export interface components {
       /** @enum {string} */
       role: 'owner' | 'admin' | 'member' | 'viewer';
     };
+    'invitation-list': {
+      items: components['schemas']['invitation'][];
+      nextCursor: null | string;
+    };
     /** @description GET /api/v1/organizations/{slug}/invitations filters and cursor pagination. */
     'invitation-list-query': {
       cursor?: string;
       limit?: string;
       /** @enum {string} */
       status?: 'pending' | 'accepted' | 'revoked' | 'expired';
+    };
+    'invitation-preview': {
+      email: string;
+      /** Format: date-time */
+      expiresAt: string;
+      organization: {
+        name: string;
+        slug: string;
+      };
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** @enum {string} */
+      status: 'pending' | 'accepted' | 'revoked' | 'expired';
     };
     /** @description POST /api/v2/k8s/crd: one apiextensions.k8s.io/v1 CustomResourceDefinition as YAML (Enterprise plan). */
     'k8s-crd': {
@@ -14322,10 +22505,62 @@ export interface components {
     'k8s-version-query': {
       version?: string;
     };
+    mail: {
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      error: string | null;
+      /** Format: date-time */
+      sentAt: string | null;
+      status: string;
+    };
+    'manifest-validation': {
+      blocked: boolean;
+      environments: {
+        environment: string;
+        kubernetesVersion: string;
+      }[];
+      files: number;
+      policy: {
+        deprecations: string;
+        errors: string;
+      };
+      results: {
+        deprecation: boolean;
+        environment: string;
+        file: string;
+        kubernetesVersion: string;
+        message: string;
+        path: string;
+        resource: string;
+        /** @enum {string} */
+        severity: 'error' | 'warning' | 'info';
+      }[];
+      summary: components['schemas']['validation-summary'];
+    };
+    'member-list': {
+      items: components['schemas']['organization-member'][];
+      nextCursor: string | null;
+    };
     /** @description PATCH /api/v1/organizations/{slug}/members/{userId}. */
     'member-role-update': {
       /** @enum {string} */
       role: 'owner' | 'admin' | 'member' | 'viewer';
+    };
+    membership: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      slug: string;
+    };
+    move: {
+      changes: {
+        tag: string;
+        workload: string;
+      }[];
+      tenant: string;
+      /** Format: uuid */
+      tenantId?: string;
     };
     /** @description POST /api/v2/notifications/channels: email, team chat, second chat, chat cards, incident paging or alert management. */
     'notification-channel-create': {
@@ -14366,6 +22601,26 @@ export interface components {
       };
       secret?: string | null;
       url?: string;
+    };
+    'notification-list': {
+      items: {
+        /** Format: date-time */
+        createdAt: string;
+        event: string;
+        /** Format: uuid */
+        eventId: string;
+        /** Format: uuid */
+        id: string;
+        /** @description The event's own fields (per event type) */
+        payload: {
+          [key: string]: unknown;
+        };
+        /** Format: uuid */
+        projectId: string | null;
+        read: boolean;
+        title: string;
+      }[];
+      nextCursor: string | null;
     };
     /** @description GET /api/v2/notifications. */
     'notification-list-query': {
@@ -14412,12 +22667,140 @@ export interface components {
       /** Format: email */
       to: string;
     };
+    'notifications-smtp': {
+      configured: boolean;
+      from?: string;
+      hasPassword?: boolean;
+      host?: string;
+      port?: number;
+      security?: string;
+      /** Format: date-time */
+      updatedAt?: string;
+      username?: string;
+    };
+    'notifications-unread-count': {
+      unread: number;
+    };
+    /** @description The OpenAPI 3.1 document of this API */
+    'openapi-document': {
+      components: {
+        schemas: {
+          [key: string]: {
+            [key: string]: unknown;
+          };
+        };
+        securitySchemes?: {
+          [key: string]: {
+            scheme?: string;
+            type?: string;
+          };
+        };
+      };
+      info: {
+        title: string;
+        version: string;
+      };
+      openapi: string;
+      /** @description Path -> method -> operation */
+      paths: {
+        [key: string]: {
+          [key: string]: components['schemas']['openapi-operation'];
+        };
+      };
+    };
+    'openapi-operation': {
+      parameters?: {
+        /** @enum {unknown} */
+        in: 'path' | 'query';
+        name: string;
+        required?: boolean;
+      }[];
+      requestBody?: {
+        content?: {
+          [key: string]: {
+            schema?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        [key: string]: {
+          description: string;
+        };
+      };
+      security?: {
+        [key: string]: string[];
+      }[];
+      summary: string;
+      tags: string[];
+      'x-action'?: string | null;
+    };
+    'org-cdcontroller-token': {
+      /** Format: date-time */
+      createdAt: string | null;
+      exists: boolean;
+      /** Format: date-time */
+      previousTokenValidUntil: string | null;
+    };
+    'org-chart': {
+      name: string;
+      versions: components['schemas']['version'][];
+    };
+    'org-chart-list': {
+      items: {
+        name: string;
+        versions: components['schemas']['version'][];
+      }[];
+    };
+    'org-environment': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      position: number;
+      production: boolean;
+      slug: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    'org-kustomize-base-list': {
+      items: components['schemas']['catalog-artifact'][];
+      nextCursor: null | string;
+    };
+    'org-manifest-bundle-list': {
+      items: components['schemas']['catalog-artifact'][];
+      nextCursor: string | null;
+    };
     /** @description Cursor pagination of organization lists (organizations, members, invitations, teams, tenants). */
     'org-page-query': {
       /** @description nextCursor of the previous page */
       cursor?: string;
       /** @description Page size, 1 to ORG_PAGE_MAX (default 50) */
       limit?: string;
+    };
+    'org-tenant': {
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      slug: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    organization: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      plan: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      slug: string;
     };
     /** @description POST /api/v1/organizations. The caller becomes the owner; the plan starts at free and is set by operators only. */
     'organization-create': {
@@ -14429,6 +22812,27 @@ export interface components {
     'organization-delete-query': {
       confirm: string;
     };
+    'organization-list': {
+      items: components['schemas']['organization'][];
+      nextCursor: null | string;
+    };
+    'organization-member': {
+      email: string;
+      /** Format: date-time */
+      joinedAt: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** Format: uuid */
+      userId: string;
+    };
+    'organization-plan': {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      plan: string;
+      slug: string;
+    };
     /** @description PUT /api/v2/admin/organizations/{slug}/plan (instance administrators). */
     'organization-plan-update': {
       /** @enum {string} */
@@ -14438,6 +22842,24 @@ export interface components {
     'organization-update': {
       /** Format: display-name */
       name: string;
+    };
+    'patch-organizations-by-slug-result': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      plan: string;
+      slug: string;
+    };
+    'patch-projects-by-slug-policy-result': {
+      releases: {
+        autoDeploy: boolean;
+      };
+      validation: {
+        deprecations: string;
+        errors: string;
+      };
     };
     /** @description Path parameters of every route, by name: a route may only use a name declared here, and every request's parameters are checked against it before the handler runs. */
     'path-params': {
@@ -14499,6 +22921,29 @@ export interface components {
       /** @description Chart, kustomize base or manifest bundle version */
       version?: string;
     };
+    'per-policy': {
+      met: boolean;
+      name: string;
+      /** Format: uuid */
+      policyId: string;
+      received: number;
+      required: number;
+    };
+    permission: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: uuid */
+      id: string;
+      resourceId: string;
+      resourceType: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** Format: uuid */
+      subjectId: string;
+      subjectType: string;
+    };
     /** @description POST /api/v2/permissions: give a user, a team or a service account a role on one cluster, project (by slug) or tenant. */
     'permission-create': {
       resourceId: string;
@@ -14510,6 +22955,39 @@ export interface components {
       subjectId: string;
       /** @enum {string} */
       subjectType: 'user' | 'team' | 'service_account';
+    };
+    'permission-list': {
+      allowedActions: string[];
+      decision?: {
+        action: string;
+        allowed: boolean;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        grantRole: string | null;
+        organizationRole: string;
+        reason: string;
+        requiredRole: string;
+        resources: {
+          id: string;
+          type: string;
+        }[];
+      };
+      grants: components['schemas']['grant'][];
+      /** Format: uuid */
+      organizationId: string;
+      organizationRole: string;
+      resource?: components['schemas']['access-resource'];
+      restriction?: {
+        allowedActions: string[];
+        roleCap: string;
+        scopes: string[];
+      };
+      subject: components['schemas']['grant-subject'];
+      teams: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        slug: string;
+      }[];
     };
     /** @description GET /api/v2/permissions filters and cursor pagination. */
     'permission-list-query': {
@@ -14527,6 +23005,27 @@ export interface components {
     'permission-update': {
       /** @enum {string} */
       role: 'admin' | 'member' | 'viewer';
+    };
+    pin: {
+      environment: string;
+      /** Format: date-time */
+      pinnedAt: string;
+      pinnedBy: string;
+      reason: string;
+      releaseId: string | null;
+      tenant: string;
+      /** Format: uuid */
+      tenantId: string;
+    };
+    'pin-list': {
+      items: components['schemas']['pin'][];
+      nextCursor: string | null;
+    };
+    policy: {
+      failedAudit: number;
+      failedEnforce: number;
+      policies: number;
+      rules: number;
     };
     /** @description POST /api/v2/policies and PUT /api/v2/policies/{id} (the whole policy; project cannot change): manifest rules of one project. */
     'policy-create': {
@@ -14625,11 +23124,446 @@ export interface components {
       /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
       tenantId?: string;
     };
+    'policy-evaluation': {
+      blocked: boolean;
+      name: string;
+      passed: boolean;
+      /** Format: uuid */
+      policyId: string;
+      results: components['schemas']['rule-result'][];
+    };
+    'policy-list': {
+      items: components['schemas']['validation-policy'][];
+      nextCursor: null | string;
+    };
     /** @description GET /api/v2/policies and /api/v2/approval-policies: cursor pagination, optionally one project's. */
     'policy-list-query': {
       cursor?: string;
       limit?: string;
       project?: string;
+    };
+    'post-auth-login-result': {
+      accessToken?: string;
+      expiresIn?: number;
+      methods?: string[];
+      mfaRequired?: boolean;
+      mfaToken?: string;
+      organization?: components['schemas']['membership'] | null;
+      tokenType?: string;
+      user?: components['schemas']['user'];
+    };
+    'post-auth-mfa-disable-result': {
+      enabled: boolean;
+    };
+    'post-auth-mfa-email-send-result': {
+      expiresIn: number;
+      sent: boolean;
+    };
+    'post-auth-mfa-recovery-codes-regenerate-result': {
+      recoveryCodes: string[];
+    };
+    'post-auth-mfa-totp-enable-result': {
+      enabled: boolean;
+      recoveryCodes: string[];
+    };
+    'post-auth-mfa-totp-setup-result': {
+      otpauthUri: string;
+      qrCode: string;
+      secret: string;
+    };
+    'post-auth-mfa-verify-result': {
+      accessToken: string;
+      expiresIn: number;
+      organization: components['schemas']['membership'] | null;
+      returnTo?: string;
+      tokenType: string;
+      user: components['schemas']['user'];
+    };
+    'post-auth-password-forgot-result': {
+      status: string;
+    };
+    'post-auth-password-reset-result': {
+      reset: boolean;
+    };
+    'post-auth-password-result': {
+      accessToken: string;
+      changed: boolean;
+      expiresIn: number;
+      tokenType: string;
+    };
+    'post-auth-refresh-result': {
+      accessToken: string;
+      expiresIn: number;
+      organization: components['schemas']['membership'] | null;
+      tokenType: string;
+      user: components['schemas']['user'];
+    };
+    'post-auth-register-result': {
+      status: string;
+    };
+    'post-auth-resend-verification-result': {
+      status: string;
+    };
+    'post-auth-verify-email-result': {
+      verified: boolean;
+    };
+    'post-clusters-by-clusterid-join-token-result': {
+      /** Format: date-time */
+      expiresAt: string;
+      joinToken: string;
+    };
+    'post-diagnostics-proof-runs-result': {
+      /** Format: uuid */
+      id: string;
+      status: string;
+      workflowId: string;
+    };
+    'post-iam-service-accounts-by-id-tokens-result': {
+      allowedActions: string[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      description: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: uuid */
+      id: string;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+      scopes: string[];
+      /** Format: uuid */
+      serviceAccountId: string;
+      token: string;
+    };
+    'post-invitations-by-token-accept-result': {
+      accessToken?: string;
+      activeOrganization?: components['schemas']['membership'];
+      expiresIn?: number;
+      organization: components['schemas']['team-summary'];
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      tokenType?: string;
+      /** Format: uuid */
+      userId: string;
+    };
+    'post-k8s-validate-result': {
+      results: {
+        message: string;
+        path: string;
+        resource: string;
+        /** @enum {string} */
+        severity: 'error' | 'warning' | 'info';
+      }[];
+      summary: {
+        errors: number;
+        info: number;
+        warnings: number;
+      };
+      valid: boolean;
+    };
+    'post-notifications-channels-by-id-test-result': {
+      results: {
+        attempts: number;
+        durationMs: number;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        error: string | null;
+        recipient: string;
+        responseBody: null | string;
+        responseStatus: number | null;
+        status: string;
+      }[];
+    };
+    'post-notifications-incidents-acknowledge-result': {
+      /** @enum {string} */
+      status: 'open' | 'acknowledged' | 'resolved';
+      steps: components['schemas']['escalation-step'][];
+    };
+    'post-notifications-incidents-by-id-acknowledge-result': {
+      /** @enum {string} */
+      status: 'open' | 'acknowledged' | 'resolved';
+      steps: components['schemas']['escalation-step'][];
+    };
+    'post-notifications-incidents-by-id-resolve-result': {
+      /** @enum {string} */
+      status: 'open' | 'acknowledged' | 'resolved';
+      steps: components['schemas']['escalation-step'][];
+    };
+    'post-notifications-read-all-result': {
+      marked: number;
+    };
+    'post-notifications-smtp-test-result': {
+      durationMs: number;
+      error: null | string;
+      status: string;
+    };
+    'post-org-cdcontroller-token-result': {
+      /** Format: date-time */
+      previousTokenValidUntil: string | null;
+      token: string;
+    };
+    'post-org-kustomize-bases-result': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      fileCount: number;
+      /** Format: uuid */
+      id: string;
+      kubernetesVersion: string;
+      name: string;
+      totalBytes: number;
+      validation: components['schemas']['artifact-validation'];
+      version: string;
+    };
+    'post-organizations-by-slug-members-by-userid-mfa-reset-result': {
+      mfa: string;
+      /** Format: uuid */
+      userId: string;
+    };
+    'post-policies-evaluate-result': {
+      blocked: boolean;
+      environment: string | null;
+      files: string[];
+      production: boolean;
+      project: string;
+      results: components['schemas']['policy-evaluation'][];
+      validation: {
+        deprecations: string;
+        errors: string;
+      };
+    };
+    'post-projects-by-slug-api-keys-result': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      /** Format: uuid */
+      id: string;
+      key: string;
+      /** Format: date-time */
+      lastUsedAt: string | null;
+      name: string;
+      /** Format: uuid */
+      projectId: string;
+      projectSlug: string;
+      scopes: string[];
+    };
+    'post-projects-by-slug-bulk-update-preview-result': {
+      blocked: boolean;
+      breakGlass: components['schemas']['break-glass-grant'] | null;
+      files: {
+        diff: string;
+        path: string;
+      }[];
+      freezes: components['schemas']['freeze'][];
+      skipped: components['schemas']['skipped'][];
+      tag: string;
+      workload: string;
+    };
+    'post-projects-by-slug-bulk-update-result': {
+      auditIds: string[];
+      commit: string | null;
+      created: boolean;
+      message?: string;
+      skipped: components['schemas']['skipped'][];
+    };
+    'post-projects-by-slug-delivery-generate-result': {
+      blocked: boolean;
+      changes: components['schemas']['count'];
+      commit: null | string;
+      created: boolean;
+      validation: components['schemas']['manifest-validation'];
+    };
+    'post-projects-by-slug-releases-preview-result': {
+      approvalPolicies: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        requiredApprovals: number;
+      }[];
+      breakGlass: components['schemas']['break-glass-grant'] | null;
+      changes: {
+        tag: string;
+        workload: string;
+      }[];
+      environment: string;
+      freezes: components['schemas']['freeze'][];
+      outcome: {
+        reason: null | string;
+        status: string;
+      };
+      pin: components['schemas']['pin'] | null;
+      policies: {
+        blocked: boolean;
+        failed: string[];
+        failedEnforced: string[];
+        summary: components['schemas']['policy'];
+        violations: number;
+      };
+      project: string;
+      tenant: string;
+      /** Format: uuid */
+      tenantId: string;
+      validation: {
+        blocked: boolean;
+        policy: {
+          deprecations: string;
+          errors: string;
+        };
+        resources: {
+          file: string;
+          resource: string;
+          results: {
+            deprecation: boolean;
+            environment: string;
+            kubernetesVersion: string;
+            message: string;
+            path: string;
+            resource: string;
+            /** @enum {string} */
+            severity: 'error' | 'warning' | 'info';
+          }[];
+        }[];
+        summary: components['schemas']['validation-summary'];
+      };
+    };
+    'post-projects-by-slug-webhook-settings-rotate-secret-result': {
+      /** Format: date-time */
+      previousSecretValidUntil: string;
+      secret: string;
+    };
+    'post-projects-by-slug-webhooks-by-id-test-result': {
+      results: {
+        attempts: number;
+        durationMs: number;
+        error: null | string;
+        recipient: string;
+        responseBody: null | string;
+        responseStatus: number | null;
+        retryAfterMs?: number;
+        status: string;
+      }[];
+    };
+    'post-tenants-by-tenant-envs-by-env-rollback-preview-result': {
+      changes: components['schemas']['change'][];
+      counts: components['schemas']['count'];
+      environment: string;
+      rollbackTo: {
+        actor?: string | null;
+        commitSha: string;
+        /** Format: date-time */
+        createdAt?: string | null;
+        /**
+         * @description What made the commit rolled back to
+         * @enum {string}
+         */
+        kind: 'release' | 'promotion' | 'bulk-update' | 'webhook' | 'generate' | 'files';
+        releaseId?: string | null;
+        sourceId: string | null;
+        title?: string | null;
+        /** Format: date-time */
+        verifiedAt: string;
+        /** @description Versions the commit set, by service */
+        versions: {
+          [key: string]: string | null;
+        };
+      };
+      targets: components['schemas']['target'][];
+      tenant: string;
+    };
+    'post-webhooks-cdcontroller-result': {
+      application: string;
+      environment: string;
+      healthStatus: string;
+      project: string;
+      release: {
+        /** Format: uuid */
+        id: string;
+        status: string;
+      } | null;
+      revision: string;
+      service: string;
+      syncStatus: string;
+      tenant: string;
+    };
+    'post-webhooks-image-update-result': {
+      commit: string | null;
+      project: string;
+      releases: components['schemas']['image-update-release'][];
+      /** Format: uuid */
+      requestId: string;
+      skipped: {
+        detail: string;
+        environment: string;
+        reason: string;
+        tenant: string;
+      }[];
+      status: string;
+      statusUrl?: string;
+      tag: string;
+      updated: components['schemas']['updated'][];
+    };
+    'preference-list': {
+      channels: {
+        deployment?: string[];
+      };
+      digestIntervalMs: number | null;
+      events: string[];
+      projectIds: string[] | null;
+      /** Format: date-time */
+      updatedAt: string | null;
+    };
+    'preview-list': {
+      commit: string | null;
+      counts: components['schemas']['count'];
+      destinationConflicts: string[];
+      destinations: {
+        cluster: string;
+        environment: string;
+        name?: string;
+        namespace: string;
+        server?: string;
+        tenant: string;
+      }[];
+      digest: string;
+      projectFiles: components['schemas']['file'][];
+      targets: components['schemas']['target'][];
+      validation: components['schemas']['manifest-validation'];
+    };
+    project: {
+      archived: boolean;
+      /** Format: date-time */
+      archivedAt: string | null;
+      argocd: {
+        appProject: {
+          clusterResources: boolean;
+          perTenant: boolean;
+        };
+        namespaceTemplate: string;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      gitUrl: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: uuid */
+      organizationId: string;
+      organizationSlug: string;
+      policy: {
+        releases: {
+          autoDeploy: boolean;
+        };
+        validation: {
+          deprecations: string;
+          errors: string;
+        };
+      };
+      slug: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description PUT /api/v2/projects/{slug}/archived. */
     'project-archive': {
@@ -14654,6 +23588,10 @@ export interface components {
       validateOnGenerate?: boolean;
       validateOnPreview?: boolean;
     };
+    'project-environment-list': {
+      items: components['schemas']['environment'][];
+      nextCursor: string | null;
+    };
     /** @description PATCH /api/v2/projects/{slug}/environments/{environment}. */
     'project-environment-update': {
       /** @description Where the environment's Argo CD Applications deploy (docs/argocd.md); null resets a field. */
@@ -14674,6 +23612,14 @@ export interface components {
       } | null;
       validateOnGenerate?: boolean;
       validateOnPreview?: boolean;
+    };
+    'project-freeze-list': {
+      items: components['schemas']['freeze'][];
+      stopTheLine: components['schemas']['stop-the-line-state'];
+    };
+    'project-list': {
+      items: components['schemas']['project'][];
+      nextCursor: string | null;
     };
     /** @description GET /api/v2/projects: cursor pagination, a substring of slug or name, archived or not. */
     'project-list-query': {
@@ -14707,6 +23653,10 @@ export interface components {
       name: string;
       slug: string;
     };
+    'project-tenant-list': {
+      items: components['schemas']['tenant'][];
+      nextCursor: string | null;
+    };
     /** @description PATCH /api/v2/tenants/{id}: its name and its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md). */
     'project-tenant-update': {
       /** Format: display-name */
@@ -14729,6 +23679,118 @@ export interface components {
       /** Format: display-name */
       name?: string;
     };
+    'projects-by-slug-policy': {
+      releases: {
+        autoDeploy: boolean;
+      };
+      validation: {
+        deprecations: string;
+        errors: string;
+      };
+    };
+    'projects-by-slug-remote': {
+      hasToken: boolean;
+      /** Format: date-time */
+      updatedAt: string | null;
+      url: null | string;
+    };
+    promotion: {
+      approvals: {
+        received: components['schemas']['received'][];
+        required: components['schemas']['promotion-requirement'][];
+      };
+      breakGlass: components['schemas']['break-glass-grant'] | null;
+      causes: components['schemas']['cause'][];
+      commitSha: string | null;
+      /** Format: date-time */
+      committedAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      /** Format: date-time */
+      finishedAt: string | null;
+      /** Format: uuid */
+      id: string;
+      links: {
+        history: string;
+        workflow: null | string;
+      };
+      moves: components['schemas']['move'][];
+      project: string;
+      /** Format: uuid */
+      projectId: string;
+      sourceEnvironment: string;
+      /** @enum {string} */
+      status: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
+      statusReason: null | string;
+      /** @description Sync state by tenant */
+      sync: {
+        [key: string]: {
+          healthStatus: string;
+          syncStatus: string;
+        };
+      };
+      targetEnvironment: string;
+      /** Format: date-time */
+      updatedAt: string;
+      waitingFor: {
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        healthStatus: string | null;
+        /** Format: date-time */
+        reportedAt: string | null;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        revision: string | null;
+        service: string;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        syncStatus: string | null;
+        tenant: string;
+      }[];
+      workflowId: string;
+    };
+    'promotion-history-list': {
+      audit: components['schemas']['audit-entry'][];
+      nextCursor: string | null;
+      /** Format: uuid */
+      promotionId: string;
+      timeline: components['schemas']['timeline'][];
+      workflowId: string;
+    };
+    'promotion-list': {
+      items: {
+        breakGlass: components['schemas']['break-glass-grant'] | null;
+        causes: components['schemas']['cause'][];
+        commitSha: string;
+        /** Format: date-time */
+        committedAt: string;
+        /** Format: date-time */
+        createdAt: string;
+        createdBy: string;
+        /** Format: date-time */
+        finishedAt: string;
+        /** Format: uuid */
+        id: string;
+        moves: components['schemas']['move'][];
+        project: string;
+        /** Format: uuid */
+        projectId: string;
+        sourceEnvironment: string;
+        /** @enum {string} */
+        status: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
+        statusReason: string;
+        /** @description Sync state by tenant */
+        sync: {
+          [key: string]: {
+            healthStatus: string;
+            syncStatus: string;
+          };
+        };
+        targetEnvironment: string;
+        /** Format: date-time */
+        updatedAt: string;
+        workflowId: string;
+      }[];
+      nextCursor: string | null;
+    };
     /** @description GET /api/v2/projects/{slug}/promotions: newest first, cursor pagination, filters by status and target environment. */
     'promotion-list-query': {
       cursor?: string;
@@ -14743,6 +23805,140 @@ export interface components {
       sourceEnvironment: string;
       targetEnvironment: string;
       tenants?: string[];
+    };
+    'promotion-requirement': {
+      name: string;
+      /** Format: uuid */
+      policyId: string;
+      requiredApprovals: number;
+    };
+    'proof-run': {
+      /** Format: uuid */
+      id: string;
+      result: {
+        auditEntryId: string;
+        runId: string;
+        stepsCompleted: number;
+      } | null;
+      /**
+       * @description The Temporal workflow status
+       * @enum {string}
+       */
+      status:
+        | 'RUNNING'
+        | 'COMPLETED'
+        | 'FAILED'
+        | 'CANCELLED'
+        | 'TERMINATED'
+        | 'CONTINUED_AS_NEW'
+        | 'TIMED_OUT'
+        | 'UNKNOWN'
+        | 'UNSPECIFIED';
+      workflowId: string;
+    };
+    'put-auth-active-organization-result': {
+      accessToken: string;
+      expiresIn: number;
+      organization: components['schemas']['membership'];
+      tokenType: string;
+    };
+    'put-break-glass-settings-result': {
+      allowedRoles: string[];
+    };
+    'put-notifications-smtp-result': {
+      from: string;
+      hasPassword: boolean;
+      host: string;
+      port: number;
+      security: string;
+      /** Format: date-time */
+      updatedAt: string;
+      username: string;
+    };
+    'put-org-environments-order-result': {
+      items: components['schemas']['org-environment'][];
+      nextCursor: string | null;
+    };
+    'put-projects-by-slug-webhook-settings-result': {
+      autoUpdateEnvironments: string[];
+      configured: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      imageFilter: string | null;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      previousSecretValidUntil: string | null;
+      project: string;
+      secret: string;
+      tagFilter: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    readyz: {
+      status: string;
+    };
+    received: {
+      actor: string;
+      /** Format: date-time */
+      at: string;
+      comment: string | null;
+      /** Format: uuid */
+      userId: string;
+    };
+    release: {
+      approvals: components['schemas']['approval'];
+      changes: components['schemas']['change'][];
+      commitSha: string | null;
+      /** Format: date-time */
+      committedAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      environment: string;
+      /** Format: date-time */
+      finishedAt: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      kind: 'release' | 'rollback';
+      links: {
+        history: string;
+        workflow: null | string;
+      };
+      policies: components['schemas']['release-policy-check'] | null;
+      project: string;
+      /** Format: uuid */
+      projectId: string;
+      /** Format: uuid */
+      rollbackOf: string | null;
+      status: string;
+      statusReason: null | string;
+      sync: {
+        health: string | null;
+        status: string | null;
+      };
+      tenant: string;
+      /** Format: uuid */
+      tenantId: string;
+      title: string;
+      /** Format: date-time */
+      updatedAt: string;
+      validation: components['schemas']['release-validation'] | null;
+      validationSummary: components['schemas']['validation-summary'] | null;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      waitingBehind: string | null;
+      waitingFor: {
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        healthStatus: string | null;
+        /** Format: date-time */
+        reportedAt: string | null;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        revision: string | null;
+        service: string;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        syncStatus: string | null;
+      }[];
+      workflowId: string;
     };
     /** @description POST /api/v2/releases/{id}/approve: an optional comment. */
     'release-approve': {
@@ -14770,6 +23966,59 @@ export interface components {
       /** Format: display-name */
       title: string;
     };
+    'release-list': {
+      items: {
+        changes: components['schemas']['change'][];
+        commitSha: string | null;
+        /** Format: date-time */
+        committedAt: string | null;
+        /** Format: date-time */
+        createdAt: string;
+        createdBy: string;
+        environment: string;
+        /** Format: date-time */
+        finishedAt: string | null;
+        /** Format: uuid */
+        id: string;
+        /** @enum {string} */
+        kind: 'release' | 'rollback';
+        project: string;
+        /** Format: uuid */
+        projectId: string;
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        rollbackOf: string | null;
+        /** @enum {string} */
+        status:
+          | 'Validating'
+          | 'Blocked'
+          | 'PendingApproval'
+          | 'AwaitingDeploy'
+          | 'Queued'
+          | 'Deploying'
+          | 'Syncing'
+          | 'Healthy'
+          | 'Failed'
+          | 'Rejected'
+          | 'Cancelled'
+          | 'Expired';
+        statusReason: null | string;
+        sync: {
+          health: string | null;
+          status: string | null;
+        };
+        tenant: string;
+        /** Format: uuid */
+        tenantId: string;
+        title: string;
+        /** Format: date-time */
+        updatedAt: string;
+        validationSummary: components['schemas']['validation-summary'];
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        waitingBehind: string | null;
+        workflowId: string;
+      }[];
+      nextCursor: string | null;
+    };
     /** @description GET /api/v2/projects/{slug}/releases: newest first, cursor pagination, filters by environment, tenant, status and creation range (ISO 8601 instants). */
     'release-list-query': {
       /** Format: date-time */
@@ -14796,10 +24045,65 @@ export interface components {
       /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
       tenantId?: string;
     };
+    'release-policy-check': {
+      evaluations: {
+        blocked: boolean;
+        results: components['schemas']['policy-evaluation'][];
+      };
+      failed: string[];
+      summary: components['schemas']['policy'];
+    };
     /** @description POST /api/v2/releases/{id}/reject: why (required). */
     'release-reject': {
       /** Format: display-name */
       comment: string;
+    };
+    'release-validation': {
+      blocked: boolean;
+      digest: string;
+      environments: {
+        environment: string;
+        kubernetesVersion: string;
+      }[];
+      files: number;
+      policy: {
+        deprecations: string;
+        errors: string;
+      };
+      results: components['schemas']['validation-result'][];
+      summary: components['schemas']['validation-summary'];
+    };
+    request: {
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      commit: string | null;
+      /** Format: uuid */
+      requestId: string;
+      result: {
+        /** @description Only null in the recorded answers: drafted as a string or null */
+        commit: string | null;
+        project: string;
+        releases: components['schemas']['image-update-release'][];
+        /** Format: uuid */
+        requestId: string;
+        skipped: components['schemas']['skipped'][];
+        /** @enum {string} */
+        status: 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+        tag: string;
+        updated: components['schemas']['updated'][];
+      };
+      /** @enum {string} */
+      status: 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+    };
+    'resource-list': {
+      resources: {
+        apiVersion: string;
+        custom: boolean;
+        description: string;
+        gvk: string;
+        kind: string;
+        namespaced: boolean;
+      }[];
+      version: string;
     };
     /** @description POST /api/v2/tenants/{id}/envs/{env}/rollback and .../rollback/preview: the release to restore (a Healthy release of that tenant and environment; default the last Healthy one before what runs now) and, for the rollback, a reason. */
     rollback: {
@@ -14808,6 +24112,73 @@ export interface components {
       /** Format: uuid */
       releaseId?: string;
     };
+    'rule-result': {
+      mode: string;
+      passed: boolean;
+      ruleId: string;
+      skipped: boolean;
+      type: string;
+      violationCount: number;
+      violations: components['schemas']['violation'][];
+    };
+    /** @description One field of a Kubernetes schema (the schema browser) */
+    'schema-field': {
+      /** @description The field's default, any JSON value */
+      default?:
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[]
+        | string
+        | number
+        | boolean
+        | null;
+      description?: string;
+      enum?: (
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[]
+        | string
+        | number
+        | boolean
+        | null
+      )[];
+      /** @example [] */
+      fields?: components['schemas']['schema-field'][];
+      format?: string;
+      /** @enum {string} */
+      itemType?: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'map' | 'any';
+      name: string;
+      recursive?: boolean;
+      required: boolean;
+      /** @enum {string} */
+      type: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'map' | 'any';
+    };
+    'schema-list': {
+      apiVersion: string;
+      custom: boolean;
+      description: string;
+      fields: components['schemas']['schema-field'][];
+      gvk: string;
+      kind: string;
+      namespaced: boolean;
+      version: string;
+    };
+    'service-account': {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      createdBy: string;
+      description: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'member' | 'viewer';
+      /** Format: date-time */
+      updatedAt: string;
+    };
     /** @description POST /api/v2/iam/service-accounts. */
     'service-account-create': {
       description?: string;
@@ -14815,6 +24186,9 @@ export interface components {
       name: string;
       /** @enum {string} */
       role: 'viewer' | 'member' | 'admin';
+    };
+    'service-account-list': {
+      items: components['schemas']['service-account'][];
     };
     /** @description POST /api/v2/iam/service-accounts/{id}/tokens. `scopes` cap the account's role (read: viewer, write: member, admin: admin); `allowedActions` are glob patterns over dotted actions (`*` one segment, `**` one or more); `expiresIn` is the lifetime in seconds (default 90 days). */
     'service-account-token-create': {
@@ -14831,15 +24205,84 @@ export interface components {
       /** @enum {string} */
       role?: 'viewer' | 'member' | 'admin';
     };
+    'session-list': {
+      items: {
+        authMethod: string;
+        clientAddress: string;
+        /** Format: date-time */
+        createdAt: string;
+        current: boolean;
+        /** Format: date-time */
+        expiresAt: string;
+        /** Format: uuid */
+        id: string;
+        /** Format: date-time */
+        lastUsedAt: string;
+        userAgent: string;
+      }[];
+    };
+    'setting-list': {
+      allowedRoles: string[];
+    };
+    skipped: {
+      environment: string;
+      reason: string;
+      tenant: string;
+    };
+    'soak-time': {
+      environment: string;
+      seconds: number;
+    };
+    source: {
+      kind: string;
+      name: string;
+      version: string;
+    };
     /** @description PUT /api/v2/freezes/stop-the-line: freeze every project of the organization (a reason is required to turn it on). */
     'stop-the-line': {
       enabled: boolean;
       reason?: string;
     };
+    'stop-the-line-state': {
+      /** Format: date-time */
+      changedAt: string | null;
+      changedBy: null | string;
+      enabled: boolean;
+      reason: string;
+    };
+    'sync-policy': {
+      automated: boolean;
+      prune: boolean;
+      selfHeal: boolean;
+      syncOptions: string[];
+    };
+    target: {
+      application: string;
+      environment: string;
+      files: components['schemas']['file'][];
+      service: string;
+      tenant: string;
+    };
+    'target-removal': {
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      commit: string | null;
+    };
     /** @description DELETE of a project environment, tenant, workload or agent binding with ?cancel=true: cancel what uses it first (docs/argocd.md). */
     'target-remove-query': {
       /** @enum {string} */
       cancel?: 'true' | 'false';
+    };
+    team: {
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      /** Format: uuid */
+      id: string;
+      memberCount: number;
+      name: string;
+      slug: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description POST /api/v2/teams. */
     'team-create': {
@@ -14848,16 +24291,56 @@ export interface components {
       name: string;
       slug: string;
     };
+    'team-list': {
+      items: components['schemas']['team'][];
+      nextCursor: string | null;
+    };
+    'team-member': {
+      /** Format: date-time */
+      addedAt: string;
+      email: string;
+      name: string;
+      organizationRole: string;
+      /** Format: uuid */
+      userId: string;
+    };
     /** @description POST /api/v2/teams/{teamId}/members: a member of the organization joins the team. */
     'team-member-add': {
       /** Format: uuid */
       userId: string;
+    };
+    'team-member-list': {
+      items: components['schemas']['team-member'][];
+      nextCursor: string | null;
+    };
+    'team-summary': {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      slug: string;
     };
     /** @description PATCH /api/v2/teams/{teamId}. The slug is fixed once created. */
     'team-update': {
       description?: string;
       /** Format: display-name */
       name?: string;
+    };
+    tenant: {
+      /** Format: uuid */
+      catalogueTenantId: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      namespaceTemplate: string | null;
+      /** Format: uuid */
+      projectId: string;
+      projectSlug: string;
+      slug: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description POST /api/v2/org/tenants. */
     'tenant-create': {
@@ -14866,11 +24349,157 @@ export interface components {
       name: string;
       slug: string;
     };
+    'tenant-list': {
+      items: components['schemas']['org-tenant'][];
+      nextCursor: null | string;
+    };
     /** @description PATCH /api/v2/org/tenants/{tenantId}. The slug is fixed once created. */
     'tenant-update': {
       description?: string;
       /** Format: display-name */
       name?: string;
+    };
+    timeline: {
+      actor: null | string;
+      commitSha: string | null;
+      /** @description The step's result: its own shape per activity (a list, an object, or null) */
+      result:
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[]
+        | string
+        | number
+        | boolean
+        | null;
+      step: string;
+      /** Format: date-time */
+      time: string;
+    };
+    'token-list': {
+      items: {
+        allowedActions: string[];
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: uuid */
+        createdBy: string;
+        description: string;
+        /** Format: date-time */
+        expiresAt: string;
+        /** Format: uuid */
+        id: string;
+        /** Format: date-time */
+        lastUsedAt: string;
+        scopes: string[];
+        /** Format: uuid */
+        serviceAccountId: string;
+      }[];
+    };
+    unverified: {
+      reason: string;
+      service: string;
+      tenant: string;
+      version: string;
+    };
+    updated: {
+      environment: string;
+      tag: string;
+      tenant: string;
+      workload: string;
+    };
+    'usage-list': {
+      breakGlassSessions: string[];
+      freezes: string[];
+      pins: string[];
+      promotions: string[];
+      releases: string[];
+      webhookAutoUpdate: boolean;
+    };
+    user: {
+      /** Format: date-time */
+      createdAt: string;
+      email: string;
+      emailVerified: boolean;
+      /** Format: uuid */
+      id: string;
+      name: string;
+    };
+    'user-permission-list': {
+      allowedActions: string[];
+      grants: components['schemas']['grant'][];
+      /** Format: uuid */
+      organizationId: string;
+      organizationRole: string;
+      resource: components['schemas']['access-resource'];
+      subject: components['schemas']['grant-subject'];
+      teams: components['schemas']['team-summary'][];
+    };
+    'validation-policy': {
+      /** Format: date-time */
+      createdAt: string;
+      description: string;
+      enabled: boolean;
+      /** Format: uuid */
+      id: string;
+      mode: string;
+      name: string;
+      project: string;
+      /** Format: uuid */
+      projectId: string;
+      rules: components['schemas']['validation-rule'][];
+      /** Format: date-time */
+      updatedAt: string;
+      validation: {
+        deprecations: string;
+        errors: string;
+      };
+    };
+    'validation-result': {
+      message: string;
+      /** @description Field path inside the resource ('' for the whole resource) */
+      path: string;
+      /** @description Kind/Name */
+      resource: string;
+      /** @enum {string} */
+      severity: 'error' | 'warning' | 'info';
+    };
+    'validation-rule': {
+      id: string;
+      labels?: string[];
+      max?: number;
+      min?: number;
+      mode?: string;
+      registries?: string[];
+      type: string;
+    };
+    'validation-summary': {
+      deprecations: number;
+      errors: number;
+      warnings: number;
+    };
+    version: {
+      appVersion: string;
+      description: string;
+      digest: string;
+      valuesSchema: {
+        properties: {
+          replicas: {
+            type: string;
+          };
+        };
+        type: string;
+      };
+      version: string;
+    };
+    'version-list': {
+      versions: string[];
+    };
+    violation: {
+      file: string;
+      kind: string;
+      message: string;
+      name: string;
+      path: string;
     };
     /** @description POST /api/v2/projects/{slug}/webhooks: an HTTP webhook channel of the project. */
     'webhook-create': {
@@ -14885,6 +24514,20 @@ export interface components {
       };
       secret?: string;
       url: string;
+    };
+    'webhook-setting-list': {
+      autoUpdateEnvironments: string[];
+      configured: boolean;
+      /** Format: date-time */
+      createdAt?: string;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      imageFilter: string | null;
+      /** @description Only null in the recorded answers: drafted as a string or null */
+      previousSecretValidUntil: string | null;
+      project: string;
+      tagFilter: null | string;
+      /** Format: date-time */
+      updatedAt?: string;
     };
     /** @description PUT /api/v2/projects/{slug}/webhook-settings: the inbound image webhook's settings. The first PUT generates the shared secret and shows it once. Filters are regular expressions (RE2 syntax, at most 256 characters) matched against the repository (image filter) and the tag (tag filter); null or empty means no filter. */
     'webhook-settings-put': {
@@ -14912,6 +24555,61 @@ export interface components {
       cursor?: string;
       /** @description Entries per page, 1 to ORG_PAGE_MAX (default 50); a page may hold fewer, follow nextCursor until it is null */
       limit?: string;
+    };
+    workload: {
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: uuid */
+      id: string;
+      image: {
+        repository: string;
+        tag: string;
+      };
+      name: string;
+      overrides: {
+        /** @description By environment slug */
+        environments?: {
+          [key: string]: components['schemas']['workload-override'];
+        };
+        /** @description By tenant slug, then environment slug */
+        tenants?: {
+          [key: string]: {
+            [key: string]: components['schemas']['workload-override'];
+          };
+        };
+      };
+      ports: {
+        containerPort: number;
+        name: string;
+      }[];
+      /** @description Kubernetes Probe objects, as given */
+      probes: {
+        /** @description A Kubernetes Probe object, as given */
+        liveness?: {
+          [key: string]: unknown;
+        };
+        /** @description A Kubernetes Probe object, as given */
+        readiness?: {
+          [key: string]: unknown;
+        };
+        /** @description A Kubernetes Probe object, as given */
+        startup?: {
+          [key: string]: unknown;
+        };
+      };
+      replicas: number;
+      resources: {
+        requests: {
+          cpu: string;
+          memory: string;
+        };
+      };
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Environment variables by name */
+      variables: {
+        [key: string]: string;
+      };
     };
     /** @description POST /api/v2/projects/{slug}/workloads. */
     'workload-create': {
@@ -14979,6 +24677,86 @@ export interface components {
     };
     'workload-create.variables': {
       [key: string]: string;
+    };
+    'workload-list': {
+      items: components['schemas']['workload'][];
+      nextCursor: string | null;
+    };
+    'workload-override': {
+      replicas?: number;
+      resources?: {
+        limits?: {
+          cpu?: string;
+          memory?: string;
+        };
+        requests?: {
+          cpu?: string;
+          memory?: string;
+        };
+      };
+      tag?: string;
+      /** @description Environment variables by name */
+      variables?: {
+        [key: string]: string;
+      };
+    };
+    'workload-ref': {
+      kind: string;
+      name: string;
+      namespace: string;
+    };
+    'workload-result': {
+      /** Format: date-time */
+      createdAt: string;
+      extraManifests?: {
+        content: string;
+        name: string;
+      }[];
+      /** Format: uuid */
+      id: string;
+      image: {
+        repository: string;
+        tag: string;
+      };
+      name: string;
+      overrides: {
+        /** @description By environment slug */
+        environments?: {
+          [key: string]: components['schemas']['workload-override'];
+        };
+        /** @description By tenant slug, then environment slug */
+        tenants?: {
+          [key: string]: {
+            [key: string]: components['schemas']['workload-override'];
+          };
+        };
+      };
+      ports: {
+        containerPort: number;
+        name: string;
+      }[];
+      probes: {
+        liveness?: {
+          httpGet: {
+            path: number;
+            port: number;
+          };
+        };
+      };
+      replicas: number;
+      resources: {
+        requests?: {
+          cpu: string;
+          memory: string;
+        };
+      };
+      source?: components['schemas']['source'];
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Environment variables by name */
+      variables: {
+        [key: string]: string;
+      };
     };
     /** @description PATCH /api/v2/projects/{slug}/workloads/{name}: given fields replace the stored ones. */
     'workload-update': {

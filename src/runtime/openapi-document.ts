@@ -1,7 +1,9 @@
 import { API_VERSION, routeTable } from '../../api/route-table';
 import { buildOpenApi } from '../../api/routes/platform/openapi-route';
 import type { ApiServices } from './api-services';
+import type { RouteDef } from '../../api/route-def';
 import { loadSchemaValidator } from '../http/schema-validator';
+import { loadResponseSchemas } from '../http/response-schemas';
 
 /**
  * A stand-in for the services: building the route table only stores services in handler closures and reads a few
@@ -19,6 +21,10 @@ function inertServices(schemas: ApiServices['schemas']): ApiServices {
 /** The OpenAPI document the API serves at /api/openapi.json, built from the same route table and request schemas. */
 export function openApiDocument(): Record<string, unknown> {
   const schemas = loadSchemaValidator();
-  const routes = routeTable(inertServices(schemas));
-  return buildOpenApi(routes, schemas, API_VERSION);
+  return buildOpenApi(routeTable(inertServices(schemas)), schemas, loadResponseSchemas(), API_VERSION);
+}
+
+/** The route table as the server builds it, without services (no handler may run): for documents and checks. */
+export function inertRouteTable(): RouteDef[] {
+  return routeTable(inertServices(loadSchemaValidator()));
 }

@@ -10,6 +10,8 @@ import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';
 import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
 import { harnessState } from './harness-state';
+import { responseRecorder } from './response-recorder';
+import { responseCheck } from './response-check';
 
 export { sharedSettings } from '../../src/config/shared-settings';
 import { createTestDatabase, type TestDatabase } from './test-db';
@@ -65,7 +67,12 @@ export async function startTestPlatform(
   );
   await services.validation.init();
   // PORT=0 (the default here) picks a free port; a test that needs its address up front (PUBLIC_URL) names one.
-  const http = await listen(createApp(services), '127.0.0.1', config.port, services.readiness, log);
+  const app = createApp(services);
+  // Outermost, so they see the final status and body: the check of 2xx bodies against their declared schemas, and
+  // their recording (RECORD_RESPONSES) to draft schemas.
+  const mismatches: string[] = [];
+  app.middleware.unshift(responseRecorder(), responseCheck(mismatches));
+  const http = await listen(app, '127.0.0.1', config.port, services.readiness, log);
   let connection: NativeConnection | null = null;
   let running: Promise<void> | null = null;
   let stopGitWorker = () => undefined as void;
@@ -114,6 +121,9 @@ export async function startTestPlatform(
       await http.shutdown(1000);
       await closeServices(services);
       if (!opts.database) await database.drop();
+      if (mismatches.length) {
+        throw new Error(`responses that do not match schemas/route-responses.json:\n${mismatches.join('\n')}`);
+      }
     },
   };
   if (opts.worker !== false) await platform.startWorker();

@@ -1,9 +1,17 @@
 import type { SchemaValidator } from '../../../src/http/schema-validator';
 import type { RouteDef } from '../../route-def';
 import { exampleOf } from '../../openapi-examples';
+import type { ResponseSchemas } from '../../../src/http/response-schemas';
+import { responseComponents, successResponse } from './openapi-responses';
 
 /** OpenAPI 3.1 generated from the same route table and JSON Schemas the server enforces. */
-export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, version: string): Record<string, unknown> {
+export function buildOpenApi(
+  routes: RouteDef[],
+  schemas: SchemaValidator,
+  responses: ResponseSchemas,
+  version: string,
+): Record<string, unknown> {
+  const examples = new Map<string, unknown>();
   const paths: Record<string, Record<string, unknown>> = {};
   const pathExamples = exampleOf(schemas.schema('path-params')) as Record<string, unknown>;
   for (const route of routes) {
@@ -17,7 +25,6 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
       example: pathExamples[m[1]!],
     }));
     const queryParams = route.query ? queryParameters(schemas.schema(route.query)) : [];
-    const status = String(route.status ?? 200);
     const op: Record<string, unknown> = {
       summary: route.summary,
       tags: [route.tag],
@@ -25,7 +32,7 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
       security: route.access.kind === 'public' ? [] : [{ bearer: [] }],
       parameters: [...params, ...queryParams],
       responses: {
-        [status]: { description: status === '204' ? 'Done, no body' : 'Success' },
+        ...successResponse(route, responses, examples),
         default: {
           description: 'Error: 4xx for a request to fix (the message says what), 5xx for ours',
           content: {
@@ -54,6 +61,7 @@ export function buildOpenApi(routes: RouteDef[], schemas: SchemaValidator, versi
     Error: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
   };
   for (const id of schemas.ids()) Object.assign(components, schemaComponents(id, schemas.schema(id)));
+  Object.assign(components, responseComponents(responses, Object.keys(components)));
   return {
     openapi: '3.1.0',
     info: { title: 'Delivery Platform API', version },

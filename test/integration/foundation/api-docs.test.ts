@@ -2,6 +2,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import type { Browser } from 'playwright-core';
 import { repoRoot } from '../../../src/paths';
+import { loadResponseSchemas } from '../../../src/http/response-schemas';
 import { launchChromium } from '../../helpers/browser';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -64,6 +65,26 @@ describe('the OpenAPI document', () => {
     }
     expect(operations).toBeGreaterThan(250);
     expect(bodies).toBeGreaterThan(80);
+  });
+
+  it('has a success response with its real status on every route, and an example body that passes its schema', async () => {
+    const doc = (await http.get<Document>('/api/openapi.json')).body;
+    const responses = loadResponseSchemas();
+    let examples = 0;
+    for (const [route, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const declared = responses.declared(`${method.toUpperCase()} ${route.replace(/\{(\w+)\}/g, ':$1')}`);
+        expect(declared).toBeDefined();
+        const success = op.responses[String(declared!.status)];
+        expect(success).toBeDefined();
+        const body = success!.content?.['application/json'];
+        if (!declared!.schema) continue;
+        examples += 1;
+        expect(schemaId(body!)).toBe(declared!.schema);
+        expect([route, method, responses.invalid(declared!.schema, body!.example)]).toEqual([route, method, null]);
+      }
+    }
+    expect(examples).toBeGreaterThan(200);
   });
 });
 
