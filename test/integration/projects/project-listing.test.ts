@@ -86,3 +86,27 @@ describe('the project listing', () => {
     expect(slugs(await list(acme, `?q=a&archived=false&limit=1&cursor=${first.nextCursor}`))).toEqual(['bravo']);
   });
 });
+
+describe('the listing item', () => {
+  it('is the project as its own route answers it, timestamps spelled alike to the millisecond (cut, not rounded)', async () => {
+    // Microseconds that round up and a date in another year: PostgreSQL spells the listing's timestamps itself.
+    await platform.services.db('projects').where({ slug: 'echo' }).update({
+      created_at: '1999-12-31T23:59:59.999999Z',
+      updated_at: '2026-03-01T00:00:00.000500+05:30',
+    });
+    await platform.services
+      .db('projects')
+      .where({ slug: 'delta' })
+      .update({ archived_at: '2030-06-15T12:34:56.7891Z' });
+    const listing = await list(acme, '');
+    for (const item of listing.items) {
+      const own = await http.get<Record<string, unknown>>(`/api/v2/projects/${item.slug}`, { token: acme });
+      expect(own.status).toBe(200);
+      expect(JSON.stringify(item)).toBe(JSON.stringify(own.body));
+    }
+    const echo = listing.items.find((p) => p.slug === 'echo') as unknown as Record<string, unknown>;
+    expect([echo.createdAt, echo.updatedAt]).toEqual(['1999-12-31T23:59:59.999Z', '2026-02-28T18:30:00.000Z']);
+    const delta = listing.items.find((p) => p.slug === 'delta') as unknown as Record<string, unknown>;
+    expect(delta.archivedAt).toBe('2030-06-15T12:34:56.789Z');
+  });
+});
