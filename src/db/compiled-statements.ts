@@ -1,13 +1,10 @@
 import type { Knex } from 'knex';
 import type { Queryable } from './knex';
-import { poolRows, positionalSql } from './pool-query';
+import { poolRows, positionalSql, preparedName, type PoolStatement } from './pool-query';
 
 type Param = string | number;
 
-interface Compiled {
-  sql: string;
-  /** The same with node-postgres's `$n` placeholders. */
-  pgSql: string;
+interface Compiled extends PoolStatement {
   /** Each binding in order: a parameter by name, or a constant the builder put there. */
   slots: ({ param: string } | { value: unknown })[];
 }
@@ -38,7 +35,7 @@ export function compiledStatements() {
       }
       if (compiled === false) return (await build(params)) as Row[];
       const bindings = compiled.slots.map((slot) => ('param' in slot ? params[slot.param] : slot.value));
-      return poolRows<Row>(db, compiled.sql, compiled.pgSql, bindings);
+      return poolRows<Row>(db, compiled, bindings);
     },
   };
 }
@@ -66,5 +63,7 @@ function compile<P extends Record<string, Param>>(
     !sql.includes('??') &&
     !sql.includes('\\?') &&
     placeholders === bindings.length;
-  return safe ? { sql, pgSql: positionalSql(sql), slots } : false;
+  if (!safe) return false;
+  const pgSql = positionalSql(sql);
+  return { sql, pgSql, name: preparedName(pgSql), slots };
 }
