@@ -4,6 +4,7 @@ import type { ApiServices } from '../src/runtime/api-services';
 import { AuthChain } from './auth-chain';
 import { gitHttp } from './git-http';
 import type { AppState } from './context';
+import { beyondApi } from './middleware/beyond-api';
 import { bodyReader } from './middleware/body-reader';
 import { errorHandler } from './middleware/error-handler';
 import { keyAllowlistGate } from './middleware/key-allowlist-gate';
@@ -31,20 +32,23 @@ export function createApp(services: ApiServices): Koa<AppState> {
   app.use(errorHandler());
   // The text guard of every request line (API, OCI, Git over HTTP), before any route reads it.
   app.use(urlGuard());
-  // The web app (dist/web) at / and its own routes only; every API, Git and registry path goes on.
-  app.use(webUi());
+  // The web app (dist/web) at / and its own routes only; every API, Git and registry path goes on. The web app, Git
+  // and the registry never answer under /api/, so API requests skip them with one prefix check.
+  app.use(beyondApi(webUi()));
   // Before routing: a key on a path outside the allowlist, in whatever spelling, answers 403 rather than 404.
   app.use(keyAllowlistGate());
   // Git over HTTP streams packs both ways, so it comes before the body reader.
-  app.use(gitHttp({ ...services, authenticators }));
+  app.use(beyondApi(gitHttp({ ...services, authenticators })));
   // So is the OCI distribution API (/v2/*): blobs are streamed to the blob store.
   app.use(
-    ociHttp({
-      ...services,
-      authenticators,
-      tokens: createRegistryTokens(services.secrets),
-      tokenTtlSeconds: services.config.registry.tokenTtlSeconds,
-    }),
+    beyondApi(
+      ociHttp({
+        ...services,
+        authenticators,
+        tokens: createRegistryTokens(services.secrets),
+        tokenTtlSeconds: services.config.registry.tokenTtlSeconds,
+      }),
+    ),
   );
   app.use(bodyReader(services.config.bodyLimitBytes, services.config.webhooks.bodyLimitBytes));
   app.use(router.routes());

@@ -16,26 +16,12 @@ import { apiCaller } from '../api-call';
 import type { Db } from '../../src/db/knex';
 import { NARROW_QUERY, startBareKoa } from './bare-koa';
 import { runLoad, type LoadResult } from './load';
+import { sessionToken } from './session-token';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 };
-
-async function sessionToken(baseUrl: string, organizationId: string): Promise<string> {
-  const login = await fetch(new URL('/api/v1/auth/login', baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.test', password: 'bench password 1' }),
-  });
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const { accessToken: scoped } = await apiCaller(baseUrl, accessToken)<{ accessToken: string }>(
-    'PUT',
-    '/api/v1/auth/active-organization',
-    { organizationId },
-  );
-  return scoped;
-}
 
 type Statement = { sql: string; bindings: unknown[] };
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Queryable } from './knex';
+import { poolRows, positionalSql, preparedName, type PoolStatement } from './pool-query';
 
 type Param = string | number;
 
-interface Compiled {
-  sql: string;
+interface Compiled extends PoolStatement {
   /** Each binding in order: a parameter by name, or a constant the builder put there. */
   slots: ({ param: string } | { value: unknown })[];
 }
@@ -35,8 +35,7 @@ export function compiledStatements() {
       }
       if (compiled === false) return (await build(params)) as Row[];
       const bindings = compiled.slots.map((slot) => ('param' in slot ? params[slot.param] : slot.value));
-      const result = (await db.raw(compiled.sql, bindings as Knex.RawBinding[])) as { rows: Row[] };
-      return result.rows;
+      return poolRows<Row>(db, compiled, bindings);
     },
   };
 }
@@ -64,5 +63,7 @@ function compile<P extends Record<string, Param>>(
     !sql.includes('??') &&
     !sql.includes('\\?') &&
     placeholders === bindings.length;
-  return safe ? { sql, slots } : false;
+  if (!safe) return false;
+  const pgSql = positionalSql(sql);
+  return { sql, pgSql, name: preparedName(pgSql), slots };
 }

@@ -29,19 +29,41 @@ export function createLogger(
   bound: LogFields = {},
   write: (line: string) => void = defaultWrite,
 ): Logger {
-  const human = write === defaultWrite && process.stdout.isTTY === true;
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void => {
-    if (ORDER[lvl] < ORDER[level]) return;
-    const record: LogRecord = { time: new Date().toISOString(), level: lvl, msg, ...bound, ...fields };
-    write(human ? humanLine(record) : JSON.stringify(record));
-  };
-  return {
-    debug: (msg, fields) => emit('debug', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    error: (msg, fields) => emit('error', msg, fields),
-    child: (fields) => createLogger(level, { ...bound, ...fields }, write),
-  };
+  return new BoundLogger(ORDER[level], bound, write, write === defaultWrite && process.stdout.isTTY === true);
+}
+
+/**
+ * One class rather than closures per logger: every request binds its own child (api/middleware/request-context.ts), so
+ * a child costs one small object (issue 34 item 5), and a line below the level costs one comparison.
+ */
+class BoundLogger implements Logger {
+  constructor(
+    private readonly threshold: number,
+    private readonly bound: LogFields,
+    private readonly write: (line: string) => void,
+    private readonly human: boolean,
+  ) {}
+
+  debug(msg: string, fields?: LogFields): void {
+    if (ORDER.debug >= this.threshold) this.emit('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    if (ORDER.info >= this.threshold) this.emit('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    if (ORDER.warn >= this.threshold) this.emit('warn', msg, fields);
+  }
+  error(msg: string, fields?: LogFields): void {
+    if (ORDER.error >= this.threshold) this.emit('error', msg, fields);
+  }
+  child(fields: LogFields): Logger {
+    return new BoundLogger(this.threshold, { ...this.bound, ...fields }, this.write, this.human);
+  }
+
+  private emit(lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields): void {
+    const record: LogRecord = { time: new Date().toISOString(), level: lvl, msg, ...this.bound, ...fields };
+    this.write(this.human ? humanLine(record) : JSON.stringify(record));
+  }
 }
 
 function defaultWrite(line: string): void {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
-import { insertOne, timestampsOf } from '../db/owned-rows';
+import { insertOne } from '../db/owned-rows';
+import { isoText, isoTimestamp } from '../db/iso-timestamp';
 import { compiledStatements } from '../db/compiled-statements';
 import { keysetOrder, keysetParams, keysetResult, type Page, type PageRequest } from '../db/pagination';
 import { organizationSlugs } from '../orgs/org-repository';
@@ -50,13 +51,14 @@ interface ProjectRow {
   slug: string;
   name: string;
   description: string;
-  archived_at: Date | null;
+  /** Dates, or ISO text where the statement spelled them (isoTimestamp). */
+  archived_at: Date | string | null;
   validation_errors: ValidationMode;
   validation_deprecations: ValidationMode;
   release_auto_deploy: boolean;
   argocd: ProjectArgoSettings;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
 
 function rowToProject(row: ProjectRow): Project {
@@ -68,7 +70,7 @@ function rowToProject(row: ProjectRow): Project {
     name: row.name,
     description: row.description,
     archived: row.archived_at !== null,
-    archivedAt: row.archived_at?.toISOString() ?? null,
+    archivedAt: row.archived_at === null ? null : isoText(row.archived_at),
     policy: {
       validation: { errors: row.validation_errors, deprecations: row.validation_deprecations },
       releases: { autoDeploy: row.release_auto_deploy },
@@ -80,11 +82,14 @@ function rowToProject(row: ProjectRow): Project {
         clusterResources: row.argocd.appProject?.clusterResources ?? false,
       },
     },
-    ...timestampsOf(row),
+    createdAt: isoText(row.created_at),
+    updatedAt: isoText(row.updated_at),
   };
 }
 
-function projects(db: Queryable, organizationId: string) {
+/** The project rows of an organization; `isoTimes` has PostgreSQL spell the timestamps (the listing's hot path). */
+function projects(db: Queryable, organizationId: string, isoTimes = false) {
+  const time = (column: string, alias: string) => (isoTimes ? isoTimestamp(db, column, alias) : column);
   return db('projects as p')
     .join(organizationSlugs(db).as('o'), 'o.id', 'p.organization_id')
     .leftJoin('project_policies as pp', 'pp.project_id', 'p.id')
@@ -96,13 +101,13 @@ function projects(db: Queryable, organizationId: string) {
       'p.slug',
       'p.name',
       'p.description',
-      'p.archived_at',
+      time('p.archived_at', 'archived_at'),
       'p.argocd',
       db.raw("coalesce(pp.validation_errors, 'block') as validation_errors"),
       db.raw("coalesce(pp.validation_deprecations, 'warn') as validation_deprecations"),
       db.raw('coalesce(pp.release_auto_deploy, true) as release_auto_deploy'),
-      'p.created_at',
-      'p.updated_at',
+      time('p.created_at', 'created_at'),
+      time('p.updated_at', 'updated_at'),
     );
 }
 
@@ -166,7 +171,7 @@ export async function listProjects(
     shape,
     params,
     (p) => {
-      const query = projects(db, p.organizationId);
+      const query = projects(db, p.organizationId, true);
       const q = p.like;
       if (q !== undefined) void query.where((w) => void w.whereILike('p.slug', q).orWhereILike('p.name', q));
       if (filter.archived !== undefined) {

@@ -86,7 +86,8 @@ export function createProjectService(deps: ProjectDeps) {
   const record = (...args: Parameters<typeof audited>) =>
     audited(args[0], args[1], args[2], args[3], args[4], { projectId: args[3].id, ...args[5] });
 
-  const view = (project: Project): ProjectView => ({ ...project, gitUrl: gitUrlOf(deps.publicUrl, project) });
+  /** Adds the Git URL to a project this service just read (not a copy: a listing reshapes each row once). */
+  const view = (project: Project): ProjectView => Object.assign(project, { gitUrl: gitUrlOf(deps.publicUrl, project) });
 
   async function environmentOf(project: Project, slug: string, trx: Queryable = db): Promise<ProjectEnvironment> {
     const env = await findProjectEnvironment(trx, project.id, slug);
@@ -100,7 +101,7 @@ export function createProjectService(deps: ProjectDeps) {
 
     list: async (caller: OrgCaller, filter: ProjectFilter, page: PageRequest): Promise<Page<ProjectView>> => {
       const result = await listProjects(db, caller.organizationId, filter, page);
-      return { ...result, items: result.items.map(view) };
+      return { items: result.items.map(view), nextCursor: result.nextCursor };
     },
 
     get: async (caller: OrgCaller, slug: string) => view(await projectOf(caller, slug)),

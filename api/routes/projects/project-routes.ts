@@ -16,6 +16,7 @@ import type { WorkloadService } from '../../../src/projects/workload-service';
 import type { TargetRemoval } from '../../../src/environment-removal/target-removal';
 import type { RouteDef } from '../../route-def';
 import { tenantCanonical } from './tenant-canonical';
+import { projectPageJson } from './project-page-json';
 import { bodyOf, cancelOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 export interface ProjectRouteDeps {
@@ -44,7 +45,9 @@ function projectCrudRoutes(projects: ProjectService, pageMax: number): RouteDef[
           q: q.q,
           archived: q.archived === undefined ? undefined : q.archived === 'true',
         };
-        ctx.body = await projects.list(orgCallerOf(ctx), filter, pageOf(ctx, pageMax));
+        const page = await projects.list(orgCallerOf(ctx), filter, pageOf(ctx, pageMax));
+        ctx.type = 'application/json';
+        ctx.body = projectPageJson(page);
       },
     },
     {

@@ -43,6 +43,7 @@ afterAll(() => platform.close());
 async function list(token: string, query: string): Promise<Listing> {
   const res = await http.get<Listing>(`/api/v2/projects${query}`, { token });
   expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
   return res.body;
 }
 
@@ -84,5 +85,35 @@ describe('the project listing', () => {
     expect(slugs(await list(acme, '?q=a&archived=false&limit=1'))).toEqual(['alpha']);
     const first = await list(acme, '?q=a&archived=false&limit=1');
     expect(slugs(await list(acme, `?q=a&archived=false&limit=1&cursor=${first.nextCursor}`))).toEqual(['bravo']);
+  });
+});
+
+describe('the listing item', () => {
+  it('is the project as its own route answers it, field for field in the same order, timestamps spelled alike to the millisecond (cut, not rounded)', async () => {
+    // Microseconds that round up and a date in another year: PostgreSQL spells the listing's timestamps itself.
+    await platform.services.db('projects').where({ slug: 'echo' }).update({
+      created_at: '1999-12-31T23:59:59.999999Z',
+      updated_at: '2026-03-01T00:00:00.000500+05:30',
+    });
+    await platform.services
+      .db('projects')
+      .where({ slug: 'delta' })
+      .update({ archived_at: '2030-06-15T12:34:56.7891Z' });
+    // Text any serializer must escape as JSON.stringify does (the listing's is compiled from a schema).
+    await platform.services
+      .db('projects')
+      .where({ slug: 'bravo' })
+      .update({ description: 'say "hi" \\ \u0001\t\n é 🎉 \u2028 </script>' });
+    const listing = await list(acme, '');
+    expect(listing.items.find((p) => p.slug === 'bravo')).toMatchObject({ description: expect.stringContaining('🎉') });
+    for (const item of listing.items) {
+      const own = await http.get<Record<string, unknown>>(`/api/v2/projects/${item.slug}`, { token: acme });
+      expect(own.status).toBe(200);
+      expect(JSON.stringify(item)).toBe(JSON.stringify(own.body));
+    }
+    const echo = listing.items.find((p) => p.slug === 'echo') as unknown as Record<string, unknown>;
+    expect([echo.createdAt, echo.updatedAt]).toEqual(['1999-12-31T23:59:59.999Z', '2026-02-28T18:30:00.000Z']);
+    const delta = listing.items.find((p) => p.slug === 'delta') as unknown as Record<string, unknown>;
+    expect(delta.archivedAt).toBe('2030-06-15T12:34:56.789Z');
   });
 });
