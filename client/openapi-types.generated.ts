@@ -3082,10 +3082,11 @@ export interface paths {
              *           {
              *             "environment": "string",
              *             "reason": "string",
-             *             "tenant": "string"
+             *             "tenant": "string",
+             *             "detail": "string"
              *           }
              *         ],
-             *         "status": "queued",
+             *         "status": "string",
              *         "tag": "string",
              *         "updated": [
              *           {
@@ -3096,7 +3097,7 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "status": "queued"
+             *       "status": "received"
              *     }
              */
             'application/json': components['schemas']['request'];
@@ -12639,7 +12640,8 @@ export interface paths {
              *         {
              *           "environment": "string",
              *           "reason": "string",
-             *           "tenant": "string"
+             *           "tenant": "string",
+             *           "detail": "string"
              *         }
              *       ]
              *     }
@@ -12744,7 +12746,8 @@ export interface paths {
              *         {
              *           "environment": "string",
              *           "reason": "string",
-             *           "tenant": "string"
+             *           "tenant": "string",
+             *           "detail": "string"
              *         }
              *       ],
              *       "tag": "string",
@@ -21451,9 +21454,9 @@ export interface components {
       closedAt: string | null;
       closedBy: string | null;
       closeReason: string | null;
-      durationMinutes: number;
+      durationMinutes: number | null;
       /** Format: date-time */
-      endsAt: string;
+      endsAt: string | null;
       /** Format: uuid */
       id: string;
       justification: string;
@@ -21469,12 +21472,12 @@ export interface components {
       status: 'opening' | 'open' | 'closed';
       /** Format: uuid */
       userId: string;
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description The break-glass session that lets this through */
     'break-glass-grant': {
       /** Format: date-time */
-      endsAt: string;
+      endsAt: string | null;
       justification: string;
       /** Format: uuid */
       sessionId: string;
@@ -21501,9 +21504,9 @@ export interface components {
       closedAt: string | null;
       closedBy: null | string;
       closeReason: string | null;
-      durationMinutes: number;
+      durationMinutes: number | null;
       /** Format: date-time */
-      endsAt: string;
+      endsAt: string | null;
       /** Format: uuid */
       id: string;
       justification: string;
@@ -21519,7 +21522,7 @@ export interface components {
       status: 'opening' | 'open' | 'closed';
       /** Format: uuid */
       userId: string;
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description PUT /api/v2/break-glass/settings: organization roles that may open a break-glass session (owner always included). */
     'break-glass-settings': {
@@ -21602,7 +21605,7 @@ export interface components {
     };
     'cause-release': {
       /** Format: uuid */
-      releaseId: string;
+      releaseId: string | null;
       /** @enum {string} */
       status:
         | 'Validating'
@@ -21620,7 +21623,7 @@ export interface components {
       tenant: string;
     };
     change: {
-      replicas?: number;
+      replicas?: number | null;
       tag?: string;
       /** @description Environment variables by name */
       variables?: {
@@ -21664,18 +21667,18 @@ export interface components {
     cluster: {
       agentVersion: string | null;
       applications: {
-        healthStatus: string;
+        healthStatus: string | null;
         name: string;
         namespace: string;
-        revision: string;
-        syncStatus: string;
+        revision: string | null;
+        syncStatus: string | null;
       }[];
       /** Format: date-time */
       applicationsReportedAt: string | null;
       controllerHealth: string | null;
       /** Format: date-time */
       createdAt: string;
-      description: string;
+      description: string | null;
       /** Format: uuid */
       id: string;
       kubernetesVersion: string | null;
@@ -21780,7 +21783,7 @@ export interface components {
       ref?: string;
     };
     'compare-list': {
-      commit: string;
+      commit: string | null;
       from: string;
       items: {
         differences: {
@@ -21921,13 +21924,13 @@ export interface components {
     'deployment-status-list': {
       items: {
         environment: string;
-        healthStatus: string;
+        healthStatus: string | null;
         namespace: string;
         /** Format: date-time */
-        reportedAt: string;
-        revision: string;
+        reportedAt: string | null;
+        revision: string | null;
         service: string;
-        syncStatus: string;
+        syncStatus: string | null;
         tenant: string;
       }[];
     };
@@ -21981,7 +21984,7 @@ export interface components {
         /** Format: uuid */
         id: string;
         /** Format: date-time */
-        reportedAt: string;
+        reportedAt: string | null;
         /** Format: date-time */
         resolvedAt: string | null;
         resource: string;
@@ -22053,7 +22056,7 @@ export interface components {
         /** @enum {string} */
         outside: 'wait' | 'after_hours_tier';
         start: string;
-        timeZone: string;
+        timeZone: string | null;
       } | null;
       cooldownMs: number;
       /** Format: date-time */
@@ -22223,7 +22226,7 @@ export interface components {
       status: string;
     };
     'file-commit': {
-      commit: string;
+      commit: string | null;
       created: boolean;
       path: string;
     };
@@ -22271,7 +22274,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
-      reason: string;
+      reason: string | null;
       scope: string;
       /** Format: date-time */
       startsAt: string;
@@ -22369,9 +22372,9 @@ export interface components {
       audit: components['schemas']['audit-entry'][];
       nextCursor: null | string;
       /** Format: uuid */
-      releaseId: string;
+      releaseId: string | null;
       timeline: components['schemas']['timeline'][];
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description GET /api/v2/iam/audit-report period (default: the last 30 days). */
     'iam-audit-report-query': {
@@ -22425,7 +22428,7 @@ export interface components {
       status: 'open' | 'acknowledged' | 'resolved';
       /** Format: date-time */
       updatedAt: string;
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description The signed acknowledge link of an escalation incident (GET shows a confirmation form, POST acknowledges). */
     'incident-link-query': {
@@ -22457,7 +22460,7 @@ export interface components {
       status: 'pending' | 'accepted' | 'revoked' | 'expired';
       /** Format: date-time */
       updatedAt: string;
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description POST /api/v1/organizations/{slug}/invitations: target email and role (owners only may invite owners). */
     'invitation-create': {
@@ -22726,7 +22729,7 @@ export interface components {
       };
       responses: {
         [key: string]: {
-          description: string;
+          description: string | null;
         };
       };
       security?: {
@@ -22783,7 +22786,7 @@ export interface components {
     'org-tenant': {
       /** Format: date-time */
       createdAt: string;
-      description: string;
+      description: string | null;
       /** Format: uuid */
       id: string;
       name: string;
@@ -22964,8 +22967,8 @@ export interface components {
         /** @description Only null in the recorded answers: drafted as a string or null */
         grantRole: string | null;
         organizationRole: string;
-        reason: string;
-        requiredRole: string;
+        reason: string | null;
+        requiredRole: string | null;
         resources: {
           id: string;
           type: string;
@@ -23011,7 +23014,7 @@ export interface components {
       /** Format: date-time */
       pinnedAt: string;
       pinnedBy: string;
-      reason: string;
+      reason: string | null;
       releaseId: string | null;
       tenant: string;
       /** Format: uuid */
@@ -23216,7 +23219,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       status: string;
-      workflowId: string;
+      workflowId: string | null;
     };
     'post-iam-service-accounts-by-id-tokens-result': {
       allowedActions: string[];
@@ -23224,7 +23227,7 @@ export interface components {
       createdAt: string;
       /** Format: uuid */
       createdBy: string;
-      description: string;
+      description: string | null;
       /** Format: date-time */
       expiresAt: string;
       /** Format: uuid */
@@ -23451,7 +23454,7 @@ export interface components {
       environment: string;
       rollbackTo: {
         actor?: string | null;
-        commitSha: string;
+        commitSha: string | null;
         /** Format: date-time */
         createdAt?: string | null;
         /**
@@ -23475,16 +23478,16 @@ export interface components {
     'post-webhooks-cdcontroller-result': {
       application: string;
       environment: string;
-      healthStatus: string;
+      healthStatus: string | null;
       project: string;
       release: {
         /** Format: uuid */
         id: string;
         status: string;
       } | null;
-      revision: string;
+      revision: string | null;
       service: string;
-      syncStatus: string;
+      syncStatus: string | null;
       tenant: string;
     };
     'post-webhooks-image-update-result': {
@@ -23494,9 +23497,9 @@ export interface components {
       /** Format: uuid */
       requestId: string;
       skipped: {
-        detail: string;
+        detail?: string;
         environment: string;
-        reason: string;
+        reason: string | null;
         tenant: string;
       }[];
       status: string;
@@ -23540,11 +23543,11 @@ export interface components {
           clusterResources: boolean;
           perTenant: boolean;
         };
-        namespaceTemplate: string;
+        namespaceTemplate: string | null;
       };
       /** Format: date-time */
       createdAt: string;
-      description: string;
+      description: string | null;
       gitUrl: string;
       /** Format: uuid */
       id: string;
@@ -23726,8 +23729,8 @@ export interface components {
       /** @description Sync state by tenant */
       sync: {
         [key: string]: {
-          healthStatus: string;
-          syncStatus: string;
+          healthStatus: string | null;
+          syncStatus: string | null;
         };
       };
       targetEnvironment: string;
@@ -23745,28 +23748,28 @@ export interface components {
         syncStatus: string | null;
         tenant: string;
       }[];
-      workflowId: string;
+      workflowId: string | null;
     };
     'promotion-history-list': {
       audit: components['schemas']['audit-entry'][];
       nextCursor: string | null;
       /** Format: uuid */
-      promotionId: string;
+      promotionId: string | null;
       timeline: components['schemas']['timeline'][];
-      workflowId: string;
+      workflowId: string | null;
     };
     'promotion-list': {
       items: {
         breakGlass: components['schemas']['break-glass-grant'] | null;
         causes: components['schemas']['cause'][];
-        commitSha: string;
+        commitSha: string | null;
         /** Format: date-time */
-        committedAt: string;
+        committedAt: string | null;
         /** Format: date-time */
         createdAt: string;
         createdBy: string;
         /** Format: date-time */
-        finishedAt: string;
+        finishedAt: string | null;
         /** Format: uuid */
         id: string;
         moves: components['schemas']['move'][];
@@ -23780,14 +23783,14 @@ export interface components {
         /** @description Sync state by tenant */
         sync: {
           [key: string]: {
-            healthStatus: string;
-            syncStatus: string;
+            healthStatus: string | null;
+            syncStatus: string | null;
           };
         };
         targetEnvironment: string;
         /** Format: date-time */
         updatedAt: string;
-        workflowId: string;
+        workflowId: string | null;
       }[];
       nextCursor: string | null;
     };
@@ -23834,7 +23837,7 @@ export interface components {
         | 'TIMED_OUT'
         | 'UNKNOWN'
         | 'UNSPECIFIED';
-      workflowId: string;
+      workflowId: string | null;
     };
     'put-auth-active-organization-result': {
       accessToken: string;
@@ -23870,7 +23873,7 @@ export interface components {
       previousSecretValidUntil: string | null;
       project: string;
       secret: string;
-      tagFilter: string;
+      tagFilter: string | null;
       /** Format: date-time */
       updatedAt: string;
     };
@@ -23938,7 +23941,7 @@ export interface components {
         /** @description Only null in the recorded answers: drafted as a string or null */
         syncStatus: string | null;
       }[];
-      workflowId: string;
+      workflowId: string | null;
     };
     /** @description POST /api/v2/releases/{id}/approve: an optional comment. */
     'release-approve': {
@@ -24012,10 +24015,10 @@ export interface components {
         title: string;
         /** Format: date-time */
         updatedAt: string;
-        validationSummary: components['schemas']['validation-summary'];
+        validationSummary: components['schemas']['validation-summary'] | null;
         /** @description Only null in the recorded answers: drafted as a string or null */
         waitingBehind: string | null;
-        workflowId: string;
+        workflowId: string | null;
       }[];
       nextCursor: string | null;
     };
@@ -24078,6 +24081,7 @@ export interface components {
       commit: string | null;
       /** Format: uuid */
       requestId: string;
+      /** @description The answer the request got or will get (the POST body); null while it is still being worked on */
       result: {
         /** @description Only null in the recorded answers: drafted as a string or null */
         commit: string | null;
@@ -24086,19 +24090,21 @@ export interface components {
         /** Format: uuid */
         requestId: string;
         skipped: components['schemas']['skipped'][];
-        /** @enum {string} */
-        status: 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+        status: string;
         tag: string;
         updated: components['schemas']['updated'][];
-      };
-      /** @enum {string} */
-      status: 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+      } | null;
+      /**
+       * @description received, then queued once handed to the project's image-update workflow, then committed or failed
+       * @enum {string}
+       */
+      status: 'received' | 'queued' | 'committed' | 'failed';
     };
     'resource-list': {
       resources: {
         apiVersion: string;
         custom: boolean;
-        description: string;
+        description: string | null;
         gvk: string;
         kind: string;
         namespaced: boolean;
@@ -24133,7 +24139,7 @@ export interface components {
         | number
         | boolean
         | null;
-      description?: string;
+      description?: string | null;
       enum?: (
         | {
             [key: string]: unknown;
@@ -24158,7 +24164,7 @@ export interface components {
     'schema-list': {
       apiVersion: string;
       custom: boolean;
-      description: string;
+      description: string | null;
       fields: components['schemas']['schema-field'][];
       gvk: string;
       kind: string;
@@ -24170,7 +24176,7 @@ export interface components {
       createdAt: string;
       /** Format: uuid */
       createdBy: string;
-      description: string;
+      description: string | null;
       /** Format: uuid */
       id: string;
       name: string;
@@ -24217,7 +24223,7 @@ export interface components {
         /** Format: uuid */
         id: string;
         /** Format: date-time */
-        lastUsedAt: string;
+        lastUsedAt: string | null;
         userAgent: string;
       }[];
     };
@@ -24225,8 +24231,9 @@ export interface components {
       allowedRoles: string[];
     };
     skipped: {
+      detail?: string;
       environment: string;
-      reason: string;
+      reason: string | null;
       tenant: string;
     };
     'soak-time': {
@@ -24248,7 +24255,7 @@ export interface components {
       changedAt: string | null;
       changedBy: null | string;
       enabled: boolean;
-      reason: string;
+      reason: string | null;
     };
     'sync-policy': {
       automated: boolean;
@@ -24275,7 +24282,7 @@ export interface components {
     team: {
       /** Format: date-time */
       createdAt: string;
-      description: string;
+      description: string | null;
       /** Format: uuid */
       id: string;
       memberCount: number;
@@ -24383,20 +24390,20 @@ export interface components {
         createdAt: string;
         /** Format: uuid */
         createdBy: string;
-        description: string;
+        description: string | null;
         /** Format: date-time */
         expiresAt: string;
         /** Format: uuid */
         id: string;
         /** Format: date-time */
-        lastUsedAt: string;
+        lastUsedAt: string | null;
         scopes: string[];
         /** Format: uuid */
         serviceAccountId: string;
       }[];
     };
     unverified: {
-      reason: string;
+      reason: string | null;
       service: string;
       tenant: string;
       version: string;
@@ -24437,7 +24444,7 @@ export interface components {
     'validation-policy': {
       /** Format: date-time */
       createdAt: string;
-      description: string;
+      description: string | null;
       enabled: boolean;
       /** Format: uuid */
       id: string;
@@ -24478,14 +24485,14 @@ export interface components {
       warnings: number;
     };
     version: {
-      appVersion: string;
-      description: string;
+      appVersion: string | null;
+      description: string | null;
       digest: string;
       valuesSchema: {
         properties: {
           replicas: {
             type: string;
-          };
+          } | null;
         };
         type: string;
       };
@@ -24597,7 +24604,7 @@ export interface components {
           [key: string]: unknown;
         };
       };
-      replicas: number;
+      replicas: number | null;
       resources: {
         requests: {
           cpu: string;
@@ -24683,7 +24690,7 @@ export interface components {
       nextCursor: string | null;
     };
     'workload-override': {
-      replicas?: number;
+      replicas?: number | null;
       resources?: {
         limits?: {
           cpu?: string;
@@ -24743,7 +24750,7 @@ export interface components {
           };
         };
       };
-      replicas: number;
+      replicas: number | null;
       resources: {
         requests?: {
           cpu: string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Middleware } from 'koa';
 import type { AppState } from '../context';
@@ -6,13 +7,22 @@ import { isAssetPath, isUiRoute } from './ui-routes';
 import { loadWebAssets, type WebAsset } from './web-assets';
 
 /**
- * Strict policy for every UI response: scripts and styles from this origin only (the build emits no inline script),
- * no framing, no plugins, API calls to this origin only. Images may be data: URLs (the TOTP enrolment QR code).
+ * The one inline style the app makes: react-aria's `usePress` prepends a `<style>` holding this rule (its pressable
+ * elements' touch-action). Allowed by its hash alone, so no other inline style can apply.
+ */
+export const REACT_ARIA_PRESS_STYLE =
+  '@layer {\n  [data-react-aria-pressable] {\n    touch-action: pan-x pan-y pinch-zoom;\n  }\n}';
+const PRESS_STYLE_HASH = `'sha256-${createHash('sha256').update(REACT_ARIA_PRESS_STYLE).digest('base64')}'`;
+
+/**
+ * Strict policy for every UI response: scripts and styles from this origin only (the build emits no inline script;
+ * the one inline style is allowed by its hash), no framing, no plugins, API calls to this origin only. Images may be
+ * data: URLs (the TOTP enrolment QR code).
  */
 export const UI_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  `style-src 'self' ${PRESS_STYLE_HASH}`,
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
