@@ -9509,14 +9509,7 @@ export interface paths {
              *               "appVersion": "string",
              *               "description": "string",
              *               "digest": "string",
-             *               "valuesSchema": {
-             *                 "properties": {
-             *                   "replicas": {
-             *                     "type": "string"
-             *                   }
-             *                 },
-             *                 "type": "string"
-             *               },
+             *               "valuesSchema": {},
              *               "version": "string"
              *             }
              *           ]
@@ -9585,14 +9578,7 @@ export interface paths {
              *           "appVersion": "string",
              *           "description": "string",
              *           "digest": "string",
-             *           "valuesSchema": {
-             *             "properties": {
-             *               "replicas": {
-             *                 "type": "string"
-             *               }
-             *             },
-             *             "type": "string"
-             *           },
+             *           "valuesSchema": {},
              *           "version": "string"
              *         }
              *       ]
@@ -12913,8 +12899,8 @@ export interface paths {
              *           "differences": [
              *             {
              *               "diff": "string",
-             *               "from": "string",
-             *               "to": "string",
+             *               "from": null,
+             *               "to": null,
              *               "type": "string"
              *             }
              *           ],
@@ -17023,6 +17009,10 @@ export interface paths {
              *             "requests": {
              *               "cpu": "string",
              *               "memory": "string"
+             *             },
+             *             "limits": {
+             *               "cpu": "string",
+             *               "memory": "string"
              *             }
              *           },
              *           "updatedAt": "2019-08-24T14:15:22Z",
@@ -17604,6 +17594,10 @@ export interface paths {
              *       "replicas": 0,
              *       "resources": {
              *         "requests": {
+             *           "cpu": "string",
+             *           "memory": "string"
+             *         },
+             *         "limits": {
              *           "cpu": "string",
              *           "memory": "string"
              *         }
@@ -21788,8 +21782,10 @@ export interface components {
       items: {
         differences: {
           diff?: string;
-          from?: string;
-          to?: string;
+          /** @description The value in the `from` environment (an image, a replica count, resources, env or config); null where it has none */
+          from?: unknown;
+          /** @description The value in the `to` environment; null where it has none */
+          to?: unknown;
           type: string;
         }[];
         presentIn: {
@@ -23779,7 +23775,7 @@ export interface components {
         sourceEnvironment: string;
         /** @enum {string} */
         status: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
-        statusReason: string;
+        statusReason: string | null;
         /** @description Sync state by tenant */
         sync: {
           [key: string]: {
@@ -24437,7 +24433,7 @@ export interface components {
       /** Format: uuid */
       organizationId: string;
       organizationRole: string;
-      resource: components['schemas']['access-resource'];
+      resource?: components['schemas']['access-resource'];
       subject: components['schemas']['grant-subject'];
       teams: components['schemas']['team-summary'][];
     };
@@ -24488,14 +24484,10 @@ export interface components {
       appVersion: string | null;
       description: string | null;
       digest: string;
+      /** @description The chart's values.schema.json (a JSON Schema document), null when the chart has none */
       valuesSchema: {
-        properties: {
-          replicas: {
-            type: string;
-          } | null;
-        };
-        type: string;
-      };
+        [key: string]: unknown;
+      } | null;
       version: string;
     };
     'version-list': {
@@ -24606,11 +24598,15 @@ export interface components {
       };
       replicas: number | null;
       resources: {
-        requests: {
-          cpu: string;
-          memory: string;
+        limits?: {
+          cpu?: string;
+          memory?: string;
         };
-      };
+        requests?: {
+          cpu?: string;
+          memory?: string;
+        };
+      } | null;
       /** Format: date-time */
       updatedAt: string;
       /** @description Environment variables by name */
