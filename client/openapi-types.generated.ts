@@ -24579,7 +24579,7 @@ export interface components {
       };
       ports: {
         containerPort: number;
-        name: string;
+        name?: string;
       }[];
       /** @description Kubernetes Probe objects, as given */
       probes: {
@@ -24736,7 +24736,7 @@ export interface components {
       };
       ports: {
         containerPort: number;
-        name: string;
+        name?: string;
       }[];
       probes: {
         liveness?: {
