@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { closedChannelGuard } from './closed-channel-guard';
 import type { TemporalConfig } from '../config';
 
 /** Connection options shared by the client (API) and, through NativeConnection, the workers. */
@@ -33,7 +34,14 @@ export function connectionOptions(config: TemporalConfig, address: string): Shar
   };
 }
 
+/** The SDK's default retry interceptor, then a guard against its retries outliving close(). */
+export const clientInterceptors = () => [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), closedChannelGuard()];
+
 export async function connectClient(config: TemporalConfig, address: string): Promise<Client> {
-  const connection = await Connection.connect({ ...connectionOptions(config, address), connectTimeout: '10s' });
+  const connection = await Connection.connect({
+    ...connectionOptions(config, address),
+    connectTimeout: '10s',
+    interceptors: clientInterceptors(),
+  });
   return new Client({ connection, namespace: config.namespace });
 }
