@@ -24,8 +24,9 @@ export function createGitActivities(
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {
       // Heartbeats let Temporal notice a worker that died mid-commit within seconds and retry elsewhere; the retry is
       // safe because the commit path is idempotent by the request's key.
+      // As a local activity (commitOnGitQueue's `local`) it has no heartbeat: its workflow task's timeout stands in.
       const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+      const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), HEARTBEAT_MS);
       try {
         return await runCommit(deps, req);
       } catch (err) {

@@ -4,10 +4,10 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createGitActivities } from '../activities/git';
 import type { Services } from '../src/runtime/services';
-
-type GitActivityDeps = Parameters<typeof createGitActivities>[0] & Pick<Services, 'config'>;
 import type { Metrics } from '../src/http/metrics';
 import { repoRoot } from '../src/paths';
+
+type GitActivityDeps = Parameters<typeof createGitActivities>[0] & Pick<Services, 'config'>;
 
 export const PREBUILT_BUNDLE = path.join(repoRoot(), 'dist', 'workflow-bundle.js');
 
@@ -30,45 +30,54 @@ function instrument<T extends Record<string, (...args: never[]) => Promise<unkno
   return wrapped as T;
 }
 
-export interface WorkerOptions<D> {
+interface WorkerOptions<D> {
   connection: NativeConnection;
   namespace: string;
-  /** The services this queue's activities use (the composition root passes them). */
+  /** The services the activities use (the composition root passes them). */
   deps: D;
   metrics: Metrics;
-  taskQueue: string;
   shutdownGraceMs: number;
   /** Prebuilt bundle path; defaults to dist/workflow-bundle.js when present, else bundles from source. */
   bundlePath?: string;
 }
 
-export async function createPlatformWorker(opts: WorkerOptions<ActivityDeps>): Promise<Worker> {
-  // Only compiled code uses the prebuilt bundle: from source it could be stale, so it is bundled fresh.
-  const prebuilt = __filename.endsWith('.js') && fs.existsSync(PREBUILT_BUNDLE) ? PREBUILT_BUNDLE : undefined;
-  const bundlePath = opts.bundlePath ?? prebuilt;
-  return Worker.create({
-    connection: opts.connection,
-    namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
-    activities: instrument(createActivities(opts.deps), opts.metrics),
-    shutdownGraceTime: opts.shutdownGraceMs,
-    shutdownForceTime: opts.shutdownGraceMs * 2,
-  });
+/** The two workers of a worker process: the `platform` queue's workflows and activities, and the `git` queue's. */
+export interface ProcessWorkers {
+  platform: Worker;
+  git: Worker;
 }
 
 /**
- * The worker of the `git` task queue: activities only (the one commit path). Its processes own the hosted
- * repositories; the commit workflows themselves run on the platform queue.
+ * A worker process's workers. One set of commit activities serves both: the `git` queue's activity, and the same
+ * commit as a local activity of the workflows that commit within their workflow task (commitOnGitQueue's `local`), so
+ * the writes of both kinds to a repository join the same passes (src/gitops/commit-path.ts).
  */
-export async function createGitWorker(opts: Omit<WorkerOptions<GitActivityDeps>, 'bundlePath'>): Promise<Worker> {
-  return Worker.create({
+export async function createProcessWorkers(
+  opts: Omit<WorkerOptions<ActivityDeps & GitActivityDeps>, 'taskQueue'> & { platformQueue: string; gitQueue: string },
+): Promise<ProcessWorkers> {
+  const gitActivities = instrument(createGitActivities(opts.deps), opts.metrics);
+  // Only compiled code uses the prebuilt bundle: from source it could be stale, so it is bundled fresh.
+  const prebuilt = __filename.endsWith('.js') && fs.existsSync(PREBUILT_BUNDLE) ? PREBUILT_BUNDLE : undefined;
+  const bundlePath = opts.bundlePath ?? prebuilt;
+  const shutdown = { shutdownGraceTime: opts.shutdownGraceMs, shutdownForceTime: opts.shutdownGraceMs * 2 };
+  const platform = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    activities: instrument(createGitActivities(opts.deps), opts.metrics),
-    maxConcurrentActivityTaskExecutions: opts.deps.config.gitops.workerConcurrency,
-    shutdownGraceTime: opts.shutdownGraceMs,
-    shutdownForceTime: opts.shutdownGraceMs * 2,
+    taskQueue: opts.platformQueue,
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: require.resolve('../workflows') }),
+    activities: {
+      ...instrument(createActivities(opts.deps), opts.metrics),
+      commitToRepository: gitActivities.commitToRepository,
+    },
+    ...shutdown,
   });
+  const git = await Worker.create({
+    connection: opts.connection,
+    namespace: opts.namespace,
+    taskQueue: opts.gitQueue,
+    activities: gitActivities,
+    maxConcurrentActivityTaskExecutions: opts.deps.config.gitops.workerConcurrency,
+    ...shutdown,
+  });
+  return { platform, git };
 }

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, patched, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
 import type { CommitOutcome, CommitRequest } from '../src/gitops/commit-path';
 import type { PushOutcome, PushRequest } from '../src/gitops/remote-push';
 import type { MaintenanceTarget } from '../src/gitops/repository-maintenance';
@@ -34,18 +34,29 @@ export async function gitCommitWorkflow(input: { request: CommitRequest; taskQue
   return commitOnGitQueue(input.request, input.taskQueue);
 }
 
+/** The commit activity's retries: a refusal is not retried (the activity throws it non-retryable). */
+const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 };
+
 /**
- * The write itself, for any workflow that commits (the commit workflow above, and a release directly): the commit
- * activity on the `git` queue, then the push workflow when the project has an external remote.
+ * The write itself, for any workflow that commits (the commit workflow above, a release and the image updates
+ * directly): the commit activity, then the push workflow when the project has an external remote.
+ *
+ * `local`: the commit runs as a local activity of the worker running the workflow, inside its workflow task (issue
+ * 35: no task queue round trip, no second workflow task before the next step). Every worker process runs the `git`
+ * queue's worker too and holds the repositories' volume, and the commit path takes the repository's advisory lock
+ * and is idempotent by key either way; a worker killed mid-commit lets its workflow task time out, and the task's
+ * retry on another worker runs the commit again under the same key. Otherwise the activity goes to the `git` task queue, heartbeating.
  */
-export async function commitOnGitQueue(request: CommitRequest, taskQueue: string): Promise<CommitOutcome> {
-  const { commitToRepository } = proxyActivities<GitActivities>({
-    taskQueue,
-    startToCloseTimeout: '2 minutes',
-    // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
-    heartbeatTimeout: '5 seconds',
-    retry: { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 },
-  });
+export async function commitOnGitQueue(request: CommitRequest, taskQueue: string, local = false): Promise<CommitOutcome> {
+  const { commitToRepository } = local
+    ? proxyLocalActivities<GitActivities>({ startToCloseTimeout: '2 minutes', retry: COMMIT_RETRY })
+    : proxyActivities<GitActivities>({
+        taskQueue,
+        startToCloseTimeout: '2 minutes',
+        // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
+        heartbeatTimeout: '5 seconds',
+        retry: COMMIT_RETRY,
+      });
   const outcome = await commitToRepository(request);
   const { organizationId, projectId } = request;
   if (outcome.sha && outcome.remote) {

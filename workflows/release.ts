@@ -7,6 +7,7 @@ import {
   getExternalWorkflowHandle,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -48,6 +49,15 @@ const acts = proxyActivities<ReturnType<typeof createActivities>>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
 });
 
+/**
+ * The steps between the create call and the commit's record, as local activities of the worker running the workflow
+ * (issue 35): validation, the target's turn, the commit and its record run one after another in one workflow task.
+ */
+const localActs = proxyLocalActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+});
+
 /** A changed project between validation and commit sends the release back to validation at most this often. */
 const MAX_PREPARATIONS = 3;
 /** Patch id: the commit runs as an activity of the release itself instead of a child workflow. */
@@ -64,6 +74,12 @@ const BOUNDED_WAITS = 'release-bounded-waits';
  * release; the waits that follow a hold start from its answer (issue 35: one Temporal round trip fewer).
  */
 const FREEZE_IN_TURN = 'release-freeze-in-turn';
+/**
+ * Patch id: validation, the target's turn, the commit and its record run as local activities (`localActs`, and the
+ * commit through commitOnGitQueue's `local`), so a release with nothing to wait for reaches its commit in the first
+ * workflow task (issue 35: from six task queue round trips to none).
+ */
+const LOCAL_STEPS = 'release-local-steps';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -80,6 +96,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   const target = { releaseId: input.releaseId, workflowId };
   const turns = new Turns();
   const bounded = patched(BOUNDED_WAITS);
+  const local = patched(LOCAL_STEPS);
+  /** The steps up to the commit's record: local activities in runs that took the patch. */
+  const steps = local ? localActs : acts;
   const resume = input.resume;
   let status: ReleaseStatus = resume ? 'Queued' : 'Validating';
   let prepared: PreparedRelease | null = resume?.prepared ?? null;
@@ -265,7 +284,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   /** Lets an Update handler that is running finish before the main flow reads what it decided. */
   const settle = () => turns.exclusively(async () => undefined);
 
-  prepared ??= await step(() => acts.prepareRelease(target));
+  prepared ??= await step(() => steps.prepareRelease(target));
   if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
 
   if (!resume && prepared.approvalPolicies.length > 0) {
@@ -304,7 +323,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   // hand-over came since: then it looks again, as a wake during its own check would have it).
   const handoversAtFirst = handovers;
   const first =
-    gated && patched(FREEZE_IN_TURN) ? await step(() => acts.takeReleaseTurn({ ...target, actor: deployer })) : null;
+    gated && patched(FREEZE_IN_TURN) ? await step(() => steps.takeReleaseTurn({ ...target, actor: deployer })) : null;
   let firstFreeze = first?.freeze ?? null;
   let firstTurn = first?.turn ?? null;
   const answered = <T>(answer: T | null, ask: () => Promise<T>) =>
@@ -368,7 +387,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
       // Releases started before this change commit through a child commit workflow; newer ones call the commit
       // activity directly (three fewer workflow tasks between approval and commit).
       const outcome = patched(DIRECT_COMMIT)
-        ? await commitOnGitQueue(request, input.gitTaskQueue)
+        ? await commitOnGitQueue(request, input.gitTaskQueue, local)
         : await executeChild(gitCommitWorkflow, {
             workflowId: `git-commit-${input.projectId}-release-${input.releaseId}-${attempt}`,
             args: [
@@ -389,7 +408,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
         return finish('Failed', SYSTEM, refusal ? `commit refused (${refusal})` : 'commit failed');
       }
       // The project changed between validation and commit: validate what would be committed now.
-      prepared = await acts.prepareRelease(target);
+      prepared = await steps.prepareRelease(target);
       if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
     }
   }
@@ -399,7 +418,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   }
   // What the controller reported before the commit was noted (histories recorded earlier hold no result: undefined).
   const reported = await step(() =>
-    acts.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }),
+    steps.markReleaseCommitted({ ...target, sha: commitSha as string, actor: deployer }),
   );
   show('Syncing', `waiting for the sync report of commit ${commitSha.slice(0, 12)}`);
   if (reported) syncOutcome = syncOutcomeOf(reported);

@@ -3,7 +3,7 @@ import { installTemporalRuntime } from '../temporal/runtime';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
-import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
+import { createProcessWorkers } from '../../workers/create-worker';
 import { startRowReconciler } from '../temporal/row-reconciler';
 import { DOMAIN_MODULES } from './modules';
 import { ensureMaintenanceSchedule } from '../gitops/maintenance-schedule';
@@ -56,25 +56,19 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       (err: unknown) => log.warn('search attributes not registered', errorFields(err)),
     );
     nativeConnection = await NativeConnection.connect(connectionOptions(config.temporal, endpoints.temporalAddress));
-    worker = await createPlatformWorker({
+    const pair = await createProcessWorkers({
       connection: nativeConnection,
       namespace: config.temporal.namespace,
-      taskQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),
+      // The `git` queue's worker (the one commit path) runs beside the platform's; both stop together.
+      platformQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),
+      gitQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
       deps: services,
       metrics: services.metrics,
       shutdownGraceMs: config.workerShutdownGraceMs,
       bundlePath: config.temporal.workflowBundlePath,
     });
-    // The `git` queue's worker (the one commit path) runs beside it; both stop together.
-    const gitWorker = await createGitWorker({
-      connection: nativeConnection,
-      namespace: config.temporal.namespace,
-      taskQueue: taskQueue(config.temporal.taskQueuePrefix, 'git'),
-      deps: services,
-      metrics: services.metrics,
-      shutdownGraceMs: config.workerShutdownGraceMs,
-    });
-    const workers = [worker, gitWorker];
+    worker = pair.platform;
+    const workers = [pair.platform, pair.git];
     await ensureMaintenanceSchedule(services.temporal, {
       prefix: config.temporal.taskQueuePrefix,
       workflowQueue: taskQueue(config.temporal.taskQueuePrefix, 'platform'),

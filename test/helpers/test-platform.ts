@@ -8,7 +8,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { createApiServices, type ApiServices } from '../../src/runtime/api-services';
 import { closeServices } from '../../src/runtime/services';
 import { taskQueue } from '../../src/temporal/definitions';
-import { createGitWorker, createPlatformWorker } from '../../workers/create-worker';
+import { createProcessWorkers } from '../../workers/create-worker';
 import { harnessState } from './harness-state';
 import { responseRecorder } from './response-recorder';
 import { responseCheck } from './response-check';
@@ -85,22 +85,15 @@ export async function startTestPlatform(
     worker: null,
     async startWorker() {
       connection ??= await NativeConnection.connect({ address: harnessState().temporalAddress });
-      const worker = await createPlatformWorker({
+      const { platform: worker, git: gitWorker } = await createProcessWorkers({
         connection,
         namespace: config.temporal.namespace,
-        taskQueue: taskQueue(prefix, 'platform'),
+        platformQueue: taskQueue(prefix, 'platform'),
+        gitQueue: taskQueue(prefix, 'git'),
         deps: services,
         metrics: services.metrics,
         shutdownGraceMs: 1000,
         bundlePath: harnessState().bundlePath,
-      });
-      const gitWorker = await createGitWorker({
-        connection,
-        namespace: config.temporal.namespace,
-        taskQueue: taskQueue(prefix, 'git'),
-        deps: services,
-        metrics: services.metrics,
-        shutdownGraceMs: 1000,
       });
       platform.worker = worker;
       stopGitWorker = () => gitWorker.shutdown();
