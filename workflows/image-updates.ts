@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -26,6 +27,12 @@ const { planImageBatch, finishImageBatch } = proxyLocalActivities<ImageUpdateAct
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
 });
 
+/**
+ * Patch id: the batch's commit runs as a local activity in the workflow task that planned it (commitOnGitQueue's
+ * `local`; issue 35: no task queue round trip and no second workflow task between a request's signal and its commit).
+ */
+const LOCAL_COMMIT = 'image-updates-local-commit';
+
 /** Why a commit failed, in words (a refusal's message, or the last attempt's). */
 function reasonOf(err: unknown): string {
   let cause: unknown = err;
@@ -48,24 +55,29 @@ export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<vo
     if (!pending.some((p) => p.webhookId === entry.webhookId)) pending.push(entry);
   });
   const { organizationId, projectId } = input;
+  const local = patched(LOCAL_COMMIT);
+  const continueWith = async (queued: QueuedImageUpdate[]) => {
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof imageUpdatesWorkflow>({ ...input, pending: queued });
+  };
   for (;;) {
     if (pending.length === 0) await condition(() => pending.length > 0, IMAGE_UPDATES_IDLE_MS);
     if (pending.length === 0) return;
+    // A long run continues as new in a workflow task of its own, before planning: signals arriving while a task runs
+    // its local activities would make the server refuse that task's continue-as-new (and it would run them again).
+    if (local && runIsLong()) await continueWith(pending);
     const batch = await planImageBatch({ organizationId, projectId, entries: pending.splice(0, pending.length) });
     let sha: string | null = null;
     let error: string | null = null;
     if (batch.commit) {
       try {
-        sha = (await commitOnGitQueue({ ...batch.commit, workflowId: workflowInfo().workflowId }, input.gitTaskQueue))
-          .sha;
+        const request = { ...batch.commit, workflowId: workflowInfo().workflowId };
+        sha = (await commitOnGitQueue(request, input.gitTaskQueue, local)).sha;
       } catch (err) {
         error = reasonOf(err);
       }
     }
     await finishImageBatch({ projectId, batch, sha, error });
-    if (runIsLong()) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof imageUpdatesWorkflow>({ ...input, pending });
-    }
+    if (!local && runIsLong()) await continueWith(pending);
   }
 }
