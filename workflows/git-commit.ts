@@ -47,7 +47,11 @@ const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 
  * and is idempotent by key either way; a worker killed mid-commit lets its workflow task time out, and the task's
  * retry on another worker runs the commit again under the same key. Otherwise the activity goes to the `git` task queue, heartbeating.
  */
-export async function commitOnGitQueue(request: CommitRequest, taskQueue: string, local = false): Promise<CommitOutcome> {
+export async function commitOnGitQueue(
+  request: CommitRequest,
+  taskQueue: string,
+  local = false,
+): Promise<CommitOutcome> {
   const { commitToRepository } = local
     ? proxyLocalActivities<GitActivities>({ startToCloseTimeout: '2 minutes', retry: COMMIT_RETRY })
     : proxyActivities<GitActivities>({

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { gitBinary } from './git-binary';
+import { parseTree, readObject } from './object-reader';
 
 /**
  * Plain `git` plumbing on bare repositories, one child process per call, no working tree: blobs, trees and commits are
@@ -113,8 +114,10 @@ export async function readBlobs(repo: string, shas: string[]): Promise<Map<strin
 }
 
 /**
- * Every file of a commit with its content (text), keyed by path, optionally under some folders (pathspecs); `keep`
- * picks files before their contents are read.
+ * Every file of a commit with its content (text), keyed by path, optionally under some folders (or files); `keep`
+ * picks files before their contents are read. Read through the repository's long-lived object reader
+ * (object-reader.ts): the trees level by level from the folders down, then the kept blobs, each level's reads
+ * pipelined, with no process started.
  */
 export async function readTree(
   repo: string,
@@ -124,12 +127,27 @@ export async function readTree(
 ): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   if (!commit) return files;
-  const entries = (await listFiles(repo, commit, under)).filter((e) => e.mode.startsWith('100') && keep(e.path));
-  const blobs = await readBlobs(
-    repo,
-    entries.map((e) => e.sha),
-  );
-  for (const e of entries) files.set(e.path, blobs.get(e.sha)?.toString('utf8') ?? '');
+  const specs = typeof under === 'string' ? [under] : [...under];
+  const roots = specs.length === 0 || specs.includes('') ? [''] : specs.map((spec) => spec.replace(/\/+$/, ''));
+  const blobs: { path: string; sha: string }[] = [];
+  let level = roots.map((root) => ({ path: root, spec: root ? `${commit}:${root}` : `${commit}^{tree}` }));
+  while (level.length > 0) {
+    const objects = await Promise.all(level.map((item) => readObject(repo, item.spec)));
+    const next: typeof level = [];
+    level.forEach((item, i) => {
+      const object = objects[i];
+      if (object?.type === 'blob' && keep(item.path)) files.set(item.path, object.body.toString('utf8'));
+      if (object?.type !== 'tree') return;
+      for (const entry of parseTree(object.body)) {
+        const file = item.path ? `${item.path}/${entry.name}` : entry.name;
+        if (entry.mode === '40000') next.push({ path: file, spec: entry.sha });
+        else if (entry.mode.startsWith('100') && keep(file)) blobs.push({ path: file, sha: entry.sha });
+      }
+    });
+    level = next;
+  }
+  const contents = await Promise.all(blobs.map((blob) => readObject(repo, blob.sha)));
+  blobs.forEach((blob, i) => files.set(blob.path, contents[i]?.body.toString('utf8') ?? ''));
   return files;
 }
 

@@ -114,6 +114,8 @@ function slotOf(event: HistoryEvent, runId: string): Slot | null {
       const step = `request ${request?.name ?? 'update'}`;
       return { eventId, entry: { step, actor: actorOf(args), time, result: null } };
     }
+    case EventType.EVENT_TYPE_MARKER_RECORDED:
+      return localActivitySlot(event, eventId);
     case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED: {
       const [result] = decode(event.childWorkflowExecutionCompletedEventAttributes?.result?.payloads as Payload[]);
       return { eventId, entry: { step: 'commit', actor: null, time, result }, commits: shaOf(result) };
@@ -121,6 +123,31 @@ function slotOf(event: HistoryEvent, runId: string): Slot | null {
     default:
       return null;
   }
+}
+
+/** The marker a local activity leaves in the history: its name and completion time in `data`, its result. */
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+/**
+ * The entry of a local activity (a release's steps up to its commit run as local activities): named and timed by its
+ * marker, which holds no input, so the step shows no actor (the request or update before it names who acted).
+ */
+function localActivitySlot(event: HistoryEvent, eventId: number): Slot | null {
+  const attrs = event.markerRecordedEventAttributes;
+  if (attrs?.markerName !== LOCAL_ACTIVITY_MARKER) return null;
+  const [data] = decode(attrs.details?.data?.payloads as Payload[]);
+  const [result] = decode(attrs.details?.result?.payloads as Payload[]);
+  const marker = (data ?? {}) as { activity_type?: string; complete_time?: { seconds?: number; nanos?: number } };
+  const label = STEPS[marker.activity_type ?? ''];
+  if (!label) return null;
+  const done = marker.complete_time;
+  const time = done
+    ? new Date((done.seconds ?? 0) * 1000 + Math.floor((done.nanos ?? 0) / 1e6)).toISOString()
+    : timeOf(event);
+  const entry = { step: label({}), actor: null, time, result: result ?? null };
+  return marker.activity_type === 'commitToRepository'
+    ? { eventId, entry, commits: shaOf(result) }
+    : { eventId, entry };
 }
 
 /** Names the waiting activity slots a scheduled event belongs to (steps of other activities stay off the timeline). */

@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { deflate } from 'node:zlib';
+import { parseTree, readObject, type RawTreeEntry } from './object-reader';
+
+const deflateAsync = promisify(deflate);
+
+/** The id of the tree with no entries (the same in every repository). */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * Writes one object as a loose object, the way git writes one: zlib-deflated `<type> <size>\0<body>` under
+ * `objects/<2>/<38>`, written to a temporary file and renamed into place (read-only, like git's). An object already
+ * present as a loose file is not written again; one already in a pack is written loose once more, which git reads
+ * the same and the next `gc` folds away. Loose objects are not fsynced, as git's default (`core.fsync`) leaves them;
+ * the branch that makes them reachable is (commit-writer.ts moveBranch).
+ */
+export async function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body: Buffer): Promise<string> {
+  const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
+  const sha = createHash('sha1').update(object).digest('hex');
+  const dir = path.join(repo, 'objects', sha.slice(0, 2));
+  const file = path.join(dir, sha.slice(2));
+  if (
+    await fs.access(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return sha;
+  await fs.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+  await fs.writeFile(temp, await deflateAsync(object), { mode: 0o444 });
+  await fs.rename(temp, file);
+  return sha;
+}
+
+/** A folder's pending changes: files written or removed directly in it, and its subfolders' changes. */
+interface Folder {
+  writes: Map<string, string>;
+  deletes: Set<string>;
+  folders: Map<string, Folder>;
+}
+
+const newFolder = (): Folder => ({ writes: new Map(), deletes: new Set(), folders: new Map() });
+
+/** The folders of the changed paths only, as a tree of pending changes. */
+function changeTree(writes: Map<string, string>, deletes: string[]): Folder {
+  const root = newFolder();
+  const folderOf = (parts: string[]) => {
+    let folder = root;
+    for (const part of parts) {
+      let next = folder.folders.get(part);
+      if (!next) folder.folders.set(part, (next = newFolder()));
+      folder = next;
+    }
+    return folder;
+  };
+  for (const file of deletes) {
+    const parts = file.split('/');
+    folderOf(parts.slice(0, -1)).deletes.add(parts.at(-1) ?? '');
+  }
+  for (const [file, content] of writes) {
+    const parts = file.split('/');
+    folderOf(parts.slice(0, -1)).writes.set(parts.at(-1) ?? '', content);
+  }
+  return root;
+}
+
+/** git's order of tree entries: by name as bytes, a folder's name compared as if it ended in '/'. */
+const sortKey = (entry: RawTreeEntry) => Buffer.from(entry.mode === '40000' ? `${entry.name}/` : entry.name, 'utf8');
+
+function treeBody(entries: RawTreeEntry[]): Buffer {
+  const sorted = [...entries].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
+  return Buffer.concat(
+    sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]),
+  );
+}
+
+/**
+ * The tree `tree` (null: none) with `changes` applied, written: only the trees on the changed paths are read and
+ * written again, every other entry is kept by its id. Returns null when nothing is left in it (git keeps no empty
+ * folder), the same id when nothing changed.
+ */
+async function rewriteTree(repo: string, tree: string | null, changes: Folder): Promise<string | null> {
+  const read = tree ? await readObject(repo, tree) : null;
+  if (tree && read?.type !== 'tree') throw new Error(`tree ${tree} is missing from ${repo}`);
+  const entries = new Map((read ? parseTree(read.body) : []).map((e) => [e.name, e]));
+  for (const name of changes.deletes) entries.delete(name);
+  const subtrees = await Promise.all(
+    [...changes.folders].map(async ([name, folder]) => {
+      const known = entries.get(name);
+      return [name, await rewriteTree(repo, known?.mode === '40000' ? known.sha : null, folder)] as const;
+    }),
+  );
+  for (const [name, sha] of subtrees) {
+    if (sha) entries.set(name, { mode: '40000', name, sha });
+    else entries.delete(name);
+  }
+  const blobs = await Promise.all(
+    [...changes.writes].map(
+      async ([name, content]) => [name, await writeObject(repo, 'blob', Buffer.from(content))] as const,
+    ),
+  );
+  for (const [name, sha] of blobs) entries.set(name, { mode: '100644', name, sha });
+  if (entries.size === 0) return null;
+  const body = treeBody([...entries.values()]);
+  if (read && body.equals(read.body)) return tree;
+  return writeObject(repo, 'tree', body);
+}
+
+/** The root tree of `commit`. */
+export async function treeOf(repo: string, commit: string): Promise<string> {
+  const object = await readObject(repo, commit);
+  const match = object?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(object.body.toString('latin1')) : null;
+  if (!match?.[1]) throw new Error(`commit ${commit} is missing from ${repo}`);
+  return match[1];
+}
+
+/**
+ * The root tree of `parent` (null: none) with the files of `writes` set and those of `deletes` removed, written into
+ * the object database; EMPTY_TREE when nothing is left.
+ */
+export async function writeTree(
+  repo: string,
+  parent: string | null,
+  writes: Map<string, string>,
+  deletes: string[],
+): Promise<{ tree: string; parentTree: string | null }> {
+  const parentTree = parent ? await treeOf(repo, parent) : null;
+  const tree = (await rewriteTree(repo, parentTree, changeTree(writes, deletes))) ?? EMPTY_TREE;
+  if (tree === EMPTY_TREE) await writeObject(repo, 'tree', Buffer.alloc(0));
+  return { tree, parentTree };
+}

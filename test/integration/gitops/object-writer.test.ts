@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { buildCommit, moveBranch, type CommitMeta } from '../../../src/gitops/commit-writer';
+import { fastImportCommit } from '../../../src/gitops/fast-import-commit';
+import { gitText, listFiles, readBlobs, readTree } from '../../../src/gitops/git-plumbing';
+import { closeObjectReaders, readObject } from '../../../src/gitops/object-reader';
+import { writeObject, writeTree } from '../../../src/gitops/object-writer';
+import { scratchDir } from '../../helpers/scratch-dir';
+
+const run = promisify(execFile);
+afterAll(() => closeObjectReaders());
+
+const meta: CommitMeta = { author: { name: 'A', email: 'a@example.com' }, message: 'm', trailers: [['K', 'v']] };
+
+async function bareRepo(): Promise<string> {
+  const repo = path.join(scratchDir('object-writer-'), 'r.git');
+  await run('git', ['init', '--quiet', '--bare', repo]);
+  return repo;
+}
+
+/** The root tree git's own fast-import makes of the same change (the reference). */
+async function gitsTree(repo: string, parent: string | null, writes: Map<string, string>, deletes: string[]) {
+  const when = 'A <a@example.com> 1700000000 +0000';
+  const made = await fastImportCommit(
+    repo,
+    parent,
+    { writes, deletes },
+    { author: when, committer: when, message: 'x' },
+  );
+  return made ? (await gitText(repo, ['rev-parse', `${made}^{tree}`])).trim() : null;
+}
+
+const files = (entries: [string, string][]) => new Map(entries);
+
+it('builds the same trees as git fast-import, in git order, passing fsck --strict', async () => {
+  const repo = await bareRepo();
+  const first = files([
+    ['a', 'file a\n'],
+    ['a.b', 'dot\n'],
+    ['a-b/c.yaml', 'dash\n'],
+    ['a0/x', 'zero\n'],
+    ['tenants/acme/prod/web deployment.yaml', 'kind: Deployment\n'],
+    ['tenants/acme/dev/web.yaml', 'kind: Service\n'],
+    ['applications/acme/prod/web.yaml', 'kind: Application\n'],
+  ]);
+  const root = await buildCommit(repo, null, { writes: first, deletes: [] }, meta);
+  expect(root).toMatch(/^[0-9a-f]{40}$/);
+  expect((await gitText(repo, ['rev-parse', `${root}^{tree}`])).trim()).toBe(await gitsTree(repo, null, first, []));
+  await moveBranch(repo, root!, null);
+
+  // Nested writes beside kept folders, a delete that empties its folder, a file replacing a folder.
+  const writes = files([
+    ['tenants/acme/prod/web deployment.yaml', 'kind: Deployment\nspec: {}\n'],
+    ['tenants/beta/prod/api.yaml', 'kind: Service\n'],
+    ['a0', 'now a file\n'],
+  ]);
+  const deletes = ['tenants/acme/dev/web.yaml', 'a0/x'];
+  const second = await buildCommit(repo, root, { writes, deletes }, meta);
+  expect((await gitText(repo, ['rev-parse', `${second}^{tree}`])).trim()).toBe(
+    await gitsTree(repo, root, writes, deletes),
+  );
+  const listed = (await listFiles(repo, second!)).map((e) => e.path);
+  expect(listed).toContain('a0');
+  expect(listed.some((p) => p.startsWith('tenants/acme/dev/'))).toBe(false);
+  await moveBranch(repo, second!, root);
+  expect(await gitText(repo, ['log', '--format=%an <%ae>%n%B', '-1', 'main'])).toContain('K: v');
+  await run('git', ['--git-dir', repo, 'fsck', '--strict', '--no-dangling']);
+});
+
+it('makes no commit for a change that leaves the tree as it is, and an empty tree when everything goes', async () => {
+  const repo = await bareRepo();
+  const writes = files([['x/y.yaml', 'y\n']]);
+  const first = await buildCommit(repo, null, { writes, deletes: [] }, meta);
+  expect(await buildCommit(repo, first, { writes, deletes: [] }, meta)).toBeNull();
+  expect(await buildCommit(repo, first, { writes: new Map(), deletes: ['x/absent.yaml'] }, meta)).toBeNull();
+  const emptied = await buildCommit(repo, first, { writes: new Map(), deletes: ['x/y.yaml'] }, meta);
+  expect((await gitText(repo, ['rev-parse', `${emptied}^{tree}`])).trim()).toBe(
+    '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  );
+  await run('git', ['--git-dir', repo, 'fsck', '--strict', emptied!]);
+});
+
+it('writes large changes through fast-import into a pack and small ones as loose objects', async () => {
+  const repo = await bareRepo();
+  const large = files(Array.from({ length: 150 }, (_, i) => [`big/f${i}.yaml`, `n: ${i}\n`] as [string, string]));
+  const packed = await buildCommit(repo, null, { writes: large, deletes: [] }, meta);
+  const count = async () => gitText(repo, ['count-objects', '-v']);
+  expect(await count()).toMatch(/^count: 0$/m);
+  expect(await count()).toMatch(/^packs: 1$/m);
+  await buildCommit(repo, packed, { writes: files([['big/f1.yaml', 'n: changed\n']]), deletes: [] }, meta);
+  // One blob, two trees (big/ and the root), one commit: loose, read from beside the pack.
+  expect(await count()).toMatch(/^count: 4$/m);
+  expect(await count()).toMatch(/^packs: 1$/m);
+});
+
+it('reads trees as ls-tree and cat-file do, and sees objects written and packed after it started', async () => {
+  const repo = await bareRepo();
+  const writes = files([
+    ['tenants/a/prod/x.yaml', 'x\n'],
+    ['tenants/a/prod/sub/y.yaml', 'y\n'],
+    ['tenants/b/prod/z.yaml', 'z\n'],
+    ['README.md', 'r\n'],
+  ]);
+  const head = await buildCommit(repo, null, { writes, deletes: [] }, meta);
+  const viaGit = async (under: string[]) => {
+    const entries = await listFiles(repo, head!, under);
+    const blobs = await readBlobs(
+      repo,
+      entries.map((e) => e.sha),
+    );
+    return new Map(entries.map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')]));
+  };
+  expect(await readTree(repo, head, '')).toEqual(await viaGit([]));
+  expect(await readTree(repo, head, ['tenants/a/prod/', 'tenants/missing/'])).toEqual(
+    await viaGit(['tenants/a/prod/']),
+  );
+  expect(await readTree(repo, head, 'tenants/', (file) => file.endsWith('z.yaml'))).toEqual(
+    new Map([['tenants/b/prod/z.yaml', 'z\n']]),
+  );
+  expect(await readObject(repo, `${head}:no/such/path`)).toBeNull();
+
+  // Many reads at once answer in order through the one process.
+  const shas = await Promise.all(Array.from({ length: 200 }, (_, i) => writeObject(repo, 'blob', Buffer.from(`${i}`))));
+  const read = await Promise.all(shas.map((sha) => readObject(repo, sha)));
+  expect(read.map((o) => o?.body.toString())).toEqual(shas.map((_, i) => `${i}`));
+
+  // Packed and pruned after the reader started: found in the new pack.
+  const { tree } = await writeTree(repo, head, files([['late.md', 'late\n']]), []);
+  await run('git', ['--git-dir', repo, 'repack', '-a', '-d', '-q']);
+  await run('git', ['--git-dir', repo, 'prune-packed']);
+  const late = await readObject(repo, tree);
+  expect(late?.type).toBe('tree');
+  expect(late?.body.includes(Buffer.from('late.md'))).toBe(true);
+});
