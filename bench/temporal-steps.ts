@@ -2,7 +2,9 @@
  * Where a workflow's time goes, read from its history (every run of it): per activity type, the time it waited in its
  * task queue (scheduled -> started) and ran (started -> completed); the workflow tasks (scheduled -> completed); and,
  * up to a chosen activity's first completion (the commit), the time spent in activities against the rest (scheduling,
- * workflow tasks, queues); and from a signal to the next completion of that activity (a webhook's update to its commit). The release and webhook benches print it beside their ratios.
+ * workflow tasks, queues); and from a signal to the next completion of that activity (a webhook's update to its
+ * commit). Local activities (from their markers) count from the start of their workflow task or the previous one's end.
+ * The release and webhook benches print it beside their ratios.
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -27,6 +29,23 @@ async function historyOf(client: Client, workflowId: string): Promise<HistoryEve
   return events.reverse();
 }
 
+/**
+ * A local activity from its marker (`core_local_activity`): named `<type> (local)`, done at the completion time its
+ * data records (it runs inside a workflow task, with no queue of its own).
+ */
+function localActivityOf(event: HistoryEvent): { name: string; at: number } | null {
+  const attrs = event.markerRecordedEventAttributes;
+  const payload = attrs?.markerName === 'core_local_activity' ? attrs.details?.data?.payloads?.[0] : undefined;
+  if (!payload?.data) return null;
+  const data = JSON.parse(Buffer.from(payload.data).toString('utf8')) as {
+    activity_type?: string;
+    complete_time?: { seconds?: number; nanos?: number };
+  };
+  if (!data.complete_time) return null;
+  const at = Number(data.complete_time.seconds ?? 0) * 1000 + (data.complete_time.nanos ?? 0) / 1e6;
+  return { name: `${data.activity_type ?? '?'} (local)`, at };
+}
+
 /** Durations (ms) by step name, over many workflows. */
 export class StepTimes {
   private readonly steps = new Map<string, number[]>();
@@ -47,6 +66,25 @@ export class StepTimes {
     let ended = false;
     /** The first signal not yet followed by the `until` activity's completion (a webhook's image update). */
     let signalled: number | null = null;
+    /** When the running workflow task's next local activity started: the task's start, then the last one's end. */
+    let localFrom = start;
+    /** A step that ran from `from` to `at`: its time, and the windows it ends. */
+    const completed = (name: string, from: number, at: number) => {
+      this.add(`${name}: ran`, at - from);
+      const ends = name.replace(/ \(local\)$/, '') === until;
+      if (ends && signalled !== null) {
+        this.add(`first waiting signal -> ${until} done`, at - signalled);
+        signalled = null;
+      }
+      if (name === 'workflow task' || ended) return;
+      activities += at - from;
+      if (ends) {
+        ended = true;
+        this.add(`start -> ${until} done`, at - start);
+        this.add(`  of which in activities`, activities);
+        this.add(`  of which scheduling, queues, workflow tasks`, at - start - activities);
+      }
+    };
     for (const event of events) {
       const at = msOf(event);
       const id = String(event.eventId);
@@ -66,6 +104,7 @@ export class StepTimes {
             event.activityTaskStartedEventAttributes ?? event.workflowTaskStartedEventAttributes ?? undefined;
           const of = scheduled.get(String(attrs?.scheduledEventId));
           if (of) {
+            if (of.name === 'workflow task') localFrom = at;
             started.set(String(attrs?.scheduledEventId), at);
             this.add(`${of.name}: queued`, at - of.at);
           }
@@ -78,20 +117,14 @@ export class StepTimes {
           const key = String(attrs?.scheduledEventId);
           const of = scheduled.get(key);
           const from = started.get(key);
-          if (!of || from === undefined) break;
-          this.add(`${of.name}: ran`, at - from);
-          if (of.name === until && signalled !== null) {
-            this.add(`first waiting signal -> ${until} done`, at - signalled);
-            signalled = null;
-          }
-          if (of.name === 'workflow task' || ended) break;
-          activities += at - from;
-          if (of.name === until) {
-            ended = true;
-            this.add(`start -> ${until} done`, at - start);
-            this.add(`  of which in activities`, activities);
-            this.add(`  of which scheduling, queues, workflow tasks`, at - start - activities);
-          }
+          if (of && from !== undefined) completed(of.name, from, at);
+          break;
+        }
+        case EventType.EVENT_TYPE_MARKER_RECORDED: {
+          // Local activities run one after another inside the workflow task: each from the previous one's end.
+          const local = localActivityOf(event);
+          if (local) completed(local.name, Math.min(localFrom, local.at), local.at);
+          if (local) localFrom = local.at;
           break;
         }
         default:
