@@ -1,11 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { deflate } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { parseTree, readObject, type RawTreeEntry } from './object-reader';
-
-const deflateAsync = promisify(deflate);
 
 /** The id of the tree with no entries (the same in every repository). */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -16,23 +13,20 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
  * present as a loose file is not written again; one already in a pack is written loose once more, which git reads
  * the same and the next `gc` folds away. Loose objects are not fsynced, as git's default (`core.fsync`) leaves them;
  * the branch that makes them reachable is (commit-writer.ts moveBranch).
+ *
+ * Synchronous on purpose: the objects here are small (large commits go through fast-import), and measured on this
+ * disk one object takes 0.25 ms this way against 2 ms through the thread pool (four hops and a zlib stream's set-up).
  */
-export async function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body: Buffer): Promise<string> {
+export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body: Buffer): string {
   const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const sha = createHash('sha1').update(object).digest('hex');
   const dir = path.join(repo, 'objects', sha.slice(0, 2));
   const file = path.join(dir, sha.slice(2));
-  if (
-    await fs.access(file).then(
-      () => true,
-      () => false,
-    )
-  )
-    return sha;
-  await fs.mkdir(dir, { recursive: true });
+  if (fs.existsSync(file)) return sha;
+  fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  await fs.writeFile(temp, await deflateAsync(object), { mode: 0o444 });
-  await fs.rename(temp, file);
+  fs.writeFileSync(temp, deflateSync(object), { mode: 0o444 });
+  fs.renameSync(temp, file);
   return sha;
 }
 
@@ -98,12 +92,9 @@ async function rewriteTree(repo: string, tree: string | null, changes: Folder): 
     if (sha) entries.set(name, { mode: '40000', name, sha });
     else entries.delete(name);
   }
-  const blobs = await Promise.all(
-    [...changes.writes].map(
-      async ([name, content]) => [name, await writeObject(repo, 'blob', Buffer.from(content))] as const,
-    ),
-  );
-  for (const [name, sha] of blobs) entries.set(name, { mode: '100644', name, sha });
+  for (const [name, content] of changes.writes) {
+    entries.set(name, { mode: '100644', name, sha: writeObject(repo, 'blob', Buffer.from(content)) });
+  }
   if (entries.size === 0) return null;
   const body = treeBody([...entries.values()]);
   if (read && body.equals(read.body)) return tree;
@@ -130,6 +121,6 @@ export async function writeTree(
 ): Promise<{ tree: string; parentTree: string | null }> {
   const parentTree = parent ? await treeOf(repo, parent) : null;
   const tree = (await rewriteTree(repo, parentTree, changeTree(writes, deletes))) ?? EMPTY_TREE;
-  if (tree === EMPTY_TREE) await writeObject(repo, 'tree', Buffer.alloc(0));
+  if (tree === EMPTY_TREE) writeObject(repo, 'tree', Buffer.alloc(0));
   return { tree, parentTree };
 }
