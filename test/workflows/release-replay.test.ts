@@ -14,7 +14,9 @@ import { recordedHistories, replayFailures } from '../helpers/workflow-histories
  * 27) ends Healthy from the report markReleaseCommitted found already recorded; its `.fixed-poll` was recorded before
  * the bounded waits. `*.separate-checks.json` were recorded before the `release-freeze-in-turn` patch (the freeze check
  * and the target's turn as two activities) and replay down its unpatched branch; the plain ones took both in one
- * (takeReleaseTurn).
+ * (takeReleaseTurn). `*.activity-steps.json` were recorded before the `release-local-steps` patch (validation, the
+ * turn, the commit and its record as activities on task queues) and replay down its unpatched branch; the plain ones
+ * run those steps as local activities.
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -36,10 +38,10 @@ const GATED_PATHS = ['frozen-then-committed', 'reported-before-noted'];
 /** Paths recorded after the `release-bounded-waits` patch only. */
 const BOUNDED_PATHS = ['frozen-62h'];
 
-it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait and freeze-in-turn patches', () => {
+it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
   const expected = [
-    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, `${p}.separate-checks`, p]),
-    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, p]),
+    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
+    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
     ...BOUNDED_PATHS,
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
