@@ -14,12 +14,13 @@ let platform: TestPlatform;
 let token: string;
 let projectId: string;
 let repo: string;
+let tenantId: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform({ worker: false });
   const { org, members } = await makeOrg(platform, ['owner']);
   token = members.owner!.token;
-  await makeProject(platform, token, 'crash', ['acme']);
+  tenantId = (await makeProject(platform, token, 'crash', ['acme'])).acme!;
   const project = (await platform.services
     .db('projects')
     .where({ organization_id: org.id, slug: 'crash' })
@@ -136,4 +137,63 @@ describe('the commit activity across a worker crash', () => {
       await db.raw('DROP FUNCTION test_hold_commit()');
     }
   }, 150_000);
+});
+
+describe('a release whose local commit dies with its worker', () => {
+  it("commits once, under the release's key, when the workflow task that ran the commit is retried elsewhere", async () => {
+    // The release runs validation, its turn and the commit as local activities in one workflow task. Hold the
+    // repository's lock: the commit waits for it inside that task, and the worker dies there.
+    await platform.stopWorker();
+    const tip = await readBranch(repo);
+    const held = await platform.services.db.transaction();
+    await held.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+    const worker = spawnWorker();
+    try {
+      const created = await httpClient(platform.url).post<{ id: string }>('/api/v2/projects/crash/releases', {
+        token,
+        body: { tenantId, environment: 'dev', title: 'across a crash', changes: [{ workload: 'web', tag: '9.9.9' }] },
+      });
+      expect(created.status).toBe(201);
+      const waiting = await eventually(
+        () => waitingBackend(held, "locktype = 'advisory'"),
+        60_000,
+        'the local commit waiting for the repository',
+      );
+      const { rows } = (await held.raw('SELECT query FROM pg_stat_activity WHERE pid = ?', [waiting])) as {
+        rows: { query: string }[];
+      };
+      expect(rows[0]?.query).toContain('pg_advisory_xact_lock(hashtextextended(');
+      worker.kill('SIGKILL');
+      expect(await exited(worker)).toBe('SIGKILL');
+      await held.rollback();
+      expect(await readBranch(repo)).toBe(tip);
+
+      // Another worker takes the workflow task once the dead one's times out, and runs the steps again.
+      await platform.startWorker();
+      const release = await eventually(
+        async () => {
+          const res = await httpClient(platform.url).get<{ commitSha: string | null; status: string }>(
+            `/api/v2/releases/${created.body.id}`,
+            { token },
+          );
+          return res.body.commitSha ? res.body : null;
+        },
+        90_000,
+        'the release committed',
+      );
+      expect(release.status).toBe('Syncing');
+      const log = await gitText(repo, ['log', '--format=%H', `--grep=^Release-Id: ${created.body.id}$`, 'main']);
+      expect(log.trim().split('\n')).toEqual([release.commitSha]);
+      const deploys = await platform.services
+        .db('audit_log')
+        .where({ action: 'release.deploy', resource_id: created.body.id })
+        .select('git_commit_sha');
+      expect(deploys).toEqual([{ git_commit_sha: release.commitSha }]);
+      expect(await findUnauditedCommits(platform.services.db, platform.services.repositories)).toEqual([]);
+    } finally {
+      if (!held.isCompleted()) await held.rollback();
+      if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+      await platform.stopWorker();
+    }
+  }, 180_000);
 });
