@@ -1,6 +1,5 @@
-import pg from 'pg';
 import type { Db } from '../db/knex';
-import type { Logger } from '../logging/logger';
+import type { PgNotifications } from '../db/pg-notifications';
 
 /**
  * A user's standing as each authenticated request reads it (enabled, tokens valid after, session live, membership
@@ -47,13 +46,12 @@ interface Entry {
   expires: number;
 }
 
-export function createStandingCache(opts: { ttlMs: number; db: Db; databaseUrl: string; log: Logger }): StandingCache {
+export function createStandingCache(opts: { ttlMs: number; db: Db; notifications: PgNotifications }): StandingCache {
   const entries = new Map<string, Map<string, Entry>>();
   let generation = 0;
   let holdUntil = 0;
   let listening = false;
-  let closed = false;
-  let client: pg.Client | null = null;
+  let unsubscribe = () => undefined as void;
 
   const forgetAll = () => {
     generation++;
@@ -65,33 +63,6 @@ export function createStandingCache(opts: { ttlMs: number; db: Db; databaseUrl: 
       holdUntil = Date.now() + HOLD_MS;
     }
   };
-
-  async function listen(): Promise<void> {
-    if (closed) return;
-    const next = new pg.Client({ connectionString: opts.databaseUrl, application_name: 'delivery-platform-cache' });
-    const lost = () => {
-      if (client !== next) return;
-      listening = false;
-      client = null;
-      forgetAll();
-      void next.end().catch(() => undefined);
-      if (!closed) setTimeout(() => void listen(), 1000).unref();
-    };
-    next.on('error', lost);
-    next.on('end', lost);
-    next.on('notification', (n) => {
-      if (n.channel === CHANNEL && n.payload) cache.forget(n.payload);
-    });
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      listening = true;
-    } catch (err) {
-      opts.log.warn('standing cache: LISTEN failed; not caching until it works', { error: String(err) });
-      lost();
-    }
-  }
 
   const cache: StandingCache = {
     async read(userId, key, load) {
@@ -112,19 +83,25 @@ export function createStandingCache(opts: { ttlMs: number; db: Db; databaseUrl: 
       generation++;
       entries.delete(userId);
     },
-    async close() {
-      closed = true;
+    close() {
       opts.db.removeListener('query', onQuery);
-      const last = client;
-      client = null;
+      unsubscribe();
       listening = false;
-      await last?.end().catch(() => undefined);
+      return Promise.resolve();
     },
   };
 
   if (opts.ttlMs > 0) {
     opts.db.on('query', onQuery);
-    void listen();
+    // Nothing is cached while notifications may be missed (the connection down), and what was cached is dropped.
+    unsubscribe = opts.notifications.subscribe(
+      CHANNEL,
+      (userId) => userId && cache.forget(userId),
+      (up) => {
+        listening = up;
+        if (!up) forgetAll();
+      },
+    );
   }
   return cache;
 }

@@ -44,8 +44,7 @@ export async function createApiServices(config: Config, endpoints: Endpoints, lo
   const standing = createStandingCache({
     ttlMs: config.identity.standingCacheTtlMs,
     db: services.db,
-    databaseUrl: endpoints.databaseUrl,
-    log: services.log,
+    notifications: services.pgNotifications,
   });
   return {
     ...services,

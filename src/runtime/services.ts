@@ -16,6 +16,7 @@ import { createWorkflowStarter, type WorkflowStarter } from '../temporal/start-w
 import { slugLookup } from '../temporal/slug-lookup';
 import { ValidationEngine } from '../validation';
 import { createDomainServices, type DomainServices } from './domain-services';
+import { createPgNotifications, type PgNotifications } from '../db/pg-notifications';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -47,6 +48,8 @@ export interface CoreServices {
   validation: ValidationEngine;
   /** CustomResourceDefinitions registered per organization (the validation engine reads them). */
   crds: CrdService;
+  /** PostgreSQL LISTEN/NOTIFY for the process, on one connection opened by the first subscriber. */
+  pgNotifications: PgNotifications;
 }
 
 /** Core plus the domain services: what the worker builds (HTTP-only parts live in api-services.ts). */
@@ -115,12 +118,14 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     }),
     validation,
     crds: createCrdService(db, audit, validation),
+    pgNotifications: createPgNotifications({ databaseUrl: endpoints.databaseUrl, log: logger }),
   };
   return { ...core, ...createDomainServices(core) };
 }
 
 export async function closeServices(services: CoreServices & { standing?: { close(): Promise<void> } }) {
   await services.standing?.close();
+  await services.pgNotifications.close();
   await services.mailer.close();
   await services.temporal.connection.close();
   await services.db.destroy();

@@ -39,6 +39,7 @@ import {
   type WebhookRequestRow,
 } from './webhook-request-repository';
 import { createRequestOutcomeWatcher } from './request-outcome-watcher';
+import type { PgNotifications } from '../db/pg-notifications';
 import { liveSecrets } from './webhook-secrets';
 import { settingsOf, type WebhookSettingsRow } from './webhook-settings-repository';
 
@@ -82,11 +83,12 @@ export function createImageUpdateService(deps: {
   governance: GovernanceGate;
   replayWindowMs: number;
   commitWaitMs: number;
+  pgNotifications: PgNotifications;
   /** Drops expired request hashes now and then. */
   purge: () => Promise<void>;
 }) {
   const { db } = deps;
-  const outcomes = createRequestOutcomeWatcher(db);
+  const outcomes = createRequestOutcomeWatcher(db, deps.pgNotifications);
 
   /** The project whose secret (current, or rotated-out within its overlap) made this signature, or 401. */
   async function verify(mac: Buffer, bytes: Buffer, candidates: string[]): Promise<WebhookSettingsRow> {

@@ -40,6 +40,7 @@ export const webhooksModule = {
         governance: deps.governance,
         workflows: deps.workflows,
         gitTaskQueue: taskQueue(deps.config.temporal.taskQueuePrefix, 'git'),
+        pgNotifications: deps.pgNotifications,
         config: deps.config.webhooks,
       }),
     ),

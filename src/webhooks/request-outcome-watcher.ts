@@ -1,14 +1,16 @@
 import type { Queryable } from '../db/knex';
-import { finishedOf, type WebhookRequestRow } from './webhook-request-repository';
+import type { PgNotifications } from '../db/pg-notifications';
+import { REQUESTS_FINISHED_CHANNEL, finishedOf, type WebhookRequestRow } from './webhook-request-repository';
 
 export type RequestOutcomeWatcher = ReturnType<typeof createRequestOutcomeWatcher>;
 
 /**
- * Waits for request rows to be finished by whichever worker runs their workflow: one query per interval for all the
- * requests this API process is waiting on (never one per request, so a burst of waiting requests does not take the
- * database pool from everything else).
+ * Waits for request rows to be finished by whichever worker runs their workflow: one query for all the requests this
+ * API process is waiting on (never one per request, so a burst of waiting requests does not take the database pool
+ * from everything else), run at once when a worker's transaction that finished rows notifies
+ * (REQUESTS_FINISHED_CHANNEL), and every `intervalMs` besides, for a notification missed while the connection was down.
  */
-export function createRequestOutcomeWatcher(db: Queryable, intervalMs = 50) {
+export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNotifications, intervalMs = 50) {
   const waiters = new Map<string, Set<(row: WebhookRequestRow) => void>>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
@@ -19,8 +21,21 @@ export function createRequestOutcomeWatcher(db: Queryable, intervalMs = 50) {
     timer.unref();
   }
 
+  /** A notification: look now (or right after the look in progress, which may have run before the rows committed). */
+  let again = false;
+  let subscribed = false;
+  const onFinished = () => {
+    if (waiters.size === 0) return;
+    if (running) again = true;
+    else {
+      if (timer) clearTimeout(timer);
+      void tick();
+    }
+  };
+
   async function tick() {
     timer = null;
+    again = false;
     running = true;
     try {
       for (const row of await finishedOf(db, [...waiters.keys()])) {
@@ -31,13 +46,17 @@ export function createRequestOutcomeWatcher(db: Queryable, intervalMs = 50) {
       // The database is unreachable for a moment: the next tick looks again, the waits end at their timeouts.
     } finally {
       running = false;
-      schedule();
+      if (again && waiters.size > 0) void tick();
+      else schedule();
     }
   }
 
   return {
     /** The row once it is finished (committed or failed), or null when `timeoutMs` passes first. */
     wait(id: string, timeoutMs: number): Promise<WebhookRequestRow | null> {
+      // Heard from the first wait on (a process that never waits opens no connection for it).
+      if (!subscribed) notifications.subscribe(REQUESTS_FINISHED_CHANNEL, onFinished);
+      subscribed = true;
       return new Promise((resolve) => {
         const mine = waiters.get(id) ?? new Set();
         waiters.set(id, mine);

@@ -9,6 +9,7 @@ import type { PromotionService } from '../promotions/promotion-service';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createControllerWebhookService, type ControllerWebhookService } from './controller-webhook-service';
+import type { PgNotifications } from '../db/pg-notifications';
 import { createImageUpdateService, type ImageUpdateService } from './image-update-service';
 import { createRequestPurger } from './request-purger';
 import { createWebhookSettingsService, type WebhookSettingsService } from './webhook-settings-service';
@@ -33,6 +34,8 @@ export function createWebhookDomain(deps: {
   workflows: Pick<WorkflowStarter, 'signalWithStart'>;
   /** The `git` task queue, where the image-update workflow's commits run. */
   gitTaskQueue: string;
+  /** Tells waiting webhook requests that their batch finished (request-outcome-watcher.ts). */
+  pgNotifications: PgNotifications;
   config: WebhooksConfig;
 }): WebhookDomain {
   const { db, audit, secrets, config } = deps;
@@ -46,6 +49,7 @@ export function createWebhookDomain(deps: {
     governance: deps.governance,
     replayWindowMs: REPLAY_WINDOW_MS,
     commitWaitMs: config.commitWaitMs,
+    pgNotifications: deps.pgNotifications,
     purge,
   });
   const controller = createControllerWebhookService({

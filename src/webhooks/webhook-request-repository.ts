@@ -102,6 +102,9 @@ export async function finishRequest(
     });
 }
 
+/** Notified (after commit) when a batch's request rows are finished: API processes waiting on them look at once. */
+export const REQUESTS_FINISHED_CHANNEL = 'webhook_requests_finished';
+
 /** Finishes many requests in one statement (a batch of the image-update workflow); rows already finished stay. */
 export async function finishRequests(
   db: Queryable,
@@ -119,6 +122,7 @@ export async function finishRequests(
      WHERE w.id = v.id AND w.status IN ('received', 'queued')`,
     [JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result })))],
   );
+  await db.raw("SELECT pg_notify(?, '')", [REQUESTS_FINISHED_CHANNEL]);
 }
 
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
