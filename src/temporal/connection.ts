@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import { closedChannelGuard } from './closed-channel-guard';
 import type { TemporalConfig } from '../config';
 
@@ -34,8 +35,24 @@ export function connectionOptions(config: TemporalConfig, address: string): Shar
   };
 }
 
-/** The SDK's default retry interceptor, then a guard against its retries outliving close(). */
-export const clientInterceptors = () => [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), closedChannelGuard()];
+/**
+ * The server refuses a signal (RESOURCE_EXHAUSTED "workflow is closing") while the workflow's continue-as-new task is
+ * being completed, which takes milliseconds; the SDK backs off a second or more on any RESOURCE_EXHAUSTED, which held
+ * image-update requests up to 1.8 s at every continue-as-new under load (issue 35, bench:webhook). That refusal is
+ * retried after tens of milliseconds; every other status keeps the SDK's intervals.
+ */
+const WORKFLOW_CLOSING = /workflow is closing/i;
+
+export function initialRetryIntervalMs(status: { code: number; details: string }): number {
+  if (status.code !== grpcStatus.RESOURCE_EXHAUSTED) return 100;
+  return WORKFLOW_CLOSING.test(status.details) ? 20 : 1000;
+}
+
+/** The SDK's retry interceptor (with the interval above), then a guard against its retries outliving close(). */
+export const clientInterceptors = () => [
+  makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ initialIntervalMs: initialRetryIntervalMs })),
+  closedChannelGuard(),
+];
 
 export async function connectClient(config: TemporalConfig, address: string): Promise<Client> {
   const connection = await Connection.connect({

@@ -79,8 +79,8 @@ export async function waitUntilClear<T>(opts: WaitUntilClearOptions<T>): Promise
   }
 }
 
-/** True when this run should continue as new: the server suggests it, or its history reached RUN_EVENT_CAP. */
-export function runIsLong(): boolean {
+/** True when this run should continue as new: the server suggests it, or its history reached `cap` events. */
+export function runIsLong(cap = RUN_EVENT_CAP): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= RUN_EVENT_CAP;
+  return info.continueAsNewSuggested || info.historyLength >= cap;
 }
