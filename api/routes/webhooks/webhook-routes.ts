@@ -104,7 +104,7 @@ export function webhookRoutes(webhooks: WebhookDomain): RouteDef[] {
       method: 'post',
       path: '/api/v1/webhooks/image-update',
       summary:
-        'Signed image update from CI (shapes A and B): 200 committed, 202 queued, 400, 401, 404, 409 duplicate, 413, 422 filtered',
+        'Signed image update from CI (shapes A and B): 200 committed (a resend: the recorded answer), 202 queued, 400, 401, 404, 409 while the same bytes are in progress, 413, 422 filtered',
       tag,
       access: { kind: 'public' },
       handler: async (ctx) => {
