@@ -8,6 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { localActivityMarker } from '../src/temporal/local-activity-marker';
 import { reverseHistoryReader, type HistoryEvent, type HistoryPosition } from '../src/temporal/history-reader';
 import { line, percentile } from './validate/stats';
 
@@ -27,23 +28,6 @@ async function historyOf(client: Client, workflowId: string): Promise<HistoryEve
     at = page.next;
   }
   return events.reverse();
-}
-
-/**
- * A local activity from its marker (`core_local_activity`): named `<type> (local)`, done at the completion time its
- * data records (it runs inside a workflow task, with no queue of its own).
- */
-function localActivityOf(event: HistoryEvent): { name: string; at: number } | null {
-  const attrs = event.markerRecordedEventAttributes;
-  const payload = attrs?.markerName === 'core_local_activity' ? attrs.details?.data?.payloads?.[0] : undefined;
-  if (!payload?.data) return null;
-  const data = JSON.parse(Buffer.from(payload.data).toString('utf8')) as {
-    activity_type?: string;
-    complete_time?: { seconds?: number; nanos?: number };
-  };
-  if (!data.complete_time) return null;
-  const at = Number(data.complete_time.seconds ?? 0) * 1000 + (data.complete_time.nanos ?? 0) / 1e6;
-  return { name: `${data.activity_type ?? '?'} (local)`, at };
 }
 
 /** Durations (ms) by step name, over many workflows. */
@@ -122,9 +106,10 @@ export class StepTimes {
         }
         case EventType.EVENT_TYPE_MARKER_RECORDED: {
           // Local activities run one after another inside the workflow task: each from the previous one's end.
-          const local = localActivityOf(event);
-          if (local) completed(local.name, Math.min(localFrom, local.at), local.at);
-          if (local) localFrom = local.at;
+          const local = localActivityMarker(event);
+          if (local?.completedMs == null) break;
+          completed(`${local.activityType} (local)`, Math.min(localFrom, local.completedMs), local.completedMs);
+          localFrom = local.completedMs;
           break;
         }
         default:

@@ -30,11 +30,11 @@ function instrument<T extends Record<string, (...args: never[]) => Promise<unkno
   return wrapped as T;
 }
 
-interface WorkerOptions<D> {
+interface WorkerOptions {
   connection: NativeConnection;
   namespace: string;
   /** The services the activities use (the composition root passes them). */
-  deps: D;
+  deps: ActivityDeps & GitActivityDeps;
   metrics: Metrics;
   shutdownGraceMs: number;
   /** Prebuilt bundle path; defaults to dist/workflow-bundle.js when present, else bundles from source. */
@@ -53,7 +53,7 @@ export interface ProcessWorkers {
  * the writes of both kinds to a repository join the same passes (src/gitops/commit-path.ts).
  */
 export async function createProcessWorkers(
-  opts: Omit<WorkerOptions<ActivityDeps & GitActivityDeps>, 'taskQueue'> & { platformQueue: string; gitQueue: string },
+  opts: WorkerOptions & { platformQueue: string; gitQueue: string },
 ): Promise<ProcessWorkers> {
   const gitActivities = instrument(createGitActivities(opts.deps), opts.metrics);
   // Only compiled code uses the prebuilt bundle: from source it could be stale, so it is bundled fresh.

@@ -1,10 +1,12 @@
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { PageRequest } from '../db/pagination';
+import { localActivityMarker } from '../temporal/local-activity-marker';
 import { decodeTimelineCursor, encodeTimelineCursor, type TimelineCursor } from '../temporal/history-cursor';
 import type { Client } from '@temporalio/client';
 import {
   latestRun,
+  decodePayloads,
   reverseHistoryReader,
   type HistoryEvent,
   type HistoryPosition,
@@ -51,16 +53,6 @@ const LOOKAHEAD_PAGES = 2;
 /** Events per page asked of the server. */
 const SERVER_PAGE_EVENTS = 250;
 
-function decode(payloads: Payload[] | null | undefined): unknown[] {
-  return (payloads ?? []).map((p) => {
-    try {
-      return defaultPayloadConverter.fromPayload(p);
-    } catch {
-      return null;
-    }
-  });
-}
-
 function timeOf(event: HistoryEvent): string {
   const t = event.eventTime;
   const ms = Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
@@ -97,27 +89,29 @@ function slotOf(event: HistoryEvent, runId: string): Slot | null {
       if (attrs?.continuedExecutionRunId) {
         return { eventId, entry: { step: 'continued as new', actor: null, time, result: null } };
       }
-      const [input] = decode(attrs?.input?.payloads as Payload[]);
+      const [input] = decodePayloads(attrs?.input?.payloads as Payload[]);
       const requester = (input as { requester?: { actor?: string } } | null)?.requester?.actor ?? null;
       return { eventId, entry: { step: 'created', actor: requester, time, result: null } };
     }
     case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
       const attrs = event.activityTaskCompletedEventAttributes;
-      const [result] = decode(attrs?.result?.payloads as Payload[]);
+      const [result] = decodePayloads(attrs?.result?.payloads as Payload[]);
       const scheduledId = Number(attrs?.scheduledEventId);
       const activity = { runId, scheduledId, result: result ?? null, named: false, hidden: false };
       return { eventId, entry: { step: 'activity', actor: null, time, result: result ?? null }, activity };
     }
     case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED: {
       const request = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
-      const [args] = decode(request?.args?.payloads as Payload[]);
+      const [args] = decodePayloads(request?.args?.payloads as Payload[]);
       const step = `request ${request?.name ?? 'update'}`;
       return { eventId, entry: { step, actor: actorOf(args), time, result: null } };
     }
     case EventType.EVENT_TYPE_MARKER_RECORDED:
       return localActivitySlot(event, eventId);
     case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED: {
-      const [result] = decode(event.childWorkflowExecutionCompletedEventAttributes?.result?.payloads as Payload[]);
+      const [result] = decodePayloads(
+        event.childWorkflowExecutionCompletedEventAttributes?.result?.payloads as Payload[],
+      );
       return { eventId, entry: { step: 'commit', actor: null, time, result }, commits: shaOf(result) };
     }
     default:
@@ -125,28 +119,18 @@ function slotOf(event: HistoryEvent, runId: string): Slot | null {
   }
 }
 
-/** The marker a local activity leaves in the history: its name and completion time in `data`, its result. */
-const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
-
 /**
  * The entry of a local activity (a release's steps up to its commit run as local activities): named and timed by its
  * marker, which holds no input, so the step shows no actor (the request or update before it names who acted).
  */
 function localActivitySlot(event: HistoryEvent, eventId: number): Slot | null {
-  const attrs = event.markerRecordedEventAttributes;
-  if (attrs?.markerName !== LOCAL_ACTIVITY_MARKER) return null;
-  const [data] = decode(attrs.details?.data?.payloads as Payload[]);
-  const [result] = decode(attrs.details?.result?.payloads as Payload[]);
-  const marker = (data ?? {}) as { activity_type?: string; complete_time?: { seconds?: number; nanos?: number } };
-  const label = STEPS[marker.activity_type ?? ''];
-  if (!label) return null;
-  const done = marker.complete_time;
-  const time = done
-    ? new Date((done.seconds ?? 0) * 1000 + Math.floor((done.nanos ?? 0) / 1e6)).toISOString()
-    : timeOf(event);
-  const entry = { step: label({}), actor: null, time, result: result ?? null };
-  return marker.activity_type === 'commitToRepository'
-    ? { eventId, entry, commits: shaOf(result) }
+  const marker = localActivityMarker(event);
+  const label = marker && STEPS[marker.activityType];
+  if (!marker || !label) return null;
+  const time = marker.completedMs === null ? timeOf(event) : new Date(Math.floor(marker.completedMs)).toISOString();
+  const entry = { step: label({}), actor: null, time, result: marker.result };
+  return marker.activityType === 'commitToRepository'
+    ? { eventId, entry, commits: shaOf(marker.result) }
     : { eventId, entry };
 }
 
@@ -157,7 +141,7 @@ function nameActivity(event: HistoryEvent, runId: string, waiting: Slot[]): void
   if (!slot?.activity) return;
   const attrs = event.activityTaskScheduledEventAttributes;
   const name = attrs?.activityType?.name ?? '';
-  const [raw] = decode(attrs?.input?.payloads as Payload[]);
+  const [raw] = decodePayloads(attrs?.input?.payloads as Payload[]);
   const input = (raw ?? {}) as Record<string, unknown>;
   const label = STEPS[name];
   slot.activity.named = true;

@@ -1,8 +1,20 @@
 import { isGrpcServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { InvalidInput } from '../errors';
 
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** Payloads of a history event, decoded; one that cannot be read is null (a history is shown, never trusted). */
+export function decodePayloads(payloads: Payload[] | null | undefined): unknown[] {
+  return (payloads ?? []).map((p) => {
+    try {
+      return defaultPayloadConverter.fromPayload(p);
+    } catch {
+      return null;
+    }
+  });
+}
 const EventType = temporal.api.enums.v1.EventType;
 
 /** Where a reverse read stands: a run of the workflow and the server's token for its next (older) page. */
