@@ -1,12 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import {
-  CommitRefused,
-  commitPathDepsOf,
-  runCommit,
-  type CommitOutcome,
-  type CommitRequest,
-} from '../src/gitops/commit-path';
-import { commitOperationKinds } from '../src/runtime/commit-operations';
+import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from '../src/gitops/commit-path';
 import { maintainRepositories, type MaintenanceTarget } from '../src/gitops/repository-maintenance';
 import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
@@ -17,9 +10,9 @@ const HEARTBEAT_MS = 1000;
 
 /** The activities of the `git` task queue: the one commit path of hosted repositories (src/gitops/commit-path.ts). */
 export function createGitActivities(
-  services: Pick<Services, 'db' | 'audit' | 'repositories' | 'config' | 'secrets' | 'sources' | 'governance'>,
+  services: Pick<Services, 'db' | 'repositories' | 'config' | 'secrets' | 'commitPath'>,
 ): GitActivities {
-  const deps = commitPathDepsOf(services, commitOperationKinds());
+  const deps = services.commitPath;
   return {
     async commitToRepository(req: CommitRequest): Promise<CommitOutcome> {
       // Heartbeats let Temporal notice a worker that died mid-commit within seconds and retry elsewhere; the retry is

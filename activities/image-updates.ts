@@ -1,38 +1,46 @@
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/knex';
-import { batchCommit, planBatch, type QueuedImageUpdate, type TargetRef } from '../src/webhooks/image-update-batch';
+import { CommitRefused, runCommit, type CommitOutcome, type CommitPathDeps } from '../src/gitops/commit-path';
+import { imageWebhookCommit } from '../src/webhooks/image-webhook-operation';
+import { unfinishedOf } from '../src/webhooks/webhook-request-repository';
+import { batchCommit } from '../src/webhooks/image-update-batch';
+import { finishImageRequests, planWaiting } from '../src/webhooks/image-batch-steps';
 import type { ImageUpdateActivities, PlannedBatch } from '../src/webhooks/image-update-workflow-contract';
-import { committedMarks, moveMarks } from '../src/webhooks/image-mark-repository';
-import { finishRequests, unfinishedOf } from '../src/webhooks/webhook-request-repository';
 
 export interface ImageUpdateActivityDeps {
   db: Db;
+  commitPath: CommitPathDeps;
 }
 
-type Target = TargetRef & { tag?: string };
-const sameTarget = (a: TargetRef) => (b: TargetRef) =>
-  a.workload === b.workload && a.tenant === b.tenant && a.environment === b.environment;
-
 /**
- * The project workflow's two steps around its commit: plan a batch from the requests still waiting (against the
- * marks of what earlier batches committed), then finish it: move the marks and finish every request row with the
- * SHA (or the failure) in one transaction. Both are idempotent: a retried finish finds its rows finished.
+ * The project workflow's steps: the commit of a batch, planned and finished inside the commit's unit, and the failure
+ * of a batch whose commit never landed. Histories from before that (patch `image-updates-planned-in-commit`) replay
+ * with the two steps around a separate commit: plan a batch from the requests still waiting (against the marks of
+ * what earlier batches committed), then finish it (marks and request rows in one transaction). All are idempotent.
  */
-export function createImageUpdateActivities({ db }: ImageUpdateActivityDeps): ImageUpdateActivities {
+export function createImageUpdateActivities({ db, commitPath }: ImageUpdateActivityDeps): ImageUpdateActivities {
   return {
+    async commitImageRequests({ organizationId, projectId, entries, workflowId }): Promise<CommitOutcome> {
+      try {
+        return await runCommit(commitPath, imageWebhookCommit({ organizationId, projectId }, entries, workflowId));
+      } catch (err) {
+        // A refusal is an answer, not a fault: retrying cannot change it.
+        if (err instanceof CommitRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
+        throw err;
+      }
+    },
+
+    async failImageRequests({ projectId, webhookIds, error }): Promise<void> {
+      const plan = { updates: [], marks: [], superseded: {} };
+      await db.transaction(async (trx) => {
+        // Locked as a commit locks them: a commit of these requests in progress ends first (and finishes them).
+        await unfinishedOf(trx, webhookIds, { lock: true });
+        await finishImageRequests(trx, projectId, { plan, webhookIds }, { sha: null, error });
+      });
+    },
+
     async planImageBatch({ organizationId, projectId, entries }): Promise<PlannedBatch> {
-      const waiting = new Set(
-        (
-          await unfinishedOf(
-            db,
-            entries.map((e) => e.webhookId),
-          )
-        ).map((r) => r.id),
-      );
-      const live: QueuedImageUpdate[] = entries.filter((e) => waiting.has(e.webhookId));
-      const targets = live.flatMap((e) =>
-        e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))),
-      );
-      const plan = planBatch(live, await committedMarks(db, projectId, targets));
+      const { plan, live } = await planWaiting(db, projectId, entries);
       return {
         plan,
         webhookIds: live.map((e) => e.webhookId),
@@ -41,26 +49,7 @@ export function createImageUpdateActivities({ db }: ImageUpdateActivityDeps): Im
     },
 
     async finishImageBatch({ projectId, batch, sha, error }): Promise<void> {
-      await db.transaction(async (trx) => {
-        if (!error) await moveMarks(trx, projectId, batch.plan.marks);
-        const rows = await unfinishedOf(trx, batch.webhookIds);
-        await finishRequests(
-          trx,
-          rows.map((row) => {
-            const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
-            const lost = batch.plan.superseded[row.id] ?? [];
-            const result = {
-              ...base,
-              status: error ? 'failed' : sha ? 'committed' : 'accepted',
-              commit: error ? null : sha,
-              updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
-              skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
-              ...(error ? { error } : {}),
-            };
-            return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result };
-          }),
-        );
-      });
+      await db.transaction((trx) => finishImageRequests(trx, projectId, batch, { sha, error }));
     },
   };
 }

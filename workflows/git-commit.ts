@@ -35,7 +35,7 @@ export async function gitCommitWorkflow(input: { request: CommitRequest; taskQue
 }
 
 /** The commit activity's retries: a refusal is not retried (the activity throws it non-retryable). */
-const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 };
+export const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 };
 
 /**
  * The write itself, for any workflow that commits (the commit workflow above, a release and the image updates
@@ -62,7 +62,17 @@ export async function commitOnGitQueue(
         retry: COMMIT_RETRY,
       });
   const outcome = await commitToRepository(request);
-  const { organizationId, projectId } = request;
+  await afterCommit(request, outcome, taskQueue);
+  return outcome;
+}
+
+/** What follows a new commit, each in a workflow of its own: the push to the external remote, repository upkeep. */
+export async function afterCommit(
+  target: { organizationId: string; projectId: string },
+  outcome: CommitOutcome,
+  taskQueue: string,
+): Promise<void> {
+  const { organizationId, projectId } = target;
   if (outcome.sha && outcome.remote) {
     // The same commit's push started before (a write retried under the same key) is the same push: it runs once.
     await startDetached(gitPushWorkflow, `git-push-${projectId}-${outcome.sha}`, [
@@ -75,7 +85,6 @@ export async function commitOnGitQueue(
       { taskQueue, target: { organizationId, projectId } },
     ]);
   }
-  return outcome;
 }
 
 /**

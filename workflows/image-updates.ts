@@ -14,17 +14,22 @@ import {
   type ImageUpdateActivities,
   type ImageUpdatesInput,
 } from '../src/webhooks/image-update-workflow-contract';
-import { commitOnGitQueue } from './git-commit';
+import { afterCommit, COMMIT_RETRY, commitOnGitQueue } from './git-commit';
 import { runIsLong } from './lib/wait-until-clear';
 
 /** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
 export const IMAGE_UPDATES_IDLE_MS = 10 * 60_000;
 
 // Local activities (two short queries each, in the worker running the workflow): no task queue round trip per batch.
-const { planImageBatch, finishImageBatch } = proxyLocalActivities<ImageUpdateActivities>({
+const { planImageBatch, finishImageBatch, failImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
   startToCloseTimeout: '1 minute',
   // Until it lands: a request answered 202 is finished, never dropped.
   retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+});
+/** The batch's commit, in the workflow task that received its requests; retried as the commit activity is. */
+const { commitImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: COMMIT_RETRY,
 });
 
 /**
@@ -32,6 +37,12 @@ const { planImageBatch, finishImageBatch } = proxyLocalActivities<ImageUpdateAct
  * `local`; issue 35: no task queue round trip and no second workflow task between a request's signal and its commit).
  */
 const LOCAL_COMMIT = 'image-updates-local-commit';
+/**
+ * Patch id: a batch is planned, committed and finished in one step, inside the commit's unit (issue 35:
+ * src/webhooks/image-webhook-operation.ts), so the API processes that commit requests themselves and this workflow,
+ * which takes what they could not, never commit an older signed tag over a newer one.
+ */
+const PLANNED_IN_COMMIT = 'image-updates-planned-in-commit';
 /**
  * Runs with local commits continue as new at this many events. Under a steady stream of requests, a signal that
  * arrives while the continue-as-new task runs makes the server refuse it, and the worker then replays the whole run
@@ -47,6 +58,18 @@ function reasonOf(err: unknown): string {
     cause = (cause as { cause?: unknown }).cause;
   }
   return err instanceof Error ? err.message : 'commit failed';
+}
+
+/** One batch planned, committed and finished in the commit's unit; a commit that never lands fails its requests. */
+async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[]): Promise<void> {
+  const { organizationId, projectId } = input;
+  try {
+    const workflowId = workflowInfo().workflowId;
+    const outcome = await commitImageRequests({ organizationId, projectId, entries, workflowId });
+    await afterCommit(input, outcome, input.gitTaskQueue);
+  } catch (err) {
+    await failImageRequests({ projectId, webhookIds: entries.map((e) => e.webhookId), error: reasonOf(err) });
+  }
 }
 
 /**
@@ -72,6 +95,10 @@ export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<vo
     // A long run continues as new in a workflow task of its own, before planning: signals arriving while a task runs
     // its local activities would make the server refuse that task's continue-as-new (and it would run them again).
     if (local && runIsLong(LOCAL_RUN_EVENTS)) await continueWith(pending);
+    if (patched(PLANNED_IN_COMMIT)) {
+      await commitBatch(input, pending.splice(0, pending.length));
+      continue;
+    }
     const batch = await planImageBatch({ organizationId, projectId, entries: pending.splice(0, pending.length) });
     let sha: string | null = null;
     let error: string | null = null;

@@ -1,7 +1,7 @@
 /**
  * Inbound image webhook figures (issue 12, Performance):
  *   npm run bench:webhook [-- --requests 1000 --rate 20 --workloads 10 --tenants 2 --steps 50,100,200 --step-requests 600
- *                             --apis 2]
+ *                             --apis 2 --direct false]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
  * project of `workloads` workloads (one repository each) deployed to `tenants` tenants in one auto-update environment,
  * then sends signed shape A requests, each naming one workload's repository with a new tag:
@@ -17,6 +17,8 @@
  * and checks after each phase that no update was lost (every answer committed or names the newer request that
  * superseded it; each workload's file at `main` holds the tag of a newest-signed request; the image.update audit
  * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
+ * By default each API process commits the updates it takes (WEBHOOK_DIRECT_COMMIT, issue 35); `--direct false` sends
+ * every update through the project's image-update workflow, and prints that workflow's steps instead.
  * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  * With `--apis 2` a second API process (`scripts/serve.ts api`, sharing the database, Temporal and data folder) takes
  * every other request (issue 34: no update lost or reordered whichever API took it), and each ramp step runs twice,
@@ -104,14 +106,18 @@ async function main(): Promise<void> {
   const steps = arg('steps', '50,100,200').split(',').map(Number);
   const stepRequests = Number(arg('step-requests', '600'));
   const apis = Number(arg('apis', '1'));
-  const platform = await startBenchPlatform({}, { worker: true });
+  const direct = arg('direct', 'true') !== 'false';
+  const platform = await startBenchPlatform({ WEBHOOK_DIRECT_COMMIT: String(direct) }, { worker: true });
   const call = apiCaller(platform.baseUrl, platform.token);
   const others: Awaited<ReturnType<typeof startApiProcess>>[] = [];
   try {
     for (let i = 1; i < apis; i++) others.push(await startApiProcess(platform.joinEnv));
     const allUrls = [platform.baseUrl, ...others.map((o) => o.url)];
     let urls = allUrls;
-    line(`API processes: ${allUrls.length} (requests round robin over them; one worker process)`);
+    line(
+      `API processes: ${allUrls.length} (requests round robin over them; one worker process); ` +
+        (direct ? 'each commits the updates it takes (WEBHOOK_DIRECT_COMMIT)' : 'every update through the workflow'),
+    );
     await call('POST', '/api/v2/org/environments', { slug: 'prod' });
     const project = await call<{ id: string; organizationId: string }>('POST', '/api/v2/projects', {
       slug: 'shop',
@@ -266,10 +272,16 @@ async function main(): Promise<void> {
     line(
       `  webhook -> commit p95 ${ratio.toFixed(1)}x the bare one-file commit's p95 (goal <= 5x: ${ratio <= 5 ? 'met' : 'MISSED'})`,
     );
-    // Where the steady phase's time went (warm-up included), from the project's image-update workflow history.
-    const stepTimes = new StepTimes();
-    await stepTimes.addWorkflow(platform.services.temporal, imageUpdatesWorkflowId(project.id), 'commitToRepository');
-    stepTimes.print('steps of the image-update workflow (its history, warm-up and steady phase):');
+    if (direct) {
+      const writers = await git('log', `${since}..main`, '--format=%(trailers:key=Audit-Workflow-Id,valueonly)');
+      const byApi = writers.split('\n').filter((w) => w.startsWith('direct-')).length;
+      line(`  commits made by the API process itself: ${byApi} (the rest by the project's image-update workflow)`);
+    } else {
+      // Where the steady phase's time went (warm-up included), from the project's image-update workflow history.
+      const stepTimes = new StepTimes();
+      await stepTimes.addWorkflow(platform.services.temporal, imageUpdatesWorkflowId(project.id), 'commitImageRequests');
+      stepTimes.print('steps of the image-update workflow (its history, warm-up and steady phase):');
+    }
     await check(steady.sent, since);
 
     let best = { rate: 0, offered: 0, p95: 0 };

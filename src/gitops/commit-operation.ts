@@ -30,7 +30,10 @@ export interface CommitRequest<Op = CommitOperation> {
   projectId: string;
   /** Names the write: a retry with the same key finds the first commit (trailer `Idempotency-Key`). */
   idempotencyKey: string;
-  /** The workflow running the write; its audit entries carry it, the commit names it (trailer `Audit-Workflow-Id`). */
+  /**
+   * The workflow running the write (`direct-<request id>` for an API process's own commit of an image update); its
+   * audit entries carry it, the commit names it (trailer `Audit-Workflow-Id`).
+   */
   workflowId: string;
   message: string;
   actor: CommitActor;
@@ -73,6 +76,11 @@ export interface CommitOperationKind<Op extends { type: string }> {
   changes(scope: OperationScope<Op>, loaded: LoadedProject, repo: string, parent: string | null): Promise<FileChanges>;
   /** The audit entries (from `base`: actor, workflow, commit SHA, project) and events of the write. */
   record(scope: OperationScope<Op>, loaded: LoadedProject, base: AuditBase): OperationRecord;
+  /**
+   * Last in the commit's unit, with the new commit's SHA (null when the tree did not change): what the operation's
+   * domain records of the outcome, committed or rolled back with the commit and its audit entries.
+   */
+  settle?(scope: OperationScope<Op>, loaded: LoadedProject, sha: string | null): Promise<void>;
   /** What deployed the commit (the deployed-state history names it). */
   source(req: CommitRequest<Op>): CommitSource;
 }

@@ -83,7 +83,8 @@ export function commitPathDepsOf(
 const PASS_LIMIT = 32;
 
 /**
- * The one commit path: every write to a project's repository runs here, in the `git` task queue's activity.
+ * The one commit path: every write to a project's repository runs here: in the `git` task queue's activity, as a
+ * workflow's local activity, or in the API process that verified an inbound image update (one per process).
  *
  * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository is held (in the
  *   transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
@@ -237,6 +238,7 @@ async function commitOne(
     await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes });
   }
   const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
+  await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
   if (!created || !sha) return { sha, created, auditIds, remote };
   const { organizationId, projectId, idempotencyKey } = req;

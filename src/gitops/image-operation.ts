@@ -2,7 +2,15 @@ import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import { frozenMessage } from '../governance/governance-verdict';
 import { withTenantTag } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
-import { managedChanges, type CommitOperationKind, type OperationScope } from './commit-operation';
+import {
+  managedChanges,
+  type AuditBase,
+  type CommitOperationKind,
+  type OperationRecord,
+  type OperationScope,
+} from './commit-operation';
+import type { FileChanges } from './commit-writer';
+import type { LoadedProject } from './delivery-model';
 import { readTree } from './git-plumbing';
 import { renderAll, serviceDir, type Target } from './manifests';
 import { patchOverrides, reloadProject } from './override-patch';
@@ -61,71 +69,89 @@ async function refuseFrozen({ trx, req, ctx }: OperationScope<ImageOperation>): 
   }
 }
 
+/** The tenant-and-environment tags in the workloads' overrides: one read and write per workload, later wins. */
+export async function applyImageUpdates<Op>(scope: OperationScope<Op>, updates: ImageUpdate[]): Promise<LoadedProject> {
+  for (const workload of new Set(updates.map((u) => u.workload))) {
+    await patchOverrides(scope.trx, scope.req.projectId, workload, (overrides) =>
+      updates
+        .filter((u) => u.workload === workload)
+        .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
+        .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
+    );
+  }
+  return reloadProject(scope);
+}
+
+/** The tree changes of these updates against `parent`: only the pairs' directories are rendered and read. */
+export async function imageChanges(
+  updates: ImageUpdate[],
+  loaded: LoadedProject,
+  repo: string,
+  parent: string | null,
+): Promise<FileChanges> {
+  const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
+  const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
+  // One listing and one batch read for all the pairs' directories, whatever their number.
+  const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
+  const current = await readTree(repo, parent, [...dirs], (file) => dirs.has(file.slice(0, file.lastIndexOf('/') + 1)));
+  return managedChanges(current, rendered, [...dirs]);
+}
+
+/**
+ * One image.update entry per workload, tenant and environment, and the notifiable event (none when nothing was
+ * updated); `op` says whether the updates came from the webhook (and carries a bulk update's details).
+ */
+export function imageRecord(
+  updates: ImageUpdate[],
+  op: Pick<ImageOperation, 'source' | 'details'> & Partial<ImageUpdate>,
+  actor: string,
+  loaded: LoadedProject,
+  base: AuditBase,
+): OperationRecord {
+  const webhook = op.source === 'webhook';
+  const project = loaded.project.slug;
+  const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
+  const entries = updates.flatMap((update) =>
+    update.pairs.map((pair) => ({
+      ...base,
+      requestId: update.requestId ?? base.requestId,
+      action: 'image.update',
+      category: webhook ? ('webhook' as const) : ('delivery' as const),
+      tenantId: tenantIds.get(pair.tenant) ?? null,
+      resourceType: 'workload',
+      resourceId: update.workload,
+      details: {
+        project,
+        workload: update.workload,
+        tenant: pair.tenant,
+        environment: pair.environment,
+        tag: update.tag,
+        ...(webhook ? { subsystem: actor } : {}),
+        ...op.details,
+      },
+    })),
+  );
+  if (updates.length === 0) return { entries };
+  const gitCommitSha = base.gitCommitSha;
+  // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
+  const events = (auditIds: string[]) => [
+    webhook
+      ? { type: DOMAIN_EVENT.imagesWebhookUpdated, payload: { project, updates, gitCommitSha, auditIds } }
+      : {
+          type: DOMAIN_EVENT.imagesBulkUpdated,
+          payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha, auditIds },
+        },
+  ];
+  return { entries, events };
+}
+
 export const imageOperation: CommitOperationKind<ImageOperation> = {
   type: 'image',
   refuse: refuseFrozen,
-  /** The tenant-and-environment tags in the workloads' overrides: one read and write per workload, later wins. */
-  async apply(scope, loaded) {
-    const updates = imageUpdatesOf(scope.req.operation);
-    for (const workload of new Set(updates.map((u) => u.workload))) {
-      await patchOverrides(scope.trx, loaded.project.id, workload, (overrides) =>
-        updates
-          .filter((u) => u.workload === workload)
-          .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
-          .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
-      );
-    }
-    return reloadProject(scope);
-  },
-  async changes({ req }, loaded, repo, parent) {
-    const updates = imageUpdatesOf(req.operation);
-    const wanted = new Set(updates.flatMap((u) => u.pairs.map((p) => `${u.workload}/${p.tenant}/${p.environment}`)));
-    const rendered = renderAll(loaded.model, (t: Target) => wanted.has(`${t.service}/${t.tenant}/${t.environment}`));
-    // One listing and one batch read for all the pairs' directories, whatever their number.
-    const dirs = new Set(updates.flatMap((u) => u.pairs.map((p) => `${serviceDir({ ...p, service: u.workload })}/`)));
-    const current = await readTree(repo, parent, [...dirs], (file) =>
-      dirs.has(file.slice(0, file.lastIndexOf('/') + 1)),
-    );
-    return managedChanges(current, rendered, [...dirs]);
-  },
-  record({ req }, loaded, base) {
-    const op = req.operation;
-    const webhook = op.source === 'webhook';
-    const project = loaded.project.slug;
-    const tenantIds = new Map(loaded.tenants.map((t) => [t.slug, t.id]));
-    const updates = imageUpdatesOf(op);
-    const entries = updates.flatMap((update) =>
-      update.pairs.map((pair) => ({
-        ...base,
-        requestId: update.requestId ?? base.requestId,
-        action: 'image.update',
-        category: webhook ? ('webhook' as const) : ('delivery' as const),
-        tenantId: tenantIds.get(pair.tenant) ?? null,
-        resourceType: 'workload',
-        resourceId: update.workload,
-        details: {
-          project,
-          workload: update.workload,
-          tenant: pair.tenant,
-          environment: pair.environment,
-          tag: update.tag,
-          ...(webhook ? { subsystem: req.actor.actor } : {}),
-          ...op.details,
-        },
-      })),
-    );
-    const gitCommitSha = base.gitCommitSha;
-    // The notifiable event, in the same transaction as the audit entries: both exist or neither does.
-    const events = (auditIds: string[]) => [
-      webhook
-        ? { type: DOMAIN_EVENT.imagesWebhookUpdated, payload: { project, updates, gitCommitSha, auditIds } }
-        : {
-            type: DOMAIN_EVENT.imagesBulkUpdated,
-            payload: { project, workload: op.workload, tag: op.tag, pairs: op.pairs, gitCommitSha, auditIds },
-          },
-    ];
-    return { entries, events };
-  },
+  apply: (scope) => applyImageUpdates(scope, imageUpdatesOf(scope.req.operation)),
+  changes: ({ req }, loaded, repo, parent) => imageChanges(imageUpdatesOf(req.operation), loaded, repo, parent),
+  record: ({ req }, loaded, base) =>
+    imageRecord(imageUpdatesOf(req.operation), req.operation, req.actor.actor, loaded, base),
   source(req) {
     const { operation: op, actor } = req;
     return op.source === 'webhook'

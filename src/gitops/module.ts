@@ -1,6 +1,8 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
 import { createGitopsDomain, type GitopsDomain } from './gitops-domain';
+import { commitPathDepsOf, type CommitPathDeps } from './commit-path';
+import { commitOperationKinds } from '../runtime/commit-operations';
 import { createRepositoryStore, type RepositoryStore } from './repository-store';
 import { createWorkloadSources, type WorkloadSources } from './workload-sources';
 import { gitopsRoutes } from '../../api/routes/gitops/gitops-routes';
@@ -11,6 +13,8 @@ declare module '../runtime/service-provider' {
     repositories: RepositoryStore;
     /** Renders workloads referencing an organization chart or kustomize base (src/gitops/workload-sources.ts). */
     sources: WorkloadSources;
+    /** The one commit path of this process (src/gitops/commit-path.ts): its writes join the same passes. */
+    commitPath: CommitPathDeps;
     /** Files, delivery, compare and bulk update over the hosted repositories (writes through the `git` queue). */
     gitops: GitopsDomain;
   }
@@ -27,6 +31,9 @@ export const gitopsModule = {
     repositories: provide([], (core) => createRepositoryStore(core.config.gitops.repositoriesDir)),
     sources: provide(['blobs', 'kubeTools'], (deps) =>
       createWorkloadSources({ blobs: deps.blobs, tools: deps.kubeTools }),
+    ),
+    commitPath: provide(['repositories', 'sources', 'governance'], (deps) =>
+      commitPathDepsOf(deps, commitOperationKinds()),
     ),
     gitops: provide(['sources', 'projects', 'repositories', 'governance'], (deps) =>
       createGitopsDomain({

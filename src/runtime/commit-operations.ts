@@ -4,6 +4,7 @@ import { imageOperation } from '../gitops/image-operation';
 import { operationKinds, type CommitOperationKind, type CommitOperation } from '../gitops/commit-operation';
 import { promotionOperation } from '../promotions/promotion-operation';
 import { releaseOperation } from '../releases/release-operation';
+import { imageWebhookOperation } from '../webhooks/image-webhook-operation';
 
 /**
  * Every kind of write the one commit path runs, each from its domain's folder: a new committing domain adds its kind
@@ -13,6 +14,7 @@ export const COMMIT_OPERATIONS: CommitOperationKind<CommitOperation>[] = [
   filesOperation,
   generateOperation,
   imageOperation,
+  imageWebhookOperation,
   releaseOperation,
   promotionOperation,
 ];

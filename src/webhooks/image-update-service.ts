@@ -39,6 +39,7 @@ import {
   type WebhookRequestRow,
 } from './webhook-request-repository';
 import { createRequestOutcomeWatcher } from './request-outcome-watcher';
+import type { DirectImageCommits } from './direct-image-commits';
 import type { PgNotifications } from '../db/pg-notifications';
 import { liveSecrets } from './webhook-secrets';
 import { settingsOf, type WebhookSettingsRow } from './webhook-settings-repository';
@@ -70,8 +71,8 @@ const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
  * is trusted, replay window, request hashes, filters, then the update itself: auto-update environments in one commit
- * through the project's image-update workflow (durable before the answer, grouped with concurrent requests), other
- * environments as pending releases, pinned targets skipped and frozen ones refused, each named.
+ * (staged first, then committed by this process or else the project's image-update workflow, grouped with concurrent
+ * requests), other environments as pending releases, pinned targets skipped and frozen ones refused, each named.
  */
 export function createImageUpdateService(deps: {
   db: Db;
@@ -80,6 +81,8 @@ export function createImageUpdateService(deps: {
   /** Starts (or signals) the project's image-update workflow. */
   workflows: Pick<WorkflowStarter, 'signalWithStart'>;
   gitTaskQueue: string;
+  /** Commits in this process (WEBHOOK_DIRECT_COMMIT); null: every request goes to the workflow. */
+  direct: DirectImageCommits | null;
   governance: GovernanceGate;
   replayWindowMs: number;
   commitWaitMs: number;
@@ -230,9 +233,15 @@ export function createImageUpdateService(deps: {
       signedAt: meta.signedAt,
       updates,
     };
-    // The outbox: the answer so far and the work, durable before Temporal is told and before the sender is answered.
+    // The outbox: the answer so far and the work, durable before anything commits and before the sender is answered.
     await stageWork(db, meta.webhookId, entry, { ...base, status: 'queued', commit: null });
-    await handOver(project.organizationId, project.id, entry);
+    const target = { organizationId: project.organizationId, projectId: project.id };
+    if (deps.direct) {
+      // Committed here; what did not land goes to the project's workflow. The answer waits for either (answerOf).
+      void deps.direct
+        .commit(target, entry)
+        .then((landed) => landed || handOver(target.organizationId, target.projectId, entry));
+    } else await handOver(target.organizationId, target.projectId, entry);
     return answerOf(meta.webhookId);
   }
 

@@ -4,7 +4,7 @@
  * code, so it stays free of Node built-ins and I/O.
  */
 import { defineSignal } from '@temporalio/workflow';
-import type { CommitRequest } from '../gitops/commit-path';
+import type { CommitOutcome, CommitRequest } from '../gitops/commit-path';
 import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
 
 export function imageUpdatesWorkflowId(projectId: string): string {
@@ -31,6 +31,18 @@ export interface PlannedBatch {
 }
 
 export type ImageUpdateActivities = {
+  /**
+   * Commits the requests still waiting of `entries`, planned and finished inside the commit's unit
+   * (src/webhooks/image-webhook-operation.ts); a refusal is thrown non-retryable.
+   */
+  commitImageRequests(input: {
+    organizationId: string;
+    projectId: string;
+    entries: QueuedImageUpdate[];
+    workflowId: string;
+  }): Promise<CommitOutcome>;
+  /** Finishes as failed those of the requests still waiting, with the reason (a commit that never landed). */
+  failImageRequests(input: { projectId: string; webhookIds: string[]; error: string }): Promise<void>;
   planImageBatch(input: {
     organizationId: string;
     projectId: string;

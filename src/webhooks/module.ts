@@ -29,7 +29,7 @@ export const webhooksModule = {
     },
   ],
   services: {
-    webhooks: provide(['projects', 'releases', 'promotions', 'governance'], (deps) =>
+    webhooks: provide(['projects', 'releases', 'promotions', 'governance', 'commitPath'], (deps) =>
       createWebhookDomain({
         db: deps.db,
         audit: deps.audit,
@@ -41,6 +41,8 @@ export const webhooksModule = {
         workflows: deps.workflows,
         gitTaskQueue: taskQueue(deps.config.temporal.taskQueuePrefix, 'git'),
         pgNotifications: deps.pgNotifications,
+        commitPath: deps.commitPath,
+        log: deps.log,
         config: deps.config.webhooks,
       }),
     ),

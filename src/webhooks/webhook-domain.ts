@@ -10,6 +10,9 @@ import type { GovernanceGate } from '../governance/governance-verdict';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createControllerWebhookService, type ControllerWebhookService } from './controller-webhook-service';
 import type { PgNotifications } from '../db/pg-notifications';
+import type { CommitPathDeps } from '../gitops/commit-path';
+import type { Logger } from '../logging/logger';
+import { createDirectImageCommits } from './direct-image-commits';
 import { createImageUpdateService, type ImageUpdateService } from './image-update-service';
 import { createRequestPurger } from './request-purger';
 import { createWebhookSettingsService, type WebhookSettingsService } from './webhook-settings-service';
@@ -31,11 +34,14 @@ export function createWebhookDomain(deps: {
   releases: Pick<ReleaseService, 'create' | 'reportSync'>;
   promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
   governance: GovernanceGate;
-  workflows: Pick<WorkflowStarter, 'signalWithStart'>;
+  workflows: Pick<WorkflowStarter, 'signalWithStart' | 'start'>;
   /** The `git` task queue, where the image-update workflow's commits run. */
   gitTaskQueue: string;
   /** Tells waiting webhook requests that their batch finished (request-outcome-watcher.ts). */
   pgNotifications: PgNotifications;
+  /** This process's commit path: image updates commit directly when `config.directCommit`. */
+  commitPath: CommitPathDeps;
+  log: Logger;
   config: WebhooksConfig;
 }): WebhookDomain {
   const { db, audit, secrets, config } = deps;
@@ -46,6 +52,14 @@ export function createWebhookDomain(deps: {
     releases: deps.releases,
     workflows: deps.workflows,
     gitTaskQueue: deps.gitTaskQueue,
+    direct: config.directCommit
+      ? createDirectImageCommits({
+          commitPath: deps.commitPath,
+          workflows: deps.workflows,
+          gitTaskQueue: deps.gitTaskQueue,
+          log: deps.log,
+        })
+      : null,
     governance: deps.governance,
     replayWindowMs: REPLAY_WINDOW_MS,
     commitWaitMs: config.commitWaitMs,

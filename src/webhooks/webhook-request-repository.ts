@@ -150,11 +150,15 @@ export async function finishedOf(db: Queryable, ids: string[]): Promise<WebhookR
 }
 
 /** The rows of these ids that still wait for their work (an activity retried after its commit skips the rest). */
-export async function unfinishedOf(db: Queryable, ids: string[]): Promise<WebhookRequestRow[]> {
+export async function unfinishedOf(
+  db: Queryable,
+  ids: string[],
+  opts: { lock?: boolean } = {},
+): Promise<WebhookRequestRow[]> {
   if (ids.length === 0) return [];
-  return (await db('webhook_requests')
-    .whereIn('id', ids)
-    .whereIn('status', ['received', 'queued'])) as WebhookRequestRow[];
+  const query = db('webhook_requests').whereIn('id', ids).whereIn('status', ['received', 'queued']).orderBy('id');
+  // Locked: a request being committed cannot be finished by anything else until that commit's transaction ends.
+  return (await (opts.lock ? query.forUpdate() : query)) as WebhookRequestRow[];
 }
 
 export async function findRequest(db: Queryable, kind: WebhookKind, id: string): Promise<WebhookRequestRow | null> {

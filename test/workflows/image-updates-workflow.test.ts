@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CommitRequest } from '../../src/gitops/commit-path';
-import { batchCommit, planBatch, targetKey, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
-import {
-  imageUpdateSignal,
-  type ImageUpdateActivities,
-  type PlannedBatch,
-} from '../../src/webhooks/image-update-workflow-contract';
-import type { GitActivities } from '../../workflows/git-commit';
+import { planBatch, targetKey, type BatchPlan, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
+import { imageUpdateSignal, type ImageUpdateActivities } from '../../src/webhooks/image-update-workflow-contract';
 import { IMAGE_UPDATES_IDLE_MS, imageUpdatesWorkflow } from '../../workflows/image-updates';
 import { HISTORY_BUDGET, runHistoryLengths } from '../helpers/history-budget';
 import { timeSkippingWorker } from '../helpers/time-skipping';
@@ -21,32 +15,41 @@ import { historiesOf } from '../helpers/workflow-histories';
  */
 const finished = new Map<string, { sha: string | null; error: string | null; superseded: string[] }>();
 const marks = new Map<string, number>();
-const commits: CommitRequest[] = [];
+/** The plans of the batches that changed something, in commit order. */
+const commits: BatchPlan[] = [];
 let hold: Promise<void> = Promise.resolve();
 let refuse = false;
 
-const stubs: ImageUpdateActivities & Pick<GitActivities, 'commitToRepository'> = {
-  planImageBatch: async ({ organizationId, projectId, entries }): Promise<PlannedBatch> => {
+function finish(webhookIds: string[], plan: BatchPlan, sha: string | null, error: string | null) {
+  if (!error) for (const m of plan.marks) marks.set(targetKey(m), m.signedAt);
+  for (const id of webhookIds) {
+    if (finished.has(id)) continue;
+    const superseded = (plan.superseded[id] ?? []).map((t) => `${t.workload}/${t.tenant}`);
+    finished.set(id, { sha, error, superseded });
+  }
+}
+
+/** Planned, committed and finished in one step, as the commit path's image-webhook operation does it. */
+const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests'> = {
+  commitImageRequests: async ({ entries }) => {
     const live = entries.filter((e) => !finished.has(e.webhookId));
     const plan = planBatch(live, marks);
-    return {
-      plan,
-      webhookIds: live.map((e) => e.webhookId),
-      commit: batchCommit({ organizationId, projectId }, live, plan),
-    };
-  },
-  finishImageBatch: async ({ batch, sha, error }) => {
-    if (!error) for (const m of batch.plan.marks) marks.set(targetKey(m), m.signedAt);
-    for (const id of batch.webhookIds) {
-      const superseded = (batch.plan.superseded[id] ?? []).map((t) => `${t.workload}/${t.tenant}`);
-      finished.set(id, { sha, error, superseded });
+    if (plan.updates.length > 0) {
+      commits.push(plan);
+      await hold;
+      if (refuse) throw ApplicationFailure.nonRetryable('frozen by Weekend', 'frozen');
     }
+    const sha = plan.updates.length > 0 ? `${commits.length}`.padStart(40, '0') : null;
+    finish(
+      live.map((e) => e.webhookId),
+      plan,
+      sha,
+      null,
+    );
+    return { sha, created: sha !== null, auditIds: [], remote: false };
   },
-  commitToRepository: async (request) => {
-    commits.push(request);
-    await hold;
-    if (refuse) throw ApplicationFailure.nonRetryable('frozen by Weekend', 'frozen');
-    return { sha: `${commits.length}`.padStart(40, '0'), created: true, auditIds: [], remote: false };
+  failImageRequests: async ({ webhookIds, error }) => {
+    finish(webhookIds, { updates: [], marks: [], superseded: {} }, null, error);
   },
 };
 
@@ -102,8 +105,7 @@ it('groups the requests that arrive during a commit into one next commit, the ne
   release();
   await until(() => finished.has(other.webhookId), 'the second batch');
   expect(commits).toHaveLength(2);
-  const op = commits[1]!.operation as { tag: string; pairs: unknown[]; more: { tag: string }[] };
-  expect([op.tag, ...op.more.map((m) => m.tag)].sort()).toEqual(['3', '4']);
+  expect(commits[1]!.updates.map((u) => u.tag).sort()).toEqual(['3', '4']);
   expect(finished.get(first.webhookId)).toEqual({ sha: '1'.padStart(40, '0'), error: null, superseded: [] });
   expect(finished.get(older.webhookId)).toEqual({ sha: '2'.padStart(40, '0'), error: null, superseded: ['web/acme'] });
   // A request signed before what was committed, arriving later, commits nothing and is told so.

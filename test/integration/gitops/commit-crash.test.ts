@@ -7,8 +7,8 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { findCommitByKey, readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
-import type { Tx } from '../../../src/db/knex';
 import { makeProject } from './gitops-harness';
+import { holdRepositoryLock, waitingBackend } from '../../helpers/repository-lock';
 
 let platform: TestPlatform;
 let token: string;
@@ -44,13 +44,6 @@ function write(key: string) {
 }
 
 /** The backend of a session waiting for a lock (`relation` on a table, or an advisory lock), or null. */
-async function waitingBackend(held: Tx, where: string): Promise<number | null> {
-  const { rows } = (await held.raw(`SELECT pid FROM pg_locks WHERE NOT granted AND ${where} LIMIT 1`)) as {
-    rows: { pid: number }[];
-  };
-  return rows[0]?.pid ?? null;
-}
-
 /** After the takeover: one commit of the key on the branch, the one the write returned, named by its audit entry. */
 async function expectOneAuditedCommit(key: string, sha: string) {
   const log = await gitText(repo, ['log', '--format=%H', `--grep=^Idempotency-Key: ${key}$`, 'main']);
@@ -145,8 +138,7 @@ describe('a release whose local commit dies with its worker', () => {
     // repository's lock: the commit waits for it inside that task, and the worker dies there.
     await platform.stopWorker();
     const tip = await readBranch(repo);
-    const held = await platform.services.db.transaction();
-    await held.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+    const held = await holdRepositoryLock(platform.services.db, repo);
     const worker = spawnWorker();
     try {
       const created = await httpClient(platform.url).post<{ id: string }>('/api/v2/projects/crash/releases', {

@@ -1,4 +1,8 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
+import { holdRepositoryLock, waitingBackend } from '../../helpers/repository-lock';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -15,6 +19,7 @@ import { DIGEST, shapeBHeaders } from './webhook-signing';
 let platform: TestPlatform;
 let secret: string;
 let repo: string;
+let projectId: string;
 const URL_PATH = '/api/v1/webhooks/image-update';
 const WORKLOADS = ['w0', 'w1', 'w2', 'w3'];
 const TENANTS = ['acme', 'globex'];
@@ -48,7 +53,13 @@ function update(workload: string, tenant: string, tag: string, signedAt = new Da
 const post = (url: string, u: { body: string; headers: Record<string, string> }) =>
   httpClient(url).post<Answer>(URL_PATH, { rawBody: u.body, headers: u.headers });
 
-const startApi = () => startApiProcess(platform, { WEBHOOK_COMMIT_WAIT: `${COMMIT_WAIT_MS}ms` });
+const startApi = (env: Record<string, string> = {}) =>
+  startApiProcess(platform, { WEBHOOK_COMMIT_WAIT: `${COMMIT_WAIT_MS}ms`, ...env });
+/** An API that hands every update to its project's workflow (WEBHOOK_DIRECT_COMMIT=false): the outbox path alone. */
+const startHandingApi = () => startApi({ WEBHOOK_DIRECT_COMMIT: 'false' });
+
+/** Who made the commit at the head of main: the image-update workflow's id, or `direct-<request>` for an API. */
+const headWriter = () => gitText(repo, ['log', '-1', '--format=%(trailers:key=Audit-Workflow-Id,valueonly)', 'main']);
 
 /** The tag the repository's head sets for a workload of a tenant in dev. */
 async function tagAt(workload: string, tenant: string): Promise<string> {
@@ -93,6 +104,7 @@ beforeAll(async () => {
     .db('projects')
     .where({ organization_id: org.id, slug: 'shop' })
     .first('id')) as { id: string };
+  projectId = project.id;
   repo = platform.services.repositories.pathOf(org.id, project.id);
 }, 180_000);
 afterAll(() => platform.close());
@@ -100,7 +112,7 @@ afterAll(() => platform.close());
 describe('an API process stopped with a backlog', () => {
   it('commits all 8 updates it answered 202 to after SIGTERM, once workers run again', async () => {
     await platform.stopWorker();
-    const api = await startApi();
+    const api = await startHandingApi();
     const sent = WORKLOADS.flatMap((w) => TENANTS.map((t) => ({ w, t, tag: `8.0.${w.slice(1)}-${t}` })));
     let answers: Awaited<ReturnType<typeof post>>[] = [];
     try {
@@ -122,7 +134,7 @@ describe('an API process stopped with a backlog', () => {
 describe('a resend of the same signed bytes', () => {
   it('after the API that queued it was killed answers its recorded outcome, never 409, and commits once', async () => {
     await platform.stopWorker();
-    const api = await startApi();
+    const api = await startHandingApi();
     const u = update('w0', 'acme', '9.1.0');
     let first: Awaited<ReturnType<typeof post>>;
     try {
@@ -180,9 +192,51 @@ describe('two API processes taking updates of one target', () => {
         // The older names its target as superseded unless it was committed before the newer arrived.
         const olderLost = outcomes[1]!.skipped.some((s) => s.reason === 'superseded');
         if (round >= 4) expect(olderLost).toBe(true);
+        // Committed by the API that took it (planned in the commit's unit), not by the project's workflow.
+        expect((await headWriter()).trim()).toMatch(/^direct-/);
       }
     } finally {
       for (const api of apis) await stop(api, 'SIGTERM');
     }
   }, 300_000);
+});
+
+describe('direct commits that do not land', () => {
+  it('are handed to the project workflow when the API lacks the repositories volume, and committed there', async () => {
+    const empty = await fs.mkdtemp(path.join(os.tmpdir(), 'no-repositories-'));
+    const api = await startApi({ GIT_REPOSITORIES_DIR: empty });
+    try {
+      const answer = await post(api.url, update('w2', 'acme', '11.0.0'));
+      const outcome = answer.status === 202 ? (await finished(answer.body.statusUrl!)).result : answer.body;
+      expect([answer.status === 200 || answer.status === 202, outcome.status]).toEqual([true, 'committed']);
+      expect(await tagAt('w2', 'acme')).toBe('11.0.0');
+      expect((await headWriter()).trim()).toBe(`image-updates-${projectId}`);
+    } finally {
+      await stop(api, 'SIGTERM');
+      await fs.rm(empty, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('are left to the reconciler by an API killed mid-commit, and committed once', async () => {
+    const since = (await gitText(repo, ['rev-parse', 'main'])).trim();
+    const held = await holdRepositoryLock(platform.services.db, repo);
+    const api = await startApi();
+    let answer: Awaited<ReturnType<typeof post>>;
+    try {
+      answer = await post(api.url, update('w3', 'globex', '12.0.0'));
+      expect([answer.status, answer.body.status]).toEqual([202, 'queued']);
+      // The API's commit waits for the repository inside its transaction; the API dies there.
+      await eventually(() => waitingBackend(held, "locktype = 'advisory'"), 60_000, 'the direct commit waiting');
+    } finally {
+      await stop(api, 'SIGKILL');
+      await held.rollback();
+    }
+    // The worker's reconciler (every INVITATION_RECONCILE_INTERVAL) hands staged requests to the workflow.
+    expect(await platform.services.webhooks.reconcile(0)).toBeGreaterThanOrEqual(1);
+    const done = await finished(answer.body.statusUrl!);
+    expect(done.status).toBe('committed');
+    expect(await tagAt('w3', 'globex')).toBe('12.0.0');
+    expect((await gitText(repo, ['rev-list', `${since}..main`])).trim().split('\n')).toEqual([done.commit]);
+    expect((await headWriter()).trim()).toBe(`image-updates-${projectId}`);
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ import { pinTarget } from '../../../src/pins/pin-repository';
 import { verifyChains } from '../../../src/audit/verify-chain';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { DIGEST, shapeAHeaders, shapeBHeaders } from './webhook-signing';
+import { holdRepositoryLock } from '../../helpers/repository-lock';
 
 /**
  * The signed image-update webhook over real HTTP, with the real commit workflow, PostgreSQL and git: both shapes,
@@ -321,13 +322,18 @@ describe('shape A', () => {
 
 describe('a commit that takes longer than the bound', () => {
   it('answers 202 with a status URL that later shows the commit', async () => {
-    await platform.stopWorker();
+    // The repository's lock is held past the commit wait (5 s): the API's direct commit waits for it.
+    const { db, repositories } = platform.services;
+    const project = (await db('projects').where({ organization_id: org.org.id, slug: 'shop' }).first('id')) as {
+      id: string;
+    };
+    const held = await holdRepositoryLock(db, repositories.pathOf(org.org.id, project.id));
     const body = shapeA('1.9.0');
     let queued: Awaited<ReturnType<typeof post>>;
     try {
       queued = await post(body, shapeAHeaders(secret, body));
     } finally {
-      await platform.startWorker();
+      await held.rollback();
     }
     expect(queued.status).toBe(202);
     const statusUrl = (queued.body as unknown as { statusUrl: string }).statusUrl;

@@ -1,0 +1,65 @@
+import type { Queryable } from '../db/knex';
+import { planBatch, type BatchPlan, type QueuedImageUpdate, type TargetRef } from './image-update-batch';
+import { committedMarks, moveMarks } from './image-mark-repository';
+import { finishRequests, unfinishedOf } from './webhook-request-repository';
+
+type Target = TargetRef & { tag?: string };
+const sameTarget = (a: TargetRef) => (b: TargetRef) =>
+  a.workload === b.workload && a.tenant === b.tenant && a.environment === b.environment;
+
+/**
+ * Plans a batch from those of `entries` whose requests still wait (a request already finished is not planned again),
+ * against the marks of what earlier batches committed. `lock`: the rows are locked until the caller's transaction
+ * ends, so nothing else finishes them meanwhile.
+ */
+export async function planWaiting(
+  trx: Queryable,
+  projectId: string,
+  entries: QueuedImageUpdate[],
+  lock = false,
+): Promise<{ plan: BatchPlan; live: QueuedImageUpdate[] }> {
+  const waiting = new Set(
+    (
+      await unfinishedOf(
+        trx,
+        entries.map((e) => e.webhookId),
+        { lock },
+      )
+    ).map((r) => r.id),
+  );
+  const live = entries.filter((e) => waiting.has(e.webhookId));
+  const targets = live.flatMap((e) => e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))));
+  return { plan: planBatch(live, await committedMarks(trx, projectId, targets)), live };
+}
+
+/**
+ * Finishes a batch's requests still waiting, in the caller's transaction: the marks of what it committed move, and
+ * each request row gets the commit's SHA (`accepted` with no commit when its tree did not change) or the failure,
+ * with the targets a newer signed request took named as superseded. Idempotent: finished rows are left as they are.
+ */
+export async function finishImageRequests(
+  trx: Queryable,
+  projectId: string,
+  batch: { plan: BatchPlan; webhookIds: string[] },
+  outcome: { sha: string | null; error: string | null },
+): Promise<void> {
+  const { sha, error } = outcome;
+  if (!error) await moveMarks(trx, projectId, batch.plan.marks);
+  const rows = await unfinishedOf(trx, batch.webhookIds);
+  await finishRequests(
+    trx,
+    rows.map((row) => {
+      const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
+      const lost = batch.plan.superseded[row.id] ?? [];
+      const result = {
+        ...base,
+        status: error ? 'failed' : sha ? 'committed' : 'accepted',
+        commit: error ? null : sha,
+        updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
+        skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
+        ...(error ? { error } : {}),
+      };
+      return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result };
+    }),
+  );
+}
