@@ -275,7 +275,8 @@ async function main(): Promise<void> {
     if (direct) {
       const writers = await git('log', `${since}..main`, '--format=%(trailers:key=Audit-Workflow-Id,valueonly)');
       const byApi = writers.split('\n').filter((w) => w.startsWith('direct-')).length;
-      line(`  commits made by the API process itself: ${byApi} (the rest by the project's image-update workflow)`);
+      const all = writers.split('\n').filter(Boolean).length;
+      line(`  commits made by the API processes themselves: ${byApi} of ${all} (the rest by the project's workflow)`);
     } else {
       // Where the steady phase's time went (warm-up included), from the project's image-update workflow history.
       const stepTimes = new StepTimes();

@@ -30,6 +30,24 @@ export function gitUrlOf(publicUrl: string, project: Pick<Project, 'organization
   return `${publicUrl}/git/r/${project.organizationSlug}/${project.slug}.git`;
 }
 
+/** A workload as the delivery model renders it. */
+export function modelWorkloadOf(w: Workload): DeliveryModel['workloads'][number] {
+  return {
+    name: w.name,
+    spec: {
+      image: w.image,
+      replicas: w.replicas,
+      ports: w.ports,
+      resources: w.resources,
+      probes: w.probes,
+      variables: w.variables,
+      ...(w.source ? { source: w.source } : {}),
+      ...(w.extraManifests ? { extraManifests: w.extraManifests } : {}),
+    },
+    overrides: w.overrides,
+  };
+}
+
 export async function loadProject(
   db: Queryable,
   organizationId: string,
@@ -73,20 +91,7 @@ export async function loadProject(
       appProjectPerTenant: project.argocd.appProject.perTenant,
       clusterResources: project.argocd.appProject.clusterResources,
     },
-    workloads: workloads.map((w) => ({
-      name: w.name,
-      spec: {
-        image: w.image,
-        replicas: w.replicas,
-        ports: w.ports,
-        resources: w.resources,
-        probes: w.probes,
-        variables: w.variables,
-        ...(w.source ? { source: w.source } : {}),
-        ...(w.extraManifests ? { extraManifests: w.extraManifests } : {}),
-      },
-      overrides: w.overrides,
-    })),
+    workloads: workloads.map(modelWorkloadOf),
   };
   const rendered = await ctx.sources.render(db, organizationId, model);
   for (const w of model.workloads) {

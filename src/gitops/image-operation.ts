@@ -13,7 +13,7 @@ import type { FileChanges } from './commit-writer';
 import type { LoadedProject } from './delivery-model';
 import { readTree } from './git-plumbing';
 import { renderAll, serviceDir, type Target } from './manifests';
-import { patchOverrides, reloadProject } from './override-patch';
+import { patchOverrides, withPatchedWorkloads } from './override-patch';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
 export interface ImageUpdate {
@@ -70,16 +70,22 @@ async function refuseFrozen({ trx, req, ctx }: OperationScope<ImageOperation>): 
 }
 
 /** The tenant-and-environment tags in the workloads' overrides: one read and write per workload, later wins. */
-export async function applyImageUpdates<Op>(scope: OperationScope<Op>, updates: ImageUpdate[]): Promise<LoadedProject> {
+export async function applyImageUpdates<Op>(
+  scope: OperationScope<Op>,
+  loaded: LoadedProject,
+  updates: ImageUpdate[],
+): Promise<LoadedProject> {
+  const patched = [];
   for (const workload of new Set(updates.map((u) => u.workload))) {
-    await patchOverrides(scope.trx, scope.req.projectId, workload, (overrides) =>
+    const now = await patchOverrides(scope.trx, scope.req.projectId, workload, (overrides) =>
       updates
         .filter((u) => u.workload === workload)
         .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
         .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
     );
+    patched.push(now);
   }
-  return reloadProject(scope);
+  return withPatchedWorkloads(scope, loaded, patched);
 }
 
 /** The tree changes of these updates against `parent`: only the pairs' directories are rendered and read. */
@@ -148,7 +154,7 @@ export function imageRecord(
 export const imageOperation: CommitOperationKind<ImageOperation> = {
   type: 'image',
   refuse: refuseFrozen,
-  apply: (scope) => applyImageUpdates(scope, imageUpdatesOf(scope.req.operation)),
+  apply: (scope, loaded) => applyImageUpdates(scope, loaded, imageUpdatesOf(scope.req.operation)),
   changes: ({ req }, loaded, repo, parent) => imageChanges(imageUpdatesOf(req.operation), loaded, repo, parent),
   record: ({ req }, loaded, base) =>
     imageRecord(imageUpdatesOf(req.operation), req.operation, req.actor.actor, loaded, base),

@@ -3,18 +3,24 @@ import { findWorkload, updateWorkload } from '../projects/workload-repository';
 import type { WorkloadOverrides } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type { OperationScope } from './commit-operation';
-import { loadProject, type LoadedProject } from './delivery-model';
+import type { Workload } from '../projects/workload-repository';
+import { loadProject, modelWorkloadOf, type LoadedProject } from './delivery-model';
 
-/** Rewrites one workload's overrides in the commit's transaction (idempotent when `patch` sets values). */
+/**
+ * Rewrites one workload's overrides in the commit's transaction (idempotent when `patch` sets values); returns the
+ * workload as it now is (its row locked until the transaction ends).
+ */
 export async function patchOverrides(
   trx: Tx,
   projectId: string,
   name: string,
   patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
-): Promise<void> {
+): Promise<Workload> {
   const workload = await findWorkload(trx, projectId, name, true);
   if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${name} not found`);
-  await updateWorkload(trx, workload.id, { overrides: patch(workload.overrides) });
+  const overrides = patch(workload.overrides);
+  await updateWorkload(trx, workload.id, { overrides });
+  return { ...workload, overrides };
 }
 
 /** The project as the commit's transaction now sees it (after an operation patched its overrides). */
@@ -23,4 +29,28 @@ export async function reloadProject<Op>(scope: OperationScope<Op>): Promise<Load
   const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;
+}
+
+/**
+ * `loaded` with these workloads as patched (no second load of the project); a workload rendered from a chart or a
+ * kustomize base renders again from its new values, so then the project is loaded again.
+ */
+export async function withPatchedWorkloads<Op>(
+  scope: OperationScope<Op>,
+  loaded: LoadedProject,
+  patched: Workload[],
+): Promise<LoadedProject> {
+  const byName = new Map(patched.map((w) => [w.name, w]));
+  if (patched.some((w) => w.source)) return reloadProject(scope);
+  return {
+    ...loaded,
+    workloads: loaded.workloads.map((w) => byName.get(w.name) ?? w),
+    model: {
+      ...loaded.model,
+      workloads: loaded.model.workloads.map((w) => {
+        const now = byName.get(w.name);
+        return now ? modelWorkloadOf(now) : w;
+      }),
+    },
+  };
 }

@@ -36,7 +36,7 @@ export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> =
   async apply(scope, loaded) {
     const { plan, live } = await planWaiting(scope.trx, scope.req.projectId, scope.req.operation.entries, true);
     plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId) });
-    return plan.updates.length > 0 ? applyImageUpdates(scope, plan.updates) : loaded;
+    return plan.updates.length > 0 ? applyImageUpdates(scope, loaded, plan.updates) : loaded;
   },
   async changes(scope, loaded, repo, parent) {
     const { updates } = planOf(scope).plan;
