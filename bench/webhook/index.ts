@@ -280,7 +280,11 @@ async function main(): Promise<void> {
     } else {
       // Where the steady phase's time went (warm-up included), from the project's image-update workflow history.
       const stepTimes = new StepTimes();
-      await stepTimes.addWorkflow(platform.services.temporal, imageUpdatesWorkflowId(project.id), 'commitImageRequests');
+      await stepTimes.addWorkflow(
+        platform.services.temporal,
+        imageUpdatesWorkflowId(project.id),
+        'commitImageRequests',
+      );
       stepTimes.print('steps of the image-update workflow (its history, warm-up and steady phase):');
     }
     await check(steady.sent, since);
