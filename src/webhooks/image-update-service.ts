@@ -236,13 +236,19 @@ export function createImageUpdateService(deps: {
     // The outbox: the answer so far and the work, durable before anything commits and before the sender is answered.
     await stageWork(db, meta.webhookId, entry, { ...base, status: 'queued', commit: null });
     const target = { organizationId: project.organizationId, projectId: project.id };
-    if (deps.direct) {
-      // Committed here; what did not land goes to the project's workflow. The answer waits for either (answerOf).
-      void deps.direct
-        .commit(target, entry)
-        .then((landed) => landed || handOver(target.organizationId, target.projectId, entry));
-    } else await handOver(target.organizationId, target.projectId, entry);
-    return answerOf(meta.webhookId);
+    if (!deps.direct) {
+      await handOver(target.organizationId, target.projectId, entry);
+      return answerOf(meta.webhookId);
+    }
+    // Committed here; what did not land goes to the project's workflow. The answer waits for either (answerOf).
+    void deps.direct
+      .commit(target, entry)
+      .then((landed) => landed || handOver(target.organizationId, target.projectId, entry));
+    const answer = await answerOf(meta.webhookId);
+    // Not committed within the wait: Temporal has the work before the sender is told it is queued (the commit here
+    // may still land first; the workflow then finds the request finished).
+    if (answer.status === 202) await handOver(target.organizationId, target.projectId, entry);
+    return answer;
   }
 
   /**

@@ -217,25 +217,44 @@ describe('direct commits that do not land', () => {
     }
   }, 180_000);
 
-  it('are left to the reconciler by an API killed mid-commit, and committed once', async () => {
+  it('are left to the reconciler by an API killed mid-commit before it answered, and committed once', async () => {
     const since = (await gitText(repo, ['rev-parse', 'main'])).trim();
     const held = await holdRepositoryLock(platform.services.db, repo);
-    const api = await startApi();
-    let answer: Awaited<ReturnType<typeof post>>;
+    // A wait longer than the test: the API dies with the request unanswered and its work staged, not handed over.
+    const api = await startApi({ WEBHOOK_COMMIT_WAIT: '120s' });
+    let unanswered: Promise<unknown>;
     try {
-      answer = await post(api.url, update('w3', 'globex', '12.0.0'));
-      expect([answer.status, answer.body.status]).toEqual([202, 'queued']);
+      unanswered = post(api.url, update('w3', 'globex', '12.0.0')).catch((err: unknown) => err);
       // The API's commit waits for the repository inside its transaction; the API dies there.
       await eventually(() => waitingBackend(held, "locktype = 'advisory'"), 60_000, 'the direct commit waiting');
     } finally {
       await stop(api, 'SIGKILL');
       await held.rollback();
     }
+    expect(String(await unanswered)).toMatch(/fetch failed/);
     // The worker's reconciler (every INVITATION_RECONCILE_INTERVAL) hands staged requests to the workflow.
-    expect(await platform.services.webhooks.reconcile(0)).toBeGreaterThanOrEqual(1);
+    expect(await platform.services.webhooks.reconcile(0)).toBe(1);
+    await eventually(async () => (await tagAt('w3', 'globex')) === '12.0.0' || null, 60_000, 'the commit');
+    expect((await gitText(repo, ['rev-list', `${since}..main`])).trim().split('\n')).toHaveLength(1);
+    expect((await headWriter()).trim()).toBe(`image-updates-${projectId}`);
+  }, 180_000);
+
+  it('are in the workflow before a 202 is answered: an API killed after it, mid-commit, loses nothing', async () => {
+    const since = (await gitText(repo, ['rev-parse', 'main'])).trim();
+    const held = await holdRepositoryLock(platform.services.db, repo);
+    const api = await startApi();
+    let answer: Awaited<ReturnType<typeof post>>;
+    try {
+      answer = await post(api.url, update('w3', 'acme', '13.0.0'));
+      expect([answer.status, answer.body.status]).toEqual([202, 'queued']);
+    } finally {
+      await stop(api, 'SIGKILL');
+      await held.rollback();
+    }
+    // No reconciler run: the workflow had the update before the answer, and commits it once.
     const done = await finished(answer.body.statusUrl!);
     expect(done.status).toBe('committed');
-    expect(await tagAt('w3', 'globex')).toBe('12.0.0');
+    expect(await tagAt('w3', 'acme')).toBe('13.0.0');
     expect((await gitText(repo, ['rev-list', `${since}..main`])).trim().split('\n')).toEqual([done.commit]);
     expect((await headWriter()).trim()).toBe(`image-updates-${projectId}`);
   }, 180_000);
