@@ -34,8 +34,8 @@ export function createImageUpdateActivities({ db, commitPath }: ImageUpdateActiv
       const plan = { updates: [], marks: [], superseded: {} };
       await db.transaction(async (trx) => {
         // Locked as a commit locks them: a commit of these requests in progress ends first (and finishes them).
-        await unfinishedOf(trx, webhookIds, { lock: true });
-        await finishImageRequests(trx, projectId, { plan, webhookIds }, { sha: null, error });
+        const rows = await unfinishedOf(trx, webhookIds, { lock: true });
+        await finishImageRequests(trx, projectId, { plan, webhookIds }, { sha: null, error }, rows);
       });
     },
 

@@ -25,7 +25,8 @@ export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body
   if (fs.existsSync(file)) return sha;
   fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(temp, deflateSync(object), { mode: 0o444 });
+  // Level 1, as git deflates loose objects (`core.looseCompression` defaults to best speed).
+  fs.writeFileSync(temp, deflateSync(object, { level: 1 }), { mode: 0o444 });
   fs.renameSync(temp, file);
   return sha;
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { planBatch, type BatchPlan, type QueuedImageUpdate, type TargetRef } from './image-update-batch';
 import { committedMarks, moveMarks } from './image-mark-repository';
-import { finishRequests, unfinishedOf } from './webhook-request-repository';
+import { finishRequests, unfinishedOf, type WebhookRequestRow } from './webhook-request-repository';
 
 type Target = TargetRef & { tag?: string };
 const sameTarget = (a: TargetRef) => (b: TargetRef) =>
@@ -17,19 +17,16 @@ export async function planWaiting(
   projectId: string,
   entries: QueuedImageUpdate[],
   lock = false,
-): Promise<{ plan: BatchPlan; live: QueuedImageUpdate[] }> {
-  const waiting = new Set(
-    (
-      await unfinishedOf(
-        trx,
-        entries.map((e) => e.webhookId),
-        { lock },
-      )
-    ).map((r) => r.id),
+): Promise<{ plan: BatchPlan; live: QueuedImageUpdate[]; rows: WebhookRequestRow[] }> {
+  const rows = await unfinishedOf(
+    trx,
+    entries.map((e) => e.webhookId),
+    { lock },
   );
+  const waiting = new Set(rows.map((r) => r.id));
   const live = entries.filter((e) => waiting.has(e.webhookId));
   const targets = live.flatMap((e) => e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))));
-  return { plan: planBatch(live, await committedMarks(trx, projectId, targets)), live };
+  return { plan: planBatch(live, await committedMarks(trx, projectId, targets)), live, rows };
 }
 
 /**
@@ -42,10 +39,12 @@ export async function finishImageRequests(
   projectId: string,
   batch: { plan: BatchPlan; webhookIds: string[] },
   outcome: { sha: string | null; error: string | null },
+  /** The batch's rows as the caller read them, locked, in this transaction (else they are read here). */
+  locked?: WebhookRequestRow[],
 ): Promise<void> {
   const { sha, error } = outcome;
   if (!error) await moveMarks(trx, projectId, batch.plan.marks);
-  const rows = await unfinishedOf(trx, batch.webhookIds);
+  const rows = locked ?? (await unfinishedOf(trx, batch.webhookIds));
   await finishRequests(
     trx,
     rows.map((row) => {

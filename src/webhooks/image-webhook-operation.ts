@@ -4,6 +4,7 @@ import { applyImageUpdates, imageChanges, imageRecord } from '../gitops/image-op
 import { SUBSYSTEM } from '../iam/subsystems';
 import { finishImageRequests, planWaiting } from './image-batch-steps';
 import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
+import type { WebhookRequestRow } from './webhook-request-repository';
 
 /**
  * Verified image-update requests of one project, planned inside the commit's unit (issue 35): under the repository's
@@ -23,7 +24,7 @@ declare module '../gitops/commit-operation' {
 type Scope = OperationScope<ImageWebhookOperation>;
 
 /** The plan of a write in progress, from its `apply` to its `settle` (the same scope object throughout). */
-const plans = new WeakMap<Scope, { plan: BatchPlan; webhookIds: string[] }>();
+const plans = new WeakMap<Scope, { plan: BatchPlan; webhookIds: string[]; rows: WebhookRequestRow[] }>();
 
 function planOf(scope: Scope) {
   const planned = plans.get(scope);
@@ -34,8 +35,8 @@ function planOf(scope: Scope) {
 export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> = {
   type: 'image-webhook',
   async apply(scope, loaded) {
-    const { plan, live } = await planWaiting(scope.trx, scope.req.projectId, scope.req.operation.entries, true);
-    plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId) });
+    const { plan, live, rows } = await planWaiting(scope.trx, scope.req.projectId, scope.req.operation.entries, true);
+    plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId), rows });
     return plan.updates.length > 0 ? applyImageUpdates(scope, loaded, plan.updates) : loaded;
   },
   async changes(scope, loaded, repo, parent) {
@@ -46,7 +47,8 @@ export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> =
   record: (scope, loaded, base) =>
     imageRecord(planOf(scope).plan.updates, { source: 'webhook' }, scope.req.actor.actor, loaded, base),
   async settle(scope, _loaded, sha) {
-    await finishImageRequests(scope.trx, scope.req.projectId, planOf(scope), { sha, error: null });
+    const planned = planOf(scope);
+    await finishImageRequests(scope.trx, scope.req.projectId, planned, { sha, error: null }, planned.rows);
   },
   source: (req) => ({ kind: 'webhook', id: req.actor.requestId, actor: req.actor.actor }),
 };
