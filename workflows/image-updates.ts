@@ -97,6 +97,7 @@ export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<vo
     if (local && runIsLong(LOCAL_RUN_EVENTS)) await continueWith(pending);
     if (patched(PLANNED_IN_COMMIT)) {
       await commitBatch(input, pending.splice(0, pending.length));
+      if (!local && runIsLong()) await continueWith(pending);
       continue;
     }
     const batch = await planImageBatch({ organizationId, projectId, entries: pending.splice(0, pending.length) });

@@ -13,6 +13,12 @@ interface Waiting {
 
 /** The most requests one direct commit takes (a bound on its transaction); the rest go into the next. */
 const BATCH_LIMIT = 100;
+/**
+ * The most projects this process commits at once: each commit holds a database connection while it waits for its
+ * repository's lock, and the API's pool serves every request (as GIT_WORKER_CONCURRENCY bounds the workers). A request
+ * for one more project goes to its workflow.
+ */
+const PROJECTS_AT_ONCE = 4;
 
 export type DirectImageCommits = ReturnType<typeof createDirectImageCommits>;
 
@@ -65,7 +71,12 @@ export function createDirectImageCommits(deps: {
         const outcome = await runCommit(deps.commitPath, request);
         // The commit landed and its requests are finished; a push or upkeep that cannot start now starts with the
         // next commit, or the maintenance schedule's turn.
-        await afterCommit(queue.target, outcome).catch(() => undefined);
+        await afterCommit(queue.target, outcome).catch((err: unknown) =>
+          deps.log.warn('could not start the push or maintenance after a direct image-update commit', {
+            projectId,
+            err: err instanceof Error ? err.message : String(err),
+          }),
+        );
       } catch (err) {
         deps.log.warn('direct image-update commit failed; handing the requests to the project workflow', {
           projectId,
@@ -85,6 +96,7 @@ export function createDirectImageCommits(deps: {
       return new Promise((done) => {
         const queue = queues.get(target.projectId);
         if (queue) return void queue.waiting.push({ entry, done });
+        if (queues.size >= PROJECTS_AT_ONCE) return done(false);
         queues.set(target.projectId, { target, waiting: [{ entry, done }] });
         void drain(target.projectId);
       });

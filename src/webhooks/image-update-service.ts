@@ -243,7 +243,9 @@ export function createImageUpdateService(deps: {
     // Committed here; what did not land goes to the project's workflow. The answer waits for either (answerOf).
     void deps.direct
       .commit(target, entry)
-      .then((landed) => landed || handOver(target.organizationId, target.projectId, entry));
+      .then((landed) => landed || handOver(target.organizationId, target.projectId, entry))
+      // handOver answers false rather than throw; nothing here may end the process (the reconciler has the row).
+      .catch(() => undefined);
     const answer = await answerOf(meta.webhookId);
     // Not committed within the wait: Temporal has the work before the sender is told it is queued (the commit here
     // may still land first; the workflow then finds the request finished).
@@ -265,10 +267,10 @@ export function createImageUpdateService(deps: {
         labels: { organizationId, projectId },
         summary: 'image updates via webhook',
       });
+      await markQueued(db, entry.webhookId);
     } catch {
       return false;
     }
-    await markQueued(db, entry.webhookId);
     return true;
   }
 

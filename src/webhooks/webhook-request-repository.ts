@@ -82,9 +82,16 @@ export async function stageWork(db: Queryable, id: string, work: unknown, result
     .update({ work: JSON.stringify(work), ...(result ? { result: JSON.stringify(result) } : {}) });
 }
 
-/** The work was handed to Temporal: the status URL says `queued` until the workflow finishes it. */
+/**
+ * The work was handed to Temporal: the status URL says `queued` until the workflow finishes it. A row a commit holds
+ * locked is skipped (never waited for): that commit finishes it.
+ */
 export async function markQueued(db: Queryable, id: string): Promise<void> {
-  await db('webhook_requests').where({ id, status: 'received' }).update({ status: 'queued' });
+  await db.raw(
+    `UPDATE webhook_requests SET status = 'queued'
+     WHERE id = (SELECT id FROM webhook_requests WHERE id = ? AND status = 'received' FOR UPDATE SKIP LOCKED)`,
+    [id],
+  );
 }
 
 export async function finishRequest(
