@@ -66,6 +66,11 @@ export async function commitOnGitQueue(
   return outcome;
 }
 
+/** The push of one commit: one workflow whoever starts it (a workflow after its commit, or an API process). */
+export const pushWorkflowId = (projectId: string, sha: string) => `git-push-${projectId}-${sha}`;
+/** A repository's maintenance after a write: one at a time per repository. */
+export const maintenanceWorkflowId = (projectId: string) => `git-maintenance-${projectId}`;
+
 /** What follows a new commit, each in a workflow of its own: the push to the external remote, repository upkeep. */
 export async function afterCommit(
   target: { organizationId: string; projectId: string },
@@ -75,13 +80,13 @@ export async function afterCommit(
   const { organizationId, projectId } = target;
   if (outcome.sha && outcome.remote) {
     // The same commit's push started before (a write retried under the same key) is the same push: it runs once.
-    await startDetached(gitPushWorkflow, `git-push-${projectId}-${outcome.sha}`, [
+    await startDetached(gitPushWorkflow, pushWorkflowId(projectId, outcome.sha), [
       { request: { organizationId, projectId, sha: outcome.sha }, taskQueue },
     ]);
   }
   if (outcome.maintenance && patched('repository-maintenance')) {
     // After the write, in its own workflow: the writer never waits for git gc (one at a time per repository).
-    await startDetached(repositoryMaintenanceWorkflow, `git-maintenance-${projectId}`, [
+    await startDetached(repositoryMaintenanceWorkflow, maintenanceWorkflowId(projectId), [
       { taskQueue, target: { organizationId, projectId } },
     ]);
   }

@@ -1,9 +1,8 @@
 import type { Tx } from '../db/knex';
-import { findWorkload, updateWorkload } from '../projects/workload-repository';
+import { findWorkload, updateWorkload, type Workload } from '../projects/workload-repository';
 import type { WorkloadOverrides } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type { OperationScope } from './commit-operation';
-import type { Workload } from '../projects/workload-repository';
 import { loadProject, modelWorkloadOf, type LoadedProject } from './delivery-model';
 
 /**
@@ -40,8 +39,8 @@ export async function withPatchedWorkloads<Op>(
   loaded: LoadedProject,
   patched: Workload[],
 ): Promise<LoadedProject> {
-  const byName = new Map(patched.map((w) => [w.name, w]));
   if (patched.some((w) => w.source)) return reloadProject(scope);
+  const byName = new Map(patched.map((w) => [w.name, w]));
   return {
     ...loaded,
     workloads: loaded.workloads.map((w) => byName.get(w.name) ?? w),

@@ -1,7 +1,12 @@
 import { runCommit, type CommitOutcome, type CommitPathDeps } from '../gitops/commit-path';
 import type { Logger } from '../logging/logger';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { gitPushWorkflow, repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
+import {
+  gitPushWorkflow,
+  maintenanceWorkflowId,
+  pushWorkflowId,
+  repositoryMaintenanceWorkflow,
+} from '../../workflows/git-commit';
 import type { QueuedImageUpdate } from './image-update-batch';
 import { imageWebhookCommit } from './image-webhook-operation';
 
@@ -45,7 +50,7 @@ export function createDirectImageCommits(deps: {
     const taskQueue = deps.gitTaskQueue;
     if (outcome.sha && outcome.remote) {
       await deps.workflows.start(gitPushWorkflow, {
-        workflowId: `git-push-${target.projectId}-${outcome.sha}`,
+        workflowId: pushWorkflowId(target.projectId, outcome.sha),
         args: [{ request: { ...target, sha: outcome.sha }, taskQueue }],
         labels: target,
         summary: 'push to the external remote',
@@ -53,7 +58,7 @@ export function createDirectImageCommits(deps: {
     }
     if (outcome.maintenance) {
       await deps.workflows.start(repositoryMaintenanceWorkflow, {
-        workflowId: `git-maintenance-${target.projectId}`,
+        workflowId: maintenanceWorkflowId(target.projectId),
         args: [{ taskQueue, target }],
         labels: target,
         summary: 'repository maintenance',
