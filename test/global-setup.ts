@@ -13,7 +13,8 @@ import { createLogger } from '../src/logging/logger';
 import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
 import { saveHarnessState } from './helpers/harness-state';
-import { ensureChromium, ensureWebBuild } from './helpers/web-build';
+import { orasPython } from './integration/registry/oci-clients';
+import { ensureTestTools, ensureWebBuild } from './helpers/web-build';
 
 /**
  * Starts what every integration test shares: PostgreSQL (DATABASE_URL if set, else embedded), a migrated template
@@ -69,9 +70,11 @@ export default async function globalSetup(): Promise<void> {
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
   fs.writeFileSync(bundlePath, code);
 
-  // The browser tests: the current web app in dist/web, and Debian's chromium (apt-get when missing).
+  // Installed once here, before any test worker starts: the current web app in dist/web, Debian's chromium and skopeo
+  // (apt-get when missing), the `oras` PyPI package in .venv-test.
   ensureWebBuild();
-  ensureChromium();
+  ensureTestTools();
+  orasPython();
 
   saveHarnessState({
     workDir,

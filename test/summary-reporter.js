@@ -1,13 +1,65 @@
 /**
- * Prints one plain closing line, `jest: N passed, N failed, N skipped`, so CI logs state the counts in a form any
- * reader (human or tool) recognises, beside jest's own summary.
+ * Prints, at the end of every run (and so in CI's log): the 20 slowest test files, the time per tier (the sum of its
+ * files' run times, and the wall span from its first file's start to its last file's end), the run's wall time, and
+ * one plain closing line, `jest: N passed, N failed, N skipped`, that any reader (human or tool) recognises.
  */
+const path = require('node:path');
+
+const SLOWEST = 20;
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function tierOf(result) {
+  const name = result.displayName;
+  if (typeof name === 'string') return name;
+  if (name && typeof name.name === 'string') return name.name;
+  return 'default';
+}
+
 class SummaryReporter {
+  constructor(globalConfig) {
+    this.rootDir = globalConfig.rootDir;
+    this.started = Date.now();
+  }
+
+  onRunStart() {
+    this.started = Date.now();
+  }
+
   onRunComplete(_contexts, results) {
+    const files = results.testResults.map((r) => ({
+      file: path.relative(this.rootDir, r.testFilePath),
+      tier: tierOf(r),
+      start: r.perfStats.start,
+      end: r.perfStats.end,
+      ms: Math.max(0, r.perfStats.end - r.perfStats.start),
+    }));
+    const out = [];
+    out.push(`\nslowest ${Math.min(SLOWEST, files.length)} test files:`);
+    for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
+      out.push(`  ${seconds(f.ms).padStart(8)}  ${f.tier.padEnd(11)} ${f.file}`);
+    }
+    out.push('time per tier (files, sum of file times, wall span):');
+    const tiers = new Map();
+    for (const f of files) {
+      const t = tiers.get(f.tier) ?? { files: 0, ms: 0, start: Infinity, end: 0 };
+      t.files += 1;
+      t.ms += f.ms;
+      t.start = Math.min(t.start, f.start);
+      t.end = Math.max(t.end, f.end);
+      tiers.set(f.tier, t);
+    }
+    for (const [tier, t] of [...tiers].sort((a, b) => b[1].ms - a[1].ms)) {
+      out.push(
+        `  ${tier.padEnd(11)} ${String(t.files).padStart(4)} files  ${seconds(t.ms).padStart(9)}  ${seconds(t.end - t.start).padStart(9)}`,
+      );
+    }
+    out.push(`jest wall time: ${seconds(Date.now() - this.started)}`);
     const skipped = results.numPendingTests + results.numTodoTests;
-    process.stdout.write(
-      `jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`,
-    );
+    out.push(`jest: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped`);
+    process.stdout.write(`${out.join('\n')}\n`);
   }
 }
 module.exports = SummaryReporter;

@@ -4,7 +4,12 @@ import { InvalidInput, NotFound, Unauthorized } from '../errors';
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import type { AgentSession } from './agent-hub';
 import { agentActor, recordClusterChange } from './cluster-audit';
-import { findClusterRow, recordApplications, type ApplicationStatus } from './cluster-repository';
+import {
+  findClusterRow,
+  markApplicationsOutOfSync,
+  recordApplications,
+  type ApplicationStatus,
+} from './cluster-repository';
 import { finishCommand } from './command-repository';
 import { applyDriftReport, type DriftedResource } from './drift-repository';
 
@@ -73,7 +78,10 @@ export function createAgentReports(deps: { db: Db; audit: AuditService }) {
       });
     },
 
-    /** New drift records drift.detect; records the report no longer names are resolved (audited). */
+    /**
+     * New drift records drift.detect; records the report no longer names are resolved (audited); the applications it
+     * names are OutOfSync from now on.
+     */
     reportDrift(session: AgentSession, reported: DriftedResource[]): Promise<{ detected: number; resolved: number }> {
       const resources = checkDrift(reported);
       return db.transaction(async (trx) => {
@@ -83,6 +91,7 @@ export function createAgentReports(deps: { db: Db; audit: AuditService }) {
           { organizationId: session.organizationId, clusterId: session.clusterId },
           resources,
         );
+        await markApplicationsOutOfSync(trx, session.clusterId, new Set(resources.map((r) => r.application)));
         for (const d of detected) {
           await recordClusterChange(trx, audit, {
             cluster,

@@ -165,6 +165,25 @@ export async function recordApplications(db: Queryable, clusterId: string, appli
 }
 
 /**
+ * A drift report is a newer fact than the last sync report: the applications it names are OutOfSync now (Argo CD's own
+ * meaning of drift), in the drift report's transaction, so no reader sees open drift beside an application still
+ * recorded Synced while the agent's next sync report is on its way. The row is locked first: a sync report committed
+ * meanwhile is read, not overwritten with an older list.
+ */
+export async function markApplicationsOutOfSync(db: Queryable, clusterId: string, names: Set<string>) {
+  if (names.size === 0) return;
+  const row = (await db('clusters').where({ id: clusterId }).forUpdate().first('applications')) as
+    Pick<ClusterRow, 'applications'> | undefined;
+  if (!row) return;
+  const drifted = (a: ApplicationStatus) => names.has(a.name) && a.syncStatus !== 'OutOfSync';
+  if (!row.applications.some(drifted)) return;
+  const applications = row.applications.map((a) => (drifted(a) ? { ...a, syncStatus: 'OutOfSync' } : a));
+  await db('clusters')
+    .where({ id: clusterId })
+    .update({ applications: JSON.stringify(applications) });
+}
+
+/**
  * Connected when the last heartbeat is within the window and the row is not Connected yet: the row when this call
  * made the transition (the caller audits it), so a retried activity or a stale signal records nothing twice.
  */

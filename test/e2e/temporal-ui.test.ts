@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,9 +92,14 @@ it('lists the workflows of one project by organization and project slug, with th
   ];
 
   const page = await browser.newPage({ viewport: VIEWPORT });
+  page.setDefaultTimeout(scaled(30_000));
   const query = encodeURIComponent('OrganizationSlug = "acme" AND ProjectSlug = "shop"');
   await page.goto(`${server.uiUrl}/namespaces/default/workflows?query=${query}`);
-  for (const id of shop) await page.getByText(id).first().waitFor({ timeout: 30_000 });
+  for (const id of shop)
+    await page
+      .getByText(id)
+      .first()
+      .waitFor({ timeout: scaled(30_000) });
   const text = await page.locator('body').innerText();
   for (const id of elsewhere) expect(text).not.toContain(id);
   const file = path.join(repoRoot(), '.artifacts', 'ui', 'temporal-ui-workflows.png');
@@ -104,7 +110,10 @@ it('lists the workflows of one project by organization and project slug, with th
 
   // A workflow's page heads with its summary: where and what, by slug.
   await page.goto(`${server.uiUrl}/namespaces/default/workflows/${shop[1]}`);
-  await page.getByText('User Metadata').first().click({ timeout: 30_000 });
+  await page
+    .getByText('User Metadata')
+    .first()
+    .click({ timeout: scaled(30_000) });
   // The UI renders summary and details as markdown, each in a frame of its own.
   for (const text of ['acme/shop globex/prod: release web 1.0.9 -> 1.1.0', 'Release for the UI test']) {
     await eventually(

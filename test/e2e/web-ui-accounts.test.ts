@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
 import { makeOrg } from '../helpers/fixtures';
@@ -13,7 +14,7 @@ import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harn
  * switches the user to the inviting organization, and OAuth sign-in against a real local HTTP provider. Every view is
  * screenshotted and checked with axe.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 let platform: TestPlatform;
 let browser: Browser;
@@ -94,6 +95,8 @@ describe('account views in chromium', () => {
     const page = user.page;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in view has an Email field too: fill the reset view's, once it is the one shown.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     expect(await checkView(user, 'forgot-password')).toEqual([]);
     await page.getByRole('button', { name: 'Send reset link' }).click();

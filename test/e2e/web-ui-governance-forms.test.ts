@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser, Locator } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
 import { makeOrg } from '../helpers/fixtures';
@@ -10,7 +11,7 @@ import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web
  * policy, an approval policy, an escalation policy and a break-glass role, with field errors shown under their fields
  * and a typed-name confirmation on delete; and the audit log's hash-chain status. Axe on every view.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(scaled(180_000));
 
 let platform: TestPlatform;
 let browser: Browser;

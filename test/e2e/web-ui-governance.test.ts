@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
 import { addMember, makeOrg } from '../helpers/fixtures';
@@ -14,7 +15,7 @@ import { widgetCrd } from '../helpers/widget-crd';
  * session whose audited action carries the session id, a CRD registered and a custom resource validated against it,
  * the audit log, a cluster's join token, settings with a key shown once, and the registry. Axe on every view.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 let platform: TestPlatform;
 let browser: Browser;

@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousAxeViolations, screenshot, VIEWPORT, type AxeViolation } from '../helpers/browser';
 import { httpClient } from '../helpers/http-client';
@@ -38,6 +39,7 @@ export interface UiUser {
 /** A browser context of its own (cookies included) at 1400x900, collecting CSP violations and page errors. */
 export async function openUser(browser: Browser, baseURL: string): Promise<UiUser> {
   const context = await browser.newContext({ baseURL, viewport: VIEWPORT });
+  context.setDefaultTimeout(scaled(30_000));
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {

@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser } from 'playwright-core';
 import { startAgentGrpcServer, type RunningAgentServer } from '../../src/clusters/agent-grpc-server';
 import { createLogger } from '../../src/logging/logger';
@@ -18,7 +19,7 @@ import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harn
  * joined by the reference agent with the join token the view showed, its drift shown field by field and cleared by a
  * sync sent from the view. Axe on every view.
  */
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 let platform: TestPlatform;
 let grpc: RunningAgentServer;
@@ -221,7 +222,7 @@ describe('the operations views in chromium', () => {
     expect(joinToken).toMatch(/^cjt_/);
     agent = await startAgent(grpc, { joinToken });
     const heading = page.getByRole('heading', { name: /Cluster edge-1/ });
-    await heading.getByText('Connected').waitFor({ timeout: 30_000 });
+    await heading.getByText('Connected').waitFor({ timeout: scaled(30_000) });
     await page.getByText('No drift: the live state matches Git.').waitFor();
 
     agent.cluster.setDrift([
@@ -235,7 +236,7 @@ describe('the operations views in chromium', () => {
       },
     ]);
     const fields = page.getByRole('table', { name: 'Drifted fields of Deployment/web/api' });
-    await fields.getByRole('row', { name: 'spec.replicas 3 5' }).waitFor({ timeout: 30_000 });
+    await fields.getByRole('row', { name: 'spec.replicas 3 5' }).waitFor({ timeout: scaled(30_000) });
     await fields.getByRole('row', { name: 'spec.template.spec.containers[0].image api:1.4.0 api:1.3.9' }).waitFor();
     expect(await checkView(owner, 'cluster-drift')).toEqual([]);
 
@@ -243,10 +244,13 @@ describe('the operations views in chromium', () => {
     await commands.getByLabel('Command').selectOption('sync');
     await commands.getByLabel('Application').fill('web');
     await commands.getByRole('button', { name: 'Send' }).click();
-    await page.getByRole('table', { name: 'Commands' }).getByText('succeeded').waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('table', { name: 'Commands' })
+      .getByText('succeeded')
+      .waitFor({ timeout: scaled(30_000) });
     await page
       .getByRole('heading', { name: /Deployment\/web\/api/ })
       .getByText('resolved')
-      .waitFor({ timeout: 30_000 });
+      .waitFor({ timeout: scaled(30_000) });
   });
 });

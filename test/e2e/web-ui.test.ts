@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
 import { makeOrg } from '../helpers/fixtures';
@@ -15,7 +16,7 @@ import { checkView, enableTotp, openUser, startUiPlatform, type UiUser } from '.
  * view is screenshotted (.artifacts/ui/) and checked with axe.
  */
 // Each step drives two browsers and real workflows on a shared 2-core machine.
-jest.setTimeout(120_000);
+jest.setTimeout(scaled(120_000));
 
 let platform: TestPlatform;
 let browser: Browser;
@@ -97,11 +98,30 @@ describe('the web UI in chromium', () => {
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Shop' }).waitFor();
     const addEnvironment = page.getByRole('form', { name: 'Add an environment' });
-    for (const env of ['dev', 'prod']) {
-      await addEnvironment.getByLabel('Environment').fill(env);
-      await addEnvironment.getByRole('button', { name: 'Add' }).click();
-      await page.getByRole('columnheader', { name: new RegExp(`^${env} `) }).waitFor();
-    }
+    // What a person types while the views reload after an accepted add is kept: the form empties on acceptance, not
+    // after the reload. The project's reads are held until the test lets them go, to keep that window open.
+    const projectReads = `**/api/v2/projects/${SLUG}/**`;
+    let releaseReads = () => undefined as void;
+    const held = new Promise<void>((resolve) => (releaseReads = resolve));
+    await page.route(projectReads, async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.fallback();
+    });
+    const environmentField = addEnvironment.getByLabel('Environment');
+    await environmentField.fill('dev');
+    const accepted = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith(`/projects/${SLUG}/environments`),
+    );
+    await addEnvironment.getByRole('button', { name: 'Add' }).click();
+    expect((await accepted).status()).toBe(201);
+    await eventually(async () => (await environmentField.inputValue()) === '', 5_000, 'the form emptied on acceptance');
+    await environmentField.fill('prod');
+    releaseReads();
+    await page.getByRole('columnheader', { name: /^dev / }).waitFor();
+    await page.unroute(projectReads);
+    expect(await environmentField.inputValue()).toBe('prod');
+    await addEnvironment.getByRole('button', { name: 'Add' }).click();
+    await page.getByRole('columnheader', { name: /^prod / }).waitFor();
     const addTenant = page.getByRole('form', { name: 'Add a tenant' });
     await addTenant.getByLabel('Tenant slug').fill('Not A Slug');
     await addTenant.getByRole('button', { name: 'Add' }).click();
@@ -169,7 +189,7 @@ describe('the web UI in chromium', () => {
     await page
       .getByRole('heading', { name: /web 1\.1\.0/ })
       .getByText('Healthy')
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: scaled(5_000) });
     await page.getByRole('list', { name: 'Timeline' }).getByText('healthy').first().waitFor();
     expect(await checkView(owner, 'release-healthy')).toEqual([]);
     // The matrix shows what runs, from the deployments matrix the controller's reports feed.
@@ -249,7 +269,7 @@ describe('the web UI in chromium', () => {
     await page
       .getByRole('heading', { name: /Promotion dev → prod/ })
       .getByText('Healthy')
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: scaled(5_000) });
     expect(await checkView(owner, 'promotion-healthy')).toEqual([]);
   });
 

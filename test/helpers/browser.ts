@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from '../../src/paths';
 
-/** Debian's chromium, launched by path (scripts/ensure-chromium.sh installs it); no browser download. */
+/** Debian's chromium, launched by path (scripts/ensure-test-tools.sh installs it); no browser download. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Headless chromium with a fresh profile (playwright makes a new user-data-dir per launch and removes it). */

@@ -1,3 +1,4 @@
+import { scaled } from './time-scale';
 export { freePort } from '../../src/net/free-port';
 
 /** Polls until `probe` returns a value, failing after the deadline: tests never sleep blindly. */
@@ -6,7 +7,7 @@ export async function eventually<T>(
   timeoutMs = 20_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {

@@ -20,9 +20,9 @@ export function ensureWebBuild(): void {
   });
 }
 
-/** Installs Debian's chromium when missing (scripts/ensure-chromium.sh, apt-get; quiet and idempotent). */
-export function ensureChromium(): void {
-  execFileSync('bash', [path.join(repoRoot(), 'scripts', 'ensure-chromium.sh')], {
+/** Installs Debian's chromium and skopeo when missing (scripts/ensure-test-tools.sh, apt-get; quiet and idempotent). */
+export function ensureTestTools(): void {
+  execFileSync('bash', [path.join(repoRoot(), 'scripts', 'ensure-test-tools.sh')], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

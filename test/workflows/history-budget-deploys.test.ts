@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { createActivities } from '../../activities';
@@ -201,7 +202,7 @@ it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${
       await current.executeUpdate(approvePromotionUpdate, {
         args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],
       });
-      for (const deadline = Date.now() + 30_000; ;) {
+      for (const deadline = Date.now() + scaled(30_000); ;) {
         try {
           await current.executeUpdate(reportPromotionSyncUpdate, { args: [{ ...healthy, tenant: 'acme' }] });
           break;

@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { planBatch, targetKey, type BatchPlan, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
@@ -77,7 +78,7 @@ async function send(workflowId: string, e: QueuedImageUpdate) {
 }
 
 async function until(probe: () => boolean, what: string) {
-  for (const deadline = Date.now() + 30_000; !probe();) {
+  for (const deadline = Date.now() + scaled(30_000); !probe();) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }

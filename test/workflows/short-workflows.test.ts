@@ -1,3 +1,4 @@
+import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
@@ -78,7 +79,7 @@ it('dispatches an organization outbox in order and continues as new after its tu
     args: [{ organizationId: 'org-1', pollIntervalMs: 60_000, batchSize: 10, turnsPerRun: 2 }],
   });
   const first = ts.env.client.workflow.getHandle(dispatcher.workflowId, dispatcher.firstExecutionRunId);
-  for (const deadline = Date.now() + 30_000; (await first.describe()).status.name === 'RUNNING';) {
+  for (const deadline = Date.now() + scaled(30_000); (await first.describe()).status.name === 'RUNNING';) {
     if (Date.now() > deadline) throw new Error('the dispatcher never continued as new');
     await ts.env.sleep(60_000);
   }

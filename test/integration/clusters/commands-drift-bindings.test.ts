@@ -1,3 +1,4 @@
+import { AgentClient } from '../../../src/agent/agent-client';
 import { makeOrg } from '../../helpers/fixtures';
 import { makeProject } from '../gitops/gitops-harness';
 import { eventually } from '../../helpers/net';
@@ -150,6 +151,37 @@ describe('drift', () => {
     expect(all.body.items).toHaveLength(1);
     expect(all.body.items[0]!.resolvedAt).not.toBeNull();
     expect(await clusterEvents(p, clusterId, 'drift.detect')).toHaveLength(1);
+  });
+
+  it('a drift report makes its application OutOfSync at once, and a heartbeat after it keeps it so', async () => {
+    // The agent's loop sends drift and then sync status as two calls; a reader between them (the race this test
+    // once lost under load) must not see open drift beside an application still recorded Synced.
+    const cluster = await createCluster(p, 'ordered-reports');
+    const client = new AgentClient({ server: `127.0.0.1:${p.grpc.port}` });
+    await client.register(cluster.joinToken);
+    const facts = { kubernetesVersion: 'v1.31.2', agentVersion: 'test', controllerHealth: 'Healthy' };
+    try {
+      await client.heartbeat(facts);
+      const app = { name: 'web', namespace: 'web', revision: 'HEAD', healthStatus: 'Healthy' };
+      await client.reportSync([
+        { ...app, syncStatus: 'Synced' },
+        { ...app, name: 'admin', namespace: 'admin', syncStatus: 'Synced' },
+      ]);
+      await client.reportDrift([
+        {
+          resource: 'Deployment/web/api',
+          application: 'web',
+          fields: [{ path: 'spec.replicas', desired: '3', live: '5' }],
+        },
+      ]);
+      await client.heartbeat(facts);
+      expect((await clusterOf(p, cluster.id)).applications).toEqual([
+        expect.objectContaining({ name: 'web', syncStatus: 'OutOfSync' }),
+        expect.objectContaining({ name: 'admin', syncStatus: 'Synced' }),
+      ]);
+    } finally {
+      client.close();
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { scaled } from '../../helpers/time-scale';
 import path from 'node:path';
 import Ajv from 'ajv';
 import type { Browser } from 'playwright-core';
@@ -109,17 +110,18 @@ describe('/api/docs', () => {
     expect((await fetch(`${platform.url}/api/docs/assets/..%2Fpackage.json`)).status).toBe(400);
   });
 
-  // The global setup installs Debian's chromium when it is missing (scripts/ensure-chromium.sh).
+  // The global setup installs Debian's chromium when it is missing (scripts/ensure-test-tools.sh).
   it('renders every route in Chromium with no CSP violation (UPDATE_SCREENSHOT=1 refreshes docs/api-docs.png)', async () => {
     let browser: Browser | undefined;
     try {
       browser = await launchChromium();
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.setDefaultTimeout(scaled(30_000));
       const problems: string[] = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto(`${platform.url}/api/docs`);
-      await page.waitForSelector('.opblock-tag-section', { timeout: 30_000 });
+      await page.waitForSelector('.opblock-tag-section', { timeout: scaled(30_000) });
       const doc = (await http.get<Document>('/api/openapi.json')).body;
       const tags = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.tags[0])));
       expect(await page.locator('.opblock-tag-section').count()).toBe(tags.size);

@@ -1,3 +1,4 @@
+import { scaled } from '../../helpers/time-scale';
 import http from 'node:http';
 import type { RouteDef } from '../../../api/route-def';
 import type { HttpResponse } from '../../helpers/http-client';
@@ -47,7 +48,7 @@ export function concretePath(route: Pick<RouteDef, 'method' | 'path'>, slug: str
 
 /** Polls until `check` holds or the deadline passes (no fixed sleeps). */
 export async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (Date.now() < deadline) {
     if (await check()) return true;
     await new Promise((r) => setTimeout(r, 100));

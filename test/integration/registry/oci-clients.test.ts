@@ -3,7 +3,7 @@ import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { repoRoot } from '../../../src/paths';
-import { ensureSkopeo, orasPython, tool } from './oci-clients';
+import { orasPython, tool } from './oci-clients';
 import { makeImageLayout } from './oci-layout';
 import { scratchDir } from '../../helpers/scratch-dir';
 
@@ -13,7 +13,6 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let python: string;
 
 beforeAll(async () => {
-  ensureSkopeo();
   python = orasPython();
   platform = await startTestPlatform();
   host = new URL(platform.url).host;

@@ -6,21 +6,10 @@ import { repoRoot } from '../../../src/paths';
 
 const run = promisify(execFile);
 
-function onPath(binary: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `skopeo` (Debian package), installed with apt on first use when missing. */
-export function ensureSkopeo(): void {
-  if (!onPath('skopeo')) execFileSync('apt-get', ['install', '-y', '-qq', 'skopeo'], { stdio: 'ignore' });
-}
-
-/** Python with the `oras` PyPI package, in the project-local .venv-test (created on first use). */
+/**
+ * Python with the `oras` PyPI package, in the project-local .venv-test: created by the global setup, before any test
+ * worker starts (a test file only finds it).
+ */
 export function orasPython(): string {
   const venv = path.join(repoRoot(), '.venv-test');
   const python = path.join(venv, 'bin', 'python');

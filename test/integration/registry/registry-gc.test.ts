@@ -1,3 +1,4 @@
+import { scaled } from '../../helpers/time-scale';
 import { Readable } from 'node:stream';
 import { lockBlob, linkBlob } from '../../../src/registry/registry-repository';
 import { sha } from './oci-layout';
@@ -9,7 +10,7 @@ const owner = () => ociClient(s.platform.url, s.org.members.owner!.token);
 
 /** Polls until `check` holds (no sleeps standing in for a wait), failing after the deadline. */
 async function until(check: () => Promise<boolean>, what: string, deadlineMs = 10_000) {
-  const end = Date.now() + deadlineMs;
+  const end = Date.now() + scaled(deadlineMs);
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setImmediate(resolve));

@@ -25,12 +25,10 @@ export function ActionForm(props: {
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
-          void action
-            .run(async () => {
-              await props.send(formValues(form));
-              return true;
-            })
-            .then((done) => done && !props.keep && form.reset());
+          void action.run(
+            () => props.send(formValues(form)),
+            () => !props.keep && form.reset(),
+          );
         }}
       >
         {props.children}

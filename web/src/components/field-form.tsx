@@ -113,15 +113,14 @@ export function FieldForm(props: {
           action.setError(null);
           if (Object.keys(found).length > 0) return;
           void action
-            .run(async () => {
-              await props.send(values);
-              return true;
-            })
-            .then((done) => {
-              if (!done) return;
-              if (!props.initial) form.reset();
-              props.onDone?.();
-            });
+            .run(
+              async () => {
+                await props.send(values);
+                return true;
+              },
+              () => !props.initial && form.reset(),
+            )
+            .then((done) => done && props.onDone?.());
         }}
       >
         {fields.map((f) =>

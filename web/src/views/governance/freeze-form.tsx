@@ -29,13 +29,13 @@ export function FreezeForm() {
           kind === 'one-off'
             ? { startsAt: iso(v.startsAt), endsAt: iso(v.endsAt) }
             : { rrule: v.rrule ?? '', timeZone: v.timeZone ?? '', durationMinutes: Number(v.durationMinutes) };
-        void create
-          .run(() =>
+        void create.run(
+          () =>
             ok(
               api.POST('/api/v2/freezes', { body: { name: v.name ?? '', reason: v.reason ?? '', ...scope, ...when } }),
             ),
-          )
-          .then((done) => done && form.reset());
+          () => form.reset(),
+        );
       }}
     >
       <Field name="name" label="Freeze name" isRequired />

@@ -25,8 +25,10 @@ export function Editor(props: {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const done = await action.run(() => props.send(formValues(form)));
-    if (done !== undefined && props.reset) form.reset();
+    await action.run(
+      () => props.send(formValues(form)),
+      () => props.reset && form.reset(),
+    );
   }
   return (
     // An edit clears the refusal: a field marked invalid would otherwise keep the browser from submitting the form.

@@ -52,8 +52,8 @@ export function CatalogUpload({ kind, noun }: { kind: CatalogKind; noun: string 
           const form = e.currentTarget;
           const v = formValues(form);
           setResults([]);
-          void action
-            .run(async () => {
+          void action.run(
+            async () => {
               const contents = Object.fromEntries(await Promise.all(files.map(async (f) => [f.name, await f.text()])));
               await upload(
                 kind,
@@ -67,9 +67,9 @@ export function CatalogUpload({ kind, noun }: { kind: CatalogKind; noun: string 
                 },
                 setResults,
               );
-              return true;
-            })
-            .then((done) => done && form.reset());
+            },
+            () => form.reset(),
+          );
         }}
       >
         <Field name="name" label={`${noun[0]!.toUpperCase()}${noun.slice(1)} name`} isRequired />

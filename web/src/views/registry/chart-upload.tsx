@@ -26,15 +26,15 @@ export function ChartUpload() {
           const form = e.currentTarget;
           setPushed(null);
           if (!file) return;
-          void action
-            .run(async () => {
+          void action.run(
+            async () => {
               const archive = new Uint8Array(await file.arrayBuffer());
               const chart = await chartMetadataOf(archive);
               await pushChart(`${org}/charts/${chart.name}`, chart.version, chart, archive);
               setPushed(`${chart.name} ${chart.version}`);
-              return true;
-            })
-            .then((done) => done && form.reset());
+            },
+            () => form.reset(),
+          );
         }}
       >
         <FileField
