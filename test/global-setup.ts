@@ -28,7 +28,13 @@ export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env.DATABASE_URL;
   let pgPid: number | null = null;
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres(workDir, await freePort(), log);
+    // Throwaway databases: no durability (no fsync, no full-page writes), so creating and dropping one per test file
+    // costs no disk flush.
+    const embedded = await startEmbeddedPostgres(workDir, await freePort(), log, {
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+    });
     adminUrl = embedded.url;
     const pidFile = path.join(workDir, 'postgres', 'postmaster.pid');
     pgPid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);

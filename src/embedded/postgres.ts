@@ -31,7 +31,16 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPg> {
+/**
+ * `settings` are extra server settings (`-c name=value`); the test harness turns durability off for its throwaway
+ * databases (a dropped database's checkpoint then costs no fsync).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: Logger,
+  settings: Record<string, string> = {},
+): Promise<EmbeddedPg> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.join(dataDir, 'postgres');
   checkPostgresUserAccess(dataDir, databaseDir);
@@ -45,7 +54,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     createPostgresUser: true,
     // The package hard-codes an en_US.UTF-8 message locale that minimal machines lack; later flags win.
     initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', '-c', 'lc_messages=C'],
+    postgresFlags: [
+      ...['-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1', '-c', 'lc_messages=C'],
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message: unknown) => log.debug('postgres', { message: String(message).trim() }),
     onError: (message: unknown) => log.debug('postgres', { message: String(message).trim() }),
   });
