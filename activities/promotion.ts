@@ -110,7 +110,7 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
       projectId: row.project_id,
       ...actor,
       action,
-      category: 'deployment',
+      category: 'promotion',
       resourceType: 'promotion',
       resourceId: row.id,
       workflowId,

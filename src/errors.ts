@@ -6,9 +6,15 @@ export abstract class AppError extends Error {
   abstract readonly status: number;
   /** Extra response headers, e.g. Retry-After for rate limits. */
   readonly headers: Record<string, string> = {};
-  constructor(message: string) {
+  /**
+   * Fields answered beside `error` (`{"error": message, ...fields}`): what a refused caller still needs to know, e.g.
+   * a duplicate webhook's recorded outcome or the validation result that blocked a release.
+   */
+  readonly fields: Record<string, unknown>;
+  constructor(message: string, fields: Record<string, unknown> = {}) {
     super(message);
     this.name = new.target.name;
+    this.fields = fields;
   }
 }
 

@@ -16,7 +16,7 @@ export function errorHandler() {
     } catch (err: unknown) {
       if (err instanceof AppError) {
         ctx.status = err.status;
-        ctx.body = { error: err.message };
+        ctx.body = { ...err.fields, error: err.message };
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
         if (err.status >= 500) ctx.state.log.warn('request failed', errorFields(err));
         return;

@@ -9,6 +9,7 @@ import { CliError, EXIT } from '../lib/api-error';
 import { act, collect, keyValue, subcommand, waitOptions } from '../lib/command-kit';
 import { enc, tenantId, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
+import { validationRefusal } from '../lib/validation-refusal';
 import { observeRelease, type ReleaseView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
 import { parseDuration, watch } from '../lib/watch';
@@ -109,7 +110,12 @@ export function registerReleases(program: Command): void {
         changes,
       };
       const headers = flags.idempotencyKey ? { 'Idempotency-Key': flags.idempotencyKey } : undefined;
-      const created = await rt.api.post<ReleaseView>(`/api/v2/projects/${enc(project)}/releases`, body, headers);
+      const created = await rt.api
+        .post<ReleaseView>(`/api/v2/projects/${enc(project)}/releases`, body, headers)
+        .catch((err: unknown) => {
+          rt.err.write(validationRefusal(err) ?? '');
+          throw err;
+        });
       if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
       rt.err.write(`created release ${created.id}\n`);
       return waitForRelease(rt, created.id, flags);

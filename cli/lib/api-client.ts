@@ -45,7 +45,7 @@ export class ApiClient {
     const body: unknown = text ? parseJson(text) : null;
     if (!res.ok) {
       const message = (body as { error?: string } | null)?.error ?? (text || res.statusText);
-      throw new ApiError(res.status, message);
+      throw new ApiError(res.status, message, typeof body === 'object' && body !== null ? { ...body } : {});
     }
     return body as T;
   }

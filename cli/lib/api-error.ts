@@ -20,11 +20,12 @@ export class CliError extends Error {
   }
 }
 
-/** An HTTP error answer of the platform: `{"error": "..."}` with its status. */
+/** An HTTP error answer of the platform: `{"error": "..."}` with its status (and what was answered beside it). */
 export class ApiError extends CliError {
   constructor(
     readonly status: number,
     message: string,
+    readonly body: Record<string, unknown> = {},
   ) {
     super(`${message} (HTTP ${status})`, status === 401 ? EXIT.auth : EXIT.failed);
   }

@@ -41,7 +41,7 @@ export type ApprovalPolicyView = ApprovalPolicy & { project: string };
 export type ApprovalPolicyService = ReturnType<typeof createApprovalPolicyService>;
 
 export interface ApprovalPolicyDeps extends OrgDomainDeps {
-  projects: Pick<ProjectService, 'projectOf'>;
+  projects: Pick<ProjectService, 'namedProjectOf'>;
 }
 
 const missing = (): never => {
@@ -132,7 +132,7 @@ export function createApprovalPolicyService(deps: ApprovalPolicyDeps) {
 
   return {
     async list(caller: OrgCaller, filter: { project?: string }, page: PageRequest): Promise<Page<ApprovalPolicyView>> {
-      const projectId = filter.project ? (await projects.projectOf(caller, filter.project)).id : undefined;
+      const projectId = filter.project ? (await projects.namedProjectOf(caller, filter.project)).id : undefined;
       const result = await listApprovalPolicies(db, caller.organizationId, { projectId }, page);
       return { ...result, items: await views(caller, result.items) };
     },
@@ -141,7 +141,7 @@ export function createApprovalPolicyService(deps: ApprovalPolicyDeps) {
 
     create(caller: OrgCaller, body: ApprovalPolicyBody): Promise<ApprovalPolicyView> {
       return db.transaction(async (trx) => {
-        const project = await projects.projectOf(caller, body.project, trx);
+        const project = await projects.namedProjectOf(caller, body.project, trx);
         if ((await countApprovalPoliciesOf(trx, project.id)) >= MAX_APPROVAL_POLICIES_PER_PROJECT) {
           throw new InvalidInput(`a project holds at most ${MAX_APPROVAL_POLICIES_PER_PROJECT} approval policies`);
         }
@@ -157,7 +157,7 @@ export function createApprovalPolicyService(deps: ApprovalPolicyDeps) {
     replace(caller: OrgCaller, id: string, body: ApprovalPolicyBody): Promise<ApprovalPolicyView> {
       return db.transaction(async (trx) => {
         const before = await view(caller, await policyOf(caller, id, trx), trx);
-        const project = await projects.projectOf(caller, body.project, trx);
+        const project = await projects.namedProjectOf(caller, body.project, trx);
         if (project.id !== before.projectId)
           throw new InvalidInput('an approval policy cannot move to another project');
         const input = await checkedInput(trx, caller, project, body);

@@ -199,7 +199,16 @@ export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: strin
       void query.where('action', 'like', `${q.action.slice(0, -2).replace(/[\\%_]/g, '\\$&')}.%`);
     else void query.where('action', q.action);
   }
-  if (q.categories) void query.whereIn('category', q.categories);
+  if (q.categories) {
+    const categories = q.categories;
+    // Promotions were filed under `deployment` until issue 42; those entries are hashed into their chain as written
+    // (append-only), so the `promotion` filter also finds them by their resource type.
+    void query.where((b) => {
+      void b.whereIn('category', categories);
+      if (categories.includes('promotion'))
+        void b.orWhere((old) => void old.where({ category: 'deployment', resource_type: 'promotion' }));
+    });
+  }
   // The actor as recorded, or, for a user id, every entry that user made: never "no user id" for any other text.
   const actor = q.actor;
   if (actor && isUuid(actor)) void query.where((b) => void b.where('actor', actor).orWhere('user_id', actor));

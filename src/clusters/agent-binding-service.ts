@@ -11,6 +11,7 @@ import {
   type ProjectEnvironment,
 } from '../projects/project-environment-repository';
 import { findProjectById, findProjectBySlug } from '../projects/project-repository';
+import { PROJECT_NOT_IN_ORGANIZATION } from '../projects/project-named-in-request';
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { namesTenant } from '../projects/tenant-ref';
 import { isSupportedVersion } from '../validation/versions';
@@ -117,7 +118,7 @@ export function createAgentBindingService(
       return db.transaction(async (trx) => {
         const cluster = await deps.clusterOf(caller, input.clusterId, trx);
         const project = await findProjectBySlug(trx, caller.organizationId, input.project);
-        if (!project) throw new NotFound('project not found');
+        if (!project) throw new InvalidInput(PROJECT_NOT_IN_ORGANIZATION);
         const tenantIds = pick(
           await listProjectTenants(trx, caller.organizationId, project.id),
           input.tenants ?? [],

@@ -2,6 +2,7 @@ import { Forbidden, InvalidInput } from '../errors';
 import { accountKey, addressKey } from '../rate-limit/fixed-window-limiter';
 import { normalizeEmail } from '../users/user-repository';
 import { AUTH_ACTIONS, authEntry, type RequestMeta } from './auth-audit';
+import { appendAccountEntry } from './account-audit';
 import { consumeEmailToken, issueEmailToken } from './email-tokens';
 import type { IdentityDeps } from './identity-deps';
 import { loginAccountKey } from './login-service';
@@ -103,8 +104,10 @@ export function createPasswordService(deps: IdentityDeps) {
       const result = await db.transaction(async (trx) => {
         await setPasswordHash(trx, userId, passwordHash);
         const ended = await revokeUserFamilies(trx, userId, 'password_change', sessionId);
-        await audit.append(
+        await appendAccountEntry(
+          audit,
           trx,
+          userId,
           authEntry({
             action: AUTH_ACTIONS.passwordChange,
             meta,

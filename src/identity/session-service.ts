@@ -6,6 +6,7 @@ import { Forbidden, NotFound, Unauthorized } from '../errors';
 import { accountKey, addressKey, type RateLimiter } from '../rate-limit/fixed-window-limiter';
 import type { AccessTokens } from './access-token';
 import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from './auth-audit';
+import { appendAccountEntry } from './account-audit';
 import { defaultMembership, findMembership, type MembershipView } from '../orgs/membership-lookup';
 import {
   claimRefreshToken,
@@ -102,7 +103,10 @@ export function createSessionService(deps: SessionDeps) {
     return token;
   }
 
-  /** The audit entry of something that happened to a whole session, in the session's organization chain. */
+  /**
+   * The audit entry of something that happened to a whole session, in the chain of each organization of the user
+   * (an account event; the session's active organization is in the details).
+   */
   async function auditFamily(
     trx: Tx,
     family: SessionFamily,
@@ -112,17 +116,19 @@ export function createSessionService(deps: SessionDeps) {
     details: Record<string, unknown> = {},
   ): Promise<void> {
     const user = await credentialsById(trx, family.userId);
-    await audit.append(
+    await appendAccountEntry(
+      audit,
       trx,
+      family.userId,
       authEntry({
         action,
         meta,
         userId: family.userId,
         actor: user?.email ?? '',
-        organizationId: family.organizationId,
         status,
-        details: { sessionId: family.id, ...details },
+        details: { sessionId: family.id, activeOrganizationId: family.organizationId, ...details },
       }),
+      family.organizationId,
     );
   }
 
@@ -262,10 +268,7 @@ export function createSessionService(deps: SessionDeps) {
         if (!family || !(await revokeFamily(trx, family.id, 'revoked_by_user'))) {
           throw new NotFound('session not found');
         }
-        await audit.append(
-          trx,
-          authEntry({ action: AUTH_ACTIONS.sessionRevoke, meta, userId, actor: email, details: { sessionId } }),
-        );
+        await auditFamily(trx, family, AUTH_ACTIONS.sessionRevoke, meta, 'success');
       });
     },
 

@@ -39,7 +39,7 @@ export interface DispatcherPort {
 export interface ChannelServiceDeps extends OrgDomainDeps {
   secrets: SecretBox;
   plans: PlanGate;
-  projects: Pick<ProjectService, 'projectOf'>;
+  projects: Pick<ProjectService, 'projectOf' | 'namedProjectOf'>;
   outbound: OutboundPolicy;
   deliver: ChannelDeliver;
   dispatcher: DispatcherPort;
@@ -67,8 +67,9 @@ export function createChannelService(deps: ChannelServiceDeps) {
   );
 
   async function projectIdOf(caller: OrgCaller, scope: ChannelScope, projectSlug?: string): Promise<string | null> {
-    const slug = scope.kind === 'webhooks' ? scope.slug : projectSlug;
-    return slug === undefined ? null : (await deps.projects.projectOf(caller, slug)).id;
+    // The path's project (`/projects/{slug}/webhooks`) answers 404 when missing; one named in the body answers 400.
+    if (scope.kind === 'webhooks') return (await deps.projects.projectOf(caller, scope.slug)).id;
+    return projectSlug === undefined ? null : (await deps.projects.namedProjectOf(caller, projectSlug)).id;
   }
 
   /** The channel of the caller's organization in this scope; any other answers 404 like a missing one. */

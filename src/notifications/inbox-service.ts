@@ -28,7 +28,7 @@ export type InboxService = ReturnType<typeof createInboxService>;
 
 /** Each member's in-app notifications and personal preferences (/api/v2/notifications, .../preferences). */
 export function createInboxService(
-  deps: OrgDomainDeps & { projects: Pick<ProjectService, 'projectOf'>; dispatcher: DispatcherPort },
+  deps: OrgDomainDeps & { projects: Pick<ProjectService, 'namedProjectOf'>; dispatcher: DispatcherPort },
 ) {
   const { db } = deps;
   /** Machine identities (service-account tokens) have no inbox: they read an empty one. */
@@ -79,7 +79,7 @@ export function createInboxService(
         Object.entries(input.channels ?? {}).map(([k, v]) => [selectors([k])[0]!, [...new Set(v)]]),
       );
       const projectIds = input.projects
-        ? await Promise.all(input.projects.map(async (slug) => (await deps.projects.projectOf(caller, slug)).id))
+        ? await Promise.all(input.projects.map(async (slug) => (await deps.projects.namedProjectOf(caller, slug)).id))
         : null;
       const saved = await db.transaction(async (trx) => {
         const prefs = await upsertPreferences(trx, caller.organizationId, userId, {

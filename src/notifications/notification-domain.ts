@@ -38,7 +38,7 @@ export interface NotificationDomainDeps extends OrgDomainDeps {
   secrets: SecretBox;
   mailer: Pick<Mailer, 'send'>;
   plans: PlanGate;
-  projects: Pick<ProjectService, 'projectOf'>;
+  projects: Pick<ProjectService, 'projectOf' | 'namedProjectOf'>;
   workflows: WorkflowStarter;
   temporal: Client;
   config: NotificationsConfig;

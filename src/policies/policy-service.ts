@@ -25,7 +25,7 @@ import type { PolicyMode } from './policy-rules';
 import { renderedTarget } from './rendered-target';
 
 export interface PolicyDeps extends OrgDomainDeps {
-  projects: Pick<ProjectService, 'projectOf'>;
+  projects: Pick<ProjectService, 'namedProjectOf'>;
   publicUrl: string;
   sources: WorkloadSources;
 }
@@ -125,7 +125,7 @@ export function createPolicyService(deps: PolicyDeps) {
 
   return {
     async list(caller: OrgCaller, filter: { project?: string }, page: PageRequest): Promise<Page<PolicyView>> {
-      const projectId = filter.project ? (await projects.projectOf(caller, filter.project)).id : undefined;
+      const projectId = filter.project ? (await projects.namedProjectOf(caller, filter.project)).id : undefined;
       const result = await listPolicies(db, caller.organizationId, { projectId }, page);
       return { ...result, items: await views(caller, result.items) };
     },
@@ -134,7 +134,7 @@ export function createPolicyService(deps: PolicyDeps) {
 
     create(caller: OrgCaller, body: PolicyBody): Promise<PolicyView> {
       return db.transaction(async (trx) => {
-        const project = await projects.projectOf(caller, body.project, trx);
+        const project = await projects.namedProjectOf(caller, body.project, trx);
         if ((await countPoliciesOf(trx, project.id)) >= MAX_POLICIES_PER_PROJECT) {
           throw new InvalidInput(`a project holds at most ${MAX_POLICIES_PER_PROJECT} policies`);
         }
@@ -149,7 +149,7 @@ export function createPolicyService(deps: PolicyDeps) {
     replace(caller: OrgCaller, id: string, body: PolicyBody): Promise<PolicyView> {
       return db.transaction(async (trx) => {
         const before = await policyOf(caller, id, trx);
-        const project = await projects.projectOf(caller, body.project, trx);
+        const project = await projects.namedProjectOf(caller, body.project, trx);
         if (project.id !== before.projectId) throw new InvalidInput('a policy cannot move to another project');
         const { projectId: _projectId, ...changes } = inputOf(project, body);
         found(await updatePolicy(trx, caller.organizationId, before.id, changes));
@@ -174,7 +174,7 @@ export function createPolicyService(deps: PolicyDeps) {
      * for `tenantId` in `environment`. Reads only: nothing is committed or recorded.
      */
     async evaluate(caller: OrgCaller, body: EvaluateBody) {
-      const project = await projects.projectOf(caller, body.project);
+      const project = await projects.namedProjectOf(caller, body.project);
       const sources = [body.manifests !== undefined, body.files !== undefined, body.tenantId !== undefined];
       if (sources.filter(Boolean).length !== 1) {
         throw new InvalidInput('give exactly one of manifests, files, or tenantId with environment');

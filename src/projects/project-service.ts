@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { namedInRequest } from './project-named-in-request';
 import { Conflict, InvalidInput, NotFound } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
@@ -98,6 +99,8 @@ export function createProjectService(deps: ProjectDeps) {
   return {
     /** The scoped lookup other project services share (404 like missing for another organization's slug). */
     projectOf,
+    /** The same lookup for a slug named in a body or query: 400 `project not found in active organization`. */
+    namedProjectOf: namedInRequest(projectOf),
 
     list: async (caller: OrgCaller, filter: ProjectFilter, page: PageRequest): Promise<Page<ProjectView>> => {
       const result = await listProjects(db, caller.organizationId, filter, page);

@@ -53,7 +53,7 @@ export const promotionOperation: CommitOperationKind<PromotionOperation> = {
       resourceType: 'promotion',
       resourceId: op.promotionId,
       action: 'promotion.execute',
-      category: 'deployment' as const,
+      category: 'promotion' as const,
       details,
     };
     const payload = { ...details, promotionId: op.promotionId, gitCommitSha: base.gitCommitSha };

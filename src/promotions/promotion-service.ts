@@ -67,7 +67,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
   const { db, audit, temporal } = deps;
   const promotionOf = scopedLookup(
     deps,
-    { table: 'promotions', column: 'id', resourceType: 'promotion', category: 'deployment', parse: uuidKey },
+    { table: 'promotions', column: 'id', resourceType: 'promotion', category: 'promotion', parse: uuidKey },
     findPromotion,
   );
 
@@ -165,7 +165,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
           trx,
           orgEntry(caller, {
             action: 'promotion.request',
-            category: 'deployment',
+            category: 'promotion',
             projectId: project.id,
             resourceType: 'promotion',
             resourceId: id,

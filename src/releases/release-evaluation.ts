@@ -32,6 +32,28 @@ export interface ReleaseEvaluation {
   blockReason: string | null;
 }
 
+/** The target's files rendered with the release's changes, validated under the project's validation policy. */
+export function validateRelease(
+  engine: ValidationEngine,
+  loaded: LoadedProject,
+  target: Pick<ReleaseTarget, 'tenantSlug' | 'environment' | 'changes'>,
+): { files: Map<string, string>; validation: DeliveryValidation } {
+  const { tenantSlug, environment } = target;
+  const model = withReleaseChanges(loaded.model, tenantSlug, environment, target.changes);
+  const files = renderAll(model, (t) => t.tenant === tenantSlug && t.environment === environment);
+  const validation = validateDelivery(
+    engine,
+    files,
+    loaded.environments,
+    (e) => e.environment === environment,
+    loaded.project.policy.validation,
+  );
+  return { files, validation };
+}
+
+export const validationBlockReason = (validation: DeliveryValidation) =>
+  `validation: ${validation.summary.errors} error(s), ${validation.summary.deprecations} deprecation(s) under the project policy`;
+
 /**
  * Renders the target with the release's changes, validates it against the environment's Kubernetes version under the
  * project's validation policy, checks the project's manifest policies and finds the approval policies that apply.
@@ -43,16 +65,8 @@ export async function evaluateRelease(
   loaded: LoadedProject,
   target: ReleaseTarget,
 ): Promise<ReleaseEvaluation> {
-  const { tenantSlug, environment } = target;
-  const model = withReleaseChanges(loaded.model, tenantSlug, environment, target.changes);
-  const files = renderAll(model, (t) => t.tenant === tenantSlug && t.environment === environment);
-  const validation = validateDelivery(
-    deps.validation,
-    files,
-    loaded.environments,
-    (e) => e.environment === environment,
-    loaded.project.policy.validation,
-  );
+  const { environment } = target;
+  const { files, validation } = validateRelease(deps.validation, loaded, target);
   const ids = { organizationId: target.organizationId, projectId: loaded.project.id };
   const production = loaded.environments.find((e) => e.environment === environment)?.production ?? false;
   const policies = await deps.releasePolicies.check(db, { ...ids, files, production });
@@ -62,7 +76,7 @@ export async function evaluateRelease(
     tenantId: target.tenantId,
   });
   const blockReason = validation.blocked
-    ? `validation: ${validation.summary.errors} error(s), ${validation.summary.deprecations} deprecation(s) under the project policy`
+    ? validationBlockReason(validation)
     : policies.blocked
       ? `policy: ${policies.failedEnforced.join(', ')}`
       : null;

@@ -1,7 +1,6 @@
 import type { Db } from '../db/knex';
 import { NotFound } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
-import type { FileValidationResult } from '../gitops/delivery-validation';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
 import type { OrgCaller } from '../iam/caller';
@@ -11,6 +10,7 @@ import type { ProjectTenantService } from '../projects/project-tenant-service';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { evaluateRelease, type ReleaseEvaluationDeps } from './release-evaluation';
 import { releaseTarget } from './release-target';
+import { validationView } from './release-validation-gate';
 
 export interface ReleasePreviewDeps {
   db: Db;
@@ -20,18 +20,6 @@ export interface ReleasePreviewDeps {
   governance: GovernanceGate;
   publicUrl: string;
   sources: WorkloadSources;
-}
-
-/** Validation results grouped by the resource (file and `Kind/Name`) they belong to. */
-function byResource(results: FileValidationResult[]) {
-  const groups = new Map<string, { file: string; resource: string; results: Omit<FileValidationResult, 'file'>[] }>();
-  for (const { file, ...result } of results) {
-    const key = `${file}\u0000${result.resource}`;
-    const group = groups.get(key) ?? { file, resource: result.resource, results: [] };
-    group.results.push(result);
-    groups.set(key, group);
-  }
-  return [...groups.values()];
 }
 
 /**
@@ -70,11 +58,14 @@ export async function previewRelease(
     pairKey(tenant.slug, environment),
   );
   const approvals = gate.breakGlass ? [] : evaluation.approvalPolicies;
+  // What the create route refuses (422 for validation, docs/releases.md) is Refused here, not Blocked.
   const refusal = project.archived
     ? 'the project is archived'
     : gate.blocked
       ? `${tenant.slug}/${environment} is ${frozenMessage(gate.freezes)}`
-      : null;
+      : evaluation.validation.blocked
+        ? evaluation.blockReason
+        : null;
   const outcome = refusal
     ? { status: 'Refused', reason: refusal }
     : evaluation.blockReason
@@ -90,12 +81,7 @@ export async function previewRelease(
     environment,
     changes,
     outcome,
-    validation: {
-      summary: validation.summary,
-      blocked: validation.blocked,
-      policy: validation.policy,
-      resources: byResource(validation.results),
-    },
+    validation: validationView(validation),
     policies: {
       blocked: policies.blocked,
       failed: policies.failed,

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { refuseBlockedByValidation } from './release-validation-gate';
 import type { Client } from '@temporalio/client';
 import { isUniqueViolation } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
@@ -425,6 +426,12 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         caller,
         { projectId: project.id, environment, tenant: tenant.slug },
         'release.deploy',
+      );
+      await refuseBlockedByValidation(
+        { db, validation: deps.evaluation.validation, publicUrl: deps.publicUrl, sources: deps.sources },
+        caller.organizationId,
+        project.id,
+        { tenantSlug: tenant.slug, environment, changes },
       );
       const row = await start(caller, {
         project,

@@ -30,6 +30,7 @@ import {
   unfinishedRequests,
   type WebhookRequestRow,
 } from './webhook-request-repository';
+import { duplicateRequest } from './duplicate-request';
 
 const TOKEN = /^Bearer (cdc_[A-Za-z0-9_-]{43})$/;
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
@@ -228,12 +229,12 @@ export function createControllerWebhookService(deps: {
           project_id: project.id,
           expiresAt: new Date(Date.now() + 2 * deps.replayWindowMs),
         });
-        if (!claimed.fresh) return claimed.row;
+        if (!claimed.fresh) return { ...claimed.row, fresh: false };
         await lockDeployedTarget(trx, target);
         const recorded = await recordReport(trx, report);
         if (recorded.outcome === 'stale') {
           await finishRequest(trx, claimed.row.id, { status: 'failed', result: { ...answer, error: 'stale' } });
-          return { ...claimed.row, status: 'failed' as const, result: { error: 'stale' } };
+          return { ...claimed.row, status: 'failed' as const, result: { error: 'stale' }, fresh: true };
         }
         if (recorded.outcome === 'applied') await recordStatus(trx, { ...report, namespace: event.namespace });
         const work: StagedReport = {
@@ -244,16 +245,18 @@ export function createControllerWebhookService(deps: {
           answer,
         };
         await stageWork(trx, claimed.row.id, work);
-        return { ...claimed.row, work };
+        return { ...claimed.row, work, fresh: true };
       });
-      if (row.status === 'failed') {
-        throw new Conflict('stale event: a newer status of this application is recorded');
+      if (row.fresh) {
+        if (row.status === 'failed') throw new Conflict('stale event: a newer status of this application is recorded');
+        return tellStaged(row, requestId);
       }
-      // The same bytes again (WH-3): a report already told answers what its first request answered, storing and
-      // telling nothing again; a report stored but not yet told is told now (a retry after a failure).
-      if (row.status === 'committed') return row.result as Record<string, unknown>;
-      if (!row.work) throw new Conflict('duplicate controller report: the first is in progress');
-      return tellStaged(row, requestId);
+      // The same bytes again (WH-3): the spec's 409 with the first request's outcome, storing nothing again. A report
+      // stored but not yet told (its process stopped) is told first, as the reconciler would, so the retry learns it.
+      if (row.status === 'received' && row.work) {
+        throw duplicateRequest({ ...row, status: 'committed', result: await tellStaged(row, requestId) });
+      }
+      throw duplicateRequest(row);
     },
 
     /** Tells what reports were stored but not told (a process stopped, Temporal unreachable): the worker's reconciler. */

@@ -31,13 +31,12 @@ import {
   claimRequest,
   findRequest,
   finishRequest,
-  markAnswered,
+  finishUnstagedRequest,
   markQueued,
   stageWork,
-  takeOverRequest,
   unfinishedRequests,
-  type WebhookRequestRow,
 } from './webhook-request-repository';
+import { duplicateRequest } from './duplicate-request';
 import { createRequestOutcomeWatcher } from './request-outcome-watcher';
 import type { DirectImageCommits } from './direct-image-commits';
 import type { PgNotifications } from '../db/pg-notifications';
@@ -64,8 +63,7 @@ export type ImageUpdateService = ReturnType<typeof createImageUpdateService>;
 const BAD_SIGNATURE = 'invalid or missing webhook signature';
 /** Verified requests are kept this long (past the replay window) for their status URL. */
 const KEEP_MS = 60 * 60_000;
-/** A duplicate recorded this long after the first (past its commit wait) is a resend after a failure, not a race. */
-const IN_FLIGHT_SLACK_MS = 5_000;
+const NOT_PROCESSED = 'not processed (a fault inside the platform): sign the request again to retry it';
 const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id}`;
 
 /**
@@ -284,25 +282,6 @@ export function createImageUpdateService(deps: {
     return { status: 202, body: { ...result, status: 'queued', commit: null, statusUrl: statusUrlOf(webhookId) } };
   }
 
-  /**
-   * The same signed bytes again (WH-3). While the first request is still being answered: 409 "in progress". Once it
-   * was answered (or its process stopped past the in-flight bound), the recorded answer and nothing committed twice:
-   * 200 with the committed outcome, or the queued answer with its status URL (staged work is handed over again, which
-   * the workflow takes once). A request that never staged its work, or was refused, is taken over and processed afresh.
-   */
-  async function resend(row: WebhookRequestRow, again: () => Promise<{ status: number; body: unknown }>) {
-    const inFlight = Date.now() - row.created_at.getTime() < deps.commitWaitMs + IN_FLIGHT_SLACK_MS;
-    const settled = row.answered_at !== null || !inFlight;
-    if (!settled && row.status !== 'failed') throw new Conflict('duplicate webhook request: the first is in progress');
-    if (row.status === 'committed') return { status: 200, body: { ...row.result, statusUrl: statusUrlOf(row.id) } };
-    if (row.work && row.status !== 'failed') {
-      await handOver(row.organization_id, row.project_id as string, row.work as QueuedImageUpdate);
-      return answerOf(row.id);
-    }
-    if (!(await takeOverRequest(db, row))) throw new Conflict('duplicate webhook request: the first is in progress');
-    return again();
-  }
-
   return {
     async receive(raw: Buffer, headers: ImageUpdateHeaders, requestId: string) {
       const mac = parseSignature(headers.signature);
@@ -338,27 +317,27 @@ export function createImageUpdateService(deps: {
         project_id: project.id,
         expiresAt: new Date(Date.now() + Math.max(KEEP_MS, 2 * deps.replayWindowMs)),
       });
-      const process = async () => {
-        try {
-          const image = payload.shape === 'A' ? payload.repository : payload.image;
-          if (!passes(settings.image_filter, image))
-            throw new Unprocessable('image does not match the configured image filter');
-          if (!passes(settings.tag_filter, payload.tag))
-            throw new Unprocessable('tag does not match the configured tag filter');
-          const targets = await targetsOf(project, payload, candidates.workloads);
-          return await apply(project, settings, payload, targets, { webhookId: row.id, requestId, signedAt, hash });
-        } catch (err) {
-          // A refusal is recorded (the same bytes again are refused again); a fault inside the platform leaves the
-          // request received, and the sender's resend after it takes the request over.
-          if (err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable) {
-            await finishRequest(db, row.id, { status: 'failed', result: { status: 'refused', error: err.message } });
-          }
-          throw err;
-        }
-      };
-      const answer = await (fresh ? process() : resend(row, process));
-      await markAnswered(db, row.id);
-      return answer;
+      // The same bytes again (WH-3), answered or not: 409 with the first one's outcome, nothing done twice.
+      if (!fresh) throw duplicateRequest(row, statusUrlOf(row.id));
+      try {
+        const image = payload.shape === 'A' ? payload.repository : payload.image;
+        if (!passes(settings.image_filter, image))
+          throw new Unprocessable('image does not match the configured image filter');
+        if (!passes(settings.tag_filter, payload.tag))
+          throw new Unprocessable('tag does not match the configured tag filter');
+        const targets = await targetsOf(project, payload, candidates.workloads);
+        return await apply(project, settings, payload, targets, { webhookId: row.id, requestId, signedAt, hash });
+      } catch (err) {
+        // Recorded, so the same bytes again are told what became of them (the 409's outcome): a refusal as such, a
+        // fault inside the platform as not processed (the sender signs the request again to retry it).
+        const refused = err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable;
+        const result = refused
+          ? { status: 'refused', error: (err as Error).message }
+          : { status: 'failed', error: NOT_PROCESSED };
+        // Best effort: when the database itself failed, the row stays `received` and its resends say so.
+        await finishUnstagedRequest(db, row.id, result).catch(() => undefined);
+        throw err;
+      }
     },
 
     /** Hands over what API processes staged but could not give to Temporal (run by the worker's reconciler). */

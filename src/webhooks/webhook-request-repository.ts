@@ -14,8 +14,6 @@ export interface WebhookRequestRow {
   result: Record<string, unknown> | null;
   /** What is still to do (the outbox), until the request is finished. */
   work: unknown;
-  /** When the first request of these bytes was answered (null: still being answered, or its process stopped). */
-  answered_at: Date | null;
   created_at: Date;
   expires_at: Date;
 }
@@ -53,26 +51,14 @@ export async function claimRequest(
 }
 
 /**
- * Takes over a request whose first attempt ended without handing its work over (a process stopped, a failure): only
- * one resend wins the row (compare-and-set on its creation time), which starts afresh.
+ * Finishes a request that ended before it staged any work (refused, or a fault inside the platform): what its resends
+ * are told. A row already staged or finished keeps its own outcome.
  */
-export async function takeOverRequest(db: Queryable, row: WebhookRequestRow): Promise<boolean> {
-  const taken = await db('webhook_requests')
-    .where({ id: row.id, created_at: row.created_at, status: row.status })
-    .update({
-      status: 'received',
-      created_at: db.fn.now(),
-      result: null,
-      commit_sha: null,
-      work: null,
-      answered_at: null,
-    });
-  return taken === 1;
-}
-
-/** The first request of these bytes was answered: the same bytes again get the recorded answer, not 409. */
-export async function markAnswered(db: Queryable, id: string): Promise<void> {
-  await db('webhook_requests').where({ id }).whereNull('answered_at').update({ answered_at: db.fn.now() });
+export async function finishUnstagedRequest(db: Queryable, id: string, result: Record<string, unknown>) {
+  await db('webhook_requests')
+    .where({ id, status: 'received' })
+    .whereNull('work')
+    .update({ status: 'failed', result: JSON.stringify(result) });
 }
 
 /** The work still to do (and the answer so far), stored before the work is handed over: the outbox. */

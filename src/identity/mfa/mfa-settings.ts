@@ -1,4 +1,4 @@
-import { listMemberships } from '../../orgs/membership-lookup';
+import { appendAccountEntry } from '../account-audit';
 import type { AuditService } from '../../audit/audit-service';
 import type { Db, Tx } from '../../db/knex';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../errors';
@@ -76,8 +76,10 @@ export function createMfaSettings(deps: IdentityDeps) {
     await db.transaction(async (trx) => {
       await apply(trx);
       const ended = await revokeUserFamilies(trx, user.id, 'mfa_change', sessionId);
-      await audit.append(
+      await appendAccountEntry(
+        audit,
         trx,
+        user.id,
         authEntry({
           action,
           meta,
@@ -186,22 +188,23 @@ export async function resetUserMfa(
     }
     const ended = await revokeUserFamilies(trx, targetUserId, 'mfa_reset');
     // Every organization the user belongs to learns of it in its own chain (the acting owner's included).
-    const organizations = (await listMemberships(trx, targetUserId)).map((m) => m.organizationId);
-    const chains = organizations.length > 0 ? organizations : [by.organizationId];
-    for (const organizationId of chains) {
-      await deps.audit.append(trx, {
+    await appendAccountEntry(
+      deps.audit,
+      trx,
+      targetUserId,
+      {
         ...authEntry({
           action: AUTH_ACTIONS.mfaReset,
           meta,
           userId: by.userId,
           actor: by.actor,
           actorType: by.actorType,
-          organizationId,
           details: { targetUserId, targetEmail: target.email, sessionsEnded: ended },
         }),
         resourceId: targetUserId,
-      });
-    }
+      },
+      by.organizationId,
+    );
   });
   return target.email;
 }

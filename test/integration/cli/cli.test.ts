@@ -233,6 +233,28 @@ describe('delivery CLI', () => {
     expect(refused.code).toBe(4);
   }, 60_000);
 
+  it('shows the validation result of a release its validation blocks (422, nothing created), and exits 1', async () => {
+    await makeProject(platform, org.members.owner!.token, 'broken', ['acme'], {
+      probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
+    });
+    const res = await cli.run([
+      'release',
+      'create',
+      '-p',
+      'broken',
+      '--env',
+      'dev',
+      '--tenant',
+      'acme',
+      '--set',
+      'web=1.0.1',
+    ]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/^validation: \d+ error\(s\)/);
+    expect(res.stderr).toContain('Deployment/web (tenants/acme/dev/web/');
+    expect(res.stderr).toMatch(/error: release blocked by validation: \d+ error\(s\).* \(HTTP 422\)\n$/);
+  }, 60_000);
+
   it('answers usage errors with exit 2 and lists a project tenant by name when one is unknown', async () => {
     const usage = await cli.run(['release', 'create', '--env', 'prod']);
     expect(usage.code).toBe(2);

@@ -249,6 +249,11 @@ describe('agent bindings', () => {
     });
     expect([tenant.status, tenant.body]).toEqual([400, { error: 'tenant initech is not part of the project' }]);
   });
+
+  it('refuses a project the active organization lacks with the spec 400 (line 336)', async () => {
+    const res = await p.http.post('/api/v2/agent-bindings', { token: p.owner, body: { clusterId, project: 'nope' } });
+    expect([res.status, res.body]).toEqual([400, { error: 'project not found in active organization' }]);
+  });
 });
 
 describe('another organization', () => {

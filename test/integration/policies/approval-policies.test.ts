@@ -177,6 +177,11 @@ describe('approval policies CRUD', () => {
     expect((await http.get<{ items: unknown[] }>('/api/v2/approval-policies', { token: stranger })).body.items).toEqual(
       [],
     );
+    // This organization's project named in another organization's body or query: the spec's 400 (line 336).
+    const byBody = await http.post('/api/v2/approval-policies', { token: stranger, body: PROD_GATE });
+    expect([byBody.status, byBody.body]).toEqual([400, { error: 'project not found in active organization' }]);
+    const byQuery = await http.get(`/api/v2/approval-policies?project=${PROD_GATE.project}`, { token: stranger });
+    expect([byQuery.status, byQuery.body]).toEqual([400, { error: 'project not found in active organization' }]);
   });
 });
 

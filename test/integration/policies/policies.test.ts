@@ -177,7 +177,9 @@ describe('policies CRUD', () => {
       const res = await createPolicy(body);
       expect([res.status, res.body]).toEqual([400, { error }]);
     }
-    expect((await createPolicy({ project: 'nope', name: 'x', rules: RULES })).status).toBe(404);
+    // A project named in the body that the active organization lacks: the spec's 400 (line 336), not 404.
+    const nope = await createPolicy({ project: 'nope', name: 'x', rules: RULES });
+    expect([nope.status, nope.body]).toEqual([400, { error: 'project not found in active organization' }]);
   });
 
   it('lets viewers read and evaluate but not write', async () => {
@@ -197,7 +199,7 @@ describe('policies CRUD', () => {
     ).toBe(200);
   });
 
-  it("answers 404 for another organization's policy and project", async () => {
+  it("answers 404 for another organization's policy, 400 for its project named in a query or body", async () => {
     const stranger = other.members.owner!.token;
     expect((await http.get(`/api/v2/policies/${policy.id}`, { token: stranger })).status).toBe(404);
     expect((await http.delete(`/api/v2/policies/${policy.id}`, { token: stranger })).status).toBe(404);
@@ -207,7 +209,10 @@ describe('policies CRUD', () => {
     });
     expect([put.status, put.body]).toEqual([404, { error: 'policy not found' }]);
     expect((await http.get<{ items: unknown[] }>('/api/v2/policies', { token: stranger })).body.items).toEqual([]);
-    expect((await http.get('/api/v2/policies?project=blog', { token: stranger })).status).toBe(404);
+    const byQuery = await http.get('/api/v2/policies?project=blog', { token: stranger });
+    expect([byQuery.status, byQuery.body]).toEqual([400, { error: 'project not found in active organization' }]);
+    const byBody = await createPolicy({ project: 'blog', name: 'stolen', rules: RULES }, stranger);
+    expect([byBody.status, byBody.body]).toEqual([400, { error: 'project not found in active organization' }]);
   });
 });
 

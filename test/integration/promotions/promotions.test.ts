@@ -81,6 +81,16 @@ describe('a promotion from dev to prod of two tenants', () => {
     const actions = audit.body.items.map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['promotion.request', 'promotion.execute', 'promotion.healthy']));
     expect(audit.body.items.find((e) => e.action === 'promotion.execute')?.gitCommitSha).toBe(syncing.commitSha);
+    // Filed under the spec's organizational category `promotion` (not `deployment`), so its filter finds them.
+    const byCategory = await api.http.get<{ items: { action: string; resourceId: string; category: string }[] }>(
+      '/api/v2/audit-logs?category=promotion&limit=100',
+      { token: owner },
+    );
+    const promotionEntries = byCategory.body.items.filter((e) => e.resourceId === requested.body.id);
+    expect(promotionEntries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['promotion.request', 'promotion.execute', 'promotion.healthy']),
+    );
+    expect(audit.body.items.length).toBe(promotionEntries.length);
 
     const again = await api.request(owner, 'shop', { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
     expect([again.status, errorOf(again.body)]).toEqual([

@@ -63,13 +63,13 @@ describe('the release preview', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('lists validation errors under the resource they belong to and the Blocked status they lead to', async () => {
+  it('lists validation errors under the resource they belong to and the refused creation they lead to', async () => {
     const ids = await makeProject(platform, owner, 'broken', ['acme'], {
       probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
     });
     const res = await preview(owner, 'broken', { environment: 'dev', tenantId: ids.acme, title: 'bad probe' });
     expect(res.status).toBe(200);
-    expect(res.body.outcome).toEqual({ status: 'Blocked', reason: expect.stringMatching(/^validation: \d+ error/) });
+    expect(res.body.outcome).toEqual({ status: 'Refused', reason: expect.stringMatching(/^validation: \d+ error/) });
     const deployment = res.body.validation.resources.find((r) => r.resource === 'Deployment/web');
     expect(deployment?.file).toMatch(/tenants\/acme\/dev\/web\//);
     expect(deployment?.results).toContainEqual(

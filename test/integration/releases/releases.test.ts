@@ -321,15 +321,37 @@ describe('one deployment at a time per target', () => {
 });
 
 describe('the validation gate', () => {
-  it('blocks a schema error under block (no commit) and lets it through under warn', async () => {
+  it('refuses creation on a schema error under block (422 with the result, nothing created) and lets it through under warn', async () => {
     const ids = await makeProject(platform, owner, 'broken', ['acme'], {
       probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
     });
-    const blocked = await api.create(owner, 'broken', { environment: 'dev', tenantId: ids.acme, title: 'bad probe' });
-    const release = await api.status(owner, blocked.body.id, 'Blocked');
-    expect(release.statusReason).toMatch(/validation: \d+ error/);
-    expect(release.validation?.summary.errors).toBeGreaterThan(0);
-    expect(release.commitSha).toBeNull();
+    const db = platform.services.db;
+    const project = (await db('projects').where({ organization_id: org.org.id, slug: 'broken' }).first('id')) as {
+      id: string;
+    };
+    const audited = async () =>
+      (await db('audit_log').where({ project_id: project.id, resource_type: 'release' })).length;
+    const blocked = await api.http.post<{
+      error: string;
+      validation: { summary: { errors: number }; blocked: boolean; resources: { resource: string }[] };
+    }>('/api/v2/projects/broken/releases', {
+      token: owner,
+      body: { environment: 'dev', tenantId: ids.acme, title: 'bad probe' },
+    });
+    // Spec: "when validation errors exist, release creation is blocked (default)".
+    expect([blocked.status, blocked.body.error]).toEqual([
+      422,
+      expect.stringMatching(/^release blocked by validation: \d+ error/),
+    ]);
+    expect(blocked.body.validation.summary.errors).toBeGreaterThan(0);
+    expect(blocked.body.validation.blocked).toBe(true);
+    expect(blocked.body.validation.resources.map((r) => r.resource)).toContain('Deployment/web');
+    expect(await db('releases').where({ project_id: project.id })).toEqual([]);
+    expect(await audited()).toBe(0);
+    const started: string[] = [];
+    for await (const wf of platform.services.temporal.workflow.list({ query: `ProjectId = "${project.id}"` }))
+      started.push(wf.workflowId);
+    expect(started).toEqual([]);
     const commits = await api.http.get<{ items: unknown[] }>('/api/v2/projects/broken/commits', { token: owner });
     expect(commits.body.items).toHaveLength(0);
 
@@ -376,8 +398,10 @@ describe('deprecated apiVersions', () => {
       body: { validation: { deprecations: 'block' } },
     });
     const blocked = await api.create(owner, 'dated', { environment: 'dev', tenantId: ids.acme, title: 'blocked hpa' });
-    const release = await api.status(owner, blocked.body.id, 'Blocked');
-    expect(release.statusReason).toMatch(/1 deprecation/);
+    expect([blocked.status, (blocked.body as unknown as { error: string }).error]).toEqual([
+      422,
+      expect.stringMatching(/1 deprecation/),
+    ]);
   });
 });
 

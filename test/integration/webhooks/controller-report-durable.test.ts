@@ -65,14 +65,19 @@ async function reportStoredButNotTold() {
 }
 
 describe('a controller report stored by an API process killed before it told the release', () => {
-  it("is told by the controller's retry of the same bytes (200, not 409), and the same bytes after that get the same answer", async () => {
+  it("is told by the controller's retry of the same bytes (409 with the outcome), and the same bytes after that get the same outcome", async () => {
     const { syncing, event } = await reportStoredButNotTold();
     const retry = await controller.post(token, event);
-    expect([retry.status, retry.body.release]).toEqual([200, { id: syncing.id, status: 'Healthy' }]);
+    expect([retry.status, retry.body.error, retry.body.status]).toEqual([
+      409,
+      'duplicate webhook request',
+      'committed',
+    ]);
+    expect((retry.body.result as { release: unknown }).release).toEqual({ id: syncing.id, status: 'Healthy' });
     expect((await releases.get(owner, syncing.id)).status).toBe('Healthy');
-    // Told: the same bytes once more answer the first answer's body, telling nothing again.
+    // Told: the same bytes once more answer the same outcome, telling nothing again.
     const again = await controller.post(token, event);
-    expect([again.status, again.body]).toEqual([200, retry.body]);
+    expect([again.status, again.body]).toEqual([409, retry.body]);
     expect((await releases.get(owner, syncing.id)).status).toBe('Healthy');
   }, 180_000);
 

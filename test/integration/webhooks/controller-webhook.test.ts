@@ -117,7 +117,7 @@ describe('the controller webhook', () => {
     expect(await platform.services.db('deployment_statuses').where({ revision: sha })).toHaveLength(0);
   });
 
-  it('refuses a missing or wrong token (401), a replay (200, the recorded answer), stale events (400) and bad payloads (400)', async () => {
+  it('refuses a missing or wrong token (401), a replay (409 with the recorded answer), stale events (400) and bad payloads (400)', async () => {
     const project = await ownProject();
     const { slug } = project;
     const event = controller.event(`${slug}.acme.prod.web`, 'b'.repeat(40), 'Progressing', 'OutOfSync');
@@ -125,10 +125,15 @@ describe('the controller webhook', () => {
     expect((await controller.post(`cdc_${'x'.repeat(43)}`, event)).status).toBe(401);
     const first = await controller.post(token, event);
     expect(first.status).toBe(200);
-    // The same bytes again (WH-3): the first answer's body, nothing stored again.
+    // The same bytes again (WH-3): the spec's 409 with the first answer's body as its outcome, nothing stored again.
     const stored = await platform.services.db('deployment_statuses').where({ revision: 'b'.repeat(40) });
     const replay = await controller.post(token, event);
-    expect([replay.status, replay.body]).toEqual([200, first.body]);
+    expect([replay.status, replay.body.error, replay.body.status]).toEqual([
+      409,
+      'duplicate webhook request',
+      'committed',
+    ]);
+    expect(replay.body.result).toEqual(first.body);
     expect(await platform.services.db('deployment_statuses').where({ revision: 'b'.repeat(40) })).toEqual(stored);
     const stale = controllerEvent(
       `${slug}.acme.prod.web`,

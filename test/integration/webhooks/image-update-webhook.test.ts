@@ -32,6 +32,16 @@ interface Answer {
   error?: string;
 }
 
+/** The 409 a resend gets: the spec's message and what the first request's outcome is (the status URL follows it). */
+interface Duplicate {
+  error: string;
+  requestId: string;
+  status: string;
+  commit: string | null;
+  statusUrl: string;
+  result: Record<string, unknown> | null;
+}
+
 const post = (raw: string | Buffer, headers: Record<string, string>) =>
   http.post<Answer>(URL_PATH, { rawBody: raw, headers });
 
@@ -175,7 +185,7 @@ describe('shape A', () => {
     expect(events.map((e: { payload: { gitCommitSha: string } }) => e.payload.gitCommitSha)).toContain(sha);
   });
 
-  it('answers the same signed request again with its recorded answer (200, body, status URL) and commits nothing', async () => {
+  it('refuses the same signed request again with 409 and its recorded outcome (commit, status URL), committing nothing', async () => {
     const body = shapeA('1.2.1');
     const headers = shapeAHeaders(secret, body);
     const first = await post(body, headers);
@@ -183,15 +193,34 @@ describe('shape A', () => {
     const before = await head();
     const updates = async () => (await platform.services.db('audit_log').where({ action: 'image.update' })).length;
     const recordedUpdates = await updates();
-    const replay = await post(body, headers);
-    expect(replay.status).toBe(200);
-    const { statusUrl, ...recorded } = replay.body as Answer & { statusUrl: string };
-    expect(recorded).toEqual(first.body);
-    expect(statusUrl).toMatch(/^\/api\/v1\/webhooks\/image-update\/requests\/[0-9a-f-]{36}$/);
-    const status = await http.get<{ status: string; commit: string }>(statusUrl);
+    const replay = await http.post<Duplicate>(URL_PATH, { rawBody: body, headers });
+    expect([replay.status, replay.body.error]).toEqual([409, 'duplicate webhook request']);
+    expect([replay.body.requestId, replay.body.status, replay.body.commit]).toEqual([
+      first.body.requestId,
+      'committed',
+      first.body.commit,
+    ]);
+    expect(replay.body.result).toEqual(first.body);
+    expect(replay.body.statusUrl).toMatch(/^\/api\/v1\/webhooks\/image-update\/requests\/[0-9a-f-]{36}$/);
+    const status = await http.get<{ status: string; commit: string }>(replay.body.statusUrl);
     expect([status.body.status, status.body.commit]).toEqual(['committed', first.body.commit]);
     expect(await head()).toBe(before);
     expect(await updates()).toBe(recordedUpdates);
+  });
+
+  it('refuses a resend of refused bytes with 409 and the recorded refusal', async () => {
+    const body = shapeB('1.2.9', ['nosuchtenant']);
+    const headers = shapeBHeaders(secret, body);
+    const first = await post(body, headers);
+    expect([first.status, first.body.error]).toEqual([404, 'tenant not found: nosuchtenant']);
+    const replay = await http.post<Duplicate>(URL_PATH, { rawBody: body, headers });
+    expect([replay.status, replay.body.error, replay.body.status, replay.body.commit]).toEqual([
+      409,
+      'duplicate webhook request',
+      'failed',
+      null,
+    ]);
+    expect(replay.body.result).toEqual({ status: 'refused', error: 'tenant not found: nosuchtenant' });
   });
 
   it('refuses a resend of committed bytes once their timestamp is outside the 5-minute window (401)', async () => {

@@ -14,6 +14,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The whole refusal: `error` and what the server answered beside it (e.g. a release's validation result). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -89,8 +91,9 @@ interface Outcome {
 export async function ok<T>(call: Promise<Outcome>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) {
-    const message = (error as { error?: string } | undefined)?.error ?? `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, message);
+    const body = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const message = typeof body.error === 'string' ? body.error : `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, message, body);
   }
   return data as T;
 }

@@ -219,16 +219,19 @@ export interface RollbackPreview {
   targets: { service: string; files: { path: string; status: string; diff: string }[] }[];
 }
 
+/** A release's validation per resource: the preview shows it, and a creation validation blocks answers it (422). */
+export interface ValidationResult {
+  summary: { errors: number; warnings: number; deprecations: number };
+  blocked: boolean;
+  resources: { file: string; resource: string; results: { severity: string; message: string; path: string }[] }[];
+}
+
 export interface ReleasePreview {
   tenant: string;
   environment: string;
-  /** The status the release would reach first; `Refused`: create would answer 409 with `reason`. */
+  /** The status the release would reach first; `Refused`: create would answer 409 (422 for validation) with `reason`. */
   outcome: { status: string; reason: string | null };
-  validation: {
-    summary: { errors: number; warnings: number; deprecations: number };
-    blocked: boolean;
-    resources: { file: string; resource: string; results: { severity: string; message: string; path: string }[] }[];
-  };
+  validation: ValidationResult;
   policies: { blocked: boolean; failed: string[]; failedEnforced: string[]; violations: number };
   approvalPolicies: { id: string; name: string; requiredApprovals: number }[];
   freezes: { id: string; name: string; reason: string; endsAt: string | null }[];

@@ -1,14 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, messageOf, ok } from '../../api/client';
-import type { Release, ReleasePreview, Workload, WorkloadChange } from '../../api/models';
+import { ApiError, api, messageOf, ok } from '../../api/client';
+import type { Release, ReleasePreview, ValidationResult, Workload, WorkloadChange } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { useAction } from '../../components/use-action';
 import { ReleasePreviewPanel } from './release-preview';
+import { ValidationResults } from './validation-results';
 
 /** The create body the form's fields make. */
 function bodyOf(form: HTMLFormElement, workloads: Workload[]) {
@@ -57,6 +58,8 @@ export function NewReleaseView() {
   const [draft, setDraft] = useState<ReturnType<typeof bodyOf> | null>(null);
   const preview = usePreview(slug, draft);
   const form = useRef<HTMLFormElement>(null);
+  // A creation refused by validation (422) answers the validation result: shown under the refusal.
+  const [refused, setRefused] = useState<ValidationResult | null>(null);
   const loaded = Boolean(parts.environments.data && parts.tenants.data && parts.workloads.data);
   // Once the choices are there, the first environment and tenant are chosen: check them at once.
   useEffect(() => {
@@ -65,9 +68,17 @@ export function NewReleaseView() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const body = bodyOf(event.currentTarget, workloads);
-    const release = await create.run(() =>
-      ok<Release>(api.POST('/api/v2/projects/{slug}/releases', { params: { path: { slug } }, body })),
-    );
+    setRefused(null);
+    const release = await create.run(async () => {
+      try {
+        return await ok<Release>(api.POST('/api/v2/projects/{slug}/releases', { params: { path: { slug } }, body }));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 422 && err.body.validation) {
+          setRefused(err.body.validation as ValidationResult);
+        }
+        throw err;
+      }
+    });
     if (release) void navigate(`/releases/${release.id}`);
   }
   return (
@@ -107,6 +118,12 @@ export function NewReleaseView() {
         <ErrorNote error={preview.error ? messageOf(preview.error) : null} />
         {preview.data && <ReleasePreviewPanel preview={preview.data} />}
         <ErrorNote error={create.error} />
+        {refused && (
+          <section aria-labelledby="release-refused" className="card">
+            <h2 id="release-refused">Not created: validation blocks it</h2>
+            <ValidationResults validation={refused} label="Validation results that blocked the release" />
+          </section>
+        )}
         <Submit pending={create.pending}>Create release</Submit>
       </form>
     </main>

@@ -1,5 +1,6 @@
 import type { ReleasePreview } from '../../api/models';
 import { StatusBadge } from '../../components/status-badge';
+import { ValidationResults } from './validation-results';
 
 const OUTCOMES: Record<string, string> = {
   Refused: 'Creating this release would be refused',
@@ -12,7 +13,6 @@ const OUTCOMES: Record<string, string> = {
 /** What creating the release would meet, from the server's preview: outcome, validation per resource, policies. */
 export function ReleasePreviewPanel({ preview }: { preview: ReleasePreview }) {
   const { outcome, validation, policies } = preview;
-  const { errors, warnings, deprecations } = validation.summary;
   return (
     <section aria-labelledby="release-check" className="card" aria-live="polite">
       <h2 id="release-check">
@@ -23,26 +23,7 @@ export function ReleasePreviewPanel({ preview }: { preview: ReleasePreview }) {
         {outcome.reason && `: ${outcome.reason}`}
       </p>
       <h3>Validation</h3>
-      <p>
-        {errors} error(s), {warnings} warning(s), {deprecations} deprecation(s)
-        {validation.blocked && ' — blocked by the project policy'}
-      </p>
-      {validation.resources.length > 0 && (
-        <ul aria-label="Validation results by resource">
-          {validation.resources.map((r) => (
-            <li key={`${r.file}/${r.resource}`}>
-              <strong>{r.resource}</strong> <code className="muted">{r.file}</code>
-              <ul>
-                {r.results.map((x, i) => (
-                  <li key={i}>
-                    {x.severity}: {x.path && <code>{x.path}</code>} {x.message}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ValidationResults validation={validation} label="Validation results by resource" />
       <h3>Policies</h3>
       <p>
         {policies.failed.length === 0
