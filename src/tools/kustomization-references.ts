@@ -151,7 +151,8 @@ export function referenceProblem(ref: KustomizationReference): string | null {
   if (remoteReference(ref.reference))
     return `${shown} is a remote reference: renderers have no network, a base holds its own files`;
   const inside = posix.normalize(posix.join(ref.dir, ref.reference));
-  if (posix.isAbsolute(ref.reference) || inside === '..' || inside.startsWith('../')) return `${shown} is outside the base`;
+  if (posix.isAbsolute(ref.reference) || inside === '..' || inside.startsWith('../'))
+    return `${shown} is outside the base`;
   return null;
 }
 

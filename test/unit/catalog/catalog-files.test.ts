@@ -25,8 +25,7 @@ describe('catalog upload files', () => {
 
   it('leaves the references of a readable base to kustomize', () => {
     const files = {
-      'kustomization.yaml':
-        'resources: [./a.yaml, missing.yaml, c/../a.yaml]\ncomponents: [c]\n',
+      'kustomization.yaml': 'resources: [./a.yaml, missing.yaml, c/../a.yaml]\ncomponents: [c]\n',
       'a.yaml': '',
       'c/kustomization.yml': 'kind: Component\n',
     };
