@@ -44,8 +44,14 @@ export function probeUnshare(): string | null {
   return null;
 }
 
-/** Go runtime messages of an allocation the address-space cap refused. */
-const OUT_OF_MEMORY = /out of memory|cannot allocate memory|failed to reserve/i;
+/** Go runtime messages of an allocation the address-space cap refused (they end the process). */
+const OUT_OF_MEMORY = /^(?:fatal error: out of memory|runtime: out of memory|fatal error: failed to reserve)/m;
+
+/**
+ * kubectl's Starlark interpreter tries to reserve 4 GiB at start and only warns when the cap refuses it (integer
+ * arithmetic of Starlark functions, which the sandbox never runs): not the user's business.
+ */
+const NOISE = /^.*Starlark failed to allocate.*\n/gm;
 
 /** Why a run failed, in a user's words: the cap it crossed, or the renderer's own message. */
 function failure(
@@ -59,7 +65,7 @@ function failure(
   if (err.signal === 'SIGXCPU' || /SIGXCPU/.test(stderr)) return `it used more than ${caps.cpuSeconds} s of CPU`;
   if (err.signal === 'SIGKILL') return `it was killed past a CPU or memory cap`;
   if (OUT_OF_MEMORY.test(stderr)) return `it used more than ${caps.memoryMiB} MiB of memory`;
-  return String(stderr || err.message)
+  return String(stderr.replace(NOISE, '') || err.message)
     .replaceAll(req.dir, '.')
     .trim()
     .slice(0, 2000);

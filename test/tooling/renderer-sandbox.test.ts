@@ -1,4 +1,6 @@
+import fs from 'node:fs/promises';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../../src/paths';
@@ -6,6 +8,7 @@ import { renderChart } from '../../src/registry/chart-render';
 import { createKubeTools } from '../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../src/tools/kustomize-build';
 import { createRenderers } from '../../src/tools/renderers';
+import { probeUnshare, runRenderer } from '../../src/tools/renderer-process';
 import { loadRendererSettings } from '../../src/config/renderers';
 import { chartTarball } from '../integration/registry/chart-push';
 
@@ -64,4 +67,22 @@ it('stops the repeat chart at the memory cap with a 422 naming it', async () => 
   });
   await expect(rendered).rejects.toThrow(/helm template failed: .*more than 1024 MiB of memory/);
   expect(Date.now() - started).toBeLessThan(10_000);
+});
+
+// Defence in depth behind the kustomization reader: where the host allows it, the renderer has no network at all, so
+// even a reference the reader let through could not reach a loopback port.
+it('runs the renderer in a network namespace of its own where the host allows one', async () => {
+  const unshare = probeUnshare();
+  if (!unshare) return console.warn('no user namespaces on this host: the network isolation is not tested');
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'netns-'));
+  try {
+    await fs.writeFile(path.join(dir, 'kustomization.yaml'), `resources: [http://127.0.0.1:${port}/x.yaml]\n`);
+    const req = { timeoutMs: 30_000, maxOutputBytes: 1 << 20, what: 'kustomize build', dir };
+    const caps = { memoryMiB: 1024, cpuSeconds: 30, unshare };
+    await expect(runRenderer(await tools.kubectl(), ['kustomize', dir], req, caps)).rejects.toThrow(
+      /connect: (?:connection refused|network is unreachable)/,
+    );
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });
