@@ -18,6 +18,8 @@ import { elapsedMs, line } from '../validate/stats';
 import { runBench } from '../run-bench';
 import { createKubeTools } from '../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../src/tools/kustomize-build';
+import { createRenderers } from '../../src/tools/renderers';
+import { loadRendererSettings } from '../../src/config/renderers';
 import { repoRoot } from '../../src/paths';
 
 const run = promisify(execFile);
@@ -196,7 +198,11 @@ async function main(): Promise<void> {
 
 /** `kubectl kustomize` of every generated folder of a clone, two at a time (the machine's cores). */
 async function kustomizeEveryFolder(clone: string): Promise<void> {
-  const kubectl = await createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') }).kubectl();
+  const tools = createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') });
+  const renderers = createRenderers(
+    tools,
+    loadRendererSettings({ RENDER_CONCURRENCY: '2', RENDER_CONCURRENCY_PER_ORG: '2' }),
+  );
   const folders: string[] = [];
   for (const tenant of await fs.readdir(path.join(clone, 'tenants')))
     for (const env of await fs.readdir(path.join(clone, 'tenants', tenant)))
@@ -209,7 +215,7 @@ async function kustomizeEveryFolder(clone: string): Promise<void> {
       const dir = folders[next++] as string;
       const files: Record<string, string> = {};
       for (const file of await fs.readdir(dir)) files[file] = await fs.readFile(path.join(dir, file), 'utf8');
-      await kustomizeBuild(kubectl, files);
+      await kustomizeBuild(renderers, 'bench', files);
     }
   };
   await Promise.all([one(), one()]);

@@ -95,7 +95,7 @@ export function registerAuth(program: Command): void {
     .action(
       act<LoginFlags>(async (rt, flags) => {
         const credentials = await signIn(rt, flags);
-        rt.store.writeCredentials(rt.contextName, credentials);
+        rt.store.writeCredentials(rt.contextName, rt.context.server, credentials);
         const signedIn = createRuntime({ context: rt.contextName, server: rt.context.server });
         const org = await chooseOrganization(signedIn, credentials, flags.organization);
         saveContext(rt, { server: rt.context.server, organization: org?.slug ?? rt.context.organization });
@@ -110,7 +110,7 @@ export function registerAuth(program: Command): void {
 
   subcommand(program, 'logout', 'End the session of the current context and forget its credentials').action(
     act(async (rt) => {
-      const credentials = rt.store.readCredentials(rt.contextName);
+      const credentials = rt.store.readCredentials(rt.contextName, rt.context.server);
       if (credentials) {
         await fetch(new URL('/api/v1/auth/logout', rt.context.server), {
           method: 'POST',
@@ -120,7 +120,7 @@ export function registerAuth(program: Command): void {
           },
         }).catch(() => undefined);
       }
-      rt.store.removeCredentials(rt.contextName);
+      rt.store.removeCredentials(rt.contextName, rt.context.server);
       rt.err.write(`signed out of context ${rt.contextName}\n`);
     }),
   );
@@ -172,7 +172,7 @@ function registerContext(program: Command): void {
         { header: 'server', value: (r) => r.server },
         { header: 'organization', value: (r) => r.organization },
         { header: 'project', value: (r) => r.project },
-        { header: 'signed in', value: (r) => (rt.store.readCredentials(r.name) ? 'yes' : 'no') },
+        { header: 'signed in', value: (r) => (rt.store.readCredentials(r.name, r.server) ? 'yes' : 'no') },
       ]);
     }),
   );
@@ -202,7 +202,8 @@ function registerContext(program: Command): void {
           name,
         );
         if (flags.organization) {
-          const credentials = rt.store.readCredentials(name);
+          const server = rt.store.read().contexts[name]?.server ?? rt.context.server;
+          const credentials = rt.store.readCredentials(name, server);
           if (credentials) await chooseOrganization(rt, credentials, flags.organization);
           saveContext(rt, { organization: flags.organization }, name);
         }

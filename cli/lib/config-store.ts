@@ -39,8 +39,17 @@ export class ConfigStore {
     return path.join(this.dir, 'config.json');
   }
 
-  credentialsFile(context: string): string {
-    return path.join(this.dir, 'credentials', `${encodeURIComponent(context)}.json`);
+  /**
+   * Credentials are kept per context and per server (as gh keeps them per host): a token is only ever read back for
+   * the server it was issued by, so `--server` or `DELIVERY_SERVER` naming another server never receives it.
+   */
+  credentialsFile(context: string, server: string): string {
+    return path.join(
+      this.dir,
+      'credentials',
+      encodeURIComponent(context),
+      `${encodeURIComponent(originOf(server))}.json`,
+    );
   }
 
   read(): CliConfig {
@@ -49,28 +58,42 @@ export class ConfigStore {
   }
 
   write(config: CliConfig): void {
-    writePrivate(this.configFile, `${JSON.stringify(config, null, 2)}\n`);
+    writePrivate(this.dir, this.configFile, `${JSON.stringify(config, null, 2)}\n`);
   }
 
-  readCredentials(context: string): Credentials | null {
-    const file = this.credentialsFile(context);
+  readCredentials(context: string, server: string): Credentials | null {
+    const file = this.credentialsFile(context, server);
     if (!fs.existsSync(file)) return null;
     return JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials;
   }
 
-  writeCredentials(context: string, credentials: Credentials): void {
-    writePrivate(this.credentialsFile(context), `${JSON.stringify(credentials, null, 2)}\n`);
+  writeCredentials(context: string, server: string, credentials: Credentials): void {
+    writePrivate(this.dir, this.credentialsFile(context, server), `${JSON.stringify(credentials, null, 2)}\n`);
   }
 
-  removeCredentials(context: string): void {
-    fs.rmSync(this.credentialsFile(context), { force: true });
+  removeCredentials(context: string, server: string): void {
+    fs.rmSync(this.credentialsFile(context, server), { force: true });
   }
 }
 
-/** Writes through a temporary file and a rename, so a crash never leaves half a file; 0600 in 0700 folders. */
-function writePrivate(file: string, text: string): void {
+/** A server as credentials are keyed: its origin (scheme, lowercase host, port), or the text when it is no URL. */
+function originOf(server: string): string {
+  return URL.canParse(server) ? new URL(server).origin : server;
+}
+
+/**
+ * Writes through a temporary file and a rename, so a crash never leaves half a file. Every folder from the config
+ * folder down is set to 0700 and the file to 0600 on every write: `mkdir`'s mode only applies to a folder it creates,
+ * so a folder that already existed (made by hand, or by an older version) stayed world-readable (issue 42).
+ */
+function writePrivate(root: string, file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    fs.chmodSync(dir, 0o700);
+    if (path.relative(root, dir) === '' || dir === path.dirname(dir)) break;
+  }
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
   fs.renameSync(tmp, file);
 }

@@ -39,7 +39,7 @@ export function createRuntime(options: GlobalOptions, env: NodeJS.ProcessEnv = p
   const fixed = options.token ?? env.DELIVERY_TOKEN;
   const tokens: TokenSource | null = fixed
     ? { token: () => Promise.resolve(fixed), refreshable: false }
-    : store.readCredentials(contextName)
+    : store.readCredentials(contextName, server)
       ? sessionTokens(new StoredSession(store, contextName, server))
       : null;
   const project = options.project ?? env.DELIVERY_PROJECT ?? stored?.project;

@@ -45,7 +45,7 @@ export class StoredSession {
   async token(force = false): Promise<string> {
     const current = this.load();
     if (!force && fresh(current)) return current.accessToken;
-    return withFileLock(this.store.credentialsFile(this.context), async () => {
+    return withFileLock(this.store.credentialsFile(this.context, this.server), async () => {
       const now = this.load();
       if (now.refreshToken !== current.refreshToken && fresh(now)) return now.accessToken;
       return (await this.refresh(now)).accessToken;
@@ -61,20 +61,24 @@ export class StoredSession {
     const body = (await res.json().catch(() => ({}))) as TokenAnswer & { error?: string };
     if (!res.ok) {
       if (res.status === 401) {
-        this.store.removeCredentials(this.context);
+        this.store.removeCredentials(this.context, this.server);
         throw new CliError(`your session ended (${body.error ?? 'refresh refused'}); run: delivery login`, EXIT.auth);
       }
       throw new ApiError(res.status, body.error ?? res.statusText);
     }
     const next = credentialsFrom(res, body, credentials.email, credentials);
     if (org) next.organizationId = org;
-    this.store.writeCredentials(this.context, next);
+    this.store.writeCredentials(this.context, this.server, next);
     return next;
   }
 
   private load(): Credentials {
-    const credentials = this.store.readCredentials(this.context);
-    if (!credentials) throw new CliError(`not signed in to context "${this.context}"; run: delivery login`, EXIT.auth);
+    const credentials = this.store.readCredentials(this.context, this.server);
+    if (!credentials)
+      throw new CliError(
+        `not signed in to ${this.server} in context "${this.context}"; run: delivery login`,
+        EXIT.auth,
+      );
     return credentials;
   }
 }

@@ -1,7 +1,7 @@
-import { posix } from 'node:path';
-import { parseYaml } from '../parse/bounded-parse';
+import { parseYamlDocumentsMerged } from '../parse/bounded-parse';
 import { InvalidInput } from '../errors';
 import { checkRepositoryPath } from '../parse/repository-path';
+import { isKustomization, KUSTOMIZATION_FILES, referenceProblems } from '../tools/kustomization-references';
 
 /** Bounds of one upload (the request schema also bounds the count and each file; the body limit bounds the total). */
 export const CATALOG_MAX_FILES = 200;
@@ -31,9 +31,6 @@ export interface StructureProblem {
   message: string;
 }
 
-/** Names kustomize reads as a folder's kustomization. */
-export const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-
 /** The manifests of a bundle: its YAML files (other files, READMEs, are stored as they are). */
 export function bundleManifests(files: Record<string, string>): string[] {
   return Object.keys(files).filter((p) => MANIFEST.test(p));
@@ -45,42 +42,27 @@ export function rootKustomization(files: Record<string, string>): string | null 
 }
 
 /**
- * What keeps a base from reaching kustomize: no kustomization at its root, or a kustomization (at any depth) the
- * bounded parser refuses or that is not a mapping. kustomize itself then judges every reference (docs/registry.md).
+ * What keeps a base from reaching kustomize: no kustomization at its root, a kustomization (at any depth) the bounded
+ * parser refuses or that is not a mapping, or a reference the one kustomization reader finds leaving the base (a
+ * remote reference or a path outside it, src/tools/kustomization-references.ts). kustomize judges the rest.
  */
 export function kustomizationProblems(files: Record<string, string>): StructureProblem[] {
   if (!rootKustomization(files)) return [{ file: 'kustomization.yaml', message: 'a base needs a kustomization.yaml' }];
   const problems: StructureProblem[] = [];
-  for (const [file, text] of Object.entries(files)) {
-    if (!KUSTOMIZATION_FILES.includes(file.slice(file.lastIndexOf('/') + 1))) continue;
-    let doc: unknown;
+  for (const file of Object.keys(files).filter(isKustomization)) {
     try {
-      doc = parseYaml(text, file);
+      const [doc] = parseYamlDocumentsMerged(files[file]!, file);
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+        problems.push({ file, message: 'a kustomization is a YAML mapping' });
     } catch (err) {
       problems.push({ file, message: `not YAML: ${(err as Error).message}` });
-      continue;
     }
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
-      problems.push({ file, message: 'a kustomization is a YAML mapping' });
-    else problems.push(...escapes(file, doc as Record<string, unknown>));
   }
-  return problems;
-}
-
-/** Remote references: kustomize's sandbox refuses them (no git, no network), with its own message. */
-const REMOTE = /^(?:[a-z][a-z0-9+.-]*:\/\/|git@|github\.com\/)/i;
-
-/**
- * kustomize loads a folder outside the kustomization's own (`resources: [../x]`, as overlays do) when it holds a
- * kustomization: on the platform's disk that would be someone else's folder. A base's folders stay inside the base.
- */
-function escapes(file: string, doc: Record<string, unknown>): StructureProblem[] {
-  const dir = posix.dirname(file);
-  return ['resources', 'bases', 'components'].flatMap((key) => {
-    const entries = Array.isArray(doc[key]) ? (doc[key] as unknown[]) : [];
-    return entries
-      .filter((e): e is string => typeof e === 'string' && !REMOTE.test(e))
-      .filter((e) => posix.isAbsolute(e) || posix.normalize(posix.join(dir, e)).startsWith('..'))
-      .map((e) => ({ file, message: `${key}: ${JSON.stringify(e)} is outside the base` }));
-  });
+  if (problems.length > 0) return problems;
+  try {
+    return referenceProblems(files);
+  } catch (err) {
+    // A plugin configuration a kustomization names that is not readable YAML.
+    return [{ file: rootKustomization(files)!, message: `not YAML: ${(err as Error).message}` }];
+  }
 }

@@ -87,8 +87,8 @@ export function createCatalogService(
     await record(trx, actor, 'upload', created);
     return created;
   };
-  const validate = (files: Record<string, string>, kubernetesVersion: string) =>
-    validateCatalogFiles(deps.validation, kind, files, kubernetesVersion, deps.buildBase);
+  const validate = (organizationId: string, files: Record<string, string>, kubernetesVersion: string) =>
+    validateCatalogFiles(deps.validation, kind, files, kubernetesVersion, (f) => deps.buildBase(organizationId, f));
   const missing = (caller: OrgCaller, name: string) =>
     notFoundInOrg(deps, caller, {
       table: 'catalog_artifacts',
@@ -109,7 +109,7 @@ export function createCatalogService(
     async upload(caller: OrgCaller, input: CatalogUpload): Promise<CatalogUploadOutcome> {
       const totalBytes = checkFiles(input.files);
       const kubernetesVersion = input.kubernetesVersion ?? NEWEST_K8S_VERSION;
-      const validation = await validate(input.files, kubernetesVersion);
+      const validation = await validate(caller.organizationId, input.files, kubernetesVersion);
       if (!validation.valid) return { stored: null, validation };
       const actor = actorOf(caller);
       const stored = await db.transaction(async (trx) => {
@@ -140,7 +140,7 @@ export function createCatalogService(
         if (err instanceof InvalidInput) invalid(err.message);
         throw err;
       }
-      const validation = await validate(input.files, kubernetesVersion);
+      const validation = await validate(actor.organizationId, input.files, kubernetesVersion);
       if (!validation.valid) invalid(refusal(validation));
       return async (trx) => {
         try {

@@ -19,8 +19,11 @@ export interface CatalogValidation {
   results: CatalogValidationResult[];
 }
 
-/** `kustomize build` of a base's files in the sandbox (src/tools/kustomize-build.ts); fails with Unprocessable. */
-export type BaseBuilder = (files: Record<string, string>) => Promise<string>;
+/**
+ * `kustomize build` of a base's files for an organization in the sandbox (src/tools/kustomize-build.ts); fails with
+ * Unprocessable (or 429/503 when the organization's or the process's renderers are busy).
+ */
+export type BaseBuilder = (organizationId: string, files: Record<string, string>) => Promise<string>;
 
 /** The name results about a base's built objects carry as their file. */
 export const BUILD_OUTPUT = 'kustomize build';
@@ -35,7 +38,7 @@ const MAX_RESULTS = 1000;
 async function sourcesOf(
   kind: CatalogKind,
   files: Record<string, string>,
-  build: BaseBuilder,
+  build: (files: Record<string, string>) => Promise<string>,
 ): Promise<{ sources: Map<string, string>; problems: StructureProblem[] }> {
   if (kind === 'manifest-bundle')
     return { sources: new Map(bundleManifests(files).map((f) => [f, files[f]!])), problems: [] };
@@ -62,7 +65,7 @@ export async function validateCatalogFiles(
   kind: CatalogKind,
   files: Record<string, string>,
   kubernetesVersion: string,
-  build: BaseBuilder,
+  build: (files: Record<string, string>) => Promise<string>,
 ): Promise<CatalogValidation> {
   const { sources, problems } = await sourcesOf(kind, files, build);
   const all: CatalogValidationResult[] = problems.map((p) => ({ ...p, severity: 'error', path: '', resource: '' }));

@@ -33,9 +33,9 @@ export const catalogModule = {
     ),
   ],
   services: {
-    catalogs: provide(['registry', 'blobs', 'kubeTools'], (deps) => {
-      const buildBase = async (files: Record<string, string>) =>
-        kustomizeBuild(await deps.kubeTools.kubectl(), files, BASE_BUILD_LIMITS);
+    catalogs: provide(['registry', 'blobs', 'renderers'], (deps) => {
+      const buildBase = (organizationId: string, files: Record<string, string>) =>
+        kustomizeBuild(deps.renderers, organizationId, files, BASE_BUILD_LIMITS);
       const catalogDeps = { ...owned(deps), validation: deps.validation, registry: deps.registry, buildBase };
       const catalogs = {
         'kustomize-base': createCatalogService(catalogDeps, 'kustomize-base'),

@@ -1,4 +1,5 @@
 import { ConfigError, type Env, readBool, readInt, readOptional, readString, readUrl } from './parse';
+import { loadRendererSettings, type RendererSettings } from './renderers';
 
 export interface RegistryConfig {
   /** REGISTRY_MAX_BYTES_PER_ORG: bytes of distinct blobs one organization's repositories may link (413 beyond). */
@@ -19,6 +20,8 @@ export interface RegistryConfig {
   helmPath?: string;
   /** KUBECTL_PATH: the kubectl whose `kubectl kustomize` builds kustomize folders (unset: the bundled one). */
   kubectlPath?: string;
+  /** RENDER_*: memory, CPU and concurrency of helm and kustomize runs (src/config/renderers.ts). */
+  renderers: RendererSettings;
   /** REGISTRY_S3_BUCKET and the rest: blobs and uploads in S3-compatible object storage; unset: under DATA_DIR. */
   objectStore: ObjectStoreConfig | undefined;
 }
@@ -72,6 +75,7 @@ export function loadRegistryConfig(env: Env): RegistryConfig {
     gcGraceSeconds: readInt(env, 'REGISTRY_GC_GRACE_SECONDS', 3600, 0, 30 * 24 * 3600),
     helmPath: env.HELM_PATH?.trim() || undefined,
     kubectlPath: env.KUBECTL_PATH?.trim() || undefined,
+    renderers: loadRendererSettings(env),
     objectStore: loadObjectStoreConfig(env),
   };
 }

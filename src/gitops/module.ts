@@ -29,8 +29,8 @@ export const gitopsModule = {
   routes: (services) => gitopsRoutes(services.gitops),
   services: {
     repositories: provide([], (core) => createRepositoryStore(core.config.gitops.repositoriesDir)),
-    sources: provide(['blobs', 'kubeTools'], (deps) =>
-      createWorkloadSources({ blobs: deps.blobs, tools: deps.kubeTools }),
+    sources: provide(['blobs', 'renderers'], (deps) =>
+      createWorkloadSources({ blobs: deps.blobs, renderers: deps.renderers }),
     ),
     commitPath: provide(['repositories', 'sources', 'governance'], (deps) =>
       commitPathDepsOf(deps, commitOperationKinds()),

@@ -4,7 +4,7 @@ import { Unprocessable } from '../errors';
 import { dumpYaml, parseJson } from '../parse/bounded-parse';
 import { findCatalogVersion } from '../catalog/catalog-repository';
 import { applyOverrides, objectsOf, type KubeObject } from '../catalog/kustomize-render';
-import type { KubeTools } from '../tools/kube-tools';
+import type { Renderers } from '../tools/renderers';
 import { kustomizeBuild } from '../tools/kustomize-build';
 import type { BlobStore } from '../registry/blob-store';
 import { renderChart } from '../registry/chart-render';
@@ -65,10 +65,10 @@ export type WorkloadSources = ReturnType<typeof createWorkloadSources>;
  * version (src/catalog) for every target, with each target's effective image tag and replicas. Identical inputs render
  * once. A missing version, or a source the renderers cannot render, answers 422.
  */
-export function createWorkloadSources(deps: { blobs: BlobStore; tools: KubeTools }) {
+export function createWorkloadSources(deps: { blobs: BlobStore; renderers: Renderers }) {
   /** A kustomize base rendered by the real kustomize, then the workload's image tag and replicas applied. */
-  async function renderBase(files: Record<string, string>, overrides: typeof CHECK_OVERRIDES) {
-    const built = await kustomizeBuild(await deps.tools.kubectl(), files);
+  async function renderBase(organizationId: string, files: Record<string, string>, overrides: typeof CHECK_OVERRIDES) {
+    const built = await kustomizeBuild(deps.renderers, organizationId, files);
     return applyOverrides(objectsOf('kustomize build output', built), overrides);
   }
 
@@ -102,7 +102,7 @@ export function createWorkloadSources(deps: { blobs: BlobStore; tools: KubeTools
      */
     async check(db: Queryable, organizationId: string, source: WorkloadSource): Promise<void> {
       if (source.kind === 'chart') await chartArchive(db, organizationId, source);
-      else await renderBase(await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
+      else await renderBase(organizationId, await baseFiles(db, organizationId, source), CHECK_OVERRIDES);
     },
 
     async render(db: Queryable, organizationId: string, model: SourceModel): Promise<Map<string, RenderedTargets>> {
@@ -123,7 +123,7 @@ export function createWorkloadSources(deps: { blobs: BlobStore; tools: KubeTools
             let rendered = memo.get(key);
             if (!rendered) {
               rendered = archive
-                ? renderChart(await deps.tools.helm(), {
+                ? renderChart(deps.renderers, organizationId, {
                     ref: `${source.name}:${source.version}`,
                     archive,
                     releaseName: w.name,
@@ -132,7 +132,7 @@ export function createWorkloadSources(deps: { blobs: BlobStore; tools: KubeTools
                     values: source.values ?? {},
                     overrides,
                   }).then(filesOf)
-                : renderBase(files ?? {}, overrides).then(filesOf);
+                : renderBase(organizationId, files ?? {}, overrides).then(filesOf);
               memo.set(key, rendered);
             }
             targets.set(`${tenant}/${env.slug}`, await rendered);

@@ -1,3 +1,5 @@
+import { ownValue } from '../parse/own-property';
+
 /**
  * A value each pattern of the request schemas accepts, for the examples of the API reference (api/openapi-examples.ts):
  * the reader sees a plausible value, and a test checks every generated example against its schema.
@@ -37,5 +39,5 @@ const LABEL = /^\^\[a-z0-9\]\(\?:\[a-z0-9\.?-\]\{0,\d+\}\[a-z0-9\]\)\?\$$/;
 const DIGITS = /^\^\[0-9\]\{1,\d+\}\$$/;
 
 export function patternExample(pattern: string): string | null {
-  return FIXED[pattern] ?? (LABEL.test(pattern) ? 'web' : DIGITS.test(pattern) ? '20' : null);
+  return ownValue(FIXED, pattern) ?? (LABEL.test(pattern) ? 'web' : DIGITS.test(pattern) ? '20' : null);
 }

@@ -1,3 +1,5 @@
+import { ownValue } from '../parse/own-property';
+
 /**
  * Request schemas constrain strings with regular expressions; a caller should not have to read one. These are the
  * patterns our schemas use, said in words. A pattern without words here falls back to its field's description.
@@ -33,7 +35,7 @@ const LABEL = /^\^\[a-z0-9\]\(\?:\[a-z0-9(\.?)-\]\{0,(\d+)\}\[a-z0-9\]\)\?\$$/;
 const DIGITS = /^\^\[0-9\]\{1,(\d+)\}\$$/;
 
 export function patternInWords(pattern: string): string | null {
-  const fixed = FIXED[pattern];
+  const fixed = ownValue(FIXED, pattern);
   if (fixed) return fixed;
   const label = LABEL.exec(pattern);
   if (label) {

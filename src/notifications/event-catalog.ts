@@ -1,4 +1,5 @@
 import { DOMAIN_EVENT, type DomainEventType } from '../events/domain-event-repository';
+import { ownValue } from '../parse/own-property';
 
 /**
  * The spec's notifiable events ("Outbound notification events"), the project webhook trigger groups, and how the
@@ -77,7 +78,7 @@ export function isEventSelector(value: string): boolean {
 
 /** Stores the canonical name of an alias, so `release.failed` and `release.fail` select the same thing. */
 export function canonicalSelector(value: string): string {
-  return ALIASES[value] ?? value;
+  return ownValue(ALIASES, value) ?? value;
 }
 
 export function selects(selectors: readonly string[], event: NotificationEvent): boolean {

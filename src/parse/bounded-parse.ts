@@ -1,4 +1,5 @@
 import { CORE_SCHEMA, dump, loadAll, YAMLException, type DumpOptions } from 'js-yaml';
+import { parseAllDocuments } from 'yaml';
 import { InvalidInput, PayloadTooLarge } from '../errors';
 import { flowDepthExceeds } from './nesting-scan';
 
@@ -86,6 +87,28 @@ export function parseYaml(text: string, what: string, limits: ParseLimits = PARS
   const docs = parseYamlDocuments(text, what, limits);
   if (docs.length > 1) refuse(what, 'holds more than one YAML document');
   return docs[0];
+}
+
+/**
+ * Every document of a YAML stream as a Go program reading it with go-yaml sees it: YAML merge keys (`<<: *base`,
+ * `<<: {a: 1}`) resolved. Only for files another program reads with merge keys (kustomization files: kustomize reads
+ * them with sigs.k8s.io/yaml over go-yaml), so that what we check is what it uses; manifests keep the core schema.
+ * The text is first held to every bound of `parseYamlDocuments` (length, depth, aliases, values), which also refuses
+ * what js-yaml cannot read; then the `yaml` package merges.
+ */
+export function parseYamlDocumentsMerged(text: string, what: string, limits: ParseLimits = PARSE_LIMITS): unknown[] {
+  parseYamlDocuments(text, what, limits);
+  const docs = parseAllDocuments(text, { merge: true, uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  try {
+    return list.map((doc) => {
+      if (doc.errors.length > 0) refuse(what, `not valid YAML (${doc.errors[0]!.message})`);
+      return doc.toJS({ maxAliasCount: limits.maxAliases }) as unknown;
+    });
+  } catch (err) {
+    if (err instanceof ParseRefused) throw err;
+    refuse(what, 'not readable YAML');
+  }
 }
 
 /** JSON text within `limits` (depth checked on the raw text, values after); a syntax error answers 400. */

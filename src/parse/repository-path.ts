@@ -23,7 +23,10 @@ export function pathProblem(path: string): string | null {
   if (path.length === 0 || path.length > MAX_PATH) return `must hold 1 to ${MAX_PATH} characters`;
   if (CONTROL.test(path) || INVISIBLE.test(path)) return 'control, bidirectional or invisible characters';
   if (path.startsWith('/') || path.includes('\\')) return "relative paths with '/' only";
-  for (const segment of path.split('/')) {
+  // Checked as written and after NFKC: a fullwidth `．．` (U+FF0E) or `．git` becomes `..` or `.git` for any program
+  // that normalizes compatibility characters (a browser's URL parser, some file systems, a later tool).
+  const segments = new Set([...path.split('/'), ...path.normalize('NFKC').split('/')]);
+  for (const segment of segments) {
     if (segment === '' || segment === '.' || segment === '..') return "relative paths without empty, '.' or '..' parts";
     if (segment.length > MAX_SEGMENT) return `a part holds at most ${MAX_SEGMENT} characters`;
     if (isDotGit(segment)) return 'the .git directory is not a repository path';

@@ -2,6 +2,7 @@ import { DEFAULT_LIMITS, manifestResources } from '../validation';
 import { POD_SPEC_PATHS } from '../validation/checks/pod-spec';
 import { formatPath, valueAt } from '../validation/field-path';
 import { isRecord, ownField, recordField, stringField, type JsonRecord } from '../validation/json';
+import { ownValue } from '../parse/own-property';
 
 /** One Kubernetes object of a manifest set, with where it came from. */
 export interface ManifestObject {
@@ -50,7 +51,7 @@ export const REPLICATED_KINDS: ReadonlySet<string> = new Set([
 
 /** Containers and init containers of a workload object (none for other kinds). */
 export function containersOf(object: ManifestObject): ContainerAt[] {
-  const specPath = POD_SPEC_PATHS[object.kind];
+  const specPath = ownValue(POD_SPEC_PATHS, String(object.kind));
   const podSpec = specPath && valueAt(object.value, specPath);
   if (!specPath || !isRecord(podSpec)) return [];
   const out: ContainerAt[] = [];

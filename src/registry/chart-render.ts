@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,8 @@ import { Unprocessable } from '../errors';
 import { dumpYaml } from '../parse/bounded-parse';
 import { applyOverrides, objectsOf, type KubeObject, type RenderOverrides } from '../catalog/kustomize-render';
 import { CHART_ARCHIVE_LIMITS, filesOfTarGz } from '../archive/tar-gz';
+import { RendererMissing } from '../tools/renderer-process';
+import type { Renderers } from '../tools/renderers';
 
 const HELM_TIMEOUT_MS = 30_000;
 const HELM_MAX_OUTPUT = 16 * 1024 * 1024;
@@ -23,21 +24,11 @@ export interface ChartRenderRequest {
   overrides: RenderOverrides;
 }
 
-function helmTemplate(helm: string, args: string[]): Promise<{ missing: boolean; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(helm, args, { timeout: HELM_TIMEOUT_MS, maxBuffer: HELM_MAX_OUTPUT }, (err, stdout, stderr) => {
-      if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') return resolve({ missing: true, stdout: '' });
-      if (err) return reject(new Unprocessable(`helm template failed: ${String(stderr).trim().slice(0, 2000)}`));
-      resolve({ missing: false, stdout });
-    });
-  });
-}
-
 /**
  * Without helm: the chart's templates that hold no template action, as they are; a chart with any templated file
  * answers 422 naming the missing renderer.
  */
-async function renderPlain(helm: string, req: ChartRenderRequest): Promise<KubeObject[]> {
+async function renderPlain(missing: string, req: ChartRenderRequest): Promise<KubeObject[]> {
   const templates = [...(await filesOfTarGz(req.archive, CHART_ARCHIVE_LIMITS))].filter(([name]) =>
     /^[^/]+\/templates\/(?:[^/]+\/)*[^_/][^/]*\.ya?ml$/.test(name),
   );
@@ -45,18 +36,23 @@ async function renderPlain(helm: string, req: ChartRenderRequest): Promise<KubeO
   if (templated.length > 0) {
     throw new Unprocessable(
       `chart ${req.ref} has templated files (${templated.slice(0, 5).join(', ')}); rendering them needs the helm ` +
-        `binary, which was not found (HELM_PATH=${helm})`,
+        `binary, which was not found (${missing})`,
     );
   }
   return templates.flatMap(([name, text]) => objectsOf(name, text.toString('utf8')));
 }
 
 /**
- * Renders a chart version for one target with `helm template` when the helm binary is present (HELM_PATH, default
- * `helm` on PATH), else its non-templated manifests; the workload's image tag and replicas are applied to the result
- * either way (docs/registry.md).
+ * Renders a chart version for one target of an organization with `helm template`, run by the sandboxed renderer
+ * (src/tools/renderers.ts: the organization's share of the queue, memory and CPU caps, no network), when the helm
+ * binary is present (HELM_PATH, default the bundled one), else its non-templated manifests; the workload's image tag
+ * and replicas are applied to the result either way (docs/registry.md).
  */
-export async function renderChart(helm: string, req: ChartRenderRequest): Promise<KubeObject[]> {
+export async function renderChart(
+  renderers: Renderers,
+  organizationId: string,
+  req: ChartRenderRequest,
+): Promise<KubeObject[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'chart-render-'));
   try {
     const values = {
@@ -66,7 +62,7 @@ export async function renderChart(helm: string, req: ChartRenderRequest): Promis
     };
     await fs.writeFile(path.join(dir, 'chart.tgz'), req.archive);
     await fs.writeFile(path.join(dir, 'values.yaml'), dumpYaml(values));
-    const { missing, stdout } = await helmTemplate(helm, [
+    const args = [
       'template',
       req.releaseName,
       path.join(dir, 'chart.tgz'),
@@ -76,8 +72,15 @@ export async function renderChart(helm: string, req: ChartRenderRequest): Promis
       req.namespace,
       '--kube-version',
       req.kubernetesVersion,
-    ]);
-    const objects = missing ? await renderPlain(helm, req) : objectsOf(`chart ${req.ref}`, stdout);
+    ];
+    let objects: KubeObject[];
+    try {
+      const bounds = { timeoutMs: HELM_TIMEOUT_MS, maxOutputBytes: HELM_MAX_OUTPUT, what: 'helm template', dir };
+      objects = objectsOf(`chart ${req.ref}`, await renderers.run('helm', organizationId, args, bounds));
+    } catch (err) {
+      if (!(err instanceof RendererMissing)) throw err;
+      objects = await renderPlain(err.message, req);
+    }
     return applyOverrides(objects, req.overrides);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { provide } from '../runtime/service-provider';
 import path from 'node:path';
 import { repoRoot } from '../paths';
 import { createKubeTools, type KubeTools } from '../tools/kube-tools';
+import { createRenderers, type Renderers } from '../tools/renderers';
 import type { BlobStore } from './blob-store';
 import { createBlobStore } from './create-blob-store';
 import { createChartCatalog, type ChartCatalog } from './chart-catalog';
@@ -16,6 +17,8 @@ declare module '../runtime/service-provider' {
     blobs: BlobStore;
     /** helm and kubectl (configured paths or .tools). */
     kubeTools: KubeTools;
+    /** helm and kustomize runs: the render queue and the sandboxed, capped process (src/tools/renderers.ts). */
+    renderers: Renderers;
     /** The organization registry behind /v2/* (src/registry). */
     registry: RegistryService;
     /** Chart metadata read from pushed charts (a manifest hook of the registry). */
@@ -40,6 +43,7 @@ export const registryModule = {
         toolsDir: path.join(repoRoot(), '.tools'),
       }),
     ),
+    renderers: provide(['kubeTools'], (deps) => createRenderers(deps.kubeTools, deps.config.registry.renderers)),
     registry: provide(['blobs'], (deps) =>
       createRegistryService({ db: deps.db, audit: deps.audit, blobs: deps.blobs, config: deps.config.registry }),
     ),

@@ -1,14 +1,13 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Unprocessable } from '../errors';
+import { referenceProblems } from './kustomization-references';
+import type { RunBounds } from './renderer-process';
+import type { Renderers } from './renderers';
 
 /** Time and output bounds of one build; the defaults are the delivery renderer's. */
-export interface BuildLimits {
-  timeoutMs: number;
-  maxOutputBytes: number;
-}
+export type BuildLimits = RunBounds;
 
 const RENDER_LIMITS: BuildLimits = { timeoutMs: 30_000, maxOutputBytes: 16 * 1024 * 1024 };
 
@@ -20,28 +19,21 @@ function safeRelative(file: string): string | null {
     : null;
 }
 
-/** Why a build failed, in a user's words: the limit it crossed, or kustomize's own message. */
-function failure(err: Error & { code?: unknown; killed?: boolean }, stderr: string, dir: string, limits: BuildLimits) {
-  if (err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return `its output exceeds ${limits.maxOutputBytes} bytes`;
-  if (err.killed) return `it ran longer than ${limits.timeoutMs / 1000} s`;
-  return String(stderr || err.message)
-    .replaceAll(dir, '.')
-    .trim()
-    .slice(0, 2000);
-}
-
 /**
- * `kubectl kustomize` (kustomize v5) of a folder given as files, in a sandbox: a temporary folder holding only those
- * files, removed afterwards; no PATH (so no git for remote bases, no exec of anything by name) and an unreachable
- * proxy (so no HTTP fetch); none of `--enable-alpha-plugins`, `--enable-exec` or `--enable-helm` (so no plugin,
- * KRM function or chart inflation runs); killed after `timeoutMs`, refused beyond `maxOutputBytes` of output. A
- * kustomization can only use its own files. A failed build answers 422 with kustomize's message or the limit.
+ * `kubectl kustomize` (kustomize v5) of a folder given as files, for an organization: first the one kustomization
+ * reader refuses any remote reference or path outside the files (also for a base stored before that rule), then the
+ * files are written to a temporary folder, removed afterwards, and built by the sandboxed renderer
+ * (src/tools/renderers.ts: queue, memory, CPU, no network); none of `--enable-alpha-plugins`, `--enable-exec` or
+ * `--enable-helm` (so no plugin, KRM function or chart inflation runs). A refused or failed build answers 422.
  */
 export async function kustomizeBuild(
-  kubectl: string,
+  renderers: Renderers,
+  organizationId: string,
   files: Record<string, string>,
   limits: BuildLimits = RENDER_LIMITS,
 ): Promise<string> {
+  const refused = referenceProblems(files)[0];
+  if (refused) throw new Unprocessable(`kustomize build refused: ${refused.file}: ${refused.message}`);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kustomize-'));
   try {
     for (const [file, text] of Object.entries(files)) {
@@ -50,18 +42,10 @@ export async function kustomizeBuild(
       await fs.mkdir(path.dirname(path.join(dir, relative)), { recursive: true });
       await fs.writeFile(path.join(dir, relative), text);
     }
-    return await new Promise<string>((resolve, reject) => {
-      const proxy = 'http://127.0.0.1:9';
-      const env = { PATH: '', HOME: dir, HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy };
-      execFile(
-        kubectl,
-        ['kustomize', dir],
-        { timeout: limits.timeoutMs, maxBuffer: limits.maxOutputBytes, env, killSignal: 'SIGKILL' },
-        (err, stdout, stderr) => {
-          if (err) return reject(new Unprocessable(`kustomize build failed: ${failure(err, stderr, dir, limits)}`));
-          resolve(stdout);
-        },
-      );
+    return await renderers.run('kubectl', organizationId, ['kustomize', dir], {
+      ...limits,
+      what: 'kustomize build',
+      dir,
     });
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { NotFound } from '../../../src/errors';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { paramOf } from '../../request';
+import { ownValue } from '../../../src/parse/own-property';
 
 /**
  * The API reference at /api/docs: Swagger UI (swagger-ui-dist, served from node_modules, no CDN) over
@@ -66,7 +67,7 @@ function send(ctx: AppContext, type: string, body: string | Buffer): void {
 export function apiDocsRoutes(): RouteDef[] {
   const contents = new Map<string, Buffer>();
   const read = (name: string) => {
-    const asset = ASSETS[name];
+    const asset = ownValue(ASSETS, name);
     if (!asset) throw new NotFound('not found');
     const cached = contents.get(name) ?? fs.readFileSync(asset.file);
     contents.set(name, cached);

@@ -7,6 +7,7 @@ import { checkObjectMeta } from './object-meta';
 import type { RuleCheck, RuleContext } from './rule-context';
 import { checkService } from './service';
 import { checkRollingUpdate, checkWorkload } from './workloads';
+import { ownValue } from '../../parse/own-property';
 
 /** Rules of one kind beyond ObjectMeta; the table in schemas/k8s/api-server-rules.md lists them with their sources. */
 const KIND_RULES: Record<string, readonly RuleCheck[]> = {
@@ -55,6 +56,6 @@ export function checkApiServerRules(
   const ctx: RuleContext = { results, resource, minor: minorOf(version) };
   checkObjectMeta(object, kind, ctx);
   if (!builtin) return;
-  const rules = KIND_RULES[kind];
+  const rules = ownValue(KIND_RULES, kind);
   if (rules) for (const rule of rules) rule(object, ctx);
 }

@@ -1,4 +1,5 @@
 import { QUANTITY } from '../registry/formats';
+import { ownValue } from '../../parse/own-property';
 
 const DECIMAL_EXPONENT: Record<string, number> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_POWER: Record<string, number> = { K: 10, M: 20, G: 30, T: 40, P: 50, E: 60 };
@@ -13,7 +14,7 @@ export function quantityValue(raw: unknown): number | undefined {
   const m = QUANTITY.exec(raw);
   if (!m) return undefined;
   const [, number = '', binary, decimal, exponent] = m;
-  if (binary !== undefined) return Number(number) * 2 ** (BINARY_POWER[binary] ?? 0);
-  const exp = decimal !== undefined ? (DECIMAL_EXPONENT[decimal] ?? 0) : Number(exponent ?? 0);
+  if (binary !== undefined) return Number(number) * 2 ** (ownValue(BINARY_POWER, binary) ?? 0);
+  const exp = decimal !== undefined ? (ownValue(DECIMAL_EXPONENT, decimal) ?? 0) : Number(exponent ?? 0);
   return Number(`${number}e${exp}`);
 }

@@ -5,6 +5,7 @@ import { checkLabelSelector, isEmptySelector, selectorMatches } from './label-se
 import { checkAnnotations, checkLabels } from './object-meta';
 import { checkPodSpec, checkRestartPolicy } from './pod-spec';
 import { invalid, nonNegative, type RuleContext } from './rule-context';
+import { ownValue } from '../../parse/own-property';
 
 interface WorkloadShape {
   /** Path of the pod template (PodTemplateSpec), for Pod the object itself. */
@@ -88,7 +89,7 @@ function at(object: unknown, path: readonly PathSegment[]): unknown {
 function checkSelector(kind: string, spec: JsonRecord, templateLabels: JsonRecord | undefined, ctx: RuleContext): void {
   const selector = ownField(spec, 'selector');
   if (!isRecord(selector)) return;
-  if (SHAPES[kind]?.selector === 'map') {
+  if (ownValue(SHAPES, kind)?.selector === 'map') {
     const matches = Object.entries(selector).every(([key, value]) => templateLabels?.[key] === value);
     if (!matches) invalid(ctx, TEMPLATE_LABELS, templateLabels ?? {}, ['`selector` does not match template `labels`']);
     return;
@@ -106,8 +107,8 @@ function checkSelector(kind: string, spec: JsonRecord, templateLabels: JsonRecor
  * counts, and a selector that selects the template's own pods.
  */
 export function checkWorkload(object: JsonRecord, kind: string, ctx: RuleContext): void {
-  const shape = SHAPES[kind];
-  const paths = PATHS[kind];
+  const shape = ownValue(SHAPES, kind);
+  const paths = ownValue(PATHS, kind);
   if (!shape || !paths) return;
   const template = shape.template.length === 0 ? object : at(object, shape.template);
   if (!isRecord(template)) return;

@@ -2,6 +2,7 @@ import { formatPath, valueAt, type PathSegment } from '../field-path';
 import { arrayField, isRecord, recordField, stringField } from '../json';
 import type { ValidationResult } from '../types';
 import { POD_SPEC_PATHS } from './pod-spec';
+import { ownValue } from '../../parse/own-property';
 
 /** Run-to-completion pods are not probed for liveness or readiness as a rule. */
 const NO_PROBES_EXPECTED = new Set(['Job', 'CronJob', 'PodTemplate']);
@@ -19,7 +20,7 @@ function imageTag(image: string): { tag: string; pinned: boolean } {
  * resource requests and limits on every container, liveness and readiness probes on long-running ones.
  */
 export function bestPracticeResults(object: unknown, kind: string, resource: string): ValidationResult[] {
-  const specPath = POD_SPEC_PATHS[kind];
+  const specPath = ownValue(POD_SPEC_PATHS, kind);
   const podSpec = specPath && valueAt(object, specPath);
   if (!specPath || !isRecord(podSpec)) return [];
   const results: ValidationResult[] = [];

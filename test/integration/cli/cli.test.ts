@@ -7,6 +7,7 @@ import { makeProject } from '../gitops/gitops-harness';
 import { awayFromStepEdge, totp } from '../identity/identity-harness';
 import { releaseClient } from '../releases/release-harness';
 import { cliRunner } from './cli-harness';
+import { ConfigStore } from '../../../cli/lib/config-store';
 
 /**
  * The `delivery` command against the real platform: login with MFA (password and code on stdin), a release followed
@@ -75,7 +76,10 @@ describe('delivery CLI', () => {
       expect.stringContaining(`signed in to ${platform.url} as ${member.user.email}`),
     ]);
     expect(login.stderr).toContain(`organization ${org.org.slug}, member`);
-    const credentials = path.join(cli.configDir, 'credentials', 'default.json');
+    const credentials = new ConfigStore(cli.configDir).credentialsFile('default', platform.url);
+    expect(credentials).toBe(
+      path.join(cli.configDir, 'credentials', 'default', `${encodeURIComponent(new URL(platform.url).origin)}.json`),
+    );
     expect(fs.statSync(credentials).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(credentials, 'utf8')).toContain('refreshToken');
 

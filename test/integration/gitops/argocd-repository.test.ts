@@ -12,7 +12,6 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { argoProblems, isArgoFile } from '../../helpers/argocd-validation';
-import { createKubeTools } from '../../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../../src/tools/kustomize-build';
 import { repoRoot } from '../../../src/paths';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
@@ -104,8 +103,6 @@ describe('a repository a real Argo CD can run', () => {
   });
 
   it('builds every generated folder with the real kustomize, its output valid for the environment version', async () => {
-    const tools = createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') });
-    const kubectl = await tools.kubectl();
     const repo = await clone();
     const folders = new Set([...repo.files.keys()].filter((f) => f.startsWith('tenants/')).map(path.dirname));
     expect([...folders].sort()).toEqual(['tenants/acme/dev/web', 'tenants/acme/prod/web']);
@@ -113,7 +110,7 @@ describe('a repository a real Argo CD can run', () => {
       const files = Object.fromEntries(
         [...repo.files].filter(([f]) => path.dirname(f) === folder).map(([f, t]) => [path.basename(f), t]),
       );
-      const built = await kustomizeBuild(kubectl, files);
+      const built = await kustomizeBuild(platform.services.renderers, 'test', files);
       expect(built).toContain('kind: Deployment');
       const version = folder.includes('/dev/') ? '1.27' : '1.31';
       const result = platform.services.validation.validate(built, version, { bestPractices: false });

@@ -62,6 +62,15 @@ function wrongType(s: Schema): unknown {
   }
 }
 
+/** Files of an upload whose kustomization reaches out in the spellings kustomize accepts. */
+const HOSTILE_FILES = {
+  'kustomization.yaml':
+    'Resources: [http://127.0.0.1:9/x.yaml]\n<<: {resources: [../../x]}\nRESOURCES: [git::https://127.0.0.1/a/b]\n',
+  Kustomization: 'reſources: [HTTP://localhost:9/x.yaml]\n',
+  'x/kustomization.yml':
+    'components: [//127.0.0.1/c]\nconfigMapGenerator: [{name: g, files: [k=../../../etc/hostname]}]\n',
+};
+
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 /**
@@ -108,6 +117,13 @@ export function hostileBodies(schemaId: string | undefined, bodyLimit: number): 
       true,
     ],
     ['an array', '[]', true],
+    // Issue 42: uploaded configuration whose keys kustomize reads case-insensitively and through merge keys, naming
+    // URLs (a loopback port scan) and folders outside the base; every object-typed property gets these files.
+    [
+      'URL-like and case-variant keys in uploaded configuration',
+      withEach((s) => (typeOf(s) === 'object' ? HOSTILE_FILES : sample(s))),
+      has('object'),
+    ],
     ['a bare string', '"hostile"', true],
     ['oversize', JSON.stringify({ ...base, [firstProp]: 'x'.repeat(bodyLimit + 1) }), true],
   ];

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { twoOrgs } from './two-orgs';
 import { DEPLOYMENT, SERVICE } from './catalog-manifests';
 
@@ -213,13 +215,48 @@ describe('the sandboxed kustomize build of an upload', () => {
   it('refuses a remote base: neither git nor HTTP reaches out', async () => {
     const remote = 'https://github.com/kubernetes-sigs/kustomize//examples/helloWorld?ref=v5.0.0';
     const message = await refusal('1.0.0', { 'kustomization.yaml': `resources:\n  - ${remote}\n` });
-    expect(message).toMatch(/^kustomize build failed: .*proxyconnect tcp: dial tcp 127\.0\.0\.1:9/);
-    expect(message).toContain("no 'git' program on path");
+    expect(message).toBe(
+      `resources: ${JSON.stringify(remote)} is a remote reference: renderers have no network, a base holds its own files`,
+    );
   });
 
-  it("refuses a folder outside the base (kustomize would load another folder of the platform's disk)", async () => {
-    const files = { 'kustomization.yaml': 'resources: [app]\n', 'app/kustomization.yaml': 'resources: [../../x]\n' };
-    expect(await refusal('1.1.0', files)).toBe('resources: "../../x" is outside the base');
+  // Issue 42 M2: a loopback URL was fetched (201, its content in the preview), and open and closed ports answered
+  // different messages; now any URL-like reference, in any spelling, is refused before kustomize runs.
+  it('refuses loopback URLs in any spelling with one message whatever the port (no port scanner)', async () => {
+    const server = http.createServer((_, res) => res.end('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leak}\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const answers: string[] = [];
+      for (const [i, url] of [
+        `http://127.0.0.1:${port}/x.yaml`,
+        'http://127.0.0.1:9/x.yaml',
+        `HTTP://localhost:${port}/x.yaml`,
+      ].entries()) {
+        const message = await refusal(`1.2.${i}`, { 'kustomization.yaml': `resources:\n  - ${url}\n` });
+        answers.push(message.replace(JSON.stringify(url), '<url>'));
+      }
+      expect(answers).toEqual(
+        Array(3).fill('resources: <url> is a remote reference: renderers have no network, a base holds its own files'),
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  // Issue 42 M3: `Resources:` (kustomize folds field names) and merge keys slipped past the outside-the-base check.
+  it('refuses a folder outside the base however the kustomization spells the field', async () => {
+    const app = (kustomization: string) => ({
+      'kustomization.yaml': 'resources: [app]\n',
+      'app/kustomization.yaml': kustomization,
+    });
+    expect(await refusal('1.3.0', app('Resources: [../../x]\n'))).toBe('resources: "../../x" is outside the base');
+    expect(await refusal('1.3.1', app('<<: {resources: [../../x]}\n'))).toBe(
+      'resources: "../../x" is outside the base',
+    );
+    expect(await refusal('1.3.2', app('resources: [a.yaml]\ntransformers: [../../t]\n'))).toBe(
+      'transformers: "../../t" is outside the base',
+    );
   });
 
   it('refuses exec plugins, KRM functions and helm chart inflation', async () => {
@@ -237,8 +274,10 @@ describe('the sandboxed kustomize build of an upload', () => {
     expect(await refusal('2.0.0', { 'kustomization.yaml': 'generators: [gen.yaml]\n', 'gen.yaml': generator })).toMatch(
       /external plugins disabled/,
     );
-    const chart = 'helmCharts:\n  - name: minecraft\n    repo: https://itzg.github.io/minecraft-server-charts\n';
+    const chart = 'helmCharts:\n  - name: minecraft\n';
     expect(await refusal('2.0.1', { 'kustomization.yaml': chart })).toMatch(/must specify --enable-helm/);
+    const remote = `${chart}    repo: https://itzg.github.io/minecraft-server-charts\n`;
+    expect(await refusal('2.0.2', { 'kustomization.yaml': remote })).toMatch(/^repo: .* is a remote reference/);
   });
 
   it('refuses a base whose build output passes 4 MiB (a small base multiplied by overlays)', async () => {

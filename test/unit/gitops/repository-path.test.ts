@@ -52,4 +52,15 @@ describe('the repository path rule', () => {
       'invalid file path "base/.git/hooks/post-checkout"',
     );
   });
+
+  // Issue 42 (Low): fullwidth dots (U+FF0E) are `..` once NFKC-normalized, as a browser's URL parser and other tools
+  // normalize them; bundle files and the files API took them.
+  it.each(['\uff0e\uff0e/x.yaml', 'a/\uff0e\uff0e/b.yaml', '\uff0e/x.yaml', '\uff0egit/config', 'a/\uff0e\uff0e'])(
+    'refuses %j, which is a dot segment or .git after NFKC, in every entry point',
+    (path) => {
+      expect(pathProblem(path)).not.toBeNull();
+      expect(() => checkFiles({ [path]: 'x' })).toThrow('invalid file path');
+      expect(() => checkPath(path)).toThrow('invalid path');
+    },
+  );
 });
