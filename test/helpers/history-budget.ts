@@ -18,6 +18,13 @@ export async function runHistoryLengths(client: Client, workflowId: string, firs
   }
 }
 
+/** The largest run of a workflow id (following continue-as-new), printed with the number of runs under `label`. */
+export async function largestRun(client: Client, workflowId: string, firstRunId: string, label: string) {
+  const runs = await runHistoryLengths(client, workflowId, firstRunId);
+  process.stdout.write(`${label}: ${runs.length} runs, largest ${Math.max(...runs)} events\n`);
+  return Math.max(...runs);
+}
+
 const { EventType } = temporal.api.enums.v1;
 /** A workflow or activity task in flight: the run is not idle yet. */
 const BUSY = new Set<number>([
