@@ -15,6 +15,10 @@ export interface RunningServer {
 export async function listen(app: Koa<AppState>, host: string, port: number, readiness: Readiness, log: Logger) {
   const server = http.createServer(app.callback());
   server.headersTimeout = 30_000;
+  // Idle keep-alive connections outlive the clients' and load balancers' own idle timeouts (undici 4 s, AWS ALB 60 s):
+  // a client then always closes first. With Node's 5 s default, a client busy past its own timer reused a socket the
+  // server had just closed, and its request failed with ECONNRESET.
+  server.keepAliveTimeout = 65_000;
   server.requestTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import nodeHttp from 'node:http';
 import { routeTable } from '../../../api/route-table';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
@@ -18,6 +19,20 @@ describe('probes', () => {
     const ready = await http.get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({ status: 'ready' });
+  });
+
+  it('keeps idle connections longer than clients and load balancers do (65 s), so a client always closes first', async () => {
+    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+      const agent = new nodeHttp.Agent({ keepAlive: true });
+      nodeHttp
+        .get(`${platform.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          agent.destroy();
+          resolve(res.headers['keep-alive']);
+        })
+        .on('error', reject);
+    });
+    expect(keepAlive).toBe('timeout=65');
   });
 
   it('serves Prometheus metrics labelled by route template', async () => {
