@@ -164,7 +164,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         { key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Validating' },
       ],
       summary: `release ${row.title}`,
-      details: `Release \`${row.id}\` (API: \`GET /api/v1/releases/${row.id}\`)`,
+      details: `Release \`${row.id}\` (API: \`GET /api/v2/releases/${row.id}\`)`,
     });
     await markReleaseWorkflowStarted(db, row.id);
   }

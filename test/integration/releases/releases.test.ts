@@ -87,6 +87,12 @@ describe('a release of a project that auto-deploys', () => {
     expect(healthy.body.status).toBe('Healthy');
     expect(healthy.body.sync).toEqual({ status: 'Synced', health: 'Healthy' });
 
+    // Ops reach the release from its workflow in the Temporal UI: the details name a route that answers.
+    const described = await platform.services.temporal.workflow.getHandle(created.body.workflowId).describe();
+    const route = /GET (\/api\/\S+)`/.exec((await described.staticDetails()) ?? '')?.[1];
+    expect(route).toBe(`/api/v2/releases/${created.body.id}`);
+    expect((await api.http.get(route!, { token: owner })).status).toBe(200);
+
     // The audit chain of the release shares projectId, and every entry from the commit on its SHA.
     const audit = await api.http.get<{ items: { action: string; projectId: string; gitCommitSha: string | null }[] }>(
       `/api/v2/audit-logs?resourceType=release&resourceId=${created.body.id}&limit=100`,
