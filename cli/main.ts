@@ -8,7 +8,7 @@ import { registerMachineAccess } from './commands/machine-access';
 import { registerProjectViews } from './commands/project-views';
 import { registerPromotions } from './commands/promotions';
 import { registerReleases } from './commands/releases';
-import { registerValidate } from './commands/validate';
+import { registerValidate, runValidate } from './commands/validate';
 
 /** The `delivery` program: every command, the global options, exit codes in the help. */
 export function program(): Command {
@@ -36,6 +36,9 @@ DELIVERY_CONFIG_DIR, NO_COLOR. See docs/cli.md.`,
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Every argument after `validate` is the validator's own: the program would read its `-o junit` as the global
+  // output option (and refuse `junit`).
+  if (argv[0] === 'validate') return runValidate(argv.slice(1));
   try {
     await program().parseAsync(argv, { from: 'user' });
   } catch (err) {

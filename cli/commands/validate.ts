@@ -16,6 +16,17 @@ function packageRoot(): string {
  * offline. The compiled validator (after `npm run build`) is used when present, else the sources through the same
  * bundle cache as this command.
  */
+export function runValidate(args: string[]): void {
+  const root = packageRoot();
+  const compiled = path.join(root, 'dist', 'src', 'validation', 'cli.js');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launcher is plain JavaScript
+  const launcher = require(path.join(root, 'bin', 'launch.js')) as { bundled(entry: string): string };
+  const entry = fs.existsSync(compiled) ? compiled : launcher.bundled('src/validation/cli.ts');
+  const child = spawnSync(process.execPath, [entry, ...args], { stdio: 'inherit' });
+  process.exitCode = child.status ?? 2;
+}
+
+/** Listed in `delivery --help`; `main` hands `delivery validate ...` to runValidate before the program parses it. */
 export function registerValidate(program: Command): void {
   subcommand(
     program,
@@ -26,13 +37,5 @@ export function registerValidate(program: Command): void {
     .allowUnknownOption(true)
     .helpOption(false)
     .argument('[args...]')
-    .action((args: string[]) => {
-      const root = packageRoot();
-      const compiled = path.join(root, 'dist', 'src', 'validation', 'cli.js');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the launcher is plain JavaScript
-      const launcher = require(path.join(root, 'bin', 'launch.js')) as { bundled(entry: string): string };
-      const entry = fs.existsSync(compiled) ? compiled : launcher.bundled('src/validation/cli.ts');
-      const child = spawnSync(process.execPath, [entry, ...args], { stdio: 'inherit' });
-      process.exitCode = child.status ?? 2;
-    });
+    .action(runValidate);
 }

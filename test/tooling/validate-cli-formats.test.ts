@@ -184,3 +184,15 @@ describe('sarif', () => {
     expect(run.status).toBe(0);
   });
 });
+
+describe('`delivery validate` is delivery-validate', () => {
+  // Its own options reach the validator: `-o` is not taken for the `delivery` program's global output option.
+  const bin = path.join(repoRoot(), 'bin', 'delivery.js');
+  it.each(['json', 'junit', 'tap', 'sarif', 'text'])('-o %s gives the same bytes and exit code', (format) => {
+    const direct = cli(['-o', format, ...ARGS]);
+    const alias = cli(['validate', '-o', format, ...ARGS], { command: bin });
+    expect([alias.status, alias.stderr]).toEqual([direct.status, direct.stderr]);
+    expect(alias.stdout).toBe(direct.stdout);
+    expect(direct.stdout.length).toBeGreaterThan(100);
+  });
+});

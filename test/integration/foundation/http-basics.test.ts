@@ -22,13 +22,13 @@ describe('probes', () => {
   });
 
   it('keeps idle connections longer than clients and load balancers do (65 s), so a client always closes first', async () => {
-    const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    const keepAlive = await new Promise<string>((resolve, reject) => {
       const agent = new nodeHttp.Agent({ keepAlive: true });
       nodeHttp
         .get(`${platform.url}/healthz`, { agent }, (res) => {
           res.resume();
           agent.destroy();
-          resolve(res.headers['keep-alive']);
+          resolve(String(res.headers['keep-alive']));
         })
         .on('error', reject);
     });
