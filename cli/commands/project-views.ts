@@ -82,32 +82,45 @@ export function registerProjectViews(program: Command): void {
       'only one kind of difference (image, replicas, variables, resources, manifests, application)',
     )
     .option('--all', 'also list pairs without differences')
+    .option('--exit-code', `exit ${EXIT.differences} when there are differences, 0 when there are none`)
     .action(
-      act<{ from: string; to: string; tenant?: string; service?: string; type?: string; all?: boolean }>(
-        async (rt, flags) => {
-          const query: CompareQueryRequest = {
-            from: flags.from,
-            to: flags.to,
-            tenant: flags.tenant,
-            service: flags.service,
-            type: flags.type as CompareQueryRequest['type'],
-            changedOnly: flags.all ? 'false' : 'true',
-          };
-          const answer = await rt.api.get<{ items: CompareItem[] }>(`/api/v2/projects/${enc(rt.project())}/compare`, {
-            ...query,
-          });
-          if (rt.output !== 'table') return printValue(rt.out, rt.output, answer);
-          if (answer.items.length === 0) rt.out.write(`no differences between ${flags.from} and ${flags.to}\n`);
-          for (const item of answer.items) {
-            rt.out.write(`${paint(rt.out, 'bold', `${item.tenant}/${item.service}`)}\n`);
-            if (item.differences.length === 0) rt.out.write('  (same)\n');
-            for (const d of item.differences) {
-              if (d.diff !== undefined) rt.out.write(`  ${d.type}:\n${indent(d.diff)}`);
-              else rt.out.write(`  ${d.type}: ${JSON.stringify(d.from)} -> ${JSON.stringify(d.to)}\n`);
-            }
+      act<{
+        from: string;
+        to: string;
+        tenant?: string;
+        service?: string;
+        type?: string;
+        all?: boolean;
+        exitCode?: boolean;
+      }>(async (rt, flags) => {
+        const query: CompareQueryRequest = {
+          from: flags.from,
+          to: flags.to,
+          tenant: flags.tenant,
+          service: flags.service,
+          type: flags.type as CompareQueryRequest['type'],
+          changedOnly: flags.all ? 'false' : 'true',
+        };
+        const answer = await rt.api.get<{ items: CompareItem[] }>(`/api/v2/projects/${enc(rt.project())}/compare`, {
+          ...query,
+        });
+        const differ = answer.items.some((item) => item.differences.length > 0);
+        const code = flags.exitCode && differ ? EXIT.differences : EXIT.ok;
+        if (rt.output !== 'table') {
+          printValue(rt.out, rt.output, answer);
+          return code;
+        }
+        if (answer.items.length === 0) rt.out.write(`no differences between ${flags.from} and ${flags.to}\n`);
+        for (const item of answer.items) {
+          rt.out.write(`${paint(rt.out, 'bold', `${item.tenant}/${item.service}`)}\n`);
+          if (item.differences.length === 0) rt.out.write('  (same)\n');
+          for (const d of item.differences) {
+            if (d.diff !== undefined) rt.out.write(`  ${d.type}:\n${indent(d.diff)}`);
+            else rt.out.write(`  ${d.type}: ${JSON.stringify(d.from)} -> ${JSON.stringify(d.to)}\n`);
           }
-        },
-      ),
+        }
+        return code;
+      }),
     );
 
   subcommand(program, 'bulk-update', 'Set one workload tag on tenant/environment pairs in one commit', [
@@ -135,7 +148,10 @@ export function registerProjectViews(program: Command): void {
           ...(flags.message ? { message: flags.message } : {}),
         };
         const path = `/api/v2/projects/${enc(rt.project())}/bulk-update${flags.preview ? '/preview' : ''}`;
-        printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await rt.api.post(path, body));
+        const answer = await rt.api.post<{ commit?: string | null }>(path, body);
+        printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
+        // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update.
+        return !flags.preview && answer.commit === null ? EXIT.nothingDone : EXIT.ok;
       }),
     );
 

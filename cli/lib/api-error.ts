@@ -8,6 +8,10 @@ export const EXIT = {
   timeout: 3,
   /** Not signed in, or the credentials expired or were revoked. */
   auth: 4,
+  /** `compare --exit-code` found differences (as `git diff --exit-code` and `argocd app diff` tell a pipeline). */
+  differences: 5,
+  /** The command was accepted but changed nothing (a bulk update whose every pair is pinned). */
+  nothingDone: 6,
 } as const;
 
 /** A failure with the message the user sees and the process's exit code. */

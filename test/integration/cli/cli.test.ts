@@ -8,6 +8,7 @@ import { awayFromStepEdge, totp } from '../identity/identity-harness';
 import { releaseClient } from '../releases/release-harness';
 import { cliRunner } from './cli-harness';
 import { ConfigStore } from '../../../cli/lib/config-store';
+import { pinTarget } from '../../../src/pins/pin-repository';
 
 /**
  * The `delivery` command against the real platform: login with MFA (password and code on stdin), a release followed
@@ -236,6 +237,52 @@ describe('delivery CLI', () => {
     });
     expect(refused.code).toBe(4);
   }, 60_000);
+
+  it('tells a pipeline apart: compare --exit-code exits 5 on differences, a bulk update that commits nothing exits 6', async () => {
+    const owner = org.members.owner!.token;
+    const key = await api.http.post<{ key: string }>('/api/v2/projects/shop/api-keys', {
+      token: owner,
+      body: { name: 'pipeline', scopes: ['read', 'write'] },
+    });
+    const env = { DELIVERY_TOKEN: key.body.key, DELIVERY_CONFIG_DIR: path.join(cli.configDir, 'ci-empty') };
+    const bulk = (tag: string) =>
+      cli.run(['bulk-update', '-p', 'shop', '--workload', 'web', '--pairs', 'acme:dev', '--tag', tag, '-o', 'json'], {
+        env,
+      });
+    const updated = await bulk('7.7.7');
+    expect([updated.code, updated.stderr]).toEqual([0, '']);
+    expect((JSON.parse(updated.stdout) as { commit: string }).commit).toMatch(/^[0-9a-f]{40}$/);
+
+    const compare = (to: string, extra: string[] = []) =>
+      cli.run(['compare', '-p', 'shop', '--from', 'dev', '--to', to, '--type', 'image', ...extra], { env });
+    const listed = await compare('prod');
+    expect([listed.code, listed.stdout]).toEqual([0, expect.stringContaining('7.7.7')]);
+    expect((await compare('prod', ['--exit-code'])).code).toBe(5);
+    expect((await compare('dev', ['--exit-code'])).code).toBe(0);
+
+    // A pin as a rollback leaves it: the bulk update skips the pair and commits nothing.
+    const project = await platform.services
+      .db('projects')
+      .where({ slug: 'shop' })
+      .first<{ id: string; organization_id: string }>();
+    await pinTarget(platform.services.db, {
+      organization_id: project.organization_id,
+      project_id: project.id,
+      tenant_id: tenants.acme!,
+      tenant_slug: 'acme',
+      environment: 'dev',
+      reason: 'rolled back',
+      release_id: null,
+      pinned_by: null,
+      pinned_by_actor: 'test',
+    });
+    const skipped = await bulk('8.8.8');
+    expect(skipped.code).toBe(6);
+    expect(JSON.parse(skipped.stdout)).toMatchObject({
+      commit: null,
+      message: 'every pair is pinned: nothing committed',
+    });
+  });
 
   it('shows the validation result of a release its validation blocks (422, nothing created), and exits 1', async () => {
     await makeProject(platform, org.members.owner!.token, 'broken', ['acme'], {
