@@ -11,7 +11,17 @@ import { ErrorNote } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { UnifiedDiff } from '../../components/unified-diff';
 
-const DIFF_TYPES = ['image', 'replicas', 'variables', 'resources', 'manifests', 'application'] as const;
+const DIFF_TYPES = [
+  'image',
+  'replicas',
+  'variables',
+  'resources',
+  'chart-versions',
+  'helm-values',
+  'overlays',
+  'manifests',
+  'application',
+] as const;
 type DiffType = (typeof DIFF_TYPES)[number];
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
