@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     };
     const actors: Record<string, Filter> = {
       'actor (email)': async (i) => ({ actor: `user${(i * 7) % FILL.users}@example.test` }),
+      'actor (rare, ~80 entries)': async (i) => ({ actor: `rare${i % 10}@example.test` }),
       'actor (user id)': async (i) => ({ actor: await userIdOf(db, (i * 7) % FILL.users) }),
       'actor (service account)': async (i) => ({ actor: `sa-${i % FILL.serviceAccounts}` }),
     };
