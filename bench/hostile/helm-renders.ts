@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createKubeTools } from '../../src/tools/kube-tools';
 import { repoRoot } from '../../src/paths';
-import { chartTarball } from '../../test/integration/registry/chart-push';
+import { gzipSync } from 'node:zlib';
+import tar from 'tar-stream';
 import { apiCaller } from '../api-call';
 import { makeShopProject } from '../shop-project';
 
@@ -37,10 +38,25 @@ export async function measuredHelm(): Promise<{ helmPath: string; peaksKiB(): nu
   };
 }
 
+/** A chart archive as `helm package` lays it out: `<name>/Chart.yaml`, `values.yaml` and the templates given. */
+async function chartArchive(name: string, templates: Record<string, string>): Promise<Buffer> {
+  const pack = tar.pack();
+  const files = {
+    'Chart.yaml': `apiVersion: v2\nname: ${name}\nversion: 0.1.0\n`,
+    'values.yaml': '{}\n',
+    ...templates,
+  };
+  for (const [file, text] of Object.entries(files)) pack.entry({ name: `${name}/${file}` }, text);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
+}
+
 /** Project `shop` (one environment, one tenant) with workload `repeat` rendered from the pushed repeat chart. */
 export async function repeatChartProject(baseUrl: string, token: string, pushChart: (chart: Buffer) => Promise<void>) {
   const call = apiCaller(baseUrl, token);
-  await pushChart(chartTarball('repeat', '0.1.0', { files: { 'templates/cm.yaml': REPEAT_TEMPLATE } }));
+  await pushChart(await chartArchive('repeat', { 'templates/cm.yaml': REPEAT_TEMPLATE }));
   await makeShopProject(call, { environments: 1, tenants: 1 });
   await call('POST', '/api/v2/projects/shop/workloads', {
     name: 'repeat',
