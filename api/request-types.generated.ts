@@ -377,7 +377,19 @@ export interface CompareQueryRequest {
   to: string;
   tenant?: string;
   service?: string;
-  type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
+  /**
+   * Only one kind of difference; chart-versions, helm-values and overlays compare what each side's target was rendered from (docs/gitops.md "Source annotations")
+   */
+  type?:
+    | 'image'
+    | 'replicas'
+    | 'variables'
+    | 'resources'
+    | 'chart-versions'
+    | 'helm-values'
+    | 'overlays'
+    | 'manifests'
+    | 'application';
   changedOnly?: 'true' | 'false';
 }
 

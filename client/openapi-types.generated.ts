@@ -12873,7 +12873,16 @@ export interface paths {
           /** @example web */
           to?: string;
           /** @example image */
-          type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
+          type?:
+            | 'image'
+            | 'replicas'
+            | 'variables'
+            | 'resources'
+            | 'chart-versions'
+            | 'helm-values'
+            | 'overlays'
+            | 'manifests'
+            | 'application';
         };
         header?: never;
         path: {
@@ -12901,7 +12910,7 @@ export interface paths {
              *               "diff": "string",
              *               "from": null,
              *               "to": null,
-             *               "type": "string"
+             *               "type": "image"
              *             }
              *           ],
              *           "presentIn": {
@@ -21782,11 +21791,21 @@ export interface components {
       items: {
         differences: {
           diff?: string;
-          /** @description The value in the `from` environment (an image, a replica count, resources, env or config); null where it has none */
+          /** @description The value in the `from` environment (an image, a replica count, resources, env or config, a chart or base `<name> <version>`, the helm values); null where it has none */
           from?: unknown;
           /** @description The value in the `to` environment; null where it has none */
           to?: unknown;
-          type: string;
+          /** @enum {unknown} */
+          type:
+            | 'image'
+            | 'replicas'
+            | 'variables'
+            | 'resources'
+            | 'chart-versions'
+            | 'helm-values'
+            | 'overlays'
+            | 'manifests'
+            | 'application';
         }[];
         presentIn: {
           from: boolean;
@@ -21805,8 +21824,20 @@ export interface components {
       service?: string;
       tenant?: string;
       to: string;
-      /** @enum {unknown} */
-      type?: 'image' | 'replicas' | 'variables' | 'resources' | 'manifests' | 'application';
+      /**
+       * @description Only one kind of difference; chart-versions, helm-values and overlays compare what each side's target was rendered from (docs/gitops.md "Source annotations")
+       * @enum {unknown}
+       */
+      type?:
+        | 'image'
+        | 'replicas'
+        | 'variables'
+        | 'resources'
+        | 'chart-versions'
+        | 'helm-values'
+        | 'overlays'
+        | 'manifests'
+        | 'application';
     };
     'config-list': {
       mfaAvailable: boolean;

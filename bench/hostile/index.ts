@@ -5,13 +5,17 @@
  * while `--rounds` rounds of hostile requests run back to back: a 77-byte chart with a negative tar size pushed and the
  * chart listing read, a kustomization of 100,000 `[` then `]`, recurring freezes on 30 February and the freeze
  * listing, a JSON body nested 1,000,000 deep, lone surrogates and NUL in bodies. Prints /healthz p50/p95/max for both
- * phases and the status codes the hostile requests got (every one must be a 4xx).
+ * phases and the status codes the hostile requests got (every one must be a 4xx). Then four concurrent previews of a
+ * project whose workload renders the repeat chart `{{ len (repeat 1500000000 "a") }}` (issue 42 M1), `--previews`
+ * rounds of them: /healthz p50/p95/max meanwhile (goal p95 < 100 ms), their status codes, and helm's peak RSS per run
+ * (helm run under `/usr/bin/time` through HELM_PATH) beside the renderer's memory cap `RENDER_MEMORY_MIB`.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { startBenchPlatform } from '../validate/platform';
 import { line, percentile } from '../validate/stats';
 import { runBench } from '../run-bench';
+import { measuredHelm, repeatChartProject } from './helm-renders';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,7 +69,9 @@ const figures = (label: string, sorted: number[]) =>
 
 async function main(): Promise<void> {
   const rounds = arg('rounds', 20);
-  const platform = await startBenchPlatform();
+  const previews = arg('previews', 3);
+  const helm = await measuredHelm();
+  const platform = await startBenchPlatform({ HELM_PATH: helm.helmPath });
   try {
     const bearer = { authorization: `Bearer ${platform.token}`, 'content-type': 'application/json' };
     const basic = { authorization: `Basic ${Buffer.from(`token:${platform.token}`).toString('base64')}` };
@@ -81,29 +87,31 @@ async function main(): Promise<void> {
       statuses.set(what, counts);
     };
 
+    /** The status codes and slowest answer of each kind of request since the last report. */
+    const report = () => {
+      for (const [what, counts] of statuses) {
+        const answers = [...counts].map(([status, n]) => `${n} x ${status}`).join(', ');
+        line(`  ${what}: ${answers}, slowest ${(slowest.get(what) ?? 0).toFixed(0)} ms`);
+      }
+      statuses.clear();
+      slowest.clear();
+    };
+
     const idle = sampleHealth(platform.baseUrl);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     figures('/healthz idle', await idle.stop());
 
-    const chart = negativeSizeChart();
-    const config = JSON.stringify({ name: 'evil', version: '0.1.0', apiVersion: 'v2' });
-    const deepYaml = `resources: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
-    const deepJson = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
-    const loaded = sampleHealth(platform.baseUrl);
-    const started = performance.now();
-    for (let round = 0; round < rounds; round++) {
-      const repo = `/v2/bench/charts/evil${round}`;
-      await fetch(`${platform.baseUrl}${repo}/blobs/uploads/?digest=${sha(config)}`, {
-        method: 'POST',
-        headers: basic,
-        body: config,
-      });
-      await fetch(`${platform.baseUrl}${repo}/blobs/uploads/?digest=${sha(chart)}`, {
-        method: 'POST',
-        headers: basic,
-        body: chart,
-      });
-      await call('chart push, negative tar size', `${repo}/manifests/0.1.0`, {
+    /** Pushes a chart archive as `helm push` does: its config and layer blobs, then the manifest. */
+    const pushChart = async (repo: string, name: string, chart: Buffer) => {
+      const config = JSON.stringify({ name, version: '0.1.0', apiVersion: 'v2' });
+      for (const blob of [config, chart]) {
+        await fetch(`${platform.baseUrl}${repo}/blobs/uploads/?digest=${sha(blob)}`, {
+          method: 'POST',
+          headers: basic,
+          body: blob,
+        });
+      }
+      return {
         method: 'PUT',
         headers: { ...basic, 'content-type': 'application/vnd.oci.image.manifest.v1+json' },
         body: JSON.stringify({
@@ -118,7 +126,16 @@ async function main(): Promise<void> {
             },
           ],
         }),
-      });
+      };
+    };
+    const chart = negativeSizeChart();
+    const deepYaml = `resources: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    const deepJson = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+    const loaded = sampleHealth(platform.baseUrl);
+    const started = performance.now();
+    for (let round = 0; round < rounds; round++) {
+      const repo = `/v2/bench/charts/evil${round}`;
+      await call('chart push, negative tar size', `${repo}/manifests/0.1.0`, await pushChart(repo, 'evil', chart));
       await call('chart listing', '/api/v2/org-charts', { headers: bearer });
       await call('kustomization 100k [ then ]', '/api/v2/org-kustomize-bases', {
         method: 'POST',
@@ -156,10 +173,34 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     figures(`/healthz under ${rounds} hostile rounds (${seconds.toFixed(1)} s)`, await loaded.stop());
-    for (const [what, counts] of statuses) {
-      const answers = [...counts].map(([status, n]) => `${n} x ${status}`).join(', ');
-      line(`  ${what}: ${answers}, slowest ${(slowest.get(what) ?? 0).toFixed(0)} ms`);
+    report();
+
+    await repeatChartProject(platform.baseUrl, platform.token, async (archive) => {
+      const repo = '/v2/bench/charts/repeat';
+      const res = await fetch(`${platform.baseUrl}${repo}/manifests/0.1.0`, await pushChart(repo, 'repeat', archive));
+      if (res.status !== 201) throw new Error(`repeat chart push: ${res.status} ${await res.text()}`);
+    });
+    const rendering = sampleHealth(platform.baseUrl);
+    const renderStart = performance.now();
+    for (let round = 0; round < previews; round++) {
+      await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          call('preview of the repeat chart', '/api/v2/projects/shop/delivery/preview', { headers: bearer }),
+        ),
+      );
     }
+    const renderSeconds = (performance.now() - renderStart) / 1000;
+    figures(
+      `/healthz during ${previews} x 4 concurrent repeat-chart previews (${renderSeconds.toFixed(1)} s)`,
+      await rendering.stop(),
+    );
+    report();
+    const peaks = helm.peaksKiB();
+    const capKiB = platform.services.config.registry.renderers.memoryMiB * 1024;
+    line(
+      `  helm runs: ${peaks.length}, peak RSS max ${Math.max(0, ...peaks).toLocaleString('en')} KiB ` +
+        `(cap RENDER_MEMORY_MIB ${capKiB.toLocaleString('en')} KiB of address space): ${peaks.join(', ')}`,
+    );
   } finally {
     await platform.stop();
   }

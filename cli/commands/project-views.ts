@@ -69,17 +69,19 @@ export function registerProjectViews(program: Command): void {
       }),
     );
 
-  subcommand(program, 'compare', 'Compare two environments: images, replicas, variables, resources, manifests', [
-    'delivery compare --from staging --to prod',
-    'delivery compare --from staging --to prod --type image --all',
-  ])
+  subcommand(
+    program,
+    'compare',
+    'Compare two environments: images, replicas, variables, resources, chart versions, helm values, overlays, manifests',
+    ['delivery compare --from staging --to prod', 'delivery compare --from staging --to prod --type image --all'],
+  )
     .requiredOption('--from <environment>', 'one environment')
     .requiredOption('--to <environment>', 'the other')
     .option('--tenant <tenant>', 'only this tenant')
     .option('--service <service>', 'only this service')
     .option(
       '--type <type>',
-      'only one kind of difference (image, replicas, variables, resources, manifests, application)',
+      'only one kind of difference (image, replicas, variables, resources, chart-versions, helm-values, overlays, manifests, application)',
     )
     .option('--all', 'also list pairs without differences')
     .option('--exit-code', `exit ${EXIT.differences} when there are differences, 0 when there are none`)

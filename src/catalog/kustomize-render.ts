@@ -10,6 +10,11 @@ export interface RenderOverrides {
   replicas: number;
 }
 
+/** The values a chart renders a target with: the workload's, with its image and replica count for that target. */
+export function chartValues(values: Record<string, unknown>, overrides: RenderOverrides): Record<string, unknown> {
+  return { ...values, image: { ...(values.image as object), ...overrides.image }, replicaCount: overrides.replicas };
+}
+
 /** Kinds whose `spec.replicas` the workload's replica count sets. */
 const SCALABLE = new Set(['Deployment', 'StatefulSet', 'ReplicaSet']);
 

@@ -24,8 +24,19 @@ import { renderAll, serviceDir, targetOf, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
 import { unifiedDiff } from './unified-diff';
+import { targetSourceOf, type TargetSource } from './target-source';
 
-export const DIFF_TYPES = ['image', 'replicas', 'variables', 'resources', 'manifests', 'application'] as const;
+export const DIFF_TYPES = [
+  'image',
+  'replicas',
+  'variables',
+  'resources',
+  'chart-versions',
+  'helm-values',
+  'overlays',
+  'manifests',
+  'application',
+] as const;
 export type DiffType = (typeof DIFF_TYPES)[number];
 
 export interface CompareQuery {
@@ -38,7 +49,7 @@ export interface CompareQuery {
   changedOnly?: boolean;
 }
 
-interface Side {
+interface Side extends TargetSource {
   image: string | null;
   replicas: number | null;
   variables: Record<string, string>;
@@ -55,6 +66,7 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
   if (own.length === 0) return null;
   const docs = own.flatMap(([file, text]) => parseYamlDocuments(text, file) as Doc[]);
   const deployment = docs.find((d) => d.kind === 'Deployment');
+  const kustomization = docs.find((d) => d.kind === 'Kustomization');
   const container = (
     ((deployment?.spec?.template as Doc | undefined)?.spec as Doc | undefined)?.containers as Doc[] | undefined
   )?.[0];
@@ -75,6 +87,8 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
     replicas: typeof deployment?.spec?.replicas === 'number' ? deployment.spec.replicas : null,
     variables: docs.find((d) => d.kind === 'ConfigMap')?.data ?? {},
     resources: container?.resources ?? null,
+    // What a rendered target was rendered from, as the generator recorded it beside the target (target-source.ts).
+    ...targetSourceOf((kustomization?.metadata as Doc | undefined)?.annotations as Record<string, unknown> | undefined),
     manifests: own
       .map(([p, text]) => `# ${p.slice(dir.length + 1)}\n${text.replace(label, '$1<environment>')}`)
       .join(''),

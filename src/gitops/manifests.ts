@@ -4,6 +4,7 @@ import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../pro
 import { application, renderProjectFiles, yaml } from './argocd-objects';
 import type { Destination } from './destinations';
 import type { RenderedTargets } from './workload-sources';
+import { sourceAnnotations } from './target-source';
 
 /**
  * The repository layout the delivery generator writes (docs/gitops.md):
@@ -15,6 +16,8 @@ import type { RenderedTargets } from './workload-sources';
  *     tenants/<tenant>/<environment>/<service>/extra-<name>.yaml    each extra manifest of the workload, as written
  *     tenants/<tenant>/<environment>/<service>/<kind>-<name>.yaml   instead of the three above for a workload with a
  *                                                                   source: each object its chart or base renders
+ *                                                                   (its kustomization annotated with the source:
+ *                                                                   target-source.ts)
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
  *     appprojects/<project>.yaml                                    Argo CD AppProject (or one per tenant)
  *     bootstrap/appproject.yaml, bootstrap/<cluster>.yaml           app-of-apps root per destination cluster
@@ -181,9 +184,15 @@ export function renderTarget(
     files.set(`${dir}/${file}`, extra.content.endsWith('\n') ? extra.content : `${extra.content}\n`);
     resources.push(file);
   }
+  const source = rendered && workload.spec.source;
   files.set(
     `${dir}/kustomization.yaml`,
-    yaml({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: resources.sort() }),
+    yaml({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      ...(source ? { metadata: { annotations: sourceAnnotations(source, spec) } } : {}),
+      resources: resources.sort(),
+    }),
   );
   files.set(applicationPath(t), yaml(application(model, t, dir)));
   return files;

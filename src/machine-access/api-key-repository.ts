@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { refuseAtLimit, type RowLimit } from '../db/row-limit';
 import type { KeyScope } from './key-allowlist';
 
 export interface ApiKey {
@@ -44,7 +45,17 @@ export interface NewApiKey {
   createdBy: string | null;
 }
 
+/** Checked on create (docs/operations.md "Limits"), so the unpaged list below holds every key. */
+const KEYS_PER_PROJECT: RowLimit = {
+  max: 1000,
+  message: 'a project holds at most 1000 API keys (limit "API keys per project")',
+};
+
+const keysOf = (db: Queryable, organizationId: string, projectId: string) =>
+  db('project_api_keys').where({ organization_id: organizationId, project_id: projectId });
+
 export async function insertApiKey(db: Queryable, key: NewApiKey): Promise<ApiKey> {
+  await refuseAtLimit(keysOf(db, key.organizationId, key.projectId), KEYS_PER_PROJECT);
   const [row] = (await db('project_api_keys')
     .insert({
       organization_id: key.organizationId,
@@ -58,13 +69,9 @@ export async function insertApiKey(db: Queryable, key: NewApiKey): Promise<ApiKe
   return toKey(row!);
 }
 
-/** A project has few keys (each is a deliberate credential), so the list is not paged beyond a fixed bound. */
+/** A project has few keys (each is a deliberate credential, at most KEYS_PER_PROJECT), so the list is not paged. */
 export async function listApiKeys(db: Queryable, organizationId: string, projectId: string): Promise<ApiKey[]> {
-  const rows = (await db('project_api_keys')
-    .where({ organization_id: organizationId, project_id: projectId })
-    .orderBy('created_at')
-    .limit(1000)
-    .select(COLUMNS)) as Row[];
+  const rows = (await keysOf(db, organizationId, projectId).orderBy('created_at').select(COLUMNS)) as Row[];
   return rows.map(toKey);
 }
 

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { isUniqueViolation } from '../db/knex';
 import { Conflict } from '../errors';
 import { deleteOwned, insertOne, updateOwned } from '../db/owned-rows';
+import { refuseAtLimit, type RowLimit } from '../db/row-limit';
 import type { OrgRole } from '../iam/principal';
 
 export const ACCOUNT_ROLES = ['viewer', 'member', 'admin'] as const;
@@ -45,12 +46,23 @@ const accounts = (db: Queryable, organizationId: string) =>
   db('service_accounts').where({ organization_id: organizationId });
 const NAME_TAKEN = 'a service account with this name already exists';
 
+/** Checked on create (docs/operations.md "Limits"), so the unpaged lists below hold every row. */
+const ACCOUNTS_PER_ORGANIZATION: RowLimit = {
+  max: 1000,
+  message: 'an organization holds at most 1000 service accounts (limit "service accounts per organization")',
+};
+const TOKENS_PER_ACCOUNT: RowLimit = {
+  max: 1000,
+  message: 'a service account holds at most 1000 tokens (limit "tokens per service account")',
+};
+
 export async function insertServiceAccount(
   db: Queryable,
   organizationId: string,
   input: { name: string; description: string; role: AccountRole },
   createdBy: string | null,
 ): Promise<ServiceAccount> {
+  await refuseAtLimit(accounts(db, organizationId), ACCOUNTS_PER_ORGANIZATION);
   const row = await insertOne<Row>(
     db('service_accounts')
       .insert({ organization_id: organizationId, ...input, created_by: createdBy })
@@ -66,7 +78,7 @@ export async function findServiceAccount(db: Queryable, organizationId: string, 
 }
 
 export async function listServiceAccounts(db: Queryable, organizationId: string): Promise<ServiceAccount[]> {
-  const rows = (await accounts(db, organizationId).orderBy('name').limit(1000).select(COLUMNS)) as Row[];
+  const rows = (await accounts(db, organizationId).orderBy('name').select(COLUMNS)) as Row[];
   return rows.map(toAccount);
 }
 
@@ -150,7 +162,11 @@ export interface NewAccountToken {
   createdBy: string | null;
 }
 
+const tokensOf = (db: Queryable, organizationId: string, serviceAccountId: string) =>
+  db('service_account_tokens').where({ organization_id: organizationId, service_account_id: serviceAccountId });
+
 export async function insertAccountToken(db: Queryable, t: NewAccountToken): Promise<AccountToken> {
+  await refuseAtLimit(tokensOf(db, t.organizationId, t.serviceAccountId), TOKENS_PER_ACCOUNT);
   const row = await insertOne<TokenRow>(
     db('service_account_tokens')
       .insert({
@@ -170,13 +186,9 @@ export async function insertAccountToken(db: Queryable, t: NewAccountToken): Pro
   return toToken(row);
 }
 
-const tokensOf = (db: Queryable, organizationId: string, serviceAccountId: string) =>
-  db('service_account_tokens').where({ organization_id: organizationId, service_account_id: serviceAccountId });
-
 export async function listAccountTokens(db: Queryable, organizationId: string, serviceAccountId: string) {
   const rows = (await tokensOf(db, organizationId, serviceAccountId)
     .orderBy('created_at')
-    .limit(1000)
     .select(TOKEN_COLUMNS)) as TokenRow[];
   return rows.map(toToken);
 }

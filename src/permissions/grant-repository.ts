@@ -193,7 +193,6 @@ export function highestServiceAccountGrantRole(
 export async function grantsOfUser(db: Queryable, organizationId: string, userId: string): Promise<Grant[]> {
   const rows = (await grantsReaching(db, organizationId, userId)
     .orderBy('g.resource_type')
-    .orderBy('g.resource_id')
-    .limit(1000)) as GrantRow[];
+    .orderBy('g.resource_id')) as GrantRow[];
   return rows.map(rowToGrant);
 }

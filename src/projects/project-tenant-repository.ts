@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
+import { refuseAtLimit, type RowLimit } from '../db/row-limit';
 import { isUuid } from '../db/uuid';
 
 /** A tenant a project deploys for; `catalogueTenantId` is its entry in the organization's tenant catalogue. */
@@ -58,15 +59,23 @@ function tenants(db: Queryable, organizationId: string) {
     );
 }
 
-/** A project has at most this many tenants in one unpaginated list (the delivery generator reads them all). */
-export const MAX_PROJECT_TENANTS = 1000;
+/** Checked on add (docs/operations.md "Limits"); the delivery generator and the tenant list read every tenant. */
+export const TENANTS_PER_PROJECT: RowLimit = {
+  max: 1000,
+  message: 'a project holds at most 1000 tenants (limit "tenants per project")',
+};
 
 export async function listProjectTenants(db: Queryable, organizationId: string, projectId: string) {
-  const rows = (await tenants(db, organizationId)
-    .where('pt.project_id', projectId)
-    .orderBy('pt.slug')
-    .limit(MAX_PROJECT_TENANTS)) as Row[];
+  const rows = (await tenants(db, organizationId).where('pt.project_id', projectId).orderBy('pt.slug')) as Row[];
   return rows.map(rowToTenant);
+}
+
+/** 409 naming the limit when the project already holds as many tenants as it may. */
+export function refuseTenantPastLimit(db: Queryable, organizationId: string, projectId: string): Promise<void> {
+  return refuseAtLimit(
+    db('project_tenants').where({ organization_id: organizationId, project_id: projectId }),
+    TENANTS_PER_PROJECT,
+  );
 }
 
 export async function findProjectTenant(db: Queryable, organizationId: string, id: string) {

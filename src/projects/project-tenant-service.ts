@@ -9,6 +9,7 @@ import {
   findProjectTenantsByRef,
   insertProjectTenant,
   listProjectTenants,
+  refuseTenantPastLimit,
   updateProjectTenant,
   type ProjectTenant,
 } from './project-tenant-repository';
@@ -78,6 +79,7 @@ export function createProjectTenantService(deps: OrgDomainDeps & { projects: Pro
     add(caller: OrgCaller, projectSlug: string, input: { slug: string; name: string }): Promise<ProjectTenant> {
       return db.transaction(async (trx) => {
         const project = await projects.projectOf(caller, projectSlug, trx);
+        await refuseTenantPastLimit(trx, caller.organizationId, project.id);
         const catalogue = await catalogueTenantFor(trx, caller.organizationId, input);
         const id = await insertProjectTenant(
           trx,

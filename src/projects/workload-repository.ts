@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
+import { refuseAtLimit, type RowLimit } from '../db/row-limit';
 import type { WorkloadOverrides, WorkloadSpec } from './workload-spec';
 
 export interface Workload extends WorkloadSpec {
@@ -21,20 +22,24 @@ interface Row {
 
 const COLUMNS = ['id', 'name', 'spec', 'overrides', 'created_at', 'updated_at'] as const;
 
-/** The delivery generator reads every workload of a project at once; this bounds it. */
-export const MAX_WORKLOADS = 200;
+/** Checked on create (docs/operations.md "Limits"); the delivery generator, releases and health read every workload. */
+export const WORKLOADS_PER_PROJECT: RowLimit = {
+  max: 1000,
+  message: 'a project holds at most 1000 workloads (limit "workloads per project")',
+};
 
 function rowToWorkload(row: Row): Workload {
   return { id: row.id, name: row.name, ...row.spec, overrides: row.overrides, ...timestampsOf(row) };
 }
 
 export async function listWorkloads(db: Queryable, projectId: string): Promise<Workload[]> {
-  const rows = (await db('workloads')
-    .where({ project_id: projectId })
-    .orderBy('name')
-    .limit(MAX_WORKLOADS)
-    .select(COLUMNS)) as Row[];
+  const rows = (await db('workloads').where({ project_id: projectId }).orderBy('name').select(COLUMNS)) as Row[];
   return rows.map(rowToWorkload);
+}
+
+/** 409 naming the limit when the project already holds as many workloads as it may. */
+export function refuseWorkloadPastLimit(db: Queryable, projectId: string): Promise<void> {
+  return refuseAtLimit(db('workloads').where({ project_id: projectId }), WORKLOADS_PER_PROJECT);
 }
 
 /** `forUpdate` locks the row until the transaction ends (overrides are read, changed and written back). */

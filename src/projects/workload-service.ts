@@ -10,6 +10,7 @@ import {
   findWorkload,
   insertWorkload,
   listWorkloads,
+  refuseWorkloadPastLimit,
   updateWorkload,
   type Workload,
 } from './workload-repository';
@@ -72,6 +73,7 @@ export function createWorkloadService(deps: OrgDomainDeps & { projects: ProjectS
         const project = await projects.projectOf(caller, projectSlug, trx);
         const { name, overrides, ...spec } = input;
         if (spec.source) await deps.checkSource(trx, caller.organizationId, spec.source);
+        await refuseWorkloadPastLimit(trx, project.id);
         await insertWorkload(
           trx,
           { organizationId: caller.organizationId, projectId: project.id },

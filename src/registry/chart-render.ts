@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Unprocessable } from '../errors';
 import { dumpYaml } from '../parse/bounded-parse';
-import { applyOverrides, objectsOf, type KubeObject, type RenderOverrides } from '../catalog/kustomize-render';
+import {
+  applyOverrides,
+  chartValues,
+  objectsOf,
+  type KubeObject,
+  type RenderOverrides,
+} from '../catalog/kustomize-render';
 import { CHART_ARCHIVE_LIMITS, filesOfTarGz } from '../archive/tar-gz';
 import { RendererMissing } from '../tools/renderer-process';
 import type { Renderers } from '../tools/renderers';
@@ -55,13 +61,8 @@ export async function renderChart(
 ): Promise<KubeObject[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'chart-render-'));
   try {
-    const values = {
-      ...req.values,
-      image: { ...(req.values.image as object), ...req.overrides.image },
-      replicaCount: req.overrides.replicas,
-    };
     await fs.writeFile(path.join(dir, 'chart.tgz'), req.archive);
-    await fs.writeFile(path.join(dir, 'values.yaml'), dumpYaml(values));
+    await fs.writeFile(path.join(dir, 'values.yaml'), dumpYaml(chartValues(req.values, req.overrides)));
     const args = [
       'template',
       req.releaseName,

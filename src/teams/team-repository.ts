@@ -166,13 +166,12 @@ export async function deleteTeamMember(db: Queryable, organizationId: string, te
   return db('team_members').where({ organization_id: organizationId, team_id: teamId, user_id: userId }).delete();
 }
 
-/** The teams of one user, for the effective-permissions view (bounded: a user is in few teams). */
+/** Every team of one user: the approval gate counts them all, so no cap drops one (a user is in few teams). */
 export async function teamsOfUser(db: Queryable, organizationId: string, userId: string) {
   return (await db('teams as t')
     .join('team_members as tm', 'tm.team_id', 't.id')
     .where({ 't.organization_id': organizationId, 'tm.user_id': userId })
     .orderBy('t.slug')
-    .limit(500)
     .select('t.id', 't.slug', 't.name')) as { id: string; slug: string; name: string }[];
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import { cloneInto, cloneUrl, makeProject } from '../gitops/gitops-harness';
+import { releaseClient } from '../releases/release-harness';
 import { pushChart } from './chart-push';
 import { ociClient } from './oci-protocol';
 import { twoOrgs } from './two-orgs';
@@ -131,6 +132,59 @@ describe('workloads rendered from an organization chart or kustomize base', () =
     expect(res.status).toBe(200);
     const file = res.body.targets[0]?.files.find((f) => f.path.endsWith('/deployment-worker.yaml'));
     expect((load(file?.content ?? '') as Doc).spec.replicas).toBe(3);
+  });
+
+  it('compares what each environment deploys: chart versions, helm values and the base of each overlay', async () => {
+    const upload = await post('/api/v2/org-kustomize-bases', {
+      name: 'api-base',
+      version: '1.0.1',
+      files: { 'kustomization.yaml': KUSTOMIZATION, 'deployment.yaml': DEPLOYMENT, 'service.yaml': SERVICE },
+    });
+    expect(upload.status).toBe(201);
+    const patch = (name: string, source: unknown) =>
+      s.http.patch(`/api/v2/projects/shop/workloads/${name}`, { token: token(), body: { source } });
+    const chart = { kind: 'chart', name: 'charts/worker', version: '0.2.0', values: { greeting: 'hello' } };
+    expect((await patch('worker', chart)).status).toBe(200);
+    expect((await patch('api', { kind: 'kustomize-base', name: 'api-base', version: '1.0.1' })).status).toBe(200);
+    // Only dev gets the new sources: a release commits its own target, prod keeps what the first generate wrote.
+    const releases = releaseClient(s.platform);
+    const created = await releases.create(token(), 'shop', { environment: 'dev', tenantId: 'acme', title: 'sources' });
+    expect([created.status, created.text.slice(0, 300)]).toEqual([201, expect.any(String)]);
+    await releases.until(token(), created.body.id, (r) => r.commitSha !== null, 60_000);
+
+    type Difference = { type: string; from: unknown; to: unknown };
+    const compare = async (query: string) => {
+      const res = await s.http.get<{ items: { service: string; differences: Difference[] }[] }>(
+        `/api/v2/projects/shop/compare?from=dev&to=prod&tenant=acme${query}`,
+        { token: token() },
+      );
+      expect([res.status, res.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+      return Object.fromEntries(res.body.items.map((i) => [i.service, i.differences]));
+    };
+    const all = await compare('');
+    expect(all.worker).toEqual(
+      expect.arrayContaining([
+        { type: 'chart-versions', from: 'charts/worker 0.2.0', to: 'charts/worker 0.1.0' },
+        {
+          type: 'helm-values',
+          from: {
+            greeting: 'hello',
+            image: { repository: 'registry.example.com/shop/worker', tag: '2.0.0' },
+            replicaCount: 3,
+          },
+          to: { image: { repository: 'registry.example.com/shop/worker', tag: '2.0.0' }, replicaCount: 1 },
+        },
+      ]),
+    );
+    expect(all.api).toEqual(
+      expect.arrayContaining([{ type: 'overlays', from: 'api-base 1.0.1', to: 'api-base 1.0.0' }]),
+    );
+    // The workload generated from its own spec has no source to differ in.
+    expect((all.web ?? []).map((d) => d.type)).not.toContain('chart-versions');
+    expect(await compare('&type=overlays')).toEqual({
+      api: [{ type: 'overlays', from: 'api-base 1.0.1', to: 'api-base 1.0.0' }],
+    });
+    expect(Object.keys(await compare('&type=chart-versions'))).toEqual(['worker']);
   });
 
   it('refuses at save a missing version or a base kustomize cannot build; at render a deleted one', async () => {

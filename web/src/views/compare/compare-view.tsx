@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { Switch } from 'react-aria-components';
 import { useParams, useSearchParams } from 'react-router';
+import type { paths } from '../../../../client/openapi-types.generated';
 import { api, messageOf, ok } from '../../api/client';
 import type { CompareItem, Comparison } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
@@ -11,8 +12,23 @@ import { ErrorNote } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { UnifiedDiff } from '../../components/unified-diff';
 
-const DIFF_TYPES = ['image', 'replicas', 'variables', 'resources', 'manifests', 'application'] as const;
-type DiffType = (typeof DIFF_TYPES)[number];
+type DiffType = NonNullable<
+  NonNullable<paths['/api/v2/projects/{slug}/compare']['get']['parameters']['query']>['type']
+>;
+
+/** The API's kinds of difference (the compiler checks every one has a label), named as the spec's compare view does. */
+const DIFF_LABELS: Record<DiffType, string> = {
+  image: 'Image tags',
+  replicas: 'Replicas',
+  variables: 'Variables',
+  resources: 'Resources',
+  'chart-versions': 'Chart versions',
+  'helm-values': 'Helm values',
+  overlays: 'Overlays',
+  manifests: 'Manifests',
+  application: 'Application',
+};
+const DIFF_OPTIONS = Object.entries(DIFF_LABELS).map(([value, label]) => ({ value, label }));
 
 const show = (v: unknown) => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -134,7 +150,7 @@ export function CompareView() {
           any="Every kind"
           value={type}
           onChange={setType}
-          options={optionsOf([...DIFF_TYPES])}
+          options={DIFF_OPTIONS}
         />
         <Switch isSelected={changedOnly} onChange={setChangedOnly} className="switch">
           <span className="indicator" aria-hidden="true" />
