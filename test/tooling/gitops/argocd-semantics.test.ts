@@ -125,7 +125,7 @@ describe('the acceptance repository: 2 tenants, 3 environments, 2 bound clusters
     const project = broken.get('appprojects/shop.yaml') ?? '';
     broken.set(
       'appprojects/shop.yaml',
-      project.replace(/clusterResourceWhitelist:\n(    - [\s\S]*?\n)(?=  \w)/, 'clusterResourceWhitelist: []\n'),
+      project.replace(/clusterResourceWhitelist:\n( {4}- [\s\S]*?\n)(?= {2}\w)/, 'clusterResourceWhitelist: []\n'),
     );
     const findings = checkRepository(broken, { kustomize }).flatMap((r) => r.findings);
     expect(findings).toContain(
