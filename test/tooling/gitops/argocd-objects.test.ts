@@ -9,17 +9,9 @@ import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
 import { defaultSyncPolicy } from '../../../src/projects/argocd-settings';
 import { engine } from '../validation/corpus';
 import { argoProblems, isArgoFile } from '../../helpers/argocd-validation';
+import { SPEC } from './delivery-models';
 
 type Obj = { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
-
-const SPEC = {
-  image: { repository: 'registry.example.com/shop/api', tag: '1.0.0' },
-  replicas: 1,
-  ports: [{ containerPort: 8080 }],
-  resources: {},
-  probes: {},
-  variables: {},
-};
 
 const tenant = (slug: string, namespaceTemplate: string | null = null) => ({ slug, namespaceTemplate });
 

@@ -12,7 +12,8 @@ export interface ModelShape {
   syncPolicy?: Record<string, SyncPolicy>;
 }
 
-const SPEC = {
+/** The one workload of the test models. */
+export const SPEC = {
   image: { repository: 'registry.example.com/shop/api', tag: '1.0.0' },
   replicas: 1,
   ports: [{ containerPort: 8080 }],
