@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkRepository } from '../../gitops/argocd-semantics/semantics-check';
+import { checkRepository } from '../../argocd-semantics/semantics-check';
+import { kubeScopeOf } from '../kube-scopes';
 import { InputUnreadable } from './setup';
 import { readFailure } from './sources';
 
@@ -26,14 +27,14 @@ function readTree(dir: string): Map<string, string> {
 
 /**
  * `--argocd DIR` (docs/validate-cli.md): Argo CD's rules over a repository the platform generated, beyond the
- * schemas (src/gitops/argocd-semantics): each Argo CD set up from the repository's bootstrap roots, what it would
+ * schemas (src/argocd-semantics): each Argo CD set up from the repository's bootstrap roots, what it would
  * refuse or get wrong. Printed as `argocd: <dir>: <instance>: <finding>` lines; returns the number of findings.
  */
 export function runArgoCdRules(dirs: readonly string[], base: string, write: (line: string) => void): number {
   let total = 0;
   for (const dir of dirs) {
     let count = 0;
-    const results = checkRepository(readTree(path.resolve(base, dir)));
+    const results = checkRepository(readTree(path.resolve(base, dir)), { scopeOf: kubeScopeOf });
     if (results.length === 0) {
       write(`argocd: ${dir}: no root under bootstrap/ to start from`);
       count++;

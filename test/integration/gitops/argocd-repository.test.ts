@@ -12,7 +12,8 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { argoProblems, isArgoFile } from '../../helpers/argocd-validation';
-import { checkRepository } from '../../../src/gitops/argocd-semantics/semantics-check';
+import { kubeScopeOf } from '../../../src/validation/kube-scopes';
+import { checkRepository } from '../../../src/argocd-semantics/semantics-check';
 import { createKubeTools } from '../../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../../src/tools/kustomize-build';
 import { repoRoot } from '../../../src/paths';
@@ -108,7 +109,7 @@ describe('a repository a real Argo CD can run', () => {
     const argo = [...repo.files].filter(([file]) => isArgoFile(file));
     expect(argo).toHaveLength(2 + 1 + 6);
     // Argo CD's rules beyond the schemas: permissions, roots reachable from each bootstrap, one owner (issue 44).
-    expect(checkRepository(repo.files).filter((r) => r.findings.length > 0)).toEqual([]);
+    expect(checkRepository(repo.files, { scopeOf: kubeScopeOf }).filter((r) => r.findings.length > 0)).toEqual([]);
     expect(argoProblems(platform.services.validation, argo)).toEqual([]);
   });
 

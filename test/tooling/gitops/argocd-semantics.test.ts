@@ -1,23 +1,24 @@
 /**
- * Issue 44: the generated repository as a real Argo CD runs it (src/gitops/argocd-semantics). Starting only from what
+ * Issue 44: the generated repository as a real Argo CD runs it (src/argocd-semantics). Starting only from what
  * the bootstrap route returns, for one Argo CD per cluster and for a hub, after each of a sequence of changes: every
  * first sync permitted (the auto-created Namespace included), one owner per object, the expected Applications and
  * nothing stale. Each Application's folder is built with the real kustomize.
  */
 import path from 'node:path';
 import { bootstrapDocuments } from '../../../src/gitops/bootstrap';
+import { kubeScopeOf } from '../../../src/validation/kube-scopes';
 import { renderAll } from '../../../src/gitops/manifests';
 import { destinationOf } from '../../../src/gitops/argocd-objects';
-import { isApplication, type KubeObject, type RepositoryTree } from '../../../src/gitops/argocd-semantics/argo-objects';
-import type { KustomizeRenderer } from '../../../src/gitops/argocd-semantics/application-manifests';
-import { documentsOf } from '../../../src/gitops/argocd-semantics/argo-objects';
+import { isApplication, type KubeObject, type RepositoryTree } from '../../../src/argocd-semantics/argo-objects';
+import type { KustomizeRenderer } from '../../../src/argocd-semantics/application-manifests';
+import { documentsOf } from '../../../src/argocd-semantics/argo-objects';
 import {
   checkRepository,
   instanceFindings,
   instanceOfBootstrap,
   simulate,
   type ArgoInstance,
-} from '../../../src/gitops/argocd-semantics/semantics-check';
+} from '../../../src/argocd-semantics/semantics-check';
 import { createKubeTools } from '../../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../../src/tools/kustomize-build';
 import { repoRoot } from '../../../src/paths';
@@ -80,7 +81,7 @@ const clustersOf = (i: number) =>
 const bootstrap = (i: number, cluster: string | null): ArgoInstance =>
   instanceOfBootstrap(cluster ?? 'hub', ['', ...bootstrapDocuments(models[i]!, cluster)].join('---\n'));
 const liveApplications = (instance: ArgoInstance, history: RepositoryTree[], kustomize: KustomizeRenderer) =>
-  [...simulate(instance, history, { kustomize }).live.values()]
+  [...simulate(instance, history, { kustomize, scopeOf: kubeScopeOf }).live.values()]
     .map((e) => e.object)
     .filter((o) => isApplication(o) && o.metadata?.name?.startsWith('shop.'))
     .map((o) => o.metadata?.name)
@@ -107,7 +108,7 @@ beforeAll(async () => {
 
 describe('the acceptance repository: 2 tenants, 3 environments, 2 bound clusters', () => {
   it('lets every first sync through, the auto-created Namespace included, one owner per object, in both topologies', () => {
-    const results = checkRepository(trees[0]!, { kustomize });
+    const results = checkRepository(trees[0]!, { kustomize, scopeOf: kubeScopeOf });
     expect(results.map((r) => r.instance).sort()).toEqual([
       'argocd of eu-prod (applies shop-root-eu-prod)',
       'argocd of eu-staging (applies shop-root-eu-staging)',
@@ -127,7 +128,7 @@ describe('the acceptance repository: 2 tenants, 3 environments, 2 bound clusters
       'appprojects/shop.yaml',
       project.replace(/clusterResourceWhitelist:\n( {4}- [\s\S]*?\n)(?= {2}\w)/, 'clusterResourceWhitelist: []\n'),
     );
-    const findings = checkRepository(broken, { kustomize }).flatMap((r) => r.findings);
+    const findings = checkRepository(broken, { kustomize, scopeOf: kubeScopeOf }).flatMap((r) => r.findings);
     expect(findings).toContain(
       'Application shop.acme.production.api: resource :Namespace is not permitted in project shop (Namespace acme-production)',
     );
@@ -136,12 +137,14 @@ describe('the acceptance repository: 2 tenants, 3 environments, 2 bound clusters
 
 describe.each(STEPS.map(([name], i) => [name, i] as const))('after "%s"', (_name, i) => {
   it('a fresh bootstrap of each Argo CD finds nothing', () => {
-    expect(checkRepository(trees[i]!, { kustomize }).filter((r) => r.findings.length > 0)).toEqual([]);
+    expect(
+      checkRepository(trees[i]!, { kustomize, scopeOf: kubeScopeOf }).filter((r) => r.findings.length > 0),
+    ).toEqual([]);
   });
 
   it('the hub bootstrapped at the start follows every commit: the expected Applications, nothing stale', () => {
     const hub = bootstrap(0, null);
-    expect(instanceFindings(hub, trees.slice(0, i + 1), { kustomize })).toEqual([]);
+    expect(instanceFindings(hub, trees.slice(0, i + 1), { kustomize, scopeOf: kubeScopeOf })).toEqual([]);
     expect(liveApplications(hub, trees.slice(0, i + 1), kustomize)).toEqual(expectedApplications(i, null));
   });
 
@@ -154,7 +157,10 @@ describe.each(STEPS.map(([name], i) => [name, i] as const))('after "%s"', (_name
       while (start > 0 && !(clustersOf(start).includes(cluster) && !clustersOf(start - 1).includes(cluster))) start--;
       const instance = bootstrap(start, cluster);
       const history = trees.slice(start, i + 1);
-      expect([cluster, instanceFindings(instance, history, { kustomize })]).toEqual([cluster, []]);
+      expect([cluster, instanceFindings(instance, history, { kustomize, scopeOf: kubeScopeOf })]).toEqual([
+        cluster,
+        [],
+      ]);
       expect([cluster, liveApplications(instance, history, kustomize)]).toEqual([
         cluster,
         expectedApplications(i, cluster),

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { repoRoot } from '../../paths';
-import { loadBundle } from '../../validation/registry/bundle-loader';
-import { SUPPORTED_K8S_VERSIONS } from '../../validation/versions';
-import { ARGO_GROUP } from './argo-objects';
-import type { ScopeOf } from './project-permissions';
+import { repoRoot } from '../paths';
+import { loadBundle } from './registry/bundle-loader';
+import { SUPPORTED_K8S_VERSIONS } from './versions';
+import { ARGO_GROUP } from '../argocd-semantics/argo-objects';
+import type { ScopeOf } from '../argocd-semantics/project-permissions';
 
 let clusterScoped: Set<string> | undefined;
 

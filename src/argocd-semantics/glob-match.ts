@@ -1,4 +1,4 @@
-import { compileSafePattern } from '../../safe-regex';
+import { compileSafePattern } from '../safe-regex';
 
 /**
  * The two glob dialects Argo CD matches with, as anchored patterns on the linear-time engine (a repository's globs

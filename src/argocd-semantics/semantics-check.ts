@@ -1,4 +1,4 @@
-import { serverClusterKey } from '../destinations';
+import { serverClusterKey } from './cluster-key';
 import { applicationManifests, directoryFiles, plainKustomize, type KustomizeRenderer } from './application-manifests';
 import {
   appSpec,
@@ -10,7 +10,6 @@ import {
   type KubeObject,
   type RepositoryTree,
 } from './argo-objects';
-import { kubeScopeOf } from './kube-scopes';
 import { syncPermissionProblems, type ScopeOf } from './project-permissions';
 import { reconcile, type LiveState, type Reconciled } from './root-sync';
 
@@ -26,7 +25,8 @@ export interface ArgoInstance {
 
 export interface CheckOptions {
   kustomize?: KustomizeRenderer;
-  scopeOf?: ScopeOf;
+  /** Which kinds are cluster-scoped: the Kubernetes schema data (src/validation/kube-scopes.ts kubeScopeOf). */
+  scopeOf: ScopeOf;
 }
 
 /** The generator's layout (docs/gitops.md): the workload Applications live here, the roots under bootstrap/. */
@@ -86,7 +86,7 @@ export function instancesOfRepository(tree: RepositoryTree): ArgoInstance[] {
 }
 
 /** Applies the instance's objects by hand (tracked to nobody), then lets Argo CD follow each tree in turn. */
-export function simulate(instance: ArgoInstance, trees: RepositoryTree[], options: CheckOptions = {}): Reconciled {
+export function simulate(instance: ArgoInstance, trees: RepositoryTree[], options: CheckOptions): Reconciled {
   let live: LiveState = new Map(instance.applied.map((o) => [keyOf(o), { object: o, owner: null }]));
   let result: Reconciled = { live, claims: new Map() };
   for (const tree of trees) {
@@ -109,14 +109,10 @@ function expectedApplications(instance: ArgoInstance, tree: RepositoryTree): Set
  * changes never reach it), an Application of the repository the instance never creates, or one that survives
  * although Git no longer has it for this instance.
  */
-export function instanceFindings(
-  instance: ArgoInstance,
-  trees: RepositoryTree[],
-  options: CheckOptions = {},
-): string[] {
+export function instanceFindings(instance: ArgoInstance, trees: RepositoryTree[], options: CheckOptions): string[] {
   const tree = trees[trees.length - 1] ?? new Map<string, string>();
   const { live, claims } = simulate(instance, trees, options);
-  const scopeOf = options.scopeOf ?? kubeScopeOf;
+  const { scopeOf } = options;
   const findings: string[] = [];
   const workload = new Set<string>();
   for (const [key, { object, owner }] of [...live].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -141,7 +137,7 @@ export function instanceFindings(
 /** The check of one repository: each instance it describes, with what a real Argo CD would get wrong there. */
 export function checkRepository(
   tree: RepositoryTree,
-  options: CheckOptions = {},
+  options: CheckOptions,
 ): { instance: string; findings: string[] }[] {
   return instancesOfRepository(tree).map((i) => ({ instance: i.name, findings: instanceFindings(i, [tree], options) }));
 }

@@ -1,4 +1,4 @@
-import { parseYamlDocuments } from '../../parse/bounded-parse';
+import { parseYamlDocuments } from '../parse/bounded-parse';
 
 /** A Kubernetes object as Argo CD reads it from a repository (only the fields the semantics check looks at). */
 export interface KubeObject {

@@ -1,4 +1,4 @@
-import { parseYaml } from '../../parse/bounded-parse';
+import { parseYaml } from '../parse/bounded-parse';
 import { argoGlobMatch } from './glob-match';
 import { appSpec, documentsOf, type KubeObject, type RepositoryTree } from './argo-objects';
 

@@ -1,4 +1,4 @@
-import { IN_CLUSTER_SERVER } from '../../projects/argocd-settings';
+import { IN_CLUSTER_SERVER } from './cluster-key';
 import { argoGlobMatch, filepathMatch } from './glob-match';
 import {
   appSpec,
