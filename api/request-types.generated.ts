@@ -394,7 +394,7 @@ export interface CompareQueryRequest {
 }
 
 export interface DeliveryBootstrapQueryRequest {
-  cluster: string;
+  cluster?: string;
 }
 
 export interface DeliveryGenerateRequest {

@@ -147,8 +147,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
       };
     },
 
-    /** The manifests to apply once for one destination cluster (src/gitops/bootstrap.ts). */
-    async bootstrap(caller: OrgCaller, slug: string, cluster: string, key: string | null): Promise<string> {
+    /** The manifests to apply once to the Argo CD of one cluster, or of a hub when null (src/gitops/bootstrap.ts). */
+    async bootstrap(caller: OrgCaller, slug: string, cluster: string | null, key: string | null): Promise<string> {
       const project = await projects.projectOf(caller, slug);
       const loaded = (await loadProject(db, project.organizationId, project.id, deps)) as LoadedProject;
       return bootstrapManifests(loaded, cluster, key);

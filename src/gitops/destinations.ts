@@ -1,5 +1,7 @@
-import { createHash } from 'node:crypto';
+import { dnsLabel, serverClusterKey } from '../argocd-semantics/cluster-key';
 import { DEFAULT_NAMESPACE_TEMPLATE, IN_CLUSTER_SERVER } from '../projects/argocd-settings';
+
+export { dnsLabel, serverClusterKey };
 
 /**
  * Where one tenant's Applications of one environment deploy (docs/argocd.md "Destinations"): `cluster` is the key of
@@ -36,26 +38,9 @@ export interface DestinationInput {
   bindings: ClusterBindingRef[];
 }
 
-const hash8 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 8);
-
-/** A DNS label of at most 63 characters: longer ones keep their first 54 characters and a hash of the whole. */
-export function dnsLabel(text: string): string {
-  const label = text
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (label.length <= 63 && label.length > 0) return label;
-  return `${label.slice(0, 54).replace(/-+$/, '')}-${hash8(text)}`.replace(/^-/, '');
-}
-
 /** The template's placeholders replaced: `{project}`, `{tenant}`, `{environment}`. */
 export function namespaceOf(template: string, parts: { project: string; tenant: string; environment: string }): string {
   return dnsLabel(template.replace(/\{(project|tenant|environment)\}/g, (_, key: keyof typeof parts) => parts[key]));
-}
-
-/** The cluster key of an explicit server URL: its host and port as a DNS label. */
-export function serverClusterKey(server: string): string {
-  return server === IN_CLUSTER_SERVER ? 'in-cluster' : dnsLabel(server.replace(/^https:\/\//, ''));
 }
 
 export const destinationKey = (tenant: string, environment: string) => `${tenant}/${environment}`;

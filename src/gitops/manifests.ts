@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { SyncPolicy } from '../projects/argocd-settings';
 import { effectiveSpec, type WorkloadOverrides, type WorkloadSpec } from '../projects/workload-spec';
-import { application, renderProjectFiles, yaml } from './argocd-objects';
+import { application, yaml } from './argocd-objects';
+import { renderProjectFiles } from './argocd-roots';
 import type { Destination } from './destinations';
 import type { RenderedTargets } from './workload-sources';
 import { sourceAnnotations } from './target-source';
@@ -20,7 +21,8 @@ import { sourceAnnotations } from './target-source';
  *                                                                   target-source.ts)
  *     applications/<tenant>/<environment>/<service>.yaml            Argo CD Application of that directory
  *     appprojects/<project>.yaml                                    Argo CD AppProject (or one per tenant)
- *     bootstrap/appproject.yaml, bootstrap/<cluster>.yaml           app-of-apps root per destination cluster
+ *     bootstrap/appproject.yaml, hub.yaml, per-cluster/<c>.yaml,    the roots a person applies (one per Argo CD)
+ *     bootstrap/clusters/<cluster>.yaml                             and the root of each destination cluster
  *     .delivery-validate.json                                       delivery-validate: each environment's version
  *
  * Everything under these roots belongs to the generator; other paths (a README, files written through the files

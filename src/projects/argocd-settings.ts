@@ -7,8 +7,7 @@
 /** Placeholders a namespace template may use; anything else is lowercase letters, digits and `-`. */
 export const NAMESPACE_PLACEHOLDERS = ['project', 'tenant', 'environment'] as const;
 export const DEFAULT_NAMESPACE_TEMPLATE = '{tenant}-{environment}';
-/** The API server of the cluster Argo CD runs in (Argo CD's `in-cluster`). */
-export const IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+export { IN_CLUSTER_SERVER } from '../argocd-semantics/cluster-key';
 
 export interface SyncPolicy {
   /** Argo CD syncs by itself on every change (false: a person presses Sync). */

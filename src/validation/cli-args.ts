@@ -21,6 +21,8 @@ export interface CliArgs {
   /** `--version-for GLOB=VERSION`: files matching a glob validate at that version (first match wins). */
   versionFor: { glob: string; version: string }[];
   workers: number;
+  /** `--argocd DIR`: repositories to check against Argo CD's rules (src/validation/cli/argocd-rules.ts). */
+  argocd: string[];
   /** Files, directories and `-` for stdin, in the order given. */
   inputs: string[];
 }
@@ -48,10 +50,13 @@ Options:
                            ${CONFIG_FILE} maps each environment's folders this way)
   --severity LEVEL         report results of this severity and above: error, warning, info (default info)
   --workers N              validate files on N worker threads, results still in input order (default 1)
+  --argocd DIR             also check the generated repository checked out at DIR against Argo CD's
+                           rules: project permissions (auto-created Namespace included), roots
+                           reachable from the bootstrap, one owner per object (repeatable)
   --config FILE            options file (default ./${CONFIG_FILE} when present)
   -h, --help               this text
 
-Exit status: 0 every resource valid, 1 some resource invalid, 2 usage error, 3 an input could not be read.`;
+Exit status: 0 every resource valid, 1 some resource invalid or an Argo CD finding, 2 usage error, 3 an input could not be read.`;
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
@@ -94,6 +99,7 @@ export function parseCliArgs(argv: readonly string[], configArgs: readonly strin
     crdFiles: [],
     versionFor: [],
     workers: 1,
+    argocd: [],
     inputs: [],
   };
   const all = [...configArgs, ...argv];
@@ -117,6 +123,7 @@ export function parseCliArgs(argv: readonly string[], configArgs: readonly strin
     else if (flag === '--ignore-missing-schemas') args.ignoreMissingSchemas = true;
     else if (flag === '--crd') args.crdFiles.push(value());
     else if (flag === '--version-for') args.versionFor.push(versionRule(value()));
+    else if (flag === '--argocd') args.argocd.push(value());
     else if (flag === '--severity') args.severity = oneOf(flag, value(), SEVERITIES);
     else if (flag === '--workers') {
       const n = Number(value());
@@ -128,7 +135,8 @@ export function parseCliArgs(argv: readonly string[], configArgs: readonly strin
   if (!isSupportedVersion(args.version)) {
     throw new UsageError(`--version must be one of ${SUPPORTED_K8S_VERSIONS.join(', ')}`);
   }
-  if (args.inputs.length === 0) throw new UsageError('no manifest file given (use - for standard input)');
+  if (args.inputs.length === 0 && args.argocd.length === 0)
+    throw new UsageError('no manifest file given (use - for standard input)');
   if (args.inputs.filter((i) => i === '-').length > 1) throw new UsageError('- (standard input) can be given once');
   return args;
 }

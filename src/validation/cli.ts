@@ -6,6 +6,7 @@ import { repoRoot } from '../paths';
 import { CONFIG_FILE, configFileArgs, parseCliArgs, USAGE, UsageError } from './cli-args';
 import { BufferedOutput } from './cli/output';
 import { reporterFor } from './cli/reporters';
+import { runArgoCdRules } from './cli/argocd-rules';
 import { run } from './cli/run';
 import { InputUnreadable } from './cli/setup';
 import { expandInputs, readFailure, type Source } from './cli/sources';
@@ -65,6 +66,11 @@ export async function main(argv: readonly string[], base: string): Promise<numbe
     process.stdout.write(`${USAGE}\n`);
     return EXIT.valid;
   }
+  // Findings go where people read: stdout for text, stderr beside the summary for the formats a parser reads.
+  const argoFindings = runArgoCdRules(args.argocd, base, (line) =>
+    (args.output === 'text' ? process.stdout : process.stderr).write(`${line}\n`),
+  );
+  if (args.inputs.length === 0) return argoFindings > 0 ? EXIT.invalid : EXIT.valid;
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   const sources = expandInputs(base, args.inputs);
   const relaunched = relaunchForMemory(sources, argv);
@@ -72,7 +78,7 @@ export async function main(argv: readonly string[], base: string): Promise<numbe
   const reporter = reporterFor(args.output, { colour, toolVersion: toolVersion() });
   const totals = await run(args, base, sources, reporter, new BufferedOutput(process.stdout));
   if (totals.unreadable > 0) return EXIT.unreadable;
-  return totals.invalid > 0 ? EXIT.invalid : EXIT.valid;
+  return totals.invalid > 0 || argoFindings > 0 ? EXIT.invalid : EXIT.valid;
 }
 
 /** Runs the CLI on this process's arguments and sets its exit status (the command, and the bundle's launcher). */

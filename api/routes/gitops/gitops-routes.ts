@@ -91,7 +91,8 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
     {
       method: 'get',
       path: `${PROJECT}/delivery/bootstrap`,
-      summary: 'The manifests to apply once to Argo CD for one destination cluster (docs/argocd.md)',
+      summary:
+        'The manifests to apply once to an Argo CD: of one destination cluster, or a hub without `cluster` (docs/argocd.md)',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.delivery.preview' },
       query: 'delivery-bootstrap-query',
@@ -104,7 +105,7 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
             ? (/^Bearer (svc_\S+)$/.exec(ctx.get('Authorization'))?.[1] ?? null)
             : null;
         ctx.type = 'application/yaml';
-        ctx.body = await gitops.delivery.bootstrap(caller, paramOf(ctx, 'slug'), queryOf(ctx).cluster ?? '', readKey);
+        ctx.body = await gitops.delivery.bootstrap(caller, paramOf(ctx, 'slug'), queryOf(ctx).cluster ?? null, readKey);
       },
     },
     {

@@ -44,7 +44,7 @@ it('runs every shell block of docs/argocd.md and prints manifests Argo CD accept
     maxBuffer: 16 * 1024 * 1024,
   });
   expect(stdout).toContain('"added"');
-  for (const file of ['appprojects/shop.yaml', 'bootstrap/eu-production.yaml', 'bootstrap/eu-staging.yaml'])
+  for (const file of ['appprojects/shop.yaml', 'bootstrap/hub.yaml', 'bootstrap/per-cluster/eu-production.yaml'])
     expect(stdout).toContain(file);
 
   const text = await fs.readFile(path.join(dir, 'bootstrap-eu-production.yaml'), 'utf8');

@@ -12,6 +12,8 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { argoProblems, isArgoFile } from '../../helpers/argocd-validation';
+import { kubeScopeOf } from '../../../src/validation/kube-scopes';
+import { checkRepository } from '../../../src/argocd-semantics/semantics-check';
 import { kustomizeBuild } from '../../../src/tools/kustomize-build';
 import { repoRoot } from '../../../src/paths';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
@@ -89,16 +91,24 @@ describe('a repository a real Argo CD can run', () => {
         { name: 'eu-dev', namespace: 'acme-dev' },
         { name: 'eu-prod', namespace: 'acme-prod' },
       ],
-      clusterResourceWhitelist: [],
+      clusterResourceWhitelist: [
+        { group: '', kind: 'Namespace', name: 'acme-dev' },
+        { group: '', kind: 'Namespace', name: 'acme-prod' },
+      ],
     });
     expect([...repo.files.keys()].filter((f) => f.startsWith('bootstrap/') || f.startsWith('.'))).toEqual([
       '.delivery-validate.json',
       'bootstrap/appproject.yaml',
-      'bootstrap/eu-dev.yaml',
-      'bootstrap/eu-prod.yaml',
+      'bootstrap/clusters/eu-dev.yaml',
+      'bootstrap/clusters/eu-prod.yaml',
+      'bootstrap/hub.yaml',
+      'bootstrap/per-cluster/eu-dev.yaml',
+      'bootstrap/per-cluster/eu-prod.yaml',
     ]);
     const argo = [...repo.files].filter(([file]) => isArgoFile(file));
-    expect(argo).toHaveLength(2 + 1 + 3);
+    expect(argo).toHaveLength(2 + 1 + 6);
+    // Argo CD's rules beyond the schemas: permissions, roots reachable from each bootstrap, one owner (issue 44).
+    expect(checkRepository(repo.files, { scopeOf: kubeScopeOf }).filter((r) => r.findings.length > 0)).toEqual([]);
     expect(argoProblems(platform.services.validation, argo)).toEqual([]);
   });
 
@@ -162,8 +172,9 @@ describe('a repository a real Argo CD can run', () => {
     ]);
     expect(preview.body.projectFiles.map((f) => [f.path, f.status])).toEqual([
       ['appprojects/shop.yaml', 'modified'],
-      ['bootstrap/eu-dev.yaml', 'modified'],
-      ['bootstrap/eu-prod.yaml', 'deleted'],
+      ['bootstrap/clusters/eu-dev.yaml', 'modified'],
+      ['bootstrap/clusters/eu-prod.yaml', 'deleted'],
+      ['bootstrap/per-cluster/eu-prod.yaml', 'deleted'],
     ]);
     const before = (await gitCli(['rev-parse', 'HEAD'], dir)).stdout.trim();
     const gen = await http.post<{ commit: string }>('/api/v2/projects/shop/delivery/generate', {

@@ -54,7 +54,7 @@ describe('delivery of a project to its hosted repository', () => {
     for (const t of ['acme', 'globex'])
       for (const e of ['dev', 'prod']) expected.push(...manifestFiles(t, e), `applications/${t}/${e}/web.yaml`);
     expected.push('.delivery-validate.json', 'appprojects/shop.yaml', 'bootstrap/appproject.yaml');
-    expected.push('bootstrap/in-cluster.yaml');
+    expected.push('bootstrap/clusters/in-cluster.yaml', 'bootstrap/hub.yaml', 'bootstrap/per-cluster/in-cluster.yaml');
     expect(await filesOf(clone.dir)).toEqual(expected.sort());
 
     const app = await fs.readFile(path.join(clone.dir, 'applications/acme/prod/web.yaml'), 'utf8');

@@ -305,8 +305,9 @@ describe('safe removal', () => {
     ]);
     expect(preview.body.projectFiles.map((f) => [f.path, f.status])).toEqual([
       ['appprojects/park.yaml', 'modified'],
-      ['bootstrap/eu-prod.yaml', 'deleted'],
-      ['bootstrap/in-cluster.yaml', 'modified'],
+      ['bootstrap/clusters/eu-prod.yaml', 'deleted'],
+      ['bootstrap/clusters/in-cluster.yaml', 'modified'],
+      ['bootstrap/per-cluster/eu-prod.yaml', 'deleted'],
     ]);
     expect(preview.body.destinations).toContainEqual({
       tenant: 'acme',

@@ -9,17 +9,9 @@ import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
 import { defaultSyncPolicy } from '../../../src/projects/argocd-settings';
 import { engine } from '../validation/corpus';
 import { argoProblems, isArgoFile } from '../../helpers/argocd-validation';
+import { SPEC } from './delivery-models';
 
 type Obj = { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
-
-const SPEC = {
-  image: { repository: 'registry.example.com/shop/api', tag: '1.0.0' },
-  replicas: 1,
-  ports: [{ containerPort: 8080 }],
-  resources: {},
-  probes: {},
-  variables: {},
-};
 
 const tenant = (slug: string, namespaceTemplate: string | null = null) => ({ slug, namespaceTemplate });
 
@@ -74,7 +66,7 @@ describe('generated Argo CD objects', () => {
     });
   });
 
-  it('writes one AppProject allowing exactly the bound clusters and namespaces, no cluster-scoped resources', () => {
+  it('writes one AppProject allowing exactly the bound clusters and namespaces, and only those Namespaces', () => {
     const project = obj('appprojects/shop.yaml');
     expect(project.spec.sourceRepos).toEqual(['http://127.0.0.1:8080/git/r/acme/shop.git']);
     expect(project.spec.destinations).toEqual([
@@ -83,24 +75,35 @@ describe('generated Argo CD objects', () => {
       { name: 'eu-staging', namespace: 'acme-staging' },
       { name: 'eu-staging', namespace: 'globex-staging' },
     ]);
-    expect(project.spec.clusterResourceWhitelist).toEqual([]);
+    // CreateNamespace=true: Argo CD checks the Namespace it creates against this list (issue 44).
+    expect(project.spec.clusterResourceWhitelist).toEqual([
+      { group: '', kind: 'Namespace', name: 'acme-production' },
+      { group: '', kind: 'Namespace', name: 'acme-staging' },
+      { group: '', kind: 'Namespace', name: 'globex-production' },
+      { group: '', kind: 'Namespace', name: 'globex-staging' },
+    ]);
   });
 
-  it('writes one app-of-apps root per destination cluster over its own Applications', () => {
+  it('writes a root per destination cluster, and the self-managed roots of both topologies', () => {
     expect([...files.keys()].filter((p) => p.startsWith('bootstrap/')).sort()).toEqual([
       'bootstrap/appproject.yaml',
-      'bootstrap/eu-prod.yaml',
-      'bootstrap/eu-staging.yaml',
+      'bootstrap/clusters/eu-prod.yaml',
+      'bootstrap/clusters/eu-staging.yaml',
+      'bootstrap/hub.yaml',
+      'bootstrap/per-cluster/eu-prod.yaml',
+      'bootstrap/per-cluster/eu-staging.yaml',
     ]);
-    const root = obj('bootstrap/eu-prod.yaml');
-    expect(root.metadata.name).toBe('shop-root-eu-prod');
-    expect(root.spec.source).toMatchObject({
-      path: '.',
-      directory: {
-        recurse: true,
-        include: '{appprojects/*.yaml,applications/acme/production/*.yaml,applications/globex/production/*.yaml}',
-      },
-    });
+    const include = (p: string) => (obj(p).spec.source as { directory: { include: string } }).directory.include;
+    expect(obj('bootstrap/clusters/eu-prod.yaml').metadata.name).toBe('shop-apps-eu-prod');
+    expect(include('bootstrap/clusters/eu-prod.yaml')).toBe(
+      '{applications/acme/production/*.yaml,applications/globex/production/*.yaml}',
+    );
+    expect(include('bootstrap/per-cluster/eu-prod.yaml')).toBe(
+      '{bootstrap/per-cluster/eu-prod.yaml,bootstrap/appproject.yaml,bootstrap/clusters/eu-prod.yaml,appprojects/shop.yaml}',
+    );
+    expect(include('bootstrap/hub.yaml')).toBe(
+      '{bootstrap/hub.yaml,bootstrap/appproject.yaml,bootstrap/clusters/*.yaml,appprojects/*.yaml}',
+    );
   });
 
   it('reports two environments rendering to one cluster and namespace unless both allow it', () => {
@@ -151,7 +154,7 @@ describe('generated Argo CD objects', () => {
   it('validates every Application, AppProject and root against the Argo CD schemas', async () => {
     const e = await engine();
     const argo = [...files].filter(([path]) => isArgoFile(path));
-    expect(argo.length).toBe(4 + 1 + 3);
+    expect(argo.length).toBe(4 + 1 + 6);
     expect(argoProblems(e, argo)).toEqual([]);
   });
 
