@@ -26,9 +26,11 @@ beforeAll(async () => {
   const { org, members } = await makeOrg(platform, ['owner']);
   await makeProject(platform, members.owner!.token, 'twopaths', ['acme']);
   const s = platform.services;
-  projectId = ((await s.db('projects').where({ organization_id: org.id, slug: 'twopaths' }).first('id')) as {
-    id: string;
-  }).id;
+  projectId = (
+    (await s.db('projects').where({ organization_id: org.id, slug: 'twopaths' }).first('id')) as {
+      id: string;
+    }
+  ).id;
   const link = path.join(scratchDir('git-link-'), 'volume');
   await fs.symlink(s.config.gitops.repositoriesDir, link);
   // Two commit paths, as two processes would have: each its own waiting map, one through the symlink.
