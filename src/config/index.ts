@@ -193,7 +193,14 @@ export function configFromProcess(): Config {
  * would generate its own keys (tokens failing across processes, sealed values unreadable) and write its local address
  * into Applications. The embedded `npm start` generates them instead.
  */
-export const SPLIT_MODE_SETTINGS = ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'MFA_ENCRYPTION_KEY', 'PUBLIC_URL'] as const;
+export const SPLIT_MODE_SETTINGS = [
+  'JWT_PRIVATE_KEY',
+  'JWT_PUBLIC_KEY',
+  'MFA_ENCRYPTION_KEY',
+  'PUBLIC_URL',
+  // The default (DATA_DIR/git) is each process's own folder: a split process names the shared volume (issue 43, H2).
+  'GIT_REPOSITORIES_DIR',
+] as const;
 
 /** The configuration of `serve api|worker`: refused, naming each missing setting, without the shared ones. */
 export function splitModeConfig(env: Env): Config {

@@ -23,7 +23,7 @@ interface ErrorLike {
 function dependencyOf(err: ErrorLike): Dependency | null {
   const name = String(err.name ?? '');
   const message = String(err.message ?? '');
-  if (name === 'RepositoryMissing') return 'the Git volume';
+  if (name === 'RepositoryMissing' || name === 'RepositoryVolumeRefused') return 'the Git volume';
   if (name === 'KnexTimeoutError' || POSTGRES_MESSAGES.test(message)) return 'PostgreSQL';
   if (typeof err.code === 'string' && POSTGRES_DOWN.test(err.code) && err.code.length === 5) return 'PostgreSQL';
   if (name === 'ConnectionError' || name === 'ServiceError') {
