@@ -8,8 +8,11 @@ import type { AppState } from './context';
 export interface RunningServer {
   url: string;
   server: http.Server;
-  /** Readiness 503 first, then stop accepting, let in-flight requests finish, force-close after graceMs. */
-  shutdown(graceMs: number): Promise<void>;
+  /**
+   * Readiness 503 first; keep accepting for drainDelayMs (balancers and endpoints learn of the 503 and stop sending),
+   * then stop accepting, let in-flight requests finish, force-close after graceMs.
+   */
+  shutdown(graceMs: number, drainDelayMs?: number): Promise<void>;
 }
 
 export async function listen(app: Koa<AppState>, host: string, port: number, readiness: Readiness, log: Logger) {
@@ -29,8 +32,10 @@ export async function listen(app: Koa<AppState>, host: string, port: number, rea
   const running: RunningServer = {
     url: `http://${shownHost}:${actual}`,
     server,
-    async shutdown(graceMs) {
+    async shutdown(graceMs, drainDelayMs = 0) {
       readiness.startDraining();
+      // A listener closed at once refuses the connections a balancer still sends until it sees readiness fail.
+      if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets become idle as their last response ends: reap them as they do, not at keepAliveTimeout.
       server.closeIdleConnections();

@@ -26,7 +26,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--init]
   create-org --slug S --name N --owner E [--plan free|pro|enterprise]
   add-member --org S --email E --role owner|admin|member|viewer   an existing user joins without an invitation
   set-plan --org S --plan free|pro|enterprise
-  verify-audit                                      recompute the audit hash chains, find commits without an audit entry (exit 1 if any)
+  verify-audit                                      recompute the audit hash chains, find commits without an audit entry
+                                                    and recorded commits missing from their branch (exit 1 if any)
   reset-mfa --email E                               remove a user's MFA and end their sessions (lost authenticator)
   end-sessions --email E                            end every session of a user at once
   grant-app-role --role R                           least privilege for the API/worker role: audit log SELECT+INSERT only

@@ -14,7 +14,7 @@ const roles: Record<string, PlatformRoles> = {
 async function main(config: Config, selected: PlatformRoles): Promise<void> {
   const log = createLogger(config.logLevel, { process: role });
   const platform = await runPlatform(config, externalEndpoints(config), selected, log);
-  onShutdownSignal(log, config.shutdownGraceMs * 3 + 15_000, () => platform.stop());
+  onShutdownSignal(log, config.shutdownDrainDelayMs + config.shutdownGraceMs * 3 + 15_000, () => platform.stop());
   log.info('started', { role, url: platform.http?.url });
 }
 

@@ -4,6 +4,7 @@ import { verifyChains, type ChainReport } from '../audit/verify-chain';
 import type { Db } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { findUnauditedCommits, type UnauditedCommit } from '../gitops/unaudited-commits';
+import { findLostCommits, type LostCommit } from '../gitops/lost-commits';
 import type { RepositoryStore } from '../gitops/repository-store';
 import { hashPassword } from '../identity/password-hash';
 import type { PasswordPolicy } from '../identity/password-policy';
@@ -137,11 +138,18 @@ export async function addMember(deps: OperatorDeps, input: { org: string; email:
 export interface AuditReport extends ChainReport {
   /** Commits on hosted repositories that no audit entry names. */
   unauditedCommits: UnauditedCommit[];
+  /** Recorded or audited commits that their project's branch does not reach. */
+  lostCommits: LostCommit[];
 }
 
-/** The hash chains, and every hosted repository's commits against the audit entries that name them. */
+/**
+ * The hash chains, every hosted repository's commits against the audit entries that name them, and every recorded
+ * commit against its project's branch.
+ */
 export async function verifyAudit(deps: OperatorDeps & { repositories: RepositoryStore }): Promise<AuditReport> {
   const chains = await verifyChains(deps.db);
   const unauditedCommits = await findUnauditedCommits(deps.db, deps.repositories);
-  return { ...chains, unauditedCommits, ok: chains.ok && unauditedCommits.length === 0 };
+  const lostCommits = await findLostCommits(deps.db, deps.repositories);
+  const ok = chains.ok && unauditedCommits.length === 0 && lostCommits.length === 0;
+  return { ...chains, unauditedCommits, lostCommits, ok };
 }

@@ -58,6 +58,11 @@ export interface Config {
   logLevel: LogLevel;
   bodyLimitBytes: number;
   shutdownGraceMs: number;
+  /**
+   * SHUTDOWN_DRAIN_DELAY (default 5s): after a SIGTERM, how long the API keeps accepting connections with readiness
+   * already 503, so load balancers and Kubernetes endpoints stop sending before the listener closes (issue 43, M3).
+   */
+  shutdownDrainDelayMs: number;
   /** Number of trusted reverse proxies in front of the API; 0 means X-Forwarded-For is ignored. */
   trustedProxyCount: number;
   auditPageMax: number;
@@ -127,6 +132,7 @@ export function loadConfig(env: Env): Config {
     logLevel: readEnum<LogLevel>(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownGraceMs: readDurationMs(env, 'SHUTDOWN_GRACE', 10_000),
+    shutdownDrainDelayMs: readDurationMs(env, 'SHUTDOWN_DRAIN_DELAY', 5_000),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, 0, 10),
     auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
@@ -193,7 +199,14 @@ export function configFromProcess(): Config {
  * would generate its own keys (tokens failing across processes, sealed values unreadable) and write its local address
  * into Applications. The embedded `npm start` generates them instead.
  */
-export const SPLIT_MODE_SETTINGS = ['JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'MFA_ENCRYPTION_KEY', 'PUBLIC_URL'] as const;
+export const SPLIT_MODE_SETTINGS = [
+  'JWT_PRIVATE_KEY',
+  'JWT_PUBLIC_KEY',
+  'MFA_ENCRYPTION_KEY',
+  'PUBLIC_URL',
+  // The default (DATA_DIR/git) is each process's own folder: a split process names the shared volume (issue 43, H2).
+  'GIT_REPOSITORIES_DIR',
+] as const;
 
 /** The configuration of `serve api|worker`: refused, naming each missing setting, without the shared ones. */
 export function splitModeConfig(env: Env): Config {

@@ -18,6 +18,7 @@ import { commitRecordState, recordCommit, recordedHead } from './commit-record-r
 import { loadProject, type LoadedProject } from './delivery-model';
 import { findRemote } from './remote-repository';
 import { wantsMaintenance } from './repository-maintenance';
+import { lockRepository, repositoryLockKey } from './repository-lock';
 import type { RepositoryStore } from './repository-store';
 import type { WorkloadSources } from './workload-sources';
 
@@ -63,7 +64,7 @@ export interface CommitPathDeps {
   governance: GovernanceGate;
   /** The operations the commit path runs (src/runtime/commit-operations.ts). */
   operations: OperationKinds;
-  /** The writes waiting for each repository (by path) while a pass of this process writes it. */
+  /** The writes waiting for each repository (by its identity key) while a pass of this process writes it. */
   waiting: Map<string, Pending[]>;
 }
 
@@ -86,8 +87,8 @@ const PASS_LIMIT = 32;
  * The one commit path: every write to a project's repository runs here: in the `git` task queue's activity, as a
  * workflow's local activity, or in the API process that verified an inbound image update (one per process).
  *
- * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository is held (in the
- *   transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
+ * - Serialized per repository across processes: a PostgreSQL advisory lock keyed on the repository's identity
+ *   (organization and project ids, never its path: src/gitops/repository-lock.ts) is held (in the transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
  * - Written in passes: the writes that arrive for a repository while a pass of this process writes it wait, and the
  *   next pass writes them back to back under one lock and one transaction, one commit each (each with its own
  *   trailers, audit entries and record, in a savepoint of its own: a refused write leaves the others be). The branch
@@ -105,22 +106,23 @@ const PASS_LIMIT = 32;
  */
 export function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
+  const key = repositoryLockKey('git', req.organizationId, req.projectId);
   return new Promise((resolve, reject) => {
-    const waiting = deps.waiting.get(repo);
+    const waiting = deps.waiting.get(key);
     if (waiting) return void waiting.push({ req, resolve, reject });
-    deps.waiting.set(repo, [{ req, resolve, reject }]);
-    void drain(deps, repo);
+    deps.waiting.set(key, [{ req, resolve, reject }]);
+    void drain(deps, key, repo);
   });
 }
 
 /** Passes over the repository until no write waits for it. */
-async function drain(deps: CommitPathDeps, repo: string): Promise<void> {
-  for (let waiting = deps.waiting.get(repo); waiting?.length; waiting = deps.waiting.get(repo)) {
+async function drain(deps: CommitPathDeps, key: string, repo: string): Promise<void> {
+  for (let waiting = deps.waiting.get(key); waiting?.length; waiting = deps.waiting.get(key)) {
     const batch = waiting.splice(0, PASS_LIMIT);
     // A pass of several that failed as a whole (its transaction did not commit): each write again on its own.
     if ((await pass(deps, repo, batch)) && batch.length > 1) for (const one of batch) await pass(deps, repo, [one]);
   }
-  deps.waiting.delete(repo);
+  deps.waiting.delete(key);
 }
 
 /**
@@ -149,8 +151,9 @@ async function writeAll(
   batch: Pending[],
   moved: { from?: string | null; to?: string },
 ): Promise<(() => void)[]> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
   const { organizationId, projectId } = batch[0]!.req;
+  // Keyed by identity, never by `repo`: another process may reach the same folder by another path (issue 43, H1).
+  await lockRepository(trx, 'git', organizationId, projectId);
   // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
   // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
   if (!(await deps.repositories.exists(organizationId, projectId))) throw new RepositoryMissing(repo);

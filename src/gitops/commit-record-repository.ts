@@ -45,3 +45,17 @@ export async function recordCommit(
     .returning('seq')) as { seq: string }[];
   return BigInt(row?.seq ?? 0);
 }
+
+/** Every commit recorded for the project (what `verify-audit` expects on its branch). */
+export async function recordedCommitShas(db: Queryable, projectId: string): Promise<string[]> {
+  return (await db('git_commits').where({ project_id: projectId }).orderBy('seq').pluck('sha')) as string[];
+}
+
+/** The projects with recorded commits, whether or not their repository is on this volume. */
+export async function projectsWithCommits(db: Queryable): Promise<{ organizationId: string; projectId: string }[]> {
+  const rows = (await db('git_commits').distinct('organization_id', 'project_id')) as {
+    organization_id: string;
+    project_id: string;
+  }[];
+  return rows.map((r) => ({ organizationId: r.organization_id, projectId: r.project_id }));
+}

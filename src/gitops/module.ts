@@ -4,6 +4,7 @@ import { createGitopsDomain, type GitopsDomain } from './gitops-domain';
 import { commitPathDepsOf, type CommitPathDeps } from './commit-path';
 import { commitOperationKinds } from '../runtime/commit-operations';
 import { createRepositoryStore, type RepositoryStore } from './repository-store';
+import { createVolumeGuard } from './volume-guard';
 import { createWorkloadSources, type WorkloadSources } from './workload-sources';
 import { gitopsRoutes } from '../../api/routes/gitops/gitops-routes';
 
@@ -23,12 +24,17 @@ declare module '../runtime/service-provider' {
 /** What src/gitops plugs into the platform (src/runtime/domain-module.ts). */
 export const gitopsModule = {
   name: 'gitops',
-  tables: ['git_commits', 'git_remote_pushes', 'project_remotes'],
+  tables: ['git_commits', 'git_remote_pushes', 'project_remotes', 'installation'],
   workflows: ['gitCommitWorkflow', 'gitPushWorkflow', 'repositoryMaintenanceWorkflow'],
   settings: 'gitops',
   routes: (services) => gitopsRoutes(services.gitops),
   services: {
-    repositories: provide([], (core) => createRepositoryStore(core.config.gitops.repositoriesDir)),
+    repositories: provide([], (core) => {
+      const root = core.config.gitops.repositoriesDir;
+      const guard = createVolumeGuard({ root, db: core.db, log: core.log });
+      core.readiness.add({ name: 'git-volume', check: () => guard.check() });
+      return createRepositoryStore(root, guard);
+    }),
     sources: provide(['blobs', 'renderers'], (deps) =>
       createWorkloadSources({ blobs: deps.blobs, renderers: deps.renderers }),
     ),

@@ -25,9 +25,15 @@ export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body
   if (fs.existsSync(file)) return sha;
   fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  // Level 1, as git deflates loose objects (`core.looseCompression` defaults to best speed).
-  fs.writeFileSync(temp, deflateSync(object, { level: 1 }), { mode: 0o444 });
-  fs.renameSync(temp, file);
+  try {
+    // Level 1, as git deflates loose objects (`core.looseCompression` defaults to best speed).
+    fs.writeFileSync(temp, deflateSync(object, { level: 1 }), { mode: 0o444 });
+    fs.renameSync(temp, file);
+  } catch (err) {
+    // A failed write (a full disk) must not leave a partial temporary file behind on the volume (issue 43).
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
   return sha;
 }
 

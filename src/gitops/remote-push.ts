@@ -4,6 +4,7 @@ import { git, GitError } from './git-plumbing';
 import { findRemote, recordPush, remoteTokenAad, type PushStatus } from './remote-repository';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { lockRepository } from './repository-lock';
 
 export interface PushDeps {
   db: Db;
@@ -65,7 +66,7 @@ function errorOf(err: unknown, token: string | null): string {
 export async function pushToRemote(deps: PushDeps, req: PushRequest): Promise<PushOutcome> {
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
   return deps.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git-push:${repo}`]);
+    await lockRepository(trx, 'git-push', req.organizationId, req.projectId);
     const remote = await findRemote(trx, req.projectId);
     if (!remote) return { status: 'skipped', error: null };
     const token = remote.tokenSealed ? deps.secrets.open(remote.tokenSealed, remoteTokenAad(req.projectId)) : null;

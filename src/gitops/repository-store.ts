@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gitBinary } from './git-binary';
+import type { VolumeGuard } from './volume-guard';
 
 const run = promisify(execFile);
 
@@ -36,23 +37,34 @@ export interface HostedRepository {
   path: string;
 }
 
-/** The store of the repositories under `root` (GIT_REPOSITORIES_DIR). */
-export function createRepositoryStore(root: string): RepositoryStore {
+/**
+ * The store of the repositories under `root` (GIT_REPOSITORIES_DIR). With a guard (every API and worker process), a
+ * repository is created only on a volume proven this installation's, and `exists` (what every reader and the commit
+ * path ask first) checks the repository's marker: a foreign folder throws RepositoryVolumeRefused (503).
+ */
+export function createRepositoryStore(root: string, guard?: VolumeGuard): RepositoryStore {
   const store: RepositoryStore = {
     organizationRoot: (organizationId) => path.join(root, organizationId),
     nameOf: (projectId) => `${projectId}.git`,
     pathOf: (organizationId, projectId) => path.join(root, organizationId, `${projectId}.git`),
     async ensure(organizationId, projectId) {
       const dir = store.pathOf(organizationId, projectId);
+      await guard?.requireVolume();
       await fs.mkdir(path.dirname(dir), { recursive: true });
       await run(gitBinary(), ['init', '--quiet', '--bare', `--initial-branch=${MAIN_BRANCH}`, dir]);
+      await guard?.markRepository(organizationId, projectId, dir);
       return dir;
     },
     async exists(organizationId, projectId) {
-      return fs
-        .stat(path.join(store.pathOf(organizationId, projectId), 'HEAD'))
+      const dir = store.pathOf(organizationId, projectId);
+      // On a folder that is not this installation's, "missing" would be a lie too: refuse before looking.
+      await guard?.requireVolume();
+      const found = await fs
+        .stat(path.join(dir, 'HEAD'))
         .then(() => true)
         .catch(() => false);
+      if (found) await guard?.verifyRepository(organizationId, projectId, dir);
+      return found;
     },
     async remove(organizationId, projectId) {
       await fs.rm(store.pathOf(organizationId, projectId), { recursive: true, force: true });

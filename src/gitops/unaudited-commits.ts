@@ -1,7 +1,6 @@
 import { auditedCommitShas } from '../audit/audit-repository';
 import type { Queryable } from '../db/knex';
-import { readBranch } from './commit-writer';
-import { gitText } from './git-plumbing';
+import { branchHistory } from './branch-history';
 import type { RepositoryStore } from './repository-store';
 
 export interface UnauditedCommit {
@@ -17,9 +16,8 @@ export interface UnauditedCommit {
 export async function findUnauditedCommits(db: Queryable, repositories: RepositoryStore): Promise<UnauditedCommit[]> {
   const found: UnauditedCommit[] = [];
   for (const { organizationId, projectId, path } of await repositories.list()) {
-    const tip = await readBranch(path);
-    if (!tip) continue;
-    const commits = (await gitText(path, ['rev-list', tip])).split('\n').filter(Boolean);
+    const commits = await branchHistory(path);
+    if (commits.length === 0) continue;
     const audited = await auditedCommitShas(db, projectId);
     for (const sha of commits) if (!audited.has(sha)) found.push({ organizationId, projectId, sha });
   }

@@ -142,6 +142,15 @@ export async function findProjectsByIds(db: Queryable, organizationId: string, i
   return new Map(rows.map((row) => [row.id, rowToProject(row)]));
 }
 
+/**
+ * Every project of every organization, by id (the Git volume's one-time adoption, src/gitops/volume-guard.ts: the
+ * repositories the database names). Not a request path: nothing scoped by a caller reads it.
+ */
+export async function allProjectRefs(db: Queryable): Promise<{ organizationId: string; projectId: string }[]> {
+  const rows = (await db('projects').select('id', 'organization_id')) as { id: string; organization_id: string }[];
+  return rows.map((row) => ({ organizationId: row.organization_id, projectId: row.id }));
+}
+
 export interface ProjectFilter {
   /** Substring of slug or name, case-insensitive. */
   q?: string;

@@ -101,8 +101,11 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
     agents,
     worker,
     async stop() {
-      await agents?.stop(config.shutdownGraceMs);
-      if (http) await http.shutdown(config.shutdownGraceMs);
+      // The HTTP drain first (readiness 503 at once, the listener open for the drain delay), the agents' beside it.
+      await Promise.all([
+        http?.shutdown(config.shutdownGraceMs, config.shutdownDrainDelayMs),
+        agents?.stop(config.shutdownGraceMs),
+      ]);
       await metricsServer?.close();
       if (workerRun) {
         stopWorkers();

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Db, Tx } from '../../src/db/knex';
+import { lockRepository } from '../../src/gitops/repository-lock';
 
 /** A backend waiting for a lock that `held`'s session can see in pg_locks (`where` narrows it), or null. */
 export async function waitingBackend(held: Tx, where: string): Promise<number | null> {
@@ -9,11 +11,12 @@ export async function waitingBackend(held: Tx, where: string): Promise<number | 
 }
 
 /**
- * Holds a repository's commit lock (the commit path's advisory lock, src/gitops/commit-path.ts) in a transaction of
- * its own until it is rolled back: every commit to that repository, in any process, waits meanwhile.
+ * Holds a repository's commit lock (the commit path's advisory lock, src/gitops/repository-lock.ts) in a transaction
+ * of its own until it is rolled back: every commit to that repository, in any process, waits meanwhile. `repo` is the
+ * repository's path (`<root>/<organization id>/<project id>.git`); the lock is keyed by the ids it names.
  */
 export async function holdRepositoryLock(db: Db, repo: string): Promise<Tx> {
   const held = await db.transaction();
-  await held.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`git:${repo}`]);
+  await lockRepository(held, 'git', path.basename(path.dirname(repo)), path.basename(repo, '.git'));
   return held;
 }

@@ -191,3 +191,24 @@ it('stops a commit whose repository the volume lacks, never starting a fresh one
   expect(next.created).toBe(true);
   expect((await gitText(repo, ['rev-parse', `${next.sha}^`])).trim()).toBe(tip);
 });
+
+it('finds a recorded, audited commit its branch does not reach (verify-audit exits 1 and names it)', async () => {
+  // What two writers that did not exclude each other leave (issue 43, H1): a commit answered `committed`, recorded
+  // and audited, then moved off the branch by the other writer.
+  await runCommit(deps, request('unit-lost-base', 'kept'));
+  const landed = await runCommit(deps, request('unit-lost', 'then lost'));
+  const parent = (await gitText(repo, ['rev-parse', `${landed.sha}^`])).trim();
+  await gitText(repo, ['update-ref', 'refs/heads/main', parent, landed.sha!]);
+  const env = testEnv(platform.database, platform.config.temporal.taskQueuePrefix, { LOG_LEVEL: 'silent' });
+  try {
+    const report = await runScript('scripts/admin.ts', ['verify-audit'], env);
+    expect([report.code, JSON.parse(report.output)]).toMatchObject([
+      1,
+      { ok: false, unauditedCommits: [], lostCommits: [{ sha: landed.sha, reason: 'not on the branch' }] },
+    ]);
+  } finally {
+    await gitText(repo, ['update-ref', 'refs/heads/main', landed.sha!, parent]);
+  }
+  const after = await runScript('scripts/admin.ts', ['verify-audit'], env);
+  expect([after.code, JSON.parse(after.output)]).toMatchObject([0, { ok: true, lostCommits: [] }]);
+}, 60_000);

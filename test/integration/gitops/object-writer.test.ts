@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildCommit, moveBranch, type CommitMeta } from '../../../src/gitops/commit-writer';
@@ -132,4 +133,23 @@ it('reads trees as ls-tree and cat-file do, and sees objects written and packed 
   const late = await readObject(repo, tree);
   expect(late?.type).toBe('tree');
   expect(late?.body.includes(Buffer.from('late.md'))).toBe(true);
+});
+
+it('leaves no temporary file behind when a write fails (a full disk)', async () => {
+  const repo = await bareRepo();
+  const real = fs.writeFileSync.bind(fs);
+  // What ENOSPC leaves: part of the file written, then the error.
+  const spy = jest.spyOn(fs, 'writeFileSync').mockImplementation((file, data) => {
+    real(file, Buffer.from(data as Uint8Array).subarray(0, 4));
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  });
+  try {
+    expect(() => writeObject(repo, 'blob', Buffer.from('a full disk\n'))).toThrow(/ENOSPC/);
+  } finally {
+    spy.mockRestore();
+  }
+  const leftovers = fs
+    .readdirSync(path.join(repo, 'objects'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => path.basename(name).startsWith('tmp_obj_'));
+  expect(leftovers).toEqual([]);
 });

@@ -80,7 +80,7 @@ describe('loadConfig', () => {
   it('refuses split mode without the shared settings, naming each missing one', () => {
     expect(() => splitModeConfig({ PUBLIC_URL: 'https://delivery.example.com' })).toThrow(
       new ConfigError(
-        'split mode needs the shared settings JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, MFA_ENCRYPTION_KEY (docs/operations.md)',
+        'split mode needs the shared settings JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, MFA_ENCRYPTION_KEY, GIT_REPOSITORIES_DIR (docs/operations.md)',
       ),
     );
   });

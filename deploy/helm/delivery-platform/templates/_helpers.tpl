@@ -20,6 +20,9 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
   value: {{ .Values.publicUrl | quote }}
 - name: DATA_DIR
   value: /data
+# Split mode names the shared volume explicitly (it exits 78 without it); the chart mounts it at /data.
+- name: GIT_REPOSITORIES_DIR
+  value: /data/git
 - name: TEMPORAL_ADDRESS
   value: {{ .Values.temporal.address | quote }}
 - name: TEMPORAL_NAMESPACE
