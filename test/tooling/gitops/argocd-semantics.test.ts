@@ -21,13 +21,18 @@ import {
 } from '../../../src/argocd-semantics/semantics-check';
 import { createKubeTools } from '../../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../../src/tools/kustomize-build';
+import { createRenderers } from '../../../src/tools/renderers';
+import { loadRendererSettings } from '../../../src/config/renderers';
 import { repoRoot } from '../../../src/paths';
 import { defaultSyncPolicy } from '../../../src/projects/argocd-settings';
 import { ACCEPTANCE, deliveryModel, type ModelShape } from './delivery-models';
 
 /** The real kustomize over each folder, once per distinct content (the steps share most folders). */
 async function realKustomize(trees: RepositoryTree[]): Promise<KustomizeRenderer> {
-  const kubectl = await createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') }).kubectl();
+  const renderers = createRenderers(
+    createKubeTools({ toolsDir: path.join(repoRoot(), '.tools') }),
+    loadRendererSettings({}),
+  );
   const built = new Map<string, KubeObject[]>();
   const folderFiles = (tree: RepositoryTree, dir: string) =>
     Object.fromEntries([...tree].filter(([f]) => path.dirname(f) === dir).map(([f, t]) => [path.basename(f), t]));
@@ -36,7 +41,7 @@ async function realKustomize(trees: RepositoryTree[]): Promise<KustomizeRenderer
       if (file.endsWith('/kustomization.yaml')) {
         const files = folderFiles(tree, path.dirname(file));
         const key = JSON.stringify(files);
-        if (!built.has(key)) built.set(key, documentsOf(await kustomizeBuild(kubectl, files)));
+        if (!built.has(key)) built.set(key, documentsOf(await kustomizeBuild(renderers, 'test', files)));
       }
   return (dir, tree) => built.get(JSON.stringify(folderFiles(tree, dir))) ?? [];
 }
