@@ -12958,7 +12958,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The manifests to apply once to Argo CD for one destination cluster (docs/argocd.md) */
+    /** The manifests to apply once to an Argo CD: of one destination cluster, or a hub without `cluster` (docs/argocd.md) */
     get: {
       parameters: {
         query?: {
@@ -21875,9 +21875,9 @@ export interface components {
       /** Format: uuid */
       userId: string;
     };
-    /** @description GET /api/v2/projects/{slug}/delivery/bootstrap?cluster=: the destination cluster (bound cluster name, in-cluster, or a server's label). */
+    /** @description GET /api/v2/projects/{slug}/delivery/bootstrap?cluster=: the destination cluster whose own Argo CD is set up (bound cluster name, in-cluster, or a server's label); without it, a hub Argo CD deploying to every cluster. */
     'delivery-bootstrap-query': {
-      cluster: string;
+      cluster?: string;
     };
     /** @description POST /api/v2/projects/{slug}/delivery/generate. */
     'delivery-generate': {

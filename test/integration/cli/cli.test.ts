@@ -8,7 +8,7 @@ import { awayFromStepEdge, totp } from '../identity/identity-harness';
 import { releaseClient } from '../releases/release-harness';
 import { cliRunner } from './cli-harness';
 import { ConfigStore } from '../../../cli/lib/config-store';
-import { pinTarget } from '../../../src/pins/pin-repository';
+import { pinAsRollback } from '../../helpers/pins';
 
 /**
  * The `delivery` command against the real platform: login with MFA (password and code on stdin), a release followed
@@ -261,20 +261,12 @@ describe('delivery CLI', () => {
     expect((await compare('dev', ['--exit-code'])).code).toBe(0);
 
     // A pin as a rollback leaves it: the bulk update skips the pair and commits nothing.
-    const project = await platform.services
-      .db('projects')
-      .where({ slug: 'shop' })
-      .first<{ id: string; organization_id: string }>();
-    await pinTarget(platform.services.db, {
-      organization_id: project.organization_id,
-      project_id: project.id,
-      tenant_id: tenants.acme!,
-      tenant_slug: 'acme',
+    await pinAsRollback(platform, {
+      organizationId: org.org.id,
+      project: 'shop',
+      tenantId: tenants.acme!,
+      tenant: 'acme',
       environment: 'dev',
-      reason: 'rolled back',
-      release_id: null,
-      pinned_by: null,
-      pinned_by_actor: 'test',
     });
     const skipped = await bulk('8.8.8');
     expect(skipped.code).toBe(6);

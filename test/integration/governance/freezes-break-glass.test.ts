@@ -3,7 +3,7 @@ import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { listDomainEvents } from '../../../src/events/domain-event-repository';
-import { pinTarget } from '../../../src/pins/pin-repository';
+import { pinAsRollback } from '../../helpers/pins';
 import { makeProject } from '../gitops/gitops-harness';
 
 /** One break-glass "minute" lasts 3 s here (BREAK_GLASS_MINUTE), so a session closes by itself within the test. */
@@ -139,18 +139,12 @@ describe('freeze windows', () => {
   });
 
   it('bulk update: pinned pairs are skipped with the reason, frozen pairs refuse the whole update (nothing committed)', async () => {
-    await pinTarget(platform.services.db, {
-      organization_id: org.org.id,
-      project_id: (
-        await platform.services.db('projects').where({ organization_id: org.org.id, slug: 'shop' }).first('id')
-      ).id,
-      tenant_id: tenantIds.acme!,
-      tenant_slug: 'acme',
+    await pinAsRollback(platform, {
+      organizationId: org.org.id,
+      project: 'shop',
+      tenantId: tenantIds.acme!,
+      tenant: 'acme',
       environment: 'dev',
-      reason: 'rolled back',
-      release_id: null,
-      pinned_by: null,
-      pinned_by_actor: 'test',
     });
     const before = await head();
     const refused = await bulk(owner);

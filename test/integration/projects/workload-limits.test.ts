@@ -68,13 +68,26 @@ describe('workloads per project', () => {
     expect(tree.body.items.map((f) => f.path)).toContain(`applications/acme/dev/${name(204)}.yaml`);
     expect(tree.body.items).toHaveLength(205);
 
-    const release = await releaseClient(platform).create(owner, 'shop', {
+    const releases = releaseClient(platform);
+    const release = await releases.create(owner, 'shop', {
       environment: 'dev',
       tenantId: 'acme',
       title: 'the last workload',
       changes: [{ workload: name(204), tag: '2.0.0' }],
     });
     expect([release.status, release.text]).toEqual([201, expect.any(String)]);
+    // Followed to where it waits for a person or the controller: validated and committed, not left running while the
+    // file stops its worker.
+    const settled = await releases.until(
+      owner,
+      release.body.id,
+      (r) => !['Validating', 'Deploying'].includes(r.status),
+      60_000,
+    );
+    expect([settled.status, settled.statusReason]).toEqual([
+      expect.stringMatching(/^(AwaitingDeploy|Syncing)$/),
+      expect.anything(),
+    ]);
   }, 120_000);
 
   it('refuses the workload past the documented limit with 409 naming it, and writes nothing', async () => {

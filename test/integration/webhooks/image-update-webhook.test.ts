@@ -4,7 +4,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { pinTarget } from '../../../src/pins/pin-repository';
+import { pinAsRollback } from '../../helpers/pins';
 import { verifyChains } from '../../../src/audit/verify-chain';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { DIGEST, shapeAHeaders, shapeBHeaders } from './webhook-signing';
@@ -322,17 +322,12 @@ describe('shape A', () => {
   });
 
   it('skips and names a pinned target', async () => {
-    const project = await platform.services.db('projects').where({ slug: 'shop' }).first();
-    await pinTarget(platform.services.db, {
-      organization_id: org.org.id,
-      project_id: project.id,
-      tenant_id: tenants.acme!,
-      tenant_slug: 'acme',
+    await pinAsRollback(platform, {
+      organizationId: org.org.id,
+      project: 'shop',
+      tenantId: tenants.acme!,
+      tenant: 'acme',
       environment: 'dev',
-      reason: 'rolled back',
-      release_id: null,
-      pinned_by: null,
-      pinned_by_actor: 'test',
     });
     try {
       const body = shapeA('1.8.0');
@@ -344,7 +339,7 @@ describe('shape A', () => {
       expect(await fileAt(res.body.commit!, 'tenants/acme/dev/web/deployment.yaml')).not.toContain(':1.8.0');
       expect(await fileAt(res.body.commit!, 'tenants/globex/dev/web/deployment.yaml')).toContain(':1.8.0');
     } finally {
-      await platform.services.db('target_pins').where({ project_id: project.id }).delete();
+      await platform.services.db('target_pins').where({ tenant_id: tenants.acme!, environment: 'dev' }).delete();
     }
   });
 });
