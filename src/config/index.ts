@@ -59,8 +59,9 @@ export interface Config {
   bodyLimitBytes: number;
   shutdownGraceMs: number;
   /**
-   * SHUTDOWN_DRAIN_DELAY (default 5s): after a SIGTERM, how long the API keeps accepting connections with readiness
-   * already 503, so load balancers and Kubernetes endpoints stop sending before the listener closes (issue 43, M3).
+   * SHUTDOWN_DRAIN_DELAY: after a SIGTERM, how long the API keeps accepting connections with readiness already 503,
+   * so load balancers and Kubernetes endpoints stop sending before the listener closes (issue 43, M3). 5s by default
+   * in split mode (processes behind a balancer); 0 for `npm start`, where no balancer waits and Ctrl-C should be quick.
    */
   shutdownDrainDelayMs: number;
   /** Number of trusted reverse proxies in front of the API; 0 means X-Forwarded-For is ignored. */
@@ -132,7 +133,7 @@ export function loadConfig(env: Env): Config {
     logLevel: readEnum<LogLevel>(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownGraceMs: readDurationMs(env, 'SHUTDOWN_GRACE', 10_000),
-    shutdownDrainDelayMs: readDurationMs(env, 'SHUTDOWN_DRAIN_DELAY', 5_000),
+    shutdownDrainDelayMs: readDurationMs(env, 'SHUTDOWN_DRAIN_DELAY', 0),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, 0, 10),
     auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
@@ -214,7 +215,7 @@ export function splitModeConfig(env: Env): Config {
   if (missing.length > 0) {
     throw new ConfigError(`split mode needs the shared settings ${missing.join(', ')} (docs/operations.md)`);
   }
-  return loadConfig(env);
+  return loadConfig({ SHUTDOWN_DRAIN_DELAY: '5s', ...env });
 }
 
 export function splitModeConfigFromProcess(): Config {

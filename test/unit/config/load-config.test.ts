@@ -85,6 +85,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('drains 5 s after SIGTERM in split mode, behind a balancer, and not at all for npm start', () => {
+    const shared = {
+      JWT_PRIVATE_KEY: 'k',
+      JWT_PUBLIC_KEY: 'k',
+      MFA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      PUBLIC_URL: 'https://delivery.example.com',
+      GIT_REPOSITORIES_DIR: '/mnt/shared/repos',
+    };
+    expect(splitModeConfig(shared).shutdownDrainDelayMs).toBe(5000);
+    expect(splitModeConfig({ ...shared, SHUTDOWN_DRAIN_DELAY: '2s' }).shutdownDrainDelayMs).toBe(2000);
+    expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
+  });
+
   it("caches users' standing for 5 seconds by default, at most a minute, or not at all", () => {
     expect(loadConfig({}).identity.standingCacheTtlMs).toBe(5000);
     expect(loadConfig({ AUTH_STANDING_CACHE: 'false' }).identity.standingCacheTtlMs).toBe(0);
