@@ -101,7 +101,8 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       args: [input],
       labels: { organizationId: row.organization_id },
       searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'pending' }],
-      summary: `invitation of ${row.email} as ${row.role}, expires ${row.expires_at.toISOString()}`,
+      // No personal data in what every Temporal UI reader sees: the invitation's id, not the invitee's address.
+      summary: `invitation ${row.id} as ${row.role}, expires ${row.expires_at.toISOString()}`,
     });
     await markWorkflowStarted(db, row.id);
   }
