@@ -20557,7 +20557,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Roll back to the last Healthy release (or a chosen one): a release through approvals that pins the target */
+    /** Roll back to the last Healthy release (or a chosen one) with a reason: a release through approvals that pins the target; one at a time per target */
     post: {
       parameters: {
         query?: never;

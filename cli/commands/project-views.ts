@@ -165,7 +165,7 @@ export function registerProjectViews(program: Command): void {
       .requiredOption('--tenant <tenant>', 'tenant (slug or id)')
       .requiredOption('--env <environment>', 'environment')
       .option('--to <release-id>', 'the release to restore (default: the last Healthy one before what runs now)')
-      .option('--reason <text>', 'why (kept in the audit log)')
+      .option('--reason <text>', 'why (required to roll back; kept in the audit log)')
       .option('--preview', 'show what would be restored and the diff, commit nothing'),
   ).action(
     act<{
@@ -178,6 +178,13 @@ export function registerProjectViews(program: Command): void {
       timeout: string;
       interval: string;
     }>(async (rt, flags) => {
+      // A rollback is not a preview by omission: without --preview it rolls back, and then it must say why.
+      if (!flags.preview && !flags.reason?.trim()) {
+        throw new CliError(
+          '--reason is required to roll back (or --preview to see what would be restored)',
+          EXIT.usage,
+        );
+      }
       const tenant = await tenantId(rt.api, rt.project(), flags.tenant);
       const body: RollbackRequest = { releaseId: flags.to, reason: flags.reason };
       const base = `/api/v2/tenants/${enc(tenant)}/envs/${enc(flags.env)}/rollback`;

@@ -250,6 +250,20 @@ export async function holdingReleases(
     .select('id', 'tenant_slug', 'status')) as Pick<ReleaseRow, 'id' | 'tenant_slug' | 'status'>[];
 }
 
+/** A rollback of the target that has not ended (at most one may run: a second would re-deploy what it undoes). */
+export async function unfinishedRollback(
+  db: Queryable,
+  target: Pick<ReleaseRow, 'project_id' | 'tenant_id' | 'environment'>,
+): Promise<Pick<ReleaseRow, 'id' | 'status'> | null> {
+  return (
+    ((await db('releases')
+      .where({ project_id: target.project_id, tenant_id: target.tenant_id, environment: target.environment })
+      .where({ kind: 'rollback' })
+      .whereNotIn('status', [...FINAL_STATUSES])
+      .first('id', 'status')) as Pick<ReleaseRow, 'id' | 'status'> | undefined) ?? null
+  );
+}
+
 /** The releases of one target, newest first (bounded: a rollback looks back this far). */
 export async function targetHistory(
   db: Queryable,

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { refuseBlockedByValidation } from './release-validation-gate';
 import type { Client } from '@temporalio/client';
-import { isUniqueViolation } from '../db/knex';
+import { isUniqueViolation, type Tx } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { Conflict, Forbidden, InvalidInput, NotFound, Unprocessable } from '../errors';
 import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
@@ -48,7 +48,9 @@ import {
   listDecisions,
   listReleases,
   listUnstartedReleases,
+  lockTarget,
   targetHistory,
+  unfinishedRollback,
   markReleaseWorkflowStarted,
   type ReleaseFilter,
   type ReleaseKind,
@@ -205,6 +207,21 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   }
 
   /**
+   * One rollback of a target at a time, checked under the target's lock in the inserting transaction: a second one,
+   * sent while the first is queued, would restore the version the first is rolling back.
+   */
+  async function refuseSecondRollback(trx: Tx, projectId: string, tenant: { id: string; slug: string }, env: string) {
+    const target = { project_id: projectId, tenant_id: tenant.id, environment: env };
+    await lockTarget(trx, target);
+    const running = await unfinishedRollback(trx, target);
+    if (running) {
+      throw new Conflict(
+        `a rollback of ${tenant.slug}/${env} is already in progress (release ${running.id}, ${running.status})`,
+      );
+    }
+  }
+
+  /**
    * Inserts the release row with its `release.create` audit entry and event (a rollback also `rollback.initiate`) in
    * one transaction, then starts its workflow.
    */
@@ -215,6 +232,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     let row: ReleaseRow;
     try {
       row = await db.transaction(async (trx) => {
+        if (spec.kind === 'rollback') await refuseSecondRollback(trx, project.id, tenant, environment);
         const inserted = await insertRelease(trx, {
           id,
           organization_id: caller.organizationId,
@@ -476,6 +494,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       environment: string,
       body: { releaseId?: string; reason?: string },
     ) {
+      const why = body.reason?.trim();
+      if (!why) throw new InvalidInput('reason is required: say why you roll back (it is kept in the audit log)');
       const plan = await rollbackPlan(caller, tenantId, environment, body.releaseId);
       if (plan.project.archived) throw new Conflict('the project is archived');
       const grant = await refuseFrozen(
@@ -483,18 +503,18 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         { projectId: plan.project.id, environment, tenant: plan.tenant.slug },
         'rollback',
       );
-      const reason = body.reason ? `: ${body.reason}` : '';
       const row = await start(caller, {
         project: plan.project,
         tenant: plan.tenant,
         environment,
-        title: `Rollback to ${plan.point.title}${reason}`.slice(0, 200),
+        title: `Rollback to ${plan.point.title}: ${why}`.slice(0, 200),
         changes: plan.changes,
         key: null,
         hash: null,
         kind: 'rollback',
         rollbackOf: plan.point.releaseId,
         details: {
+          reason: why,
           rollbackTo: { commitSha: plan.point.commitSha, kind: plan.point.kind, sourceId: plan.point.sourceId },
           ...breakGlassDetails(grant),
         },

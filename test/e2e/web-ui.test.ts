@@ -300,6 +300,8 @@ describe('the web UI in chromium', () => {
     await page.getByRole('button', { name: 'Preview rollback' }).click();
     await page.getByText(/Restores web 1\.1\.0/).waitFor();
     expect(await checkView(owner, 'rollback-preview')).toEqual([]);
+    // No rollback without a reason: Confirm waits for one.
+    expect(await page.getByRole('button', { name: 'Confirm rollback' }).isDisabled()).toBe(true);
     await page.getByLabel('Reason').fill('1.2.0 misbehaves');
     await page.getByRole('button', { name: 'Confirm rollback' }).click();
     await page.getByText('PendingApproval').first().waitFor();

@@ -34,7 +34,7 @@ export function rollbackRoutes(
       method: 'post',
       path: `${TARGET}/rollback`,
       summary:
-        'Roll back to the last Healthy release (or a chosen one): a release through approvals that pins the target',
+        'Roll back to the last Healthy release (or a chosen one) with a reason: a release through approvals that pins the target; one at a time per target',
       tag,
       access: { kind: 'organization', action: 'tenants.{tenant}.rollback', canonical },
       body: 'rollback',

@@ -306,6 +306,12 @@ describe('delivery CLI', () => {
       2,
       'error: project shop has no tenant "nope" (tenants: acme)',
     ]);
+    // Leaving out --preview does not roll back silently: a rollback needs its reason.
+    const rollback = await cli.run(['rollback', '--tenant', 'acme', '--env', 'prod']);
+    expect([rollback.code, rollback.stderr.trim()]).toEqual([
+      2,
+      'error: --reason is required to roll back (or --preview to see what would be restored)',
+    ]);
     const completion = await cli.run(['completion', 'bash']);
     expect(completion.stdout).toContain('complete -F _delivery delivery');
     expect(completion.stdout).toContain('"release") words="create list get history approve reject cancel deploy');

@@ -158,7 +158,7 @@ describe('a rollback under break-glass', () => {
     expect(session.status).toBe(201);
     const rollback = await api.http.post<{ id: string }>(`/api/v2/tenants/${tenants.acme}/envs/prod/rollback`, {
       token: owner,
-      body: {},
+      body: { reason: justification },
     });
     expect(rollback.status).toBe(201);
     await releases.status(owner, rollback.body.id, 'Syncing');

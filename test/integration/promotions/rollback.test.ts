@@ -50,12 +50,29 @@ describe('a rollback of a tenant and environment', () => {
     expect((await api.http.post(`${target}/rollback`, { token: org.members.viewer!.token, body: {} })).status).toBe(
       403,
     );
+    // A rollback says why: without a reason (or with blanks only) nothing starts.
+    for (const body of [{}, { reason: '   ' }]) {
+      const refused = await api.http.post(`${target}/rollback`, { token: org.members.member!.token, body });
+      expect([refused.status, refused.body]).toEqual([
+        400,
+        { error: 'reason is required: say why you roll back (it is kept in the audit log)' },
+      ]);
+    }
     const rollback = await api.http.post<{ id: string; kind: string; rollbackOf: string }>(`${target}/rollback`, {
       token: org.members.member!.token,
       body: { reason: 'checkout broken' },
     });
     expect(rollback.status).toBe(201);
     expect(rollback.body).toMatchObject({ kind: 'rollback', rollbackOf: good.id });
+    // A second one while the first runs would re-deploy what the first rolls back: refused, naming the first.
+    const second = await api.http.post<{ error: string }>(`${target}/rollback`, {
+      token: org.members.member!.token,
+      body: { reason: 'checkout broken' },
+    });
+    expect([second.status, second.body.error]).toEqual([
+      409,
+      expect.stringContaining(`a rollback of acme/dev is already in progress (release ${rollback.body.id}`),
+    ]);
     const syncing = await releases.status(owner, rollback.body.id, 'Syncing');
 
     // The rollback commit restores the files of the Healthy release.
@@ -73,13 +90,14 @@ describe('a rollback of a tenant and environment', () => {
     await releases.reportSync(owner, rollback.body.id, syncing.commitSha!);
     await releases.status(owner, rollback.body.id, 'Healthy');
 
-    const audit = await api.http.get<{ items: { action: string }[] }>(
+    const audit = await api.http.get<{ items: { action: string; details: { reason?: string } }[] }>(
       `/api/v2/audit-logs?resourceType=release&resourceId=${rollback.body.id}&limit=100`,
       { token: owner },
     );
     expect(audit.body.items.map((e) => e.action)).toEqual(
       expect.arrayContaining(['rollback.initiate', 'release.deploy', 'target.pin', 'rollback.complete']),
     );
+    expect(audit.body.items.find((e) => e.action === 'rollback.initiate')?.details.reason).toBe('checkout broken');
 
     // A bulk update skips the pinned target and says why, until someone unpins it.
     const bulk = () =>

@@ -33,7 +33,7 @@ export function RollbackView() {
     setPreview(p ?? null);
   }
   async function confirm() {
-    const body = { releaseId: preview!.rollbackTo.releaseId, ...(reason ? { reason } : {}) };
+    const body = { releaseId: preview!.rollbackTo.releaseId, reason: reason.trim() };
     const release = await action.run(() =>
       ok<Release>(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback', { ...target, body })),
     );
@@ -88,8 +88,12 @@ export function RollbackView() {
                 </div>
               )),
             )}
-            <Field name="reason" label="Reason" value={reason} onChange={setReason} />
-            <Button className="button danger" onPress={() => void confirm()} isDisabled={action.pending}>
+            <Field name="reason" label="Reason" value={reason} onChange={setReason} isRequired />
+            <Button
+              className="button danger"
+              onPress={() => void confirm()}
+              isDisabled={action.pending || reason.trim() === ''}
+            >
               Confirm rollback
             </Button>
           </div>
