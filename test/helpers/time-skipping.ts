@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
-import { Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { locateTimeSkippingServer } from '../../src/embedded/temporal-cli';
 import { repoRoot } from '../../src/paths';
@@ -33,9 +34,23 @@ const quiet = {
   log: () => undefined,
 };
 
-/** Bundles a workflows module once per test file (the worker then starts in milliseconds). */
-export function bundle(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
+/** The variable through which the workflows tier's global setup hands its bundle of `workflows/` to the test files. */
+export const WORKFLOWS_BUNDLE_ENV = 'PLATFORM_TEST_WORKFLOWS_BUNDLE';
+
+/**
+ * A workflows module's bundle (the worker then starts in milliseconds): the platform's own `workflows/` comes from the
+ * file the tier's global setup built once for the run; any other module (a test's fixture workflows) is bundled here.
+ */
+export async function bundle(workflowsPath: string): Promise<WorkflowBundleOption> {
+  const built = process.env[WORKFLOWS_BUNDLE_ENV];
+  if (built && workflowsPath === require.resolve('../../workflows')) return { codePath: built };
   return bundleWorkflowCode({ workflowsPath, logger: quiet });
+}
+
+/** Bundles a workflows module to a file, for a global setup to share across test files. */
+export async function bundleToFile(workflowsPath: string, file: string): Promise<void> {
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quiet });
+  fs.writeFileSync(file, code);
 }
 
 /** The time-skipping server with one worker of stub activities on a fresh task queue, for a workflow-logic test file. */
