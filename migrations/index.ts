@@ -10,7 +10,7 @@ const FILE = /^(\d{14}_[a-z0-9_]+)\.(ts|js)$/;
 
 /**
  * Every `<timestamp>_<name>.ts` file beside this one, in name order. Loaded with require so the same list works under
- * ts-jest, tsx and compiled JavaScript; a new migration is just a new file.
+ * Jest, tsx and compiled JavaScript; a new migration is just a new file.
  */
 function discover(): NamedMigration[] {
   return (

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 let cached: string | undefined;
 
-/** The repository root (where package.json lives), from source under tsx/ts-jest or from dist/ after tsc. */
+/** The repository root (where package.json lives), from source under tsx/Jest or from dist/ after tsc. */
 export function repoRoot(): string {
   if (cached) return cached;
   let dir = __dirname;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { migrations } from '../../migrations';
 
-/** Migrations are imported statically so the same list runs under ts-jest, tsx and compiled JS. */
+/** Migrations are imported statically so the same list runs under Jest, tsx and compiled JS. */
 class StaticMigrationSource implements Knex.MigrationSource<string> {
   getMigrations(): Promise<string[]> {
     return Promise.resolve(migrations.map((m) => m.name));

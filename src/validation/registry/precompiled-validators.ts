@@ -14,7 +14,7 @@ export interface PrecompiledValidators {
 
 /**
  * Where `npm run build` writes them: dist/validators, beside dist/src. Undefined when running from the
- * TypeScript sources (tsx, ts-jest), which then compile at run time as before.
+ * TypeScript sources (tsx, Jest with SWC), which then compile at run time as before.
  */
 export function precompiledDir(): string | undefined {
   return __filename.endsWith('.js') ? path.resolve(__dirname, '..', '..', '..', 'validators') : undefined;
