@@ -107,21 +107,46 @@ describe('the web UI in chromium', () => {
       if (route.request().method() === 'GET') await held;
       await route.fallback();
     });
-    const environmentField = addEnvironment.getByLabel('Environment');
-    await environmentField.fill('dev');
+    // The project picks from the organization's catalogue; a new catalogue entry is an explicit choice of its own.
+    const environmentChoice = addEnvironment.getByLabel('Environment', { exact: true });
+    const newSlug = addEnvironment.getByLabel('Environment slug');
+    await environmentChoice.selectOption({ label: 'New organization environment…' });
+    await newSlug.fill('dev');
     const accepted = page.waitForResponse(
       (r) => r.request().method() === 'POST' && r.url().endsWith(`/projects/${SLUG}/environments`),
     );
     await addEnvironment.getByRole('button', { name: 'Add' }).click();
     expect((await accepted).status()).toBe(201);
-    await eventually(async () => (await environmentField.inputValue()) === '', 5_000, 'the form emptied on acceptance');
-    await environmentField.fill('prod');
+    await eventually(
+      async () => (await environmentChoice.inputValue()) === '',
+      5_000,
+      'the form emptied on acceptance',
+    );
+    await environmentChoice.selectOption({ label: 'New organization environment…' });
+    await newSlug.fill('prod');
+    await addEnvironment.getByLabel('Production').check();
     releaseReads();
     await page.getByRole('columnheader', { name: /^dev / }).waitFor();
     await page.unroute(projectReads);
-    expect(await environmentField.inputValue()).toBe('prod');
+    expect(await newSlug.inputValue()).toBe('prod');
     await addEnvironment.getByRole('button', { name: 'Add' }).click();
     await page.getByRole('columnheader', { name: /^prod / }).waitFor();
+    // A slug that is already in the catalogue is refused, not reused, and creates nothing.
+    await environmentChoice.selectOption({ label: 'New organization environment…' });
+    await newSlug.fill('dev');
+    await addEnvironment.getByRole('button', { name: 'Add' }).click();
+    await addEnvironment.getByText('an environment with this slug already exists').waitFor();
+    const catalogue = await httpClient(platform.url).get<{ items: { slug: string }[] }>('/api/v2/org/environments', {
+      token: ownerToken(),
+    });
+    expect(catalogue.body.items.map((e) => e.slug)).toEqual(['dev', 'prod']);
+    // The catalogue's entries are offered by name; the project's own are among them.
+    expect(await environmentChoice.locator('option').allTextContents()).toEqual([
+      'Choose an environment',
+      'dev (dev)',
+      'prod (prod, production)',
+      'New organization environment…',
+    ]);
     const addTenant = page.getByRole('form', { name: 'Add a tenant' });
     await addTenant.getByLabel('Tenant slug').fill('Not A Slug');
     await addTenant.getByRole('button', { name: 'Add' }).click();

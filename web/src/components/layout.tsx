@@ -1,6 +1,7 @@
 import { Button } from 'react-aria-components';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession } from '../api/session';
+import { NoOrganization } from '../views/orgs/no-organization';
 import { Choice } from './choice';
 import { NotificationsLink } from './notifications-link';
 
@@ -41,7 +42,7 @@ export function AppLayout() {
         <nav aria-label="Main">
           <NavLink to="/app/projects">Projects</NavLink>
           <NavLink to="/approvals">Approvals</NavLink>
-          <NotificationsLink />
+          {session.me?.organization && <NotificationsLink />}
           <NavLink to="/governance">Governance</NavLink>
           <NavLink to="/clusters">Clusters</NavLink>
           <NavLink to="/validation">Validation</NavLink>
@@ -56,14 +57,7 @@ export function AppLayout() {
           Sign out
         </Button>
       </header>
-      {session.me && !session.me.organization ? (
-        <main>
-          <h1>Choose an organization</h1>
-          <p>Pick an organization above to see its projects.</p>
-        </main>
-      ) : (
-        <Outlet />
-      )}
+      {session.me && !session.me.organization ? <NoOrganization /> : <Outlet />}
     </div>
   );
 }

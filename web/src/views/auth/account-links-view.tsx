@@ -11,7 +11,7 @@ function OneShotForm(props: {
   label: string;
   children: ReactNode;
   send: (values: Record<string, string>) => Promise<unknown>;
-  done: string;
+  done: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
@@ -46,12 +46,24 @@ function OneShotForm(props: {
   );
 }
 
+/**
+ * Where a message went when no mail arrives: a platform without a mail server (the embedded `npm start`) writes each
+ * message to its spool instead (src/mail/mailer.ts).
+ */
+const MAIL_HINT = (
+  <>
+    {' '}
+    No message? A platform without a mail server (the embedded <code>npm start</code>) writes each message to{' '}
+    <code>DATA_DIR/mail</code> (<code>.data/mail/*.txt</code> by default) and prints the link in its log.
+  </>
+);
+
 export function RegisterView() {
   return (
     <OneShotForm
       title="Create an account"
       label="Create account"
-      done="Check your email to continue."
+      done={<>Check your email for the link that verifies your address.{MAIL_HINT}</>}
       send={({ email = '', password = '', name = '' }) =>
         ok(api.POST('/api/v1/auth/register', { body: { email, password, name } }))
       }
@@ -68,7 +80,7 @@ export function ForgotPasswordView() {
     <OneShotForm
       title="Reset your password"
       label="Send reset link"
-      done="If the address has an account, a reset link is on its way."
+      done={<>If the address has an account, a reset link is on its way.{MAIL_HINT}</>}
       send={({ email = '' }) => ok(api.POST('/api/v1/auth/password/forgot', { body: { email } }))}
     >
       <Field name="email" type="email" label="Email" isRequired />

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import type { FormEvent, ReactNode } from 'react';
-import { ApiError, api, ok } from '../../api/client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { api, ok } from '../../api/client';
 import { Choice, optionsOf } from '../../components/choice';
 import { fieldErrors } from '../../components/field-errors';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
@@ -79,41 +79,87 @@ export function workloadBody({ name = '', repository = '', tag = '', port = '' }
 
 export const WORKLOAD_FIELDS = { name: 'name', 'image.repository': 'repository', 'image.tag': 'tag', ports: 'port' };
 
+/** The choice that creates a catalogue entry instead of picking one. */
+const NEW_ENVIRONMENT = '+new';
+
+/**
+ * Adds one of the organization's catalogue environments to the project. Creating a catalogue entry is a separate,
+ * explicit choice ("New organization environment…" with its own slug, name and production flag): a typo in a picked
+ * name can no longer create an organization-wide environment, and a slug that exists is refused, not reused.
+ */
+function AddEnvironment({ slug }: { slug: string }) {
+  const catalogue = useQuery({
+    queryKey: ['org-environments'],
+    queryFn: () =>
+      ok<{ items: { slug: string; name: string; production: boolean }[] }>(api.GET('/api/v2/org/environments')),
+  });
+  const client = useQueryClient();
+  const [choice, setChoice] = useState('');
+  const options = (catalogue.data?.items ?? []).map((e) => ({
+    value: e.slug,
+    label: `${e.name} (${e.slug}${e.production ? ', production' : ''})`,
+  }));
+  return (
+    <Editor
+      title="Add an environment"
+      slug={slug}
+      submit="Add"
+      reset
+      fields={{ environment: 'environment', kubernetesVersion: 'kubernetesVersion', slug: 'newSlug', name: 'newName' }}
+      send={async ({ environment = '', kubernetesVersion = '', newSlug = '', newName = '', newProduction }) => {
+        let picked = environment;
+        if (environment === NEW_ENVIRONMENT) {
+          const body = { slug: newSlug, name: newName || newSlug, production: newProduction === 'on' };
+          await ok(api.POST('/api/v2/org/environments', { body }));
+          await client.invalidateQueries({ queryKey: ['org-environments'] });
+          picked = newSlug;
+        }
+        await ok(
+          api.POST('/api/v2/projects/{slug}/environments', {
+            ...pathOf(slug),
+            body: { environment: picked, kubernetesVersion },
+          }),
+        );
+        setChoice('');
+      }}
+    >
+      {(errorOf) => (
+        <>
+          <Choice
+            label="Environment"
+            name="environment"
+            required
+            any="Choose an environment"
+            options={[...options, { value: NEW_ENVIRONMENT, label: 'New organization environment…' }]}
+            value={choice}
+            onChange={setChoice}
+          />
+          {choice === NEW_ENVIRONMENT && (
+            <fieldset className="new-environment">
+              <legend>New environment in the organization's catalogue (every project can use it)</legend>
+              <Field name="newSlug" label="Environment slug" isRequired placeholder="staging" error={errorOf('newSlug')} />
+              <Field name="newName" label="Environment name" placeholder="Staging" error={errorOf('newName')} />
+              <label>
+                <input type="checkbox" name="newProduction" /> Production
+              </label>
+            </fieldset>
+          )}
+          <KubernetesVersion error={errorOf('kubernetesVersion')} />
+        </>
+      )}
+    </Editor>
+  );
+}
+
+const pathOf = (slug: string) => ({ params: { path: { slug } } });
+
 /** Adds environments, tenants and workloads to the project. */
 export function ProjectEditors({ slug }: { slug: string }) {
-  const path = { params: { path: { slug } } };
+  const path = pathOf(slug);
   return (
     <section aria-labelledby="add-to-project" className="editors">
       <h2 id="add-to-project">Add to the project</h2>
-      <Editor
-        title="Add an environment"
-        slug={slug}
-        submit="Add"
-        reset
-        fields={{ environment: 'environment', kubernetesVersion: 'kubernetesVersion' }}
-        send={async ({ environment = '', kubernetesVersion = '' }) => {
-          // The organization's catalogue names environments; a project adds one it has (a 409 means it exists).
-          const made = await api.POST('/api/v2/org/environments', { body: { slug: environment } });
-          if (!made.response.ok && made.response.status !== 409)
-            throw new ApiError(made.response.status, made.error?.error ?? 'environment refused');
-          return ok(
-            api.POST('/api/v2/projects/{slug}/environments', { ...path, body: { environment, kubernetesVersion } }),
-          );
-        }}
-      >
-        {(errorOf) => (
-          <>
-            <Field
-              name="environment"
-              label="Environment"
-              isRequired
-              placeholder="prod"
-              error={errorOf('environment')}
-            />
-            <KubernetesVersion error={errorOf('kubernetesVersion')} />
-          </>
-        )}
-      </Editor>
+      <AddEnvironment slug={slug} />
       <Editor
         title="Add a tenant"
         slug={slug}
