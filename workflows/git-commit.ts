@@ -1,5 +1,14 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, patched, proxyActivities, proxyLocalActivities, startChild } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError, type RetryPolicy } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ParentClosePolicy,
+  TimeoutFailure,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  startChild,
+} from '@temporalio/workflow';
 import type { CommitOutcome, CommitRequest } from '../src/gitops/commit-path';
 import type { PushOutcome, PushRequest } from '../src/gitops/remote-push';
 import type { MaintenanceTarget } from '../src/gitops/repository-maintenance';
@@ -34,8 +43,29 @@ export async function gitCommitWorkflow(input: { request: CommitRequest; taskQue
   return commitOnGitQueue(input.request, input.taskQueue);
 }
 
-/** The commit activity's retries: a refusal is not retried (the activity throws it non-retryable). */
-export const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 10 };
+/**
+ * The commit activity's first retries, in the worker that took the step when the commit is local: a lock held a
+ * moment too long or a blip (about 3 s in all). A refusal is not retried (the activity throws it non-retryable); an
+ * outage outlives these and continues with patientOptions on the `git` queue.
+ */
+export const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterval: '5 seconds', maximumAttempts: 5 };
+
+/**
+ * How long a commit waits out an infrastructure outage (a full disk, a missing volume, a lock timeout) by default:
+ * GIT_COMMIT_PATIENCE (src/config/gitops.ts) passes the deployment's bound into each workflow that commits.
+ */
+export const DEFAULT_COMMIT_PATIENCE_MS = 6 * 60 * 60_000;
+
+/** How a commit outlasts an outage: the bound, and what the workflow tells its watchers when the wait begins. */
+export interface CommitPatience {
+  /** How long the commit keeps retrying after its first attempts failed (absent in older inputs: the default). */
+  patienceMs?: number;
+  /** Called once, with the last error, when the first attempts failed and the commit starts waiting out the outage. */
+  onOutage?: (reason: string) => Promise<void>;
+}
+
+/** Patch id: commits outlast outages (issue 43) instead of failing after the first attempts (once about 27 s). */
+const OUTLAST_OUTAGES = 'commit-outlasts-outages';
 
 /**
  * The write itself, for any workflow that commits (the commit workflow above, a release and the image updates
@@ -46,24 +76,78 @@ export const COMMIT_RETRY = { initialInterval: '200 milliseconds', maximumInterv
  * queue's worker too and holds the repositories' volume, and the commit path takes the repository's advisory lock
  * and is idempotent by key either way; a worker killed mid-commit lets its workflow task time out, and the task's
  * retry on another worker runs the commit again under the same key. Otherwise the activity goes to the `git` task queue, heartbeating.
+ *
+ * When the first attempts fail for a reason other than a refusal (the infrastructure's fault), the commit keeps trying
+ * on the `git` queue, so on any worker, with backoff up to a minute, for `patience.patienceMs`; only a refusal on the
+ * merits, or an outage longer than that, fails it.
  */
 export async function commitOnGitQueue(
   request: CommitRequest,
   taskQueue: string,
   local = false,
+  patience: CommitPatience = {},
 ): Promise<CommitOutcome> {
   const { commitToRepository } = local
     ? proxyLocalActivities<GitActivities>({ startToCloseTimeout: '2 minutes', retry: COMMIT_RETRY })
-    : proxyActivities<GitActivities>({
-        taskQueue,
-        startToCloseTimeout: '2 minutes',
-        // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
-        heartbeatTimeout: '5 seconds',
-        retry: COMMIT_RETRY,
-      });
-  const outcome = await commitToRepository(request);
+    : gitQueueCommit(taskQueue, { retry: COMMIT_RETRY });
+  const outcome = await outlastingOutages(
+    () => commitToRepository(request),
+    () => gitQueueCommit(taskQueue, patientOptions(patience)).commitToRepository(request),
+    patience,
+  );
   await afterCommit(request, outcome, taskQueue);
   return outcome;
+}
+
+/** The retries of a commit waiting out an outage: backoff up to a minute, for the patience's bound. */
+export function patientOptions(patience: CommitPatience) {
+  return {
+    scheduleToCloseTimeout: patience.patienceMs ?? DEFAULT_COMMIT_PATIENCE_MS,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  };
+}
+
+/**
+ * Runs `first` (a commit's first attempts); when they fail through the infrastructure rather than a refusal, tells
+ * `patience.onOutage` and runs `patient` (the same commit as an activity any worker may take, retried for the bound).
+ */
+export async function outlastingOutages<T>(
+  first: () => Promise<T>,
+  patient: () => Promise<T>,
+  patience: CommitPatience,
+): Promise<T> {
+  try {
+    return await first();
+  } catch (err) {
+    if (!isOutage(err) || !patched(OUTLAST_OUTAGES)) throw err;
+    await patience.onOutage?.(outageReason(err));
+    return patient();
+  }
+}
+
+/** The commit activity on the `git` task queue (any worker that polls it), heartbeating. */
+function gitQueueCommit(taskQueue: string, options: { retry: RetryPolicy; scheduleToCloseTimeout?: number }) {
+  return proxyActivities<GitActivities>({
+    taskQueue,
+    startToCloseTimeout: '2 minutes',
+    // The activity heartbeats every second: a worker killed mid-commit is noticed here, not after two minutes.
+    heartbeatTimeout: '5 seconds',
+    ...options,
+  });
+}
+
+/**
+ * A commit that failed through the infrastructure (retries spent or timed out), not refused on its merits (a refusal is
+ * thrown non-retryable). A local activity's failure arrives as its cause itself, a remote one's inside ActivityFailure.
+ */
+function isOutage(err: unknown): boolean {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof TimeoutFailure || (failure instanceof ApplicationFailure && !failure.nonRetryable);
+}
+
+function outageReason(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** The push of one commit: one workflow whoever starts it (a workflow after its commit, or an API process). */

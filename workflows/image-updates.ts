@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   patched,
+  proxyActivities,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -14,7 +15,7 @@ import {
   type ImageUpdateActivities,
   type ImageUpdatesInput,
 } from '../src/webhooks/image-update-workflow-contract';
-import { afterCommit, COMMIT_RETRY, commitOnGitQueue } from './git-commit';
+import { afterCommit, COMMIT_RETRY, commitOnGitQueue, outlastingOutages, patientOptions } from './git-commit';
 import { runIsLong } from './lib/wait-until-clear';
 
 /** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
@@ -65,7 +66,18 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
   const { organizationId, projectId } = input;
   try {
     const workflowId = workflowInfo().workflowId;
-    const outcome = await commitImageRequests({ organizationId, projectId, entries, workflowId });
+    const batch = { organizationId, projectId, entries, workflowId };
+    // An outage (a full disk, a missing volume) delays the batch: the same commit as an activity any worker may take.
+    const patience = { patienceMs: input.commitPatienceMs };
+    const outcome = await outlastingOutages(
+      () => commitImageRequests(batch),
+      () =>
+        proxyActivities<ImageUpdateActivities>({
+          startToCloseTimeout: '2 minutes',
+          ...patientOptions(patience),
+        }).commitImageRequests(batch),
+      patience,
+    );
     await afterCommit(input, outcome, input.gitTaskQueue);
   } catch (err) {
     await failImageRequests({ projectId, webhookIds: entries.map((e) => e.webhookId), error: reasonOf(err) });

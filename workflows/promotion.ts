@@ -245,7 +245,11 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
       },
     };
     try {
-      commitSha = (await commitOnGitQueue(request, input.gitTaskQueue)).sha;
+      const patience = {
+        patienceMs: input.timing.commitPatienceMs,
+        onOutage: async (reason: string) => show('Executing', `waiting out a Git storage outage, retrying: ${reason}`),
+      };
+      commitSha = (await commitOnGitQueue(request, input.gitTaskQueue, false, patience)).sha;
       break;
     } catch (err) {
       const refusal = commitRefusal(err);

@@ -387,7 +387,10 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
       // Releases started before this change commit through a child commit workflow; newer ones call the commit
       // activity directly (three fewer workflow tasks between approval and commit).
       const outcome = patched(DIRECT_COMMIT)
-        ? await commitOnGitQueue(request, input.gitTaskQueue, local)
+        ? await commitOnGitQueue(request, input.gitTaskQueue, local, {
+            patienceMs: input.timing.commitPatienceMs,
+            onOutage: async (reason) => show('Deploying', `waiting out a Git storage outage, retrying: ${reason}`),
+          })
         : await executeChild(gitCommitWorkflow, {
             workflowId: `git-commit-${input.projectId}-release-${input.releaseId}-${attempt}`,
             args: [

@@ -24,6 +24,12 @@ export interface GitopsConfig {
    * repositories are also maintained every few hundred commits and after large generates; never in a request).
    */
   maintenanceIntervalMs: number;
+  /**
+   * GIT_COMMIT_PATIENCE (default 6 h): how long a commit whose first attempts failed through the infrastructure (a full
+   * disk, a missing Git volume, a lock timeout) keeps retrying, on any worker, before its release, promotion or image
+   * update fails. Passed into each workflow that commits; a refusal on the merits fails at once.
+   */
+  commitPatienceMs: number;
 }
 
 export function loadGitopsConfig(env: Env, dataDir: string): GitopsConfig {
@@ -32,5 +38,6 @@ export function loadGitopsConfig(env: Env, dataDir: string): GitopsConfig {
     remoteAllowHttp: readBool(env, 'GIT_REMOTE_ALLOW_HTTP', false),
     workerConcurrency: readInt(env, 'GIT_WORKER_CONCURRENCY', 4, 1, 100),
     maintenanceIntervalMs: readDurationMs(env, 'GIT_MAINTENANCE_INTERVAL', 3_600_000),
+    commitPatienceMs: readDurationMs(env, 'GIT_COMMIT_PATIENCE', 6 * 3_600_000),
   };
 }

@@ -38,6 +38,7 @@ export const promotionsModule = {
           recheckMs: deps.config.promotions.recheckMs,
           expiryMs: deps.config.promotions.expiryMs,
           syncTimeoutMs: deps.config.releases.syncTimeoutMs,
+          commitPatienceMs: deps.config.gitops.commitPatienceMs,
         },
         publicUrl: deps.config.publicUrl,
         sources: deps.sources,

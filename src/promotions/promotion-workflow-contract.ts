@@ -58,6 +58,8 @@ export interface PromotionTiming {
   expiryMs: number;
   /** How long a committed promotion waits for every tenant's healthy sync report. */
   syncTimeoutMs: number;
+  /** How long its commit waits out a Git storage outage (GIT_COMMIT_PATIENCE; absent in older inputs: the default). */
+  commitPatienceMs?: number;
 }
 
 export interface PromotionWorkflowInput {

@@ -35,7 +35,11 @@ export const releasesModule = {
         projects: deps.projects.projects,
         tenants: deps.projects.tenants,
         taskQueuePrefix: deps.config.temporal.taskQueuePrefix,
-        timing: { syncTimeoutMs: deps.config.releases.syncTimeoutMs, queuePollMs: deps.config.releases.queuePollMs },
+        timing: {
+          syncTimeoutMs: deps.config.releases.syncTimeoutMs,
+          queuePollMs: deps.config.releases.queuePollMs,
+          commitPatienceMs: deps.config.gitops.commitPatienceMs,
+        },
         namespace: deps.config.temporal.namespace,
         temporalUiUrl: deps.config.releases.temporalUiUrl,
         repositories: deps.repositories,

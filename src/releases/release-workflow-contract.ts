@@ -50,6 +50,8 @@ export interface ReleaseTiming {
   syncTimeoutMs: number;
   /** How often a queued release looks at its target again (the release ahead signals it; this covers a lost one). */
   queuePollMs: number;
+  /** How long its commit waits out a Git storage outage (GIT_COMMIT_PATIENCE; absent in older inputs: the default). */
+  commitPatienceMs?: number;
 }
 
 export interface ReleaseWorkflowInput {

@@ -79,6 +79,8 @@ export function createImageUpdateService(deps: {
   /** Starts (or signals) the project's image-update workflow. */
   workflows: Pick<WorkflowStarter, 'signalWithStart'>;
   gitTaskQueue: string;
+  /** How long the workflow's commits wait out a Git storage outage (GIT_COMMIT_PATIENCE). */
+  commitPatienceMs: number;
   /** Commits in this process (WEBHOOK_DIRECT_COMMIT); null: every request goes to the workflow. */
   direct: DirectImageCommits | null;
   governance: GovernanceGate;
@@ -259,7 +261,7 @@ export function createImageUpdateService(deps: {
     try {
       await deps.workflows.signalWithStart(imageUpdatesWorkflow, {
         workflowId: imageUpdatesWorkflowId(projectId),
-        args: [{ organizationId, projectId, gitTaskQueue: deps.gitTaskQueue }],
+        args: [{ organizationId, projectId, gitTaskQueue: deps.gitTaskQueue, commitPatienceMs: deps.commitPatienceMs }],
         signal: imageUpdateSignal,
         signalArgs: [entry],
         labels: { organizationId, projectId },

@@ -18,6 +18,8 @@ export interface ImageUpdatesInput {
   projectId: string;
   /** The `git` task queue (the commit activity). */
   gitTaskQueue: string;
+  /** How long a batch's commit waits out a Git storage outage (GIT_COMMIT_PATIENCE; absent in older inputs: default). */
+  commitPatienceMs?: number;
   /** Requests received but not yet committed when the previous run continued as new. */
   pending?: QueuedImageUpdate[];
 }

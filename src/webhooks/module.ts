@@ -40,6 +40,7 @@ export const webhooksModule = {
         governance: deps.governance,
         workflows: deps.workflows,
         gitTaskQueue: taskQueue(deps.config.temporal.taskQueuePrefix, 'git'),
+        commitPatienceMs: deps.config.gitops.commitPatienceMs,
         pgNotifications: deps.pgNotifications,
         commitPath: deps.commitPath,
         log: deps.log,

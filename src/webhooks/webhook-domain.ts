@@ -37,6 +37,8 @@ export function createWebhookDomain(deps: {
   workflows: Pick<WorkflowStarter, 'signalWithStart' | 'start'>;
   /** The `git` task queue, where the image-update workflow's commits run. */
   gitTaskQueue: string;
+  /** How long the image-update workflow's commits wait out a Git storage outage (GIT_COMMIT_PATIENCE). */
+  commitPatienceMs: number;
   /** Tells waiting webhook requests that their batch finished (request-outcome-watcher.ts). */
   pgNotifications: PgNotifications;
   /** This process's commit path: image updates commit directly when `config.directCommit`. */
@@ -52,6 +54,7 @@ export function createWebhookDomain(deps: {
     releases: deps.releases,
     workflows: deps.workflows,
     gitTaskQueue: deps.gitTaskQueue,
+    commitPatienceMs: deps.commitPatienceMs,
     direct: config.directCommit
       ? createDirectImageCommits({
           commitPath: deps.commitPath,

@@ -1,6 +1,12 @@
 import type { CommitOutcome, CommitRequest } from '../../src/gitops/commit-path';
 import type { MaintenanceTarget } from '../../src/gitops/repository-maintenance';
-import { gitCommitWorkflow, repositoryMaintenanceWorkflow, type GitActivities } from '../../workflows/git-commit';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  COMMIT_RETRY,
+  gitCommitWorkflow,
+  repositoryMaintenanceWorkflow,
+  type GitActivities,
+} from '../../workflows/git-commit';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 
 /**
@@ -9,9 +15,19 @@ import { timeSkippingWorker } from '../helpers/time-skipping';
  */
 let outcome: CommitOutcome;
 const maintained: (MaintenanceTarget | null)[] = [];
+/** The commit attempts so far, and how the next ones fail before one lands (an outage, or a refusal). */
+let attempts = 0;
+let failures: { left: number; error: () => Error } = { left: 0, error: () => new Error('none') };
 
 const stubs: GitActivities = {
-  commitToRepository: async () => outcome,
+  commitToRepository: async () => {
+    attempts += 1;
+    if (failures.left > 0) {
+      failures.left -= 1;
+      throw failures.error();
+    }
+    return outcome;
+  },
   pushToRemote: async () => ({ status: 'pushed', error: null }),
   maintainRepositories: async (target) => {
     maintained.push(target);
@@ -68,5 +84,22 @@ describe('git commit workflow', () => {
       args: [{ taskQueue: ts.taskQueue, target: null }],
     });
     expect([count, maintained]).toEqual([1, [null]]);
+  });
+
+  it('outlasts an outage longer than its first attempts: it keeps trying on the git queue and lands once', async () => {
+    // Two failures more than the first round's attempts (about 3 s of backoff), which then continue on the git queue
+    // (1 s, then 2 s: the backoff grows to a minute, for GIT_COMMIT_PATIENCE).
+    outcome = { sha: 'c'.repeat(40), created: true, auditIds: ['e3'], remote: false };
+    attempts = 0;
+    failures = { left: COMMIT_RETRY.maximumAttempts + 2, error: () => new Error('ENOSPC: no space left on device') };
+    expect(await commit('outage')).toEqual(outcome);
+    expect(attempts).toBe(COMMIT_RETRY.maximumAttempts + 3);
+  });
+
+  it('fails a commit refused on its merits at once, without waiting', async () => {
+    attempts = 0;
+    failures = { left: 1, error: () => ApplicationFailure.nonRetryable('the target is frozen', 'TargetFrozen') };
+    await expect(commit('refused')).rejects.toMatchObject({ name: 'WorkflowFailedError' });
+    expect(attempts).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { planBatch, targetKey, type BatchPlan, type QueuedImageUpdate } from '../../src/webhooks/image-update-batch';
 import { imageUpdateSignal, type ImageUpdateActivities } from '../../src/webhooks/image-update-workflow-contract';
 import { IMAGE_UPDATES_IDLE_MS, imageUpdatesWorkflow } from '../../workflows/image-updates';
+import { COMMIT_RETRY } from '../../workflows/git-commit';
 import { HISTORY_BUDGET, runHistoryLengths } from '../helpers/history-budget';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { historiesOf } from '../helpers/workflow-histories';
@@ -20,6 +21,8 @@ const marks = new Map<string, number>();
 const commits: BatchPlan[] = [];
 let hold: Promise<void> = Promise.resolve();
 let refuse = false;
+/** How many commit attempts fail through the infrastructure (a full disk) before one lands. */
+let outageAttempts = 0;
 
 function finish(webhookIds: string[], plan: BatchPlan, sha: string | null, error: string | null) {
   if (!error) for (const m of plan.marks) marks.set(targetKey(m), m.signedAt);
@@ -33,6 +36,10 @@ function finish(webhookIds: string[], plan: BatchPlan, sha: string | null, error
 /** Planned, committed and finished in one step, as the commit path's image-webhook operation does it. */
 const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests'> = {
   commitImageRequests: async ({ entries }) => {
+    if (outageAttempts > 0) {
+      outageAttempts -= 1;
+      throw new Error('ENOSPC: no space left on device');
+    }
     const live = entries.filter((e) => !finished.has(e.webhookId));
     const plan = planBatch(live, marks);
     if (plan.updates.length > 0) {
@@ -134,6 +141,16 @@ it('finishes the requests of a refused commit as failed, with the reason', async
   await ts.env.sleep(IMAGE_UPDATES_IDLE_MS + 1_000);
   await handle.result();
   await keep('image-updates-refused', handle);
+});
+
+it('commits a batch after a Git storage outage longer than its first attempts, failing no request', async () => {
+  const workflowId = `image-updates-${randomUUID()}`;
+  outageAttempts = COMMIT_RETRY.maximumAttempts + 2;
+  const e = entry('6', 6_000);
+  await send(workflowId, e);
+  await until(() => finished.has(e.webhookId), 'the batch after the outage');
+  expect(outageAttempts).toBe(0);
+  expect(finished.get(e.webhookId)).toEqual({ sha: '1'.padStart(40, '0'), error: null, superseded: [] });
 });
 
 it('continues as new with what is queued when a run grows long, every run under the budget', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
-import type { GitActivities } from '../../workflows/git-commit';
+import { COMMIT_RETRY, type GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
 import {
   RELEASE_FAILURE,
@@ -23,6 +23,7 @@ import { timeSkippingWorker } from '../helpers/time-skipping';
 import { heldActivity, untilCalled } from '../helpers/held-activity';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { historyKeeper } from '../helpers/workflow-histories';
+import { eventually } from '../helpers/net';
 
 /**
  * The release workflow's logic on the time-skipping server with stub activities typed from the real ones: approvals
@@ -74,6 +75,8 @@ const finishHeld = heldActivity();
 /** What markReleaseCommitted finds already reported (a fast controller), for the test that needs it. */
 let reportedBeforeNoted: SyncReport | null = null;
 const calls: string[] = [];
+/** How many commit attempts fail through the infrastructure (a full disk) before one lands. */
+let outageAttempts = 0;
 
 function stubs(): ReleaseActivities {
   const activities: ReleaseActivities = {
@@ -110,6 +113,10 @@ function stubs(): ReleaseActivities {
     recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
     commitToRepository: async (request) => {
       calls.push(`commit ${request.idempotencyKey}`);
+      if (outageAttempts > 0) {
+        outageAttempts -= 1;
+        throw new Error('ENOSPC: no space left on device');
+      }
       return { sha: SHA, created: true, auditIds: [], remote: false };
     },
     // As the real one: the freeze check, then the turn when no freeze holds.
@@ -347,5 +354,21 @@ describe('release workflow', () => {
     });
     expect(outcome).toEqual({ status: 'Failed' });
     await keep('degraded', handle);
+  });
+
+  it('waits out a Git storage outage longer than its first commit attempts, saying so, and commits once', async () => {
+    prepared = preparedWith();
+    outageAttempts = COMMIT_RETRY.maximumAttempts + 2;
+    const handle = await start('outage');
+    const details = async () =>
+      ((await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '';
+    await eventually(async () => (await details()).startsWith('waiting out a Git storage outage, retrying: ENOSPC'));
+    await until(handle, 'Syncing');
+    const outcome = await handle.executeUpdate(reportSyncUpdate, {
+      args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('controller') }],
+    });
+    expect(outcome).toEqual({ status: 'Healthy' });
+    const commits = calls.filter((c) => c.startsWith('commit '));
+    expect(commits).toEqual(Array(COMMIT_RETRY.maximumAttempts + 3).fill(`commit release-${handle.releaseId}-1`));
   });
 });
