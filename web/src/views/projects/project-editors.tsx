@@ -137,7 +137,13 @@ function AddEnvironment({ slug }: { slug: string }) {
           {choice === NEW_ENVIRONMENT && (
             <fieldset className="new-environment">
               <legend>New environment in the organization's catalogue (every project can use it)</legend>
-              <Field name="newSlug" label="Environment slug" isRequired placeholder="staging" error={errorOf('newSlug')} />
+              <Field
+                name="newSlug"
+                label="Environment slug"
+                isRequired
+                placeholder="staging"
+                error={errorOf('newSlug')}
+              />
               <Field name="newName" label="Environment name" placeholder="Staging" error={errorOf('newName')} />
               <label>
                 <input type="checkbox" name="newProduction" /> Production
