@@ -92,11 +92,14 @@ describe('account views in chromium', () => {
 
     // A new account belongs to no organization yet: the page offers to create one or to be invited, and asks nothing
     // of the organization-scoped API (no polling that can only answer 400).
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
     const refused: string[] = [];
     page.on('response', (r) => {
       if (r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
     });
-    await signIn(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Create your organization' }).waitFor();
     await page.getByText(`invite ${email}`).waitFor();
     expect(await checkView(user, 'no-organization')).toEqual([]);
@@ -166,7 +169,7 @@ describe('account views in chromium', () => {
       await other.page.getByRole('link', { name: 'Continue with Google' }).click();
       // The provider's authorize endpoint answers the browser with the platform's callback; the callback sets the
       // refresh cookie and brings the browser back into the app.
-      await other.page.getByText('oauth.user@example.test').waitFor();
+      await other.page.locator('.who', { hasText: 'oauth.user@example.test' }).waitFor();
       expect(google.authorizeRequests).toHaveLength(1);
       expect(google.tokenRequests).toBe(1);
       expect(await other.page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);

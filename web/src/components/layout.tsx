@@ -28,7 +28,11 @@ export function AppLayout() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  if (session.status === 'loading') return <p className="loading">Loading…</p>;
+  // Signed in but the profile not loaded yet: nothing organization-scoped may ask the API before it says which
+  // organization (if any) is active.
+  if (session.status === 'loading' || (session.status === 'signed-in' && !session.me)) {
+    return <p className="loading">Loading…</p>;
+  }
   if (session.status === 'signed-out') {
     const returnTo = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/login?returnTo=${returnTo}`} replace />;
