@@ -327,7 +327,7 @@ describe('the web UI in chromium', () => {
     expect(await checkView(owner, 'rollback-preview')).toEqual([]);
     // No rollback without a reason: Confirm waits for one.
     expect(await page.getByRole('button', { name: 'Confirm rollback' }).isDisabled()).toBe(true);
-    await page.getByLabel('Reason').fill('1.2.0 misbehaves');
+    await page.getByLabel('Reason (required: it is recorded in the audit log)').fill('1.2.0 misbehaves');
     await page.getByRole('button', { name: 'Confirm rollback' }).click();
     await page.getByText('PendingApproval').first().waitFor();
     const rollbackId = page.url().split('/releases/')[1] ?? '';

@@ -88,7 +88,13 @@ export function RollbackView() {
                 </div>
               )),
             )}
-            <Field name="reason" label="Reason" value={reason} onChange={setReason} isRequired />
+            <Field
+              name="reason"
+              label="Reason (required: it is recorded in the audit log)"
+              value={reason}
+              onChange={setReason}
+              isRequired
+            />
             <Button
               className="button danger"
               onPress={() => void confirm()}
