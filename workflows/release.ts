@@ -111,6 +111,8 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   let handovers = 0;
   let commitSha: string | null = null;
   let syncOutcome: SyncOutcome | null = null;
+  /** True while the row's transition to PendingApproval runs (see validateDecision). */
+  let enteringApprovals = false;
 
   /**
    * The status the workflow holds, and shows in the Temporal UI (the row is changed by the activities): the search
@@ -140,7 +142,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
 
   const validateDecision = (approver: ApproverProfile) => {
     requireOpen();
-    if (status !== 'PendingApproval') {
+    // While the row turns PendingApproval the workflow still holds Validating: an approval sent because the row said
+    // so is accepted (it is applied once the turn is over, as the handler waits for it).
+    if (status !== 'PendingApproval' && !enteringApprovals) {
       throw refuse(`release is ${status}, not waiting for approvals`, RELEASE_FAILURE.notAwaitingApproval);
     }
     const decision = canApprove(
@@ -289,7 +293,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
 
   if (!resume && prepared.approvalPolicies.length > 0) {
     const policiesNow = prepared.approvalPolicies;
+    enteringApprovals = true;
     await step(() => setStatus('PendingApproval', input.requester, approvalsDetails(policiesNow, approvals)));
+    enteringApprovals = false;
     const deadline = approvalDeadline(prepared.approvalPolicies, Date.now());
     const decided = () => approved() || rejectedBy !== null || cancelledBy !== null;
     const inTime = await condition(decided, deadline === null ? undefined : Math.max(deadline - Date.now(), 1));

@@ -72,6 +72,8 @@ let turnsUntilAcquired = 0;
 let frozenChecks = 0;
 /** Holds the final activity open: the window between an accepted cancel and its final status. */
 const finishHeld = heldActivity();
+/** Holds the row's turn to PendingApproval open: the window where the row says so and the workflow not yet. */
+const pendingHeld = heldActivity();
 /** What markReleaseCommitted finds already reported (a fast controller), for the test that needs it. */
 let reportedBeforeNoted: SyncReport | null = null;
 const calls: string[] = [];
@@ -84,7 +86,10 @@ function stubs(): ReleaseActivities {
       calls.push('prepare');
       return prepared;
     },
-    transitionRelease: async (i) => void calls.push(`status ${i.to}`),
+    transitionRelease: async (i) => {
+      calls.push(`status ${i.to}`);
+      if (i.to === 'PendingApproval') await pendingHeld.passage();
+    },
     finishRelease: async (i) => {
       calls.push(`end ${i.to}`);
       await finishHeld.passage();
@@ -370,5 +375,21 @@ describe('release workflow', () => {
     expect(outcome).toEqual({ status: 'Healthy' });
     const commits = calls.filter((c) => c.startsWith('commit '));
     expect(commits).toEqual(Array(COMMIT_RETRY.maximumAttempts + 3).fill(`commit release-${handle.releaseId}-1`));
+  });
+
+  it('accepts an approval that arrives while its row turns PendingApproval, before the workflow holds that status', async () => {
+    prepared = preparedWith({ approvalPolicies: [policy] });
+    pendingHeld.hold();
+    try {
+      const h = await start('approval-during-transition');
+      await untilCalled(calls, 'status PendingApproval');
+      const approval = h.executeUpdate(approveReleaseUpdate, { args: [approver('bob')] });
+      pendingHeld.release();
+      expect((await approval).status).not.toBe('PendingApproval');
+      expect(calls.slice(1, 3)).toEqual(['status PendingApproval', 'approve bob@example.test']);
+      await h.terminate('test over');
+    } finally {
+      pendingHeld.release();
+    }
   });
 });
