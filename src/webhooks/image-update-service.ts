@@ -35,6 +35,7 @@ import {
   markQueued,
   stageWork,
   unfinishedRequests,
+  type WebhookRequestRow,
 } from './webhook-request-repository';
 import { duplicateRequest } from './duplicate-request';
 import { createRequestOutcomeWatcher } from './request-outcome-watcher';
@@ -274,6 +275,12 @@ export function createImageUpdateService(deps: {
     return true;
   }
 
+  /** The request's row once it is finished, or as it is after the commit wait. */
+  async function settledWithin(row: WebhookRequestRow): Promise<WebhookRequestRow> {
+    if (row.status === 'committed' || row.status === 'failed') return row;
+    return (await outcomes.wait(row.id, deps.commitWaitMs)) ?? (await findRequest(db, 'image-update', row.id)) ?? row;
+  }
+
   /** 200 with the outcome when the workflow finishes the request within the commit wait, else 202 and the status URL. */
   async function answerOf(webhookId: string) {
     const row =
@@ -319,8 +326,10 @@ export function createImageUpdateService(deps: {
         project_id: project.id,
         expiresAt: new Date(Date.now() + Math.max(KEEP_MS, 2 * deps.replayWindowMs)),
       });
-      // The same bytes again (WH-3), answered or not: 409 with the first one's outcome, nothing done twice.
-      if (!fresh) throw duplicateRequest(row, statusUrlOf(row.id));
+      // The same bytes again (WH-3), answered or not: 409 with the first one's outcome, nothing done twice. A resend
+      // while the first is still in progress (its sender gave up, or its API died) waits for that outcome as the first
+      // would have (the commit wait), so the 409 carries the commit once it lands, not just "queued".
+      if (!fresh) throw duplicateRequest(await settledWithin(row), statusUrlOf(row.id));
       try {
         const image = payload.shape === 'A' ? payload.repository : payload.image;
         if (!passes(settings.image_filter, image))

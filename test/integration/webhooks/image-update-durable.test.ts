@@ -151,9 +151,25 @@ describe('a resend of the same signed bytes', () => {
       'queued',
       first.body.statusUrl,
     ]);
-    await platform.startWorker();
+    // A resend while it is still queued waits for its outcome as the first request would have (the commit wait): once
+    // a worker commits it, the 409 carries the commit, not "queued".
+    const patient = await startApi({ WEBHOOK_COMMIT_WAIT: '120s' });
+    let waited: Awaited<ReturnType<typeof post>>;
+    try {
+      const resend = post(patient.url, u);
+      await platform.startWorker();
+      waited = await resend;
+    } finally {
+      expect(await stop(patient, 'SIGTERM')).toBe(0);
+    }
     const done = await finished(first.body.statusUrl!);
     expect(done.status).toBe('committed');
+    expect([waited.status, waited.body.error, waited.body.status, waited.body.commit]).toEqual([
+      409,
+      'duplicate webhook request',
+      'committed',
+      done.commit,
+    ]);
     expect(await tagAt('w0', 'acme')).toBe('9.1.0');
     const head = await gitText(repo, ['rev-parse', 'main']);
     // Committed: the same bytes again answer 409 with the commit and commit nothing.
