@@ -116,6 +116,11 @@ describe('the platform Helm chart', () => {
       );
       expect(claimMounts.map((m) => m.mountPath)).toEqual(['/git']);
     }
+    // A volume from the chart that mounted it at DATA_DIR keeps its repositories in its `git` folder.
+    const upgraded = podOf(
+      find(docs(await render([...required, 'sharedVolume.subPath=git'])), 'Deployment', 'delivery-delivery-api'),
+    );
+    expect(upgraded.containers[0]!.volumeMounts).toContainEqual({ name: 'git', mountPath: '/git', subPath: 'git' });
   }, 60_000);
 
   it('sets the bucket in every API and worker, with its credentials from a Secret when given', async () => {

@@ -106,6 +106,9 @@ envFrom:
   mountPath: {{ .Values.dataDir.path | quote }}
 - name: git
   mountPath: {{ .Values.gitRepositoriesDir | quote }}
+  {{- if .Values.sharedVolume.subPath }}
+  subPath: {{ .Values.sharedVolume.subPath | quote }}
+  {{- end }}
 {{- if .Values.temporal.tlsSecret }}
 - name: temporal-tls
   mountPath: /etc/temporal-tls
