@@ -20988,7 +20988,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: PostgreSQL, migrations, Temporal and the schema registry */
+    /** Readiness: the engines, the schema registry and the start-up self-checks (docs/operations.md) */
     get: {
       parameters: {
         query?: never;

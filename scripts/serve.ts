@@ -3,6 +3,7 @@ import { createLogger, errorFields } from '../src/logging/logger';
 import { runPlatform, type PlatformRoles } from '../src/runtime/platform';
 import { externalEndpoints } from '../src/runtime/require-external';
 import { onShutdownSignal } from '../src/runtime/signals';
+import { SelfCheckFailed } from '../src/runtime/self-check-at-start';
 
 /** Production entry points: `serve.js api` (API only) or `serve.js worker` (worker only), scaled out separately. */
 const role = process.argv[2];
@@ -31,6 +32,11 @@ try {
   exitOnConfigError(err);
 }
 main(config, selected).catch((err: unknown) => {
+  if (err instanceof SelfCheckFailed) {
+    // Settings that disagree with the deployment's are a configuration error (EX_CONFIG), like a missing one.
+    process.stderr.write(`start-up self-check failed: ${err.message}\n`);
+    process.exit(78);
+  }
   createLogger('error').error('start failed', errorFields(err));
   process.exit(1);
 });

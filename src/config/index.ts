@@ -64,6 +64,11 @@ export interface Config {
    * in split mode (processes behind a balancer); 0 for `npm start`, where no balancer waits and Ctrl-C should be quick.
    */
   shutdownDrainDelayMs: number;
+  /**
+   * CLOCK_SKEW_MAX: how far this process's clock may be from PostgreSQL's before /readyz answers 503 (issue 43, M2):
+   * tokens, webhook signatures and timestamps are judged by the local clock. 30s by default.
+   */
+  clockSkewMaxMs: number;
   /** Number of trusted reverse proxies in front of the API; 0 means X-Forwarded-For is ignored. */
   trustedProxyCount: number;
   auditPageMax: number;
@@ -134,6 +139,7 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes: readInt(env, 'BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownGraceMs: readDurationMs(env, 'SHUTDOWN_GRACE', 10_000),
     shutdownDrainDelayMs: readDurationMs(env, 'SHUTDOWN_DRAIN_DELAY', 0),
+    clockSkewMaxMs: readDurationMs(env, 'CLOCK_SKEW_MAX', 30_000),
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, 0, 10),
     auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),

@@ -32,7 +32,7 @@ export const gitopsModule = {
     repositories: provide([], (core) => {
       const root = core.config.gitops.repositoriesDir;
       const guard = createVolumeGuard({ root, db: core.db, log: core.log });
-      core.readiness.add({ name: 'git-volume', check: () => guard.check() });
+      core.readiness.add({ name: 'git-volume', selfCheck: 'report', check: () => guard.check() });
       return createRepositoryStore(root, guard);
     }),
     sources: provide(['blobs', 'renderers'], (deps) =>

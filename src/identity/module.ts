@@ -6,6 +6,8 @@ export const identityModule = {
   name: 'identity',
   tables: [
     'email_tokens',
+    // The deployment's key canary (src/identity/key-canary.ts), checked by every process.
+    'key_canary',
     'mfa_challenges',
     'mfa_recovery_codes',
     'oauth_identities',

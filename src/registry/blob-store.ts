@@ -37,6 +37,8 @@ export interface BlobStore {
   remove(digest: string): Promise<void>;
   /** Every stored digest (for garbage collection). */
   list(): AsyncGenerator<string>;
+  /** Null when the store answers, else why not (the readiness check `bucket` of object storage). */
+  check(): Promise<string | null>;
 }
 
 export class UploadTooLarge extends Error {}

@@ -35,7 +35,13 @@ export const registryModule = {
   settings: 'registry',
   routes: (services) => orgChartRoutes(services.charts),
   services: {
-    blobs: provide([], (core) => createBlobStore(core.config.dataDir, core.config.registry.objectStore)),
+    blobs: provide([], (core) => {
+      const store = createBlobStore(core.config.dataDir, core.config.registry.objectStore);
+      // Issue 43, M2: a dead bucket makes the process not ready (pushes would answer 503), naming the bucket.
+      if (core.config.registry.objectStore)
+        core.readiness.add({ name: 'bucket', selfCheck: 'report', check: store.check });
+      return store;
+    }),
     kubeTools: provide([], (core) =>
       createKubeTools({
         helmPath: core.config.registry.helmPath,

@@ -8,6 +8,7 @@ import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -121,6 +122,17 @@ export function createS3BlobStore(settings: ObjectStoreConfig, dataDir: string):
   }
 
   return {
+    async check() {
+      // One attempt with its own deadline, so the probe names the bucket rather than timing out in the SDK's retries.
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(1500) });
+        return null;
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        const why = status ? `HTTP ${status}` : err instanceof Error ? err.message : String(err);
+        return `the bucket ${Bucket}${settings.endpoint ? ` at ${settings.endpoint}` : ''} (REGISTRY_S3_BUCKET) does not answer: ${why}`;
+      }
+    },
     async startUpload() {
       const id = randomUUID();
       await client.send(new PutObjectCommand({ Bucket, Key: markerKey(id), Body: '', ContentLength: 0 }));

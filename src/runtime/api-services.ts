@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Config } from '../config';
 import { loadSchemaValidator, type SchemaValidator } from '../http/schema-validator';
 import { createAccessTokens, type AccessTokens } from '../identity/access-token';
@@ -8,7 +7,7 @@ import { createStandingCache, type StandingCache } from '../iam/standing-cache';
 import { jwtAuthenticator, tokenLiveness } from '../identity/jwt-authenticator';
 import type { Authenticator } from '../iam/authenticator';
 import { withCurrentMembership } from '../orgs/current-membership';
-import { loadOrCreateKeyFile, signingKeysFromPem } from '../identity/signing-keys';
+import type { SigningKeys } from '../identity/signing-keys';
 import type { Logger } from '../logging/logger';
 import { createMemberMfaReset, type MemberMfaReset } from '../identity/member-mfa-reset';
 import { createServices, type Endpoints, type Services } from './services';
@@ -25,12 +24,7 @@ export interface ApiServices extends Services {
   sessionAuthenticator: Authenticator;
 }
 
-async function accessTokensFor(config: Config): Promise<AccessTokens> {
-  const pems =
-    config.jwt.privateKeyPem && config.jwt.publicKeyPem
-      ? { privatePem: config.jwt.privateKeyPem, publicPem: config.jwt.publicKeyPem }
-      : await loadOrCreateKeyFile(path.join(config.dataDir, 'secrets', 'jwt-signing-key.json'));
-  const keys = await signingKeysFromPem(pems.privatePem, pems.publicPem, config.jwt.previousPublicKeyPems);
+function accessTokensFor(config: Config, keys: SigningKeys): AccessTokens {
   return withVerifiedTokenCache(
     createAccessTokens(keys, config.jwt.issuer, config.jwt.audience, config.jwt.accessTokenTtlSeconds),
   );
@@ -39,7 +33,7 @@ async function accessTokensFor(config: Config): Promise<AccessTokens> {
 /** The composition root of an API process: the shared services plus the HTTP-only parts, each built once. */
 export async function createApiServices(config: Config, endpoints: Endpoints, log?: Logger): Promise<ApiServices> {
   const services = await createServices(config, endpoints, log);
-  const accessTokens = await accessTokensFor(config);
+  const accessTokens = accessTokensFor(config, services.signingKeys);
   const identity = createIdentity({ ...services, accessTokens });
   const standing = createStandingCache({
     ttlMs: config.identity.standingCacheTtlMs,

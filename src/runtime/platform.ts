@@ -16,6 +16,7 @@ import { taskQueue } from '../temporal/definitions';
 import { createLogger, errorFields, type Logger } from '../logging/logger';
 import { createApiServices, type ApiServices } from './api-services';
 import { closeServices, createServices, type Services, type Endpoints } from './services';
+import { selfCheckAtStart } from './self-check-at-start';
 
 export interface RunningPlatform {
   services: Services;
@@ -55,6 +56,9 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       (added) => added.length > 0 && log.info('search attributes registered', { added }),
       (err: unknown) => log.warn('search attributes not registered', errorFields(err)),
     );
+  }
+  await selfCheckAtStart(services, roles, log);
+  if (roles.worker) {
     nativeConnection = await NativeConnection.connect(connectionOptions(config.temporal, endpoints.temporalAddress));
     const pair = await createProcessWorkers({
       connection: nativeConnection,
@@ -92,7 +96,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
   if (agents) log.debug('agent protocol listening', { host: config.clusters.grpcHost, port: agents.port });
   const metricsServer =
     roles.worker && !roles.api && config.workerMetricsPort > 0
-      ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort)
+      ? await startMetricsServer(services.metrics.registry, config.host, config.workerMetricsPort, services.readiness)
       : null;
   const running: RunningPlatform = {
     services,

@@ -17,6 +17,11 @@ import { slugLookup } from '../temporal/slug-lookup';
 import { ValidationEngine } from '../validation';
 import { createDomainServices, type DomainServices } from './domain-services';
 import { createPgNotifications, type PgNotifications } from '../db/pg-notifications';
+import { configuredSigningKeys } from '../identity/configured-signing-keys';
+import type { SigningKeys } from '../identity/signing-keys';
+import { keyCanaryCheck } from '../identity/key-canary';
+import { clockSkewCheck } from './clock-skew-check';
+import { temporalNamespaceCheck } from '../temporal/namespace-check';
 
 /** Where the running platform finds PostgreSQL and Temporal (embedded or external). */
 export interface Endpoints {
@@ -42,6 +47,8 @@ export interface CoreServices {
   limiter: RateLimiter;
   /** AES-256-GCM for secrets at rest (TOTP seeds, invitation tokens awaiting their mail), MFA_ENCRYPTION_KEY. */
   secrets: SecretBox;
+  /** The JWT keys (JWT_PRIVATE_KEY, JWT_PUBLIC_KEY): the API's tokens, and every process's key canary check. */
+  signingKeys: SigningKeys;
   /** Identifier lookups that found nothing in the caller's organization: rate limited, foreign ones logged. */
   misses: LookupMisses;
   /** Kubernetes manifest validation; its schema registry loads in the background (503 and /readyz until then). */
@@ -55,7 +62,19 @@ export interface CoreServices {
 /** Core plus the domain services: what the worker builds (HTTP-only parts live in api-services.ts). */
 export type Services = CoreServices & DomainServices;
 
-function readinessOf(db: Db, temporal: Client, validation: ValidationEngine): Readiness {
+/**
+ * /readyz: the engines this process needs, and the start-up self-checks (issue 43, M2) that prove its settings agree
+ * with the deployment's (keys, clock, Temporal namespace; the bucket and the Git volume add theirs in their modules).
+ */
+function readinessOf(deps: {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  validation: ValidationEngine;
+  secrets: SecretBox;
+  signingKeys: SigningKeys;
+}): Readiness {
+  const { config, db, temporal, validation } = deps;
   const readiness = createReadiness();
   readiness.add({
     name: 'postgres',
@@ -79,6 +98,9 @@ function readinessOf(db: Db, temporal: Client, validation: ValidationEngine): Re
     },
   });
   readiness.add(validation.readinessCheck());
+  readiness.add(keyCanaryCheck({ db, secrets: deps.secrets, keys: deps.signingKeys }));
+  readiness.add(clockSkewCheck(db, config.clockSkewMaxMs));
+  readiness.add(temporalNamespaceCheck(temporal, config.temporal.namespace));
   return readiness;
 }
 
@@ -95,6 +117,8 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     onError: (err) => logger.warn('rate counter sweep failed', { err: String(err) }),
   });
   const validation = new ValidationEngine();
+  const secrets = createSecretBox(loadMfaKey(config.identity.mfaKey, config.dataDir));
+  const signingKeys = await configuredSigningKeys(config);
   validation.init().catch((err: unknown) => logger.error('K8s schema registry failed to load', { err: String(err) }));
   const core: CoreServices = {
     config,
@@ -105,10 +129,11 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
     audit,
     temporal,
     workflows: createWorkflowStarter(temporal, config.temporal.taskQueuePrefix, metrics, slugLookup(db)),
-    readiness: readinessOf(db, temporal, validation),
+    readiness: readinessOf({ config, db, temporal, validation, secrets, signingKeys }),
     mailer: createMailer(config.identity.mail, logger),
     limiter,
-    secrets: createSecretBox(loadMfaKey(config.identity.mfaKey, config.dataDir)),
+    secrets,
+    signingKeys,
     misses: createLookupMisses({
       limiter,
       log: logger,

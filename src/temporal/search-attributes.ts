@@ -24,8 +24,12 @@ export async function registerSearchAttributes(
  * as start flags; against an external cluster the worker runs this at start, which needs operator permission.
  */
 export async function ensureSearchAttributes(connection: Operator, namespace: string): Promise<string[]> {
+  return registerSearchAttributes(connection, namespace, await missingSearchAttributes(connection, namespace));
+}
+
+/** The platform's custom search attributes the namespace lacks (an unregistered one fails every start using it). */
+export async function missingSearchAttributes(connection: Operator, namespace: string): Promise<string[]> {
   const existing = await connection.operatorService.listSearchAttributes({ namespace });
   const known = new Set(Object.keys(existing.customAttributes ?? {}));
-  const missing = SEARCH_ATTRIBUTE_DECLARATIONS.filter((sa) => !known.has(sa.name)).map((sa) => sa.name);
-  return registerSearchAttributes(connection, namespace, missing);
+  return SEARCH_ATTRIBUTE_DECLARATIONS.filter((sa) => !known.has(sa.name)).map((sa) => sa.name);
 }

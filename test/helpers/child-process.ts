@@ -11,11 +11,15 @@ export function spawnScript(
   script: string,
   args: string[],
   env: Record<string, string>,
+  wrapper: string[] = [],
 ): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot(), script), ...args], {
+  const command = [...wrapper, process.execPath, '--import', 'tsx', path.join(repoRoot(), script), ...args];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: repoRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A wrapper (faketime) forks the process and passes on no signal: stop both with killGroup.
+    detached: wrapper.length > 0,
   });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -34,4 +38,12 @@ export async function runScript(script: string, args: string[], env: Record<stri
   const child = spawnScript(script, args, env);
   const code = await exited(child);
   return { code, output: child.output() };
+}
+
+/** Stops a child started with a wrapper, and the process the wrapper forked, by their process group. */
+export async function killGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const done = exited(child);
+  process.kill(-child.pid, 'SIGKILL');
+  await done;
 }

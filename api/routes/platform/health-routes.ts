@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { Readiness } from '../../../src/http/readiness';
+import { readinessAnswer, type Readiness } from '../../../src/http/readiness';
 import type { RouteDef } from '../../route-def';
 
 /** Probes follow the Kubernetes guidance: liveness is in-process only, readiness checks dependencies. */
@@ -18,15 +18,13 @@ export function healthRoutes(readiness: Readiness, registry: Registry | null): R
     {
       method: 'get',
       path: '/readyz',
-      summary: 'Readiness: PostgreSQL, migrations, Temporal and the schema registry',
+      summary: 'Readiness: the engines, the schema registry and the start-up self-checks (docs/operations.md)',
       tag: 'health',
       access: { kind: 'public' },
       handler: async (ctx) => {
-        const { ready, reasons } = await readiness.evaluate();
-        ctx.status = ready ? 200 : 503;
-        ctx.body = ready
-          ? { status: 'ready' }
-          : { status: 'not ready', error: Object.values(reasons).join('; '), reasons };
+        const answer = await readinessAnswer(readiness);
+        ctx.status = answer.status;
+        ctx.body = answer.body;
       },
     },
   ];
