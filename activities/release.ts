@@ -411,7 +411,8 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           return { acquired: true, behind: null };
         }
         if (row.status !== 'Queued' || row.waiting_behind !== behind) {
-          await enter(trx, row, input.workflowId, 'Queued', input.actor, `waiting for release ${behind}`, {
+          const reason = `waiting for release "${behindTitle ?? ''}" (${behind}) to finish`;
+          await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, {
             waiting_behind: behind,
           });
         }

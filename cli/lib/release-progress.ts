@@ -33,6 +33,9 @@ export interface PromotionView {
   commitSha: string | null;
   sync: unknown;
   waitingFor?: AwaitedApplication[];
+  /** Per tenant and service, current -> proposed (absent from servers older than issue 50). */
+  versions?: { tenant: string; workload: string; from: string | null; to: string; direction: string }[];
+  downgrade?: boolean;
 }
 
 const RELEASE_GOOD = new Set(['Healthy']);
