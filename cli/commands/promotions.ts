@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
+import { versionsText } from '../../src/deployments/version-change';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { enc, list, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
@@ -22,22 +23,12 @@ function waitForPromotion(rt: Runtime, id: string, flags: WaitFlags): Promise<nu
   });
 }
 
-/** `acme/web 1.5.0 -> 1.4.0 (downgrade)`, one per tenant and service: what the target runs now -> after. */
-function versionsText(p: PromotionView): string | null {
-  const flagged = new Set(['downgrade', 'not-comparable']);
-  const lines = (p.versions ?? []).map(
-    (v) =>
-      `${v.tenant}/${v.workload} ${v.from ?? '(unknown)'} -> ${v.to}${flagged.has(v.direction) ? ` (${v.direction})` : ''}`,
-  );
-  return lines.join('; ') || null;
-}
-
 function summary(p: PromotionView) {
   return {
     id: p.id,
     from: p.sourceEnvironment,
     to: p.targetEnvironment,
-    versions: versionsText(p),
+    versions: versionsText(p.versions ?? []) || null,
     downgrade: p.downgrade ? 'yes: a target would run an older version' : 'no',
     status: p.status,
     causes: (p.causes ?? []).map((c) => `${c.cause}: ${c.message}`).join('; ') || null,

@@ -1,3 +1,4 @@
+import type { VersionChange } from '../../src/deployments/version-change';
 import type { Observation } from './watch';
 
 /** The fields of a release detail that the progress display reads. */
@@ -34,7 +35,7 @@ export interface PromotionView {
   sync: unknown;
   waitingFor?: AwaitedApplication[];
   /** Per tenant and service, current -> proposed (absent from servers older than issue 50). */
-  versions?: { tenant: string; workload: string; from: string | null; to: string; direction: string }[];
+  versions?: VersionChange[];
   downgrade?: boolean;
 }
 

@@ -67,3 +67,14 @@ export function versionSummary(changes: Omit<VersionChange, 'direction'>[]) {
   const versions: VersionChange[] = changes.map((c) => ({ ...c, direction: versionDirection(c.from, c.to) }));
   return { versions, downgrade: versions.some((v) => v.direction === 'downgrade') };
 }
+
+/** `acme/web 1.5.0 -> 1.4.0 (downgrade)` per change, `; `-joined: the one text form (CLI, notifications, audit). */
+export function versionsText(versions: VersionChange[]): string {
+  const flagged = new Set<VersionDirection>(['downgrade', 'not-comparable']);
+  return versions
+    .map(
+      (v) =>
+        `${v.tenant}/${v.workload} ${v.from ?? '(unknown)'} -> ${v.to}${flagged.has(v.direction) ? ` (${v.direction})` : ''}`,
+    )
+    .join('; ');
+}

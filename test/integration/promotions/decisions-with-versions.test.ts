@@ -83,6 +83,13 @@ describe('versions of a promotion', () => {
     });
     expect(listed.body.items.find((p) => p.id === requested.body.id)).toMatchObject(expected);
 
+    // The request's audit entry (and the promotion.request event, built from the same details) say it in these words.
+    const text = 'acme/web 1.5.0 -> 1.4.0 (downgrade); globex/web 1.3.0 -> 1.4.0';
+    const entries = await api.http.get<{ items: { details: Record<string, unknown> }[] }>(
+      `/api/v2/audit-logs?action=promotion.request&resourceId=${requested.body.id}`,
+      { token: owner },
+    );
+    expect(entries.body.items[0]?.details).toMatchObject({ versions: text, downgrade: true });
     // `delivery promotion get` says it too, as text and as JSON.
     const cli = cliRunner(platform.url);
     try {
