@@ -82,11 +82,7 @@ export function RollbackView() {
             {preview.versions && preview.versions.length > 0 && (
               <VersionChanges versions={preview.versions} label="Versions (now → after the rollback)" />
             )}
-            {preview.outcome?.reason && (
-              <p role="status">
-                <strong>{preview.outcome.status}</strong>: {preview.outcome.reason}
-              </p>
-            )}
+            {preview.outcome?.reason && <p role="status">Before it commits: {preview.outcome.reason}.</p>}
             <p>
               The rollback pins {preview.tenant}/{preview.environment}: automatic and bulk image updates skip it until a
               later release or promotion into it (which releases the pin) or an unpin below.
