@@ -12911,10 +12911,8 @@ export interface paths {
              *         {
              *           "differences": [
              *             {
-             *               "current": null,
              *               "diff": "string",
              *               "from": null,
-             *               "proposed": null,
              *               "to": null,
              *               "type": "image"
              *             }
@@ -21935,14 +21933,10 @@ export interface components {
       from: string;
       items: {
         differences: {
-          /** @description The value as the target runs it now (same as `to`) */
-          current?: unknown;
           /** @description A unified diff, current -> proposed: the manifests, or the Argo CD Application spec as YAML */
           diff?: string;
           /** @description The value in the `from` environment (the proposed side: an image, a replica count, resources, env or config, a chart or base `<name> <version>`, the helm values, the Application spec); null where it has none */
           from?: unknown;
-          /** @description The value proposed (same as `from`) */
-          proposed?: unknown;
           /** @description The value in the `to` environment (the current side); null where it has none */
           to?: unknown;
           /** @enum {unknown} */

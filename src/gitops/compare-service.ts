@@ -106,15 +106,15 @@ const applicationYaml = (spec: unknown) =>
   spec === null ? null : dumpYaml(JSON.parse(JSON.stringify(spec)), { lineWidth: -1, noRefs: true });
 
 /**
- * One difference, current (the `to` environment, the target) -> proposed (the `from` environment, the source):
- * manifests and the Application as unified diffs of their YAML, other kinds as the two values. `from` and `to` keep
- * the values of the environments of those names.
+ * One difference, current (the `to` environment, the target) -> proposed (the `from` environment, the source): the
+ * manifests and the Application as unified diffs of their YAML, current -> proposed; values under the names of their
+ * environments (`from`, `to`).
  */
 function differenceOf(type: DiffType, name: string, v: { current: unknown; proposed: unknown }) {
-  const values = { from: v.proposed, to: v.current, current: v.current, proposed: v.proposed };
   if (type === 'manifests') {
     return { type, diff: unifiedDiff(name, v.current as string | null, v.proposed as string | null) };
   }
+  const values = { from: v.proposed, to: v.current };
   if (type === 'application') {
     const diff = unifiedDiff(`${name} Application`, applicationYaml(v.current), applicationYaml(v.proposed));
     return { type, ...values, diff };

@@ -155,7 +155,7 @@ describe('compare, current -> proposed', () => {
     );
     await api.releaseTo(owner, 'cmp', 'prod', tenants.acme!, '2.0.0');
 
-    type Difference = { type: string; current?: unknown; proposed?: unknown; diff?: string };
+    type Difference = { type: string; from?: unknown; to?: unknown; diff?: string };
     const res = await api.http.get<{
       current: string;
       proposed: string;
@@ -164,9 +164,10 @@ describe('compare, current -> proposed', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ current: 'prod', proposed: 'dev' });
     const differences = res.body.items[0]!.differences;
-    expect(differences.find((d) => d.type === 'image')).toMatchObject({
-      current: 'registry.example.com/shop/web:2.0.0',
-      proposed: 'registry.example.com/shop/web:1.0.0',
+    expect(differences.find((d) => d.type === 'image')).toEqual({
+      type: 'image',
+      to: 'registry.example.com/shop/web:2.0.0',
+      from: 'registry.example.com/shop/web:1.0.0',
     });
     const changed = (d: Difference | undefined) =>
       (d?.diff ?? '')

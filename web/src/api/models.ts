@@ -196,11 +196,8 @@ export interface CompareItem {
   tenant: string;
   service: string;
   presentIn: { from: boolean; to: boolean };
-  /** Values current -> proposed (`to` is current, `from` proposed); `diff` for manifests and the Application (YAML). */
-  differences: (
-    | { type: 'manifests'; diff: string }
-    | { type: string; from: unknown; to: unknown; current?: unknown; proposed?: unknown; diff?: string }
-  )[];
+  /** `to` is the current value, `from` the proposed one; `diff` (current -> proposed) for manifests and the Application. */
+  differences: ({ type: 'manifests'; diff: string } | { type: string; from: unknown; to: unknown; diff?: string })[];
 }
 
 export interface Comparison {
