@@ -1,3 +1,4 @@
+import { versionsText, type VersionChange } from '../../src/deployments/version-change';
 import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
@@ -232,6 +233,8 @@ export function registerProjectViews(program: Command): void {
             targetEnvironment: string;
             createdBy: string;
             causes: { cause: string }[] | null;
+            versions?: VersionChange[];
+            downgrade?: boolean;
           }>
         >(`/api/v2/projects/${enc(slug)}/promotions`, { status: 'Blocked' });
         for (const p of promotions.items) {
@@ -240,7 +243,8 @@ export function registerProjectViews(program: Command): void {
             kind: 'promotion',
             id: p.id,
             project: slug,
-            what: `${p.sourceEnvironment} -> ${p.targetEnvironment}`,
+            // What the approver decides, current -> proposed, a downgrade said first.
+            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
             by: p.createdBy,
           });
         }

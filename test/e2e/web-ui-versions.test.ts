@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import { makeOrg } from '../helpers/fixtures';
 import type { TestPlatform } from '../helpers/test-platform';
+import { cliRunner } from '../integration/cli/cli-harness';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { promotionClient } from '../integration/promotions/promotion-harness';
 import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
@@ -80,6 +81,15 @@ describe('versions at every decision, in the browser', () => {
       .getByText('acme / web: 1.5.0 → 1.4.0', { exact: false })
       .waitFor();
     expect(await checkView(approver, 'approvals-downgrade')).toEqual([]);
+    // `delivery approvals`, the same inbox at a terminal, says it too.
+    const cli = cliRunner(platform.url);
+    try {
+      const inbox = await cli.run(['approvals'], { env: { DELIVERY_TOKEN: org.members.admin!.token } });
+      expect([inbox.code, inbox.stderr]).toEqual([0, '']);
+      expect(inbox.stdout).toContain('DOWNGRADE dev -> prod: acme/web 1.5.0 -> 1.4.0 (downgrade)');
+    } finally {
+      cli.close();
+    }
   });
 
   it('labels compare current -> proposed, as the promotion reads', async () => {
