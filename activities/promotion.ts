@@ -6,6 +6,7 @@ import type { AuditActor } from '../src/audit/types';
 import type { Db, Tx } from '../src/db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
 import { renderDigest } from '../src/gitops/commit-path';
+import { releasePinByDeploy } from '../src/pins/pin-release';
 import { loadProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
 import { lockDeployedTarget } from '../src/deployments/report-state';
@@ -327,6 +328,13 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
         if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
           await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
           await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+          // An explicit promotion moves its targets forward on purpose: a rollback's pin on one of them is released.
+          const title = `promotion ${row.source_environment} -> ${row.target_environment}`;
+          const by = { kind: 'promotion' as const, id: row.id, title, workflowId: input.workflowId };
+          for (const move of row.moves) {
+            const target = { projectId: row.project_id, tenantId: move.tenantId, environment: row.target_environment };
+            await releasePinByDeploy(trx, audit, target, input.actor, { ...by, gitCommitSha: input.sha });
+          }
         }
         const reports: PromotionSyncReport[] = [];
         let current: PromotionRow = { ...row, commit_sha: input.sha };

@@ -6,6 +6,7 @@ import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/ev
 import { loadProject } from '../src/gitops/delivery-model';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { pinTarget } from '../src/pins/pin-repository';
+import { releasePinByDeploy } from '../src/pins/pin-release';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
 import { evaluateRelease } from '../src/releases/release-evaluation';
@@ -410,7 +411,8 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           return { acquired: true, behind: null };
         }
         if (row.status !== 'Queued' || row.waiting_behind !== behind) {
-          await enter(trx, row, input.workflowId, 'Queued', input.actor, `waiting for release ${behind}`, {
+          const reason = `waiting for release "${behindTitle ?? ''}" (${behind}) to finish`;
+          await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, {
             waiting_behind: behind,
           });
         }
@@ -418,9 +420,9 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       });
     },
 
-    /** Records the commit; a rollback's commit pins its target in the same transaction (docs/promotions.md). */
     /**
-     * The release's commit is noted and the release is Syncing; what the controller already reported about the
+     * The release's commit is noted and the release is Syncing; a rollback's commit pins its target, any other
+     * release's commit releases the target's pin, in the same transaction (docs/promotions.md); what the controller already reported about the
      * commit (a fast controller reports before this) is returned as a decided report, recorded like one that comes
      * later (null: it waits for reports).
      */
@@ -433,6 +435,10 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           const committed = { ...row, commit_sha: input.sha };
           await enter(trx, committed, input.workflowId, 'Syncing', input.actor, undefined);
           if (row.kind === 'rollback') await pinRolledBack(trx, committed, input.workflowId, input.actor);
+          else {
+            const by = { kind: 'release' as const, id: row.id, title: row.title, workflowId: input.workflowId };
+            await releasePinByDeploy(trx, audit, target, input.actor, { ...by, gitCommitSha: input.sha });
+          }
         }
         const report = await reportedAlready(trx, { ...target, revision: input.sha });
         if (report) await noteSync(trx, row, input.workflowId, report);

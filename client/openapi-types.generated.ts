@@ -12666,7 +12666,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Files a bulk image update would change, with diffs (nothing is written) */
+    /** Files a bulk image update would change, with diffs, and the gates applying would meet: pins, freezes, approval policies (nothing is written) */
     post: {
       parameters: {
         query?: never;
@@ -12704,6 +12704,9 @@ export interface paths {
           content: {
             /**
              * @example {
+             *       "approvalPolicies": [
+             *         "string"
+             *       ],
              *       "blocked": true,
              *       "breakGlass": {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
@@ -12902,6 +12905,7 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
+             *       "current": "string",
              *       "from": "string",
              *       "items": [
              *         {
@@ -12921,6 +12925,7 @@ export interface paths {
              *           "tenant": "string"
              *         }
              *       ],
+             *       "proposed": "string",
              *       "to": "string"
              *     }
              */
@@ -14779,6 +14784,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "links": {
@@ -14788,6 +14794,12 @@ export interface paths {
              *       "moves": [
              *         {
              *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
              *             {
              *               "tag": "string",
              *               "workload": "string"
@@ -14814,6 +14826,15 @@ export interface paths {
              *       },
              *       "targetEnvironment": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "string",
+             *           "tenant": "string",
+             *           "to": "string",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingFor": [
              *         {
              *           "healthStatus": "string",
@@ -14944,11 +14965,18 @@ export interface paths {
              *           "committedAt": "2019-08-24T14:15:22Z",
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "createdBy": "string",
+             *           "downgrade": true,
              *           "finishedAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "moves": [
              *             {
              *               "changes": [
+             *                 {
+             *                   "tag": "string",
+             *                   "workload": "string"
+             *                 }
+             *               ],
+             *               "previous": [
              *                 {
              *                   "tag": "string",
              *                   "workload": "string"
@@ -14975,6 +15003,15 @@ export interface paths {
              *           },
              *           "targetEnvironment": "string",
              *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "versions": [
+             *             {
+             *               "direction": "upgrade",
+             *               "from": "string",
+             *               "tenant": "string",
+             *               "to": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
              *           "workflowId": "string"
              *         }
              *       ],
@@ -15579,7 +15616,7 @@ export interface paths {
              *       ],
              *       "outcome": {
              *         "reason": null,
-             *         "status": "string"
+             *         "status": "Refused"
              *       },
              *       "pin": {
              *         "tenant": "string",
@@ -15607,6 +15644,15 @@ export interface paths {
              *         "violations": 0
              *       },
              *       "project": "string",
+             *       "queue": {
+             *         "behind": {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "title": "string",
+             *           "status": "string"
+             *         },
+             *         "waiting": 0,
+             *         "reason": "string"
+             *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
              *       "validation": {
@@ -18164,6 +18210,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "links": {
@@ -18173,6 +18220,12 @@ export interface paths {
              *       "moves": [
              *         {
              *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
              *             {
              *               "tag": "string",
              *               "workload": "string"
@@ -18199,6 +18252,15 @@ export interface paths {
              *       },
              *       "targetEnvironment": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "string",
+             *           "tenant": "string",
+             *           "to": "string",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingFor": [
              *         {
              *           "healthStatus": "string",
@@ -18348,6 +18410,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "links": {
@@ -18357,6 +18420,12 @@ export interface paths {
              *       "moves": [
              *         {
              *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
              *             {
              *               "tag": "string",
              *               "workload": "string"
@@ -18383,6 +18452,15 @@ export interface paths {
              *       },
              *       "targetEnvironment": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "string",
+             *           "tenant": "string",
+             *           "to": "string",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingFor": [
              *         {
              *           "healthStatus": "string",
@@ -18530,6 +18608,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "links": {
@@ -18539,6 +18618,12 @@ export interface paths {
              *       "moves": [
              *         {
              *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
              *             {
              *               "tag": "string",
              *               "workload": "string"
@@ -18565,6 +18650,15 @@ export interface paths {
              *       },
              *       "targetEnvironment": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "string",
+             *           "tenant": "string",
+             *           "to": "string",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingFor": [
              *         {
              *           "healthStatus": "string",
@@ -20800,6 +20894,19 @@ export interface paths {
           content: {
             /**
              * @example {
+             *       "approvalPolicies": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "requiredApprovals": 0
+             *         }
+             *       ],
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
              *       "changes": [
              *         {
              *           "replicas": 0,
@@ -20817,7 +20924,32 @@ export interface paths {
              *         "modified": 0,
              *         "unchanged": 0
              *       },
+             *       "downgrade": true,
              *       "environment": "string",
+             *       "freezes": [
+             *         {
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "reason": "string",
+             *           "scope": "string",
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "outcome": {
+             *         "reason": null,
+             *         "status": "Refused"
+             *       },
+             *       "queue": {
+             *         "behind": {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "title": "string",
+             *           "status": "string"
+             *         },
+             *         "waiting": 0,
+             *         "reason": "string"
+             *       },
              *       "rollbackTo": {
              *         "commitSha": "string",
              *         "createdAt": "2019-08-24T14:15:22Z",
@@ -20848,7 +20980,16 @@ export interface paths {
              *           "tenant": "string"
              *         }
              *       ],
-             *       "tenant": "string"
+             *       "tenant": "string",
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "string",
+             *           "tenant": "string",
+             *           "to": "string",
+             *           "workload": "string"
+             *         }
+             *       ]
              *     }
              */
             'application/json': components['schemas']['post-tenants-by-tenant-envs-by-env-rollback-preview-result'];
@@ -21787,13 +21928,16 @@ export interface components {
     };
     'compare-list': {
       commit: string | null;
+      /** @description The environment as it runs now: the `to` environment (the target of a promotion); diffs read current -> proposed */
+      current: string;
       from: string;
       items: {
         differences: {
+          /** @description A unified diff, current -> proposed: the manifests, or the Argo CD Application spec as YAML */
           diff?: string;
-          /** @description The value in the `from` environment (an image, a replica count, resources, env or config, a chart or base `<name> <version>`, the helm values); null where it has none */
+          /** @description The value in the `from` environment (the proposed side: an image, a replica count, resources, env or config, a chart or base `<name> <version>`, the helm values, the Application spec); null where it has none */
           from?: unknown;
-          /** @description The value in the `to` environment; null where it has none */
+          /** @description The value in the `to` environment (the current side); null where it has none */
           to?: unknown;
           /** @enum {unknown} */
           type:
@@ -21814,6 +21958,8 @@ export interface components {
         service: string;
         tenant: string;
       }[];
+      /** @description The environment whose configuration is proposed: the `from` environment (the source of a promotion) */
+      proposed: string;
       to: string;
     };
     /** @description GET /api/v2/projects/{slug}/compare?from=&to=: two environments; filters; changedOnly (default true). */
@@ -22586,6 +22732,11 @@ export interface components {
     move: {
       changes: {
         tag: string;
+        workload: string;
+      }[];
+      /** @description The target's tag of each changed service when requested */
+      previous?: {
+        tag: string | null;
         workload: string;
       }[];
       tenant: string;
@@ -23380,6 +23531,8 @@ export interface components {
       scopes: string[];
     };
     'post-projects-by-slug-bulk-update-preview-result': {
+      /** @description Why an approval policy would refuse applying, one message per policy (naming it); empty when none covers the pairs */
+      approvalPolicies: string[];
       blocked: boolean;
       breakGlass: components['schemas']['break-glass-grant'] | null;
       files: {
@@ -23421,7 +23574,8 @@ export interface components {
       freezes: components['schemas']['freeze'][];
       outcome: {
         reason: null | string;
-        status: string;
+        /** @enum {string} */
+        status: 'Refused' | 'Blocked' | 'PendingApproval' | 'AwaitingDeploy' | 'Queued' | 'Deploying';
       };
       pin: components['schemas']['pin'] | null;
       policies: {
@@ -23432,6 +23586,17 @@ export interface components {
         violations: number;
       };
       project: string;
+      /** @description The release holding or queued for the target that this one would wait behind (by title), and how many are in line; null when the target is free */
+      queue: {
+        behind: {
+          /** Format: uuid */
+          id: string;
+          status: string;
+          title: string;
+        };
+        reason: string;
+        waiting: number;
+      } | null;
       tenant: string;
       /** Format: uuid */
       tenantId: string;
@@ -23476,9 +23641,34 @@ export interface components {
       }[];
     };
     'post-tenants-by-tenant-envs-by-env-rollback-preview-result': {
+      approvalPolicies: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        requiredApprovals: number;
+      }[];
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       changes: components['schemas']['change'][];
       counts: components['schemas']['count'];
+      downgrade: boolean;
       environment: string;
+      freezes: components['schemas']['freeze'][];
+      outcome: {
+        reason: null | string;
+        /** @enum {string} */
+        status: 'Refused' | 'Blocked' | 'PendingApproval' | 'AwaitingDeploy' | 'Queued' | 'Deploying';
+      };
+      /** @description The release holding or queued for the target that this one would wait behind (by title), and how many are in line; null when the target is free */
+      queue: {
+        behind: {
+          /** Format: uuid */
+          id: string;
+          status: string;
+          title: string;
+        };
+        reason: string;
+        waiting: number;
+      } | null;
       rollbackTo: {
         actor?: string | null;
         commitSha: string | null;
@@ -23501,6 +23691,7 @@ export interface components {
       };
       targets: components['schemas']['target'][];
       tenant: string;
+      versions: components['schemas']['version-change'][];
     };
     'post-webhooks-cdcontroller-result': {
       application: string;
@@ -23737,6 +23928,8 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
       createdBy: string;
+      /** @description A version of a tenant's service would go down (current -> proposed) */
+      downgrade: boolean;
       /** Format: date-time */
       finishedAt: string | null;
       /** Format: uuid */
@@ -23763,6 +23956,7 @@ export interface components {
       targetEnvironment: string;
       /** Format: date-time */
       updatedAt: string;
+      versions: components['schemas']['version-change'][];
       waitingFor: {
         /** @description Only null in the recorded answers: drafted as a string or null */
         healthStatus: string | null;
@@ -23795,6 +23989,8 @@ export interface components {
         /** Format: date-time */
         createdAt: string;
         createdBy: string;
+        /** @description A version of a tenant's service would go down (current -> proposed) */
+        downgrade: boolean;
         /** Format: date-time */
         finishedAt: string | null;
         /** Format: uuid */
@@ -23817,6 +24013,7 @@ export interface components {
         targetEnvironment: string;
         /** Format: date-time */
         updatedAt: string;
+        versions: components['schemas']['version-change'][];
         workflowId: string | null;
       }[];
       nextCursor: string | null;
@@ -24520,6 +24717,18 @@ export interface components {
         [key: string]: unknown;
       } | null;
       version: string;
+    };
+    /** @description One service of one tenant, current -> proposed: what the target runs now (from) and after (to) */
+    'version-change': {
+      /**
+       * @description Semantic-version order of the image tags; not-comparable when either is not a semantic version
+       * @enum {string}
+       */
+      direction: 'upgrade' | 'downgrade' | 'unchanged' | 'not-comparable';
+      from: string | null;
+      tenant: string;
+      to: string;
+      workload: string;
     };
     'version-list': {
       versions: string[];

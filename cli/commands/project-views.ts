@@ -1,3 +1,4 @@
+import { versionsText, type VersionChange } from '../../src/deployments/version-change';
 import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
@@ -75,8 +76,8 @@ export function registerProjectViews(program: Command): void {
     'Compare two environments: images, replicas, variables, resources, chart versions, helm values, overlays, manifests',
     ['delivery compare --from staging --to prod', 'delivery compare --from staging --to prod --type image --all'],
   )
-    .requiredOption('--from <environment>', 'one environment')
-    .requiredOption('--to <environment>', 'the other')
+    .requiredOption('--from <environment>', 'the source: what is proposed (as in promote --from)')
+    .requiredOption('--to <environment>', 'the target: what runs now; differences read current -> proposed')
     .option('--tenant <tenant>', 'only this tenant')
     .option('--service <service>', 'only this service')
     .option(
@@ -113,12 +114,13 @@ export function registerProjectViews(program: Command): void {
           return code;
         }
         if (answer.items.length === 0) rt.out.write(`no differences between ${flags.from} and ${flags.to}\n`);
+        else rt.out.write(`${flags.to} (current) -> ${flags.from} (proposed)\n`);
         for (const item of answer.items) {
           rt.out.write(`${paint(rt.out, 'bold', `${item.tenant}/${item.service}`)}\n`);
           if (item.differences.length === 0) rt.out.write('  (same)\n');
           for (const d of item.differences) {
             if (d.diff !== undefined) rt.out.write(`  ${d.type}:\n${indent(d.diff)}`);
-            else rt.out.write(`  ${d.type}: ${JSON.stringify(d.from)} -> ${JSON.stringify(d.to)}\n`);
+            else rt.out.write(`  ${d.type}: ${JSON.stringify(d.to)} -> ${JSON.stringify(d.from)}\n`);
           }
         }
         return code;
@@ -231,6 +233,8 @@ export function registerProjectViews(program: Command): void {
             targetEnvironment: string;
             createdBy: string;
             causes: { cause: string }[] | null;
+            versions?: VersionChange[];
+            downgrade?: boolean;
           }>
         >(`/api/v2/projects/${enc(slug)}/promotions`, { status: 'Blocked' });
         for (const p of promotions.items) {
@@ -239,7 +243,8 @@ export function registerProjectViews(program: Command): void {
             kind: 'promotion',
             id: p.id,
             project: slug,
-            what: `${p.sourceEnvironment} -> ${p.targetEnvironment}`,
+            // What the approver decides, current -> proposed, a downgrade said first.
+            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
             by: p.createdBy,
           });
         }

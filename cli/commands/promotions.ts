@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
+import { versionsText } from '../../src/deployments/version-change';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { enc, list, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
@@ -27,6 +28,8 @@ function summary(p: PromotionView) {
     id: p.id,
     from: p.sourceEnvironment,
     to: p.targetEnvironment,
+    versions: versionsText(p.versions ?? []) || null,
+    downgrade: p.downgrade ? 'yes: a target would run an older version' : 'no',
     status: p.status,
     causes: (p.causes ?? []).map((c) => `${c.cause}: ${c.message}`).join('; ') || null,
     commit: p.commitSha,

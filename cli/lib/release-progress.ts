@@ -1,3 +1,4 @@
+import type { VersionChange } from '../../src/deployments/version-change';
 import type { Observation } from './watch';
 
 /** The fields of a release detail that the progress display reads. */
@@ -33,6 +34,9 @@ export interface PromotionView {
   commitSha: string | null;
   sync: unknown;
   waitingFor?: AwaitedApplication[];
+  /** Per tenant and service, current -> proposed (absent from servers older than issue 50). */
+  versions?: VersionChange[];
+  downgrade?: boolean;
 }
 
 const RELEASE_GOOD = new Set(['Healthy']);

@@ -1,4 +1,4 @@
-import { parseYamlDocuments } from '../parse/bounded-parse';
+import { dumpYaml, parseYamlDocuments } from '../parse/bounded-parse';
 import { Conflict, InvalidInput, NotFound } from '../errors';
 import {
   breakGlassDetails,
@@ -97,6 +97,30 @@ function sideOf(files: [string, string][], dir: string, app: string | undefined,
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * An Argo CD Application spec as YAML, as people read it in Argo CD (null: the side has no Application); the JSON round
+ * trip drops the fields left undefined (the normalised-out path).
+ */
+const applicationYaml = (spec: unknown) =>
+  spec === null ? null : dumpYaml(JSON.parse(JSON.stringify(spec)), { lineWidth: -1, noRefs: true });
+
+/**
+ * One difference, current (the `to` environment, the target) -> proposed (the `from` environment, the source): the
+ * manifests and the Application as unified diffs of their YAML, current -> proposed; values under the names of their
+ * environments (`from`, `to`).
+ */
+function differenceOf(type: DiffType, name: string, v: { current: unknown; proposed: unknown }) {
+  if (type === 'manifests') {
+    return { type, diff: unifiedDiff(name, v.current as string | null, v.proposed as string | null) };
+  }
+  const values = { from: v.proposed, to: v.current };
+  if (type === 'application') {
+    const diff = unifiedDiff(`${name} Application`, applicationYaml(v.current), applicationYaml(v.proposed));
+    return { type, ...values, diff };
+  }
+  return { type, ...values };
+}
 
 export type CompareService = ReturnType<typeof createCompareService>;
 
@@ -212,32 +236,25 @@ export function createCompareService(deps: {
           const va = a ? a[type] : null;
           const vb = b ? b[type] : null;
           if (same(va, vb)) continue;
-          differences.push(
-            type === 'manifests'
-              ? {
-                  type,
-                  diff: unifiedDiff(
-                    `${tenant}/${service}`,
-                    (va as string | null) ?? null,
-                    (vb as string | null) ?? null,
-                  ),
-                }
-              : { type, from: va, to: vb },
-          );
+          differences.push(differenceOf(type, `${tenant}/${service}`, { proposed: va, current: vb }));
         }
         if (differences.length === 0 && q.changedOnly !== false) continue;
         items.push({ tenant, service, presentIn: { from: a !== null, to: b !== null }, differences });
       }
-      return { commit: head, from: q.from, to: q.to, items };
+      // One direction everywhere (docs/promotions.md#direction): `to` is the target as it runs now, `from` what it would
+      // run after a promotion from it; diffs read current -> proposed.
+      return { commit: head, from: q.from, to: q.to, current: q.to, proposed: q.from, items };
     },
 
     async bulkPreview(
       caller: OrgCaller,
       slug: string,
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string },
+      approvalRefusals: () => Promise<string[]> = async () => [],
     ) {
       const { project, pairs } = await checkBulk(caller, slug, body);
       const { kept, skipped, blocking, grant } = await governed(caller, project, pairs);
+      const refusals = await approvalRefusals();
       const loaded = (await loadProject(db, caller.organizationId, project.id, deps)) as LoadedProject;
       const workloads = loaded.model.workloads.map((w) => {
         if (w.name !== body.workload) return w;
@@ -261,9 +278,11 @@ export function createCompareService(deps: {
         tag: body.tag,
         files: changed,
         skipped,
-        // What applying would meet: freezes that refuse it, or the break-glass session that lets it through.
+        // What applying would meet: freezes and approval policies that refuse it (each named), or the break-glass
+        // session that lets a freeze through; pinned pairs are in `skipped`.
         freezes: blocking,
-        blocked: blocking.length > 0,
+        approvalPolicies: refusals,
+        blocked: blocking.length > 0 || refusals.length > 0,
         breakGlass: grant,
       };
     },

@@ -27,7 +27,7 @@ export const gitopsModule = {
   tables: ['git_commits', 'git_remote_pushes', 'project_remotes', 'installation'],
   workflows: ['gitCommitWorkflow', 'gitPushWorkflow', 'repositoryMaintenanceWorkflow'],
   settings: 'gitops',
-  routes: (services) => gitopsRoutes(services.gitops),
+  routes: (services) => gitopsRoutes(services.gitops, services.authorization),
   services: {
     repositories: provide([], (core) => {
       const root = core.config.gitops.repositoriesDir;

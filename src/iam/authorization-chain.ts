@@ -52,6 +52,11 @@ export interface AuthorizationChain {
   /** The whole chain for a request; throws Forbidden with a plain reason. Called after identity and org context. */
   authorize(principal: Principal, action: string, context: unknown): Promise<void>;
   addApprovalPolicy(hook: ApprovalPolicyHook): void;
+  /**
+   * What the approval-policy link would refuse for `action` with this request, without refusing: a preview names the
+   * gate its apply would meet (each message names the policy). Errors other than a refusal propagate.
+   */
+  approvalRefusals(principal: Principal, action: string, context: unknown): Promise<string[]>;
   readonly actionRoles: ActionRoleTable;
 }
 
@@ -116,6 +121,18 @@ export function createAuthorizationChain(grants: GrantRoles, actionRoles: Action
     },
     addApprovalPolicy(hook) {
       hooks.push(hook);
+    },
+    async approvalRefusals(principal, action, context) {
+      const refusals: string[] = [];
+      for (const hook of hooks) {
+        try {
+          await hook.check({ principal, action, context });
+        } catch (err) {
+          if (!(err instanceof Forbidden)) throw err;
+          refusals.push(err.message);
+        }
+      }
+      return refusals;
     },
   };
 }

@@ -1,9 +1,10 @@
 import { NotFound } from '../errors';
-import { orgEntry, type OrgCaller } from '../iam/caller';
+import { auditActor, type OrgCaller } from '../iam/caller';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
 import { pinView, projectPins, unpinTarget } from './pin-repository';
+import { unpinEntry } from './pin-release';
 
 export type PinService = ReturnType<typeof createPinService>;
 
@@ -37,18 +38,7 @@ export function createPinService(
       await db.transaction(async (trx) => {
         const removed = await unpinTarget(trx, tenant.projectId, tenant.id, environment);
         if (!removed) throw new NotFound(`${tenant.slug}/${environment} is not pinned`);
-        await audit.append(
-          trx,
-          orgEntry(caller, {
-            action: 'target.unpin',
-            category: 'configuration',
-            projectId: tenant.projectId,
-            tenantId: tenant.id,
-            resourceType: 'tenant',
-            resourceId: tenant.id,
-            details: { tenant: tenant.slug, environment, pinnedBy: removed.pinned_by_actor, reason: removed.reason },
-          }),
-        );
+        await audit.append(trx, unpinEntry(removed, auditActor(caller), { kind: 'unpin' }));
       });
     },
   };

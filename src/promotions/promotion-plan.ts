@@ -44,12 +44,18 @@ export function planMoves(loaded: LoadedProject, request: PromotionRequest): Mov
   const workloads = loaded.model.workloads.filter((w) => !request.services || request.services.includes(w.name));
   const moves: Move[] = [];
   for (const tenant of tenants) {
-    const changes = workloads.flatMap((w) => {
-      const from = effectiveSpec(w.spec, w.overrides, tenant.slug, source).image.tag;
-      const to = effectiveSpec(w.spec, w.overrides, tenant.slug, target).image.tag;
-      return from === to ? [] : [{ workload: w.name, tag: from }];
+    const differing = workloads.flatMap((w) => {
+      const proposed = effectiveSpec(w.spec, w.overrides, tenant.slug, source).image.tag;
+      const current = effectiveSpec(w.spec, w.overrides, tenant.slug, target).image.tag;
+      return proposed === current ? [] : [{ workload: w.name, proposed, current }];
     });
-    if (changes.length > 0) moves.push({ tenant: tenant.slug, tenantId: tenant.id, changes });
+    if (differing.length === 0) continue;
+    moves.push({
+      tenant: tenant.slug,
+      tenantId: tenant.id,
+      changes: differing.map((d) => ({ workload: d.workload, tag: d.proposed })),
+      previous: differing.map((d) => ({ workload: d.workload, tag: d.current })),
+    });
   }
   if (moves.length === 0) {
     throw new Unprocessable(`nothing to promote: ${target} already runs the versions of ${source}`);

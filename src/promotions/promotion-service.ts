@@ -31,7 +31,8 @@ import {
   syncingPromotions,
   type PromotionRow,
 } from './promotion-repository';
-import { promotionDetail, promotionSummary } from './promotion-views';
+import { promotionDetail, promotionSummary, promotionVersions } from './promotion-views';
+import { versionsText } from '../deployments/version-change';
 import { stillAwaited } from '../deployments/sync-verdict';
 import {
   PROMOTION_FAILURE,
@@ -155,11 +156,15 @@ export function createPromotionService(deps: PromotionServiceDeps) {
           created_by: caller.principal.userId,
           created_by_actor: requester.actor,
         });
+        // What approvers are asked to decide, current -> proposed, in the entry and the `promotion.request` event.
+        const { versions, downgrade } = promotionVersions(moves);
         const details = {
           sourceEnvironment: body.sourceEnvironment,
           environment: body.targetEnvironment,
           tenants: moves.map((m) => m.tenant),
           moves,
+          versions: versionsText(versions),
+          downgrade,
         };
         const entry = await audit.append(
           trx,

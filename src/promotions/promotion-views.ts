@@ -1,9 +1,25 @@
+import { versionSummary } from '../deployments/version-change';
 import type { PromotionApprovalRow, PromotionRow } from './promotion-repository';
+import type { Move } from './promotion-workflow-contract';
 
 export interface PromotionLinks {
   /** The workflow in the Temporal Web UI (null when no UI is known). */
   workflow: string | null;
   history: string;
+}
+
+/** Per tenant and service, what the target runs now and after (current -> proposed), downgrades flagged. */
+export function promotionVersions(moves: Move[]) {
+  return versionSummary(
+    moves.flatMap((m) =>
+      m.changes.map((c) => ({
+        tenant: m.tenant,
+        workload: c.workload,
+        from: m.previous?.find((p) => p.workload === c.workload)?.tag ?? null,
+        to: c.tag ?? '',
+      })),
+    ),
+  );
 }
 
 export function promotionSummary(row: PromotionRow, projectSlug: string) {
@@ -14,6 +30,7 @@ export function promotionSummary(row: PromotionRow, projectSlug: string) {
     sourceEnvironment: row.source_environment,
     targetEnvironment: row.target_environment,
     moves: row.moves,
+    ...promotionVersions(row.moves),
     status: row.status,
     statusReason: row.status_reason,
     causes: row.causes,

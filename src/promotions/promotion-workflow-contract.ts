@@ -49,6 +49,8 @@ export interface Move {
   tenant: string;
   tenantId: string;
   changes: WorkloadChange[];
+  /** The target's tag of each changed service when requested (what it runs now; absent on older rows). */
+  previous?: { workload: string; tag: string | null }[];
 }
 
 export interface PromotionTiming {

@@ -10,6 +10,7 @@ import type { ProjectTenantService } from '../projects/project-tenant-service';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { evaluateRelease, type ReleaseEvaluationDeps } from './release-evaluation';
 import { releaseTarget } from './release-target';
+import { targetQueue } from './target-queue';
 import { validationView } from './release-validation-gate';
 
 export interface ReleasePreviewDeps {
@@ -25,7 +26,8 @@ export interface ReleasePreviewDeps {
 /**
  * What creating this release would meet, computed like its prepare activity and its create call but changing nothing:
  * validation per resource, the manifest policies, the approval policies that apply, the freezes in force, the target's
- * pin, and the status the release would reach first. A request the create route refuses with 400 is refused alike.
+ * pin, the release holding the target (by title: it would queue behind it), and the status the release would reach
+ * first. A request the create route refuses with 400 is refused alike.
  */
 export async function previewRelease(
   deps: ReleasePreviewDeps,
@@ -58,6 +60,7 @@ export async function previewRelease(
     pairKey(tenant.slug, environment),
   );
   const approvals = gate.breakGlass ? [] : evaluation.approvalPolicies;
+  const queue = await targetQueue(db, { projectId: project.id, tenantId: tenant.id, environment });
   // What the create route refuses (422 for validation, docs/releases.md) is Refused here, not Blocked.
   const refusal = project.archived
     ? 'the project is archived'
@@ -72,7 +75,11 @@ export async function previewRelease(
       ? { status: 'Blocked', reason: evaluation.blockReason }
       : approvals.length > 0
         ? { status: 'PendingApproval', reason: approvals.map((p) => p.name).join(', ') }
-        : { status: loaded.project.policy.releases.autoDeploy ? 'Deploying' : 'AwaitingDeploy', reason: null };
+        : !loaded.project.policy.releases.autoDeploy
+          ? { status: 'AwaitingDeploy', reason: null }
+          : queue
+            ? { status: 'Queued', reason: queue.reason }
+            : { status: 'Deploying', reason: null };
   const { validation, policies } = evaluation;
   return {
     project: project.slug,
@@ -93,5 +100,6 @@ export async function previewRelease(
     freezes: gate.freezes,
     breakGlass: gate.breakGlass,
     pin: pin ? pinView(pin) : null,
+    queue,
   };
 }

@@ -36,6 +36,9 @@ import {
   type GovernedAction,
 } from '../governance/governance-verdict';
 import { releaseUpdateError } from './release-errors';
+import { rollbackGates } from './rollback-gates';
+import { versionSummary } from '../deployments/version-change';
+import { effectiveSpec } from '../projects/workload-spec';
 import { workflowTimeline } from './release-history';
 import type { ReleaseEvaluationDeps } from './release-evaluation';
 import { previewRelease } from './release-preview';
@@ -384,7 +387,15 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       environment,
       changedOnly: true,
     });
-    return { project: loaded.project, tenant, point, changes, diff };
+    const versions = versionSummary(
+      changes.flatMap((c) => {
+        const workload = loaded.model.workloads.find((w) => w.name === c.workload);
+        if (!workload || c.tag === undefined) return [];
+        const now = effectiveSpec(workload.spec, workload.overrides, tenant.slug, environment).image.tag;
+        return [{ tenant: tenant.slug, workload: c.workload, from: now, to: c.tag }];
+      }),
+    );
+    return { project: loaded.project, tenant, point, changes, diff, versions };
   }
 
   /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
@@ -471,16 +482,28 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       return previewRelease(deps, caller, slug, input);
     },
 
-    /** What a rollback of the tenant and environment would commit: the release it restores and the diff to it. */
+    /**
+     * What a rollback of the tenant and environment would commit (the release it restores, the versions now -> after
+     * and the diff to it) and what it would meet first (freezes, approval policies, the release it queues behind).
+     */
     async rollbackPreview(caller: OrgCaller, tenantId: string, environment: string, releaseId?: string) {
       const plan = await rollbackPlan(caller, tenantId, environment, releaseId);
+      const gates = await rollbackGates(deps, caller, {
+        projectId: plan.project.id,
+        tenantId: plan.tenant.id,
+        tenant: plan.tenant.slug,
+        environment,
+        autoDeploy: plan.project.policy.releases.autoDeploy,
+      });
       return {
         rollbackTo: plan.point,
         tenant: plan.tenant.slug,
         environment,
         changes: plan.changes,
+        ...plan.versions,
         counts: plan.diff.counts,
         targets: plan.diff.targets,
+        ...gates,
       };
     },
 

@@ -324,6 +324,12 @@ describe('the web UI in chromium', () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('dev');
     await page.getByRole('button', { name: 'Preview rollback' }).click();
     await page.getByText(/Restores web 1\.1\.0/).waitFor();
+    // What it waits for is named before confirming: the approval policy of dev, and the versions now -> after.
+    await page
+      .getByRole('status')
+      .getByText(/the rollback waits for the approvals of "dev needs one" \(1\)/)
+      .waitFor();
+    await page.getByRole('list', { name: 'Versions (now → after the rollback)' }).getByText('1.2.0').waitFor();
     expect(await checkView(owner, 'rollback-preview')).toEqual([]);
     // No rollback without a reason: Confirm waits for one.
     expect(await page.getByRole('button', { name: 'Confirm rollback' }).isDisabled()).toBe(true);

@@ -1,6 +1,7 @@
 import type { BulkUpdateRequest } from '../../request-types.generated';
 import type { CompareQuery, DiffType } from '../../../src/gitops/compare-service';
 import type { GitopsDomain } from '../../../src/gitops/gitops-domain';
+import type { AuthorizationChain } from '../../../src/iam/authorization-chain';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, idempotencyKeyOf, orgCallerOf, paramOf, queryOf } from '../../request';
 
@@ -68,7 +69,7 @@ function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
   ];
 }
 
-function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
+function deliveryRoutes(gitops: GitopsDomain, authorization: Pick<AuthorizationChain, 'approvalRefusals'>): RouteDef[] {
   const tag = 'delivery';
   return [
     {
@@ -150,16 +151,17 @@ function deliveryRoutes(gitops: GitopsDomain): RouteDef[] {
     {
       method: 'post',
       path: `${PROJECT}/bulk-update/preview`,
-      summary: 'Files a bulk image update would change, with diffs (nothing is written)',
+      summary:
+        'Files a bulk image update would change, with diffs, and the gates applying would meet: pins, freezes, approval policies (nothing is written)',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.images.preview' },
       body: 'bulk-update',
       handler: async (ctx) => {
-        ctx.body = await gitops.compare.bulkPreview(
-          orgCallerOf(ctx),
-          paramOf(ctx, 'slug'),
-          bodyOf<BulkUpdateRequest>(ctx),
-        );
+        const caller = orgCallerOf(ctx);
+        const slug = paramOf(ctx, 'slug');
+        // What the apply route's approval-policy link would refuse, asked with this same body.
+        const gates = () => authorization.approvalRefusals(caller.principal, `projects.${slug}.images.update`, ctx);
+        ctx.body = await gitops.compare.bulkPreview(caller, slug, bodyOf<BulkUpdateRequest>(ctx), gates);
       },
     },
     {
@@ -220,6 +222,9 @@ function remoteRoutes(remote: GitopsDomain['remote']): RouteDef[] {
 }
 
 /** Files, history, delivery, compare and bulk update of a project's hosted repository, and its external remote. */
-export function gitopsRoutes(gitops: GitopsDomain): RouteDef[] {
-  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops), ...remoteRoutes(gitops.remote)];
+export function gitopsRoutes(
+  gitops: GitopsDomain,
+  authorization: Pick<AuthorizationChain, 'approvalRefusals'>,
+): RouteDef[] {
+  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops, authorization), ...remoteRoutes(gitops.remote)];
 }

@@ -123,13 +123,14 @@ describe('delivery of a project to its hosted repository', () => {
         { type: 'manifests' },
       ],
     });
+    // Read current -> proposed: prod (to) as it runs now, then dev's (from) version it would take.
     const manifestDiff = (compare.body.items[0]?.differences[1] as unknown as { diff: string }).diff;
     expect(
       manifestDiff
         .split('\n')
         .filter((l) => /^[-+][^-+]/.test(l))
         .map((l) => l.replace(/\s+/, ' ')),
-    ).toEqual(['- image: registry.example.com/shop/web:1.0.0', '+ image: registry.example.com/shop/web:2.0.0']);
+    ).toEqual(['- image: registry.example.com/shop/web:2.0.0', '+ image: registry.example.com/shop/web:1.0.0']);
 
     const pairs = [
       { tenant: 'acme', environment: 'dev' },

@@ -10,6 +10,8 @@ export interface PromotionBody {
   statusReason: string | null;
   causes: { cause: string; message: string }[];
   moves: { tenant: string; changes: { workload: string; tag: string }[] }[];
+  versions: { tenant: string; workload: string; from: string | null; to: string; direction: string }[];
+  downgrade: boolean;
   commitSha: string | null;
   sync: Record<string, { syncStatus: string; healthStatus: string }>;
   breakGlass: { sessionId: string; justification: string } | null;
@@ -54,9 +56,20 @@ export function promotionClient(platform: TestPlatform) {
       return api.until(token, id, (p) => p.status === status, timeoutMs);
     },
     /** Releases `tag` of web to a tenant in dev and reports it Healthy (or `health`). */
-    async releaseToDev(token: string, project: string, tenantId: string, tag: string, health = 'Healthy') {
+    releaseToDev(token: string, project: string, tenantId: string, tag: string, health = 'Healthy') {
+      return api.releaseTo(token, project, 'dev', tenantId, tag, health);
+    },
+    /** Releases `tag` of web to a tenant in `environment` and reports it Healthy (or `health`). */
+    async releaseTo(
+      token: string,
+      project: string,
+      environment: string,
+      tenantId: string,
+      tag: string,
+      health = 'Healthy',
+    ) {
       const created = await releases.create(token, project, {
-        environment: 'dev',
+        environment,
         tenantId,
         title: `web ${tag}`,
         changes: [{ workload: 'web', tag }],

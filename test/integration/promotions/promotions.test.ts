@@ -45,8 +45,18 @@ describe('a promotion from dev to prod of two tenants', () => {
     });
     expect(requested.status).toBe(201);
     expect(requested.body.moves).toEqual([
-      { tenant: 'acme', tenantId: tenants.acme, changes: [{ workload: 'web', tag: '2.0.0' }] },
-      { tenant: 'globex', tenantId: tenants.globex, changes: [{ workload: 'web', tag: '2.1.0' }] },
+      {
+        tenant: 'acme',
+        tenantId: tenants.acme,
+        changes: [{ workload: 'web', tag: '2.0.0' }],
+        previous: [{ workload: 'web', tag: '1.0.0' }],
+      },
+      {
+        tenant: 'globex',
+        tenantId: tenants.globex,
+        changes: [{ workload: 'web', tag: '2.1.0' }],
+        previous: [{ workload: 'web', tag: '1.0.0' }],
+      },
     ]);
     const syncing = await api.status(owner, requested.body.id, 'Syncing');
     expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);

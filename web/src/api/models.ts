@@ -163,6 +163,14 @@ export interface WorkloadChange {
   variables?: Record<string, string>;
 }
 
+export interface VersionChange {
+  tenant: string;
+  workload: string;
+  from: string | null;
+  to: string;
+  direction: 'upgrade' | 'downgrade' | 'unchanged' | 'not-comparable';
+}
+
 export interface Promotion {
   id: string;
   project: string;
@@ -171,6 +179,9 @@ export interface Promotion {
   sourceEnvironment: string;
   targetEnvironment: string;
   moves: { tenant: string; tenantId: string; changes: WorkloadChange[] }[];
+  /** Per tenant and service, what the target runs now (from) and after (to): current -> proposed. */
+  versions?: VersionChange[];
+  downgrade?: boolean;
   causes: { cause: string; message: string }[] | null;
   commitSha: string | null;
   createdBy: string;
@@ -185,13 +196,17 @@ export interface CompareItem {
   tenant: string;
   service: string;
   presentIn: { from: boolean; to: boolean };
-  differences: ({ type: 'manifests'; diff: string } | { type: string; from: unknown; to: unknown })[];
+  /** `to` is the current value, `from` the proposed one; `diff` (current -> proposed) for manifests and the Application. */
+  differences: ({ type: 'manifests'; diff: string } | { type: string; from: unknown; to: unknown; diff?: string })[];
 }
 
 export interface Comparison {
   commit: string | null;
   from: string;
   to: string;
+  /** The environment as it runs now (`to`) and the one proposed (`from`). */
+  current?: string;
+  proposed?: string;
   items: CompareItem[];
 }
 
@@ -201,6 +216,8 @@ export interface BulkPreview {
   files: { path: string; diff: string }[];
   skipped: { tenant: string; environment: string; reason: string }[];
   freezes: { reason?: string; name?: string }[];
+  /** Why an approval policy would refuse applying, one message per policy (it names the policy). */
+  approvalPolicies?: string[];
   blocked: boolean;
 }
 
@@ -213,6 +230,12 @@ export interface BulkResult {
 
 export interface RollbackPreview {
   rollbackTo: { releaseId: string; title: string; commitSha: string | null; createdAt: string };
+  /** Per service, what the target runs now and after the rollback (current -> proposed). */
+  versions?: VersionChange[];
+  /** The first status the rollback would reach, and why (the approval policies it waits for, by name). */
+  outcome?: { status: string; reason: string | null };
+  approvalPolicies?: { id: string; name: string; requiredApprovals: number }[];
+  queue?: ReleasePreview['queue'];
   tenant: string;
   environment: string;
   counts: Record<string, number>;
@@ -237,6 +260,8 @@ export interface ReleasePreview {
   freezes: { id: string; name: string; reason: string; endsAt: string | null }[];
   breakGlass: { justification: string; endsAt: string } | null;
   pin: Pin | null;
+  /** The release holding the target (or last in its queue) this one would wait behind; null when the target is free. */
+  queue?: { behind: { id: string; title: string; status: string }; waiting: number; reason: string } | null;
 }
 
 /** One Application of the deployments matrix: what the commit path last wrote and what the controller reports. */

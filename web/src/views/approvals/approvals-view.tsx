@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Page, Project, Promotion, Release } from '../../api/models';
+import type { Page, Project, Promotion, Release, VersionChange } from '../../api/models';
 import { useSession } from '../../api/session';
 import { ErrorNote } from '../../components/form';
+import { DowngradeWarning, VersionChanges } from '../../components/version-changes';
 
 interface Waiting {
   kind: 'release' | 'promotion';
@@ -11,6 +12,10 @@ interface Waiting {
   project: string;
   title: string;
   requestedBy: string | undefined;
+  /** Current → proposed per tenant and service (promotions). */
+  versions?: VersionChange[];
+  /** What a release sets (it names the proposed versions only). */
+  changes?: string;
 }
 
 /**
@@ -39,6 +44,7 @@ async function waitingFor(email: string): Promise<Waiting[]> {
             project: p.slug,
             title: `${r.title ?? 'Release'} → ${r.tenant}/${r.environment}`,
             requestedBy: r.createdBy,
+            changes: (r.changes ?? []).map((c) => `${c.workload}${c.tag ? ` → ${c.tag}` : ''}`).join(', '),
           })),
         ...promotions.items
           .filter((m) => m.createdBy !== email && (m.causes ?? []).some((c) => c.cause === 'approvals'))
@@ -48,6 +54,7 @@ async function waitingFor(email: string): Promise<Waiting[]> {
             project: p.slug,
             title: `Promotion ${m.sourceEnvironment} → ${m.targetEnvironment}`,
             requestedBy: m.createdBy,
+            versions: m.versions ?? [],
           })),
       ];
     }),
@@ -78,6 +85,13 @@ export function ApprovalsView() {
               {' '}
               {w.project} · requested by {w.requestedBy ?? 'someone'}
             </span>
+            {w.changes && <p>Sets {w.changes}</p>}
+            {w.versions && (
+              <>
+                <DowngradeWarning versions={w.versions} />
+                <VersionChanges versions={w.versions} label={`Versions of ${w.title} (now → after)`} />
+              </>
+            )}
           </li>
         ))}
       </ul>

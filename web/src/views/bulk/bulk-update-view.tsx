@@ -31,7 +31,7 @@ function PreviewPanel({ preview }: { preview: BulkPreview }) {
           </ul>
         </>
       )}
-      {preview.blocked && (
+      {preview.freezes.length > 0 && (
         <div role="alert" className="error-note">
           Applying is refused while these freezes hold:
           <ul>
@@ -40,6 +40,16 @@ function PreviewPanel({ preview }: { preview: BulkPreview }) {
                 {f.name ?? 'freeze'}
                 {f.reason ? ` (${f.reason})` : ''}
               </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {(preview.approvalPolicies ?? []).length > 0 && (
+        <div role="alert" className="error-note">
+          Applying is refused by an approval policy:
+          <ul>
+            {preview.approvalPolicies!.map((message) => (
+              <li key={message}>{message}</li>
             ))}
           </ul>
         </div>

@@ -42,11 +42,17 @@ function ItemCard({ item, from, to }: { item: CompareItem; from: string; to: str
       </h3>
       {item.differences.length === 0 && <p className="muted">No difference.</p>}
       {item.differences.map((d) =>
-        'diff' in d ? (
-          <UnifiedDiff key={d.type} text={d.diff} label={`manifests of ${item.tenant}/${item.service}`} />
+        'diff' in d && d.diff ? (
+          <div key={d.type}>
+            <p className="change">
+              <strong>{d.type}</strong>: {to} (current) → {from} (proposed)
+            </p>
+            <UnifiedDiff text={d.diff} label={`${d.type} of ${item.tenant}/${item.service}, current → proposed`} />
+          </div>
         ) : (
           <p key={d.type} className="change">
-            <strong>{d.type}</strong>: <code>{show(d.from)}</code> → <code>{show(d.to)}</code>
+            <strong>{d.type}</strong>: <code>{show('to' in d ? d.to : null)}</code> ({to}, current) →{' '}
+            <code>{show('from' in d ? d.from : null)}</code> ({from}, proposed)
           </p>
         ),
       )}
@@ -84,7 +90,10 @@ function ItemList({ items, from, to }: { items: CompareItem[]; from: string; to:
   );
 }
 
-/** Read-only comparison of two environments at the repository's main, grouped by tenant and service. */
+/**
+ * Read-only comparison of two environments at the repository's main, grouped by tenant and service, drawn current ->
+ * proposed like a promotion: `to` is the target as it runs now, `from` the source whose versions it would take.
+ */
 export function CompareView() {
   const { slug = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -126,8 +135,20 @@ export function CompareView() {
       <h1>Compare environments</h1>
       <ProjectNav slug={slug} />
       <div className="toolbar">
-        <Choice label="From" name="from" value={from} onChange={setSide('from')} options={optionsOf(envs)} />
-        <Choice label="To" name="to" value={to} onChange={setSide('to')} options={optionsOf(envs)} />
+        <Choice
+          label="Current (target, runs now)"
+          name="to"
+          value={to}
+          onChange={setSide('to')}
+          options={optionsOf(envs)}
+        />
+        <Choice
+          label="Proposed (source)"
+          name="from"
+          value={from}
+          onChange={setSide('from')}
+          options={optionsOf(envs)}
+        />
         <Choice
           label="Tenant"
           name="tenant"
@@ -161,7 +182,7 @@ export function CompareView() {
       {comparison.data && (
         <>
           <p className="muted" role="status">
-            {comparison.data.items.length} tenant and service pairs · {from} → {to}
+            {comparison.data.items.length} tenant and service pairs · {to} (current) → {from} (proposed)
             {comparison.data.commit && (
               <>
                 {' '}

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/form';
 import { StatusBadge } from '../../components/status-badge';
 import { TimelineList } from '../../components/timeline-list';
 import { useAction } from '../../components/use-action';
+import { DowngradeWarning, VersionChanges } from '../../components/version-changes';
 import { PROMOTION_FINAL_STATUSES as FINAL_STATUSES } from '../releases/final';
 import { mergeTimeline } from '../releases/timeline';
 import { CLEARS } from './causes';
@@ -55,16 +56,21 @@ export function PromotionView() {
               </ul>
             </section>
           )}
-          <h2>What moves</h2>
-          <ul>
-            {p.moves.map((m) =>
-              m.changes.map((c) => (
-                <li key={`${m.tenant}/${c.workload}`}>
-                  {m.tenant} / {c.workload} → <code>{c.tag}</code>
-                </li>
-              )),
-            )}
-          </ul>
+          <h2>What moves (now → after)</h2>
+          <DowngradeWarning versions={p.versions ?? []} />
+          {p.versions ? (
+            <VersionChanges versions={p.versions} label="What moves" />
+          ) : (
+            <ul aria-label="What moves">
+              {p.moves.map((m) =>
+                m.changes.map((c) => (
+                  <li key={`${m.tenant}/${c.workload}`}>
+                    {m.tenant} / {c.workload} → <code>{c.tag}</code>
+                  </li>
+                )),
+              )}
+            </ul>
+          )}
           {p.approvals && (
             <p>
               Approvals: {p.approvals.received.map((a) => a.actor).join(', ') || 'none yet'}

@@ -100,7 +100,7 @@ export function PromotionsView() {
           chosen={services}
           onChange={setServices}
         />
-        <h3>What moves</h3>
+        <h3>What moves (now → after)</h3>
         {moving.length === 0 ? (
           <p>
             Nothing differs: {to} already runs the versions of {from}.
@@ -110,6 +110,7 @@ export function PromotionsView() {
             {moving.map((i) => (
               <li key={`${i.tenant}/${i.service}`}>
                 {i.tenant} / {i.service}:{' '}
+                {/* compare's `to` (the target) is current, `from` (the source) proposed: read now → after */}
                 {i.differences.map((d) => ('from' in d ? `${String(d.to)} → ${String(d.from)}` : '')).join(' ')}
               </li>
             ))}

@@ -7,6 +7,7 @@ const OUTCOMES: Record<string, string> = {
   Blocked: 'The release would stop at Blocked',
   PendingApproval: 'The release would wait for approvals',
   AwaitingDeploy: 'The release would wait for a deploy call',
+  Queued: 'The release would queue',
   Deploying: 'The release would deploy at once',
 };
 
@@ -42,9 +43,16 @@ export function ReleasePreviewPanel({ preview }: { preview: ReleasePreview }) {
           {f.endsAt && ` (until ${new Date(f.endsAt).toLocaleString()})`}
         </p>
       ))}
+      {preview.queue && (
+        <p>
+          <span className="tag">queued</span> Another release holds this target: “{preview.queue.behind.title}” (
+          {preview.queue.behind.status}). This one waits for its turn.
+        </p>
+      )}
       {preview.pin && (
         <p>
-          <span className="tag pin">pinned</span> {preview.pin.reason} (automatic and bulk updates skip this target)
+          <span className="tag pin">pinned</span> {preview.pin.reason}: automatic and bulk updates skip this target.
+          Deploying this release moves the target forward on purpose and releases the pin.
         </p>
       )}
     </section>

@@ -9,6 +9,7 @@ import { ErrorNote, Field } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { UnifiedDiff } from '../../components/unified-diff';
 import { useAction } from '../../components/use-action';
+import { VersionChanges } from '../../components/version-changes';
 
 /** Preview what a rollback restores, confirm it (a release that pins the target), and list and remove pins. */
 export function RollbackView() {
@@ -78,6 +79,14 @@ export function RollbackView() {
               )}
               .
             </p>
+            {preview.versions && preview.versions.length > 0 && (
+              <VersionChanges versions={preview.versions} label="Versions (now → after the rollback)" />
+            )}
+            {preview.outcome?.reason && <p role="status">Before it commits: {preview.outcome.reason}.</p>}
+            <p>
+              The rollback pins {preview.tenant}/{preview.environment}: automatic and bulk image updates skip it until a
+              later release or promotion into it (which releases the pin) or an unpin below.
+            </p>
             {preview.targets.map((t) =>
               t.files.map((f) => (
                 <div key={f.path}>
@@ -108,6 +117,10 @@ export function RollbackView() {
       <section aria-labelledby="pins">
         <h2 id="pins">Pins</h2>
         {pins.data?.items.length === 0 && <p>No target is pinned.</p>}
+        <p className="muted">
+          A pin holds back automatic and bulk image updates. A later explicit release or promotion into the target
+          releases it; so does Unpin.
+        </p>
         <ul className="cards">
           {pins.data?.items.map((p) => (
             <li key={`${p.tenantId}/${p.environment}`} className="card">

@@ -1,0 +1,123 @@
+import { scaled } from '../helpers/time-scale';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
+import { makeOrg } from '../helpers/fixtures';
+import type { TestPlatform } from '../helpers/test-platform';
+import { cliRunner } from '../integration/cli/cli-harness';
+import { makeProject } from '../integration/gitops/gitops-harness';
+import { promotionClient } from '../integration/promotions/promotion-harness';
+import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
+
+/**
+ * Versions at every decision in Debian's chromium (issue 50): a promotion that would take production from 1.5.0 back
+ * to 1.4.0 is flagged a downgrade on its page and in the approver's inbox, with every version now -> after; compare
+ * says which side is current and which proposed; the bulk-update preview names the approval policy Apply would meet.
+ * Axe on every view.
+ */
+jest.setTimeout(scaled(120_000));
+
+let platform: TestPlatform;
+let browser: Browser;
+let org: Awaited<ReturnType<typeof makeOrg>>;
+let owner: UiUser;
+let approver: UiUser;
+let promotionId = '';
+const SLUG = 'shop';
+
+beforeAll(async () => {
+  platform = await startUiPlatform();
+  browser = await launchChromium();
+  org = await makeOrg(platform, ['owner', 'admin']);
+  const token = org.members.owner!.token;
+  const api = promotionClient(platform);
+  const tenants = await makeProject(platform, token, SLUG, ['acme']);
+  await api.releaseTo(token, SLUG, 'prod', tenants.acme!, '1.5.0');
+  await api.releaseToDev(token, SLUG, tenants.acme!, '1.4.0');
+  await api.prodApprovalPolicy(token, SLUG, 'prod needs an admin');
+  const requested = await api.request(token, SLUG, { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
+  if (requested.status !== 201) throw new Error(`promotion: ${requested.status} ${requested.text}`);
+  promotionId = requested.body.id;
+  await api.until(token, promotionId, (p) => (p.causes ?? []).some((c) => c.cause === 'approvals'));
+  owner = await openUser(browser, platform.url);
+  approver = await openUser(browser, platform.url);
+  await signIn(owner, org.members.owner!);
+  await signIn(approver, org.members.admin!);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.close();
+});
+
+afterEach(() => {
+  expect([...owner.problems, ...approver.problems]).toEqual([]);
+});
+
+describe('versions at every decision, in the browser', () => {
+  it('flags the downgrade on the promotion page, with the versions now -> after', async () => {
+    const page = owner.page;
+    await page.goto(`/promotions/${promotionId}`);
+    await page
+      .getByRole('alert')
+      .getByText('Downgrade: the target would run an older version (acme/web 1.5.0 → 1.4.0).')
+      .waitFor();
+    const moves = page.getByRole('list', { name: 'What moves' });
+    expect((await moves.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+      'acme / web: 1.5.0 → 1.4.0 downgrade',
+    ]);
+    expect(await checkView(owner, 'promotion-downgrade')).toEqual([]);
+  });
+
+  it("flags it in the approver's inbox, with the versions", async () => {
+    const page = approver.page;
+    await page.goto('/approvals');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Promotion dev → prod' }) });
+    await card
+      .getByRole('alert')
+      .getByText(/^Downgrade: .*acme\/web 1\.5\.0 → 1\.4\.0/)
+      .waitFor();
+    await card
+      .getByRole('list', { name: 'Versions of Promotion dev → prod (now → after)' })
+      .getByText('acme / web: 1.5.0 → 1.4.0', { exact: false })
+      .waitFor();
+    expect(await checkView(approver, 'approvals-downgrade')).toEqual([]);
+    // `delivery approvals`, the same inbox at a terminal, says it too.
+    const cli = cliRunner(platform.url);
+    try {
+      const inbox = await cli.run(['approvals'], { env: { DELIVERY_TOKEN: org.members.admin!.token } });
+      expect([inbox.code, inbox.stderr]).toEqual([0, '']);
+      expect(inbox.stdout).toContain('DOWNGRADE dev -> prod: acme/web 1.5.0 -> 1.4.0 (downgrade)');
+    } finally {
+      cli.close();
+    }
+  });
+
+  it('labels compare current -> proposed, as the promotion reads', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/compare?from=dev&to=prod`);
+    await page
+      .getByRole('status')
+      .getByText(/prod \(current\) → dev \(proposed\)/)
+      .waitFor();
+    expect(await page.getByLabel('Current (target, runs now)').inputValue()).toBe('prod');
+    expect(await page.getByLabel('Proposed (source)').inputValue()).toBe('dev');
+    const item = page.getByRole('article', { name: 'acme / web' });
+    await item.getByText('(prod, current)', { exact: false }).first().waitFor();
+    expect(await checkView(owner, 'compare-direction')).toEqual([]);
+  });
+
+  it('names the approval policy in the bulk-update preview and keeps Apply off', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}/bulk-update`);
+    await page.getByLabel('New image tag').fill('2.0.0');
+    await page.getByRole('checkbox', { name: 'acme / prod' }).check({ force: true });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Applying is refused by an approval policy' })
+      .getByText(/the approval policy "prod needs an admin" covers environment prod \(tenant acme\)/)
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Apply in one commit' }).isDisabled()).toBe(true);
+    expect(await checkView(owner, 'bulk-update-approval-policy')).toEqual([]);
+  });
+});
