@@ -11,11 +11,14 @@ export function spawnScript(
   script: string,
   args: string[],
   env: Record<string, string>,
+  options: { ownProcessGroup?: boolean } = {},
 ): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot(), script), ...args], {
     cwd: repoRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // As a terminal runs a command: its own (foreground) process group, which a Ctrl-C reaches as a whole.
+    detached: options.ownProcessGroup ?? false,
   });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
