@@ -20876,6 +20876,89 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who the bearer is (user, service-account token or project API key): organization, project, scopes */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "kind": "user",
+             *       "actor": "string",
+             *       "organization": {
+             *         "id": "string",
+             *         "slug": "string",
+             *         "name": "string"
+             *       },
+             *       "role": "owner",
+             *       "project": {
+             *         "id": "string",
+             *         "slug": "string",
+             *         "name": "string"
+             *       },
+             *       "credential": {
+             *         "id": "string",
+             *         "name": "string"
+             *       },
+             *       "scopes": [
+             *         "string"
+             *       ],
+             *       "allowedActions": [
+             *         "string"
+             *       ],
+             *       "paths": [
+             *         {
+             *           "method": "string",
+             *           "path": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['caller'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/healthz': {
     parameters: {
       query?: never;
@@ -21541,6 +21624,34 @@ export interface components {
       }[];
       tag: string;
       workload: string;
+    };
+    caller: {
+      actor: string;
+      allowedActions: string[] | null;
+      credential: {
+        id: string;
+        name: string | null;
+      };
+      /** @enum {string} */
+      kind: 'user' | 'service_account' | 'api_key';
+      organization: {
+        id: string;
+        name: string;
+        slug: string;
+      } | null;
+      paths:
+        | {
+            method: string;
+            path: string;
+          }[]
+        | null;
+      project: {
+        id: string;
+        name: string;
+        slug: string;
+      } | null;
+      role: ('owner' | 'admin' | 'member' | 'viewer') | null;
+      scopes: string[] | null;
     };
     'catalog-artifact': {
       /** Format: date-time */

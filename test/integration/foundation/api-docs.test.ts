@@ -31,6 +31,7 @@ interface Operation {
   responses: Record<string, { content?: { 'application/json': Media } }>;
 }
 interface Document {
+  info: { description?: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
@@ -38,6 +39,18 @@ interface Document {
 const schemaId = (media: Media) => (media.schema.$ref ?? '').replace('#/components/schemas/', '');
 
 describe('the OpenAPI document', () => {
+  it('says how to get a token: the login route, MFA, project API keys and service-account tokens', async () => {
+    const doc = (await http.get<Document>('/api/openapi.json')).body;
+    const text = doc.info.description ?? '';
+    for (const route of ['/api/v1/auth/login', '/api/v1/auth/mfa/verify', '/api/v2/projects/{slug}/api-keys']) {
+      expect([route, text.includes(route)]).toEqual([route, true]);
+      // Each named route is real (all three are POSTs).
+      expect([route, doc.paths[route]?.post]).toEqual([route, expect.anything()]);
+    }
+    expect(text).toContain('svc_');
+    expect(text).toContain('svcacct_');
+  });
+
   it('has request examples that pass the request schemas and an error example on every route', async () => {
     const doc = (await http.get<Document>('/api/openapi.json')).body;
     const errorSchema = new Ajv().compile(doc.components.schemas.Error!);
