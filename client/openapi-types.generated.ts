@@ -133,7 +133,7 @@ export interface paths {
              * @example {
              *       "openapi": "string",
              *       "info": {
-             *         "title": "string",
+             *         "title": "web 1.4.2",
              *         "version": "string"
              *       },
              *       "paths": {
@@ -396,7 +396,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string"
              *     }
@@ -534,7 +534,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string",
              *       "user": {
@@ -649,7 +649,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
              *           "role": "owner",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "mfa": {
@@ -661,7 +661,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "user": {
              *         "createdAt": "2019-08-24T14:15:22Z",
@@ -1065,7 +1065,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "returnTo": "string",
              *       "tokenType": "string",
@@ -1438,7 +1438,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string",
              *       "user": {
@@ -1818,7 +1818,7 @@ export interface paths {
              *       "expiresAt": "2019-08-24T14:15:22Z",
              *       "organization": {
              *         "name": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "role": "owner",
              *       "status": "pending"
@@ -1886,13 +1886,13 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "expiresIn": 0,
              *       "organization": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "role": "owner",
              *       "tokenType": "string",
@@ -1961,7 +1961,7 @@ export interface paths {
              *           "name": "string",
              *           "plan": "string",
              *           "role": "owner",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "nextCursor": null
@@ -1999,7 +1999,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team"
            *     }
            */
@@ -2020,7 +2020,7 @@ export interface paths {
              *       "name": "string",
              *       "plan": "string",
              *       "role": "owner",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization'];
@@ -2061,7 +2061,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
              *       "name": "string",
              *       "plan": "string",
              *       "role": "owner",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization'];
@@ -2114,7 +2114,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2152,7 +2152,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2180,7 +2180,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
              *       "plan": "string",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['patch-organizations-by-slug-result'];
@@ -2224,7 +2224,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2403,7 +2403,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2466,7 +2466,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2541,7 +2541,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2618,7 +2618,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2688,7 +2688,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2728,7 +2728,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2797,7 +2797,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2871,9 +2871,9 @@ export interface paths {
             /**
              * @example {
              *       "application": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "healthStatus": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "release": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "status": "string"
@@ -2937,10 +2937,10 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "releases": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "status": "Validating",
              *           "tenant": "string"
@@ -2950,7 +2950,7 @@ export interface paths {
              *       "skipped": [
              *         {
              *           "detail": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string"
              *         }
@@ -2960,7 +2960,7 @@ export interface paths {
              *       "tag": "string",
              *       "updated": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "tag": "string",
              *           "tenant": "string",
              *           "workload": "string"
@@ -2980,10 +2980,10 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "releases": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "status": "Validating",
              *           "tenant": "string"
@@ -2993,7 +2993,7 @@ export interface paths {
              *       "skipped": [
              *         {
              *           "detail": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string"
              *         }
@@ -3003,7 +3003,7 @@ export interface paths {
              *       "tag": "string",
              *       "updated": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "tag": "string",
              *           "tenant": "string",
              *           "workload": "string"
@@ -3068,10 +3068,10 @@ export interface paths {
              *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
              *       "result": {
              *         "commit": "string",
-             *         "project": "string",
+             *         "project": "shop",
              *         "releases": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *             "status": "Validating",
              *             "tenant": "string"
@@ -3080,7 +3080,7 @@ export interface paths {
              *         "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
              *         "skipped": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "reason": "string",
              *             "tenant": "string",
              *             "detail": "string"
@@ -3090,7 +3090,7 @@ export interface paths {
              *         "tag": "string",
              *         "updated": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "tag": "string",
              *             "tenant": "string",
              *             "workload": "string"
@@ -3141,7 +3141,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -3168,7 +3168,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
              *       "plan": "string",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization-plan'];
@@ -3235,7 +3235,7 @@ export interface paths {
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "environments": [
              *             {
-             *               "environment": "string",
+             *               "environment": "prod",
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *               "kubernetesVersion": "string",
              *               "kubernetesVersionSource": "string"
@@ -3244,12 +3244,12 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "project": {
              *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *             "slug": "string"
+             *             "slug": "shop"
              *           },
              *           "tenants": [
              *             {
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *               "slug": "string"
+             *               "slug": "shop"
              *             }
              *           ],
              *           "updatedAt": "2019-08-24T14:15:22Z"
@@ -3291,7 +3291,7 @@ export interface paths {
           /**
            * @example {
            *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
-           *       "project": "string",
+           *       "project": "shop",
            *       "tenants": [
            *         "string"
            *       ],
@@ -3317,7 +3317,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "environments": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string"
@@ -3326,12 +3326,12 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tenants": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -3394,7 +3394,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "environments": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string"
@@ -3403,12 +3403,12 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tenants": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -3501,7 +3501,7 @@ export interface paths {
           cursor?: string;
           /** @example 20 */
           limit?: string;
-          /** @example web */
+          /** @example shop */
           project?: string;
         };
         header?: never;
@@ -3540,7 +3540,7 @@ export interface paths {
              *           "expiresAfterMinutes": 0,
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "requiredApprovals": 0,
              *           "tenantIds": [
@@ -3584,7 +3584,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "environments": [
            *         "web"
@@ -3643,7 +3643,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -3725,7 +3725,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -3768,7 +3768,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "environments": [
            *         "web"
@@ -3827,7 +3827,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -5990,7 +5990,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "plan": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "pendingInvitations": 0,
              *       "privileged": [
@@ -6006,7 +6006,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "members": 0,
              *           "name": "string",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ]
              *     }
@@ -6321,7 +6321,7 @@ export interface paths {
              *       "teams": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "name": "string"
              *         }
              *       ]
@@ -6899,7 +6899,7 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ]
              *     }
@@ -7540,7 +7540,7 @@ export interface paths {
              *           "payload": {},
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "read": true,
-             *           "title": "string"
+             *           "title": "web 1.4.2"
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -7720,7 +7720,7 @@ export interface paths {
            * @example {
            *       "type": "email",
            *       "name": "Shop team",
-           *       "project": "string",
+           *       "project": "shop",
            *       "url": "string",
            *       "secret": "string",
            *       "mode": "webhook",
@@ -9228,7 +9228,7 @@ export interface paths {
             /**
              * @example {
              *       "configured": true,
-             *       "from": "string",
+             *       "from": "dev",
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
@@ -9288,7 +9288,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "from": "string",
+             *       "from": "dev",
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
@@ -10454,7 +10454,7 @@ export interface paths {
              *           "name": "string",
              *           "position": 0,
              *           "production": true,
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10493,7 +10493,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "production": true,
            *       "position": 0
@@ -10516,7 +10516,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10558,7 +10558,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10578,7 +10578,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10612,7 +10612,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10629,7 +10629,7 @@ export interface paths {
              * @example {
              *       "projects": [
              *         {
-             *           "project": "string",
+             *           "project": "shop",
              *           "commit": "string"
              *         }
              *       ]
@@ -10669,7 +10669,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10699,7 +10699,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10768,7 +10768,7 @@ export interface paths {
              *           "name": "string",
              *           "position": 0,
              *           "production": true,
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10837,7 +10837,7 @@ export interface paths {
              *           "description": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10876,7 +10876,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -10897,7 +10897,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10958,7 +10958,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -11009,7 +11009,7 @@ export interface paths {
              * @example {
              *       "projects": [
              *         {
-             *           "project": "string",
+             *           "project": "shop",
              *           "commit": "string"
              *         }
              *       ]
@@ -11078,7 +11078,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -11415,7 +11415,7 @@ export interface paths {
           cursor?: string;
           /** @example 20 */
           limit?: string;
-          /** @example web */
+          /** @example shop */
           project?: string;
         };
         header?: never;
@@ -11440,7 +11440,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "mode": "string",
              *           "name": "string",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "rules": [
              *             {
@@ -11499,7 +11499,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "description": "string",
            *       "mode": "enforce",
@@ -11537,7 +11537,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11620,7 +11620,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11678,7 +11678,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "description": "string",
            *       "mode": "enforce",
@@ -11716,7 +11716,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11822,8 +11822,8 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
-           *       "environment": "web",
+           *       "project": "shop",
+           *       "environment": "prod",
            *       "tenantId": "acme",
            *       "manifests": "string",
            *       "files": [
@@ -11847,12 +11847,12 @@ export interface paths {
             /**
              * @example {
              *       "blocked": true,
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "files": [
              *         "string"
              *       ],
              *       "production": true,
-             *       "project": "string",
+             *       "project": "shop",
              *       "results": [
              *         {
              *           "blocked": true,
@@ -11972,7 +11972,7 @@ export interface paths {
              *               "errors": "string"
              *             }
              *           },
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -12011,7 +12011,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -12053,7 +12053,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12095,7 +12095,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12135,7 +12135,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12169,7 +12169,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12207,7 +12207,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12264,7 +12264,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12302,7 +12302,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12358,7 +12358,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12441,7 +12441,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12490,7 +12490,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12539,7 +12539,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12584,7 +12584,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12597,7 +12597,7 @@ export interface paths {
            *       "pairs": [
            *         {
            *           "tenant": "acme",
-           *           "environment": "web"
+           *           "environment": "prod"
            *         }
            *       ],
            *       "tag": "1.4.2",
@@ -12624,7 +12624,7 @@ export interface paths {
              *       "message": "string",
              *       "skipped": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string",
              *           "detail": "string"
@@ -12672,7 +12672,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12685,7 +12685,7 @@ export interface paths {
            *       "pairs": [
            *         {
            *           "tenant": "acme",
-           *           "environment": "web"
+           *           "environment": "prod"
            *         }
            *       ],
            *       "tag": "1.4.2",
@@ -12730,7 +12730,7 @@ export interface paths {
              *       ],
              *       "skipped": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string",
              *           "detail": "string"
@@ -12785,7 +12785,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12864,13 +12864,13 @@ export interface paths {
         query?: {
           /** @example true */
           changedOnly?: 'true' | 'false';
-          /** @example web */
+          /** @example dev */
           from?: string;
           /** @example web */
           service?: string;
           /** @example web */
           tenant?: string;
-          /** @example web */
+          /** @example prod */
           to?: string;
           /** @example image */
           type?:
@@ -12886,7 +12886,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12902,7 +12902,7 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
-             *       "from": "string",
+             *       "from": "dev",
              *       "items": [
              *         {
              *           "differences": [
@@ -12921,7 +12921,7 @@ export interface paths {
              *           "tenant": "string"
              *         }
              *       ],
-             *       "to": "string"
+             *       "to": "prod"
              *     }
              */
             'application/json': components['schemas']['compare-list'];
@@ -12967,7 +12967,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13022,7 +13022,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13059,7 +13059,7 @@ export interface paths {
              *         "blocked": true,
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -13071,7 +13071,7 @@ export interface paths {
              *         "results": [
              *           {
              *             "deprecation": true,
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "file": "string",
              *             "kubernetesVersion": "string",
              *             "message": "string",
@@ -13126,7 +13126,7 @@ export interface paths {
         query?: {
           /** @example true */
           changedOnly?: 'true' | 'false';
-          /** @example web */
+          /** @example prod */
           environment?: string;
           /** @example web */
           service?: string;
@@ -13135,7 +13135,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13163,7 +13163,7 @@ export interface paths {
              *       "destinations": [
              *         {
              *           "cluster": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "name": "string",
              *           "namespace": "string",
              *           "server": "string",
@@ -13182,7 +13182,7 @@ export interface paths {
              *       "targets": [
              *         {
              *           "application": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "files": [
              *             {
              *               "content": null,
@@ -13199,7 +13199,7 @@ export interface paths {
              *         "blocked": true,
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -13211,7 +13211,7 @@ export interface paths {
              *         "results": [
              *           {
              *             "deprecation": true,
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "file": "string",
              *             "kubernetesVersion": "string",
              *             "message": "string",
@@ -13266,7 +13266,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example string */
           service?: string;
@@ -13275,7 +13275,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13292,7 +13292,7 @@ export interface paths {
              * @example {
              *       "items": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "healthStatus": "string",
              *           "namespace": "string",
              *           "reportedAt": "2019-08-24T14:15:22Z",
@@ -13344,7 +13344,7 @@ export interface paths {
         query?: {
           /** @example string */
           cursor?: string;
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example 20 */
           limit?: string;
@@ -13355,7 +13355,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13385,7 +13385,7 @@ export interface paths {
              *             "since": "2019-08-24T14:15:22Z",
              *             "version": "string"
              *           },
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "healthySince": "2019-08-24T14:15:22Z",
              *           "live": {
              *             "healthStatus": "string",
@@ -13441,7 +13441,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13468,7 +13468,7 @@ export interface paths {
              *             "namespaceTemplate": "string",
              *             "server": "string"
              *           },
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string",
@@ -13515,7 +13515,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13524,7 +13524,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "kubernetesVersion": "1.29",
            *       "position": 0,
            *       "validateOnPreview": true,
@@ -13553,7 +13553,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13609,9 +13609,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13636,7 +13636,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13684,9 +13684,9 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13731,9 +13731,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13782,7 +13782,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13834,9 +13834,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13914,7 +13914,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13985,7 +13985,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14033,7 +14033,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14090,7 +14090,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14157,7 +14157,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14217,7 +14217,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14305,7 +14305,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14358,7 +14358,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14398,7 +14398,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14480,7 +14480,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14499,7 +14499,7 @@ export interface paths {
              *         {
              *           "tenant": "string",
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "releaseId": "string",
              *           "pinnedBy": "string",
@@ -14549,7 +14549,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14603,7 +14603,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14678,7 +14678,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14687,8 +14687,8 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "sourceEnvironment": "web",
-           *       "targetEnvironment": "web",
+           *       "sourceEnvironment": "dev",
+           *       "targetEnvironment": "prod",
            *       "tenants": [
            *         "acme"
            *       ],
@@ -14797,9 +14797,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -14812,7 +14812,7 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "waitingFor": [
              *         {
@@ -14869,12 +14869,12 @@ export interface paths {
           limit?: string;
           /** @example Evaluating */
           status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
-          /** @example string */
+          /** @example prod */
           targetEnvironment?: string;
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14958,9 +14958,9 @@ export interface paths {
              *               "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *             }
              *           ],
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *           "sourceEnvironment": "string",
+             *           "sourceEnvironment": "dev",
              *           "status": "Evaluating",
              *           "statusReason": "string",
              *           "sync": {
@@ -14973,7 +14973,7 @@ export interface paths {
              *               "syncStatus": "string"
              *             }
              *           },
-             *           "targetEnvironment": "string",
+             *           "targetEnvironment": "prod",
              *           "updatedAt": "2019-08-24T14:15:22Z",
              *           "workflowId": "string"
              *         }
@@ -15025,7 +15025,7 @@ export interface paths {
           createdBefore?: string;
           /** @example string */
           cursor?: string;
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example 20 */
           limit?: string;
@@ -15048,7 +15048,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15080,11 +15080,11 @@ export interface paths {
              *           "committedAt": "2019-08-24T14:15:22Z",
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "createdBy": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "finishedAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kind": "release",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "rollbackOf": "string",
              *           "status": "Validating",
@@ -15095,7 +15095,7 @@ export interface paths {
              *           },
              *           "tenant": "string",
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *           "title": "string",
+             *           "title": "web 1.4.2",
              *           "updatedAt": "2019-08-24T14:15:22Z",
              *           "validationSummary": {
              *             "deprecations": 0,
@@ -15135,7 +15135,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15144,9 +15144,9 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "tenantId": "acme",
-           *       "title": "Shop team",
+           *       "title": "web 1.4.2",
            *       "changes": [
            *         {
            *           "workload": "web",
@@ -15207,7 +15207,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -15256,7 +15256,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -15267,14 +15267,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -15361,7 +15361,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -15410,7 +15410,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -15421,14 +15421,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -15509,7 +15509,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15518,9 +15518,9 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "tenantId": "acme",
-           *       "title": "Shop team",
+           *       "title": "web 1.4.2",
            *       "changes": [
            *         {
            *           "workload": "web",
@@ -15565,7 +15565,7 @@ export interface paths {
              *           "workload": "string"
              *         }
              *       ],
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "freezes": [
              *         {
              *           "endsAt": "2019-08-24T14:15:22Z",
@@ -15584,7 +15584,7 @@ export interface paths {
              *       "pin": {
              *         "tenant": "string",
              *         "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *         "environment": "string",
+             *         "environment": "prod",
              *         "reason": "string",
              *         "releaseId": "string",
              *         "pinnedBy": "string",
@@ -15606,7 +15606,7 @@ export interface paths {
              *         },
              *         "violations": 0
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
              *       "validation": {
@@ -15622,7 +15622,7 @@ export interface paths {
              *             "results": [
              *               {
              *                 "deprecation": true,
-             *                 "environment": "string",
+             *                 "environment": "prod",
              *                 "kubernetesVersion": "string",
              *                 "message": "string",
              *                 "path": "string",
@@ -15678,7 +15678,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15723,7 +15723,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15779,7 +15779,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15827,9 +15827,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15844,7 +15844,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "seconds": 0
              *     }
              */
@@ -15873,9 +15873,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15899,7 +15899,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "seconds": 0
              *     }
              */
@@ -15942,7 +15942,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15966,7 +15966,7 @@ export interface paths {
              *           "namespaceTemplate": "string",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "projectSlug": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -15999,7 +15999,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16008,7 +16008,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team"
            *     }
            */
@@ -16031,7 +16031,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -16073,7 +16073,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16095,7 +16095,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "tagFilter": null,
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
@@ -16125,7 +16125,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16160,7 +16160,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "secret": "string",
              *       "tagFilter": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -16184,7 +16184,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "secret": "string",
              *       "tagFilter": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -16216,7 +16216,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16266,7 +16266,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16328,7 +16328,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16401,7 +16401,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16502,7 +16502,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16573,7 +16573,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16613,7 +16613,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16715,7 +16715,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16793,7 +16793,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16860,7 +16860,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17060,7 +17060,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17449,7 +17449,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17650,7 +17650,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17697,7 +17697,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -18182,9 +18182,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18197,7 +18197,7 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "waitingFor": [
              *         {
@@ -18366,9 +18366,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18381,7 +18381,7 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "waitingFor": [
              *         {
@@ -18548,9 +18548,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18563,7 +18563,7 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "waitingFor": [
              *         {
@@ -18761,7 +18761,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -18810,7 +18810,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -18821,14 +18821,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -18970,7 +18970,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19019,7 +19019,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19030,14 +19030,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19177,7 +19177,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19226,7 +19226,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19237,14 +19237,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19375,7 +19375,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19424,7 +19424,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19435,14 +19435,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19677,7 +19677,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19726,7 +19726,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19737,14 +19737,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19847,7 +19847,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "memberCount": 0,
              *           "name": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -19886,7 +19886,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -19908,7 +19908,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -19970,7 +19970,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20069,7 +20069,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20309,7 +20309,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20420,7 +20420,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20458,7 +20458,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20477,7 +20477,7 @@ export interface paths {
              * @example {
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "reason": "string",
              *       "releaseId": "string",
              *       "pinnedBy": "string",
@@ -20511,7 +20511,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20563,7 +20563,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20625,7 +20625,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -20674,7 +20674,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -20685,14 +20685,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -20773,7 +20773,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20817,14 +20817,14 @@ export interface paths {
              *         "modified": 0,
              *         "unchanged": 0
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "rollbackTo": {
              *         "commitSha": "string",
              *         "createdAt": "2019-08-24T14:15:22Z",
              *         "kind": "release",
              *         "releaseId": "string",
              *         "sourceId": "string",
-             *         "title": "string",
+             *         "title": "web 1.4.2",
              *         "verifiedAt": "2019-08-24T14:15:22Z",
              *         "versions": {
              *           "property1": "string",
@@ -20835,7 +20835,7 @@ export interface paths {
              *       "targets": [
              *         {
              *           "application": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "files": [
              *             {
              *               "content": null,
@@ -20905,13 +20905,13 @@ export interface paths {
              *       "actor": "string",
              *       "organization": {
              *         "id": "string",
-             *         "slug": "string",
+             *         "slug": "shop",
              *         "name": "string"
              *       },
              *       "role": "owner",
              *       "project": {
              *         "id": "string",
-             *         "slug": "string",
+             *         "slug": "shop",
              *         "name": "string"
              *       },
              *       "credential": {

@@ -7,6 +7,8 @@ import { loadResponseSchemas } from '../../../src/http/response-schemas';
 import { launchChromium } from '../../helpers/browser';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { makeOrg } from '../../helpers/fixtures';
+import { makeProject } from '../gitops/gitops-harness';
 
 /**
  * Issue 32: the API reference served at /api/docs, with a request and a response example on every route, taken from
@@ -99,6 +101,44 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(examples).toBeGreaterThan(200);
+  });
+});
+
+/** The routes a first "Try it out" reaches for: previews that change nothing, and the comparison. */
+const MAIN_ROUTES = [
+  'post /api/v2/projects/{slug}/releases/preview',
+  'post /api/v2/projects/{slug}/bulk-update/preview',
+  'post /api/v2/tenants/{tenant}/envs/{env}/rollback/preview',
+  'get /api/v2/projects/{slug}/compare',
+  'get /api/v2/projects/{slug}/releases',
+  'get /api/v2/projects/{slug}/environments/{environment}',
+];
+
+describe('the generated examples', () => {
+  it('are accepted by the server on the main routes, against the walk-through names (project shop, tenant acme)', async () => {
+    const doc = (await http.get<Document>('/api/openapi.json')).body;
+    const org = await makeOrg(platform, ['owner']);
+    const token = org.members.owner!.token;
+    await makeProject(platform, token, 'shop', ['acme']);
+    for (const name of MAIN_ROUTES) {
+      const [method, template] = name.split(' ') as [string, string];
+      const op = doc.paths[template]?.[method];
+      expect([name, op]).toEqual([name, expect.anything()]);
+      let url = template;
+      const query = new URLSearchParams();
+      for (const p of op!.parameters) {
+        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
+        else query.set(p.name, String(p.example));
+      }
+      const body = op!.requestBody?.content['application/json'].example;
+      const res = await http.request(method.toUpperCase(), `${url}${query.size ? `?${query}` : ''}`, { token, body });
+      // Before: the release preview's example named environment "web" (no such environment) and slug "string".
+      // No schema refusal, and every name in it exists (a random release id may still be refused for what it is).
+      const where = `${name}: ${res.status} ${res.text.slice(0, 200)}`;
+      const schemaRefusal = res.status === 400 && /"error":"(invalid request|malformed)/.test(res.text);
+      expect([where, schemaRefusal || res.status === 404]).toEqual([where, false]);
+      if (name.includes('/preview') && !name.includes('rollback')) expect([where, res.status]).toEqual([where, 200]);
+    }
   });
 });
 
