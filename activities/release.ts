@@ -244,10 +244,10 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
   }
 
   /** The release the line of its target hands the turn to once `row` left it. */
-  async function nextInLine(trx: Queryable, row: ReleaseRow): Promise<string | null> {
+  async function nextInLine(trx: Queryable, row: ReleaseRow): Promise<{ id: string; workflowId: string } | null> {
     const line = await targetLine(trx, row);
     const first = line[0];
-    return first && first.status === 'Queued' ? first.id : null;
+    return first && first.status === 'Queued' ? { id: first.id, workflowId: first.workflow_id } : null;
   }
 
   const activities = {
@@ -332,10 +332,13 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       });
     },
 
-    /** Ends the release and answers which release of its target goes next (null: none waits, or one holds it). */
+    /**
+     * Ends the release and answers which release of its target goes next (null: none waits, or one holds it), with
+     * its stored workflow id (histories recorded before it was answered derive `release-<id>`).
+     */
     async finishRelease(
       input: Target & { to: ReleaseStatus; actor: AuditActor; reason: string },
-    ): Promise<{ next: string | null }> {
+    ): Promise<{ next: string | null; nextWorkflowId?: string | null }> {
       return locked(input.releaseId, async (trx, row) => {
         await lockTarget(trx, row);
         if (row.status !== input.to) {
@@ -353,7 +356,8 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
             );
           }
         }
-        return { next: await nextInLine(trx, row) };
+        const next = await nextInLine(trx, row);
+        return { next: next?.id ?? null, nextWorkflowId: next?.workflowId ?? null };
       });
     },
 

@@ -62,7 +62,7 @@ export class AuthChain {
     // Identity alone suffices for the caller's own resources (profile, sessions, creating an organization); machine
     // credentials have none of those.
     if (access.kind === 'authenticated') {
-      if (principal.kind !== 'user') throw new Forbidden('a user session is required');
+      if (principal.kind !== 'user' && !access.machines) throw new Forbidden('a user session is required');
       return;
     }
     if (principal.organizationId === null) throw new InvalidInput('missing organization context');

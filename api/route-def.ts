@@ -6,7 +6,12 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type RouteAccess =
   | { kind: 'public' }
   /** Any verified identity, no organization needed (e.g. /auth/me, creating an organization). */
-  | { kind: 'authenticated'; action: string }
+  | {
+      kind: 'authenticated';
+      action: string;
+      /** Machine credentials may call it too (a credential's view of itself); otherwise a user session only. */
+      machines?: boolean;
+    }
   /**
    * Verified identity with an active organization; the action is checked against role and grants. `scope` fills
    * the action's placeholders from the resource a by-id route names (a release's project slug), so grants and

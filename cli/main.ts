@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT } from './lib/api-error';
-import { globalOptions } from './lib/command-kit';
+import { globalOptions, wantsJson, writeError } from './lib/command-kit';
 import { registerAuth } from './commands/auth';
 import { registerCompletion } from './commands/completion';
 import { registerGovernance } from './commands/governance';
@@ -11,11 +11,18 @@ import { registerReleases } from './commands/releases';
 import { registerValidate, runValidate } from './commands/validate';
 
 /** The `delivery` program: every command, the global options, exit codes in the help. */
-export function program(): Command {
+export function program(json = false): Command {
   const root = new Command('delivery')
     .description('Day-to-day client of the delivery platform: releases, promotions, approvals, status, governance')
-    .showHelpAfterError()
+    .showHelpAfterError(!json)
     .exitOverride();
+  // Set before the subcommands are added: they copy it. A usage error with -o json is one JSON object too.
+  if (json) {
+    root.configureOutput({
+      outputError: (text, write) =>
+        writeError({ write } as never, 'json', text.trim().replace(/^error: /, ''), EXIT.usage),
+    });
+  }
   globalOptions(root);
   registerAuth(root);
   registerReleases(root);
@@ -29,7 +36,8 @@ export function program(): Command {
     'after',
     `
 Exit codes: 0 done (Healthy when waiting), 1 refused by the server or ended badly, 2 usage, 3 --wait timed out,
-4 not signed in or session ended. Settings: DELIVERY_SERVER, DELIVERY_TOKEN, DELIVERY_PROJECT, DELIVERY_CONTEXT,
+4 not signed in or session ended, 5 compare --exit-code found differences, 6 nothing done, 7 not confirmed (--yes).
+Settings: DELIVERY_SERVER, DELIVERY_TOKEN, DELIVERY_PROJECT, DELIVERY_CONTEXT,
 DELIVERY_CONFIG_DIR, NO_COLOR. See docs/cli.md.`,
   );
   return root;
@@ -40,14 +48,14 @@ export async function main(argv: string[]): Promise<void> {
   // output option (and refuse `junit`).
   if (argv[0] === 'validate') return runValidate(argv.slice(1));
   try {
-    await program().parseAsync(argv, { from: 'user' });
+    await program(wantsJson(argv)).parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
     if (err instanceof CliError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      writeError(process.stderr, wantsJson(argv) ? 'json' : 'table', err.message, err.exitCode);
       process.exitCode = err.exitCode;
       return;
     }

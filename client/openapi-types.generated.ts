@@ -133,7 +133,7 @@ export interface paths {
              * @example {
              *       "openapi": "string",
              *       "info": {
-             *         "title": "string",
+             *         "title": "web 1.4.2",
              *         "version": "string"
              *       },
              *       "paths": {
@@ -396,7 +396,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string"
              *     }
@@ -534,7 +534,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string",
              *       "user": {
@@ -649,7 +649,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
              *           "role": "owner",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "mfa": {
@@ -661,7 +661,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "user": {
              *         "createdAt": "2019-08-24T14:15:22Z",
@@ -1065,7 +1065,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "returnTo": "string",
              *       "tokenType": "string",
@@ -1438,7 +1438,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tokenType": "string",
              *       "user": {
@@ -1818,7 +1818,7 @@ export interface paths {
              *       "expiresAt": "2019-08-24T14:15:22Z",
              *       "organization": {
              *         "name": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "role": "owner",
              *       "status": "pending"
@@ -1886,13 +1886,13 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "role": "owner",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "expiresIn": 0,
              *       "organization": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "role": "owner",
              *       "tokenType": "string",
@@ -1961,7 +1961,7 @@ export interface paths {
              *           "name": "string",
              *           "plan": "string",
              *           "role": "owner",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "nextCursor": null
@@ -1999,7 +1999,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team"
            *     }
            */
@@ -2020,7 +2020,7 @@ export interface paths {
              *       "name": "string",
              *       "plan": "string",
              *       "role": "owner",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization'];
@@ -2061,7 +2061,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
              *       "name": "string",
              *       "plan": "string",
              *       "role": "owner",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization'];
@@ -2114,7 +2114,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2152,7 +2152,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2180,7 +2180,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
              *       "plan": "string",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['patch-organizations-by-slug-result'];
@@ -2224,7 +2224,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2289,7 +2289,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2403,7 +2403,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2466,7 +2466,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2541,7 +2541,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2618,7 +2618,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -2688,7 +2688,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2728,7 +2728,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2797,7 +2797,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
           /** @example 2c4a230c-5085-4924-a3e1-25fb4fc5965b */
           userId: string;
@@ -2871,9 +2871,9 @@ export interface paths {
             /**
              * @example {
              *       "application": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "healthStatus": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "release": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "status": "string"
@@ -2937,10 +2937,10 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "releases": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "status": "Validating",
              *           "tenant": "string"
@@ -2950,7 +2950,7 @@ export interface paths {
              *       "skipped": [
              *         {
              *           "detail": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string"
              *         }
@@ -2960,7 +2960,7 @@ export interface paths {
              *       "tag": "string",
              *       "updated": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "tag": "string",
              *           "tenant": "string",
              *           "workload": "string"
@@ -2980,10 +2980,10 @@ export interface paths {
             /**
              * @example {
              *       "commit": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "releases": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "status": "Validating",
              *           "tenant": "string"
@@ -2993,7 +2993,7 @@ export interface paths {
              *       "skipped": [
              *         {
              *           "detail": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string"
              *         }
@@ -3003,7 +3003,7 @@ export interface paths {
              *       "tag": "string",
              *       "updated": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "tag": "string",
              *           "tenant": "string",
              *           "workload": "string"
@@ -3068,10 +3068,10 @@ export interface paths {
              *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
              *       "result": {
              *         "commit": "string",
-             *         "project": "string",
+             *         "project": "shop",
              *         "releases": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *             "status": "Validating",
              *             "tenant": "string"
@@ -3080,7 +3080,7 @@ export interface paths {
              *         "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
              *         "skipped": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "reason": "string",
              *             "tenant": "string",
              *             "detail": "string"
@@ -3090,7 +3090,7 @@ export interface paths {
              *         "tag": "string",
              *         "updated": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "tag": "string",
              *             "tenant": "string",
              *             "workload": "string"
@@ -3141,7 +3141,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -3168,7 +3168,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
              *       "plan": "string",
-             *       "slug": "string"
+             *       "slug": "shop"
              *     }
              */
             'application/json': components['schemas']['organization-plan'];
@@ -3235,7 +3235,7 @@ export interface paths {
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "environments": [
              *             {
-             *               "environment": "string",
+             *               "environment": "prod",
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *               "kubernetesVersion": "string",
              *               "kubernetesVersionSource": "string"
@@ -3244,12 +3244,12 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "project": {
              *             "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *             "slug": "string"
+             *             "slug": "shop"
              *           },
              *           "tenants": [
              *             {
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *               "slug": "string"
+             *               "slug": "shop"
              *             }
              *           ],
              *           "updatedAt": "2019-08-24T14:15:22Z"
@@ -3291,7 +3291,7 @@ export interface paths {
           /**
            * @example {
            *       "clusterId": "a3d24843-7014-4490-bdd3-b7cb39b400c8",
-           *       "project": "string",
+           *       "project": "shop",
            *       "tenants": [
            *         "string"
            *       ],
@@ -3317,7 +3317,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "environments": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string"
@@ -3326,12 +3326,12 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tenants": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -3394,7 +3394,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "environments": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string"
@@ -3403,12 +3403,12 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "tenants": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -3501,7 +3501,7 @@ export interface paths {
           cursor?: string;
           /** @example 20 */
           limit?: string;
-          /** @example web */
+          /** @example shop */
           project?: string;
         };
         header?: never;
@@ -3540,7 +3540,7 @@ export interface paths {
              *           "expiresAfterMinutes": 0,
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "requiredApprovals": 0,
              *           "tenantIds": [
@@ -3584,7 +3584,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "environments": [
            *         "web"
@@ -3643,7 +3643,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -3725,7 +3725,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -3768,7 +3768,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "environments": [
            *         "web"
@@ -3827,7 +3827,7 @@ export interface paths {
              *       "expiresAfterMinutes": 0,
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "requiredApprovals": 0,
              *       "tenantIds": [
@@ -5990,7 +5990,7 @@ export interface paths {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
              *         "plan": "string",
-             *         "slug": "string"
+             *         "slug": "shop"
              *       },
              *       "pendingInvitations": 0,
              *       "privileged": [
@@ -6006,7 +6006,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "members": 0,
              *           "name": "string",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ]
              *     }
@@ -6321,7 +6321,7 @@ export interface paths {
              *       "teams": [
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "name": "string"
              *         }
              *       ]
@@ -6899,7 +6899,7 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "slug": "string"
+             *           "slug": "shop"
              *         }
              *       ]
              *     }
@@ -7540,7 +7540,7 @@ export interface paths {
              *           "payload": {},
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "read": true,
-             *           "title": "string"
+             *           "title": "web 1.4.2"
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -7720,7 +7720,7 @@ export interface paths {
            * @example {
            *       "type": "email",
            *       "name": "Shop team",
-           *       "project": "string",
+           *       "project": "shop",
            *       "url": "string",
            *       "secret": "string",
            *       "mode": "webhook",
@@ -9228,7 +9228,7 @@ export interface paths {
             /**
              * @example {
              *       "configured": true,
-             *       "from": "string",
+             *       "from": "dev",
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
@@ -9288,7 +9288,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "from": "string",
+             *       "from": "dev",
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
@@ -10454,7 +10454,7 @@ export interface paths {
              *           "name": "string",
              *           "position": 0,
              *           "production": true,
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10493,7 +10493,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "production": true,
            *       "position": 0
@@ -10516,7 +10516,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10558,7 +10558,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10578,7 +10578,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10612,7 +10612,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10629,7 +10629,7 @@ export interface paths {
              * @example {
              *       "projects": [
              *         {
-             *           "project": "string",
+             *           "project": "shop",
              *           "commit": "string"
              *         }
              *       ]
@@ -10669,7 +10669,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
         };
         cookie?: never;
@@ -10699,7 +10699,7 @@ export interface paths {
              *       "name": "string",
              *       "position": 0,
              *       "production": true,
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10768,7 +10768,7 @@ export interface paths {
              *           "name": "string",
              *           "position": 0,
              *           "production": true,
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10837,7 +10837,7 @@ export interface paths {
              *           "description": "string",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "name": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -10876,7 +10876,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -10897,7 +10897,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -10958,7 +10958,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -11009,7 +11009,7 @@ export interface paths {
              * @example {
              *       "projects": [
              *         {
-             *           "project": "string",
+             *           "project": "shop",
              *           "commit": "string"
              *         }
              *       ]
@@ -11078,7 +11078,7 @@ export interface paths {
              *       "description": "string",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -11415,7 +11415,7 @@ export interface paths {
           cursor?: string;
           /** @example 20 */
           limit?: string;
-          /** @example web */
+          /** @example shop */
           project?: string;
         };
         header?: never;
@@ -11440,7 +11440,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "mode": "string",
              *           "name": "string",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "rules": [
              *             {
@@ -11499,7 +11499,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "description": "string",
            *       "mode": "enforce",
@@ -11537,7 +11537,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11620,7 +11620,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11678,7 +11678,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
+           *       "project": "shop",
            *       "name": "Shop team",
            *       "description": "string",
            *       "mode": "enforce",
@@ -11716,7 +11716,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "mode": "string",
              *       "name": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rules": [
              *         {
@@ -11822,8 +11822,8 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "project": "web",
-           *       "environment": "web",
+           *       "project": "shop",
+           *       "environment": "prod",
            *       "tenantId": "acme",
            *       "manifests": "string",
            *       "files": [
@@ -11847,12 +11847,12 @@ export interface paths {
             /**
              * @example {
              *       "blocked": true,
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "files": [
              *         "string"
              *       ],
              *       "production": true,
-             *       "project": "string",
+             *       "project": "shop",
              *       "results": [
              *         {
              *           "blocked": true,
@@ -11972,7 +11972,7 @@ export interface paths {
              *               "errors": "string"
              *             }
              *           },
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -12011,7 +12011,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -12053,7 +12053,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12095,7 +12095,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12135,7 +12135,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12169,7 +12169,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12207,7 +12207,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12264,7 +12264,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12302,7 +12302,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12358,7 +12358,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12441,7 +12441,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12490,7 +12490,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12539,7 +12539,7 @@ export interface paths {
              *           "errors": "string"
              *         }
              *       },
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -12584,7 +12584,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12597,7 +12597,7 @@ export interface paths {
            *       "pairs": [
            *         {
            *           "tenant": "acme",
-           *           "environment": "web"
+           *           "environment": "prod"
            *         }
            *       ],
            *       "tag": "1.4.2",
@@ -12624,7 +12624,7 @@ export interface paths {
              *       "message": "string",
              *       "skipped": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string",
              *           "detail": "string"
@@ -12672,7 +12672,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12685,7 +12685,7 @@ export interface paths {
            *       "pairs": [
            *         {
            *           "tenant": "acme",
-           *           "environment": "web"
+           *           "environment": "prod"
            *         }
            *       ],
            *       "tag": "1.4.2",
@@ -12733,7 +12733,7 @@ export interface paths {
              *       ],
              *       "skipped": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "tenant": "string",
              *           "detail": "string"
@@ -12788,7 +12788,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12867,13 +12867,13 @@ export interface paths {
         query?: {
           /** @example true */
           changedOnly?: 'true' | 'false';
-          /** @example web */
+          /** @example dev */
           from?: string;
           /** @example web */
           service?: string;
           /** @example web */
           tenant?: string;
-          /** @example web */
+          /** @example prod */
           to?: string;
           /** @example image */
           type?:
@@ -12889,7 +12889,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -12906,7 +12906,7 @@ export interface paths {
              * @example {
              *       "commit": "string",
              *       "current": "string",
-             *       "from": "string",
+             *       "from": "dev",
              *       "items": [
              *         {
              *           "differences": [
@@ -12926,7 +12926,7 @@ export interface paths {
              *         }
              *       ],
              *       "proposed": "string",
-             *       "to": "string"
+             *       "to": "prod"
              *     }
              */
             'application/json': components['schemas']['compare-list'];
@@ -12972,7 +12972,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13027,7 +13027,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13064,7 +13064,7 @@ export interface paths {
              *         "blocked": true,
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -13076,7 +13076,7 @@ export interface paths {
              *         "results": [
              *           {
              *             "deprecation": true,
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "file": "string",
              *             "kubernetesVersion": "string",
              *             "message": "string",
@@ -13131,7 +13131,7 @@ export interface paths {
         query?: {
           /** @example true */
           changedOnly?: 'true' | 'false';
-          /** @example web */
+          /** @example prod */
           environment?: string;
           /** @example web */
           service?: string;
@@ -13140,7 +13140,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13168,7 +13168,7 @@ export interface paths {
              *       "destinations": [
              *         {
              *           "cluster": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "name": "string",
              *           "namespace": "string",
              *           "server": "string",
@@ -13187,7 +13187,7 @@ export interface paths {
              *       "targets": [
              *         {
              *           "application": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "files": [
              *             {
              *               "content": null,
@@ -13204,7 +13204,7 @@ export interface paths {
              *         "blocked": true,
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -13216,7 +13216,7 @@ export interface paths {
              *         "results": [
              *           {
              *             "deprecation": true,
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "file": "string",
              *             "kubernetesVersion": "string",
              *             "message": "string",
@@ -13271,7 +13271,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example string */
           service?: string;
@@ -13280,7 +13280,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13297,7 +13297,7 @@ export interface paths {
              * @example {
              *       "items": [
              *         {
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "healthStatus": "string",
              *           "namespace": "string",
              *           "reportedAt": "2019-08-24T14:15:22Z",
@@ -13349,7 +13349,7 @@ export interface paths {
         query?: {
           /** @example string */
           cursor?: string;
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example 20 */
           limit?: string;
@@ -13360,7 +13360,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13390,7 +13390,7 @@ export interface paths {
              *             "since": "2019-08-24T14:15:22Z",
              *             "version": "string"
              *           },
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "healthySince": "2019-08-24T14:15:22Z",
              *           "live": {
              *             "healthStatus": "string",
@@ -13446,7 +13446,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13473,7 +13473,7 @@ export interface paths {
              *             "namespaceTemplate": "string",
              *             "server": "string"
              *           },
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kubernetesVersion": "string",
              *           "kubernetesVersionSource": "string",
@@ -13520,7 +13520,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13529,7 +13529,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "kubernetesVersion": "1.29",
            *       "position": 0,
            *       "validateOnPreview": true,
@@ -13558,7 +13558,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13614,9 +13614,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13641,7 +13641,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13689,9 +13689,9 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13736,9 +13736,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13787,7 +13787,7 @@ export interface paths {
              *         "namespaceTemplate": "string",
              *         "server": "string"
              *       },
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kubernetesVersion": "string",
              *       "kubernetesVersionSource": "string",
@@ -13839,9 +13839,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13919,7 +13919,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -13990,7 +13990,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14038,7 +14038,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14095,7 +14095,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14162,7 +14162,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14222,7 +14222,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14310,7 +14310,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14363,7 +14363,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14403,7 +14403,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14485,7 +14485,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14504,7 +14504,7 @@ export interface paths {
              *         {
              *           "tenant": "string",
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "reason": "string",
              *           "releaseId": "string",
              *           "pinnedBy": "string",
@@ -14554,7 +14554,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14608,7 +14608,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14683,7 +14683,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14692,8 +14692,8 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "sourceEnvironment": "web",
-           *       "targetEnvironment": "web",
+           *       "sourceEnvironment": "dev",
+           *       "targetEnvironment": "prod",
            *       "tenants": [
            *         "acme"
            *       ],
@@ -14809,9 +14809,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -14824,14 +14824,14 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "versions": [
              *         {
              *           "direction": "upgrade",
-             *           "from": "string",
+             *           "from": "dev",
              *           "tenant": "string",
-             *           "to": "string",
+             *           "to": "prod",
              *           "workload": "string"
              *         }
              *       ],
@@ -14890,12 +14890,12 @@ export interface paths {
           limit?: string;
           /** @example Evaluating */
           status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
-          /** @example string */
+          /** @example prod */
           targetEnvironment?: string;
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -14986,9 +14986,9 @@ export interface paths {
              *               "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *             }
              *           ],
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *           "sourceEnvironment": "string",
+             *           "sourceEnvironment": "dev",
              *           "status": "Evaluating",
              *           "statusReason": "string",
              *           "sync": {
@@ -15001,14 +15001,14 @@ export interface paths {
              *               "syncStatus": "string"
              *             }
              *           },
-             *           "targetEnvironment": "string",
+             *           "targetEnvironment": "prod",
              *           "updatedAt": "2019-08-24T14:15:22Z",
              *           "versions": [
              *             {
              *               "direction": "upgrade",
-             *               "from": "string",
+             *               "from": "dev",
              *               "tenant": "string",
-             *               "to": "string",
+             *               "to": "prod",
              *               "workload": "string"
              *             }
              *           ],
@@ -15062,7 +15062,7 @@ export interface paths {
           createdBefore?: string;
           /** @example string */
           cursor?: string;
-          /** @example string */
+          /** @example prod */
           environment?: string;
           /** @example 20 */
           limit?: string;
@@ -15085,7 +15085,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15117,11 +15117,11 @@ export interface paths {
              *           "committedAt": "2019-08-24T14:15:22Z",
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "createdBy": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "finishedAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "kind": "release",
-             *           "project": "string",
+             *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "rollbackOf": "string",
              *           "status": "Validating",
@@ -15132,7 +15132,7 @@ export interface paths {
              *           },
              *           "tenant": "string",
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *           "title": "string",
+             *           "title": "web 1.4.2",
              *           "updatedAt": "2019-08-24T14:15:22Z",
              *           "validationSummary": {
              *             "deprecations": 0,
@@ -15172,7 +15172,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15181,9 +15181,9 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "tenantId": "acme",
-           *       "title": "Shop team",
+           *       "title": "web 1.4.2",
            *       "changes": [
            *         {
            *           "workload": "web",
@@ -15244,7 +15244,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -15293,7 +15293,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -15304,14 +15304,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -15398,7 +15398,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -15447,7 +15447,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -15458,14 +15458,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -15546,7 +15546,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15555,9 +15555,9 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "environment": "web",
+           *       "environment": "prod",
            *       "tenantId": "acme",
-           *       "title": "Shop team",
+           *       "title": "web 1.4.2",
            *       "changes": [
            *         {
            *           "workload": "web",
@@ -15602,7 +15602,7 @@ export interface paths {
              *           "workload": "string"
              *         }
              *       ],
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "freezes": [
              *         {
              *           "endsAt": "2019-08-24T14:15:22Z",
@@ -15621,7 +15621,7 @@ export interface paths {
              *       "pin": {
              *         "tenant": "string",
              *         "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *         "environment": "string",
+             *         "environment": "prod",
              *         "reason": "string",
              *         "releaseId": "string",
              *         "pinnedBy": "string",
@@ -15643,11 +15643,11 @@ export interface paths {
              *         },
              *         "violations": 0
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "queue": {
              *         "behind": {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "title": "string",
+             *           "title": "web 1.4.2",
              *           "status": "string"
              *         },
              *         "waiting": 0,
@@ -15668,7 +15668,7 @@ export interface paths {
              *             "results": [
              *               {
              *                 "deprecation": true,
-             *                 "environment": "string",
+             *                 "environment": "prod",
              *                 "kubernetesVersion": "string",
              *                 "message": "string",
              *                 "path": "string",
@@ -15724,7 +15724,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15769,7 +15769,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15825,7 +15825,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15873,9 +15873,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15890,7 +15890,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "seconds": 0
              *     }
              */
@@ -15919,9 +15919,9 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example prod */
           environment: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -15945,7 +15945,7 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "seconds": 0
              *     }
              */
@@ -15988,7 +15988,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16012,7 +16012,7 @@ export interface paths {
              *           "namespaceTemplate": "string",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "projectSlug": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -16045,7 +16045,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16054,7 +16054,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team"
            *     }
            */
@@ -16077,7 +16077,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -16119,7 +16119,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16141,7 +16141,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "tagFilter": null,
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
@@ -16171,7 +16171,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16206,7 +16206,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "secret": "string",
              *       "tagFilter": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -16230,7 +16230,7 @@ export interface paths {
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "imageFilter": "string",
              *       "previousSecretValidUntil": "string",
-             *       "project": "string",
+             *       "project": "shop",
              *       "secret": "string",
              *       "tagFilter": "string",
              *       "updatedAt": "2019-08-24T14:15:22Z"
@@ -16262,7 +16262,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16312,7 +16312,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16374,7 +16374,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16447,7 +16447,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16548,7 +16548,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16619,7 +16619,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16659,7 +16659,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16761,7 +16761,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16839,7 +16839,7 @@ export interface paths {
         path: {
           /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
           id: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -16906,7 +16906,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17106,7 +17106,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17495,7 +17495,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17696,7 +17696,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -17743,7 +17743,7 @@ export interface paths {
         path: {
           /** @example string */
           name: string;
-          /** @example string */
+          /** @example shop */
           slug: string;
         };
         cookie?: never;
@@ -18235,9 +18235,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18250,14 +18250,14 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "versions": [
              *         {
              *           "direction": "upgrade",
-             *           "from": "string",
+             *           "from": "dev",
              *           "tenant": "string",
-             *           "to": "string",
+             *           "to": "prod",
              *           "workload": "string"
              *         }
              *       ],
@@ -18435,9 +18435,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18450,14 +18450,14 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "versions": [
              *         {
              *           "direction": "upgrade",
-             *           "from": "string",
+             *           "from": "dev",
              *           "tenant": "string",
-             *           "to": "string",
+             *           "to": "prod",
              *           "workload": "string"
              *         }
              *       ],
@@ -18633,9 +18633,9 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "string",
+             *       "sourceEnvironment": "dev",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -18648,14 +18648,14 @@ export interface paths {
              *           "syncStatus": "string"
              *         }
              *       },
-             *       "targetEnvironment": "string",
+             *       "targetEnvironment": "prod",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "versions": [
              *         {
              *           "direction": "upgrade",
-             *           "from": "string",
+             *           "from": "dev",
              *           "tenant": "string",
-             *           "to": "string",
+             *           "to": "prod",
              *           "workload": "string"
              *         }
              *       ],
@@ -18855,7 +18855,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -18904,7 +18904,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -18915,14 +18915,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19064,7 +19064,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19113,7 +19113,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19124,14 +19124,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19271,7 +19271,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19320,7 +19320,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19331,14 +19331,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19469,7 +19469,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19518,7 +19518,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19529,14 +19529,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19771,7 +19771,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -19820,7 +19820,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -19831,14 +19831,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -19941,7 +19941,7 @@ export interface paths {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "memberCount": 0,
              *           "name": "string",
-             *           "slug": "string",
+             *           "slug": "shop",
              *           "updatedAt": "2019-08-24T14:15:22Z"
              *         }
              *       ],
@@ -19980,7 +19980,7 @@ export interface paths {
         content: {
           /**
            * @example {
-           *       "slug": "web",
+           *       "slug": "shop",
            *       "name": "Shop team",
            *       "description": "string"
            *     }
@@ -20002,7 +20002,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20064,7 +20064,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20163,7 +20163,7 @@ export interface paths {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "memberCount": 0,
              *       "name": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20403,7 +20403,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20514,7 +20514,7 @@ export interface paths {
              *       "namespaceTemplate": "string",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
-             *       "slug": "string",
+             *       "slug": "shop",
              *       "updatedAt": "2019-08-24T14:15:22Z"
              *     }
              */
@@ -20552,7 +20552,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20571,7 +20571,7 @@ export interface paths {
              * @example {
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "reason": "string",
              *       "releaseId": "string",
              *       "pinnedBy": "string",
@@ -20605,7 +20605,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20657,7 +20657,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20719,7 +20719,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "kind": "release",
@@ -20768,7 +20768,7 @@ export interface paths {
              *           "rules": 0
              *         }
              *       },
-             *       "project": "string",
+             *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "rollbackOf": "65f4f6e9-31b7-43b4-9674-5c6963c953c2",
              *       "status": "string",
@@ -20779,14 +20779,14 @@ export interface paths {
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
-             *       "title": "string",
+             *       "title": "web 1.4.2",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "validation": {
              *         "blocked": true,
              *         "digest": "string",
              *         "environments": [
              *           {
-             *             "environment": "string",
+             *             "environment": "prod",
              *             "kubernetesVersion": "string"
              *           }
              *         ],
@@ -20867,7 +20867,7 @@ export interface paths {
         query?: never;
         header?: never;
         path: {
-          /** @example web */
+          /** @example prod */
           env: string;
           /** @example acme */
           tenant: string;
@@ -20925,7 +20925,7 @@ export interface paths {
              *         "unchanged": 0
              *       },
              *       "downgrade": true,
-             *       "environment": "string",
+             *       "environment": "prod",
              *       "freezes": [
              *         {
              *           "endsAt": "2019-08-24T14:15:22Z",
@@ -20944,7 +20944,7 @@ export interface paths {
              *       "queue": {
              *         "behind": {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *           "title": "string",
+             *           "title": "web 1.4.2",
              *           "status": "string"
              *         },
              *         "waiting": 0,
@@ -20956,7 +20956,7 @@ export interface paths {
              *         "kind": "release",
              *         "releaseId": "string",
              *         "sourceId": "string",
-             *         "title": "string",
+             *         "title": "web 1.4.2",
              *         "verifiedAt": "2019-08-24T14:15:22Z",
              *         "versions": {
              *           "property1": "string",
@@ -20967,7 +20967,7 @@ export interface paths {
              *       "targets": [
              *         {
              *           "application": "string",
-             *           "environment": "string",
+             *           "environment": "prod",
              *           "files": [
              *             {
              *               "content": null,
@@ -20984,9 +20984,9 @@ export interface paths {
              *       "versions": [
              *         {
              *           "direction": "upgrade",
-             *           "from": "string",
+             *           "from": "dev",
              *           "tenant": "string",
-             *           "to": "string",
+             *           "to": "prod",
              *           "workload": "string"
              *         }
              *       ]
@@ -21011,6 +21011,89 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/whoami': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who the bearer is (user, service-account token or project API key): organization, project, scopes */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "kind": "user",
+             *       "actor": "string",
+             *       "organization": {
+             *         "id": "string",
+             *         "slug": "shop",
+             *         "name": "string"
+             *       },
+             *       "role": "owner",
+             *       "project": {
+             *         "id": "string",
+             *         "slug": "shop",
+             *         "name": "string"
+             *       },
+             *       "credential": {
+             *         "id": "string",
+             *         "name": "string"
+             *       },
+             *       "scopes": [
+             *         "string"
+             *       ],
+             *       "allowedActions": [
+             *         "string"
+             *       ],
+             *       "paths": [
+             *         {
+             *           "method": "string",
+             *           "path": "string"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['caller'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -21682,6 +21765,34 @@ export interface components {
       }[];
       tag: string;
       workload: string;
+    };
+    caller: {
+      actor: string;
+      allowedActions: string[] | null;
+      credential: {
+        id: string;
+        name: string | null;
+      };
+      /** @enum {string} */
+      kind: 'user' | 'service_account' | 'api_key';
+      organization: {
+        id: string;
+        name: string;
+        slug: string;
+      } | null;
+      paths:
+        | {
+            method: string;
+            path: string;
+          }[]
+        | null;
+      project: {
+        id: string;
+        name: string;
+        slug: string;
+      } | null;
+      role: ('owner' | 'admin' | 'member' | 'viewer') | null;
+      scopes: string[] | null;
     };
     'catalog-artifact': {
       /** Format: date-time */

@@ -270,11 +270,11 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
 
   /** Ends the release and hands its target to the next release in line. */
   const finish = async (to: ReleaseStatus, actor: AuditActor, reason: string) => {
-    const { next } = await acts.finishRelease({ ...target, to, actor, reason });
+    const { next, nextWorkflowId } = await acts.finishRelease({ ...target, to, actor, reason });
     show(to);
     if (next) {
       try {
-        await getExternalWorkflowHandle(releaseWorkflowId(next)).signal(targetFreedSignal);
+        await getExternalWorkflowHandle(nextWorkflowId ?? releaseWorkflowId(next)).signal(targetFreedSignal);
       } catch {
         // Gone or not started yet: its own poll finds the target free.
       }

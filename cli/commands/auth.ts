@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { AuthLoginRequest, AuthMfaVerifyRequest } from '../../api/request-types.generated';
 import { ApiError, CliError, EXIT } from '../lib/api-error';
+import { whoAmI } from '../lib/caller';
 import { act, subcommand } from '../lib/command-kit';
 import type { CliContext, Credentials } from '../lib/config-store';
-import { printList, printValue } from '../lib/output';
+import { acknowledge, printList, printValue } from '../lib/output';
 import { ask } from '../lib/prompt';
 import { createRuntime, type Runtime } from '../lib/runtime';
 import { credentialsFrom, StoredSession } from '../lib/session';
@@ -99,11 +100,13 @@ export function registerAuth(program: Command): void {
         const signedIn = createRuntime({ context: rt.contextName, server: rt.context.server });
         const org = await chooseOrganization(signedIn, credentials, flags.organization);
         saveContext(rt, { server: rt.context.server, organization: org?.slug ?? rt.context.organization });
-        rt.err.write(
+        acknowledge(
+          rt,
           `signed in to ${rt.context.server} as ${credentials.email}` +
             (org
-              ? ` (organization ${org.slug}, ${org.role})\n`
-              : ' (no organization chosen: delivery context set --organization <slug>)\n'),
+              ? ` (organization ${org.slug}, ${org.role})`
+              : ' (no organization chosen: delivery context set --organization <slug>)'),
+          { server: rt.context.server, email: credentials.email, organization: org ?? null },
         );
       }),
     );
@@ -121,12 +124,32 @@ export function registerAuth(program: Command): void {
         }).catch(() => undefined);
       }
       rt.store.removeCredentials(rt.contextName, rt.context.server);
-      rt.err.write(`signed out of context ${rt.contextName}\n`);
+      acknowledge(rt, `signed out of context ${rt.contextName}`, { signedOut: rt.contextName });
     }),
   );
 
-  subcommand(program, 'whoami', 'The signed-in user, the active organization and the memberships').action(
+  subcommand(
+    program,
+    'whoami',
+    'Who the credentials are: the user, organization and memberships; or the API key or token, its project and scopes',
+    ['delivery whoami', 'DELIVERY_TOKEN=svc_... delivery whoami -o json'],
+  ).action(
     act(async (rt) => {
+      const caller = await whoAmI(rt.api);
+      if (caller.kind !== 'user') {
+        if (rt.output !== 'table') return printValue(rt.out, rt.output, caller);
+        return printValue(rt.out, 'table', {
+          kind: caller.kind === 'api_key' ? 'project API key' : 'service-account token',
+          name: caller.credential.name,
+          id: caller.credential.id,
+          organization: caller.organization?.slug ?? null,
+          project: caller.project?.slug ?? null,
+          scopes: (caller.scopes ?? []).join(', '),
+          actions: (caller.allowedActions ?? []).join(', '),
+          paths: caller.paths === null ? null : `${caller.paths.length} (-o json lists them)`,
+          server: rt.context.server,
+        });
+      }
       const me = await rt.api.get<{
         user: { email: string; name: string };
         organization: Membership | null;
@@ -184,7 +207,7 @@ function registerContext(program: Command): void {
         if (!config.contexts[name!]) throw new CliError(`no context "${name}" (delivery context list)`, EXIT.usage);
         config.currentContext = name!;
         rt.store.write(config);
-        rt.err.write(`current context: ${name}\n`);
+        acknowledge(rt, `current context: ${name}`, { currentContext: name });
       }),
     );
   subcommand(context, 'set', 'Create or change a context (the current one unless --name)', [
@@ -207,7 +230,7 @@ function registerContext(program: Command): void {
           if (credentials) await chooseOrganization(rt, credentials, flags.organization);
           saveContext(rt, { organization: flags.organization }, name);
         }
-        rt.err.write(`context ${name} updated\n`);
+        acknowledge(rt, `context ${name} updated`, { context: name, ...rt.store.read().contexts[name] });
       }),
     );
 }

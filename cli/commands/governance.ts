@@ -5,9 +5,10 @@ import type {
   FreezeCreateRequest,
   StopTheLineRequest,
 } from '../../api/request-types.generated';
+import { confirm } from '../lib/confirm';
 import { act, subcommand } from '../lib/command-kit';
 import { enc, list, type Page } from '../lib/lookups';
-import { printList, printValue } from '../lib/output';
+import { acknowledge, printList, printValue } from '../lib/output';
 
 interface Freeze {
   id: string;
@@ -93,7 +94,7 @@ export function registerGovernance(program: Command): void {
     .action(
       act<{ project?: string }>(async (rt, flags, [id]) => {
         await rt.api.delete(`${freezesPath(flags.project)}/${enc(id!)}`);
-        rt.err.write(`freeze ${id} deleted\n`);
+        acknowledge(rt, `freeze ${id} deleted`, { deleted: id });
       }),
     );
 
@@ -123,14 +124,23 @@ export function registerGovernance(program: Command): void {
     .option('--projects <list>', 'only these projects')
     .option('--envs <list>', 'only these environments')
     .action(
-      act<{ justification: string; minutes: string; projects?: string; envs?: string }>(async (rt, flags) => {
-        const body: BreakGlassOpenRequest = {
-          justification: flags.justification,
-          durationMinutes: Number(flags.minutes),
-          scope: { projects: list(flags.projects), environments: list(flags.envs) },
-        };
-        printValue(rt.out, rt.output, await rt.api.post('/api/v2/break-glass', body));
-      }),
+      act<{ justification: string; minutes: string; projects?: string; envs?: string; yes?: boolean }>(
+        async (rt, flags) => {
+          const where = [flags.projects && `projects ${flags.projects}`, flags.envs && `environments ${flags.envs}`];
+          await confirm(
+            rt,
+            flags.yes,
+            `open a break-glass session for ${flags.minutes} min bypassing approvals and freezes ` +
+              `(${where.filter(Boolean).join(', ') || 'every project and environment'})`,
+          );
+          const body: BreakGlassOpenRequest = {
+            justification: flags.justification,
+            durationMinutes: Number(flags.minutes),
+            scope: { projects: list(flags.projects), environments: list(flags.envs) },
+          };
+          printValue(rt.out, rt.output, await rt.api.post('/api/v2/break-glass', body));
+        },
+      ),
     );
   subcommand(breakGlass, 'list', 'Sessions, open and closed').action(
     act(async (rt) => {

@@ -7,7 +7,7 @@ import type {
 import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand } from '../lib/command-kit';
 import { enc, list, type Page } from '../lib/lookups';
-import { printList, printValue } from '../lib/output';
+import { acknowledge, printList, printValue } from '../lib/output';
 import type { Runtime } from '../lib/runtime';
 
 /** A secret value is printed once, on stdout alone, so `$(delivery key create ...)` captures just the value. */
@@ -59,7 +59,7 @@ export function registerMachineAccess(program: Command): void {
     .action(
       act(async (rt, _flags, [id]) => {
         await rt.api.delete(`/api/v2/projects/${enc(rt.project())}/api-keys/${enc(id!)}`);
-        rt.err.write(`key ${id} deleted\n`);
+        acknowledge(rt, `key ${id} deleted`, { deleted: id });
       }),
     );
 

@@ -2,9 +2,12 @@ import { versionsText, type VersionChange } from '../../src/deployments/version-
 import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
+import { mayCall, whoAmI } from '../lib/caller';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
+import { confirm } from '../lib/confirm';
 import { allPages, enc, tenantId, type Page } from '../lib/lookups';
 import { paint, printList, printValue } from '../lib/output';
+import type { Runtime } from '../lib/runtime';
 import type { ReleaseView } from '../lib/release-progress';
 import { waitForRelease } from './releases';
 
@@ -137,26 +140,33 @@ export function registerProjectViews(program: Command): void {
     .option('-m, --message <text>', 'commit message')
     .option('--preview', 'show the files that would change, commit nothing')
     .action(
-      act<{ workload: string; pairs: string; tag: string; message?: string; preview?: boolean }>(async (rt, flags) => {
-        const pairs = flags.pairs.split(',').map((pair) => {
-          const [tenant, environment, extra] = pair.trim().split(':');
-          if (!tenant || !environment || extra !== undefined) {
-            throw new CliError(`--pairs: "${pair}" is not tenant:environment`, EXIT.usage);
+      act<{ workload: string; pairs: string; tag: string; message?: string; preview?: boolean; yes?: boolean }>(
+        async (rt, flags) => {
+          const pairs = flags.pairs.split(',').map((pair) => {
+            const [tenant, environment, extra] = pair.trim().split(':');
+            if (!tenant || !environment || extra !== undefined) {
+              throw new CliError(`--pairs: "${pair}" is not tenant:environment`, EXIT.usage);
+            }
+            return { tenant, environment };
+          });
+          const body: BulkUpdateRequest = {
+            workload: flags.workload,
+            pairs: pairs as BulkUpdateRequest['pairs'],
+            tag: flags.tag,
+            ...(flags.message ? { message: flags.message } : {}),
+          };
+          const base = `/api/v2/projects/${enc(rt.project())}/bulk-update`;
+          if (!flags.preview) {
+            await confirm(rt, flags.yes, `set ${flags.workload} to ${flags.tag} on ${flags.pairs} in one commit`, () =>
+              showPreview(rt, `${base}/preview`, body),
+            );
           }
-          return { tenant, environment };
-        });
-        const body: BulkUpdateRequest = {
-          workload: flags.workload,
-          pairs: pairs as BulkUpdateRequest['pairs'],
-          tag: flags.tag,
-          ...(flags.message ? { message: flags.message } : {}),
-        };
-        const path = `/api/v2/projects/${enc(rt.project())}/bulk-update${flags.preview ? '/preview' : ''}`;
-        const answer = await rt.api.post<{ commit?: string | null }>(path, body);
-        printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
-        // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update.
-        return !flags.preview && answer.commit === null ? EXIT.nothingDone : EXIT.ok;
-      }),
+          const answer = await rt.api.post<{ commit?: string | null }>(flags.preview ? `${base}/preview` : base, body);
+          printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
+          // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update.
+          return !flags.preview && answer.commit === null ? EXIT.nothingDone : EXIT.ok;
+        },
+      ),
     );
 
   waitOptions(
@@ -179,6 +189,7 @@ export function registerProjectViews(program: Command): void {
       wait?: boolean;
       timeout: string;
       interval: string;
+      yes?: boolean;
     }>(async (rt, flags) => {
       // A rollback is not a preview by omission: without --preview it rolls back, and then it must say why.
       if (!flags.preview && !flags.reason?.trim()) {
@@ -196,6 +207,9 @@ export function registerProjectViews(program: Command): void {
           rt.output === 'table' ? 'yaml' : rt.output,
           await rt.api.post(`${base}/preview`, body),
         );
+      await confirm(rt, flags.yes, `roll back ${flags.tenant}/${flags.env} (${flags.reason})`, () =>
+        showPreview(rt, `${base}/preview`, body),
+      );
       const release = await rt.api.post<ReleaseView>(base, body);
       if (flags.wait) return waitForRelease(rt, release.id, flags);
       printValue(rt.out, rt.output, release);
@@ -205,19 +219,30 @@ export function registerProjectViews(program: Command): void {
   subcommand(
     program,
     'approvals',
-    'Releases and promotions waiting for a decision, across projects (not your own)',
+    'Releases and promotions waiting for a decision, across projects (not your own); a project key: its project',
   ).action(
     act(async (rt) => {
-      const me = await rt.api.get<{ user: { email: string } }>('/api/v1/auth/me');
-      const projects = { items: await allPages<{ slug: string }>(rt.api, '/api/v2/projects') };
+      const caller = await whoAmI(rt.api);
+      const me =
+        caller.kind === 'user'
+          ? (await rt.api.get<{ user: { email: string } }>('/api/v1/auth/me')).user.email
+          : caller.actor;
+      // A project key sees its own project only, and only the lists its scopes open (an `image:update` key: none).
+      const slugs = caller.project
+        ? [caller.project.slug]
+        : (await allPages<{ slug: string }>(rt.api, '/api/v2/projects')).map((p) => p.slug);
+      const releasesOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/releases');
+      const promotionsOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/promotions');
       const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];
-      for (const { slug } of projects.items) {
-        const releases = await rt.api.get<Page<ReleaseView & { createdBy: string }>>(
-          `/api/v2/projects/${enc(slug)}/releases`,
-          { status: 'PendingApproval', limit: 100 },
-        );
+      for (const slug of slugs) {
+        const releases = releasesOpen
+          ? await rt.api.get<Page<ReleaseView & { createdBy: string }>>(`/api/v2/projects/${enc(slug)}/releases`, {
+              status: 'PendingApproval',
+              limit: 100,
+            })
+          : { items: [] };
         for (const r of releases.items) {
-          if (r.createdBy === me.user.email) continue;
+          if (r.createdBy === me) continue;
           waiting.push({
             kind: 'release',
             id: r.id,
@@ -226,6 +251,7 @@ export function registerProjectViews(program: Command): void {
             by: r.createdBy,
           });
         }
+        if (!promotionsOpen) continue;
         const promotions = await rt.api.get<
           Page<{
             id: string;
@@ -238,7 +264,7 @@ export function registerProjectViews(program: Command): void {
           }>
         >(`/api/v2/projects/${enc(slug)}/promotions`, { status: 'Blocked' });
         for (const p of promotions.items) {
-          if (p.createdBy === me.user.email || !(p.causes ?? []).some((c) => c.cause === 'approvals')) continue;
+          if (p.createdBy === me || !(p.causes ?? []).some((c) => c.cause === 'approvals')) continue;
           waiting.push({
             kind: 'promotion',
             id: p.id,
@@ -258,6 +284,11 @@ export function registerProjectViews(program: Command): void {
       ]);
     }),
   );
+}
+
+/** A preview answer on standard error, before the question (standard output stays the action's answer). */
+async function showPreview(rt: Runtime, path: string, body: object): Promise<void> {
+  printValue(rt.err, 'yaml', await rt.api.post(path, body));
 }
 
 function indent(text: string): string {

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
 import { versionsText } from '../../src/deployments/version-change';
+import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
+import { confirm } from '../lib/confirm';
 import { enc, list, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
 import { observePromotion, type PromotionView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
-import { parseDuration, watch } from '../lib/watch';
+import { follow } from '../lib/follow';
 
 interface WaitFlags {
   wait?: boolean;
@@ -16,11 +18,7 @@ interface WaitFlags {
 
 function waitForPromotion(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following promotion ${id} (Ctrl-C stops following, not the promotion)\n`);
-  return watch(async () => observePromotion(await rt.api.get<PromotionView>(`/api/v2/promotions/${enc(id)}`)), {
-    timeoutMs: parseDuration(flags.timeout),
-    intervalMs: parseDuration(flags.interval),
-    out: rt.out,
-  });
+  return follow<PromotionView>(rt, `/api/v2/promotions/${enc(id)}`, observePromotion, flags);
 }
 
 function summary(p: PromotionView) {
@@ -34,6 +32,30 @@ function summary(p: PromotionView) {
     causes: (p.causes ?? []).map((c) => `${c.cause}: ${c.message}`).join('; ') || null,
     commit: p.commitSha,
   };
+}
+
+const IN_FLIGHT = ['Evaluating', 'Blocked', 'Executing', 'Syncing'] as const;
+
+/**
+ * A second promotion of the same source and target while one is still in flight would stack a second copy of the same
+ * versions behind the first: refused, naming the one to follow instead.
+ */
+async function refuseSecondPromotion(rt: Runtime, project: string, from: string, to: string): Promise<void> {
+  for (const status of IN_FLIGHT) {
+    const page = await rt.api.get<Page<PromotionView>>(`/api/v2/projects/${enc(project)}/promotions`, {
+      status,
+      targetEnvironment: to,
+      limit: 100,
+    });
+    const running = page.items.find((p) => p.sourceEnvironment === from);
+    if (running) {
+      throw new CliError(
+        `a promotion ${from} -> ${to} is already in flight (${running.id}, ${running.status}): follow it with ` +
+          `delivery promotion get ${running.id} --wait, or cancel it first`,
+        EXIT.failed,
+      );
+    }
+  }
 }
 
 export function registerPromotions(program: Command): void {
@@ -52,20 +74,36 @@ export function registerPromotions(program: Command): void {
       .option('--tenants <slugs>', 'only these tenants (comma-separated)')
       .option('--services <names>', 'only these services (comma-separated)'),
   ).action(
-    act<WaitFlags & { from: string; to: string; tenants?: string; services?: string }>(async (rt, flags) => {
-      const tenants = list(flags.tenants);
-      const services = list(flags.services);
-      const body: PromotionRequestRequest = {
-        sourceEnvironment: flags.from,
-        targetEnvironment: flags.to,
-        ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
-        ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
-      };
-      const created = await rt.api.post<PromotionView>(`/api/v2/projects/${enc(rt.project())}/promotion/request`, body);
-      if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
-      rt.err.write(`requested promotion ${created.id}\n`);
-      return waitForPromotion(rt, created.id, flags);
-    }),
+    act<WaitFlags & { from: string; to: string; tenants?: string; services?: string; yes?: boolean }>(
+      async (rt, flags) => {
+        const project = rt.project();
+        await refuseSecondPromotion(rt, project, flags.from, flags.to);
+        const target = await rt.api.get<{ production: boolean }>(
+          `/api/v2/projects/${enc(project)}/environments/${enc(flags.to)}`,
+        );
+        if (target.production) {
+          const what = [flags.tenants && `tenants ${flags.tenants}`, flags.services && `services ${flags.services}`];
+          const scope = what.filter(Boolean).join(', ');
+          await confirm(
+            rt,
+            flags.yes,
+            `promote ${flags.from} -> ${flags.to} (a production environment) in ${project}${scope ? `, ${scope}` : ''}`,
+          );
+        }
+        const tenants = list(flags.tenants);
+        const services = list(flags.services);
+        const body: PromotionRequestRequest = {
+          sourceEnvironment: flags.from,
+          targetEnvironment: flags.to,
+          ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
+          ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
+        };
+        const created = await rt.api.post<PromotionView>(`/api/v2/projects/${enc(project)}/promotion/request`, body);
+        if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
+        rt.err.write(`requested promotion ${created.id}\n`);
+        return waitForPromotion(rt, created.id, flags);
+      },
+    ),
   );
 
   const promotion = subcommand(program, 'promotion', 'List, follow and decide promotions');
@@ -102,7 +140,8 @@ export function registerPromotions(program: Command): void {
       .argument('<id>')
       .option('-m, --comment <text>', 'comment (the reason, for cancel)')
       .action(
-        act<{ comment?: string }>(async (rt, flags, [id]) => {
+        act<{ comment?: string; yes?: boolean }>(async (rt, flags, [id]) => {
+          if (verb === 'cancel') await confirm(rt, flags.yes, `cancel promotion ${id!}`);
           const body: ReleaseApproveRequest | { reason?: string } =
             verb === 'approve' ? { comment: flags.comment } : { reason: flags.comment };
           const answer = await rt.api.post<PromotionView>(`/api/v2/promotions/${enc(id!)}/${verb}`, body);

@@ -6,13 +6,14 @@ import type {
   ReleaseRejectRequest,
 } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
+import { confirm } from '../lib/confirm';
 import { act, collect, keyValue, subcommand, waitOptions } from '../lib/command-kit';
 import { enc, tenantId, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
 import { validationRefusal } from '../lib/validation-refusal';
 import { observeRelease, type ReleaseView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
-import { parseDuration, watch } from '../lib/watch';
+import { follow } from '../lib/follow';
 
 type Change = NonNullable<ReleaseCreateRequest['changes']>[number];
 
@@ -62,11 +63,7 @@ export function changesOf(flags: Pick<CreateFlags, 'set' | 'replicas' | 'var'>):
 /** Follows a release until it ends (or the timeout), printing each step. */
 export function waitForRelease(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following release ${id} (Ctrl-C stops following, not the release)\n`);
-  return watch(async () => observeRelease(await rt.api.get<ReleaseView>(`/api/v2/releases/${enc(id)}`)), {
-    timeoutMs: parseDuration(flags.timeout),
-    intervalMs: parseDuration(flags.interval),
-    out: rt.out,
-  });
+  return follow<ReleaseView>(rt, `/api/v2/releases/${enc(id)}`, observeRelease, flags);
 }
 
 const RELEASE_COLUMNS = [
@@ -207,7 +204,8 @@ function decision(parent: Command, verb: string, description: string, body: (fla
     .argument('<id>')
     .option('-m, --comment <text>', 'comment (the reason, for cancel)')
     .action(
-      act<{ comment?: string }>(async (rt, flags, [id]) => {
+      act<{ comment?: string; yes?: boolean }>(async (rt, flags, [id]) => {
+        if (verb === 'cancel') await confirm(rt, flags.yes, `cancel release ${id!}`);
         const answer = await rt.api.post<ReleaseView>(`/api/v2/releases/${enc(id!)}/${verb}`, body(flags));
         printValue(rt.out, rt.output, rt.output === 'table' ? summary(answer) : answer);
       }),

@@ -12,6 +12,8 @@ export const EXIT = {
   differences: 5,
   /** The command was accepted but changed nothing (a bulk update whose every pair is pinned). */
   nothingDone: 6,
+  /** A destructive or production-affecting action was not confirmed: no --yes without a terminal, or answered no. */
+  notConfirmed: 7,
 } as const;
 
 /** A failure with the message the user sees and the process's exit code. */

@@ -20,10 +20,26 @@ export function act<O extends object = Record<string, unknown>>(action: Action<O
       process.exitCode = (await action(rt, options, args)) ?? EXIT.ok;
     } catch (err) {
       if (!(err instanceof CliError)) throw err;
-      rt.err.write(`error: ${err.message}\n`);
+      writeError(rt.err, rt.output, err.message, err.exitCode);
       process.exitCode = err.exitCode;
     }
   };
+}
+
+/**
+ * An error on standard error: `error: <message>` for people; with `-o json` one JSON object
+ * (`{"error": "...", "exitCode": n}`), so a pipeline parsing the output never meets text. Standard output stays empty.
+ */
+export function writeError(err: NodeJS.WritableStream, format: string, message: string, exitCode: number): void {
+  if (format === 'json') err.write(`${JSON.stringify({ error: message, exitCode })}\n`);
+  else err.write(`error: ${message}\n`);
+}
+
+/** `-o json` among raw arguments (before the program parsed them: its own usage errors must be JSON too). */
+export function wantsJson(argv: readonly string[]): boolean {
+  return argv.some(
+    (a, i) => a === '-ojson' || a === '--output=json' || ((a === '-o' || a === '--output') && argv[i + 1] === 'json'),
+  );
 }
 
 /** `delivery <name>` with a description and examples shown by --help. */
@@ -40,6 +56,10 @@ export function globalOptions(program: Command): void {
     .option('--context <name>', 'context to use (env DELIVERY_CONTEXT; default the current one)')
     .option('--token <token>', 'bearer token: project API key or service-account token (env DELIVERY_TOKEN)')
     .option('-p, --project <slug>', 'project (env DELIVERY_PROJECT; default from the context)')
+    .option(
+      '-y, --yes',
+      'confirm a destructive or production-affecting action without asking (required off a terminal)',
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]).default('table'));
 }
 

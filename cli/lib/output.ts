@@ -55,3 +55,16 @@ type Style = Parameters<typeof styleText>[0];
 export function paint(stream: { isTTY?: boolean }, style: Style, text: string, env = process.env): string {
   return stream.isTTY && !env.NO_COLOR ? styleText(style, text) : text;
 }
+
+/**
+ * What a command did that answers nothing (a deletion, a context change): a line on standard error for people; with
+ * `-o json` or `-o yaml`, `value` on standard output, so every subcommand prints one parseable document.
+ */
+export function acknowledge(
+  rt: { out: NodeJS.WritableStream; err: NodeJS.WritableStream; output: OutputFormat },
+  message: string,
+  value: Record<string, unknown>,
+): void {
+  if (rt.output === 'table') rt.err.write(`${message}\n`);
+  else printValue(rt.out, rt.output, value);
+}

@@ -13,6 +13,11 @@ export interface DevServerOptions {
   dbFile: string | null;
   logFile?: string;
   startTimeoutMs?: number;
+  /**
+   * Run in a process group of its own, so a terminal's Ctrl-C (sent to the whole foreground group) reaches only the
+   * platform, which stops the server after its workers (see src/embedded/postgres.ts for why the order matters).
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface DevServer {
@@ -69,7 +74,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   ];
   if (opts.dbFile) fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
   const out = opts.logFile ? fs.openSync(opts.logFile, 'a') : 'ignore';
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', out, out], detached: false });
+  const child = spawn(opts.cliPath, args, {
+    stdio: ['ignore', out, out],
+    detached: opts.ownProcessGroup ?? false,
+  });
   let exitMessage: string | null = null;
   child.on('exit', (code, signal) => {
     exitMessage = `temporal dev server exited (${signal ?? code})${opts.logFile ? `; see ${opts.logFile}` : ''}`;

@@ -88,6 +88,13 @@ export async function deleteApiKey(
   return row ? toKey(row) : null;
 }
 
+/** One key of the organization by id; null once deleted. */
+export async function findKeyById(db: Queryable, organizationId: string, id: string): Promise<ApiKey | null> {
+  const row = (await db('project_api_keys').where({ organization_id: organizationId, id }).first(COLUMNS)) as
+    Row | undefined;
+  return row ? toKey(row) : null;
+}
+
 /** The key a presented value names (by its hash); null for an unknown or deleted key. */
 export async function findKeyByHash(
   db: Queryable,

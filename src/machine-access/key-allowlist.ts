@@ -35,6 +35,8 @@ const entry = (method: HttpMethod, path: string, scopes: readonly KeyScope[]): A
  * test/integration/machine-access/key-scopes.test.ts proves each row and that every row is a real route.
  */
 export const KEY_ALLOWLIST: readonly AllowlistEntry[] = [
+  // Any key may ask what it is: a pipeline's smoke test (issue 50).
+  entry('get', '/api/v2/whoami', IMAGES_READ),
   entry('get', P, READ),
   entry('get', `${P}/files`, READ),
   entry('get', `${P}/files/content`, READ),
@@ -84,6 +86,11 @@ export const KEY_ALLOWLIST: readonly AllowlistEntry[] = [
   entry('put', `${P}/remote`, ADMIN),
   entry('delete', `${P}/remote`, ADMIN),
 ];
+
+/** The allowlist rows the scopes open: what a key may call, for `GET /api/v2/whoami`. */
+export function entriesOpenedBy(scopes: readonly string[]): AllowlistEntry[] {
+  return KEY_ALLOWLIST.filter((e) => e.scopes.some((s) => scopes.includes(s)));
+}
 
 /** One path segment a parameter may take: the slug and name alphabet, never a dot segment or an encoded byte. */
 const PARAM = /^[a-z0-9][a-z0-9-]{0,62}$/;

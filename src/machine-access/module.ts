@@ -6,6 +6,7 @@ import { apiKeyAuthenticator, serviceAccountTokenAuthenticator } from './machine
 import { createServiceAccountService, type ServiceAccountService } from './service-account-service';
 import { apiKeyRoutes } from '../../api/routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from '../../api/routes/machine-access/service-account-routes';
+import { whoamiRoutes } from '../../api/routes/machine-access/whoami-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -21,7 +22,11 @@ declare module '../runtime/service-provider' {
 export const machineAccessModule = {
   name: 'machine-access',
   tables: ['project_api_keys', 'service_account_tokens', 'service_accounts'],
-  routes: (services) => [...apiKeyRoutes(services.apiKeys), ...serviceAccountRoutes(services.serviceAccounts)],
+  routes: (services) => [
+    ...apiKeyRoutes(services.apiKeys),
+    ...serviceAccountRoutes(services.serviceAccounts),
+    ...whoamiRoutes(services.db),
+  ],
   services: {
     apiKeys: provide(['projects', 'plans'], (deps) =>
       createApiKeyService({ ...owned(deps), projects: deps.projects.projects, plans: deps.plans }),

@@ -197,7 +197,7 @@ export async function lockTarget(trx: Tx, row: Pick<ReleaseRow, 'project_id' | '
 }
 
 /** The releases of a target holding it or waiting for it: holders first, then the queue in order. */
-export type LineEntry = Pick<ReleaseRow, 'id' | 'status' | 'queued_at' | 'title'>;
+export type LineEntry = Pick<ReleaseRow, 'id' | 'status' | 'queued_at' | 'title' | 'workflow_id'>;
 
 export async function targetLine(
   db: Queryable,
@@ -207,7 +207,7 @@ export async function targetLine(
     .where({ project_id: row.project_id, tenant_id: row.tenant_id, environment: row.environment })
     .whereIn('status', [...HOLDING_STATUSES, 'Queued'])
     .orderByRaw("CASE WHEN status = 'Queued' THEN 1 ELSE 0 END, queued_at, id")
-    .select('id', 'status', 'queued_at', 'title')) as LineEntry[];
+    .select('id', 'status', 'queued_at', 'title', 'workflow_id')) as LineEntry[];
 }
 
 /** The latest earlier release of the same target that was checked against the manifest policies. */

@@ -245,7 +245,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           environment,
           title: spec.title,
           changes,
-          workflow_id: releaseWorkflowId(id),
+          workflow_id: releaseWorkflowId(id, { project: project.slug, tenant: tenant.slug, environment }),
           created_by: caller.principal.userId,
           created_by_actor: requester.actor,
           idempotency_key: spec.key,

@@ -7,8 +7,16 @@ import type { AuditActor } from '../audit/types';
 import type { BreakGlassGrant, FreezeHit } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
 
-export function releaseWorkflowId(releaseId: string): string {
-  return `release-${releaseId}`;
+/**
+ * `release-<project>-<tenant>-<environment>-<id>` for a new release, readable in the Temporal UI's list (issue 50);
+ * `release-<id>` without the names: releases started before, and the fallback of histories recorded then. The id is
+ * stored in the row (`workflow_id`) and always read from there, never derived again.
+ */
+export function releaseWorkflowId(
+  releaseId: string,
+  where?: { project: string; tenant: string; environment: string },
+): string {
+  return where ? `release-${where.project}-${where.tenant}-${where.environment}-${releaseId}` : `release-${releaseId}`;
 }
 
 export const RELEASE_STATUSES = [

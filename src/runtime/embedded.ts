@@ -61,7 +61,14 @@ export async function resolveDatabase(
     );
   }
   log.debug('starting embedded PostgreSQL', { dataDir: path.join(config.dataDir, 'postgres') });
-  const started = await startEmbeddedPostgres(config.dataDir, config.embeddedPostgresPort, log);
+  // Stopped by us after the platform, not by a terminal's Ctrl-C before it (src/embedded/postgres.ts).
+  const started = await startEmbeddedPostgres(
+    config.dataDir,
+    config.embeddedPostgresPort,
+    log,
+    {},
+    { ownProcessGroup: true },
+  );
   recordProcess(record, started.pid);
   return {
     url: started.url,
@@ -102,6 +109,7 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
     namespace: config.temporal.namespace,
     dbFile,
     logFile: path.join(config.dataDir, 'temporal', 'server.log'),
+    ownProcessGroup: true,
   });
   if (server.process.pid !== undefined) recordProcess(record, server.process.pid);
   return {
@@ -135,9 +143,9 @@ export async function resolveEndpoints(config: Config, log: Logger): Promise<Res
     databaseUrl: database.value.url,
     temporalAddress: server.value.address,
     temporalUiUrl: server.value.uiUrl,
+    // Nothing of ours uses either any more: both stop side by side (the dev server takes about a second).
     stop: async () => {
-      await server.value.stop();
-      await database.value.stop();
+      await Promise.all([server.value.stop(), database.value.stop()]);
     },
   };
 }

@@ -22,6 +22,8 @@ export const SEARCH_ATTRIBUTES = {
   projectId: defineSearchAttributeKey('ProjectId', SearchAttributeType.KEYWORD),
   projectSlug: defineSearchAttributeKey('ProjectSlug', SearchAttributeType.KEYWORD),
   tenantId: defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD),
+  /** The tenant as people name it: ops find a tenant's workflows by slug, not by UUID (issue 50). */
+  tenantSlug: defineSearchAttributeKey('TenantSlug', SearchAttributeType.KEYWORD),
   environment: defineSearchAttributeKey('Environment', SearchAttributeType.KEYWORD),
   releaseId: defineSearchAttributeKey('ReleaseId', SearchAttributeType.KEYWORD),
   resourceStatus: defineSearchAttributeKey('ResourceStatus', SearchAttributeType.KEYWORD),

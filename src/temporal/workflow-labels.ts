@@ -27,6 +27,7 @@ export function labelAttributes(
     [SEARCH_ATTRIBUTES.projectId, labels.projectId],
     [SEARCH_ATTRIBUTES.projectSlug, slugs.project],
     [SEARCH_ATTRIBUTES.tenantId, labels.tenantId],
+    [SEARCH_ATTRIBUTES.tenantSlug, labels.tenantSlug],
     [SEARCH_ATTRIBUTES.environment, labels.environment],
   ];
   return pairs

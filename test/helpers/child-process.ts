@@ -11,15 +11,17 @@ export function spawnScript(
   script: string,
   args: string[],
   env: Record<string, string>,
-  wrapper: string[] = [],
+  options: { ownProcessGroup?: boolean; wrapper?: string[] } = {},
 ): ChildProcess & { output: () => string } {
+  const wrapper = options.wrapper ?? [];
   const command = [...wrapper, process.execPath, '--import', 'tsx', path.join(repoRoot(), script), ...args];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: repoRoot(),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // A wrapper (faketime) forks the process and passes on no signal: stop both with killGroup.
-    detached: wrapper.length > 0,
+    // As a terminal runs a command: its own (foreground) process group, which a Ctrl-C reaches as a whole. A wrapper
+    // (faketime) forks the process and passes on no signal: it too runs in its own group, stopped with killGroup.
+    detached: (options.ownProcessGroup ?? false) || wrapper.length > 0,
   });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));

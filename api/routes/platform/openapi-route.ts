@@ -64,7 +64,7 @@ export function buildOpenApi(
   Object.assign(components, responseComponents(responses, Object.keys(components)));
   return {
     openapi: '3.1.0',
-    info: { title: 'Delivery Platform API', version },
+    info: { title: 'Delivery Platform API', version, description: HOW_TO_AUTHENTICATE },
     paths,
     components: {
       schemas: components,
@@ -72,6 +72,21 @@ export function buildOpenApi(
     },
   };
 }
+
+/** Shown at the top of /api/docs: where a token comes from, before anyone presses "Authorize" (issue 50). */
+const HOW_TO_AUTHENTICATE = [
+  'Every route but the public ones needs `Authorization: Bearer <token>` (the **Authorize** button).',
+  '',
+  'Getting a token:',
+  '- **A person**: `POST /api/v1/auth/login` with `{"email": "...", "password": "..."}` answers `accessToken`',
+  '  (15 minutes; `POST /api/v1/auth/refresh` renews it with the refresh cookie). With MFA on, it answers',
+  '  `mfaRequired` and an `mfaToken` instead: send the code to `POST /api/v1/auth/mfa/verify` for the `accessToken`.',
+  '- **A pipeline**: a project API key (`svc_...`, `POST /api/v2/projects/{slug}/api-keys`, shown once; only the',
+  '  allowlisted paths of docs/machine-access.md accept it) or a service-account token (`svcacct_...`,',
+  '  `POST /api/v2/iam/service-accounts/{id}/tokens`).',
+  '',
+  '`GET /api/v2/whoami` tells what a token is: user, key or service account, its organization, project and scopes.',
+].join('\n');
 
 /**
  * Each request schema as a component. Its own definitions (`$defs`) become components of their own

@@ -184,6 +184,7 @@ describe('delivery CLI', () => {
   it('follows a Blocked promotion until --timeout and exits 3 naming the causes', async () => {
     const promote = await cli.run([
       'promote',
+      '--yes',
       '--from',
       'dev',
       '--to',
@@ -238,6 +239,44 @@ describe('delivery CLI', () => {
     expect(refused.code).toBe(4);
   }, 60_000);
 
+  it('runs a smoke test with a project API key: whoami names the key, its project and scopes; approvals lists its project', async () => {
+    const owner = org.members.owner!.token;
+    const key = await api.http.post<{ id: string; key: string }>('/api/v2/projects/shop/api-keys', {
+      token: owner,
+      body: { name: 'smoke', scopes: ['read'] },
+    });
+    const env = { DELIVERY_TOKEN: key.body.key, DELIVERY_CONFIG_DIR: path.join(cli.configDir, 'ci-empty') };
+    const who = await cli.run(['whoami', '-o', 'json'], { env });
+    expect([who.code, who.stderr]).toEqual([0, '']);
+    const view = JSON.parse(who.stdout) as { paths: { method: string; path: string }[] };
+    expect(view).toMatchObject({
+      kind: 'api_key',
+      credential: { id: key.body.id, name: 'smoke' },
+      organization: { slug: org.org.slug },
+      project: { slug: 'shop' },
+      role: 'viewer',
+      scopes: ['read'],
+    });
+    expect(view.paths).toContainEqual({ method: 'GET', path: '/api/v2/projects/{slug}/releases' });
+    expect(view.paths).not.toContainEqual({ method: 'POST', path: '/api/v2/projects/{slug}/releases' });
+    const table = await cli.run(['whoami'], { env });
+    expect(table.stdout).toMatch(/kind:\s+project API key/);
+    expect(table.stdout).toMatch(/project:\s+shop/);
+
+    // A release waiting for the prod gate: the key (no approver itself) sees what waits in its project.
+    const pending = await api.create(org.members.member!.token, 'shop', {
+      environment: 'prod',
+      tenantId: tenants.acme,
+      title: 'web 3.1.0',
+      changes: [{ workload: 'web', tag: '3.1.0' }],
+    });
+    expect(pending.status).toBe(201);
+    await api.status(owner, pending.body.id, 'PendingApproval', 30_000);
+    const approvals = await cli.run(['approvals', '-o', 'json'], { env });
+    expect([approvals.code, approvals.stderr]).toEqual([0, '']);
+    expect(JSON.stringify(JSON.parse(approvals.stdout))).toContain(pending.body.id);
+  }, 90_000);
+
   it('tells a pipeline apart: compare --exit-code exits 5 on differences, a bulk update that commits nothing exits 6', async () => {
     const owner = org.members.owner!.token;
     const key = await api.http.post<{ key: string }>('/api/v2/projects/shop/api-keys', {
@@ -246,9 +285,12 @@ describe('delivery CLI', () => {
     });
     const env = { DELIVERY_TOKEN: key.body.key, DELIVERY_CONFIG_DIR: path.join(cli.configDir, 'ci-empty') };
     const bulk = (tag: string) =>
-      cli.run(['bulk-update', '-p', 'shop', '--workload', 'web', '--pairs', 'acme:dev', '--tag', tag, '-o', 'json'], {
-        env,
-      });
+      cli.run(
+        ['bulk-update', '-p', 'shop', '--workload', 'web', '--pairs', 'acme:dev', '--tag', tag, '-o', 'json', '--yes'],
+        {
+          env,
+        },
+      );
     const updated = await bulk('7.7.7');
     expect([updated.code, updated.stderr]).toEqual([0, '']);
     expect((JSON.parse(updated.stdout) as { commit: string }).commit).toMatch(/^[0-9a-f]{40}$/);
@@ -275,6 +317,107 @@ describe('delivery CLI', () => {
       message: 'every pair is pinned: nothing committed',
     });
   });
+
+  it('asks before destructive or production actions: off a terminal without --yes it refuses (exit 7), doing nothing', async () => {
+    const owner = org.members.owner!.token;
+    const prod = await api.http.patch('/api/v2/org/environments/prod', { token: owner, body: { production: true } });
+    expect(prod.status).toBe(200);
+    // The Blocked promotion an earlier test left would be refused as in flight before anything is asked.
+    const blocked = await api.http.get<{ items: { id: string }[] }>('/api/v2/projects/shop/promotions?status=Blocked', {
+      token: owner,
+    });
+    for (const p of blocked.body.items) {
+      expect((await api.http.post(`/api/v2/promotions/${p.id}/cancel`, { token: owner, body: {} })).status).toBe(200);
+    }
+    const refusals: [string[], string][] = [
+      [['rollback', '--tenant', 'acme', '--env', 'prod', '--reason', 'bad config'], 'roll back acme/prod (bad config)'],
+      [['bulk-update', '--workload', 'web', '--pairs', 'acme:prod', '--tag', '9.9.9'], 'set web to 9.9.9 on acme:prod'],
+      [['promote', '--from', 'dev', '--to', 'prod'], 'promote dev -> prod (a production environment) in shop'],
+      [['break-glass', 'open', '--justification', 'INC-1', '--minutes', '5'], 'open a break-glass session for 5 min'],
+      [['release', 'cancel', '00000000-0000-4000-8000-000000000000'], 'cancel release 00000000-'],
+      [['promotion', 'cancel', '00000000-0000-4000-8000-000000000000'], 'cancel promotion 00000000-'],
+    ];
+    const before = await api.http.get<{ items: unknown[] }>('/api/v2/projects/shop/releases', { token: owner });
+    for (const [args, action] of refusals) {
+      const res = await cli.run([...args, '-p', 'shop'], { env: { DELIVERY_TOKEN: owner } });
+      expect([args.join(' '), res.code, res.stdout]).toEqual([args.join(' '), 7, '']);
+      expect(res.stderr).toContain(action);
+      expect(res.stderr).toContain('needs a confirmation: pass --yes (standard input is not a terminal');
+    }
+    const after = await api.http.get<{ items: unknown[] }>('/api/v2/projects/shop/releases', { token: owner });
+    expect(after.body.items.length).toBe(before.body.items.length);
+    const sessions = await api.http.get<{ items: unknown[] }>('/api/v2/break-glass', { token: owner });
+    expect(sessions.body.items).toEqual([]);
+
+    // With --yes it goes ahead; a second identical promotion while the first is in flight is refused.
+    const dev = await cli.run(
+      ['bulk-update', '-p', 'shop', '--workload', 'web', '--pairs', 'acme:dev', '--tag', '4.4.4', '--yes'],
+      { env: { DELIVERY_TOKEN: owner } },
+    );
+    // 6 in a full run: an earlier test pinned acme/dev, which then already differs from prod.
+    expect([0, 6]).toContain(dev.code);
+    const first = await cli.run(['promote', '-p', 'shop', '--from', 'dev', '--to', 'prod', '--yes', '-o', 'json'], {
+      env: { DELIVERY_TOKEN: owner },
+    });
+    expect([0, 1]).toContain(first.code);
+    const second = await cli.run(['promote', '-p', 'shop', '--from', 'dev', '--to', 'prod', '--yes'], {
+      env: { DELIVERY_TOKEN: owner },
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/error: a promotion dev -> prod is already in flight \([0-9a-f-]{36}, \w+\)/);
+  }, 90_000);
+
+  it('-o json: every answer is one JSON document on stdout, every error one JSON object on stderr', async () => {
+    const owner = org.members.owner!.token;
+    const env = { DELIVERY_TOKEN: owner };
+    const parse = (text: string) => JSON.parse(text) as Record<string, unknown>;
+    for (const args of [
+      ['whoami'],
+      ['context', 'list'],
+      ['context', 'set', '--project', 'shop'],
+      ['release', 'list', '-p', 'shop'],
+      ['promotion', 'list', '-p', 'shop'],
+      ['status', '-p', 'shop'],
+      ['freeze', 'list'],
+      ['break-glass', 'list'],
+      ['key', 'list', '-p', 'shop'],
+    ]) {
+      const res = await cli.run([...args, '-o', 'json'], { env });
+      expect([args.join(' '), res.code]).toEqual([args.join(' '), 0]);
+      expect(() => parse(res.stdout)).not.toThrow();
+    }
+    const usage = await cli.run(['release', 'create', '--env', 'prod', '-o', 'json'], { env });
+    expect([usage.code, usage.stdout]).toEqual([2, '']);
+    expect(parse(usage.stderr)).toEqual({ error: expect.stringContaining('--tenant'), exitCode: 2 });
+    const unknownOption = await cli.run(['release', 'list', '--nope', '-o', 'json'], { env });
+    expect([unknownOption.code, parse(unknownOption.stderr)]).toEqual([
+      2,
+      { error: expect.stringContaining("unknown option '--nope'"), exitCode: 2 },
+    ]);
+    const missing = await cli.run(['release', 'get', '00000000-0000-4000-8000-000000000000', '-o', 'json'], { env });
+    expect([missing.code, missing.stdout, parse(missing.stderr)]).toEqual([
+      1,
+      '',
+      { error: expect.stringContaining('(HTTP 404)'), exitCode: 1 },
+    ]);
+    // Following with -o json: the steps go to stderr, never into the JSON; a timeout ends stderr with its object.
+    const followed = await cli.run(
+      ['release', 'create', '-p', 'shop', '--env', 'dev', '--tenant', 'acme', '--set', 'web=5.5.5', '--wait'].concat([
+        '--timeout',
+        '2s',
+        '--interval',
+        '200ms',
+        '-o',
+        'json',
+      ]),
+      { env },
+    );
+    expect([followed.code, followed.stdout]).toEqual([3, '']);
+    expect(parse(followed.stderr.trim().split('\n').at(-1)!)).toEqual({
+      error: expect.stringContaining('timed out after 2s'),
+      exitCode: 3,
+    });
+  }, 90_000);
 
   it('shows the validation result of a release its validation blocks (422, nothing created), and exits 1', async () => {
     await makeProject(platform, org.members.owner!.token, 'broken', ['acme'], {

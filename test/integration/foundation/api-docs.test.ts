@@ -7,6 +7,8 @@ import { loadResponseSchemas } from '../../../src/http/response-schemas';
 import { launchChromium } from '../../helpers/browser';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { makeOrg } from '../../helpers/fixtures';
+import { makeProject } from '../gitops/gitops-harness';
 
 /**
  * Issue 32: the API reference served at /api/docs, with a request and a response example on every route, taken from
@@ -31,6 +33,7 @@ interface Operation {
   responses: Record<string, { content?: { 'application/json': Media } }>;
 }
 interface Document {
+  info: { description?: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
@@ -38,6 +41,18 @@ interface Document {
 const schemaId = (media: Media) => (media.schema.$ref ?? '').replace('#/components/schemas/', '');
 
 describe('the OpenAPI document', () => {
+  it('says how to get a token: the login route, MFA, project API keys and service-account tokens', async () => {
+    const doc = (await http.get<Document>('/api/openapi.json')).body;
+    const text = doc.info.description ?? '';
+    for (const route of ['/api/v1/auth/login', '/api/v1/auth/mfa/verify', '/api/v2/projects/{slug}/api-keys']) {
+      expect([route, text.includes(route)]).toEqual([route, true]);
+      // Each named route is real (all three are POSTs).
+      expect([route, doc.paths[route]?.post]).toEqual([route, expect.anything()]);
+    }
+    expect(text).toContain('svc_');
+    expect(text).toContain('svcacct_');
+  });
+
   it('has request examples that pass the request schemas and an error example on every route', async () => {
     const doc = (await http.get<Document>('/api/openapi.json')).body;
     const errorSchema = new Ajv().compile(doc.components.schemas.Error!);
@@ -86,6 +101,44 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(examples).toBeGreaterThan(200);
+  });
+});
+
+/** The routes a first "Try it out" reaches for: previews that change nothing, and the comparison. */
+const MAIN_ROUTES = [
+  'post /api/v2/projects/{slug}/releases/preview',
+  'post /api/v2/projects/{slug}/bulk-update/preview',
+  'post /api/v2/tenants/{tenant}/envs/{env}/rollback/preview',
+  'get /api/v2/projects/{slug}/compare',
+  'get /api/v2/projects/{slug}/releases',
+  'get /api/v2/projects/{slug}/environments/{environment}',
+];
+
+describe('the generated examples', () => {
+  it('are accepted by the server on the main routes, against the walk-through names (project shop, tenant acme)', async () => {
+    const doc = (await http.get<Document>('/api/openapi.json')).body;
+    const org = await makeOrg(platform, ['owner']);
+    const token = org.members.owner!.token;
+    await makeProject(platform, token, 'shop', ['acme']);
+    for (const name of MAIN_ROUTES) {
+      const [method, template] = name.split(' ') as [string, string];
+      const op = doc.paths[template]?.[method];
+      expect([name, op]).toEqual([name, expect.anything()]);
+      let url = template;
+      const query = new URLSearchParams();
+      for (const p of op!.parameters) {
+        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
+        else query.set(p.name, String(p.example));
+      }
+      const body = op!.requestBody?.content['application/json'].example;
+      const res = await http.request(method.toUpperCase(), `${url}${query.size ? `?${query}` : ''}`, { token, body });
+      // Before: the release preview's example named environment "web" (no such environment) and slug "string".
+      // No schema refusal, and every name in it exists (a random release id may still be refused for what it is).
+      const where = `${name}: ${res.status} ${res.text.slice(0, 200)}`;
+      const schemaRefusal = res.status === 400 && /"error":"(invalid request|malformed)/.test(res.text);
+      expect([where, schemaRefusal || res.status === 404]).toEqual([where, false]);
+      if (name.includes('/preview') && !name.includes('rollback')) expect([where, res.status]).toEqual([where, 200]);
+    }
   });
 });
 

@@ -260,8 +260,10 @@ describe('role matrix over HTTP', () => {
           continue;
         }
         if (access.kind === 'authenticated') {
-          if (who === 'service-account') expectStatus(route, who, res, 403, 'a user session is required');
-          else expectAuthorized(route, who, res);
+          // `machines`: a credential's view of itself (GET /api/v2/whoami) answers machine credentials too.
+          if (who === 'service-account' && !access.machines) {
+            expectStatus(route, who, res, 403, 'a user session is required');
+          } else expectAuthorized(route, who, res);
           continue;
         }
         if (who === 'none' || who === 'operator') {

@@ -159,9 +159,9 @@ describe('a release of a project that auto-deploys', () => {
       for await (const wf of platform.services.temporal.workflow.list({ query })) ids.push(wf.workflowId);
       return ids.length > 0 ? ids : null;
     });
-    expect(found).toEqual([`release-${created.body.id}`]);
+    expect(found).toEqual([`release-shop-acme-dev-${created.body.id}`]);
     expect(syncing.links.workflow).toBe(
-      `http://temporal-ui.example.test:8233/namespaces/default/workflows/release-${created.body.id}`,
+      `http://temporal-ui.example.test:8233/namespaces/default/workflows/release-shop-acme-dev-${created.body.id}`,
     );
   });
 

@@ -61,11 +61,9 @@ it('is not ready while the bucket does not answer, naming it', async () => {
 
 it('is not ready with a clock 7 minutes behind PostgreSQL (a process under faketime), naming the skew', async () => {
   const port = await freePort();
-  const child = spawnScript('scripts/serve.ts', ['api'], deploymentEnv(platform, { PORT: String(port) }), [
-    'faketime',
-    '-f',
-    '-7m',
-  ]);
+  const child = spawnScript('scripts/serve.ts', ['api'], deploymentEnv(platform, { PORT: String(port) }), {
+    wrapper: ['faketime', '-f', '-7m'],
+  });
   try {
     const url = `http://127.0.0.1:${port}`;
     await eventually(

@@ -84,7 +84,8 @@ it('shows a release with its summary, its current details and its slugs in the T
   started.push(syncing.workflowId);
   // The release's API page names its workflow and links to it in the Temporal UI.
   expect([syncing.workflowId, syncing.links]).toEqual([
-    `release-${created.body.id}`,
+    // Readable in the list: project, tenant, environment, then the unique part (issue 50).
+    `release-shop-acme-dev-${created.body.id}`,
     { workflow: uiLink(syncing.workflowId), history: `/api/v2/releases/${created.body.id}/history` },
   ]);
   const handle = p.platform.services.temporal.workflow.getHandle(syncing.workflowId);
@@ -94,7 +95,8 @@ it('shows a release with its summary, its current details and its slugs in the T
     details: `waiting for the sync report of commit ${syncing.commitSha!.slice(0, 12)}`,
   });
 
-  const query = `OrganizationSlug = '${slug}' AND ProjectSlug = 'shop' AND WorkflowType = 'releaseWorkflow'`;
+  // The tenant is found by its slug, not only by its UUID.
+  const query = `OrganizationSlug = '${slug}' AND ProjectSlug = 'shop' AND TenantSlug = 'acme' AND WorkflowType = 'releaseWorkflow'`;
   expect(await listed(query, [syncing.workflowId])).toEqual([syncing.workflowId]);
 
   const cli = locateTemporalCli(
