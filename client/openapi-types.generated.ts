@@ -3914,6 +3914,8 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example 649be38c-483f-4129-b9e3-df4142863b73 */
+          breakGlassSessionId?: string;
           /** @example deployment */
           category?:
             | 'deployment'
@@ -6055,6 +6057,8 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example 649be38c-483f-4129-b9e3-df4142863b73 */
+          breakGlassSessionId?: string;
           /** @example deployment */
           category?:
             | 'deployment'
@@ -12709,6 +12713,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "files": [
@@ -14730,6 +14735,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -14895,6 +14901,7 @@ export interface paths {
              *             "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *             "justification": "string",
              *             "userId": "string",
+             *             "actor": "string",
              *             "endsAt": "2019-08-24T14:15:22Z"
              *           },
              *           "causes": [
@@ -15190,7 +15197,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -15263,7 +15284,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -15344,7 +15367,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -15417,7 +15454,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -15557,6 +15596,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
@@ -18115,6 +18155,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18299,6 +18340,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18481,6 +18523,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18744,7 +18787,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -18817,7 +18874,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -18953,7 +19012,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19026,7 +19099,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19160,7 +19235,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19233,7 +19322,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19358,7 +19449,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19431,7 +19536,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19660,7 +19767,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19733,7 +19854,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -20608,7 +20731,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -20681,7 +20818,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -21155,6 +21294,8 @@ export interface components {
       }[];
     };
     approval: {
+      /** @description The break-glass session that let the release through without the required approvals */
+      bypassedBy: components['schemas']['break-glass-grant'] | null;
       decisions: components['schemas']['decision'][];
       received: number;
       required: components['schemas']['approval-requirement'][];
@@ -21277,6 +21418,11 @@ export interface components {
       actor?: string;
       /** @enum {string} */
       actorType?: 'user' | 'service_account' | 'system';
+      /**
+       * Format: uuid
+       * @description A break-glass session: its opening and closing and every action taken under it (entries carrying its id)
+       */
+      breakGlassSessionId?: string;
       /**
        * @description Audit category (src/audit/types.ts AUDIT_CATEGORIES), e.g. deployment or authentication
        * @enum {string}
@@ -21479,6 +21625,8 @@ export interface components {
     };
     /** @description The break-glass session that lets this through */
     'break-glass-grant': {
+      /** @description Who opened the session (absent in grants recorded before it was kept) */
+      actor?: string;
       /** Format: date-time */
       endsAt: string | null;
       justification: string;
@@ -23917,6 +24065,7 @@ export interface components {
     };
     release: {
       approvals: components['schemas']['approval'];
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       changes: components['schemas']['change'][];
       commitSha: string | null;
       /** Format: date-time */
@@ -23943,8 +24092,13 @@ export interface components {
       rollbackOf: string | null;
       status: string;
       statusReason: null | string;
+      /** @description While Deploying or Syncing: the controller's latest report at the release's commit (or a later one), never an older revision's; once decided, the verdict */
       sync: {
         health: string | null;
+        /** Format: date-time */
+        reportedAt: string | null;
+        /** @description The Application (service) of the latest report while the release waits for the controller */
+        service: string | null;
         status: string | null;
       };
       tenant: string;

@@ -10,7 +10,7 @@ import { act, collect, keyValue, subcommand, waitOptions } from '../lib/command-
 import { enc, tenantId, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
 import { validationRefusal } from '../lib/validation-refusal';
-import { observeRelease, type ReleaseView } from '../lib/release-progress';
+import { approvalsText, breakGlassText, observeRelease, syncText, type ReleaseView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
 import { parseDuration, watch } from '../lib/watch';
 
@@ -229,5 +229,8 @@ function summary(r: ReleaseView) {
     status: r.status,
     reason: r.statusReason,
     commit: r.commitSha,
+    approvals: approvalsText(r),
+    ...(r.breakGlass && !r.approvals?.bypassedBy ? { 'break-glass': breakGlassText(r.breakGlass) } : {}),
+    sync: syncText(r),
   };
 }
