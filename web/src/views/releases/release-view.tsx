@@ -18,10 +18,7 @@ const LIVE_MS = 1000;
 
 function ReleaseActions({ release }: { release: Release }) {
   const path = { params: { path: { id: release.id } } };
-  const action = useAction([['release', release.id]]);
-  const { setError } = action;
-  // A refusal answers the state it was made in: once the release moves on, it no longer applies.
-  useEffect(() => setError(null), [release.status, setError]);
+  const action = useAction([['release', release.id]], release.status);
   if (FINAL_STATUSES.has(release.status)) return null;
   return (
     <section aria-labelledby="actions" className="actions">
