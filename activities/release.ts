@@ -37,6 +37,7 @@ import {
   breakGlassDetails,
   freezesClearAt,
   frozenMessage,
+  type BreakGlassGrant,
   type GovernanceGate,
 } from '../src/governance/governance-verdict';
 import { workflowActor } from '../src/temporal/workflow-rows';
@@ -163,6 +164,32 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       syncStatus: report.syncStatus,
       healthStatus: report.healthStatus,
       message: report.message ?? null,
+    });
+  }
+
+  /**
+   * The break-glass session a release runs under, on its row (its page names it) with a `release.break_glass.apply`
+   * entry naming the approval policies it bypasses: once, for the first session that covered it.
+   */
+  async function noteBreakGlass(
+    trx: Tx,
+    row: ReleaseRow,
+    workflowId: string,
+    grant: BreakGlassGrant,
+    policies: { name: string; requiredApprovals: number }[],
+  ) {
+    if (row.break_glass) return;
+    await updateRelease(trx, row.id, { break_glass: grant });
+    const bypassed = policies.map((p) => ({ name: p.name, requiredApprovals: p.requiredApprovals }));
+    const actor = {
+      userId: grant.userId,
+      actorType: 'user' as const,
+      actor: grant.actor ?? grant.userId,
+      requestId: null,
+    };
+    await record(trx, row, workflowId, actor, 'release.break_glass.apply', {
+      bypassedApprovalPolicies: bypassed,
+      ...breakGlassDetails(grant),
     });
   }
 
@@ -295,6 +322,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
         }
         // Break-glass bypasses approval waits (the commit's audit entry then carries the session).
         const { breakGlass } = await gateOf(trx, row);
+        if (breakGlass) await noteBreakGlass(trx, row, input.workflowId, breakGlass, approvalPolicies);
         return {
           blocked: blockReason !== null,
           blockReason,

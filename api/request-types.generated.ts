@@ -117,6 +117,10 @@ export interface AuditLogsQueryRequest {
   projectId?: string;
   status?: 'success' | 'failure' | 'blocked';
   /**
+   * A break-glass session: its opening and closing and every action taken under it (entries carrying its id)
+   */
+  breakGlassSessionId?: string;
+  /**
    * nextCursor of the previous page
    */
   cursor?: string;

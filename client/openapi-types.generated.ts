@@ -3914,6 +3914,8 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example 649be38c-483f-4129-b9e3-df4142863b73 */
+          breakGlassSessionId?: string;
           /** @example deployment */
           category?:
             | 'deployment'
@@ -6055,6 +6057,8 @@ export interface paths {
           actor?: string;
           /** @example user */
           actorType?: 'user' | 'service_account' | 'system';
+          /** @example 649be38c-483f-4129-b9e3-df4142863b73 */
+          breakGlassSessionId?: string;
           /** @example deployment */
           category?:
             | 'deployment'
@@ -12712,6 +12716,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "files": [
@@ -14735,6 +14740,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -14916,6 +14922,7 @@ export interface paths {
              *             "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *             "justification": "string",
              *             "userId": "string",
+             *             "actor": "string",
              *             "endsAt": "2019-08-24T14:15:22Z"
              *           },
              *           "causes": [
@@ -15227,7 +15234,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -15300,7 +15321,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -15381,7 +15404,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -15454,7 +15491,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -15594,6 +15633,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
@@ -18161,6 +18201,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18361,6 +18402,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18559,6 +18601,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "causes": [
@@ -18838,7 +18881,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -18911,7 +18968,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19047,7 +19106,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19120,7 +19193,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19254,7 +19329,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19327,7 +19416,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19452,7 +19543,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19525,7 +19630,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -19754,7 +19861,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -19827,7 +19948,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -20702,7 +20825,21 @@ export interface paths {
              *             "policyId": "2f5573e6-5ba4-48f2-a75d-df99c936463b",
              *             "requiredApprovals": 0
              *           }
-             *         ]
+             *         ],
+             *         "bypassedBy": {
+             *           "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *           "justification": "string",
+             *           "userId": "string",
+             *           "actor": "string",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       },
+             *       "breakGlass": {
+             *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
+             *         "justification": "string",
+             *         "userId": "string",
+             *         "actor": "string",
+             *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
              *         {
@@ -20775,7 +20912,9 @@ export interface paths {
              *       "statusReason": null,
              *       "sync": {
              *         "health": "string",
-             *         "status": "string"
+             *         "status": "string",
+             *         "service": "string",
+             *         "reportedAt": "2019-08-24T14:15:22Z"
              *       },
              *       "tenant": "string",
              *       "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0",
@@ -20905,6 +21044,7 @@ export interface paths {
              *         "sessionId": "f6567dd8-e069-418e-8893-7d22fcf12459",
              *         "justification": "string",
              *         "userId": "string",
+             *         "actor": "string",
              *         "endsAt": "2019-08-24T14:15:22Z"
              *       },
              *       "changes": [
@@ -21379,6 +21519,8 @@ export interface components {
       }[];
     };
     approval: {
+      /** @description The break-glass session that let the release through without the required approvals */
+      bypassedBy: components['schemas']['break-glass-grant'] | null;
       decisions: components['schemas']['decision'][];
       received: number;
       required: components['schemas']['approval-requirement'][];
@@ -21501,6 +21643,11 @@ export interface components {
       actor?: string;
       /** @enum {string} */
       actorType?: 'user' | 'service_account' | 'system';
+      /**
+       * Format: uuid
+       * @description A break-glass session: its opening and closing and every action taken under it (entries carrying its id)
+       */
+      breakGlassSessionId?: string;
       /**
        * @description Audit category (src/audit/types.ts AUDIT_CATEGORIES), e.g. deployment or authentication
        * @enum {string}
@@ -21703,6 +21850,8 @@ export interface components {
     };
     /** @description The break-glass session that lets this through */
     'break-glass-grant': {
+      /** @description Who opened the session (absent in grants recorded before it was kept) */
+      actor?: string;
       /** Format: date-time */
       endsAt: string | null;
       justification: string;
@@ -24225,6 +24374,7 @@ export interface components {
     };
     release: {
       approvals: components['schemas']['approval'];
+      breakGlass: components['schemas']['break-glass-grant'] | null;
       changes: components['schemas']['change'][];
       commitSha: string | null;
       /** Format: date-time */
@@ -24251,8 +24401,13 @@ export interface components {
       rollbackOf: string | null;
       status: string;
       statusReason: null | string;
+      /** @description While Deploying or Syncing: the controller's latest report at the release's commit (or a later one), never an older revision's; once decided, the verdict */
       sync: {
         health: string | null;
+        /** Format: date-time */
+        reportedAt: string | null;
+        /** @description The Application (service) of the latest report while the release waits for the controller */
+        service: string | null;
         status: string | null;
       };
       tenant: string;

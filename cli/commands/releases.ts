@@ -11,7 +11,7 @@ import { act, collect, keyValue, subcommand, waitOptions } from '../lib/command-
 import { enc, tenantId, type Page } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
 import { validationRefusal } from '../lib/validation-refusal';
-import { observeRelease, type ReleaseView } from '../lib/release-progress';
+import { approvalsText, breakGlassText, observeRelease, syncText, type ReleaseView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
 import { follow } from '../lib/follow';
 
@@ -227,5 +227,8 @@ function summary(r: ReleaseView) {
     status: r.status,
     reason: r.statusReason,
     commit: r.commitSha,
+    approvals: approvalsText(r),
+    ...(r.breakGlass && !r.approvals?.bypassedBy ? { 'break-glass': breakGlassText(r.breakGlass) } : {}),
+    sync: syncText(r),
   };
 }

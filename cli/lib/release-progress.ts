@@ -14,7 +14,40 @@ export interface ReleaseView {
   sync: { status: string | null; health: string | null };
   /** The Applications the commit changed that the controller has not yet reported Synced and Healthy. */
   waitingFor?: AwaitedApplication[];
-  approvals?: { required: { name: string; requiredApprovals: number }[]; received: number };
+  approvals?: {
+    required: { name: string; requiredApprovals: number }[];
+    received: number;
+    bypassedBy?: BreakGlassGrant | null;
+  };
+  breakGlass?: BreakGlassGrant | null;
+}
+
+export interface BreakGlassGrant {
+  sessionId: string;
+  justification: string;
+  userId: string;
+  actor?: string;
+}
+
+/** `break-glass session <id> (ops@example.com: incident 42)` */
+export function breakGlassText(g: BreakGlassGrant): string {
+  return `break-glass session ${g.sessionId} (${g.actor ?? g.userId}: ${g.justification})`;
+}
+
+/** The approvals in words: received of required per policy, or the break-glass session that bypassed them. */
+export function approvalsText(r: ReleaseView): string {
+  const a = r.approvals;
+  if (!a) return '';
+  if (a.bypassedBy) return `bypassed by ${breakGlassText(a.bypassedBy)}`;
+  if (a.required.length === 0) return 'none required';
+  const policies = a.required.map((p) => `policy ${p.name} requires ${p.requiredApprovals}`).join(', ');
+  return `${a.received} received (${policies})`;
+}
+
+/** The controller's latest word on the release's commit (never an older revision's), or that none came yet. */
+export function syncText(r: ReleaseView): string {
+  if (!r.sync.status && !r.sync.health) return r.commitSha ? 'no report for this commit yet' : 'not committed';
+  return `${r.sync.status ?? '?'}/${r.sync.health ?? '?'}`;
 }
 
 export interface AwaitedApplication {
@@ -61,6 +94,7 @@ function waitText(r: ReleaseView): string {
     case 'Validating':
       return 'validating the rendered manifests';
     case 'PendingApproval': {
+      if (r.approvals?.bypassedBy) return `approvals bypassed by ${breakGlassText(r.approvals.bypassedBy)}`;
       const needed = r.approvals?.required.reduce((n, p) => Math.max(n, p.requiredApprovals), 0) ?? 0;
       const names = r.approvals?.required.map((p) => p.name).join(', ');
       const received = r.approvals?.received ?? 0;

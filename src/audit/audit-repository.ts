@@ -184,6 +184,9 @@ export function decodeCursor(cursor: string): string | null {
   return seq !== undefined && BigInt(seq) <= BIGINT_MAX ? seq : null;
 }
 
+/** The break-glass session an entry was made under (indexed: audit_log_break_glass_session). */
+const SESSION_ID = "(details->'breakGlass'->>'sessionId')";
+
 /** Newest first; the cursor is the last seq seen, so pages stay stable while new entries arrive. */
 export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: string | null): Promise<AuditPage> {
   const query = db('audit_log')
@@ -207,7 +210,19 @@ export async function queryEntries(db: Queryable, q: AuditQuery, afterSeq: strin
       void b.whereIn('category', categories);
       if (categories.includes('promotion'))
         void b.orWhere((old) => void old.where({ category: 'deployment', resource_type: 'promotion' }));
+      // What was done under a break-glass session keeps its own category (a release is a deployment) and carries the
+      // session in its details: the break-glass category shows it beside the session's opening and closing.
+      if (categories.includes('break_glass')) void b.orWhereRaw(`${SESSION_ID} IS NOT NULL`);
     });
+  }
+  if (q.breakGlassSessionId) {
+    const id = q.breakGlassSessionId;
+    void query.where(
+      (b) =>
+        void b
+          .whereRaw(`${SESSION_ID} = ?`, [id])
+          .orWhere((own) => void own.where({ resource_type: 'break_glass_session', resource_id: id })),
+    );
   }
   // The actor as recorded, or, for a user id, every entry that user made: never "no user id" for any other text.
   const actor = q.actor;
@@ -301,7 +316,7 @@ export async function breakGlassSessionEntries(
 ): Promise<AuditEntry[]> {
   const rows = (await db('audit_log')
     .where({ organization_id: organizationId })
-    .whereRaw("details->'breakGlass'->>'sessionId' = ?", [sessionId])
+    .whereRaw(`${SESSION_ID} = ?`, [sessionId])
     .orderBy('seq')
     .limit(limit)
     .select(COLUMNS)) as AuditRow[];

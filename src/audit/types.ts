@@ -86,6 +86,8 @@ export interface AuditQuery {
   resourceId?: string;
   projectId?: string;
   status?: AuditStatus;
+  /** Entries about one break-glass session or made under it (their details carry its id). */
+  breakGlassSessionId?: string;
   cursor?: string;
   limit: number;
 }

@@ -19,13 +19,18 @@ export interface AwaitedApplication {
   reportedAt: string | null;
 }
 
-export type AwaitVerdict =
+export type AwaitVerdict = (
   | { outcome: 'Healthy'; waiting: [] }
   | { outcome: 'Failed'; waiting: AwaitedApplication[]; syncStatus: string; healthStatus: string; message: string }
-  | { outcome: 'Waiting'; waiting: AwaitedApplication[] };
+  | { outcome: 'Waiting'; waiting: AwaitedApplication[] }
+) & {
+  /** The controller's latest report at the awaited revision (or a later one) of an awaited Application, if any. */
+  latest: AwaitedApplication | null;
+};
 
 const FAILING_HEALTH = ['Degraded', 'Missing'];
 
+/** An awaited Application as the controller last reported it at the awaited revision (nulls: not reported yet). */
 const awaited = (service: string, row: DeployedTargetRow | undefined): AwaitedApplication => ({
   service,
   syncStatus: row?.sync_status ?? null,
@@ -61,20 +66,30 @@ export async function awaitedVerdict(
       ? row.live_revision === t.revision
       : positionNumber(row.live_position) !== null && (positionNumber(row.live_position) as number) >= position);
   const waiting: AwaitedApplication[] = [];
+  const reported = services.flatMap((service) => {
+    const row = rows.get(service);
+    return counts(row) ? [awaited(service, row)] : [];
+  });
+  const latest = reported.reduce<AwaitedApplication | null>(
+    (a, b) => (a === null || (b.reportedAt ?? '') >= (a.reportedAt ?? '') ? b : a),
+    null,
+  );
   for (const service of services) {
     const row = rows.get(service);
     if (!counts(row)) {
-      waiting.push(awaited(service, row));
+      // What the controller said of an older revision is not progress of this one (Progress is the controller's).
+      waiting.push(awaited(service, undefined));
       continue;
     }
     const sync = row.sync_status ?? '';
     const health = row.health_status ?? '';
     if (sync === 'Error' || FAILING_HEALTH.includes(health)) {
-      return { outcome: 'Failed', waiting, syncStatus: sync, healthStatus: health, message: `service ${service}` };
+      const message = `service ${service}`;
+      return { outcome: 'Failed', waiting, syncStatus: sync, healthStatus: health, message, latest };
     }
     if (sync !== 'Synced' || health !== 'Healthy') waiting.push(awaited(service, row));
   }
-  return waiting.length === 0 ? { outcome: 'Healthy', waiting: [] } : { outcome: 'Waiting', waiting };
+  return waiting.length === 0 ? { outcome: 'Healthy', waiting: [], latest } : { outcome: 'Waiting', waiting, latest };
 }
 
 /** Who a report found already recorded comes from: the controller webhook that recorded it. */
@@ -120,7 +135,18 @@ export async function stillAwaited(
   db: Queryable,
   t: { projectId: string; tenantId: string; environment: string; revision: string | null; syncing: boolean },
 ): Promise<AwaitedApplication[]> {
-  if (!t.syncing || t.revision === null) return [];
+  return (await awaitedProgress(db, t)).waiting;
+}
+
+/**
+ * A waiting workflow's progress as the controller tells it: the Applications still awaited and the latest report at
+ * its revision (nothing while it is not waiting for the controller: an older revision's report is not its progress).
+ */
+export async function awaitedProgress(
+  db: Queryable,
+  t: { projectId: string; tenantId: string; environment: string; revision: string | null; syncing: boolean },
+): Promise<{ waiting: AwaitedApplication[]; latest: AwaitedApplication | null }> {
+  if (!t.syncing || t.revision === null) return { waiting: [], latest: null };
   const verdict = await awaitedVerdict(db, { ...t, revision: t.revision, allServices: async () => [] });
-  return verdict.outcome === 'Waiting' ? verdict.waiting : [];
+  return { waiting: verdict.outcome === 'Waiting' ? verdict.waiting : [], latest: verdict.latest };
 }

@@ -44,6 +44,7 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
             sessionId: session.id,
             justification: session.justification,
             userId: session.userId,
+            actor: session.actor,
             endsAt: session.endsAt,
           }
         : null;

@@ -26,6 +26,8 @@ export interface BreakGlassGrant {
   sessionId: string;
   justification: string;
   userId: string;
+  /** Who opened the session, as audited (absent in grants recorded before issue 50). */
+  actor?: string;
   endsAt: string;
 }
 

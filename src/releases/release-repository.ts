@@ -25,6 +25,8 @@ export interface ReleaseRow {
   validation: Record<string, unknown> | null;
   policy_results: Record<string, unknown> | null;
   approval_policies: Record<string, unknown>[] | null;
+  /** The break-glass session the release's workflow bypassed approvals and freezes under (a BreakGlassGrant). */
+  break_glass: Record<string, unknown> | null;
   commit_sha: string | null;
   sync_status: string | null;
   health_status: string | null;
@@ -106,7 +108,7 @@ export type ReleaseChanges = Partial<
     | 'committed_at'
     | 'finished_at'
   >
-> & { validation?: unknown; policy_results?: unknown; approval_policies?: unknown };
+> & { validation?: unknown; policy_results?: unknown; approval_policies?: unknown; break_glass?: unknown };
 
 export async function updateRelease(db: Queryable, id: string, changes: ReleaseChanges): Promise<void> {
   const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
@@ -117,6 +119,7 @@ export async function updateRelease(db: Queryable, id: string, changes: ReleaseC
       validation: json(changes.validation),
       policy_results: json(changes.policy_results),
       approval_policies: json(changes.approval_policies),
+      break_glass: json(changes.break_glass),
       updated_at: db.fn.now(),
     });
 }

@@ -26,7 +26,7 @@ import { renderAll } from '../gitops/manifests';
 import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
 import { withReleaseChanges } from './release-changes';
 import { rollbackPoint, valuesAt } from './rollback-plan';
-import { stillAwaited } from '../deployments/sync-verdict';
+import { awaitedProgress } from '../deployments/sync-verdict';
 import { lastVerifiedPoint } from '../deployments/rollback-point';
 import {
   breakGlassDetails,
@@ -183,7 +183,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   async function detail(row: ReleaseRow) {
     const project = await projectOfRow(row);
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
-    const waitingFor = await stillAwaited(db, {
+    const progress = await awaitedProgress(db, {
       projectId: row.project_id,
       tenantId: row.tenant_id,
       environment: row.environment,
@@ -191,7 +191,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       syncing: HOLDING_STATUSES.includes(row.status),
     });
     const links = { workflow: ui, history: `/api/v2/releases/${row.id}/history` };
-    return { ...releaseDetail(row, project.slug, await listDecisions(db, row.id), links), waitingFor };
+    const decisions = await listDecisions(db, row.id);
+    return { ...releaseDetail(row, project.slug, decisions, links, progress.latest), waitingFor: progress.waiting };
   }
 
   /** Sends one Update to the release's workflow; a refusal becomes the HTTP answer, the row the body. */

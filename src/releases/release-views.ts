@@ -1,4 +1,5 @@
 import type { DecisionRow, ReleaseRow } from './release-repository';
+import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { ApprovalPolicySnapshot } from './release-workflow-contract';
 
 export interface ReleaseLinks {
@@ -36,12 +37,45 @@ export function releaseSummary(row: ReleaseRow, projectSlug: string) {
   };
 }
 
+/** The controller's word on the release's commit: the latest report at that revision, never an older one's. */
+export interface ControllerProgress {
+  service: string;
+  syncStatus: string | null;
+  healthStatus: string | null;
+  reportedAt: string | null;
+}
+
+/**
+ * The sync the detail shows: while the release waits for the controller, its latest report at the release's commit
+ * (`Synced/Progressing` before the verdict); once decided, the verdict the release recorded.
+ */
+function syncOf(row: ReleaseRow, latest: ControllerProgress | null) {
+  if (row.sync_status !== null || !latest) {
+    return { status: row.sync_status, health: row.health_status, service: null, reportedAt: null };
+  }
+  return {
+    status: latest.syncStatus,
+    health: latest.healthStatus,
+    service: latest.service,
+    reportedAt: latest.reportedAt,
+  };
+}
+
 /** The detail: validation results (deprecation warnings included), policy results, approvals and links. */
-export function releaseDetail(row: ReleaseRow, projectSlug: string, decisions: DecisionRow[], links: ReleaseLinks) {
+export function releaseDetail(
+  row: ReleaseRow,
+  projectSlug: string,
+  decisions: DecisionRow[],
+  links: ReleaseLinks,
+  latest: ControllerProgress | null = null,
+) {
   const policies = (row.approval_policies ?? []) as unknown as ApprovalPolicySnapshot[];
   const approvedBy = decisions.filter((d) => d.decision === 'approve');
+  const breakGlass = row.break_glass as BreakGlassGrant | null;
   return {
     ...releaseSummary(row, projectSlug),
+    sync: syncOf(row, latest),
+    breakGlass,
     validation: row.validation,
     policies: row.policy_results,
     approvals: {
@@ -53,6 +87,8 @@ export function releaseDetail(row: ReleaseRow, projectSlug: string, decisions: D
       })),
       // Whether they sufficed is the workflow's decision (eligibility by role and team at approval time).
       received: approvedBy.length,
+      /** The break-glass session that let the release through without these approvals (null: none did). */
+      bypassedBy: breakGlass && policies.length > 0 ? breakGlass : null,
       decisions: decisions.map((d) => ({
         userId: d.user_id,
         actor: d.actor,

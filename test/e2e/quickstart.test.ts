@@ -6,6 +6,7 @@ import { repoRoot } from '../../src/paths';
 import { exited, spawnScript } from '../helpers/child-process';
 import { embeddedEnv } from '../helpers/embedded-env';
 import { eventually } from '../helpers/net';
+import { awayFromStepEdge, totp } from '../integration/identity/identity-harness';
 
 /**
  * docs/quickstart.md, executed: every `sh` block, in order, in one bash, against the embedded platform started from
@@ -75,4 +76,40 @@ describe('docs/quickstart.md', () => {
     const gitConfig = fs.readFileSync(path.join(work, 'shop-repo', '.git', 'config'), 'utf8');
     expect(gitConfig).not.toMatch(/eyJ|token:|Authorization/);
   }, 320_000);
+
+  it('signs in with MFA on: the sign-in block asks for the code, says to wait for the next one, never sets TOKEN=null', async () => {
+    // The user the page made (the test above) turns MFA on, enrolling with the previous step's code.
+    const api = `http://127.0.0.1:${env.PORT}`;
+    const post = async (route: string, body: unknown, token?: string) => {
+      const res = await fetch(`${api}${route}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, string> };
+    };
+    const login = await post('/api/v1/auth/login', { email: 'ops@example.com', password: 'a long passphrase' });
+    expect(login.status).toBe(200);
+    const token = login.body.accessToken!;
+    const setup = await post('/api/v1/auth/mfa/totp/setup', {}, token);
+    await awayFromStepEdge();
+    const enrolment = await totp(setup.body.secret!, -1);
+    expect((await post('/api/v1/auth/mfa/totp/enable', { code: enrolment }, token)).status).toBe(200);
+
+    const signIn = shellBlocks(fs.readFileSync(DOC, 'utf8')).find((b) => b.includes('/api/v1/auth/login'))!;
+    const script = ['set -euo pipefail', signIn, 'curl -sf "$API/api/v1/auth/me" -H "$AUTH" | jq -r .user.email'];
+    const run = (code: string) =>
+      spawnSync('timeout', ['60', 'bash', '-c', script.join('\n')], {
+        cwd: work,
+        env: { ...process.env, ...env, API: api },
+        input: `${code}\n`,
+        encoding: 'utf8',
+      });
+    // The enrolment's code again: refused, saying to wait for the next code; the block stops, with no token.
+    const reused = run(enrolment);
+    expect([reused.status, reused.stderr]).toEqual([1, expect.stringContaining('wait for the next code')]);
+    expect(reused.stdout).not.toContain('ops@example.com');
+    const signedIn = run(await totp(setup.body.secret!));
+    expect([signedIn.status, signedIn.stdout.trim(), signedIn.stderr]).toEqual([0, 'ops@example.com', '']);
+  }, 120_000);
 });

@@ -4,6 +4,7 @@ import { launchChromium, screenshot } from '../helpers/browser';
 import { addMember, makeOrg } from '../helpers/fixtures';
 import { httpClient } from '../helpers/http-client';
 import { startReceiver } from '../helpers/http-receiver';
+import { eventually } from '../helpers/net';
 import type { TestPlatform } from '../helpers/test-platform';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
@@ -167,6 +168,42 @@ describe('the governance, operations and settings views in chromium', () => {
     await session.scrollIntoViewIfNeeded();
     expect(await checkView(owner, 'governance')).toEqual([]);
 
+    // A release under the session: its page names the session that bypassed the approval policy (who, why), linked
+    // to the session's audit entries, where it used to say only that the policy requires one approval.
+    const http = httpClient(platform.url);
+    const policy = await http.post('/api/v2/approval-policies', {
+      token: ownerToken(),
+      body: {
+        project: SLUG,
+        name: 'prod needs one',
+        environments: ['prod'],
+        requiredApprovals: 1,
+        eligibleApprovers: { roles: ['admin'] },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const hotfix = await http.post<{ id: string }>(`/api/v2/projects/${SLUG}/releases`, {
+      token: ownerToken(),
+      body: { environment: 'prod', tenantId: 'acme', title: 'hotfix', changes: [{ workload: 'web', tag: '9.9.10' }] },
+    });
+    expect(hotfix.status).toBe(201);
+    await page.goto(`/releases/${hotfix.body.id}`);
+    await page.getByText(`policy “prod needs one” requires 1`).first().waitFor();
+    await page
+      .getByText(/bypassed by break-glass session .* \(.+@.+: prod is down, hotfix\)/)
+      .first()
+      .waitFor();
+    await page.getByRole('link', { name: sessionId.slice(0, 8) }).click();
+    await page.waitForURL(new RegExp(`/audit\\?breakGlassSessionId=${sessionId}$`));
+    const entries = page.getByRole('table', { name: 'Audit entries' });
+    for (const action of ['break_glass.open', 'image.update', 'release.break_glass.apply']) {
+      await entries.getByRole('rowheader', { name: action, exact: true }).waitFor();
+    }
+    expect(await page.getByLabel('Break-glass session').inputValue()).toBe(sessionId);
+    await page.goto('/governance');
+    await page.getByRole('button', { name: `Show session ${sessionId}` }).click();
+    await session.waitFor();
+
     // Closing asks for the session's name (its id's first 8 characters) first.
     await session.getByRole('button', { name: `Close ${sessionId.slice(0, 8)}` }).click();
     const confirm = session.getByRole('button', { name: `Close ${sessionId.slice(0, 8)}` });
@@ -236,15 +273,23 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.keyboard.type('image.update');
     await page.keyboard.press('Enter');
     const table = page.getByRole('table', { name: 'Audit entries' });
+    // The filter goes to the address first (a router navigation), then the list reloads: wait for the filtered one.
+    await page.waitForURL(/action=image\.update/);
+    await eventually(async () => (await table.getByRole('row').count()) === 2, 10_000, 'the filtered list');
     await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
-    expect(await table.getByRole('row').count()).toBe(2);
     const focused = () => page.evaluate('document.activeElement && document.activeElement.textContent');
     for (let i = 0; i < 20 && (await focused()) !== 'Show details'; i++) await page.keyboard.press('Tab');
     expect(await focused()).toBe('Show details');
     await page.keyboard.press('Enter');
     await page.getByText('"justification": "prod is down, hotfix"').waitFor();
     expect(await checkView(owner, 'audit')).toEqual([]);
+    // The IAM view's break-glass category takes in what was done under a session: the update made under it stays.
     await page.getByRole('switch', { name: /IAM events only/ }).check({ force: true });
+    await page.waitForURL(/iam=1/);
+    await page.waitForLoadState('networkidle');
+    await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
+    await filters.getByLabel('Event type').fill('promotion.execute');
+    await page.keyboard.press('Enter');
     await page.getByText('No audit entry matches these filters.').waitFor();
   });
 

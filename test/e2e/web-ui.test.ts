@@ -210,6 +210,14 @@ describe('the web UI in chromium', () => {
       'the release commit',
     );
     await page.getByText(commit.slice(0, 12)).first().waitFor();
+    // The refusal answered the state it was made in: once the release moved on, it is gone.
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'you cannot approve your own request' })
+      .waitFor({ state: 'detached' });
+    // Argo CD's on-sync-succeeded (Synced/Progressing at the commit) shows while the release waits for health.
+    await releaseClient(platform).reportSync(ownerToken(), releaseId, commit, 'Progressing');
+    await page.getByText(/Synced · Progressing/).waitFor();
     await releaseClient(platform).reportSync(ownerToken(), releaseId, commit);
     await page
       .getByRole('heading', { name: /web 1\.1\.0/ })
@@ -232,6 +240,50 @@ describe('the web UI in chromium', () => {
     await item.getByText('registry.example.com/shop/web:1.1.0', { exact: true }).waitFor();
     expect(await page.getByRole('switch', { name: 'Changed only' }).isChecked()).toBe(true);
     expect(await checkView(owner, 'compare')).toEqual([]);
+    // The filters live in the address: chosen, reloaded and opened from a shared link, they stay.
+    await page.getByLabel('Tenant').selectOption('acme');
+    await page.getByLabel('Difference', { exact: true }).selectOption('image');
+    await page.getByRole('switch', { name: 'Changed only' }).click({ force: true });
+    await page.waitForURL(/all=1/);
+    const link = page.url();
+    expect(new URL(link).searchParams.get('type')).toBe('image');
+    expect(new URL(link).searchParams.get('all')).toBe('1');
+    await page.reload();
+    await item.getByText('registry.example.com/shop/web:1.1.0', { exact: true }).waitFor();
+    expect(await page.getByLabel('Tenant').inputValue()).toBe('acme');
+    expect(await page.getByLabel('Difference', { exact: true }).inputValue()).toBe('image');
+    expect(await page.getByRole('switch', { name: 'Changed only' }).isChecked()).toBe(false);
+    const shared = await approver.context.newPage();
+    await shared.goto(link);
+    await shared.getByRole('article', { name: 'acme / web' }).waitFor();
+    await shared.getByLabel('Tenant').locator('option[value="acme"]').waitFor({ state: 'attached' });
+    expect(await shared.getByLabel('Tenant').inputValue()).toBe('acme');
+    expect(await shared.getByRole('switch', { name: 'Changed only' }).isChecked()).toBe(false);
+    await shared.close();
+  });
+
+  it("keeps the audit filters in the address and names each entry's resource, linked", async () => {
+    const page = owner.page;
+    await page.goto('/audit');
+    await page.getByLabel('Category').selectOption('deployment');
+    await page.getByLabel('Event type').fill('release.create');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/category=deployment/);
+    const table = page.getByRole('table', { name: 'Audit entries' });
+    const named = table.getByRole('link', { name: 'web 1.1.0 · acme/dev' });
+    // The filter goes to the address first (a router navigation), then the list reloads: wait for the filtered one.
+    const onlyCreations = async () =>
+      (await table.getByRole('rowheader').allTextContents()).every((action) => action === 'release.create');
+    await eventually(onlyCreations, 10_000, 'the filtered list');
+    await named.waitFor();
+    await page.reload();
+    expect(await page.getByLabel('Category').inputValue()).toBe('deployment');
+    expect(await page.getByLabel('Event type').inputValue()).toBe('release.create');
+    await named.waitFor();
+    expect(await onlyCreations()).toBe(true);
+    expect(await checkView(owner, 'audit-filtered')).toEqual([]);
+    await named.click();
+    await page.waitForURL(new RegExp(`/releases/${releaseId}$`));
   });
 
   it('previews and applies a bulk image update in one commit', async () => {

@@ -33,6 +33,7 @@ export function auditQueryFrom(
     resourceId: q.resourceId,
     projectId: q.projectId,
     status: q.status as AuditQuery['status'],
+    breakGlassSessionId: q.breakGlassSessionId,
     cursor: q.cursor,
   };
   const organizationId = ctx.state.principal?.organizationId;

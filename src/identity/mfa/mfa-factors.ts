@@ -20,6 +20,18 @@ export type FactorCheck =
   | { ok: true; factor: Factor; recoveryCodesLeft?: number }
   | { ok: false; factor: Factor; reason: 'invalid' | 'reused' };
 
+/**
+ * What a refused factor answers. A TOTP code of a step already used (a sign-in in the same 30 s window as enrolment
+ * or as the previous sign-in) says to wait for the next code, and nothing more: that step can never be used again, so
+ * naming it gives a guesser nothing (MFA-2).
+ */
+export function refusedFactorMessage(result: FactorCheck & { ok: false }): string {
+  if (result.factor === 'totp' && result.reason === 'reused') {
+    return 'this code was already used: wait for the next code from your authenticator app';
+  }
+  return 'invalid code';
+}
+
 /** TOTP: the code must match the current or previous step, and that step must not have been used (MFA-1, MFA-2). */
 export async function checkTotp(db: Queryable, box: SecretBox, userId: string, code: string): Promise<FactorCheck> {
   const mfa = await findMfa(db, userId);

@@ -7,7 +7,13 @@ import { safeEqual } from '../secret-tokens';
 import type { IssuedSession } from '../session-service';
 import { credentialsById, type UserCredentials } from '../../users/user-credentials';
 import { countAttempt, consumeChallenge, createChallenge, findChallenge, setEmailCode } from './mfa-challenges';
-import { checkRecoveryCode, checkTotp, recordFactorFailure, recoveryCodeUsedEntry } from './mfa-factors';
+import {
+  checkRecoveryCode,
+  checkTotp,
+  recordFactorFailure,
+  recoveryCodeUsedEntry,
+  refusedFactorMessage,
+} from './mfa-factors';
 
 export type MfaMethod = 'totp' | 'recovery_code' | 'email';
 
@@ -102,7 +108,7 @@ export function createMfaLogin(deps: IdentityDeps) {
       const result = await check(user.id, challenge.emailCodeHash, challenge.emailCodeLive, answer, challenge.id);
       if (!result.ok) {
         await recordFactorFailure(deps, user, result, meta);
-        throw new Unauthorized('invalid code');
+        throw new Unauthorized(refusedFactorMessage(result));
       }
       if (user.disabled) throw new Forbidden('this account is disabled');
       const session = await sessions.signIn(user, [challenge.authMethod, result.factor], meta, async (trx) => {

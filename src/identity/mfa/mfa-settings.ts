@@ -7,7 +7,13 @@ import { AUTH_ACTIONS, authEntry, type AuthAction, type RequestMeta } from '../a
 import type { IdentityDeps } from '../identity-deps';
 import { revokeUserFamilies } from '../session-repository';
 import { credentialsById, type UserCredentials } from '../../users/user-credentials';
-import { checkCodeOrRecovery, recordFactorFailure, recoveryCodeUsedEntry, type FactorCheck } from './mfa-factors';
+import {
+  checkCodeOrRecovery,
+  recordFactorFailure,
+  recoveryCodeUsedEntry,
+  refusedFactorMessage,
+  type FactorCheck,
+} from './mfa-factors';
 import {
   deleteMfa,
   enableTotp,
@@ -57,7 +63,7 @@ export function createMfaSettings(deps: IdentityDeps) {
     const proof = await checkCodeOrRecovery(db, box, user.id, input);
     if (!proof.ok) {
       await recordFactorFailure(deps, user, proof, meta, { purpose: REAUTH });
-      throw new Forbidden('invalid code');
+      throw new Forbidden(refusedFactorMessage(proof));
     }
     return { user, proof };
   }

@@ -95,7 +95,40 @@ describe('sync reports as a controller sends them', () => {
     ]);
     expect(sent[0]!.timestamp).toBe(sent[1]!.timestamp);
     const healthy = await releases.status(owner, syncing.id, 'Healthy');
-    expect(healthy.sync).toEqual({ status: 'Synced', health: 'Healthy' });
+    expect(healthy.sync).toMatchObject({ status: 'Synced', health: 'Healthy' });
+  });
+
+  it("shows the controller's latest report at the release's commit while it syncs, never an older revision's", async () => {
+    const first = await release('globex', 'prod', [{ workload: 'api', tag: '2.3.0' }]);
+    await sim.refresh();
+    await releases.status(owner, first.id, 'Healthy');
+    const syncing = await release('globex', 'prod', [{ workload: 'api', tag: '2.4.0' }]);
+    // The previous version's Synced/Healthy is not this release's progress.
+    const before = await releases.get(owner, syncing.id);
+    expect(before.sync).toEqual({ status: null, health: null, service: null, reportedAt: null });
+    expect(before.waitingFor).toEqual([
+      { service: 'api', syncStatus: null, healthStatus: null, revision: null, reportedAt: null },
+    ]);
+    // Argo CD's on-sync-succeeded: Synced/Progressing at the commit, shown while the release waits.
+    const at = new Date(wholeSecond(new Date(Date.now() + 1000)));
+    const progressing = controllerEvent('shop.globex.prod.api', syncing.commitSha!, 'Progressing', 'Synced', at);
+    expect((await releases.controller.post(controllerToken, progressing)).status).toBe(200);
+    const during = await releases.get(owner, syncing.id);
+    expect(during.status).toBe('Syncing');
+    expect(during.sync).toEqual({
+      status: 'Synced',
+      health: 'Progressing',
+      service: 'api',
+      reportedAt: at.toISOString(),
+    });
+    expect(during.waitingFor).toEqual([
+      expect.objectContaining({ service: 'api', syncStatus: 'Synced', healthStatus: 'Progressing' }),
+    ]);
+    const healthy = controllerEvent('shop.globex.prod.api', syncing.commitSha!, 'Healthy', 'Synced', at);
+    expect((await releases.controller.post(controllerToken, healthy)).status).toBe(200);
+    const done = await releases.status(owner, syncing.id, 'Healthy');
+    expect(done.sync).toMatchObject({ status: 'Synced', health: 'Healthy' });
+    expect(done.waitingFor).toEqual([]);
   });
 
   it('a report of another revision does not end the release; the awaited commit or a later one does', async () => {
@@ -111,8 +144,9 @@ describe('sync reports as a controller sends them', () => {
     expect(other.body.release).toBeNull();
     const waiting = await releases.get(owner, syncing.id);
     expect(waiting.status).toBe('Syncing');
-    expect((waiting as unknown as { waitingFor: { service: string }[] }).waitingFor).toEqual([
-      expect.objectContaining({ service: 'api', revision: before.commitSha }),
+    // What the controller said of the earlier commit is not shown as this one's progress.
+    expect(waiting.waitingFor).toEqual([
+      expect.objectContaining({ service: 'api', syncStatus: null, healthStatus: null, revision: null }),
     ]);
     // A later commit (another tenant's release) carries this one: a report at it counts.
     const later = await release('initech', 'dev', [{ workload: 'web', tag: '1.9.0' }]);

@@ -136,6 +136,29 @@ describe('login with TOTP', () => {
     });
   });
 
+  it('inside the enrolment step, the code says to wait for the next one (and no more); a wrong code stays "invalid code"', async () => {
+    await awayFromStepEdge();
+    const user = await signedInUser(env);
+    const setup = await env.http.post<{ secret: string }>('/api/v1/auth/mfa/totp/setup', { token: user.accessToken });
+    const enrolment = await totp(setup.body.secret);
+    const enabled = await env.http.post('/api/v1/auth/mfa/totp/enable', {
+      token: user.accessToken,
+      body: { code: enrolment },
+    });
+    expect(enabled.status).toBe(200);
+    const sameWindow = await verify({
+      mfaToken: (await challenge(user.email, user.password)).mfaToken,
+      code: enrolment,
+    });
+    expect([sameWindow.status, sameWindow.body]).toEqual([
+      401,
+      { error: 'this code was already used: wait for the next code from your authenticator app' },
+    ]);
+    const wrong = String((Number(enrolment) + 1) % 1_000_000).padStart(6, '0');
+    const invalid = await verify({ mfaToken: (await challenge(user.email, user.password)).mfaToken, code: wrong });
+    expect([invalid.status, invalid.body]).toEqual([401, { error: 'invalid code' }]);
+  });
+
   it('A-13: accepts the current step and one step back; refuses t-2, t+1 and t+2', async () => {
     await awayFromStepEdge();
     const user = await mfaUser();

@@ -165,3 +165,55 @@ describe('a release into a frozen environment', () => {
     expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);
   }, 60_000);
 });
+
+describe('a release inside a break-glass session', () => {
+  it('names the session that bypassed its approvals; the break-glass category and the session filter list its actions', async () => {
+    const tenants = await makeProject(platform, owner, 'rbg', ['acme']);
+    await approvalPolicy('rbg');
+    const justification = 'checkout is down, hotfix';
+    const session = await api.http.post<{ id: string }>('/api/v2/break-glass', {
+      token: owner,
+      body: { justification, durationMinutes: 60, scope: { projects: ['rbg'] } },
+    });
+    expect(session.status).toBe(201);
+    const created = await releases.create(owner, 'rbg', {
+      environment: 'prod',
+      tenantId: tenants.acme,
+      title: 'web 8',
+      changes: [{ workload: 'web', tag: '8.0.0' }],
+    });
+    expect(created.status).toBe(201);
+    const syncing = await releases.status(owner, created.body.id, 'Syncing');
+    const named = { sessionId: session.body.id, justification, actor: expect.stringContaining('@') };
+    expect(syncing.approvals.bypassedBy).toMatchObject(named);
+    expect(syncing.breakGlass).toMatchObject(named);
+
+    type Entries = { items: { action: string; resourceId: string | null; details: Record<string, unknown> }[] };
+    const category = await api.http.get<Entries>('/api/v2/audit-logs?category=break_glass&limit=100', {
+      token: owner,
+    });
+    expect(category.status).toBe(200);
+    const ofRelease = category.body.items.filter((e) => e.resourceId === created.body.id).map((e) => e.action);
+    expect(ofRelease).toEqual(expect.arrayContaining(['release.create', 'release.break_glass.apply']));
+    expect(category.body.items.map((e) => e.action)).toContain('break_glass.open');
+
+    const bySession = await api.http.get<Entries>(
+      `/api/v2/audit-logs?breakGlassSessionId=${session.body.id}&limit=100`,
+      { token: owner },
+    );
+    expect(bySession.status).toBe(200);
+    expect(bySession.body.items.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['break_glass.open', 'release.create', 'release.break_glass.apply']),
+    );
+    const apply = bySession.body.items.find((e) => e.action === 'release.break_glass.apply');
+    expect(apply?.details).toMatchObject({
+      bypassedApprovalPolicies: [{ name: 'prod needs one', requiredApprovals: 1 }],
+      breakGlass: { sessionId: session.body.id, justification },
+    });
+    // Another session's filter finds none of them.
+    const none = await api.http.get<Entries>(`/api/v2/audit-logs?breakGlassSessionId=${created.body.id}`, {
+      token: owner,
+    });
+    expect(none.body.items).toEqual([]);
+  }, 60_000);
+});

@@ -17,8 +17,14 @@ export interface ReleaseBody {
   workflowId: string;
   validation: { summary: { errors: number; warnings: number; deprecations: number }; results: unknown[] } | null;
   policies: unknown;
-  approvals: { received: number; decisions: { actor: string; decision: string }[] };
-  sync: { status: string | null; health: string | null };
+  approvals: {
+    received: number;
+    decisions: { actor: string; decision: string }[];
+    bypassedBy?: { sessionId: string; justification: string; actor?: string } | null;
+  };
+  breakGlass?: { sessionId: string; justification: string; actor?: string } | null;
+  sync: { status: string | null; health: string | null; service?: string | null; reportedAt?: string | null };
+  waitingFor?: { service: string; syncStatus: string | null; healthStatus: string | null; revision: string | null }[];
   links: { workflow: string | null; history: string };
 }
 

@@ -82,10 +82,12 @@ describe('a release of a project that auto-deploys', () => {
     const wrong = await api.reportSync(owner, created.body.id, 'f'.repeat(40));
     expect(wrong.status).toBe(200);
     expect(wrong.body.status).toBe('Syncing');
+    // Nor is it shown as the release's sync: only a report at its commit is.
+    expect(wrong.body.sync).toEqual({ status: null, health: null, service: null, reportedAt: null });
     const healthy = await api.reportSync(owner, created.body.id, syncing.commitSha!);
     expect(healthy.status).toBe(200);
     expect(healthy.body.status).toBe('Healthy');
-    expect(healthy.body.sync).toEqual({ status: 'Synced', health: 'Healthy' });
+    expect(healthy.body.sync).toEqual({ status: 'Synced', health: 'Healthy', service: null, reportedAt: null });
 
     // Ops reach the release from its workflow in the Temporal UI: the details name a route that answers.
     const described = await platform.services.temporal.workflow.getHandle(created.body.workflowId).describe();

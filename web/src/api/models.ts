@@ -107,9 +107,23 @@ export interface Release {
     required: { policyId: string; name: string; requiredApprovals: number }[];
     received: number;
     decisions: { actor: string; decision: string; comment?: string | null }[];
+    /** The break-glass session that let the release through without these approvals. */
+    bypassedBy?: BreakGlassGrant | null;
   };
-  sync: { status: string | null; health: string | null };
+  /** While it waits for the controller: the latest report at its commit (service and time); then the verdict. */
+  sync: { status: string | null; health: string | null; service?: string | null; reportedAt?: string | null };
+  /** The Applications the controller has not yet reported Synced and Healthy at the release's commit. */
+  waitingFor?: { service: string; syncStatus: string | null; healthStatus: string | null }[];
+  breakGlass?: BreakGlassGrant | null;
   links: { workflow: string | null; history: string };
+}
+
+export interface BreakGlassGrant {
+  sessionId: string;
+  justification: string;
+  userId: string;
+  actor?: string;
+  endsAt: string | null;
 }
 
 export interface TimelineEntry {

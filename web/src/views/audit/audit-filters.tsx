@@ -38,8 +38,24 @@ const labelled = (labels: Record<string, string>) => Object.entries(labels).map(
 /** A date-time-local value (the reader's wall clock) as an instant; empty stays unset. */
 const instant = (local: string | undefined) => (local ? new Date(local).toISOString() : undefined);
 
-/** Every spec filter of the audit log: date range, event type, actor, actor type, resource, project, status. */
-export function AuditFilterForm(props: { projects: Project[]; onApply: (filters: AuditFilters) => void }) {
+/** An instant as a date-time-local value on the reader's wall clock (what the input shows). */
+function wallClock(iso: string | undefined): string | undefined {
+  if (!iso) return undefined;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/**
+ * Every spec filter of the audit log: date range, event type, actor, actor type, resource, project, status. Shows the
+ * filters applied (`value`, from the page's address) so a reloaded or shared link shows what it filters by.
+ */
+export function AuditFilterForm(props: {
+  projects: Project[];
+  value: AuditFilters;
+  onApply: (filters: AuditFilters) => void;
+}) {
+  const v = props.value;
   return (
     <Form
       aria-label="Audit filters"
@@ -53,25 +69,40 @@ export function AuditFilterForm(props: { projects: Project[]; onApply: (filters:
     >
       <div className="field">
         <label htmlFor="audit-from">From</label>
-        <input id="audit-from" name="from" type="datetime-local" />
+        <input id="audit-from" name="from" type="datetime-local" defaultValue={wallClock(v.from)} />
       </div>
       <div className="field">
         <label htmlFor="audit-to">To</label>
-        <input id="audit-to" name="to" type="datetime-local" />
+        <input id="audit-to" name="to" type="datetime-local" defaultValue={wallClock(v.to)} />
       </div>
-      <Field name="action" label="Event type" placeholder="release.deploy" />
-      <Field name="actor" label="Actor" placeholder="email or name" />
-      <Choice name="actorType" label="Actor type" any="Any" options={labelled(ACTOR_TYPES)} />
-      <Field name="resourceType" label="Resource type" placeholder="release" />
-      <Field name="resourceId" label="Resource id" />
+      <Field name="action" label="Event type" placeholder="release.deploy" defaultValue={v.action} />
+      <Field name="actor" label="Actor" placeholder="email or name" defaultValue={v.actor} />
       <Choice
+        name="actorType"
+        label="Actor type"
+        any="Any"
+        options={labelled(ACTOR_TYPES)}
+        defaultValue={v.actorType}
+      />
+      <Field name="resourceType" label="Resource type" placeholder="release" defaultValue={v.resourceType} />
+      <Field name="resourceId" label="Resource id" defaultValue={v.resourceId} />
+      <Choice
+        // The projects arrive after the form: the list then mounts afresh to show the project the address names.
+        key={props.projects.length}
         name="projectId"
         label="Project"
         any="Any project"
+        defaultValue={v.projectId}
         options={props.projects.map((p) => ({ value: p.id, label: p.name }))}
       />
-      <Choice name="status" label="Status" any="Any" options={labelled(STATUSES)} />
-      <Choice name="category" label="Category" any="Any" options={labelled(CATEGORIES)} />
+      <Choice name="status" label="Status" any="Any" options={labelled(STATUSES)} defaultValue={v.status} />
+      <Choice name="category" label="Category" any="Any" options={labelled(CATEGORIES)} defaultValue={v.category} />
+      <Field
+        name="breakGlassSessionId"
+        label="Break-glass session"
+        placeholder="session id"
+        defaultValue={v.breakGlassSessionId}
+      />
       <Button type="submit" className="button primary">
         Apply filters
       </Button>

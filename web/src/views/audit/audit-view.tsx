@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Switch } from 'react-aria-components';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../../api/client';
 import type { Page, Project } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
@@ -10,6 +10,7 @@ import { DataTable, when } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { AuditFilterForm } from './audit-filters';
+import { AuditResource } from './audit-resource';
 import { ChainStatus } from './chain-status';
 
 export interface AuditRow {
@@ -31,6 +32,21 @@ export interface AuditRow {
 
 const PAGE = '25';
 
+/** The filters an address may carry (anything else in it is not sent: a stray parameter would be refused). */
+const FILTER_KEYS: readonly (keyof AuditFilters)[] = [
+  'from',
+  'to',
+  'action',
+  'actor',
+  'actorType',
+  'resourceType',
+  'resourceId',
+  'projectId',
+  'status',
+  'category',
+  'breakGlassSessionId',
+];
+
 function AuditDetails({ entry, projects }: { entry: AuditRow; projects: Project[] }) {
   const project = projects.find((p) => p.id === entry.projectId);
   return (
@@ -39,7 +55,9 @@ function AuditDetails({ entry, projects }: { entry: AuditRow; projects: Project[
         <dt>Category</dt>
         <dd>{entry.category}</dd>
         <dt>Resource</dt>
-        <dd>{entry.resourceType ? `${entry.resourceType} ${entry.resourceId ?? ''}` : '—'}</dd>
+        <dd>
+          <AuditResource entry={entry} projects={projects} /> {entry.resourceId && <code>{entry.resourceId}</code>}
+        </dd>
         <dt>Project</dt>
         <dd>{project ? <Link to={`/projects/${project.slug}`}>{project.name}</Link> : '—'}</dd>
         <dt>Git commit</dt>
@@ -65,10 +83,19 @@ function AuditDetails({ entry, projects }: { entry: AuditRow; projects: Project[
  * linked to the project, and the IAM categories on their own (GET /api/v2/iam/audit-events).
  */
 export function AuditView() {
-  const [filters, setFilters] = useState<AuditFilters>({});
+  // The filters live in the address: a reload keeps them and a link shares them (`?category=break_glass&iam=1`).
+  const [search, setSearch] = useSearchParams();
+  const filters = Object.fromEntries(
+    FILTER_KEYS.flatMap((k) => (search.get(k) ? [[k, search.get(k)]] : [])),
+  ) as AuditFilters;
+  const iamOnly = search.get('iam') === '1';
   const [cursors, setCursors] = useState<string[]>([]);
-  const [iamOnly, setIamOnly] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
+  const show = (next: AuditFilters, iamNext: boolean) => {
+    const params = Object.entries(next).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
+    setSearch(new URLSearchParams([...params, ...(iamNext ? [['iam', '1']] : [])]));
+    setCursors([]);
+  };
   const cursor = cursors.at(-1);
   const projects = useAllProjects();
   const entries = useQuery({
@@ -83,7 +110,6 @@ export function AuditView() {
     },
   });
   const projectList = projects.data?.items ?? [];
-  const restart = () => setCursors([]);
   return (
     <main>
       <h1>Audit log</h1>
@@ -91,21 +117,8 @@ export function AuditView() {
         Every change, newest first. The log is append-only and hash-chained per organization: verify the chain below.
       </p>
       <ChainStatus />
-      <AuditFilterForm
-        projects={projectList}
-        onApply={(f) => {
-          setFilters(f);
-          restart();
-        }}
-      />
-      <Switch
-        className="switch"
-        isSelected={iamOnly}
-        onChange={(on) => {
-          setIamOnly(on);
-          restart();
-        }}
-      >
+      <AuditFilterForm projects={projectList} value={filters} onApply={(f) => show(f, iamOnly)} />
+      <Switch className="switch" isSelected={iamOnly} onChange={(on) => show(filters, on)}>
         <span className="indicator" aria-hidden="true" />
         IAM events only (members, roles, service accounts, API keys, break-glass, sign-ins)
       </Switch>
@@ -120,7 +133,7 @@ export function AuditView() {
                 { header: 'Time', cell: (e) => when(e.createdAt) },
                 { header: 'Event', rowHeader: true, cell: (e) => e.action },
                 { header: 'Actor', cell: (e) => `${e.actor} (${e.actorType})` },
-                { header: 'Resource', cell: (e) => e.resourceType ?? '—' },
+                { header: 'Resource', cell: (e) => <AuditResource entry={e} projects={projectList} /> },
                 { header: 'Status', cell: (e) => <StatusBadge status={e.status} /> },
                 {
                   header: 'Details',

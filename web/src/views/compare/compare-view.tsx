@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Switch } from 'react-aria-components';
 import { useParams, useSearchParams } from 'react-router';
 import type { paths } from '../../../../client/openapi-types.generated';
@@ -101,10 +101,11 @@ export function CompareView() {
   const envs = parts.environments.data?.items.map((e) => e.environment) ?? [];
   const from = params.get('from') ?? envs[0] ?? '';
   const to = params.get('to') ?? envs[1] ?? envs[0] ?? '';
-  const [tenant, setTenant] = useState('');
-  const [service, setService] = useState('');
-  const [type, setType] = useState('');
-  const [changedOnly, setChangedOnly] = useState(true);
+  // Every filter lives in the address, so a reload keeps it and a link shares it (changed-only is on unless `all=1`).
+  const tenant = params.get('tenant') ?? '';
+  const service = params.get('service') ?? '';
+  const type = params.get('type') ?? '';
+  const changedOnly = params.get('all') !== '1';
   const comparison = useQuery({
     queryKey: ['project', slug, 'compare', { from, to, tenant, service, type, changedOnly }],
     enabled: from !== '' && to !== '',
@@ -125,11 +126,13 @@ export function CompareView() {
         }),
       ),
   });
-  const setSide = (key: 'from' | 'to') => (value: string) => {
+  const setParam = (key: 'from' | 'to' | 'tenant' | 'service' | 'type' | 'all') => (value: string) => {
     const next = new URLSearchParams(params);
-    next.set(key, value);
+    if (value) next.set(key, value);
+    else next.delete(key);
     setParams(next, { replace: true });
   };
+  const setChangedOnly = (on: boolean) => setParam('all')(on ? '' : '1');
   return (
     <main>
       <h1>Compare environments</h1>
@@ -139,14 +142,14 @@ export function CompareView() {
           label="Current (target, runs now)"
           name="to"
           value={to}
-          onChange={setSide('to')}
+          onChange={setParam('to')}
           options={optionsOf(envs)}
         />
         <Choice
           label="Proposed (source)"
           name="from"
           value={from}
-          onChange={setSide('from')}
+          onChange={setParam('from')}
           options={optionsOf(envs)}
         />
         <Choice
@@ -154,7 +157,7 @@ export function CompareView() {
           name="tenant"
           any="All tenants"
           value={tenant}
-          onChange={setTenant}
+          onChange={setParam('tenant')}
           options={optionsOf(parts.tenants.data?.items.map((t) => t.slug) ?? [])}
         />
         <Choice
@@ -162,7 +165,7 @@ export function CompareView() {
           name="service"
           any="All services"
           value={service}
-          onChange={setService}
+          onChange={setParam('service')}
           options={optionsOf(parts.workloads.data?.items.map((w) => w.name) ?? [])}
         />
         <Choice
@@ -170,7 +173,7 @@ export function CompareView() {
           name="type"
           any="Every kind"
           value={type}
-          onChange={setType}
+          onChange={setParam('type')}
           options={DIFF_OPTIONS}
         />
         <Switch isSelected={changedOnly} onChange={setChangedOnly} className="switch">

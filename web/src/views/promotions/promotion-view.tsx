@@ -27,8 +27,8 @@ export function PromotionView() {
     queryFn: () => ok<ReleaseHistory>(api.GET('/api/v2/promotions/{id}/history', path)),
     refetchInterval: 2000,
   });
-  const action = useAction([['promotion', id]]);
   const p = promotion.data;
+  const action = useAction([['promotion', id]], p?.status);
   const open = p && !FINAL_STATUSES.has(p.status) && !p.commitSha;
   return (
     <main>

@@ -10,6 +10,7 @@ import { StatusBadge } from '../../components/status-badge';
 import { TimelineList } from '../../components/timeline-list';
 import { useAction } from '../../components/use-action';
 import { FINAL_STATUSES } from './final';
+import { ApprovalFacts, SyncFacts } from './release-progress';
 import { mergeTimeline } from './timeline';
 
 /** Polling every second while the release moves: each step shows within a second, without reloading. */
@@ -17,7 +18,7 @@ const LIVE_MS = 1000;
 
 function ReleaseActions({ release }: { release: Release }) {
   const path = { params: { path: { id: release.id } } };
-  const action = useAction([['release', release.id]]);
+  const action = useAction([['release', release.id]], release.status);
   if (FINAL_STATUSES.has(release.status)) return null;
   return (
     <section aria-labelledby="actions" className="actions">
@@ -105,17 +106,10 @@ export function ReleaseView() {
                 </dd>
               </>
             )}
-            <dt>Approvals</dt>
-            <dd>
-              {r.approvals.received} received
-              {r.approvals.required.map((p) => ` · policy “${p.name}” requires ${p.requiredApprovals}`)}
-            </dd>
+            <ApprovalFacts release={r} />
             <dt>Commit</dt>
             <dd>{r.commitSha ? <code>{r.commitSha}</code> : 'not yet'}</dd>
-            <dt>Sync</dt>
-            <dd>
-              {r.sync.status ?? 'no report'} {r.sync.health ? `· ${r.sync.health}` : ''}
-            </dd>
+            <SyncFacts release={r} />
             {r.links.workflow && (
               <>
                 <dt>Workflow</dt>

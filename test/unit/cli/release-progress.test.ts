@@ -1,0 +1,45 @@
+import { approvalsText, observeRelease, syncText, type ReleaseView } from '../../../cli/lib/release-progress';
+
+const release = (over: Partial<ReleaseView>): ReleaseView => ({
+  id: 'r1',
+  title: 'web 2',
+  status: 'Syncing',
+  statusReason: null,
+  waitingBehind: null,
+  tenant: 'acme',
+  environment: 'prod',
+  commitSha: 'abcdef0123456789',
+  sync: { status: null, health: null },
+  ...over,
+});
+
+const session = { sessionId: 's-1', justification: 'checkout is down', userId: 'u-1', actor: 'ops@example.com' };
+
+describe('delivery release get and --wait (issue 50)', () => {
+  it('names the break-glass session that bypassed the approvals: id, who, why', () => {
+    const bypassed = release({
+      approvals: { required: [{ name: 'prod needs one', requiredApprovals: 1 }], received: 0, bypassedBy: session },
+    });
+    expect(approvalsText(bypassed)).toBe('bypassed by break-glass session s-1 (ops@example.com: checkout is down)');
+    const waiting = release({
+      approvals: { required: [{ name: 'prod needs one', requiredApprovals: 1 }], received: 0 },
+    });
+    expect(approvalsText(waiting)).toBe('0 received (policy prod needs one requires 1)');
+  });
+
+  it('shows only what the controller said of the awaited commit: nothing yet, then Synced/Progressing', () => {
+    const before = release({
+      waitingFor: [{ service: 'web', syncStatus: null, healthStatus: null }],
+    });
+    expect(syncText(before)).toBe('no report for this commit yet');
+    expect(observeRelease(before).line).toBe(
+      'Syncing — commit abcdef012345; waiting for the controller (web not reported)',
+    );
+    const during = release({
+      sync: { status: 'Synced', health: 'Progressing' },
+      waitingFor: [{ service: 'web', syncStatus: 'Synced', healthStatus: 'Progressing' }],
+    });
+    expect(syncText(during)).toBe('Synced/Progressing');
+    expect(observeRelease(during).line).toContain('(web Synced/Progressing)');
+  });
+});
