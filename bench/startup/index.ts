@@ -73,6 +73,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+/** Free ports for one embedded platform (its API, Temporal and its UI, PostgreSQL); the agent port off. */
+async function freshPorts() {
+  return {
+    PORT: String(await freePort()),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    AGENT_GRPC_PORT: '0',
+  };
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(repoRoot(), 'dist', 'scripts', 'start.js'))) {
     throw new Error('dist/ missing: run `npm run build` first');
@@ -84,13 +95,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < ROUNDS; round += 1) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = {
-      PORT: String(await freePort()),
-      TEMPORAL_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      AGENT_GRPC_PORT: '0',
-    };
+    const env = await freshPorts();
     try {
       const first = await once(dataDir, env);
       const second = await once(dataDir, env);
@@ -107,13 +112,7 @@ async function main(): Promise<void> {
   const ctrlCDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
   fs.chmodSync(ctrlCDir, 0o755);
   try {
-    const env = {
-      PORT: String(await freePort()),
-      TEMPORAL_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
-      EMBEDDED_PG_PORT: String(await freePort()),
-      AGENT_GRPC_PORT: '0',
-    };
+    const env = await freshPorts();
     for (let round = 0; round < CTRL_C_ROUNDS; round += 1) interrupt.push(await ctrlC(ctrlCDir, env));
   } finally {
     fs.rmSync(ctrlCDir, { recursive: true, force: true });
