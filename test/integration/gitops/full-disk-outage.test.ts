@@ -8,6 +8,9 @@ import { scaled } from '../../helpers/time-scale';
 import { releaseClient } from '../releases/release-harness';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from './gitops-harness';
+import { httpClient } from '../../helpers/http-client';
+import { eventually } from '../../helpers/net';
+import { DIGEST, shapeBHeaders } from '../webhooks/webhook-signing';
 
 /**
  * A real full disk under the hosted repositories for a minute (issue 43): the Git folder is a small tmpfs of its own,
@@ -22,6 +25,7 @@ let gitDir: string;
 let token: string;
 let tenantId: string;
 let repo: string;
+let secret: string;
 
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'full-disk-'));
@@ -33,7 +37,14 @@ beforeAll(async () => {
   platform = await startTestPlatform({ env: { GIT_REPOSITORIES_DIR: gitDir } });
   const { org, members } = await makeOrg(platform, ['owner']);
   token = members.owner!.token;
-  tenantId = (await makeProject(platform, token, 'shop', ['acme'])).acme!;
+  tenantId = (await makeProject(platform, token, 'shop', ['acme', 'globex'])).acme!;
+  const http = httpClient(platform.url);
+  expect((await http.post('/api/v2/projects/shop/delivery/generate', { token, body: {} })).status).toBe(200);
+  const settings = await http.put<{ secret: string }>('/api/v2/projects/shop/webhook-settings', {
+    token,
+    body: { autoUpdateEnvironments: ['dev'] },
+  });
+  secret = settings.body.secret;
   const project = (await platform.services
     .db('projects')
     .where({ organization_id: org.id, slug: 'shop' })
@@ -47,6 +58,24 @@ afterAll(async () => {
   if (gitDir) execFileSync('umount', [gitDir]);
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
+
+/** A signed image update (shape B) of globex's web in dev. */
+function imageUpdate(tag: string) {
+  const body = JSON.stringify({
+    image: 'registry.example.com/shop/web',
+    tag,
+    digest: DIGEST,
+    project: 'shop',
+    workload: 'web',
+    environments: ['dev'],
+    tenants: ['globex'],
+    timestamp: new Date().toISOString(),
+  });
+  return httpClient(platform.url).post<{ status: string; statusUrl?: string; commit: string | null }>(
+    '/api/v1/webhooks/image-update',
+    { rawBody: body, headers: shapeBHeaders(secret, body) },
+  );
+}
 
 /** Writes zeros until the volume refuses a byte more; returns the filler's path. */
 function fillUp(dir: string): string {
@@ -69,7 +98,7 @@ function fillUp(dir: string): string {
   return filler;
 }
 
-it('a release whose commit meets a full disk for a minute waits, then commits once, and never fails', async () => {
+it('a release and an acknowledged image update meet a full disk for a minute: both wait, commit once, neither fails', async () => {
   const releases = releaseClient(platform);
   const commitsBefore = (await gitText(repo, ['rev-list', '--all', '--count'])).trim();
   const filler = fillUp(gitDir);
@@ -80,6 +109,9 @@ it('a release whose commit meets a full disk for a minute waits, then commits on
     changes: [{ workload: 'web', tag: '2.0.0' }],
   });
   expect(created.status).toBe(201);
+  // The image update is acknowledged (queued for the workflow: its commit cannot land now).
+  const update = await imageUpdate('2.1.0');
+  expect([update.status, update.body.status]).toEqual([202, 'queued']);
   const seen = new Set<string>();
   for (const until = Date.now() + OUTAGE_MS; Date.now() < until;) {
     const release = await releases.get(token, created.body.id);
@@ -92,6 +124,14 @@ it('a release whose commit meets a full disk for a minute waits, then commits on
   fs.rmSync(filler);
   const committed = await releases.until(token, created.body.id, (r) => r.commitSha !== null, scaled(150_000));
   expect(committed.status).not.toBe('Failed');
-  expect((await gitText(repo, ['rev-parse', 'main'])).trim()).toBe(committed.commitSha);
-  expect(Number((await gitText(repo, ['rev-list', '--all', '--count'])).trim())).toBe(Number(commitsBefore) + 1);
+  expect(await gitText(repo, ['cat-file', '-t', committed.commitSha!])).toMatch(/commit/);
+  const updated = await eventually(async () => {
+    const status = await httpClient(platform.url).get<{ status: string; commit: string | null }>(
+      update.body.statusUrl!,
+    );
+    return status.body.status === 'queued' ? null : status.body;
+  }, scaled(150_000));
+  expect(updated.status).toBe('committed');
+  // One commit each: the release's and the image update's.
+  expect(Number((await gitText(repo, ['rev-list', '--all', '--count'])).trim())).toBe(Number(commitsBefore) + 2);
 }, 300_000);
