@@ -7,6 +7,7 @@ import { createServiceAccountService, type ServiceAccountService } from './servi
 import { apiKeyRoutes } from '../../api/routes/machine-access/api-key-routes';
 import { serviceAccountRoutes } from '../../api/routes/machine-access/service-account-routes';
 import { whoamiRoutes } from '../../api/routes/machine-access/whoami-routes';
+import { describeCaller } from './whoami';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -25,7 +26,7 @@ export const machineAccessModule = {
   routes: (services) => [
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),
-    ...whoamiRoutes(services.db),
+    ...whoamiRoutes((principal) => describeCaller(services.db, principal)),
   ],
   services: {
     apiKeys: provide(['projects', 'plans'], (deps) =>

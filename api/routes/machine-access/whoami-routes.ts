@@ -1,13 +1,14 @@
-import type { Queryable } from '../../../src/db/knex';
 import { Unauthorized } from '../../../src/errors';
-import { describeCaller } from '../../../src/machine-access/whoami';
+import type { describeCaller } from '../../../src/machine-access/whoami';
 import type { RouteDef } from '../../route-def';
 
 /**
  * Who the bearer is, for every credential: a pipeline's smoke test with a project API key (`delivery whoami`) learns
  * its key, project, scopes and paths; `/api/v1/auth/me` stays the user's profile.
  */
-export function whoamiRoutes(db: Queryable): RouteDef[] {
+export function whoamiRoutes(
+  describe: (principal: Parameters<typeof describeCaller>[1]) => ReturnType<typeof describeCaller>,
+): RouteDef[] {
   return [
     {
       method: 'get',
@@ -18,7 +19,7 @@ export function whoamiRoutes(db: Queryable): RouteDef[] {
       handler: async (ctx) => {
         const principal = ctx.state.principal;
         if (!principal) throw new Unauthorized('missing or invalid token');
-        ctx.body = await describeCaller(db, principal);
+        ctx.body = await describe(principal);
       },
     },
   ];
