@@ -284,8 +284,11 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByText('"justification": "prod is down, hotfix"').waitFor();
     expect(await checkView(owner, 'audit')).toEqual([]);
     // The IAM view's break-glass category takes in what was done under a session: the update made under it stays.
-    await page.getByRole('switch', { name: /IAM events only/ }).check({ force: true });
+    // The switch's state comes from the address, which react-router updates in a transition: click, then wait for it.
+    const iamOnly = page.getByRole('switch', { name: /IAM events only/ });
+    await iamOnly.click({ force: true });
     await page.waitForURL(/iam=1/);
+    await eventually(async () => iamOnly.isChecked(), 5_000, 'the IAM switch on');
     await page.waitForLoadState('networkidle');
     await table.getByRole('rowheader', { name: 'image.update' }).waitFor();
     await filters.getByLabel('Event type').fill('promotion.execute');
