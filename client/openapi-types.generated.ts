@@ -15124,6 +15124,7 @@ export interface paths {
              *           "committedAt": "2019-08-24T14:15:22Z",
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "createdBy": "string",
+             *           "downgrade": true,
              *           "environment": "prod",
              *           "finishedAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15146,6 +15147,15 @@ export interface paths {
              *             "errors": 0,
              *             "warnings": 0
              *           },
+             *           "versions": [
+             *             {
+             *               "direction": "upgrade",
+             *               "from": "dev",
+             *               "tenant": "string",
+             *               "to": "prod",
+             *               "workload": "string"
+             *             }
+             *           ],
              *           "waitingBehind": "string",
              *           "workflowId": "string"
              *         }
@@ -15265,6 +15275,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15362,6 +15373,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -15435,6 +15455,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15532,6 +15553,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -18912,6 +18942,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19009,6 +19040,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19137,6 +19177,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19234,6 +19275,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19360,6 +19410,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19457,6 +19508,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19574,6 +19634,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19671,6 +19732,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19892,6 +19962,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19989,6 +20060,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -20856,6 +20936,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -20953,6 +21034,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -24382,6 +24472,8 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
       createdBy: string;
+      /** @description A version of the tenant's service would go down (current -> proposed) */
+      downgrade: boolean;
       environment: string;
       /** Format: date-time */
       finishedAt: string | null;
@@ -24418,6 +24510,8 @@ export interface components {
       updatedAt: string;
       validation: components['schemas']['release-validation'] | null;
       validationSummary: components['schemas']['validation-summary'] | null;
+      /** @description What the release moves, current -> proposed, per tenant and service (empty for releases created before they were recorded) */
+      versions: components['schemas']['version-change'][];
       /** @description Only null in the recorded answers: drafted as a string or null */
       waitingBehind: string | null;
       waitingFor: {
@@ -24468,6 +24562,8 @@ export interface components {
         /** Format: date-time */
         createdAt: string;
         createdBy: string;
+        /** @description A version of the tenant's service would go down (current -> proposed) */
+        downgrade: boolean;
         environment: string;
         /** Format: date-time */
         finishedAt: string | null;
@@ -24506,6 +24602,8 @@ export interface components {
         /** Format: date-time */
         updatedAt: string;
         validationSummary: components['schemas']['validation-summary'] | null;
+        /** @description What the release moves, current -> proposed, per tenant and service (empty for releases created before they were recorded) */
+        versions: components['schemas']['version-change'][];
         /** @description Only null in the recorded answers: drafted as a string or null */
         waitingBehind: string | null;
         workflowId: string | null;

@@ -236,7 +236,9 @@ export function registerProjectViews(program: Command): void {
       const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];
       for (const slug of slugs) {
         const releases = releasesOpen
-          ? await rt.api.get<Page<ReleaseView & { createdBy: string }>>(`/api/v2/projects/${enc(slug)}/releases`, {
+          ? await rt.api.get<
+              Page<ReleaseView & { createdBy: string; versions?: VersionChange[]; downgrade?: boolean }>
+            >(`/api/v2/projects/${enc(slug)}/releases`, {
               status: 'PendingApproval',
               limit: 100,
             })
@@ -247,7 +249,10 @@ export function registerProjectViews(program: Command): void {
             kind: 'release',
             id: r.id,
             project: slug,
-            what: `${r.tenant}/${r.environment}: ${r.title}`,
+            // Current -> proposed, as for promotions (a release recorded before its versions: its title only).
+            what: `${r.downgrade ? 'DOWNGRADE ' : ''}${r.tenant}/${r.environment}: ${r.title}${
+              r.versions?.length ? `: ${versionsText(r.versions)}` : ''
+            }`,
             by: r.createdBy,
           });
         }

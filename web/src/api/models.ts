@@ -98,6 +98,9 @@ export interface Release {
   kind?: string;
   createdBy?: string;
   changes?: WorkloadChange[] | null;
+  /** Per service, what the target runs now (from) and after (to): current -> proposed (empty: not recorded). */
+  versions?: VersionChange[];
+  downgrade?: boolean;
   validation: {
     summary: { errors: number; warnings: number; deprecations: number };
     results: { severity: string; message: string; path?: string; resource?: string }[];
