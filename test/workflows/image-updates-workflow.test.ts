@@ -151,6 +151,10 @@ it('commits a batch after a Git storage outage longer than its first attempts, f
   await until(() => finished.has(e.webhookId), 'the batch after the outage');
   expect(outageAttempts).toBe(0);
   expect(finished.get(e.webhookId)).toEqual({ sha: '1'.padStart(40, '0'), error: null, superseded: [] });
+  const handle = ts.env.client.workflow.getHandle(workflowId);
+  await ts.env.sleep(IMAGE_UPDATES_IDLE_MS + 1_000);
+  await handle.result();
+  await keep('image-updates-outage', handle);
 });
 
 it('continues as new with what is queued when a run grows long, every run under the budget', async () => {

@@ -375,6 +375,7 @@ describe('release workflow', () => {
     expect(outcome).toEqual({ status: 'Healthy' });
     const commits = calls.filter((c) => c.startsWith('commit '));
     expect(commits).toEqual(Array(COMMIT_RETRY.maximumAttempts + 3).fill(`commit release-${handle.releaseId}-1`));
+    await keep('outage-then-committed', handle);
   });
 
   it('accepts an approval that arrives while its row turns PendingApproval, before the workflow holds that status', async () => {
@@ -387,6 +388,7 @@ describe('release workflow', () => {
       pendingHeld.release();
       expect((await approval).status).not.toBe('PendingApproval');
       expect(calls.slice(1, 3)).toEqual(['status PendingApproval', 'approve bob@example.test']);
+      await keep('approval-during-transition', h);
       await h.terminate('test over');
     } finally {
       pendingHeld.release();
