@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { commitOnGitQueue } from './git-commit';
+import { commitOnGitQueue, commitWaitNote } from './git-commit';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { waitUntilClear } from './lib/wait-until-clear';
@@ -247,7 +247,7 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     try {
       const patience = {
         patienceMs: input.timing.commitPatienceMs,
-        onOutage: async (reason: string) => show('Executing', `waiting out a Git storage outage, retrying: ${reason}`),
+        onOutage: async (reason: string) => show('Executing', commitWaitNote(reason, Date.now())),
       };
       commitSha = (await commitOnGitQueue(request, input.gitTaskQueue, false, patience)).sha;
       break;

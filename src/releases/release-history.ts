@@ -43,6 +43,7 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   acquireReleaseTarget: () => 'take the target',
   takeReleaseTurn: () => 'take the target',
   markReleaseCommitted: () => 'committed',
+  noteReleaseCommitWait: () => 'commit waits out a Git storage outage',
   recordReleaseSync: () => 'sync report',
   commitToRepository: () => 'commit',
 };

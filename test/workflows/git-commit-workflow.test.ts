@@ -67,6 +67,7 @@ describe('git commit workflow', () => {
     );
     expect(await handle.result()).toBe(1);
     expect(maintained).toEqual([{ organizationId: 'org-1', projectId: 'project-large' }]);
+    await keep('git-commit-with-maintenance', ts.env.client.workflow.getHandle('git-commit-large'));
   });
 
   it('starts no maintenance for an ordinary commit', async () => {
