@@ -15,18 +15,26 @@ import {
   type ImageUpdateActivities,
   type ImageUpdatesInput,
 } from '../src/webhooks/image-update-workflow-contract';
-import { afterCommit, COMMIT_RETRY, commitOnGitQueue, outlastingOutages, patientOptions } from './git-commit';
+import {
+  afterCommit,
+  COMMIT_RETRY,
+  commitOnGitQueue,
+  commitWaitNote,
+  outlastingOutages,
+  patientOptions,
+} from './git-commit';
 import { runIsLong } from './lib/wait-until-clear';
 
 /** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
 export const IMAGE_UPDATES_IDLE_MS = 10 * 60_000;
 
 // Local activities (two short queries each, in the worker running the workflow): no task queue round trip per batch.
-const { planImageBatch, finishImageBatch, failImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
-  startToCloseTimeout: '1 minute',
-  // Until it lands: a request answered 202 is finished, never dropped.
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+const { planImageBatch, finishImageBatch, failImageRequests, noteImageRequestsWaiting } =
+  proxyLocalActivities<ImageUpdateActivities>({
+    startToCloseTimeout: '1 minute',
+    // Until it lands: a request answered 202 is finished, never dropped.
+    retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+  });
 /** The batch's commit, in the workflow task that received its requests; retried as the commit activity is. */
 const { commitImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
   startToCloseTimeout: '2 minutes',
@@ -44,6 +52,11 @@ const LOCAL_COMMIT = 'image-updates-local-commit';
  * which takes what they could not, never commit an older signed tag over a newer one.
  */
 const PLANNED_IN_COMMIT = 'image-updates-planned-in-commit';
+/**
+ * Patch id: a batch's commit waiting out a Git storage outage says so on its requests (their status URL's `waiting`),
+ * until the batch is finished (issue 43).
+ */
+const WAIT_NOTED = 'image-updates-wait-noted';
 /**
  * Runs with local commits continue as new at this many events. Under a steady stream of requests, a signal that
  * arrives while the continue-as-new task runs makes the server refuse it, and the worker then replays the whole run
@@ -68,7 +81,14 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
     const workflowId = workflowInfo().workflowId;
     const batch = { organizationId, projectId, entries, workflowId };
     // An outage (a full disk, a missing volume) delays the batch: the same commit as an activity any worker may take.
-    const patience = { patienceMs: input.commitPatienceMs };
+    const patience = {
+      patienceMs: input.commitPatienceMs,
+      onOutage: async (reason: string) => {
+        if (!patched(WAIT_NOTED)) return;
+        const note = commitWaitNote(reason, Date.now());
+        await noteImageRequestsWaiting({ projectId, webhookIds: entries.map((e) => e.webhookId), note });
+      },
+    };
     const outcome = await outlastingOutages(
       () => commitImageRequests(batch),
       () =>

@@ -34,7 +34,13 @@ function finish(webhookIds: string[], plan: BatchPlan, sha: string | null, error
 }
 
 /** Planned, committed and finished in one step, as the commit path's image-webhook operation does it. */
-const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests'> = {
+/** What the requests' status URL says while their commit waits out an outage (per webhook id). */
+const waiting = new Map<string, string>();
+
+const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests' | 'noteImageRequestsWaiting'> = {
+  noteImageRequestsWaiting: async ({ webhookIds, note }) => {
+    for (const id of webhookIds) waiting.set(id, note);
+  },
   commitImageRequests: async ({ entries }) => {
     if (outageAttempts > 0) {
       outageAttempts -= 1;
@@ -150,6 +156,10 @@ it('commits a batch after a Git storage outage longer than its first attempts, f
   await send(workflowId, e);
   await until(() => finished.has(e.webhookId), 'the batch after the outage');
   expect(outageAttempts).toBe(0);
+  // Its status URL said why it waited, and since when, before the batch landed.
+  expect(waiting.get(e.webhookId)).toMatch(
+    /^commit waiting for the Git volume: .*ENOSPC: no space left on device, retrying since \d{4}-/,
+  );
   expect(finished.get(e.webhookId)).toEqual({ sha: '1'.padStart(40, '0'), error: null, superseded: [] });
   const handle = ts.env.client.workflow.getHandle(workflowId);
   await ts.env.sleep(IMAGE_UPDATES_IDLE_MS + 1_000);

@@ -15,7 +15,8 @@ import { DIGEST, shapeBHeaders } from '../webhooks/webhook-signing';
 /**
  * A real full disk under the hosted repositories for a minute (issue 43): the Git folder is a small tmpfs of its own,
  * filled to the last byte while a release commits. The release waits the outage out (its commit keeps retrying, on
- * the `git` queue, for GIT_COMMIT_PATIENCE) and commits exactly once when space is back; it never fails.
+ * the `git` queue, for GIT_COMMIT_PATIENCE) and commits exactly once when space is back; it never fails. Meanwhile the
+ * release's state (detail and list) and the image update's status URL say what it waits out, and stop once it landed.
  */
 const OUTAGE_MS = 60_000;
 
@@ -101,6 +102,7 @@ function fillUp(dir: string): string {
 it('a release and an acknowledged image update meet a full disk for a minute: both wait, commit once, neither fails', async () => {
   const releases = releaseClient(platform);
   const commitsBefore = (await gitText(repo, ['rev-list', '--all', '--count'])).trim();
+  const outageStart = Date.now();
   const filler = fillUp(gitDir);
   const created = await releases.create(token, 'shop', {
     environment: 'dev',
@@ -112,26 +114,58 @@ it('a release and an acknowledged image update meet a full disk for a minute: bo
   // The image update is acknowledged (queued for the workflow: its commit cannot land now).
   const update = await imageUpdate('2.1.0');
   expect([update.status, update.body.status]).toEqual([202, 'queued']);
+  const http = httpClient(platform.url);
   const seen = new Set<string>();
+  /** What the release (its detail and the project's list) and the image update's status URL said during the outage. */
+  const said = { detail: new Set<string>(), list: new Set<string>(), update: new Set<string>() };
   for (const until = Date.now() + OUTAGE_MS; Date.now() < until;) {
     const release = await releases.get(token, created.body.id);
     seen.add(`${release.status}${release.commitSha ? ' committed' : ''}`);
+    if (release.statusReason) said.detail.add(release.statusReason);
+    const list = await http.get<{ items: { id: string; statusReason: string | null }[] }>(
+      '/api/v2/projects/shop/releases',
+      { token },
+    );
+    const listed = list.body.items.find((r) => r.id === created.body.id);
+    if (listed?.statusReason) said.list.add(listed.statusReason);
+    const status = await http.get<{ status: string; waiting: string | null }>(update.body.statusUrl!);
+    if (status.body.waiting) said.update.add(`${status.body.status}: ${status.body.waiting}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   // The whole minute (after its validation): deploying, nothing committed, not failed.
   expect([...seen].filter((s) => s !== 'Validating')).toEqual(['Deploying']);
+  // Each says why and since when, once its first attempts failed: one wait, the same words everywhere.
+  const WAIT = /^commit waiting for the Git volume: (.+), retrying since (\d{4}-\d\d-\d\dT[\d:.]+Z)$/;
+  expect(said.detail.size).toBe(1);
+  const [note] = [...said.detail];
+  const [, reason, since] = WAIT.exec(note!) ?? [];
+  expect(reason).toMatch(/no space left on device/i);
+  expect(Date.parse(since!)).toBeGreaterThanOrEqual(outageStart - 1000);
+  expect(Date.parse(since!)).toBeLessThan(outageStart + OUTAGE_MS);
+  expect([...said.list]).toEqual([note]);
+  expect(said.update.size).toBe(1);
+  expect([...said.update][0]).toMatch(
+    /^queued: commit waiting for the Git volume: .*no space left on device.*, retrying since /i,
+  );
+  // The release's wait is an audit entry of its own (the row changed), once.
+  const waits = await platform.services
+    .db('audit_log')
+    .where({ resource_id: created.body.id, action: 'release.commit.wait' })
+    .select('details');
+  expect(waits.map((w: { details: { reason: string } }) => w.details.reason)).toEqual([note]);
   expect((await gitText(repo, ['rev-list', '--all', '--count'])).trim()).toBe(commitsBefore);
   fs.rmSync(filler);
   const committed = await releases.until(token, created.body.id, (r) => r.commitSha !== null, scaled(150_000));
   expect(committed.status).not.toBe('Failed');
+  // Once the commit landed the wait is over, and the release no longer says it waits.
+  expect(committed.statusReason ?? '').not.toMatch(/waiting for the Git volume/);
   expect(await gitText(repo, ['cat-file', '-t', committed.commitSha!])).toMatch(/commit/);
   const updated = await eventually(async () => {
-    const status = await httpClient(platform.url).get<{ status: string; commit: string | null }>(
-      update.body.statusUrl!,
-    );
+    const status = await http.get<{ status: string; commit: string | null }>(update.body.statusUrl!);
     return status.body.status === 'queued' ? null : status.body;
   }, scaled(150_000));
   expect(updated.status).toBe('committed');
+  expect((await http.get<{ waiting: string | null }>(update.body.statusUrl!)).body.waiting).toBeNull();
   // One commit each: the release's and the image update's.
   expect(Number((await gitText(repo, ['rev-list', '--all', '--count'])).trim())).toBe(Number(commitsBefore) + 2);
 }, 300_000);
