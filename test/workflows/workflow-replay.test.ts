@@ -54,6 +54,8 @@ it('has recorded histories of a commit outlasting an outage, in every workflow t
   expect(outlasting('release-histories/outage-then-committed.json', 'commitToRepository')).toBe(true);
   expect(outlasting('release-histories/outage-then-committed.details-only.json', 'commitToRepository')).toBe(true);
   expect(outlasting('short-histories/git-commit-outage.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('promotion-histories/outage-then-committed.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('promotion-histories/outage-then-committed.details-only.json', 'commitToRepository')).toBe(true);
   expect(outlasting('image-updates-histories/image-updates-outage.json', 'commitImageRequests')).toBe(true);
   expect(outlasting('image-updates-histories/image-updates-outage.unnoted.json', 'commitImageRequests')).toBe(true);
   // After the patches that put the wait on the rows: the note's activity ran (before them: nothing but the details).
@@ -61,6 +63,8 @@ it('has recorded histories of a commit outlasting an outage, in every workflow t
     steps.find((h) => h.file === file)?.activities.has(activity) ?? false;
   expect(noted('release-histories/outage-then-committed.json', 'noteReleaseCommitWait')).toBe(true);
   expect(noted('release-histories/outage-then-committed.details-only.json', 'noteReleaseCommitWait')).toBe(false);
+  expect(noted('promotion-histories/outage-then-committed.json', 'notePromotionCommitWait')).toBe(true);
+  expect(noted('promotion-histories/outage-then-committed.details-only.json', 'notePromotionCommitWait')).toBe(false);
   expect(noted('image-updates-histories/image-updates-outage.json', 'noteImageRequestsWaiting')).toBe(true);
   expect(noted('image-updates-histories/image-updates-outage.unnoted.json', 'noteImageRequestsWaiting')).toBe(false);
 });
