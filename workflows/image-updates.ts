@@ -74,8 +74,13 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : 'commit failed';
 }
 
+/** The note of the batch commit waiting out an outage right now (null: none waits), for the requests that arrive. */
+interface OutageWait {
+  note: string | null;
+}
+
 /** One batch planned, committed and finished in the commit's unit; a commit that never lands fails its requests. */
-async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[]): Promise<void> {
+async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[], wait: OutageWait): Promise<void> {
   const { organizationId, projectId } = input;
   try {
     const workflowId = workflowInfo().workflowId;
@@ -86,6 +91,7 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
       onOutage: async (reason: string) => {
         if (!patched(WAIT_NOTED)) return;
         const note = commitWaitNote(reason, Date.now());
+        wait.note = note;
         await noteImageRequestsWaiting({ projectId, webhookIds: entries.map((e) => e.webhookId), note });
       },
     };
@@ -98,8 +104,10 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
         }).commitImageRequests(batch),
       patience,
     );
+    wait.note = null;
     await afterCommit(input, outcome, input.gitTaskQueue);
   } catch (err) {
+    wait.note = null;
     await failImageRequests({ projectId, webhookIds: entries.map((e) => e.webhookId), error: reasonOf(err) });
   }
 }
@@ -112,10 +120,15 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
  */
 export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<void> {
   const pending: QueuedImageUpdate[] = [...(input.pending ?? [])];
-  setHandler(imageUpdateSignal, (entry) => {
-    if (!pending.some((p) => p.webhookId === entry.webhookId)) pending.push(entry);
-  });
   const { organizationId, projectId } = input;
+  const wait: OutageWait = { note: null };
+  setHandler(imageUpdateSignal, async (entry) => {
+    if (pending.some((p) => p.webhookId === entry.webhookId)) return;
+    pending.push(entry);
+    // It waits behind a batch whose commit waits out an outage: its status URL says so as the batch's requests' do.
+    const note = wait.note;
+    if (note !== null) await noteImageRequestsWaiting({ projectId, webhookIds: [entry.webhookId], note });
+  });
   const local = patched(LOCAL_COMMIT);
   const continueWith = async (queued: QueuedImageUpdate[]) => {
     await condition(allHandlersFinished);
@@ -128,7 +141,7 @@ export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<vo
     // its local activities would make the server refuse that task's continue-as-new (and it would run them again).
     if (local && runIsLong(LOCAL_RUN_EVENTS)) await continueWith(pending);
     if (patched(PLANNED_IN_COMMIT)) {
-      await commitBatch(input, pending.splice(0, pending.length));
+      await commitBatch(input, pending.splice(0, pending.length), wait);
       if (!local && runIsLong()) await continueWith(pending);
       continue;
     }

@@ -137,7 +137,10 @@ it('a release, a promotion and an acknowledged image update meet a full disk for
     list: new Set<string>(),
     update: new Set<string>(),
     promotion: new Set<string>(),
+    late: new Set<string>(),
   };
+  /** A second image update of the same target, sent once the first says it waits: it waits behind that batch. */
+  let late: Awaited<ReturnType<typeof imageUpdate>> | null = null;
   for (const until = Date.now() + OUTAGE_MS; Date.now() < until;) {
     const release = await releases.get(token, created.body.id);
     seen.add(`${release.status}${release.commitSha ? ' committed' : ''}`);
@@ -150,6 +153,13 @@ it('a release, a promotion and an acknowledged image update meet a full disk for
     if (listed?.statusReason) said.list.add(listed.statusReason);
     const status = await http.get<{ status: string; waiting: string | null }>(update.body.statusUrl!);
     if (status.body.waiting) said.update.add(`${status.body.status}: ${status.body.waiting}`);
+    if (late === null && status.body.waiting) {
+      late = await imageUpdate('2.2.0');
+      expect([late.status, late.body.status]).toEqual([202, 'queued']);
+    } else if (late !== null) {
+      const lateStatus = await http.get<{ status: string; waiting: string | null }>(late.body.statusUrl!);
+      if (lateStatus.body.waiting) said.late.add(`${lateStatus.body.status}: ${lateStatus.body.waiting}`);
+    }
     const promoted = await promotions.get(token, promotion.body.id);
     said.promotion.add(`${promoted.status}: ${promoted.statusReason ?? ''}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -169,6 +179,8 @@ it('a release, a promotion and an acknowledged image update meet a full disk for
   expect([...said.update][0]).toMatch(
     /^queued: commit waiting for the Git volume: .*no space left on device.*, retrying since /i,
   );
+  // The later request said the same as the batch it waits behind.
+  expect([...said.late]).toEqual([...said.update]);
   // The promotion: Executing, saying the same (its own reason and time), never committed or failed meanwhile.
   const promotionWaits = [...said.promotion].filter((p) => !p.startsWith('Evaluating'));
   expect(promotionWaits.length).toBeGreaterThanOrEqual(1);
@@ -197,9 +209,14 @@ it('a release, a promotion and an acknowledged image update meet a full disk for
   }, scaled(150_000));
   expect(updated.status).toBe('committed');
   expect((await http.get<{ waiting: string | null }>(update.body.statusUrl!)).body.waiting).toBeNull();
+  const lateDone = await eventually(async () => {
+    const status = await http.get<{ status: string; waiting: string | null }>(late!.body.statusUrl!);
+    return status.body.status === 'queued' ? null : status.body;
+  }, scaled(150_000));
+  expect([lateDone.status, lateDone.waiting]).toEqual(['committed', null]);
   const promoted = await promotions.until(token, promotion.body.id, (p) => p.commitSha !== null, scaled(150_000));
   expect(promoted.status).toBe('Syncing');
   expect(promoted.statusReason ?? '').not.toMatch(/waiting for the Git volume/);
-  // One commit each: the release's, the image update's and the promotion's.
-  expect(Number((await gitText(repo, ['rev-list', '--all', '--count'])).trim())).toBe(Number(commitsBefore) + 3);
+  // One commit each: the release's, the two image updates' (one batch each) and the promotion's.
+  expect(Number((await gitText(repo, ['rev-list', '--all', '--count'])).trim())).toBe(Number(commitsBefore) + 4);
 }, 300_000);
