@@ -488,6 +488,19 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       });
     },
 
+    /**
+     * A commit waiting out a Git storage outage, on the row: the Deploying release's status reason says so (with a
+     * `release.commit.wait` entry) until markReleaseCommitted (or the release's end) replaces it. A retry finds its
+     * own note and writes nothing twice.
+     */
+    async noteReleaseCommitWait(input: Target & { note: string; actor: AuditActor }): Promise<void> {
+      await locked(input.releaseId, async (trx, row) => {
+        if (row.status !== 'Deploying' || row.status_reason === input.note) return;
+        await updateRelease(trx, row.id, { status_reason: input.note });
+        await record(trx, row, input.workflowId, input.actor, 'release.commit.wait', { reason: input.note });
+      });
+    },
+
     async recordReleaseSync(input: Target & { report: SyncReport }) {
       await locked(input.releaseId, (trx, row) => noteSync(trx, row, input.workflowId, input.report));
     },

@@ -3097,7 +3097,8 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "status": "received"
+             *       "status": "received",
+             *       "waiting": "string"
              *     }
              */
             'application/json': components['schemas']['request'];
@@ -24687,6 +24688,8 @@ export interface components {
        * @enum {string}
        */
       status: 'received' | 'queued' | 'committed' | 'failed';
+      /** @description While the request is unfinished and its commit waits out a Git storage outage: the reason and since when it has been retrying (`commit waiting for the Git volume: <reason>, retrying since <time>`); otherwise null */
+      waiting: string | null;
     };
     'resource-list': {
       resources: {
