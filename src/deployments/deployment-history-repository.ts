@@ -25,7 +25,10 @@ const versionAtPosition = (position: string, alias: string) =>
      ORDER BY e.position DESC LIMIT 1) AS ${alias} ON true`;
 
 const scoped = (db: Queryable, organizationId: string, projectId: string, filter: MatrixFilter) => {
-  const query = db({ dt: 'deployed_targets' }).where({ 'dt.organization_id': organizationId, 'dt.project_id': projectId });
+  const query = db({ dt: 'deployed_targets' }).where({
+    'dt.organization_id': organizationId,
+    'dt.project_id': projectId,
+  });
   if (filter.tenant) void query.andWhere('dt.tenant_slug', filter.tenant);
   if (filter.environment) void query.andWhere('dt.environment', filter.environment);
   if (filter.service) void query.andWhere('dt.service', filter.service);
@@ -47,8 +50,13 @@ export async function matrixPageAt(
   at: Date,
 ): Promise<Page<DeployedTargetRow>> {
   const query = scoped(db, organizationId, projectId, filter)
-    .joinRaw(newest('commit', 'e.id, e.revision, e.position, e.digest, e.version, e.source_kind, e.source_id, e.actor, e.at'), [at])
-    .joinRaw(newest('report', 'e.id, e.revision, e.position, e.sync_status, e.health_status, e.reported_at, e.at'), [at])
+    .joinRaw(
+      newest('commit', 'e.id, e.revision, e.position, e.digest, e.version, e.source_kind, e.source_id, e.actor, e.at'),
+      [at],
+    )
+    .joinRaw(newest('report', 'e.id, e.revision, e.position, e.sync_status, e.health_status, e.reported_at, e.at'), [
+      at,
+    ])
     .joinRaw(versionAtPosition('r.position', 'lv'))
     .joinRaw(
       `LEFT JOIN LATERAL (SELECT e.at FROM deployed_target_events e
