@@ -17,12 +17,19 @@ export const CHANGES_PER_TARGET = 200;
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** The date part names a day of the calendar (JavaScript would read 2026-02-30 as March 2nd). */
+function realDay(value: string): boolean {
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
 /**
  * An ISO 8601 instant with its offset (`2026-11-29T12:00:00Z`), not after now. Without an offset an instant means
  * different moments to different clients, so it is refused rather than read in the server's zone.
  */
 export function instantOf(name: string, value: string, now: Date): Date {
-  const at = ISO_INSTANT.test(value) ? new Date(value) : null;
+  const at = ISO_INSTANT.test(value) && realDay(value) ? new Date(value) : null;
   if (!at || Number.isNaN(at.getTime())) {
     throw new InvalidInput(`${name} must be an ISO 8601 instant with a time zone, for example 2026-11-29T12:00:00Z`);
   }
