@@ -2,6 +2,7 @@ import type { ControllerSimulator } from '../../helpers/controller-simulator';
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { cliRunner } from '../cli/cli-harness';
 import { promotionClient } from '../promotions/promotion-harness';
 import { releaseClient } from '../releases/release-harness';
 import { shapeBHeaders } from '../webhooks/webhook-signing';
@@ -308,5 +309,75 @@ describe('the changes between two instants', () => {
     expect([long.status, long.body.error]).toEqual([400, 'the window from .. to must not be longer than 31 days']);
     expect((await changes('to=2026-09-01T00:00:00Z')).status).toBe(400);
     expect((await changes(`from=${t.generated}`, outsider)).status).toBe(404);
+  });
+});
+
+describe('the CLI', () => {
+  let cli: ReturnType<typeof cliRunner>;
+  beforeAll(() => (cli = cliRunner(platform.url)));
+  afterAll(() => cli.close());
+  const run = (args: string[]) => cli.run(args, { env: { DELIVERY_TOKEN: owner, DELIVERY_PROJECT: 'hist' } });
+
+  it('delivery status --at prints the matrix as it was, as a table and as JSON', async () => {
+    const json = await run(['status', '--tenant', 'acme', '--at', t.promoted!, '-o', 'json']);
+    expect(json.code).toBe(0);
+    const answer = JSON.parse(json.stdout) as { at: string; items: Cell[] };
+    expect(answer.at).toBe(t.promoted);
+    expect(answer.items.map(brief)).toEqual([
+      ['dev', '1.2.0', 'release', '1.2.0', 'Healthy', true, true],
+      ['prod', '1.2.0', 'promotion', '1.2.0', 'Healthy', true, true],
+    ]);
+    const table = await run(['status', '--tenant', 'acme', '--env', 'prod', '--at', t.hooked!]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`as it was at ${t.hooked}`);
+    expect(lines[2]!.split(/\s{2,}/).slice(0, 8)).toEqual([
+      'acme',
+      'prod',
+      'web',
+      '1.3.0',
+      '1.2.0',
+      'Synced',
+      'Healthy',
+      'no',
+    ]);
+    const bad = await run(['status', '--at', 'tomorrow']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('at must be an ISO 8601 instant with a time zone');
+  });
+
+  it('delivery changes lists version changes and health transitions, oldest first', async () => {
+    const res = await run([
+      'changes',
+      '--tenant',
+      'acme',
+      '--service',
+      'web',
+      '--from',
+      t.devReleased!,
+      '--to',
+      t.rolledBack!,
+    ]);
+    expect(res.code).toBe(0);
+    const [header, ...rows] = res.stdout.trimEnd().split('\n');
+    expect(header!.split(/\s+/)).toEqual(['AT', 'TARGET', 'WHAT', 'FROM', 'TO', 'CAUSE', 'ACTOR', 'COMMIT']);
+    expect(rows.map((r) => r.split(/\s{2,}/).slice(1, 7))).toEqual([
+      ['acme/prod/web', 'version', '1.1.0', '1.2.0', 'promotion', ownerEmail],
+      ['acme/prod/web', 'health', 'Healthy', 'Progressing (1.2.0)', '-', '-'],
+      ['acme/prod/web', 'health', 'Progressing', 'Healthy (1.2.0)', '-', '-'],
+      ['acme/prod/web', 'version', '1.2.0', '1.3.0', 'webhook', expect.any(String)],
+      ['acme/prod/web', 'health', 'Healthy', 'Progressing (1.3.0)', '-', '-'],
+      ['acme/prod/web', 'health', 'Progressing', 'Degraded (1.3.0)', '-', '-'],
+      ['acme/prod/web', 'version', '1.3.0', '1.2.0', 'rollback', ownerEmail],
+      ['acme/prod/web', 'health', 'Degraded', 'Progressing (1.2.0)', '-', '-'],
+      ['acme/prod/web', 'health', 'Progressing', 'Healthy (1.2.0)', '-', '-'],
+    ]);
+    const json = await run(['changes', '--tenant', 'acme', '--from', t.generated!, '--to', t.released!, '-o', 'json']);
+    expect(json.code).toBe(0);
+    const answer = JSON.parse(json.stdout) as { items: Changed[] };
+    expect(answer.items.map((i) => [i.environment, i.changes.map((c) => [c.from, c.to, c.cause])])).toEqual([
+      ['prod', [['1.0.0', '1.1.0', 'release']]],
+    ]);
+    expect(answer.items[0]!.changes[0]!.by.id).toBe(made.r1);
   });
 });
