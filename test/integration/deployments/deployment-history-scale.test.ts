@@ -86,7 +86,7 @@ it('answers a page of the matrix at an instant over 100,000 events about as fast
     expect(page.items[0]!.desired!.version).toBe(`1.${Math.floor((30 * 24 + i) / 42)}.0`);
   }
   const figures = { nowP95: Math.round(p95(now)), atP95: Math.round(p95(past)) };
-  console.log(`matrix page of 50 over 100,000 events, p95 ms: ${JSON.stringify(figures)}`);
+  process.stdout.write(`matrix page of 50 over 100,000 events, p95 ms: ${JSON.stringify(figures)}\n`);
   // The issue's goal is 150 ms; on a loaded machine the matrix of now (the reference) may itself take longer.
   expect(figures.atP95).toBeLessThan(Math.max(150, 3 * figures.nowP95));
 }, 120_000);
