@@ -412,6 +412,22 @@ export interface DeliveryPreviewQueryRequest {
   changedOnly?: 'true' | 'false';
 }
 
+export interface DeploymentChangesQueryRequest {
+  /**
+   * start of the window (excluded), an ISO 8601 instant with a time zone
+   */
+  from?: string;
+  /**
+   * end of the window (included), default now; at most 31 days after from
+   */
+  to?: string;
+  tenant?: string;
+  environment?: string;
+  service?: string;
+  limit?: string;
+  cursor?: string;
+}
+
 export interface DeploymentSoakUpdateRequest {
   seconds: number;
 }
@@ -428,6 +444,10 @@ export interface DeploymentsQueryRequest {
   service?: string;
   limit?: string;
   cursor?: string;
+  /**
+   * an ISO 8601 instant with a time zone, not in the future
+   */
+  at?: string;
 }
 
 export interface EnvironmentCreateRequest {

@@ -3,6 +3,7 @@ import { CliError, EXIT } from './lib/api-error';
 import { globalOptions, wantsJson, writeError } from './lib/command-kit';
 import { registerAuth } from './commands/auth';
 import { registerCompletion } from './commands/completion';
+import { registerDeploymentChanges } from './commands/deployment-changes';
 import { registerGovernance } from './commands/governance';
 import { registerMachineAccess } from './commands/machine-access';
 import { registerProjectViews } from './commands/project-views';
@@ -28,6 +29,7 @@ export function program(json = false): Command {
   registerReleases(root);
   registerPromotions(root);
   registerProjectViews(root);
+  registerDeploymentChanges(root);
   registerGovernance(root);
   registerMachineAccess(root);
   registerValidate(root);

@@ -13349,10 +13349,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages) */
+    /** Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages); `at`: as it was at that instant */
     get: {
       parameters: {
         query?: {
+          /** @example string */
+          at?: string;
           /** @example string */
           cursor?: string;
           /** @example prod */
@@ -13409,10 +13411,136 @@ export interface paths {
              *           "tenant": "string"
              *         }
              *       ],
-             *       "nextCursor": null
+             *       "nextCursor": null,
+             *       "at": "2019-08-24T14:15:22Z"
              *     }
              */
             'application/json': components['schemas']['deployment-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/deployments/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Per Application, what changed between two instants: versions from -> to with cause, actor, audit ids and commit; health transitions (pages) */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example prod */
+          environment?: string;
+          /** @example dev */
+          from?: string;
+          /** @example 20 */
+          limit?: string;
+          /** @example string */
+          service?: string;
+          /** @example string */
+          tenant?: string;
+          /** @example prod */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "from": "2019-08-24T14:15:22Z",
+             *       "to": "2019-08-24T14:15:22Z",
+             *       "items": [
+             *         {
+             *           "tenant": "string",
+             *           "environment": "prod",
+             *           "service": "string",
+             *           "application": "string",
+             *           "from": {
+             *             "version": "string",
+             *             "liveVersion": "string",
+             *             "syncStatus": "string",
+             *             "healthStatus": "string"
+             *           },
+             *           "to": {
+             *             "version": "string",
+             *             "liveVersion": "string",
+             *             "syncStatus": "string",
+             *             "healthStatus": "string"
+             *           },
+             *           "changes": [
+             *             {
+             *               "at": "2019-08-24T14:15:22Z",
+             *               "revision": "string",
+             *               "from": "dev",
+             *               "to": "prod",
+             *               "cause": "string",
+             *               "by": {
+             *                 "kind": "string",
+             *                 "id": "string",
+             *                 "actor": "string",
+             *                 "title": "web 1.4.2"
+             *               },
+             *               "auditIds": [
+             *                 "string"
+             *               ]
+             *             }
+             *           ],
+             *           "health": [
+             *             {
+             *               "at": "2019-08-24T14:15:22Z",
+             *               "reportedAt": "2019-08-24T14:15:22Z",
+             *               "revision": "string",
+             *               "version": "string",
+             *               "syncStatus": "string",
+             *               "from": "dev",
+             *               "to": "prod"
+             *             }
+             *           ],
+             *           "truncated": true
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['deployment-change-list'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -22409,7 +22537,76 @@ export interface components {
       service?: string;
       tenant?: string;
     };
+    'deployment-change-list': {
+      /** Format: date-time */
+      from: string;
+      items: {
+        application: string;
+        changes: {
+          /** Format: date-time */
+          at: string;
+          auditIds: string[];
+          by: {
+            actor: string | null;
+            id: string | null;
+            kind: string | null;
+            title: string | null;
+          };
+          cause: string | null;
+          from: string | null;
+          revision: string;
+          to: string | null;
+        }[];
+        environment: string;
+        from: {
+          healthStatus: string | null;
+          liveVersion: string | null;
+          syncStatus: string | null;
+          version: string | null;
+        };
+        health: {
+          /** Format: date-time */
+          at: string;
+          from: string | null;
+          /** Format: date-time */
+          reportedAt: string;
+          revision: string;
+          syncStatus: string | null;
+          to: string | null;
+          version: string | null;
+        }[];
+        service: string;
+        tenant: string;
+        to: {
+          healthStatus: string | null;
+          liveVersion: string | null;
+          syncStatus: string | null;
+          version: string | null;
+        };
+        truncated: boolean;
+      }[];
+      nextCursor: null | string;
+      /** Format: date-time */
+      to: string;
+    };
+    /** @description GET /api/v2/projects/{slug}/deployments/changes: per Application, what changed in (from, to], in pages (docs/deployments.md). */
+    'deployment-changes-query': {
+      cursor?: string;
+      environment?: string;
+      /** @description start of the window (excluded), an ISO 8601 instant with a time zone */
+      from?: string;
+      limit?: string;
+      service?: string;
+      tenant?: string;
+      /** @description end of the window (included), default now; at most 31 days after from */
+      to?: string;
+    };
     'deployment-list': {
+      /**
+       * Format: date-time
+       * @description with `at`: the instant the matrix was as shown
+       */
+      at?: string;
       items: {
         application: string;
         current: boolean;
@@ -22464,8 +22661,10 @@ export interface components {
       service?: string;
       tenant?: string;
     };
-    /** @description GET /api/v2/projects/{slug}/deployments: the deployments matrix, optionally filtered, in pages. */
+    /** @description GET /api/v2/projects/{slug}/deployments: the deployments matrix, optionally filtered, in pages; with `at`, as it was at that instant. */
     'deployments-query': {
+      /** @description an ISO 8601 instant with a time zone, not in the future */
+      at?: string;
       cursor?: string;
       environment?: string;
       limit?: string;

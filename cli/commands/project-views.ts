@@ -40,18 +40,25 @@ export function registerProjectViews(program: Command): void {
     program,
     'status',
     'What runs where: desired and live version, sync and health per tenant, environment, service',
-    ['delivery status --env prod', 'delivery status --tenant acme -o json'],
+    [
+      'delivery status --env prod',
+      'delivery status --tenant acme -o json',
+      'delivery status --env prod --at 2026-11-28T14:05:00Z',
+    ],
   )
+    .option('--at <instant>', 'as it was at this ISO 8601 instant (with a time zone, e.g. 2026-11-28T14:05:00Z)')
     .option('--tenant <tenant>', 'only this tenant')
     .option('--env <environment>', 'only this environment')
     .option('--service <service>', 'only this service')
     .action(
-      act<{ tenant?: string; env?: string; service?: string }>(async (rt, flags) => {
+      act<{ tenant?: string; env?: string; service?: string; at?: string }>(async (rt, flags) => {
         const rows = await allPages<MatrixRow>(rt.api, `/api/v2/projects/${enc(rt.project())}/deployments`, {
           tenant: flags.tenant,
           environment: flags.env,
           service: flags.service,
+          at: flags.at,
         });
+        if (flags.at && rt.output === 'table') rt.out.write(`as it was at ${flags.at}\n`);
         printList(
           rt.out,
           rt.output,
@@ -68,7 +75,7 @@ export function registerProjectViews(program: Command): void {
             { header: 'by', value: (r) => (r.desired ? `${r.desired.by.kind} ${r.desired.by.actor}` : null) },
             { header: 'since', value: (r) => r.desired?.since },
           ],
-          { items: rows },
+          flags.at ? { at: flags.at, items: rows } : { items: rows },
         );
       }),
     );

@@ -51,6 +51,8 @@ export interface TargetEvent {
   actor?: string | null;
   syncStatus?: string | null;
   healthStatus?: string | null;
+  /** A report's own timestamp (the controller's clock); `at` is when the platform recorded the event. */
+  reportedAt?: Date | null;
   at: Date;
 }
 
@@ -135,6 +137,7 @@ const eventRow = (e: TargetEvent) => ({
   actor: e.actor ?? null,
   sync_status: e.syncStatus ?? null,
   health_status: e.healthStatus ?? null,
+  reported_at: e.reportedAt ?? null,
   at: e.at,
 });
 
@@ -154,6 +157,18 @@ export async function appendEvents(db: Queryable, events: TargetEvent[]): Promis
     service: string;
   }[];
   return new Set(rows.map((r) => `${r.tenant_id}/${r.environment}/${r.service}`));
+}
+
+/** Names the audit entries of a commit on the commit events it wrote (the commit path writes them after the events). */
+export async function noteCommitAudit(
+  db: Queryable,
+  c: { projectId: string; sha: string; auditIds: string[] },
+): Promise<void> {
+  if (c.auditIds.length === 0) return;
+  await db('deployed_target_events')
+    .where({ project_id: c.projectId, revision: c.sha, kind: 'commit' })
+    .whereNull('audit_ids')
+    .update({ audit_ids: c.auditIds });
 }
 
 export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
+import { createDeploymentHistory } from './deployment-history-service';
 import { createDeploymentService, type DeploymentService } from './deployment-service';
 import { deploymentRoutes } from '../../api/routes/deployments/deployment-routes';
 
@@ -7,6 +8,8 @@ declare module '../runtime/service-provider' {
   interface DomainServices {
     /** What runs where: the deployments matrix and environment soak times (src/deployments). */
     deployments: DeploymentService;
+    /** The matrix at a past instant and the changes between two instants (issue 47). */
+    deploymentHistory: ReturnType<typeof createDeploymentHistory>;
   }
 }
 
@@ -14,10 +17,14 @@ declare module '../runtime/service-provider' {
 export const deploymentsModule = {
   name: 'deployments',
   tables: ['deployed_target_events', 'deployed_targets', 'deployment_revisions', 'deployment_soak_times'],
-  routes: (services) => deploymentRoutes(services.deployments, services.config.orgs.pageMax),
+  routes: (services) =>
+    deploymentRoutes(services.deployments, services.deploymentHistory, services.config.orgs.pageMax),
   services: {
     deployments: provide(['projects'], (deps) =>
       createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),
+    ),
+    deploymentHistory: provide(['projects'], (deps) =>
+      createDeploymentHistory({ db: deps.db, projects: deps.projects.projects }),
     ),
   },
   actions: {

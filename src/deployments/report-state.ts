@@ -84,7 +84,13 @@ export async function recordReport(
     },
   );
   const event = { ...key, organizationId: r.organizationId, revision: r.revision, position, at };
-  await appendEvent(trx, { ...event, kind: 'report', syncStatus: r.syncStatus, healthStatus: r.healthStatus });
+  await appendEvent(trx, {
+    ...event,
+    kind: 'report',
+    syncStatus: r.syncStatus,
+    healthStatus: r.healthStatus,
+    reportedAt: r.reportedAt,
+  });
   const newlyVerified = verifiedNow && !row?.healthy_since && Boolean(row?.desired_revision);
   if (newlyVerified && row?.desired_revision) {
     await appendEvent(trx, {

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/knex';
 import { recordDomainEvent } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import { recordCommittedState } from '../deployments/commit-state';
+import { noteCommitAudit } from '../deployments/deployed-state-repository';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type {
   AuditBase,
@@ -241,6 +242,8 @@ async function commitOne(
     await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes });
   }
   const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
+  // The deployments history names the audit entries of the commit that changed each Application (issue 47).
+  if (sha) await noteCommitAudit(trx, { projectId: req.projectId, sha, auditIds });
   await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
   if (!created || !sha) return { sha, created, auditIds, remote };

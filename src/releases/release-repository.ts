@@ -298,3 +298,17 @@ export async function unfinishedReleaseIds(db: Queryable, projectId: string, sco
   const rows = (await q.orderBy('created_at').select('id')) as { id: string }[];
   return rows.map((r) => r.id);
 }
+
+/** The kind and title of some releases of an organization (the deployments history names a rollback and its reason). */
+export async function releaseKinds(
+  db: Queryable,
+  organizationId: string,
+  ids: string[],
+): Promise<Map<string, { kind: ReleaseKind; title: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db('releases')
+    .where({ organization_id: organizationId })
+    .whereIn('id', ids)
+    .select('id', 'kind', 'title')) as { id: string; kind: ReleaseKind; title: string }[];
+  return new Map(rows.map((r) => [r.id, { kind: r.kind, title: r.title }]));
+}

@@ -1,10 +1,19 @@
-import type { DeploymentSoakUpdateRequest, DeploymentsQueryRequest } from '../../request-types.generated';
+import type {
+  DeploymentChangesQueryRequest,
+  DeploymentSoakUpdateRequest,
+  DeploymentsQueryRequest,
+} from '../../request-types.generated';
+import type { createDeploymentHistory } from '../../../src/deployments/deployment-history-service';
 import type { DeploymentService } from '../../../src/deployments/deployment-service';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** What runs where: the deployments matrix of a project and the soak time of its environments (docs/releases.md). */
-export function deploymentRoutes(deployments: DeploymentService, pageMax: number): RouteDef[] {
+export function deploymentRoutes(
+  deployments: DeploymentService,
+  history: ReturnType<typeof createDeploymentHistory>,
+  pageMax: number,
+): RouteDef[] {
   const tag = 'deployments';
   const soak = '/api/v2/projects/:slug/soak-times/:environment';
   return [
@@ -12,14 +21,33 @@ export function deploymentRoutes(deployments: DeploymentService, pageMax: number
       method: 'get',
       path: '/api/v2/projects/:slug/deployments',
       summary:
-        'Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages)',
+        'Tenants x environments x services: desired and live version, sync, health, since when and by what (filters, pages); `at`: as it was at that instant',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.deployments.read' },
       query: 'deployments-query',
       handler: async (ctx) => {
         const q = queryOf(ctx) as DeploymentsQueryRequest;
         const filter = { tenant: q.tenant, environment: q.environment, service: q.service };
-        ctx.body = await deployments.matrix(orgCallerOf(ctx), paramOf(ctx, 'slug'), filter, pageOf(ctx, pageMax));
+        const [caller, slug, page] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), pageOf(ctx, pageMax)];
+        ctx.body =
+          q.at === undefined
+            ? await deployments.matrix(caller, slug, filter, page)
+            : await history.matrixAt(caller, slug, filter, page, q.at);
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v2/projects/:slug/deployments/changes',
+      summary:
+        'Per Application, what changed between two instants: versions from -> to with cause, actor, audit ids and commit; health transitions (pages)',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.deployments.read' },
+      query: 'deployment-changes-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx) as DeploymentChangesQueryRequest;
+        const filter = { tenant: q.tenant, environment: q.environment, service: q.service };
+        const window = { from: q.from, to: q.to };
+        ctx.body = await history.changes(orgCallerOf(ctx), paramOf(ctx, 'slug'), filter, pageOf(ctx, pageMax), window);
       },
     },
     {

@@ -1,4 +1,8 @@
-import { controllerSimulator, type ControllerSimulator } from '../../helpers/controller-simulator';
+import {
+  controllerSimulator,
+  type ControllerSimulator,
+  type ControllerSimulatorOptions,
+} from '../../helpers/controller-simulator';
 import { httpClient } from '../../helpers/http-client';
 import type { TestPlatform } from '../../helpers/test-platform';
 import { cloneUrl, makeProject } from '../gitops/gitops-harness';
@@ -14,6 +18,7 @@ export async function watchedProject(
   slug: string,
   tenantSlugs: string[],
   controller = controllerClient(platform.url),
+  outcome?: ControllerSimulatorOptions['outcome'],
 ): Promise<{ tenants: Record<string, string>; sim: ControllerSimulator; controllerToken: string }> {
   const http = httpClient(platform.url);
   const token = org.ownerToken;
@@ -28,6 +33,7 @@ export async function watchedProject(
     cloneUrl: cloneUrl(platform, org.slug, slug, key.body.key),
     baseUrl: platform.url,
     controllerToken,
+    outcome,
   });
   const generated = await http.post(`/api/v2/projects/${slug}/delivery/generate`, { token, body: {} });
   if (generated.status !== 200) throw new Error(`generate: ${generated.status} ${generated.text}`);
