@@ -36,7 +36,7 @@ export function onSessionChange(listen: (signedIn: boolean) => void): () => void
  * a refresh token is presented twice, so concurrent callers share the same promise.
  */
 /** The refresh call carries the HttpOnly cookie only: no access token, no refresh-and-retry. */
-const cookieOnly = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+const cookieOnly = createClient<paths>({ baseUrl: '', fetch: (r) => fetch(r), credentials: 'same-origin' });
 
 export function refreshSession(organizationId?: string): Promise<SignedIn | null> {
   refreshing ??= (async () => {
