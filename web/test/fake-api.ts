@@ -106,8 +106,17 @@ export class FakeApi {
 /** A signed-in session: the refresh cookie answers with a token, and `/me` with the user. */
 export function signedIn(api: FakeApi, email = 'dana@example.com'): FakeApi {
   const user = { id: 'b0000000-0000-4000-8000-000000000001', email, name: 'Dana' };
-  const organization = { id: 'a0000000-0000-4000-8000-000000000001', slug: 'acme', name: 'Acme', role: 'admin' as const };
+  const organization = {
+    id: 'a0000000-0000-4000-8000-000000000001',
+    slug: 'acme',
+    name: 'Acme',
+    role: 'admin' as const,
+  };
   return api
     .on('/api/v1/auth/refresh', 'post', answer('/api/v1/auth/refresh', 'post', { user, organization }))
-    .on('/api/v1/auth/me', 'get', answer('/api/v1/auth/me', 'get', { user, organization, memberships: [organization] }));
+    .on(
+      '/api/v1/auth/me',
+      'get',
+      answer('/api/v1/auth/me', 'get', { user, organization, memberships: [organization] }),
+    );
 }

@@ -15,7 +15,10 @@ export function shopProject(api: FakeApi): FakeApi {
     .on(
       '/api/v2/projects/{slug}/environments',
       'get',
-      answer('/api/v2/projects/{slug}/environments', 'get', { items: [env('dev', 1), env('prod', 2)], nextCursor: null }),
+      answer('/api/v2/projects/{slug}/environments', 'get', {
+        items: [env('dev', 1), env('prod', 2)],
+        nextCursor: null,
+      }),
     )
     .on(
       '/api/v2/projects/{slug}/tenants',

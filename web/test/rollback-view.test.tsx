@@ -26,10 +26,13 @@ function rollbackApi() {
 describe('rollback screen', () => {
   it('shows current -> proposed per service and the gate it waits for, and confirms only with a reason', async () => {
     const api = rollbackApi();
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     renderView(<RollbackView />, { api, route: '/projects/:slug/rollback', at: '/projects/shop/rollback' });
 
-    await user.click(await screen.findByRole('button', { name: 'Preview rollback' }));
+    // The target to roll back is chosen from the project's tenants and environments, once they are there.
+    await screen.findByRole('option', { name: 'Acme' });
+    await screen.findByRole('option', { name: 'prod' });
+    await user.click(screen.getByRole('button', { name: 'Preview rollback' }));
     const versions = await screen.findByRole('list', { name: 'Versions (now → after the rollback)' });
     expect(versions).toHaveTextContent('acme / web: 1.5.0 → 1.4.0 downgrade');
     expect(screen.getByText(/Restores/)).toHaveTextContent('Restores web 1.4.0');
