@@ -1,45 +1,15 @@
-import { responseExample } from '../../api/routes/platform/openapi-responses';
-import { loadResponseSchemas } from '../../src/http/response-schemas';
 import type { paths } from '../../client/openapi-types.generated';
-import type { Answer } from '../src/api/models';
+import type { Answer } from '../../client/openapi-answers';
+import { answer } from '../../test/helpers/response-fixture';
+
+export { answer };
 
 /**
  * The API as a component test sees it: the views' own client (openapi-fetch over `fetch`) talks to this table of
- * answers. Every answer starts from its route's schema example and takes the test's own values on top, and is checked
- * against the route's declared response schema (schemas/route-responses.json) when the test sets it up: a fixture
- * cannot say something the server's schema would not let it say.
+ * answers, each built with `answer` (test/helpers/response-fixture.ts): its route's schema example with the test's
+ * values on top, checked against the route's declared response schema when the test sets it up.
  */
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type DeepPartial<T> = T extends (infer I)[] ? I[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
-
-const schemas = loadResponseSchemas();
-
-/** `/api/v2/releases/{id}` + `get` as schemas/route-responses.json names it: `GET /api/v2/releases/:id`. */
-const routeName = (path: string, method: Method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
-
-function merge(base: unknown, over: unknown): unknown {
-  if (over === undefined) return base;
-  if (Array.isArray(over) || over === null || typeof over !== 'object') return over;
-  if (base === null || typeof base !== 'object' || Array.isArray(base)) return over;
-  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(over)) out[key] = merge(out[key], value);
-  return out;
-}
-
-/** The body `path` answers with on success: its schema's example with `values` on top, checked against the schema. */
-export function answer<P extends keyof paths, M extends Method>(
-  path: P,
-  method: M,
-  values: DeepPartial<Answer<P, M>> = {} as DeepPartial<Answer<P, M>>,
-): Answer<P, M> {
-  const route = routeName(path, method);
-  const declared = schemas.declared(route);
-  if (!declared?.schema) throw new Error(`${route} declares no JSON response`);
-  const body = merge(responseExample(schemas, declared.schema), values);
-  const mismatch = schemas.mismatch(route, declared.status, body);
-  if (mismatch) throw new Error(`fixture for ${route} does not match its schema: ${mismatch}`);
-  return body as Answer<P, M>;
-}
 
 interface Call {
   method: string;

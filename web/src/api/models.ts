@@ -1,25 +1,11 @@
-import type { components, paths } from '../../../client/openapi-types.generated';
+import type { Answer, Item, Schema } from '../../../client/openapi-answers';
 
 /**
  * Names for the API's answers as the views read them: every one is an alias of the served OpenAPI document's response
  * schemas (schemas/responses, generated into client/openapi-types.generated.ts), never a shape written here. A response
  * that changes shape changes these types, and the views that read it stop compiling.
  */
-export type Schema<K extends keyof components['schemas']> = components['schemas'][K];
-/** One entry of a list answer (`{ items: [...] }`). */
-export type Item<K extends keyof components['schemas']> = Schema<K> extends { items: (infer I)[] } ? I : never;
-/** The JSON body a route answers on success, for answers whose schema has a generated name (`post-...-result`). */
-export type Answer<P extends keyof paths, M extends 'get' | 'post' | 'put' | 'patch' | 'delete'> = paths[P][M] extends {
-  responses: infer R;
-}
-  ? {
-      [S in keyof R]: S extends 200 | 201 | 202
-        ? R[S] extends { content: { 'application/json': infer B } }
-          ? B
-          : never
-        : never;
-    }[keyof R]
-  : never;
+export type { Answer, Item, Schema } from '../../../client/openapi-answers';
 
 export type User = Schema<'user'>;
 /** An organization of the user as GET /api/v1/auth/me lists it. */
