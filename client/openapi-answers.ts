@@ -10,7 +10,11 @@ export type Schema<K extends keyof components['schemas']> = components['schemas'
 export type Item<K extends keyof components['schemas']> = Schema<K> extends { items: (infer I)[] } ? I : never;
 
 type Success<R> = {
-  [S in keyof R]: S extends 200 | 201 | 202 ? (R[S] extends { content: { 'application/json': infer B } } ? B : never) : never;
+  [S in keyof R]: S extends 200 | 201 | 202
+    ? R[S] extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+    : never;
 }[keyof R];
 /** The JSON body route `P` answers `M` with on success; `void` for a route that answers 204. */
 export type Answer<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: infer R }

@@ -13,9 +13,7 @@ import type { Runtime } from '../lib/runtime';
 
 /** The organization's freezes, or a project's (`--project`). */
 const freezesOf = (rt: Runtime, project?: string) =>
-  project
-    ? rt.api.get('/api/v2/projects/{slug}/freezes', { path: { slug: project } })
-    : rt.api.get('/api/v2/freezes');
+  project ? rt.api.get('/api/v2/projects/{slug}/freezes', { path: { slug: project } }) : rt.api.get('/api/v2/freezes');
 
 export function registerGovernance(program: Command): void {
   const freeze = subcommand(program, 'freeze', 'Freeze windows (organization-wide, or of the project with --project)');

@@ -49,7 +49,11 @@ export function registerMachineAccess(program: Command): void {
     .action(
       act<{ name: string; scopes: string }>(async (rt, flags) => {
         const body: ApiKeyCreateRequest = { name: flags.name, scopes: required(list(flags.scopes), '--scopes') };
-        printSecretOnce(rt, await rt.api.post('/api/v2/projects/{slug}/api-keys', { path: { slug: rt.project() }, body }), 'key');
+        printSecretOnce(
+          rt,
+          await rt.api.post('/api/v2/projects/{slug}/api-keys', { path: { slug: rt.project() }, body }),
+          'key',
+        );
       }),
     );
   subcommand(key, 'delete', 'Delete a key; its next request fails')
@@ -108,7 +112,11 @@ export function registerMachineAccess(program: Command): void {
           expiresIn: flags.expiresIn === undefined ? undefined : Number(flags.expiresIn),
           description: flags.description,
         };
-        printSecretOnce(rt, await rt.api.post('/api/v2/iam/service-accounts/{id}/tokens', { path: { id: id! }, body }), 'token');
+        printSecretOnce(
+          rt,
+          await rt.api.post('/api/v2/iam/service-accounts/{id}/tokens', { path: { id: id! }, body }),
+          'token',
+        );
       }),
     );
 }

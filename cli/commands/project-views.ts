@@ -197,16 +197,13 @@ export function registerProjectViews(program: Command): void {
   ).action(
     act(async (rt) => {
       const caller = await whoAmI(rt.api);
-      const me =
-        caller.kind === 'user'
-          ? (await rt.api.get('/api/v1/auth/me')).user.email
-          : caller.actor;
+      const me = caller.kind === 'user' ? (await rt.api.get('/api/v1/auth/me')).user.email : caller.actor;
       // A project key sees its own project only, and only the lists its scopes open (an `image:update` key: none).
       const slugs = caller.project
         ? [caller.project.slug]
-        : (
-            await allPages((cursor) => rt.api.get('/api/v2/projects', { query: { limit: 100, cursor } }))
-          ).map((p) => p.slug);
+        : (await allPages((cursor) => rt.api.get('/api/v2/projects', { query: { limit: 100, cursor } }))).map(
+            (p) => p.slug,
+          );
       const releasesOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/releases');
       const promotionsOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/promotions');
       const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];

@@ -201,7 +201,12 @@ export function registerReleases(program: Command): void {
 }
 
 /** approve / reject / cancel: one POST with an optional comment. */
-function decision(parent: Command, verb: 'approve' | 'reject' | 'cancel', description: string, body: (flags: { comment?: string }) => object) {
+function decision(
+  parent: Command,
+  verb: 'approve' | 'reject' | 'cancel',
+  description: string,
+  body: (flags: { comment?: string }) => object,
+) {
   subcommand(parent, verb, description, [`delivery release ${verb} <id> --comment "..."`])
     .argument('<id>')
     .option('-m, --comment <text>', 'comment (the reason, for cancel)')

@@ -11,9 +11,7 @@ export interface Call {
   headers?: Record<string, string>;
 }
 /** A route with `{name}` parameters needs their values; one without takes the rest optionally. */
-type Args<P extends string> = P extends `${string}{${string}`
-  ? [call: Call & { path: PathParams<P> }]
-  : [call?: Call];
+type Args<P extends string> = P extends `${string}{${string}` ? [call: Call & { path: PathParams<P> }] : [call?: Call];
 
 /** Supplies the bearer token; `force` asks for a new one after the server refused the current one. */
 export interface TokenSource {
