@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/knex';
 import { CommitRefused, runCommit, type CommitOutcome, type CommitPathDeps } from '../src/gitops/commit-path';
 import { imageWebhookCommit } from '../src/webhooks/image-webhook-operation';
-import { unfinishedOf } from '../src/webhooks/webhook-request-repository';
+import { noteRequestsWaiting, unfinishedOf } from '../src/webhooks/webhook-request-repository';
 import { batchCommit } from '../src/webhooks/image-update-batch';
 import { finishImageRequests, planWaiting } from '../src/webhooks/image-batch-steps';
 import type { ImageUpdateActivities, PlannedBatch } from '../src/webhooks/image-update-workflow-contract';
@@ -28,6 +28,10 @@ export function createImageUpdateActivities({ db, commitPath }: ImageUpdateActiv
         if (err instanceof CommitRefused) throw ApplicationFailure.nonRetryable(err.message, err.type);
         throw err;
       }
+    },
+
+    async noteImageRequestsWaiting({ webhookIds, note }): Promise<void> {
+      await noteRequestsWaiting(db, webhookIds, note);
     },
 
     async failImageRequests({ projectId, webhookIds, error }): Promise<void> {

@@ -316,6 +316,19 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
      * The promotion's commit is noted and it is Syncing; what the controller already reported about the commit per
      * tenant (a fast controller reports before this) is returned as decided reports, recorded like later ones.
      */
+    /**
+     * A commit waiting out a Git storage outage, on the row: the Executing promotion's status reason says so (with a
+     * `promotion.commit.wait` entry) until markPromotionCommitted (or the promotion's end) replaces it. A retry finds
+     * its own note and writes nothing twice.
+     */
+    async notePromotionCommitWait(input: Target & { note: string; actor: AuditActor }): Promise<void> {
+      await locked(input.promotionId, async (trx, row) => {
+        if (row.status !== 'Executing' || row.status_reason === input.note) return;
+        await updatePromotion(trx, row.id, { status_reason: input.note });
+        await record(trx, row, input.workflowId, input.actor, 'promotion.commit.wait', { reason: input.note });
+      });
+    },
+
     async markPromotionCommitted(input: Target & { sha: string; actor: AuditActor }): Promise<PromotionSyncReport[]> {
       return locked(input.promotionId, async (trx, row) => {
         for (const move of row.moves) {

@@ -1,3 +1,4 @@
+import { versionFacts } from '../src/releases/release-versions';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AuditService } from '../src/audit/audit-service';
 import type { AuditActor, AuditEntryInput } from '../src/audit/types';
@@ -227,9 +228,18 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
   ) {
     await updateRelease(trx, row.id, { status: to, status_reason: reason ?? null, waiting_behind: null, ...changes });
     const status = FINAL_STATUSES.includes(to) && to !== 'Healthy' ? 'failure' : 'success';
-    await record(trx, row, workflowId, actor, STATUS_ACTIONS[to], { from: row.status, to, reason }, STATUS_EVENTS[to], {
-      status: to === 'Blocked' ? 'blocked' : status,
-    });
+    // The approval request names what approvers decide, current -> proposed (its notification carries it).
+    const decision = to === 'PendingApproval' ? versionFacts(row.versions) : {};
+    await record(
+      trx,
+      row,
+      workflowId,
+      actor,
+      STATUS_ACTIONS[to],
+      { from: row.status, to, reason, ...decision },
+      STATUS_EVENTS[to],
+      { status: to === 'Blocked' ? 'blocked' : status },
+    );
   }
 
   /**
@@ -475,6 +485,19 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
         const report = await reportedAlready(trx, { ...target, revision: input.sha });
         if (report) await noteSync(trx, row, input.workflowId, report);
         return report;
+      });
+    },
+
+    /**
+     * A commit waiting out a Git storage outage, on the row: the Deploying release's status reason says so (with a
+     * `release.commit.wait` entry) until markReleaseCommitted (or the release's end) replaces it. A retry finds its
+     * own note and writes nothing twice.
+     */
+    async noteReleaseCommitWait(input: Target & { note: string; actor: AuditActor }): Promise<void> {
+      await locked(input.releaseId, async (trx, row) => {
+        if (row.status !== 'Deploying' || row.status_reason === input.note) return;
+        await updateRelease(trx, row.id, { status_reason: input.note });
+        await record(trx, row, input.workflowId, input.actor, 'release.commit.wait', { reason: input.note });
       });
     },
 

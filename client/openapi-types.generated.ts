@@ -3092,7 +3092,8 @@ export interface paths {
              *           }
              *         ]
              *       },
-             *       "status": "received"
+             *       "status": "received",
+             *       "waiting": "string"
              *     }
              */
             'application/json': components['schemas']['request'];
@@ -15327,6 +15328,7 @@ export interface paths {
              *           "committedAt": "2019-08-24T14:15:22Z",
              *           "createdAt": "2019-08-24T14:15:22Z",
              *           "createdBy": "string",
+             *           "downgrade": true,
              *           "environment": "prod",
              *           "finishedAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15349,6 +15351,15 @@ export interface paths {
              *             "errors": 0,
              *             "warnings": 0
              *           },
+             *           "versions": [
+             *             {
+             *               "direction": "upgrade",
+             *               "from": "dev",
+             *               "tenant": "string",
+             *               "to": "prod",
+             *               "workload": "string"
+             *             }
+             *           ],
              *           "waitingBehind": "string",
              *           "workflowId": "string"
              *         }
@@ -15468,6 +15479,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15565,6 +15577,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -15638,6 +15659,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -15735,6 +15757,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19115,6 +19146,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19212,6 +19244,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19340,6 +19381,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19437,6 +19479,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19563,6 +19614,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19660,6 +19712,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -19777,6 +19838,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -19874,6 +19936,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -20095,6 +20166,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -20192,6 +20264,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -21059,6 +21140,7 @@ export interface paths {
              *       "committedAt": "2019-08-24T14:15:22Z",
              *       "createdAt": "2019-08-24T14:15:22Z",
              *       "createdBy": "string",
+             *       "downgrade": true,
              *       "environment": "prod",
              *       "finishedAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
@@ -21156,6 +21238,15 @@ export interface paths {
              *         "errors": 0,
              *         "warnings": 0
              *       },
+             *       "versions": [
+             *         {
+             *           "direction": "upgrade",
+             *           "from": "dev",
+             *           "tenant": "string",
+             *           "to": "prod",
+             *           "workload": "string"
+             *         }
+             *       ],
              *       "waitingBehind": "string",
              *       "waitingFor": [
              *         {
@@ -24645,6 +24736,8 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
       createdBy: string;
+      /** @description A version of the tenant's service would go down (current -> proposed) */
+      downgrade: boolean;
       environment: string;
       /** Format: date-time */
       finishedAt: string | null;
@@ -24681,6 +24774,8 @@ export interface components {
       updatedAt: string;
       validation: components['schemas']['release-validation'] | null;
       validationSummary: components['schemas']['validation-summary'] | null;
+      /** @description What the release moves, current -> proposed, per tenant and service (empty for releases created before they were recorded) */
+      versions: components['schemas']['version-change'][];
       /** @description Only null in the recorded answers: drafted as a string or null */
       waitingBehind: string | null;
       waitingFor: {
@@ -24731,6 +24826,8 @@ export interface components {
         /** Format: date-time */
         createdAt: string;
         createdBy: string;
+        /** @description A version of the tenant's service would go down (current -> proposed) */
+        downgrade: boolean;
         environment: string;
         /** Format: date-time */
         finishedAt: string | null;
@@ -24769,6 +24866,8 @@ export interface components {
         /** Format: date-time */
         updatedAt: string;
         validationSummary: components['schemas']['validation-summary'] | null;
+        /** @description What the release moves, current -> proposed, per tenant and service (empty for releases created before they were recorded) */
+        versions: components['schemas']['version-change'][];
         /** @description Only null in the recorded answers: drafted as a string or null */
         waitingBehind: string | null;
         workflowId: string | null;
@@ -24852,6 +24951,8 @@ export interface components {
        * @enum {string}
        */
       status: 'received' | 'queued' | 'committed' | 'failed';
+      /** @description While the request is unfinished and its commit waits out a Git storage outage: the reason and since when it has been retrying (`commit waiting for the Git volume: <reason>, retrying since <time>`); otherwise null */
+      waiting: string | null;
     };
     'resource-list': {
       resources: {

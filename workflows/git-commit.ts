@@ -64,6 +64,14 @@ export interface CommitPatience {
   onOutage?: (reason: string) => Promise<void>;
 }
 
+/**
+ * What a commit waiting out an outage says about itself (a release's status reason, a workflow's current details, an
+ * image update's status): the first failure's reason and since when it has been retrying (`since`: epoch ms).
+ */
+export function commitWaitNote(reason: string, since: number): string {
+  return `commit waiting for the Git volume: ${reason}, retrying since ${new Date(since).toISOString()}`;
+}
+
 /** Patch id: commits outlast outages (issue 43) instead of failing after the first attempts (once about 27 s). */
 const OUTLAST_OUTAGES = 'commit-outlasts-outages';
 

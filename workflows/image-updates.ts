@@ -15,18 +15,26 @@ import {
   type ImageUpdateActivities,
   type ImageUpdatesInput,
 } from '../src/webhooks/image-update-workflow-contract';
-import { afterCommit, COMMIT_RETRY, commitOnGitQueue, outlastingOutages, patientOptions } from './git-commit';
+import {
+  afterCommit,
+  COMMIT_RETRY,
+  commitOnGitQueue,
+  commitWaitNote,
+  outlastingOutages,
+  patientOptions,
+} from './git-commit';
 import { runIsLong } from './lib/wait-until-clear';
 
 /** A run with nothing queued for this long ends; the next request starts a new one (signal-with-start). */
 export const IMAGE_UPDATES_IDLE_MS = 10 * 60_000;
 
 // Local activities (two short queries each, in the worker running the workflow): no task queue round trip per batch.
-const { planImageBatch, finishImageBatch, failImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
-  startToCloseTimeout: '1 minute',
-  // Until it lands: a request answered 202 is finished, never dropped.
-  retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
-});
+const { planImageBatch, finishImageBatch, failImageRequests, noteImageRequestsWaiting } =
+  proxyLocalActivities<ImageUpdateActivities>({
+    startToCloseTimeout: '1 minute',
+    // Until it lands: a request answered 202 is finished, never dropped.
+    retry: { initialInterval: '200 milliseconds', maximumInterval: '10 seconds' },
+  });
 /** The batch's commit, in the workflow task that received its requests; retried as the commit activity is. */
 const { commitImageRequests } = proxyLocalActivities<ImageUpdateActivities>({
   startToCloseTimeout: '2 minutes',
@@ -45,6 +53,11 @@ const LOCAL_COMMIT = 'image-updates-local-commit';
  */
 const PLANNED_IN_COMMIT = 'image-updates-planned-in-commit';
 /**
+ * Patch id: a batch's commit waiting out a Git storage outage says so on its requests (their status URL's `waiting`),
+ * until the batch is finished (issue 43).
+ */
+const WAIT_NOTED = 'image-updates-wait-noted';
+/**
  * Runs with local commits continue as new at this many events. Under a steady stream of requests, a signal that
  * arrives while the continue-as-new task runs makes the server refuse it, and the worker then replays the whole run
  * (about 0.7 ms an event here, bench:webhook): short runs keep that pause short.
@@ -61,14 +74,27 @@ function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : 'commit failed';
 }
 
+/** The note of the batch commit waiting out an outage right now (null: none waits), for the requests that arrive. */
+interface OutageWait {
+  note: string | null;
+}
+
 /** One batch planned, committed and finished in the commit's unit; a commit that never lands fails its requests. */
-async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[]): Promise<void> {
+async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[], wait: OutageWait): Promise<void> {
   const { organizationId, projectId } = input;
   try {
     const workflowId = workflowInfo().workflowId;
     const batch = { organizationId, projectId, entries, workflowId };
     // An outage (a full disk, a missing volume) delays the batch: the same commit as an activity any worker may take.
-    const patience = { patienceMs: input.commitPatienceMs };
+    const patience = {
+      patienceMs: input.commitPatienceMs,
+      onOutage: async (reason: string) => {
+        if (!patched(WAIT_NOTED)) return;
+        const note = commitWaitNote(reason, Date.now());
+        wait.note = note;
+        await noteImageRequestsWaiting({ projectId, webhookIds: entries.map((e) => e.webhookId), note });
+      },
+    };
     const outcome = await outlastingOutages(
       () => commitImageRequests(batch),
       () =>
@@ -78,8 +104,10 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
         }).commitImageRequests(batch),
       patience,
     );
+    wait.note = null;
     await afterCommit(input, outcome, input.gitTaskQueue);
   } catch (err) {
+    wait.note = null;
     await failImageRequests({ projectId, webhookIds: entries.map((e) => e.webhookId), error: reasonOf(err) });
   }
 }
@@ -92,10 +120,15 @@ async function commitBatch(input: ImageUpdatesInput, entries: QueuedImageUpdate[
  */
 export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<void> {
   const pending: QueuedImageUpdate[] = [...(input.pending ?? [])];
-  setHandler(imageUpdateSignal, (entry) => {
-    if (!pending.some((p) => p.webhookId === entry.webhookId)) pending.push(entry);
-  });
   const { organizationId, projectId } = input;
+  const wait: OutageWait = { note: null };
+  setHandler(imageUpdateSignal, async (entry) => {
+    if (pending.some((p) => p.webhookId === entry.webhookId)) return;
+    pending.push(entry);
+    // It waits behind a batch whose commit waits out an outage: its status URL says so as the batch's requests' do.
+    const note = wait.note;
+    if (note !== null) await noteImageRequestsWaiting({ projectId, webhookIds: [entry.webhookId], note });
+  });
   const local = patched(LOCAL_COMMIT);
   const continueWith = async (queued: QueuedImageUpdate[]) => {
     await condition(allHandlersFinished);
@@ -108,7 +141,7 @@ export async function imageUpdatesWorkflow(input: ImageUpdatesInput): Promise<vo
     // its local activities would make the server refuse that task's continue-as-new (and it would run them again).
     if (local && runIsLong(LOCAL_RUN_EVENTS)) await continueWith(pending);
     if (patched(PLANNED_IN_COMMIT)) {
-      await commitBatch(input, pending.splice(0, pending.length));
+      await commitBatch(input, pending.splice(0, pending.length), wait);
       if (!local && runIsLong()) await continueWith(pending);
       continue;
     }

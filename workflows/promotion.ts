@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { commitOnGitQueue } from './git-commit';
+import { commitOnGitQueue, commitWaitNote } from './git-commit';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { waitUntilClear } from './lib/wait-until-clear';
@@ -50,6 +50,11 @@ const refuse = (message: string, type: string) => ApplicationFailure.nonRetryabl
  * upserts its status only when it changes, and continues as new when the run grows long.
  */
 const BOUNDED_WAITS = 'promotion-bounded-waits';
+/**
+ * Patch id: a commit waiting out a Git storage outage says so on the promotion's row (its status reason, with an audit
+ * entry), so the API and the page show it; markPromotionCommitted clears it (issue 43).
+ */
+const COMMIT_WAIT_NOTED = 'promotion-commit-wait-noted';
 
 /**
  * One promotion from request to its end (docs/promotions.md has the diagram):
@@ -247,7 +252,13 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     try {
       const patience = {
         patienceMs: input.timing.commitPatienceMs,
-        onOutage: async (reason: string) => show('Executing', `waiting out a Git storage outage, retrying: ${reason}`),
+        onOutage: async (reason: string) => {
+          const note = commitWaitNote(reason, Date.now());
+          show('Executing', note);
+          if (patched(COMMIT_WAIT_NOTED)) {
+            await acts.notePromotionCommitWait({ ...target, note, actor: input.requester });
+          }
+        },
       };
       commitSha = (await commitOnGitQueue(request, input.gitTaskQueue, false, patience)).sha;
       break;

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { commitOnGitQueue, gitCommitWorkflow } from './git-commit';
+import { commitOnGitQueue, commitWaitNote, gitCommitWorkflow } from './git-commit';
 import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
@@ -80,6 +80,11 @@ const FREEZE_IN_TURN = 'release-freeze-in-turn';
  * workflow task (issue 35: from six task queue round trips to none).
  */
 const LOCAL_STEPS = 'release-local-steps';
+/**
+ * Patch id: a commit waiting out a Git storage outage says so on the release's row (its status reason, with an audit
+ * entry), so the API, the web page and `--wait` show it; markReleaseCommitted clears it (issue 43).
+ */
+const COMMIT_WAIT_NOTED = 'release-commit-wait-noted';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -395,7 +400,13 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
       const outcome = patched(DIRECT_COMMIT)
         ? await commitOnGitQueue(request, input.gitTaskQueue, local, {
             patienceMs: input.timing.commitPatienceMs,
-            onOutage: async (reason) => show('Deploying', `waiting out a Git storage outage, retrying: ${reason}`),
+            onOutage: async (reason) => {
+              const note = commitWaitNote(reason, Date.now());
+              show('Deploying', note);
+              if (patched(COMMIT_WAIT_NOTED)) {
+                await acts.noteReleaseCommitWait({ ...target, note, actor: deployer });
+              }
+            },
           })
         : await executeChild(gitCommitWorkflow, {
             workflowId: `git-commit-${input.projectId}-release-${input.releaseId}-${attempt}`,

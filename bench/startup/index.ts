@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { processFamily, stillAlive } from '../../src/embedded/process-tree';
-import { freePort } from '../../src/net/free-port';
+import { benchPorts } from '../ports';
 import { repoRoot } from '../../src/paths';
 import { runBench } from '../run-bench';
 
@@ -73,17 +73,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-/** Free ports for one embedded platform (its API, Temporal and its UI, PostgreSQL); the agent port off. */
-async function freshPorts() {
-  return {
-    PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    AGENT_GRPC_PORT: '0',
-  };
-}
-
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(repoRoot(), 'dist', 'scripts', 'start.js'))) {
     throw new Error('dist/ missing: run `npm run build` first');
@@ -95,7 +84,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < ROUNDS; round += 1) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = await freshPorts();
+    const env = await benchPorts();
     try {
       const first = await once(dataDir, env);
       const second = await once(dataDir, env);
@@ -112,7 +101,7 @@ async function main(): Promise<void> {
   const ctrlCDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-startup-'));
   fs.chmodSync(ctrlCDir, 0o755);
   try {
-    const env = await freshPorts();
+    const env = await benchPorts();
     for (let round = 0; round < CTRL_C_ROUNDS; round += 1) interrupt.push(await ctrlC(ctrlCDir, env));
   } finally {
     fs.rmSync(ctrlCDir, { recursive: true, force: true });

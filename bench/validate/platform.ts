@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logging/logger';
 import { resolveEndpoints } from '../../src/runtime/embedded';
 import { runPlatform } from '../../src/runtime/platform';
 import type { Services } from '../../src/runtime/services';
-import { freePort } from '../../src/net/free-port';
+import { benchPorts } from '../ports';
 
 /**
  * The whole platform on embedded defaults in a throwaway DATA_DIR (API, worker, PostgreSQL, Temporal), with an owner
@@ -30,12 +30,8 @@ export async function startBenchPlatform(
   fs.chmodSync(dataDir, 0o755);
   const config = loadConfig({
     DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    EMBEDDED_PG_PORT: String(await freePort()),
-    // The agent listener too: a fixed port (8091 by default) would make two benches collide.
-    AGENT_GRPC_PORT: '0',
+    // Every port from the environment when set, else a free one (the agent listener off): two benches never collide.
+    ...(await benchPorts()),
     PATH: process.env.PATH,
     LOG_LEVEL: 'warn',
     ...env,

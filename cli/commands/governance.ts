@@ -162,6 +162,7 @@ export function registerGovernance(program: Command): void {
   subcommand(program, 'audit', "Query the organization's audit log (newest first)", [
     'delivery audit --action release.approve --from 2026-11-01T00:00:00Z',
     'delivery audit --actor-type service_account --status blocked -o json',
+    'delivery audit --break-glass-session <session-id> -o json',
   ])
     .option('--from <time>', 'entries at or after')
     .option('--to <time>', 'entries before')
@@ -172,6 +173,10 @@ export function registerGovernance(program: Command): void {
     .option('--resource-id <id>', 'one resource')
     .option('--project-id <id>', 'one project')
     .option('--status <status>', 'success, failure or blocked')
+    .option(
+      '--break-glass-session <id>',
+      'one break-glass session: its opening and closing and every action taken under it',
+    )
     .option('--limit <n>', 'page size', '50')
     .option('--cursor <cursor>', 'next page')
     .action(
@@ -185,6 +190,7 @@ export function registerGovernance(program: Command): void {
         resourceId?: string;
         projectId?: string;
         status?: string;
+        breakGlassSession?: string;
         limit: string;
         cursor?: string;
       }>(async (rt, flags) => {
@@ -198,6 +204,7 @@ export function registerGovernance(program: Command): void {
           resourceId: flags.resourceId,
           projectId: flags.projectId,
           status: flags.status as AuditLogsQueryRequest['status'],
+          breakGlassSessionId: flags.breakGlassSession,
           limit: flags.limit,
           cursor: flags.cursor,
         };

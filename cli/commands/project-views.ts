@@ -220,7 +220,10 @@ export function registerProjectViews(program: Command): void {
             kind: 'release',
             id: r.id,
             project: slug,
-            what: `${r.tenant}/${r.environment}: ${r.title}`,
+            // Current -> proposed, as for promotions (a release recorded before its versions: its title only).
+            what: `${r.downgrade ? 'DOWNGRADE ' : ''}${r.tenant}/${r.environment}: ${r.title}${
+              r.versions?.length ? `: ${versionsText(r.versions)}` : ''
+            }`,
             by: r.createdBy,
           });
         }

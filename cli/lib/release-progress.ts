@@ -63,7 +63,8 @@ function waitText(r: ReleaseView): string {
     case 'Queued':
       return r.waitingBehind ? `queued behind release ${r.waitingBehind}` : (r.statusReason ?? 'queued');
     case 'Deploying':
-      return 'committing to the GitOps repository';
+      // A commit waiting out a Git storage outage says so (and since when) in the reason; it clears once it lands.
+      return r.statusReason ?? 'committing to the GitOps repository';
     case 'Syncing':
       return `commit ${short(r.commitSha)}; waiting for the controller${awaitedText('waitingFor' in r ? r.waitingFor : [])}`;
     default:

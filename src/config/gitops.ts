@@ -30,6 +30,12 @@ export interface GitopsConfig {
    * update fails. Passed into each workflow that commits; a refusal on the merits fails at once.
    */
   commitPatienceMs: number;
+  /**
+   * GIT_DIRECT_COMMIT (default on): the API process that took a file write, bulk update or generate commits it itself
+   * through its commit path (no Temporal queue on the request path); a write it cannot finish goes to the commit
+   * workflow. Off, every write goes through the commit workflow on the `git` queue.
+   */
+  directCommit: boolean;
 }
 
 export function loadGitopsConfig(env: Env, dataDir: string): GitopsConfig {
@@ -39,5 +45,6 @@ export function loadGitopsConfig(env: Env, dataDir: string): GitopsConfig {
     workerConcurrency: readInt(env, 'GIT_WORKER_CONCURRENCY', 4, 1, 100),
     maintenanceIntervalMs: readDurationMs(env, 'GIT_MAINTENANCE_INTERVAL', 3_600_000),
     commitPatienceMs: readDurationMs(env, 'GIT_COMMIT_PATIENCE', 6 * 3_600_000),
+    directCommit: readBool(env, 'GIT_DIRECT_COMMIT', true),
   };
 }

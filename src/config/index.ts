@@ -39,6 +39,9 @@ export interface TemporalConfig {
   cliSearchPath: string[];
   embeddedPort: number;
   uiPort: number;
+  /** The embedded dev server's HTTP API and /metrics ports (fixed, so a deployment's ports are all known). */
+  httpPort: number;
+  metricsPort: number;
   /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
   taskQueuePrefix: string;
   /** Prebuilt workflow bundle; unset means dist/workflow-bundle.js for compiled code, else bundling from source. */
@@ -132,6 +135,8 @@ export function loadConfig(env: Env): Config {
       cliSearchPath: readString(env, 'PATH', '').split(path.delimiter).filter(Boolean),
       embeddedPort: readInt(env, 'TEMPORAL_PORT', 7233, 1, 65535),
       uiPort: readInt(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535),
+      httpPort: readInt(env, 'TEMPORAL_HTTP_PORT', 7243, 1, 65535),
+      metricsPort: readInt(env, 'TEMPORAL_METRICS_PORT', 7244, 1, 65535),
       taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
       workflowBundlePath: readOptional(env, 'WORKFLOW_BUNDLE_PATH'),
     },

@@ -8,6 +8,9 @@ export interface DevServerOptions {
   cliPath: string;
   port: number;
   uiPort: number | null;
+  /** The HTTP API and /metrics ports; random free ones when absent (the test harness's throwaway servers). */
+  httpPort?: number;
+  metricsPort?: number;
   namespace: string;
   /** SQLite file; null keeps everything in memory (tests). */
   dbFile: string | null;
@@ -67,6 +70,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     '--dynamic-config-value',
     'frontend.enableUpdateWorkflowExecutionAsyncAccepted=true',
     ...SEARCH_ATTRIBUTE_DECLARATIONS.flatMap((sa) => ['--search-attribute', `${sa.name}=${sa.type}`]),
+    ...(opts.httpPort === undefined ? [] : ['--http-port', String(opts.httpPort)]),
+    ...(opts.metricsPort === undefined ? [] : ['--metrics-port', String(opts.metricsPort)]),
     ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort)]),
     ...(opts.dbFile
       ? ['--db-filename', opts.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL']

@@ -7,9 +7,11 @@ import type { Project } from '../projects/project-repository';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { taskQueue } from '../temporal/definitions';
 import { gitCommitWorkflow } from '../../workflows/git-commit';
-import { COMMIT_FAILURE } from './commit-failure';
-import type { CommitOperation } from './commit-operation';
-import type { CommitOutcome } from './commit-path';
+import type { Logger } from '../logging/logger';
+import { startAfterCommit } from './after-commit';
+import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
+import type { CommitOperation, CommitRequest } from './commit-operation';
+import { runCommit, type CommitOutcome, type CommitPathDeps } from './commit-path';
 import { IDEMPOTENCY_KEY_PATTERN } from './commit-writer';
 
 export interface CommitInput {
@@ -32,6 +34,7 @@ const FAILURE_ERRORS: Record<string, (message: string) => Error> = {
 };
 
 function refusalOf(err: unknown): Error | null {
+  if (err instanceof CommitRefused) return FAILURE_ERRORS[err.type]?.(err.message) ?? null;
   let cause: unknown = err instanceof WorkflowFailedError ? err.cause : null;
   while (cause) {
     if (cause instanceof ApplicationFailure && cause.type && FAILURE_ERRORS[cause.type]) {
@@ -43,39 +46,73 @@ function refusalOf(err: unknown): Error | null {
 }
 
 /**
- * How services write to a repository: start the commit workflow by function reference (business id from the
- * idempotency key, so a retried request joins the same write) and wait for its SHA.
+ * How services write to a repository. With `direct` (GIT_DIRECT_COMMIT, the default where the process has the
+ * repositories' volume), the process that took the request commits it through its own commit path: no Temporal task
+ * queue between the request and its commit (issue 46). The commit path's unit is the durability rule: the commit, its
+ * record (idempotency key) and its audit entries land together under the repository's lock, before the answer; a
+ * request whose process dies before answering is retried by its client with the same Idempotency-Key and finds the
+ * commit, or makes it. A refusal on the merits answers at once; any other failure (no volume here, a full disk, a lost
+ * database connection) hands the same request to the commit workflow (business id from the idempotency key), which
+ * waits out the outage on any worker, and the answer waits for its SHA.
  */
-export function createCommitClient(deps: { workflows: WorkflowStarter; taskQueuePrefix: string }): CommitClient {
+export function createCommitClient(deps: {
+  workflows: WorkflowStarter;
+  taskQueuePrefix: string;
+  direct: { commitPath: CommitPathDeps; log: Pick<Logger, 'warn'> } | null;
+}): CommitClient {
+  const gitQueue = taskQueue(deps.taskQueuePrefix, 'git');
+
+  async function committedHere(request: CommitRequest): Promise<CommitOutcome | null> {
+    if (!deps.direct) return null;
+    const target = { organizationId: request.organizationId, projectId: request.projectId };
+    let outcome: CommitOutcome;
+    try {
+      outcome = await runCommit(deps.direct.commitPath, request);
+    } catch (err) {
+      if (err instanceof CommitRefused) throw refusalOf(err) ?? err;
+      deps.direct.log.warn('direct commit failed; handing the write to the commit workflow', {
+        projectId: request.projectId,
+        err: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
+    // The commit landed: a push or upkeep that cannot start now starts with the next commit or the maintenance turn.
+    await startAfterCommit(deps.workflows, gitQueue, target, outcome).catch((err: unknown) =>
+      deps.direct?.log.warn('could not start the push or maintenance after a direct commit', {
+        projectId: request.projectId,
+        err: err instanceof Error ? err.message : String(err),
+      }),
+    );
+    return outcome;
+  }
+
   return async (caller, project, input) => {
     const key = input.idempotencyKey ?? randomUUID();
     if (!IDEMPOTENCY_KEY_PATTERN.test(key))
       throw new InvalidInput('Idempotency-Key must be 1 to 128 of A-Z a-z 0-9 _ -');
     const workflowId = `git-commit-${project.id}-${key}`;
     const { principal } = caller;
+    const request: CommitRequest = {
+      organizationId: project.organizationId,
+      projectId: project.id,
+      idempotencyKey: key,
+      workflowId,
+      message: input.message,
+      actor: {
+        userId: principal.userId,
+        actorType: principal.actorType,
+        actor: principal.actor,
+        email: principal.email,
+        requestId: caller.requestId,
+      },
+      releaseId: input.releaseId,
+      operation: input.operation,
+    };
+    const here = await committedHere(request);
+    if (here) return here;
     const handle = await deps.workflows.start(gitCommitWorkflow, {
       workflowId,
-      args: [
-        {
-          taskQueue: taskQueue(deps.taskQueuePrefix, 'git'),
-          request: {
-            organizationId: project.organizationId,
-            projectId: project.id,
-            idempotencyKey: key,
-            workflowId,
-            message: input.message,
-            actor: {
-              userId: principal.userId,
-              actorType: principal.actorType,
-              actor: principal.actor,
-              email: principal.email,
-              requestId: caller.requestId,
-            },
-            releaseId: input.releaseId,
-            operation: input.operation,
-          },
-        },
-      ],
+      args: [{ taskQueue: gitQueue, request }],
       labels: { organizationId: project.organizationId, projectId: project.id },
       summary: `commit: ${input.message.slice(0, 120)}`,
     });

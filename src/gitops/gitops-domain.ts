@@ -7,7 +7,9 @@ import type { Db } from '../db/knex';
 import type { ProjectService } from '../projects/project-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import type { ValidationEngine } from '../validation';
+import type { Logger } from '../logging/logger';
 import { createCommitClient } from './commit-client';
+import type { CommitPathDeps } from './commit-path';
 import { createCompareService } from './compare-service';
 import { createDeliveryService } from './delivery-service';
 import { createFilesService } from './files-service';
@@ -33,6 +35,8 @@ export function createGitopsDomain(deps: {
   outbound: OutboundPolicy;
   /** Freezes and break-glass: the bulk image update asks it (src/governance). */
   gate: GovernanceGate;
+  /** This process's commit path, when it commits writes itself (GIT_DIRECT_COMMIT); null: every write via Temporal. */
+  direct: { commitPath: CommitPathDeps; log: Pick<Logger, 'warn'> } | null;
 }) {
   const commit = createCommitClient(deps);
   const shared = { ...deps, commit };

@@ -41,7 +41,7 @@ export const gitopsModule = {
     commitPath: provide(['repositories', 'sources', 'governance'], (deps) =>
       commitPathDepsOf(deps, commitOperationKinds()),
     ),
-    gitops: provide(['sources', 'projects', 'repositories', 'governance'], (deps) =>
+    gitops: provide(['sources', 'projects', 'repositories', 'governance', 'commitPath'], (deps) =>
       createGitopsDomain({
         db: deps.db,
         workflows: deps.workflows,
@@ -56,6 +56,7 @@ export const gitopsModule = {
         remoteAllowHttp: deps.config.gitops.remoteAllowHttp,
         outbound: deps.config.notifications.outbound,
         gate: deps.governance,
+        direct: deps.config.gitops.directCommit ? { commitPath: deps.commitPath, log: deps.log } : null,
       }),
     ),
   },

@@ -61,8 +61,8 @@ export interface PromotionServiceDeps extends OrgDomainDeps {
 export type PromotionService = ReturnType<typeof createPromotionService>;
 
 /**
- * Promotions: the row and its workflow `promotion-<id>` (the row first, the workflow right after, a reconciler for a
- * crash between them), reads from the row, approvals, cancel and sync reports as Updates of the workflow.
+ * Promotions: the row and its workflow, whose id the row stores (the row first, the workflow right after, a reconciler
+ * for a crash between them), reads from the row, approvals, cancel and sync reports as Updates of the workflow.
  */
 export function createPromotionService(deps: PromotionServiceDeps) {
   const { db, audit, temporal } = deps;
@@ -152,7 +152,12 @@ export function createPromotionService(deps: PromotionServiceDeps) {
           source_environment: body.sourceEnvironment,
           target_environment: body.targetEnvironment,
           moves,
-          workflow_id: promotionWorkflowId(id),
+          workflow_id: promotionWorkflowId(id, {
+            project: project.slug,
+            tenants: moves.map((m) => m.tenant),
+            source: body.sourceEnvironment,
+            target: body.targetEnvironment,
+          }),
           created_by: caller.principal.userId,
           created_by_actor: requester.actor,
         });

@@ -1,6 +1,6 @@
 /**
- * The promotion workflow (workflows/promotion.ts): one workflow `promotion-<id>` per promotion, approvals, cancel and
- * sync reports as Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
+ * The promotion workflow (workflows/promotion.ts): one workflow per promotion (its id stored in the row), approvals,
+ * cancel and sync reports as Updates. Imported by workflow code, so it stays free of Node built-ins and I/O.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
@@ -8,8 +8,18 @@ import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ApprovalPolicySnapshot, ApproverProfile, SyncReport } from '../releases/release-workflow-contract';
 
-export function promotionWorkflowId(promotionId: string): string {
-  return `promotion-${promotionId}`;
+/**
+ * `promotion-<project>-<tenant>-<source>-to-<target>-<id>` for a new promotion (`<n>-tenants` when it moves several),
+ * readable in the Temporal UI's list as releases are (issue 50); `promotion-<id>` for those started before. The id is
+ * stored in the row (`workflow_id`) and always read from there, never derived again.
+ */
+export function promotionWorkflowId(
+  promotionId: string,
+  where?: { project: string; tenants: string[]; source: string; target: string },
+): string {
+  if (!where) return `promotion-${promotionId}`;
+  const tenants = where.tenants.length === 1 ? where.tenants[0]! : `${where.tenants.length}-tenants`;
+  return `promotion-${where.project}-${tenants}-${where.source}-to-${where.target}-${promotionId}`;
 }
 
 export const PROMOTION_STATUSES = [

@@ -35,6 +35,7 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   transitionPromotion: (i) => `status ${String(i.to)}`,
   recordPromotionApproval: () => 'approve',
   markPromotionCommitted: () => 'committed',
+  notePromotionCommitWait: () => 'commit waits out a Git storage outage',
   recordPromotionSync: (i) => `sync report ${String(i.report && (i.report as { tenant?: string }).tenant)}`,
   prepareRelease: () => 'validate',
   transitionRelease: (i) => `status ${String(i.to)}`,
@@ -43,6 +44,7 @@ const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
   acquireReleaseTarget: () => 'take the target',
   takeReleaseTurn: () => 'take the target',
   markReleaseCommitted: () => 'committed',
+  noteReleaseCommitWait: () => 'commit waits out a Git storage outage',
   recordReleaseSync: () => 'sync report',
   commitToRepository: () => 'commit',
 };

@@ -1,3 +1,4 @@
+import type { ReleaseVersion } from './release-versions';
 import type { Queryable, Tx } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import { containsElement, type UsageScope } from '../projects/usage-scope';
@@ -27,6 +28,8 @@ export interface ReleaseRow {
   approval_policies: Record<string, unknown>[] | null;
   /** The break-glass session the release's workflow bypassed approvals and freezes under (a BreakGlassGrant). */
   break_glass: Record<string, unknown> | null;
+  /** What it moves, current -> proposed, recorded at creation (null: created before issue 50 recorded it). */
+  versions: ReleaseVersion[] | null;
   commit_sha: string | null;
   sync_status: string | null;
   health_status: string | null;
@@ -70,11 +73,16 @@ export type NewRelease = Pick<
   | 'request_hash'
   | 'kind'
   | 'rollback_of'
->;
+> & { versions: ReleaseVersion[] };
 
 export async function insertRelease(trx: Tx, release: NewRelease): Promise<ReleaseRow> {
   const [row] = (await trx('releases')
-    .insert({ ...release, changes: JSON.stringify(release.changes), status: 'Validating' })
+    .insert({
+      ...release,
+      changes: JSON.stringify(release.changes),
+      versions: JSON.stringify(release.versions),
+      status: 'Validating',
+    })
     .returning('*')) as ReleaseRow[];
   return row!;
 }

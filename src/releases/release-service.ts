@@ -38,7 +38,7 @@ import {
 import { releaseUpdateError } from './release-errors';
 import { rollbackGates } from './rollback-gates';
 import { versionSummary } from '../deployments/version-change';
-import { effectiveSpec } from '../projects/workload-spec';
+import { releaseVersions, versionFacts, type ReleaseVersion } from './release-versions';
 import { workflowTimeline } from './release-history';
 import type { ReleaseEvaluationDeps } from './release-evaluation';
 import { previewRelease } from './release-preview';
@@ -126,12 +126,14 @@ export interface NewReleaseSpec {
   hash: string | null;
   kind: ReleaseKind;
   rollbackOf: string | null;
+  /** What it moves, current -> proposed (recorded in the row: the inbox and the approval notification name them). */
+  versions: ReleaseVersion[];
   /** Added to the creation's audit entries: the break-glass session it ran under, what a rollback restores. */
   details?: Record<string, unknown>;
 }
 
 /**
- * Releases: the row and its workflow `release-<id>` (created together: the row first, the workflow right after, a
+ * Releases: the row and its workflow (id in the row; created together: the row first, the workflow right after, a
  * reconciler for a crash between them), reads from the row, and human actions as Updates of the workflow.
  */
 export function createReleaseService(deps: ReleaseServiceDeps) {
@@ -246,15 +248,28 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
           environment,
           title: spec.title,
           changes,
-          workflow_id: releaseWorkflowId(id, { project: project.slug, tenant: tenant.slug, environment }),
+          workflow_id: releaseWorkflowId(id, {
+            project: project.slug,
+            tenant: tenant.slug,
+            environment,
+            kind: spec.kind,
+          }),
           created_by: caller.principal.userId,
           created_by_actor: requester.actor,
           idempotency_key: spec.key,
           request_hash: spec.hash,
           kind: spec.kind,
           rollback_of: spec.rollbackOf,
+          versions: spec.versions,
         });
-        const details = { environment, tenant: tenant.slug, title: spec.title, changes, ...spec.details };
+        const details = {
+          environment,
+          tenant: tenant.slug,
+          title: spec.title,
+          changes,
+          ...versionFacts(spec.versions),
+          ...spec.details,
+        };
         const entry = (action: string, extra: Record<string, unknown> = {}) =>
           audit.append(
             trx,
@@ -388,18 +403,26 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       environment,
       changedOnly: true,
     });
-    const versions = versionSummary(
-      changes.flatMap((c) => {
-        const workload = loaded.model.workloads.find((w) => w.name === c.workload);
-        if (!workload || c.tag === undefined) return [];
-        const now = effectiveSpec(workload.spec, workload.overrides, tenant.slug, environment).image.tag;
-        return [{ tenant: tenant.slug, workload: c.workload, from: now, to: c.tag }];
-      }),
-    );
+    const versions = versionSummary(releaseVersions(loaded.model, tenant.slug, environment, changes));
     return { project: loaded.project, tenant, point, changes, diff, versions };
   }
 
   /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
+  /** What a new release moves, current -> proposed, from the project's model as it is now. */
+  async function currentToProposed(
+    caller: OrgCaller,
+    projectId: string,
+    tenant: string,
+    environment: string,
+    changes: WorkloadChange[],
+  ): Promise<ReleaseVersion[]> {
+    const loaded = await loadProject(db, caller.organizationId, projectId, {
+      publicUrl: deps.publicUrl,
+      sources: deps.sources,
+    });
+    return loaded ? releaseVersions(loaded.model, tenant, environment, changes) : [];
+  }
+
   async function refuseFrozen(
     caller: OrgCaller,
     target: { projectId: string; environment: string; tenant: string },
@@ -473,6 +496,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         hash,
         kind: 'release',
         rollbackOf: null,
+        versions: await currentToProposed(caller, project.id, tenant.slug, environment, changes),
         details: breakGlassDetails(grant),
       });
       return { release: await detail(row), created: true };
@@ -537,6 +561,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         hash: null,
         kind: 'rollback',
         rollbackOf: plan.point.releaseId,
+        versions: plan.versions.versions.map(({ direction: _, ...v }) => v),
         details: {
           reason: why,
           rollbackTo: { commitSha: plan.point.commitSha, kind: plan.point.kind, sourceId: plan.point.sourceId },

@@ -1,3 +1,4 @@
+import { versionSummary } from '../deployments/version-change';
 import type { DecisionRow, ReleaseRow } from './release-repository';
 import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { ApprovalPolicySnapshot } from './release-workflow-contract';
@@ -22,6 +23,8 @@ export function releaseSummary(row: ReleaseRow, projectSlug: string) {
     environment: row.environment,
     title: row.title,
     changes: row.changes,
+    // What an approver decides, current -> proposed, downgrades flagged (empty for releases recorded before).
+    ...versionSummary(row.versions ?? []),
     status: row.status,
     statusReason: row.status_reason,
     waitingBehind: row.waiting_behind,

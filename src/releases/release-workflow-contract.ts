@@ -8,15 +8,16 @@ import type { BreakGlassGrant, FreezeHit } from '../governance/governance-verdic
 import type { WorkloadChange } from '../projects/workload-spec';
 
 /**
- * `release-<project>-<tenant>-<environment>-<id>` for a new release, readable in the Temporal UI's list (issue 50);
- * `release-<id>` without the names: releases started before, and the fallback of histories recorded then. The id is
- * stored in the row (`workflow_id`) and always read from there, never derived again.
+ * `release-<project>-<tenant>-<environment>-<id>` for a new release (`rollback-...` for a rollback), readable in the
+ * Temporal UI's list (issue 50); `release-<id>` without the names: releases started before, and the fallback of
+ * histories recorded then. The id is stored in the row (`workflow_id`) and always read from there, never derived again.
  */
 export function releaseWorkflowId(
   releaseId: string,
-  where?: { project: string; tenant: string; environment: string },
+  where?: { project: string; tenant: string; environment: string; kind?: 'release' | 'rollback' },
 ): string {
-  return where ? `release-${where.project}-${where.tenant}-${where.environment}-${releaseId}` : `release-${releaseId}`;
+  if (!where) return `release-${releaseId}`;
+  return `${where.kind ?? 'release'}-${where.project}-${where.tenant}-${where.environment}-${releaseId}`;
 }
 
 export const RELEASE_STATUSES = [

@@ -106,6 +106,8 @@ async function startTemporal(config: Config, log: Logger): Promise<Omit<DevServe
     cliPath,
     port: config.temporal.embeddedPort,
     uiPort: config.temporal.uiPort,
+    httpPort: config.temporal.httpPort,
+    metricsPort: config.temporal.metricsPort,
     namespace: config.temporal.namespace,
     dbFile,
     logFile: path.join(config.dataDir, 'temporal', 'server.log'),

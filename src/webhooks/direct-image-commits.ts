@@ -1,12 +1,7 @@
-import { runCommit, type CommitOutcome, type CommitPathDeps } from '../gitops/commit-path';
+import { runCommit, type CommitPathDeps } from '../gitops/commit-path';
 import type { Logger } from '../logging/logger';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import {
-  gitPushWorkflow,
-  maintenanceWorkflowId,
-  pushWorkflowId,
-  repositoryMaintenanceWorkflow,
-} from '../../workflows/git-commit';
+import { startAfterCommit } from '../gitops/after-commit';
 import type { QueuedImageUpdate } from './image-update-batch';
 import { imageWebhookCommit } from './image-webhook-operation';
 
@@ -45,27 +40,6 @@ export function createDirectImageCommits(deps: {
 }) {
   const queues = new Map<string, { target: Target; waiting: Waiting[] }>();
 
-  /** What follows a new commit, each in a workflow of its own (as after a workflow's commit: workflows/git-commit.ts). */
-  async function afterCommit(target: Target, outcome: CommitOutcome): Promise<void> {
-    const taskQueue = deps.gitTaskQueue;
-    if (outcome.sha && outcome.remote) {
-      await deps.workflows.start(gitPushWorkflow, {
-        workflowId: pushWorkflowId(target.projectId, outcome.sha),
-        args: [{ request: { ...target, sha: outcome.sha }, taskQueue }],
-        labels: target,
-        summary: 'push to the external remote',
-      });
-    }
-    if (outcome.maintenance) {
-      await deps.workflows.start(repositoryMaintenanceWorkflow, {
-        workflowId: maintenanceWorkflowId(target.projectId),
-        args: [{ taskQueue, target }],
-        labels: target,
-        summary: 'repository maintenance',
-      });
-    }
-  }
-
   async function drain(projectId: string): Promise<void> {
     for (let queue = queues.get(projectId); queue?.waiting.length; queue = queues.get(projectId)) {
       const batch = queue.waiting.splice(0, BATCH_LIMIT);
@@ -76,7 +50,7 @@ export function createDirectImageCommits(deps: {
         const outcome = await runCommit(deps.commitPath, request);
         // The commit landed and its requests are finished; a push or upkeep that cannot start now starts with the
         // next commit, or the maintenance schedule's turn.
-        await afterCommit(queue.target, outcome).catch((err: unknown) =>
+        await startAfterCommit(deps.workflows, deps.gitTaskQueue, queue.target, outcome).catch((err: unknown) =>
           deps.log.warn('could not start the push or maintenance after a direct image-update commit', {
             projectId,
             err: err instanceof Error ? err.message : String(err),

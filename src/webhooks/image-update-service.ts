@@ -365,7 +365,9 @@ export function createImageUpdateService(deps: {
     async status(id: string) {
       const row = await findRequest(db, 'image-update', id);
       if (!row) throw new NotFound('webhook request not found');
-      return { requestId: row.id, status: row.status, commit: row.commit_sha, result: row.result };
+      // What its commit waits out, only while it does: a finished request waits for nothing.
+      const waiting = row.status === 'received' || row.status === 'queued' ? row.waiting : null;
+      return { requestId: row.id, status: row.status, commit: row.commit_sha, result: row.result, waiting };
     },
   };
 }

@@ -43,6 +43,8 @@ export type ImageUpdateActivities = {
     entries: QueuedImageUpdate[];
     workflowId: string;
   }): Promise<CommitOutcome>;
+  /** Their commit waits out a Git storage outage: the unfinished requests' status URL says so (`note`). */
+  noteImageRequestsWaiting(input: { projectId: string; webhookIds: string[]; note: string }): Promise<void>;
   /** Finishes as failed those of the requests still waiting, with the reason (a commit that never landed). */
   failImageRequests(input: { projectId: string; webhookIds: string[]; error: string }): Promise<void>;
   planImageBatch(input: {

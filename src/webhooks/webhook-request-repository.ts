@@ -14,6 +14,8 @@ export interface WebhookRequestRow {
   result: Record<string, unknown> | null;
   /** What is still to do (the outbox), until the request is finished. */
   work: unknown;
+  /** What its commit waits out (a Git storage outage), while unfinished (null: nothing, or not known). */
+  waiting: string | null;
   created_at: Date;
   expires_at: Date;
 }
@@ -77,6 +79,20 @@ export async function markQueued(db: Queryable, id: string): Promise<void> {
     `UPDATE webhook_requests SET status = 'queued'
      WHERE id = (SELECT id FROM webhook_requests WHERE id = ? AND status = 'received' FOR UPDATE SKIP LOCKED)`,
     [id],
+  );
+}
+
+/**
+ * The commit of these unfinished requests waits out a Git storage outage: their status URL says so until they are
+ * finished. A row a commit holds locked is skipped (that commit finishes it).
+ */
+export async function noteRequestsWaiting(db: Queryable, ids: string[], note: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.raw(
+    `UPDATE webhook_requests SET waiting = ?
+     WHERE id IN (SELECT id FROM webhook_requests WHERE id = ANY(?::uuid[]) AND status IN ('received', 'queued')
+                  FOR UPDATE SKIP LOCKED)`,
+    [note, ids],
   );
 }
 

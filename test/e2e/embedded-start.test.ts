@@ -43,10 +43,19 @@ async function startPlatform(options: { ownProcessGroup?: boolean } = {}) {
   return child;
 }
 
+const PORTS = [
+  'PORT',
+  'TEMPORAL_PORT',
+  'TEMPORAL_UI_PORT',
+  'TEMPORAL_HTTP_PORT',
+  'TEMPORAL_METRICS_PORT',
+  'EMBEDDED_PG_PORT',
+] as const;
+
 async function stopPlatform(child: ReturnType<typeof spawnScript>) {
   child.kill('SIGTERM');
   expect(await exited(child)).toBe(0);
-  for (const port of [env.PORT, env.TEMPORAL_PORT, env.TEMPORAL_UI_PORT, env.EMBEDDED_PG_PORT]) {
+  for (const port of PORTS.map((name) => env[name])) {
     expect(await portOpen(Number(port))).toBe(false);
   }
 }
@@ -76,6 +85,10 @@ describe('embedded run', () => {
     });
     const ui = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`);
     expect(ui.status).toBe(200);
+    // The dev server's other listeners are on the configured ports too (issue 46: a deployment's ports all known).
+    const metrics = await fetch(`http://127.0.0.1:${env.TEMPORAL_METRICS_PORT}/metrics`);
+    expect([metrics.status, (await metrics.text()).includes('# TYPE')]).toEqual([200, true]);
+    expect(await portOpen(Number(env.TEMPORAL_HTTP_PORT))).toBe(true);
 
     // The operator CLI works against the running platform's embedded database.
     const created = await runScript(
@@ -114,7 +127,7 @@ describe('Ctrl-C', () => {
     expect(await exited(running)).toBe(0);
     // How fast is `npm run bench:startup`'s figure; here: nothing is left behind, whatever group it ran in.
     await eventually(async () => stillAlive(family).length === 0, 30_000, `processes left: ${stillAlive(family)}`);
-    for (const port of [env.PORT, env.TEMPORAL_PORT, env.TEMPORAL_UI_PORT, env.EMBEDDED_PG_PORT]) {
+    for (const port of PORTS.map((name) => env[name])) {
       expect(await portOpen(Number(port))).toBe(false);
     }
     // LOG_LEVEL=warn: any line at all is a warning or an error (before: knex "Connection Error", reconcilers failing,

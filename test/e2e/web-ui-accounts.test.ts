@@ -108,7 +108,7 @@ describe('account views in chromium', () => {
     expect(refused).toEqual([]);
   });
 
-  it('resets a forgotten password through the mailed link', async () => {
+  it('resets a forgotten password through the mailed link, then creates an organization and its first project', async () => {
     const page = user.page;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -142,6 +142,20 @@ describe('account views in chromium', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     expect(await page.getByLabel('Organization').locator('option:checked').textContent()).toBe('New User Org');
+    // The sign-up journey ends in a usable organization: the empty projects view says what to do next, and the first
+    // project opens, ready for its environments.
+    await page.getByText('No projects yet: create the first one below.').waitFor();
+    const create = page.getByRole('form', { name: 'New project' });
+    await create.getByLabel('Slug').fill('first-shop');
+    await create.getByLabel('Name').fill('First shop');
+    await create.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/projects\/first-shop$/);
+    await page.getByRole('heading', { name: 'First shop' }).waitFor();
+    await page.getByRole('form', { name: 'Add an environment' }).waitFor();
+    expect(await checkView(user, 'first-project')).toEqual([]);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'First shop' }).waitFor();
+    expect(await page.getByText('No projects yet').count()).toBe(0);
   });
 
   it('accepts a mailed invitation and switches to the inviting organization', async () => {

@@ -6,7 +6,9 @@ import { httpClient } from '../helpers/http-client';
 import { startReceiver } from '../helpers/http-receiver';
 import { eventually } from '../helpers/net';
 import type { TestPlatform } from '../helpers/test-platform';
+import { cliRunner } from '../integration/cli/cli-harness';
 import { makeProject } from '../integration/gitops/gitops-harness';
+import { promotionClient } from '../integration/promotions/promotion-harness';
 import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
 import { widgetCrd } from '../helpers/widget-crd';
 
@@ -23,6 +25,7 @@ let browser: Browser;
 let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: UiUser;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let tenants: Record<string, string>;
 const SLUG = 'shop';
 
 beforeAll(async () => {
@@ -35,7 +38,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
   org = await makeOrg(platform, ['owner'], 'enterprise');
-  await makeProject(platform, ownerToken(), SLUG, ['acme']);
+  tenants = await makeProject(platform, ownerToken(), SLUG, ['acme']);
   const generated = await httpClient(platform.url).post(`/api/v2/projects/${SLUG}/delivery/generate`, {
     token: ownerToken(),
     body: {},
@@ -118,7 +121,12 @@ describe('the governance, operations and settings views in chromium', () => {
     expect(await checkView(owner, 'notifications')).toEqual([]);
   });
 
-  it('freezes prod, opens a break-glass session, and shows the frozen action audited with its id; then closes it', async () => {
+  it('incident: freezes prod, opens a break-glass session, rolls back with a required reason under it, audited with its id; then closes it', async () => {
+    // Production ran web 8.0.0, then 8.1.0, both reported Healthy by the controller: 8.1.0 is what a rollback restores.
+    const releases = promotionClient(platform);
+    for (const tag of ['8.0.0', '8.1.0']) {
+      expect((await releases.releaseTo(ownerToken(), SLUG, 'prod', tenants.acme!, tag)).status).toBe('Healthy');
+    }
     const page = owner.page;
     await page.goto('/governance');
     const freeze = page.getByRole('form', { name: 'Add a freeze window' });
@@ -187,6 +195,32 @@ describe('the governance, operations and settings views in chromium', () => {
       body: { environment: 'prod', tenantId: 'acme', title: 'hotfix', changes: [{ workload: 'web', tag: '9.9.10' }] },
     });
     expect(hotfix.status).toBe(201);
+
+    // The way back, in the frozen environment under the session: the preview names what changes, Confirm waits for a
+    // reason, and the rollback's entries carry the reason and the session.
+    await page.goto(`/projects/${SLUG}/rollback`);
+    await page.getByLabel('Environment', { exact: true }).selectOption('prod');
+    await page.getByRole('button', { name: 'Preview rollback' }).click();
+    await page.getByText(/Restores web 8\.1\.0/).waitFor();
+    await page.getByRole('list', { name: 'Versions (now → after the rollback)' }).getByText('8.1.0').first().waitFor();
+    const confirmRollback = page.getByRole('button', { name: 'Confirm rollback' });
+    expect(await confirmRollback.isDisabled()).toBe(true);
+    await page.getByLabel('Reason (required: it is recorded in the audit log)').fill('   ');
+    expect(await confirmRollback.isDisabled()).toBe(true);
+    await page.getByLabel('Reason (required: it is recorded in the audit log)').fill('INC-42: hotfix broke checkout');
+    await confirmRollback.click();
+    await page.waitForURL(/\/releases\/[0-9a-f-]{36}$/);
+    const rollbackId = page.url().split('/releases/')[1] ?? '';
+    await page.getByRole('heading', { name: /Rollback to web 8\.1\.0: INC-42: hotfix broke checkout/ }).waitFor();
+    const initiated = await http.get<{ items: { details: Record<string, unknown> }[] }>(
+      `/api/v2/audit-logs?action=rollback.initiate&resourceId=${rollbackId}`,
+      { token: ownerToken() },
+    );
+    expect(initiated.body.items[0]?.details).toMatchObject({
+      reason: 'INC-42: hotfix broke checkout',
+      breakGlass: { sessionId },
+    });
+
     await page.goto(`/releases/${hotfix.body.id}`);
     await page.getByText(`policy “prod needs one” requires 1`).first().waitFor();
     await page
@@ -196,8 +230,8 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByRole('link', { name: sessionId.slice(0, 8) }).click();
     await page.waitForURL(new RegExp(`/audit\\?breakGlassSessionId=${sessionId}$`));
     const entries = page.getByRole('table', { name: 'Audit entries' });
-    for (const action of ['break_glass.open', 'image.update', 'release.break_glass.apply']) {
-      await entries.getByRole('rowheader', { name: action, exact: true }).waitFor();
+    for (const action of ['break_glass.open', 'image.update', 'release.break_glass.apply', 'rollback.initiate']) {
+      await entries.getByRole('rowheader', { name: action, exact: true }).first().waitFor();
     }
     expect(await page.getByLabel('Break-glass session').inputValue()).toBe(sessionId);
     await page.goto('/governance');
@@ -331,7 +365,7 @@ describe('the governance, operations and settings views in chromium', () => {
     expect(await page.locator('[data-secret]').count()).toBe(0);
   });
 
-  it('settings: invites, shows a new API key once with a copy button, lists features of the plan', async () => {
+  it('settings: invites, shows a new API key once, lists features of the plan; CI job: the key runs whoami and a CLI release, seen in the UI', async () => {
     const page = owner.page;
     await page.goto('/settings');
     const invite = page.getByRole('form', { name: 'Invite someone' });
@@ -366,6 +400,7 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.getByLabel('Project', { exact: true }).selectOption(SLUG);
     const key = page.getByRole('form', { name: 'Create an API key' });
     await key.getByLabel('Key name').fill('ci');
+    await key.getByRole('checkbox', { name: 'write' }).check({ force: true });
     await key.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByRole('status').filter({ hasText: 'API key ci' }).locator('[data-secret]');
     await shown.waitFor();
@@ -378,6 +413,38 @@ describe('the governance, operations and settings views in chromium', () => {
     await page.reload();
     await page.getByRole('heading', { name: /^Settings of/ }).waitFor();
     expect(await page.content()).not.toContain(value);
+
+    // The CI job's journey with the key just shown: a smoke test (whoami names the key, its project and scopes), a
+    // release through the CLI, and that release seen in the UI, the key named as who made it.
+    const cli = cliRunner(platform.url);
+    try {
+      const env = { DELIVERY_TOKEN: value, DELIVERY_PROJECT: SLUG };
+      const who = await cli.run(['whoami', '-o', 'json'], { env });
+      expect([who.code, who.stderr]).toEqual([0, '']);
+      expect(JSON.parse(who.stdout)).toMatchObject({
+        kind: 'api_key',
+        credential: { name: 'ci' },
+        project: { slug: SLUG },
+        scopes: ['read', 'write'],
+      });
+      const args = ['release', 'create', '--env', 'dev', '--tenant', 'acme', '--set', 'web=2.2.0'];
+      const created = await cli.run([...args, '--title', 'ci build 2.2.0', '-o', 'json'], { env });
+      expect([created.code, created.stderr]).toEqual([0, '']);
+      const release = JSON.parse(created.stdout) as { id: string; createdBy: string };
+      expect(release.createdBy).toMatch(/^api-key:[0-9a-f-]{36} \(ci\)$/);
+      await page.goto(`/projects/${SLUG}/releases`);
+      await page.getByRole('link', { name: 'ci build 2.2.0' }).click();
+      await page.waitForURL(`**/releases/${release.id}`);
+      await page.getByRole('heading', { name: /ci build 2\.2\.0/ }).waitFor();
+      await page.goto(`/audit?action=release.create&resourceId=${release.id}`);
+      const entry = page
+        .getByRole('table', { name: 'Audit entries' })
+        .getByRole('row')
+        .filter({ hasText: 'ci build 2.2.0' });
+      await entry.getByText(release.createdBy, { exact: false }).waitFor();
+    } finally {
+      cli.close();
+    }
   });
 
   it('registry: a manifest bundle with its files', async () => {

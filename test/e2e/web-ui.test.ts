@@ -197,6 +197,15 @@ describe('the web UI in chromium', () => {
     await signIn(approver, org.members.admin!.user.email, org.members.admin!.password);
     await approver.page.getByRole('link', { name: 'Approvals' }).click();
     await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).waitFor();
+    // The inbox names what the approver decides, current -> proposed, as it does for a promotion.
+    const card = approver.page
+      .getByRole('listitem')
+      .filter({ has: approver.page.getByRole('link', { name: 'web 1.1.0 → acme/dev' }) });
+    expect(
+      (await card.getByRole('list', { name: 'Versions of web 1.1.0 → acme/dev (now → after)' }).allInnerTexts()).map(
+        (t) => t.replace(/\s+/g, ' ').trim(),
+      ),
+    ).toEqual(['acme / web: 1.0.0 → 1.1.0']);
     expect(await checkView(approver, 'approvals-inbox')).toEqual([]);
     await approver.page.getByRole('link', { name: /web 1\.1\.0/ }).click();
     await approver.page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first().waitFor();

@@ -10,6 +10,8 @@ export async function embeddedEnv(dataDir: string): Promise<Record<string, strin
     PORT: String(await freePort()),
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    TEMPORAL_HTTP_PORT: String(await freePort()),
+    TEMPORAL_METRICS_PORT: String(await freePort()),
     EMBEDDED_PG_PORT: String(await freePort()),
     // The agents' gRPC port too: 8091 by default, which another run on the machine may hold.
     AGENT_GRPC_PORT: '0',

@@ -18,11 +18,19 @@ export async function runHistoryLengths(client: Client, workflowId: string, firs
   }
 }
 
-/** The largest run of a workflow id (following continue-as-new), printed with the number of runs under `label`. */
-export async function largestRun(client: Client, workflowId: string, firstRunId: string, label: string) {
+/**
+ * What a history budget means, checked on every run of a workflow id (following continue-as-new): each run stays under
+ * the budget, the scenario wrote more events than one run may hold (so a workflow that never continued as new fails
+ * here), and it continued as new at least twice (the carried-over state survived more than one hand-over). A longer
+ * scenario only adds runs like these. Prints the figures under `label`.
+ */
+export async function expectBoundedRuns(client: Client, workflowId: string, firstRunId: string, label: string) {
   const runs = await runHistoryLengths(client, workflowId, firstRunId);
-  process.stdout.write(`${label}: ${runs.length} runs, largest ${Math.max(...runs)} events\n`);
-  return Math.max(...runs);
+  const total = runs.reduce((a, b) => a + b, 0);
+  process.stdout.write(`${label}: ${runs.length} runs, ${total} events, largest ${Math.max(...runs)}\n`);
+  expect(Math.max(...runs)).toBeLessThan(HISTORY_BUDGET);
+  expect(total).toBeGreaterThan(HISTORY_BUDGET);
+  expect(runs.length).toBeGreaterThanOrEqual(3);
 }
 
 const { EventType } = temporal.api.enums.v1;

@@ -64,3 +64,61 @@ export function recordedWorkflowTypes(): Set<string> {
   }
   return types;
 }
+
+/** Every history file under FIXTURES_DIR (its path). */
+function everyHistoryFile(): string[] {
+  return fs
+    .readdirSync(FIXTURES_DIR)
+    .filter((d) => d.endsWith('-histories'))
+    .flatMap((family) =>
+      recordedHistories(path.join(FIXTURES_DIR, family)).map((f) => path.join(FIXTURES_DIR, family, f)),
+    );
+}
+
+interface RecordedEvent {
+  markerRecordedEventAttributes?: { details?: Record<string, { payloads?: { data?: string }[] }> };
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+}
+
+/**
+ * What the recorded histories exercise: the patch ids their markers carry (`patched()` taken) and the activity types
+ * they schedule, as activities or as local activities, per history file.
+ */
+export function recordedSteps(): { file: string; patches: Set<string>; activities: Set<string> }[] {
+  return everyHistoryFile().map((file) => {
+    const { events = [] } = JSON.parse(fs.readFileSync(file, 'utf8')) as { events?: RecordedEvent[] };
+    const patches = new Set<string>();
+    const activities = new Set<string>();
+    const decode = (data: string | undefined) => JSON.parse(Buffer.from(data ?? '', 'base64').toString('utf8'));
+    for (const event of events) {
+      const details = event.markerRecordedEventAttributes?.details ?? {};
+      for (const payload of details['patch-data']?.payloads ?? [])
+        patches.add((decode(payload.data) as { id: string }).id);
+      for (const payload of details.data?.payloads ?? []) {
+        activities.add((decode(payload.data) as { activity_type: string }).activity_type);
+      }
+      const scheduled = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (scheduled) activities.add(scheduled);
+    }
+    return { file: path.relative(FIXTURES_DIR, file), patches, activities };
+  });
+}
+
+/**
+ * The patch ids the workflow code takes (`patched('id')`, or `patched(NAME)` with `const NAME = 'id'` in the same
+ * file), per file of `dir`.
+ */
+export function patchIdsOf(dir: string): { file: string; id: string }[] {
+  const ids: { file: string; id: string }[] = [];
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    const source = fs.readFileSync(path.join(dir, file), 'utf8');
+    const constants = new Map([...source.matchAll(/const (\w+) = '([^']+)'/g)].map((m) => [m[1]!, m[2]!]));
+    for (const [, arg] of source.matchAll(/patched\(([^)]*)\)/g)) {
+      const literal = /^'([^']+)'$/.exec(arg!.trim());
+      const id = literal ? literal[1] : constants.get(arg!.trim());
+      if (!id) throw new Error(`${file}: cannot resolve the patch id of patched(${arg})`);
+      ids.push({ file, id });
+    }
+  }
+  return ids;
+}

@@ -8,6 +8,7 @@ import {
   type GitActivities,
 } from '../../workflows/git-commit';
 import { timeSkippingWorker } from '../helpers/time-skipping';
+import { historiesOf } from '../helpers/workflow-histories';
 
 /**
  * The commit workflow's logic with stub activities: a commit that asks for maintenance starts the repository's
@@ -36,6 +37,8 @@ const stubs: GitActivities = {
 };
 
 const ts = timeSkippingWorker(require.resolve('../../workflows'), stubs);
+/** The outage's history joins the short workflows' fixtures (UPDATE_WORKFLOW_HISTORIES=1), replayed by workflow-replay. */
+const { keep } = historiesOf('short');
 
 const request = (key: string): CommitRequest => ({
   organizationId: 'org-1',
@@ -64,6 +67,7 @@ describe('git commit workflow', () => {
     );
     expect(await handle.result()).toBe(1);
     expect(maintained).toEqual([{ organizationId: 'org-1', projectId: 'project-large' }]);
+    await keep('git-commit-with-maintenance', ts.env.client.workflow.getHandle('git-commit-large'));
   });
 
   it('starts no maintenance for an ordinary commit', async () => {
@@ -94,6 +98,7 @@ describe('git commit workflow', () => {
     failures = { left: COMMIT_RETRY.maximumAttempts + 2, error: () => new Error('ENOSPC: no space left on device') };
     expect(await commit('outage')).toEqual(outcome);
     expect(attempts).toBe(COMMIT_RETRY.maximumAttempts + 3);
+    await keep('git-commit-outage', ts.env.client.workflow.getHandle('git-commit-outage'));
   });
 
   it('fails a commit refused on its merits at once, without waiting', async () => {

@@ -34,7 +34,13 @@ function finish(webhookIds: string[], plan: BatchPlan, sha: string | null, error
 }
 
 /** Planned, committed and finished in one step, as the commit path's image-webhook operation does it. */
-const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests'> = {
+/** What the requests' status URL says while their commit waits out an outage (per webhook id). */
+const waiting = new Map<string, string>();
+
+const stubs: Pick<ImageUpdateActivities, 'commitImageRequests' | 'failImageRequests' | 'noteImageRequestsWaiting'> = {
+  noteImageRequestsWaiting: async ({ webhookIds, note }) => {
+    for (const id of webhookIds) waiting.set(id, note);
+  },
   commitImageRequests: async ({ entries }) => {
     if (outageAttempts > 0) {
       outageAttempts -= 1;
@@ -143,14 +149,32 @@ it('finishes the requests of a refused commit as failed, with the reason', async
   await keep('image-updates-refused', handle);
 });
 
-it('commits a batch after a Git storage outage longer than its first attempts, failing no request', async () => {
+it('commits a batch after a Git storage outage longer than its first attempts, failing no request, each request saying why it waits', async () => {
   const workflowId = `image-updates-${randomUUID()}`;
   outageAttempts = COMMIT_RETRY.maximumAttempts + 2;
+  // The attempt that lands holds until released: the batch is still waiting out the outage when the next request comes.
+  let release!: () => void;
+  hold = new Promise((r) => (release = r));
   const e = entry('6', 6_000);
   await send(workflowId, e);
-  await until(() => finished.has(e.webhookId), 'the batch after the outage');
+  await until(() => waiting.has(e.webhookId), 'the batch waiting out the outage');
+  // Its status URL says why it waits, and since when.
+  const note = waiting.get(e.webhookId)!;
+  expect(note).toMatch(/^commit waiting for the Git volume: .*ENOSPC: no space left on device, retrying since \d{4}-/);
+  // A request arriving meanwhile waits behind that batch: its status URL says the same.
+  const late = entry('7', 7_000, 'globex');
+  await send(workflowId, late);
+  await until(() => waiting.has(late.webhookId), 'the late request noted');
+  expect(waiting.get(late.webhookId)).toBe(note);
+  release();
+  await until(() => finished.has(e.webhookId) && finished.has(late.webhookId), 'both batches after the outage');
   expect(outageAttempts).toBe(0);
   expect(finished.get(e.webhookId)).toEqual({ sha: '1'.padStart(40, '0'), error: null, superseded: [] });
+  expect(finished.get(late.webhookId)).toEqual({ sha: '2'.padStart(40, '0'), error: null, superseded: [] });
+  const handle = ts.env.client.workflow.getHandle(workflowId);
+  await ts.env.sleep(IMAGE_UPDATES_IDLE_MS + 1_000);
+  await handle.result();
+  await keep('image-updates-outage', handle);
 });
 
 it('continues as new with what is queued when a run grows long, every run under the budget', async () => {

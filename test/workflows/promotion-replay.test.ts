@@ -23,6 +23,9 @@ it('has a recorded history for every promotion path', () => {
       'blocked-30-days.last-run',
       'reported-before-noted.fixed-poll',
       'reported-before-noted',
+      // Issue 43: a commit outlasting a Git storage outage, before and after the promotion-commit-wait-noted patch.
+      'outage-then-committed.details-only',
+      'outage-then-committed',
     ].sort(),
   );
 });

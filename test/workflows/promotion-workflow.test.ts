@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
-import type { GitActivities } from '../../workflows/git-commit';
+import { COMMIT_RETRY, type GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
 import type { ApprovalPolicySnapshot } from '../../src/releases/release-workflow-contract';
 import {
@@ -35,6 +35,7 @@ type PromotionActivities = Pick<
   | 'recordPromotionApproval'
   | 'markPromotionCommitted'
   | 'recordPromotionSync'
+  | 'notePromotionCommitWait'
 > &
   Pick<GitActivities, 'commitToRepository'>;
 
@@ -84,6 +85,9 @@ function evaluation(causes: Cause[]): Evaluation {
   };
 }
 
+/** How many commit attempts fail through the infrastructure (a full disk) before one lands. */
+let outageAttempts = 0;
+
 /** What markPromotionCommitted finds already reported per tenant (a fast controller), for the test that needs it. */
 let reportedBeforeNoted: PromotionSyncReport[] = [];
 
@@ -104,9 +108,14 @@ function stubs(): PromotionActivities {
       return reportedBeforeNoted;
     },
     recordPromotionSync: async (i) => void calls.push(`sync ${i.report.tenant} ${i.report.healthStatus}`),
+    notePromotionCommitWait: async (i) => void calls.push(`note ${i.note}`),
     commitToRepository: async (request) => {
       const op = request.operation;
       calls.push(`commit ${op.type === 'promotion' ? op.moves.map((m) => m.tenant).join('+') : op.type}`);
+      if (outageAttempts > 0) {
+        outageAttempts -= 1;
+        throw new Error('ENOSPC: no space left on device');
+      }
       return { sha: SHA, created: true, auditIds: [], remote: false };
     },
   };
@@ -253,5 +262,24 @@ describe('promotion workflow', () => {
     expect(await h.result()).toEqual({ status: 'Failed' });
     expect(calls.at(-1)).toBe('status Failed');
     await keep('degraded', h);
+  });
+
+  it('waits out a Git storage outage longer than its first commit attempts, saying so, and commits once', async () => {
+    outageAttempts = COMMIT_RETRY.maximumAttempts + 2;
+    const h = await start('outage', [[]]);
+    await until(h, 'Syncing');
+    await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy'));
+    await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy'));
+    expect(await h.result()).toEqual({ status: 'Healthy' });
+    const commits = calls.filter((c) => c.startsWith('commit '));
+    expect(commits).toEqual(Array(COMMIT_RETRY.maximumAttempts + 3).fill('commit acme+globex'));
+    // The row said why it waited and since when (the API and the page read it), once, before the commit's record.
+    const notes = calls.filter((c) => c.startsWith('note '));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^note commit waiting for the Git volume: .*ENOSPC: no space left on device, retrying since \d{4}-\d\d-\d\dT/,
+    );
+    expect(calls.indexOf(notes[0]!)).toBeLessThan(calls.indexOf('committed'));
+    await keep('outage-then-committed', h);
   });
 });

@@ -37,12 +37,21 @@ const PATHS = [
 const GATED_PATHS = ['frozen-then-committed', 'reported-before-noted'];
 /** Paths recorded after the `release-bounded-waits` patch only. */
 const BOUNDED_PATHS = ['frozen-62h'];
+/**
+ * Paths recorded after the `release-local-steps` patch only (issue 43): an approval accepted while the row turns
+ * PendingApproval (`enteringApprovals`), and a commit that outlasts a Git storage outage (the `commit-outlasts-outages`
+ * patch: the first attempts as a local activity, then the patient commit activity on the git queue).
+ * `outage-then-committed.details-only` was recorded before the `release-commit-wait-noted` patch (the wait shown only
+ * in the workflow's current details, not on the row) and replays down its unpatched branch.
+ */
+const ISSUE_43_PATHS = ['approval-during-transition', 'outage-then-committed', 'outage-then-committed.details-only'];
 
 it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
   const expected = [
     ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
     ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
     ...BOUNDED_PATHS,
+    ...ISSUE_43_PATHS,
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });

@@ -42,6 +42,7 @@ type ReleaseActivities = Pick<
   | 'takeReleaseTurn'
   | 'markReleaseCommitted'
   | 'recordReleaseSync'
+  | 'noteReleaseCommitWait'
 > &
   Pick<GitActivities, 'commitToRepository'>;
 
@@ -116,6 +117,7 @@ function stubs(): ReleaseActivities {
       return reportedBeforeNoted;
     },
     recordReleaseSync: async (i) => void calls.push(`sync ${i.report.healthStatus}`),
+    noteReleaseCommitWait: async (i) => void calls.push(`note ${i.note}`),
     commitToRepository: async (request) => {
       calls.push(`commit ${request.idempotencyKey}`);
       if (outageAttempts > 0) {
@@ -367,14 +369,22 @@ describe('release workflow', () => {
     const handle = await start('outage');
     const details = async () =>
       ((await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '';
-    await eventually(async () => (await details()).startsWith('waiting out a Git storage outage, retrying: ENOSPC'));
+    const waiting =
+      /^commit waiting for the Git volume: .*ENOSPC: no space left on device, retrying since \d{4}-\d\d-\d\dT/;
+    await eventually(async () => waiting.test(await details()));
     await until(handle, 'Syncing');
+    // The row says so too (the API, the page and --wait read it), once, before the commit's record clears it.
+    const notes = calls.filter((c) => c.startsWith('note '));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.slice('note '.length)).toMatch(waiting);
+    expect(calls.indexOf(notes[0]!)).toBeLessThan(calls.indexOf('committed'));
     const outcome = await handle.executeUpdate(reportSyncUpdate, {
       args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('controller') }],
     });
     expect(outcome).toEqual({ status: 'Healthy' });
     const commits = calls.filter((c) => c.startsWith('commit '));
     expect(commits).toEqual(Array(COMMIT_RETRY.maximumAttempts + 3).fill(`commit release-${handle.releaseId}-1`));
+    await keep('outage-then-committed', handle);
   });
 
   it('accepts an approval that arrives while its row turns PendingApproval, before the workflow holds that status', async () => {
@@ -387,6 +397,7 @@ describe('release workflow', () => {
       pendingHeld.release();
       expect((await approval).status).not.toBe('PendingApproval');
       expect(calls.slice(1, 3)).toEqual(['status PendingApproval', 'approve bob@example.test']);
+      await keep('approval-during-transition', h);
       await h.terminate('test over');
     } finally {
       pendingHeld.release();

@@ -4,6 +4,8 @@ import path from 'node:path';
 import {
   FIXTURES_DIR,
   historiesOf,
+  patchIdsOf,
+  recordedSteps,
   recordedHistories,
   recordedWorkflowTypes,
   replayFailures,
@@ -34,6 +36,37 @@ it('replays every fixture folder: here, or in the replay test of its own family'
 it('has a recorded history for every workflow type exported by workflows/', () => {
   const recorded = recordedWorkflowTypes();
   expect(Object.keys(workflows).filter((type) => !recorded.has(type))).toEqual([]);
+});
+
+it('has a recorded history down the patched branch of every patch the workflow code takes', () => {
+  // A patch whose branch no history took is replayed only down its old branch: the new path is never checked.
+  const ids = patchIdsOf(path.join(__dirname, '..', '..', 'workflows'));
+  expect(ids.length).toBeGreaterThanOrEqual(15);
+  const recorded = new Set(recordedSteps().flatMap((h) => [...h.patches]));
+  expect(ids.filter(({ id }) => !recorded.has(id))).toEqual([]);
+});
+
+it('has recorded histories of a commit outlasting an outage, in every workflow that commits that way (issue 43)', () => {
+  const steps = recordedSteps();
+  // The first attempts failed, the patient commit activity ran on the git queue (scheduled, not a local activity).
+  const outlasting = (file: string, commit: string) =>
+    steps.some((h) => h.file === file && h.patches.has('commit-outlasts-outages') && h.activities.has(commit));
+  expect(outlasting('release-histories/outage-then-committed.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('release-histories/outage-then-committed.details-only.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('short-histories/git-commit-outage.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('promotion-histories/outage-then-committed.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('promotion-histories/outage-then-committed.details-only.json', 'commitToRepository')).toBe(true);
+  expect(outlasting('image-updates-histories/image-updates-outage.json', 'commitImageRequests')).toBe(true);
+  expect(outlasting('image-updates-histories/image-updates-outage.unnoted.json', 'commitImageRequests')).toBe(true);
+  // After the patches that put the wait on the rows: the note's activity ran (before them: nothing but the details).
+  const noted = (file: string, activity: string) =>
+    steps.find((h) => h.file === file)?.activities.has(activity) ?? false;
+  expect(noted('release-histories/outage-then-committed.json', 'noteReleaseCommitWait')).toBe(true);
+  expect(noted('release-histories/outage-then-committed.details-only.json', 'noteReleaseCommitWait')).toBe(false);
+  expect(noted('promotion-histories/outage-then-committed.json', 'notePromotionCommitWait')).toBe(true);
+  expect(noted('promotion-histories/outage-then-committed.details-only.json', 'notePromotionCommitWait')).toBe(false);
+  expect(noted('image-updates-histories/image-updates-outage.json', 'noteImageRequestsWaiting')).toBe(true);
+  expect(noted('image-updates-histories/image-updates-outage.unnoted.json', 'noteImageRequestsWaiting')).toBe(false);
 });
 
 it.each(FAMILIES)(

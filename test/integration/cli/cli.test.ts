@@ -441,6 +441,86 @@ describe('delivery CLI', () => {
     expect(res.stderr).toMatch(/error: release blocked by validation: \d+ error\(s\).* \(HTTP 422\)\n$/);
   }, 60_000);
 
+  it('audit --break-glass-session lists what was done under that session, and only that', async () => {
+    const owner = org.members.owner!.token;
+    const opened = await api.http.post<{ id: string }>('/api/v2/break-glass', {
+      token: owner,
+      body: { justification: 'INC-7: checkout down', durationMinutes: 10, scope: { projects: ['shop'] } },
+    });
+    expect(opened.status).toBe(201);
+    const session = opened.body.id;
+    const release = await cli.run(
+      [
+        'release',
+        'create',
+        '--env',
+        'dev',
+        '--tenant',
+        'acme',
+        '--set',
+        'web=7.7.7',
+        '--title',
+        'under INC-7',
+        '-o',
+        'json',
+      ],
+      { env: { DELIVERY_TOKEN: owner, DELIVERY_PROJECT: 'shop' } },
+    );
+    expect([release.code, release.stderr]).toEqual([0, '']);
+    const releaseId = (JSON.parse(release.stdout) as { id: string }).id;
+    const closed = await api.http.post(`/api/v2/break-glass/${session}/close`, { token: owner });
+    expect(closed.status).toBe(200);
+    // An action after the session closed is not under it.
+    const after = await api.http.post('/api/v2/projects/shop/releases', {
+      token: owner,
+      body: {
+        environment: 'dev',
+        tenantId: 'acme',
+        title: 'after INC-7',
+        changes: [{ workload: 'web', tag: '7.7.8' }],
+      },
+    });
+    expect(after.status).toBe(201);
+
+    const listed = await cli.run(['audit', '--break-glass-session', session, '--limit', '100', '-o', 'json'], {
+      env: { DELIVERY_TOKEN: owner },
+    });
+    expect([listed.code, listed.stderr]).toEqual([0, '']);
+    const entries = (
+      JSON.parse(listed.stdout) as {
+        items: {
+          action: string;
+          resourceType: string;
+          resourceId: string;
+          details: { breakGlass?: { sessionId: string } };
+        }[];
+      }
+    ).items;
+    const actions = entries.map((e) => `${e.action} ${e.resourceType}/${e.resourceId}`);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        `break_glass.open break_glass_session/${session}`,
+        `break_glass.close break_glass_session/${session}`,
+        `release.create release/${releaseId}`,
+      ]),
+    );
+    // Nothing else: each entry is the session's own or carries its id.
+    for (const e of entries) {
+      const own = e.resourceType === 'break_glass_session' && e.resourceId === session;
+      expect([e.action, own || e.details.breakGlass?.sessionId === session]).toEqual([e.action, true]);
+    }
+    expect(actions.some((a) => a.includes((after.body as { id: string }).id))).toBe(false);
+
+    const table = await cli.run(['audit', '--break-glass-session', session], { env: { DELIVERY_TOKEN: owner } });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(`release.create`);
+    expect(table.stdout).toContain(`release/${releaseId}`);
+    // The route's own validation answers a malformed id (400), as the CLI's usual error.
+    const bad = await cli.run(['audit', '--break-glass-session', 'not-a-session'], { env: { DELIVERY_TOKEN: owner } });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/breakGlassSessionId.*\(HTTP 400\)/);
+  }, 60_000);
+
   it('answers usage errors with exit 2 and lists a project tenant by name when one is unknown', async () => {
     const usage = await cli.run(['release', 'create', '--env', 'prod']);
     expect(usage.code).toBe(2);

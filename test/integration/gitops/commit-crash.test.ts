@@ -2,7 +2,8 @@ import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { deploymentEnv } from '../../helpers/platform-process';
+import type { ChildProcess } from 'node:child_process';
+import { deploymentEnv, startApiProcess, stopPlatformProcess } from '../../helpers/platform-process';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { findCommitByKey, readBranch } from '../../../src/gitops/commit-writer';
 import { gitText } from '../../../src/gitops/git-plumbing';
@@ -17,7 +18,8 @@ let repo: string;
 let tenantId: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ worker: false });
+  // The commit workflow's path: this API hands every write to it (GIT_DIRECT_COMMIT off), and the workers here die.
+  platform = await startTestPlatform({ worker: false, env: { GIT_DIRECT_COMMIT: 'false' } });
   const { org, members } = await makeOrg(platform, ['owner']);
   token = members.owner!.token;
   tenantId = (await makeProject(platform, token, 'crash', ['acme'])).acme!;
@@ -35,95 +37,141 @@ function spawnWorker() {
   return spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform));
 }
 
-function write(key: string) {
-  return httpClient(platform.url).put<{ commit: string; created: boolean }>('/api/v2/projects/crash/files/content', {
+type Answer = Awaited<ReturnType<typeof write>>;
+
+function write(key: string, url = platform.url) {
+  return httpClient(url).put<{ commit: string; created: boolean }>('/api/v2/projects/crash/files/content', {
     token,
     body: { path: `notes/${key}.md`, content: 'survives\n', message: 'Across a crash' },
     headers: { 'Idempotency-Key': key },
   });
 }
 
-/** The backend of a session waiting for a lock (`relation` on a table, or an advisory lock), or null. */
 /** After the takeover: one commit of the key on the branch, the one the write returned, named by its audit entry. */
 async function expectOneAuditedCommit(key: string, sha: string) {
   const log = await gitText(repo, ['log', '--format=%H', `--grep=^Idempotency-Key: ${key}$`, 'main']);
   expect(log.trim().split('\n')).toEqual([sha]);
   expect(await readBranch(repo)).toBe(sha);
-  const workflowId = `git-commit-${projectId}-${key}`;
   const entries = (await platform.services
     .db('audit_log')
-    .where({ workflow_id: workflowId })
+    .where({ workflow_id: `git-commit-${projectId}-${key}` })
     .select('action', 'git_commit_sha')) as { action: string; git_commit_sha: string }[];
   expect(entries).toEqual([{ action: 'git.files.commit', git_commit_sha: sha }]);
   expect(await findUnauditedCommits(platform.services.db, platform.services.repositories)).toEqual([]);
-
-  const history = await platform.services.temporal.workflow.getHandle(workflowId).fetchHistory();
-  const attempts = (history.events ?? [])
-    .map((e) => e.activityTaskStartedEventAttributes?.attempt)
-    .filter((a): a is number => typeof a === 'number');
-  expect(attempts.length).toBe(1);
-  expect(attempts[0]).toBeGreaterThanOrEqual(2);
 }
 
-describe('the commit activity across a worker crash', () => {
-  it('ends with exactly one commit, whose SHA the write returns, when the worker dies at its audit entry', async () => {
+/**
+ * Who commits a write, and so who dies mid-commit: the commit workflow's activity on a worker process (this test's API
+ * hands every write to it) or an API process that commits the write itself (GIT_DIRECT_COMMIT, issue 46).
+ */
+interface CommitterPath {
+  name: string;
+  /** Starts the process that will commit `key`, and sends the write. */
+  start(key: string): Promise<{ victim: ChildProcess; answer: Promise<Answer | string> }>;
+  /** After the victim died: the write's answer, from whoever takes over. */
+  takeOver(key: string, answer: Promise<Answer | string>): Promise<Answer>;
+}
+
+const workflowPath: CommitterPath = {
+  name: 'the commit activity across a worker crash',
+  async start(key) {
+    return { victim: spawnWorker(), answer: write(key) };
+  },
+  async takeOver(key, answer) {
+    // Another worker takes over: Temporal retries the activity once the dead one stops heartbeating.
+    await platform.startWorker();
+    try {
+      const res = await answer;
+      if (typeof res === 'string') throw new Error(res);
+      const history = await platform.services.temporal.workflow
+        .getHandle(`git-commit-${projectId}-${key}`)
+        .fetchHistory();
+      const attempts = (history.events ?? [])
+        .map((e) => e.activityTaskStartedEventAttributes?.attempt)
+        .filter((a): a is number => typeof a === 'number');
+      expect(attempts.length).toBe(1);
+      expect(attempts[0]).toBeGreaterThanOrEqual(2);
+      return res;
+    } finally {
+      await platform.stopWorker();
+    }
+  },
+};
+
+const directPath: CommitterPath = {
+  name: "a direct commit across its API process's crash",
+  async start(key) {
+    const api = await startApiProcess(platform, { GIT_DIRECT_COMMIT: 'true' });
+    // The dying process never answers: its client sees the connection end (fetch's own error, from Node's realm).
+    return { victim: api.child, answer: write(key, api.url).catch((err: Error) => `no answer: ${err.message}`) };
+  },
+  async takeOver(key, answer) {
+    expect(await answer).toBe('no answer: fetch failed');
+    // The client retries with the same Idempotency-Key, through another API process that commits directly too.
+    const api = await startApiProcess(platform, { GIT_DIRECT_COMMIT: 'true' });
+    try {
+      return await write(key, api.url);
+    } finally {
+      await stopPlatformProcess(api, 'SIGTERM');
+    }
+  },
+};
+
+describe.each([workflowPath, directPath])('$name', (path) => {
+  const key = (n: number) => `crash-${path === directPath ? 'direct-' : ''}${n}`;
+
+  it('ends with exactly one commit, whose SHA the write returns, when the committer dies at its audit entry', async () => {
     const tip = await readBranch(repo);
-    // Hold inserts into the audit table: the worker's commit activity builds the Git commit, then stops at its audit
-    // entry with its transaction (and the repository lock) open, the branch not moved yet. That is where it is killed.
+    // Hold inserts into the audit table: the commit path builds the Git commit, then stops at its audit entry with its
+    // transaction (and the repository lock) open, the branch not moved yet. That is where its process is killed.
     const held = await platform.services.db.transaction();
     await held.raw('LOCK TABLE audit_log IN EXCLUSIVE MODE');
-    const worker = spawnWorker();
-    const pending = write('crash-1');
+    const { victim, answer } = await path.start(key(1));
     await eventually(
       () => waitingBackend(held, "relation = 'audit_log'::regclass"),
       60_000,
       'the commit waiting at its audit entry',
     );
-    worker.kill('SIGKILL');
-    expect(await exited(worker)).toBe('SIGKILL');
+    victim.kill('SIGKILL');
+    expect(await exited(victim)).toBe('SIGKILL');
     expect(await readBranch(repo)).toBe(tip);
     await held.rollback();
 
-    // Another worker takes over: Temporal retries the activity once the dead one stops heartbeating.
-    await platform.startWorker();
-    const res = await pending;
+    const res = await path.takeOver(key(1), answer);
     expect([res.status, res.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
-    await expectOneAuditedCommit('crash-1', res.body.commit);
-    await platform.stopWorker();
+    await expectOneAuditedCommit(key(1), res.body.commit);
   }, 150_000);
 
-  it('takes the commit off the branch when the worker dies between moving the branch and the database commit', async () => {
+  it('takes the commit off the branch when the committer dies between moving the branch and the database commit', async () => {
     // A deferred trigger stops the database COMMIT itself on a lock this test holds: the branch has moved and the
-    // audit entry is written but not committed. Then the worker dies and its database session with it.
+    // audit entry is written but not committed. Then the committing process dies and its database session with it.
     const db = platform.services.db;
     await db.raw(`CREATE FUNCTION test_hold_commit() RETURNS trigger LANGUAGE plpgsql AS
       $$ BEGIN PERFORM pg_advisory_xact_lock(4242); RETURN NULL; END $$`);
     await db.raw(`CREATE CONSTRAINT TRIGGER test_hold_commit AFTER INSERT ON audit_log
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.workflow_id = 'git-commit-${projectId}-crash-2')
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.workflow_id = 'git-commit-${projectId}-${key(2)}')
       EXECUTE FUNCTION test_hold_commit()`);
     const held = await db.transaction();
     await held.raw('SELECT pg_advisory_xact_lock(4242)');
     try {
-      const worker = spawnWorker();
-      const pending = write('crash-2');
-      const orphan = await eventually(() => findCommitByKey(repo, 'crash-2'), 60_000, 'the branch moved');
+      const { victim, answer } = await path.start(key(2));
+      const orphan = await eventually(() => findCommitByKey(repo, key(2)), 60_000, 'the branch moved');
       const backend = await eventually(
         () => waitingBackend(held, "locktype = 'advisory' AND objid = 4242"),
         60_000,
         'the database commit held',
       );
-      worker.kill('SIGKILL');
-      expect(await exited(worker)).toBe('SIGKILL');
+      victim.kill('SIGKILL');
+      expect(await exited(victim)).toBe('SIGKILL');
       await held.raw('SELECT pg_terminate_backend(?)', [backend]);
       await held.rollback();
       expect(await readBranch(repo)).toBe(orphan);
 
-      await platform.startWorker();
-      const res = await pending;
+      const res = await path.takeOver(key(2), answer);
       expect([res.status, res.text.slice(0, 200)]).toEqual([200, expect.any(String)]);
       expect(res.body.commit).not.toBe(orphan);
       expect(await gitText(repo, ['rev-list', 'main'])).not.toContain(orphan);
-      await expectOneAuditedCommit('crash-2', res.body.commit);
+      await expectOneAuditedCommit(key(2), res.body.commit);
     } finally {
       if (!held.isCompleted()) await held.rollback();
       await db.raw('DROP TRIGGER test_hold_commit ON audit_log');

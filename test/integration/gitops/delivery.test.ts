@@ -289,6 +289,32 @@ describe('the one commit path', () => {
   });
 });
 
+describe('writes committed in the process that took them (GIT_DIRECT_COMMIT, the default)', () => {
+  it('commits a file write without a commit workflow: no task queue between the request and its commit', async () => {
+    const project = (await platform.services.db('projects').where({ slug: 'shop' }).first('id')) as { id: string };
+    const key = 'direct-key-1';
+    const res = await http.put<{ commit: string }>('/api/v2/projects/shop/files/content', {
+      token: owner,
+      body: { path: 'notes/direct.md', content: 'no queue\n', message: 'Direct' },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.commit).toMatch(/^[0-9a-f]{40}$/);
+    const started = await platform.services.temporal.workflow
+      .getHandle(`git-commit-${project.id}-${key}`)
+      .describe()
+      .then(
+        () => 'started',
+        (err: Error) => err.name,
+      );
+    expect(started).toBe('WorkflowNotFoundError');
+    const entries = (await platform.services.db('audit_log').where({ git_commit_sha: res.body.commit })) as {
+      action: string;
+    }[];
+    expect(entries.map((e) => e.action)).toEqual(['git.files.commit']);
+  });
+});
+
 describe('validation policy of delivery generate', () => {
   it('blocks a schema error under block (no commit) and commits under warn', async () => {
     await makeProject(platform, owner, 'broken', ['acme'], {

@@ -1,4 +1,5 @@
 import { makeOrg } from '../../helpers/fixtures';
+import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cliRunner } from '../cli/cli-harness';
 import { makeProject } from '../gitops/gitops-harness';
@@ -103,6 +104,88 @@ describe('versions of a promotion', () => {
     } finally {
       cli.close();
     }
+  });
+});
+
+describe('versions of a release waiting for approval', () => {
+  it('are on the release, in the inbox of `delivery approvals` and in the approval notification, current -> proposed', async () => {
+    const tenants = await makeProject(platform, owner, 'relv', ['acme']);
+    await api.releaseTo(owner, 'relv', 'prod', tenants.acme!, '1.5.0');
+    await api.prodApprovalPolicy(owner, 'relv', 'prod needs the owner', 'owner');
+    const created = await releases.create(org.members.member!.token, 'relv', {
+      environment: 'prod',
+      tenantId: tenants.acme!,
+      title: 'back to 1.4.0',
+      changes: [{ workload: 'web', tag: '1.4.0' }],
+    });
+    expect(created.status).toBe(201);
+    const expected = {
+      downgrade: true,
+      versions: [{ tenant: 'acme', workload: 'web', from: '1.5.0', to: '1.4.0', direction: 'downgrade' }],
+    };
+    expect(created.body).toMatchObject(expected);
+    await releases.status(owner, created.body.id, 'PendingApproval');
+    const listed = await api.http.get<{ items: { id: string }[] }>(
+      '/api/v2/projects/relv/releases?status=PendingApproval',
+      { token: owner },
+    );
+    expect(listed.body.items.find((r) => r.id === created.body.id)).toMatchObject(expected);
+
+    // The approver's notification of the request names both versions (in-app here; every channel renders the same
+    // event's fields), and so does the audit entry it comes from.
+    const text = 'acme/web 1.5.0 -> 1.4.0 (downgrade)';
+    // The organization's dispatcher, as the periodic reconciler starts it for an organization without channels.
+    await platform.services.notifications.reconcileDispatchers();
+    const notified = await eventually(async () => {
+      const inbox = await api.http.get<{ items: { event: string; title: string; payload: Record<string, unknown> }[] }>(
+        '/api/v2/notifications?limit=100',
+        { token: owner },
+      );
+      const found = inbox.body.items.find(
+        (n) => n.event === 'approval.request' && n.payload.releaseId === created.body.id,
+      );
+      if (!found) throw new Error('no approval.request notification yet');
+      return found;
+    });
+    expect(notified.payload).toMatchObject({ versions: text, downgrade: true, title: 'back to 1.4.0' });
+    const entries = await api.http.get<{ items: { details: Record<string, unknown> }[] }>(
+      `/api/v2/audit-logs?action=release.approval.request&resourceId=${created.body.id}`,
+      { token: owner },
+    );
+    expect(entries.body.items[0]?.details).toMatchObject({ versions: text, downgrade: true });
+
+    // `delivery approvals` shows the release as it shows a promotion: current -> proposed, the downgrade said first.
+    const cli = cliRunner(platform.url);
+    try {
+      const inbox = await cli.run(['approvals'], { env: { DELIVERY_TOKEN: owner } });
+      expect([inbox.code, inbox.stderr]).toEqual([0, '']);
+      expect(inbox.stdout).toContain(`DOWNGRADE acme/prod: back to 1.4.0: ${text}`);
+    } finally {
+      cli.close();
+    }
+  });
+
+  it('a promotion request notifies with both versions', async () => {
+    const requested = await api.http.get<{ items: { id: string }[] }>('/api/v2/projects/down/promotions', {
+      token: owner,
+    });
+    const id = requested.body.items[0]?.id;
+    expect(id).toBeDefined();
+    // The organization's dispatcher, as the periodic reconciler starts it for an organization without channels.
+    await platform.services.notifications.reconcileDispatchers();
+    const notified = await eventually(async () => {
+      const inbox = await api.http.get<{ items: { event: string; payload: Record<string, unknown> }[] }>(
+        '/api/v2/notifications?limit=100',
+        { token: owner },
+      );
+      const found = inbox.body.items.find((n) => n.event === 'promotion.request' && n.payload.promotionId === id);
+      if (!found) throw new Error('no promotion.request notification yet');
+      return found;
+    });
+    expect(notified.payload).toMatchObject({
+      versions: 'acme/web 1.5.0 -> 1.4.0 (downgrade); globex/web 1.3.0 -> 1.4.0',
+      downgrade: true,
+    });
   });
 });
 

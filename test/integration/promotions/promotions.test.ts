@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { insertPromotion } from '../../../src/promotions/promotion-repository';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
@@ -159,6 +161,69 @@ describe('a Blocked promotion', () => {
       message: 'dev has not verified acme/web 3.0.0 (not-deployed)',
     });
     expect(unverified.moves[0]!.changes).toEqual([{ workload: 'web', tag: '3.0.0' }]);
+  });
+
+  it('has a readable workflow id; one recorded as promotion-<id> before runs, is approved and read by that id', async () => {
+    const tenants = await makeProject(platform, owner, 'legacy', ['acme']);
+    await api.prodApprovalPolicy(owner, 'legacy', 'prod needs one');
+    await api.releaseToDev(owner, 'legacy', tenants.acme!, '4.0.0');
+    const requested = await api.request(org.members.member!.token, 'legacy', {
+      sourceEnvironment: 'dev',
+      targetEnvironment: 'prod',
+    });
+    expect(requested.status).toBe(201);
+    // Readable in the Temporal UI's list: project, tenant, environments, then the unique part (issue 50).
+    expect(requested.body.workflowId).toBe(`promotion-legacy-acme-dev-to-prod-${requested.body.id}`);
+    await api.status(owner, requested.body.id, 'Blocked');
+    expect(
+      (await api.http.post(`/api/v2/promotions/${requested.body.id}/cancel`, { token: owner, body: {} })).status,
+    ).toBe(200);
+
+    // A promotion as rows were written before: `promotion-<id>`, its workflow started by the reconciler from the row.
+    const db = platform.services.db;
+    const model = (await db('promotions').where({ id: requested.body.id }).first()) as {
+      organization_id: string;
+      project_id: string;
+      moves: Parameters<typeof insertPromotion>[1]['moves'];
+      created_by: string;
+      created_by_actor: string;
+    };
+    const id = randomUUID();
+    await db.transaction((trx) =>
+      insertPromotion(trx, {
+        id,
+        organization_id: model.organization_id,
+        project_id: model.project_id,
+        source_environment: 'dev',
+        target_environment: 'prod',
+        moves: model.moves,
+        workflow_id: `promotion-${id}`,
+        created_by: model.created_by,
+        created_by_actor: model.created_by_actor,
+      }),
+    );
+    await db('promotions')
+      .where({ id })
+      .update({ created_at: db.raw("now() - interval '1 hour'") });
+    expect(await platform.services.promotions.reconcile()).toBe(1);
+    const blocked = await api.status(owner, id, 'Blocked');
+    expect(blocked.workflowId).toBe(`promotion-${id}`);
+    const approved = await api.http.post(`/api/v2/promotions/${id}/approve`, {
+      token: org.members.admin!.token,
+      body: { comment: 'old id' },
+    });
+    expect(approved.status).toBe(200);
+    const syncing = await api.status(owner, id, 'Syncing');
+    expect(syncing.commitSha).toMatch(/^[0-9a-f]{40}$/);
+    const history = await api.http.get<{ workflowId: string; timeline: unknown[] }>(
+      `/api/v2/promotions/${id}/history`,
+      {
+        token: owner,
+      },
+    );
+    expect([history.status, history.body.workflowId]).toEqual([200, `promotion-${id}`]);
+    expect(history.body.timeline.length).toBeGreaterThan(0);
+    await platform.services.temporal.workflow.getHandle(`promotion-${id}`).describe();
   });
 
   it('refuses unknown environments, tenants and services with 400 and answers 404 across organizations', async () => {

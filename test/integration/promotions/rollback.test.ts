@@ -64,6 +64,12 @@ describe('a rollback of a tenant and environment', () => {
     });
     expect(rollback.status).toBe(201);
     expect(rollback.body).toMatchObject({ kind: 'rollback', rollbackOf: good.id });
+    // Its workflow reads as a rollback of its target in the Temporal UI's list (issue 50), and runs under that id.
+    const started = await api.http.get<{ workflowId: string }>(`/api/v2/releases/${rollback.body.id}`, {
+      token: owner,
+    });
+    expect(started.body.workflowId).toBe(`rollback-rb-acme-dev-${rollback.body.id}`);
+    await platform.services.temporal.workflow.getHandle(started.body.workflowId).describe();
     // A second one while the first runs would re-deploy what the first rolls back: refused, naming the first.
     const second = await api.http.post<{ error: string }>(`${target}/rollback`, {
       token: org.members.member!.token,

@@ -140,7 +140,7 @@ it('shows a promotion waiting for its approval', async () => {
   );
   // The promotion's API page names its workflow and links to it in the Temporal UI.
   expect([blocked.workflowId, blocked.links]).toEqual([
-    `promotion-${blocked.id}`,
+    `promotion-store-acme-dev-to-prod-${blocked.id}`,
     { workflow: uiLink(blocked.workflowId), history: `/api/v2/promotions/${blocked.id}/history` },
   ]);
   await p.http.post(`/api/v2/promotions/${blocked.id}/cancel`, { token: owner, body: {} });

@@ -19,8 +19,46 @@ function builtAt(file: string): number {
   return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
 }
 
-/** Builds dist when it is missing or older than src/, scripts/ or schemas/k8s. */
-export function ensureBuilt(): void {
+const LOCK = path.join(ROOT, 'dist', '.tooling-build.lock');
+
+function holderAlive(): boolean {
+  try {
+    process.kill(Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds dist when it is missing or older than src/, scripts/ or schemas/k8s. Test files in parallel workers call it
+ * at once on a fresh clone: one builds (holding a lock folder with its pid), the others wait for it and then find dist
+ * current, so the build runs once per run, not once per worker.
+ */
+export async function ensureBuilt(): Promise<void> {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A holder that died (or has not written its pid yet, when the folder is old) leaves the lock to the next.
+      const lock = fs.statSync(LOCK, { throwIfNoEntry: false });
+      if (!lock) continue;
+      if (!holderAlive() && Date.now() - lock.mtimeMs > 2_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+    buildWhenStale();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+function buildWhenStale(): void {
   const sources = Math.max(newest(path.join(ROOT, 'src')), newest(path.join(ROOT, 'scripts')));
   if (builtAt(COMPILED) < sources) {
     execFileSync(

@@ -64,4 +64,13 @@ describe('delivery release get and --wait (issue 50)', () => {
     expect(syncText(during)).toBe('Synced/Progressing');
     expect(observeRelease(during).line).toContain('(web Synced/Progressing)');
   });
+
+  it('says a commit waits out a Git storage outage (and since when) while the release is Deploying (issue 43)', () => {
+    const note =
+      'commit waiting for the Git volume: ENOSPC: no space left on device, retrying since 2026-11-29T11:50:00.000Z';
+    const waiting = release({ status: 'Deploying', commitSha: null, statusReason: note });
+    expect(observeRelease(waiting)).toEqual({ line: `Deploying — ${note}` });
+    const committing = release({ status: 'Deploying', commitSha: null, statusReason: null });
+    expect(observeRelease(committing).line).toBe('Deploying — committing to the GitOps repository');
+  });
 });

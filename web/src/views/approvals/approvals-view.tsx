@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { VersionChange } from '../../api/models';
+import type { ReleaseSummary as Release, VersionChange } from '../../api/models';
 import { useSession } from '../../api/session';
 import { ErrorNote } from '../../components/form';
 import { DowngradeWarning, VersionChanges } from '../../components/version-changes';
@@ -12,10 +12,32 @@ interface Waiting {
   project: string;
   title: string;
   requestedBy: string | undefined;
-  /** Current → proposed per tenant and service (promotions). */
+  /** Current → proposed per tenant and service. */
   versions?: VersionChange[];
-  /** What a release sets (it names the proposed versions only). */
+  /** What a release sets besides versions (replicas, variables), or all it sets when its versions were not recorded. */
   changes?: string;
+}
+
+/**
+ * A release's versions current → proposed (as a promotion's); what else it sets (replicas, variables) in words, or
+ * everything it sets for a release recorded before its versions were.
+ */
+function releaseChanges(r: Release): Pick<Waiting, 'versions' | 'changes'> {
+  const versions = r.versions ?? [];
+  const moved = new Set(versions.map((v) => v.workload));
+  const other = (r.changes ?? []).filter((c) => !moved.has(c.workload) || c.replicas !== undefined || c.variables);
+  const words = other
+    .map((c) => {
+      const parts = [
+        !moved.has(c.workload) && c.tag ? `→ ${c.tag}` : '',
+        c.replicas !== undefined ? `${c.replicas} replicas` : '',
+        c.variables ? `variables ${Object.keys(c.variables).join(', ')}` : '',
+      ].filter(Boolean);
+      return parts.length ? `${c.workload} ${parts.join(', ')}` : '';
+    })
+    .filter(Boolean)
+    .join('; ');
+  return { ...(versions.length ? { versions } : {}), ...(words ? { changes: words } : {}) };
 }
 
 /**
@@ -40,7 +62,7 @@ async function waitingFor(email: string): Promise<Waiting[]> {
             project: p.slug,
             title: `${r.title ?? 'Release'} → ${r.tenant}/${r.environment}`,
             requestedBy: r.createdBy,
-            changes: (r.changes ?? []).map((c) => `${c.workload}${c.tag ? ` → ${c.tag}` : ''}`).join(', '),
+            ...releaseChanges(r),
           })),
         ...promotions.items
           .filter((m) => m.createdBy !== email && (m.causes ?? []).some((c) => c.cause === 'approvals'))

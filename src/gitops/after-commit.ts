@@ -1,0 +1,37 @@
+import type { WorkflowStarter } from '../temporal/start-workflow';
+import {
+  gitPushWorkflow,
+  maintenanceWorkflowId,
+  pushWorkflowId,
+  repositoryMaintenanceWorkflow,
+} from '../../workflows/git-commit';
+import type { CommitOutcome } from './commit-path';
+
+/**
+ * What follows a commit made in a request's own process (a direct image update or file write), each in a workflow of
+ * its own, as after a workflow's commit (workflows/git-commit.ts): the push to the external remote and the
+ * repository's maintenance when it is due.
+ */
+export async function startAfterCommit(
+  workflows: Pick<WorkflowStarter, 'start'>,
+  taskQueue: string,
+  target: { organizationId: string; projectId: string },
+  outcome: CommitOutcome,
+): Promise<void> {
+  if (outcome.sha && outcome.remote) {
+    await workflows.start(gitPushWorkflow, {
+      workflowId: pushWorkflowId(target.projectId, outcome.sha),
+      args: [{ request: { ...target, sha: outcome.sha }, taskQueue }],
+      labels: target,
+      summary: 'push to the external remote',
+    });
+  }
+  if (outcome.maintenance) {
+    await workflows.start(repositoryMaintenanceWorkflow, {
+      workflowId: maintenanceWorkflowId(target.projectId),
+      args: [{ taskQueue, target }],
+      labels: target,
+      summary: 'repository maintenance',
+    });
+  }
+}
