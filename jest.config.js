@@ -15,6 +15,19 @@ const swcJest = [
   '@swc/jest',
   { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' }, sourceMaps: 'inline' },
 ];
+/** The same for the component tier's TSX, with React's automatic JSX runtime. */
+const swcTsx = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
 /**
  * One setting for every test deadline (test/helpers/time-scale.ts): 3 under CI, where the machine may be busy, else 1;
  * set here so the test workers inherit it.
@@ -45,6 +58,17 @@ module.exports = {
       roots: ['<rootDir>/test/workflows'],
       globalSetup: '<rootDir>/test/workflows-setup.ts',
       globalTeardown: '<rootDir>/test/workflows-teardown.ts',
+    },
+    // The web UI's decision screens on jsdom (Testing Library), the API answered in-process by web/test/fake-api.ts.
+    {
+      ...common,
+      displayName: 'component',
+      roots: ['<rootDir>/web/test'],
+      testMatch: ['**/*.test.tsx'],
+      testEnvironment: '<rootDir>/web/test/jsdom-environment.js',
+      setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/web/test/setup.ts'],
+      transform: { '^.+\\.[tj]sx?$': swcTsx },
+      moduleNameMapper: { '\\.css$': '<rootDir>/web/test/style-stub.js' },
     },
     // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
     { ...common, displayName: 'tooling', roots: ['<rootDir>/test/tooling'] },

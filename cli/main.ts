@@ -20,8 +20,7 @@ export function program(json = false): Command {
   // Set before the subcommands are added: they copy it. A usage error with -o json is one JSON object too.
   if (json) {
     root.configureOutput({
-      outputError: (text, write) =>
-        writeError({ write } as never, 'json', text.trim().replace(/^error: /, ''), EXIT.usage),
+      outputError: (text, write) => writeError({ write }, 'json', text.trim().replace(/^error: /, ''), EXIT.usage),
     });
   }
   globalOptions(root);

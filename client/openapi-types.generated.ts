@@ -525,11 +525,6 @@ export interface paths {
              * @example {
              *       "accessToken": "string",
              *       "expiresIn": 0,
-             *       "methods": [
-             *         "string"
-             *       ],
-             *       "mfaRequired": true,
-             *       "mfaToken": "string",
              *       "organization": {
              *         "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *         "name": "string",
@@ -4447,7 +4442,7 @@ export interface paths {
             /**
              * @example {
              *       "allowedRoles": [
-             *         "string"
+             *         "owner"
              *       ]
              *     }
              */
@@ -4500,7 +4495,7 @@ export interface paths {
             /**
              * @example {
              *       "allowedRoles": [
-             *         "string"
+             *         "owner"
              *       ]
              *     }
              */
@@ -5550,13 +5545,40 @@ export interface paths {
              * @example {
              *       "items": [
              *         {
-             *           "endsAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "scope": "organization",
              *           "name": "string",
              *           "reason": "string",
-             *           "scope": "string",
              *           "startsAt": "2019-08-24T14:15:22Z",
-             *           "stopTheLine": true
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "rrule": "string",
+             *           "timeZone": "string",
+             *           "durationMinutes": 0,
+             *           "environments": [
+             *             "string"
+             *           ],
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "projects": [
+             *             "string"
+             *           ],
+             *           "createdBy": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "active": true,
+             *           "current": {
+             *             "startsAt": "2019-08-24T14:15:22Z",
+             *             "endsAt": "2019-08-24T14:15:22Z"
+             *           },
+             *           "upcoming": [
+             *             {
+             *               "startsAt": "2019-08-24T14:15:22Z",
+             *               "endsAt": "2019-08-24T14:15:22Z"
+             *             }
+             *           ]
              *         }
              *       ],
              *       "stopTheLine": {
@@ -5629,16 +5651,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -5691,16 +5740,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -5804,16 +5880,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -8219,7 +8322,7 @@ export interface paths {
              *               "targets": [
              *                 {
              *                   "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *                   "kind": "string"
+             *                   "kind": "user"
              *                 }
              *               ]
              *             }
@@ -8346,7 +8449,7 @@ export interface paths {
              *           "targets": [
              *             {
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *               "kind": "string"
+             *               "kind": "user"
              *             }
              *           ]
              *         }
@@ -8437,7 +8540,7 @@ export interface paths {
              *           "targets": [
              *             {
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *               "kind": "string"
+             *               "kind": "user"
              *             }
              *           ]
              *         }
@@ -8603,7 +8706,7 @@ export interface paths {
              *           "targets": [
              *             {
              *               "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
-             *               "kind": "string"
+             *               "kind": "user"
              *             }
              *           ]
              *         }
@@ -9232,14 +9335,14 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "configured": true,
              *       "from": "dev",
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
-             *       "security": "string",
+             *       "security": "tls",
              *       "updatedAt": "2019-08-24T14:15:22Z",
-             *       "username": "string"
+             *       "username": "string",
+             *       "configured": true
              *     }
              */
             'application/json': components['schemas']['notifications-smtp'];
@@ -9297,7 +9400,7 @@ export interface paths {
              *       "hasPassword": true,
              *       "host": "string",
              *       "port": 0,
-             *       "security": "string",
+             *       "security": "tls",
              *       "updatedAt": "2019-08-24T14:15:22Z",
              *       "username": "string"
              *     }
@@ -9398,7 +9501,7 @@ export interface paths {
              * @example {
              *       "durationMs": 0,
              *       "error": null,
-             *       "status": "string"
+             *       "status": "success"
              *     }
              */
             'application/json': components['schemas']['post-notifications-smtp-test-result'];
@@ -11152,10 +11255,10 @@ export interface paths {
              *           "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "resourceId": "string",
-             *           "resourceType": "string",
+             *           "resourceType": "cluster",
              *           "role": "owner",
              *           "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
-             *           "subjectType": "string"
+             *           "subjectType": "user"
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -11216,10 +11319,10 @@ export interface paths {
              *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "resourceId": "string",
-             *       "resourceType": "string",
+             *       "resourceType": "cluster",
              *       "role": "owner",
              *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
-             *       "subjectType": "string"
+             *       "subjectType": "user"
              *     }
              */
             'application/json': components['schemas']['permission'];
@@ -11279,10 +11382,10 @@ export interface paths {
              *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "resourceId": "string",
-             *       "resourceType": "string",
+             *       "resourceType": "cluster",
              *       "role": "owner",
              *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
-             *       "subjectType": "string"
+             *       "subjectType": "user"
              *     }
              */
             'application/json': components['schemas']['permission'];
@@ -11378,10 +11481,10 @@ export interface paths {
              *       "createdBy": "25a02396-1048-48f9-bf93-102d2fb7895e",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "resourceId": "string",
-             *       "resourceType": "string",
+             *       "resourceType": "cluster",
              *       "role": "owner",
              *       "subjectId": "68460e63-0717-47f9-8fd8-d28f152cb30b",
-             *       "subjectType": "string"
+             *       "subjectType": "user"
              *     }
              */
             'application/json': components['schemas']['permission'];
@@ -11450,16 +11553,14 @@ export interface paths {
              *           "rules": [
              *             {
              *               "id": "string",
+             *               "mode": "enforce",
+             *               "type": "required-labels",
              *               "labels": [
              *                 "string"
              *               ],
-             *               "max": 0,
-             *               "min": 0,
-             *               "mode": "string",
-             *               "registries": [
+             *               "kinds": [
              *                 "string"
-             *               ],
-             *               "type": "string"
+             *               ]
              *             }
              *           ],
              *           "updatedAt": "2019-08-24T14:15:22Z",
@@ -11547,16 +11648,14 @@ export interface paths {
              *       "rules": [
              *         {
              *           "id": "string",
+             *           "mode": "enforce",
+             *           "type": "required-labels",
              *           "labels": [
              *             "string"
              *           ],
-             *           "max": 0,
-             *           "min": 0,
-             *           "mode": "string",
-             *           "registries": [
+             *           "kinds": [
              *             "string"
-             *           ],
-             *           "type": "string"
+             *           ]
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -11630,16 +11729,14 @@ export interface paths {
              *       "rules": [
              *         {
              *           "id": "string",
+             *           "mode": "enforce",
+             *           "type": "required-labels",
              *           "labels": [
              *             "string"
              *           ],
-             *           "max": 0,
-             *           "min": 0,
-             *           "mode": "string",
-             *           "registries": [
+             *           "kinds": [
              *             "string"
-             *           ],
-             *           "type": "string"
+             *           ]
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -11726,16 +11823,14 @@ export interface paths {
              *       "rules": [
              *         {
              *           "id": "string",
+             *           "mode": "enforce",
+             *           "type": "required-labels",
              *           "labels": [
              *             "string"
              *           ],
-             *           "max": 0,
-             *           "min": 0,
-             *           "mode": "string",
-             *           "registries": [
+             *           "kinds": [
              *             "string"
-             *           ],
-             *           "type": "string"
+             *           ]
              *         }
              *       ],
              *       "updatedAt": "2019-08-24T14:15:22Z",
@@ -14313,13 +14408,40 @@ export interface paths {
              * @example {
              *       "items": [
              *         {
-             *           "endsAt": "2019-08-24T14:15:22Z",
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *           "scope": "organization",
              *           "name": "string",
              *           "reason": "string",
-             *           "scope": "string",
              *           "startsAt": "2019-08-24T14:15:22Z",
-             *           "stopTheLine": true
+             *           "endsAt": "2019-08-24T14:15:22Z",
+             *           "rrule": "string",
+             *           "timeZone": "string",
+             *           "durationMinutes": 0,
+             *           "environments": [
+             *             "string"
+             *           ],
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "projects": [
+             *             "string"
+             *           ],
+             *           "createdBy": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "active": true,
+             *           "current": {
+             *             "startsAt": "2019-08-24T14:15:22Z",
+             *             "endsAt": "2019-08-24T14:15:22Z"
+             *           },
+             *           "upcoming": [
+             *             {
+             *               "startsAt": "2019-08-24T14:15:22Z",
+             *               "endsAt": "2019-08-24T14:15:22Z"
+             *             }
+             *           ]
              *         }
              *       ],
              *       "stopTheLine": {
@@ -14395,16 +14517,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -14459,16 +14608,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -14576,16 +14752,43 @@ export interface paths {
           content: {
             /**
              * @example {
-             *       "endsAt": "2019-08-24T14:15:22Z",
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "organizationId": "7bc05553-4b68-44e8-b7bc-37be63c6d9e9",
+             *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
+             *       "scope": "organization",
              *       "name": "string",
              *       "reason": "string",
-             *       "scope": "string",
              *       "startsAt": "2019-08-24T14:15:22Z",
-             *       "stopTheLine": true
+             *       "endsAt": "2019-08-24T14:15:22Z",
+             *       "rrule": "string",
+             *       "timeZone": "string",
+             *       "durationMinutes": 0,
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "projects": [
+             *         "string"
+             *       ],
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "active": true,
+             *       "current": {
+             *         "startsAt": "2019-08-24T14:15:22Z",
+             *         "endsAt": "2019-08-24T14:15:22Z"
+             *       },
+             *       "upcoming": [
+             *         {
+             *           "startsAt": "2019-08-24T14:15:22Z",
+             *           "endsAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
              *     }
              */
-            'application/json': components['schemas']['freeze'];
+            'application/json': components['schemas']['freeze-view'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -22795,7 +22998,8 @@ export interface components {
         targets: {
           /** Format: uuid */
           id: string;
-          kind: string;
+          /** @enum {unknown} */
+          kind: 'user' | 'channel' | 'team';
         }[];
       }[];
       timeoutMs: number;
@@ -23031,7 +23235,7 @@ export interface components {
       timeZone?: string | null;
     };
     'freeze-list': {
-      items: components['schemas']['freeze'][];
+      items: components['schemas']['freeze-view'][];
       stopTheLine: components['schemas']['stop-the-line-state'];
     };
     /** @description PATCH /api/v2/projects/{slug}/freezes/{id} and /api/v2/freezes/{id}: any field; null clears a window field. */
@@ -23060,6 +23264,47 @@ export interface components {
       tenants?: string[];
       /** @description IANA time zone of the rule, e.g. Europe/Berlin */
       timeZone?: string | null;
+    };
+    /** @description A freeze as the freeze routes answer it: its definition, and whether (and when) it is in force. */
+    'freeze-view': {
+      active: boolean;
+      /** Format: date-time */
+      createdAt?: string;
+      createdBy?: string;
+      current: {
+        /** Format: date-time */
+        endsAt: string;
+        /** Format: date-time */
+        startsAt: string;
+      } | null;
+      durationMinutes: number | null;
+      /** Format: date-time */
+      endsAt: string | null;
+      environments: string[];
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** Format: uuid */
+      organizationId?: string;
+      /** Format: uuid */
+      projectId?: string | null;
+      projects: string[];
+      reason: string;
+      rrule: string | null;
+      /** @enum {unknown} */
+      scope: 'organization' | 'project';
+      /** Format: date-time */
+      startsAt: string;
+      tenants: string[];
+      timeZone: string | null;
+      upcoming: {
+        /** Format: date-time */
+        endsAt: string;
+        /** Format: date-time */
+        startsAt: string;
+      }[];
+      /** Format: date-time */
+      updatedAt?: string;
     };
     grant: {
       /** Format: date-time */
@@ -23398,17 +23643,25 @@ export interface components {
       /** Format: email */
       to: string;
     };
-    'notifications-smtp': {
-      configured: boolean;
-      from?: string;
-      hasPassword?: boolean;
-      host?: string;
-      port?: number;
-      security?: string;
-      /** Format: date-time */
-      updatedAt?: string;
-      username?: string;
-    };
+    /** @description The organization's SMTP relay, or `configured: false` when its mail goes through the platform's relay. */
+    'notifications-smtp':
+      | {
+          /** @constant */
+          configured: true;
+          from: string;
+          hasPassword: boolean;
+          host: string;
+          port: number;
+          /** @enum {unknown} */
+          security: 'tls' | 'starttls' | 'none';
+          /** Format: date-time */
+          updatedAt: string;
+          username: string | null;
+        }
+      | {
+          /** @constant */
+          configured: false;
+        };
     'notifications-unread-count': {
       unread: number;
     };
@@ -23668,12 +23921,14 @@ export interface components {
       /** Format: uuid */
       id: string;
       resourceId: string;
-      resourceType: string;
+      /** @enum {unknown} */
+      resourceType: 'cluster' | 'project' | 'tenant';
       /** @enum {string} */
       role: 'owner' | 'admin' | 'member' | 'viewer';
       /** Format: uuid */
       subjectId: string;
-      subjectType: string;
+      /** @enum {unknown} */
+      subjectType: 'user' | 'team' | 'service_account';
     };
     /** @description POST /api/v2/permissions: give a user, a team or a service account a role on one cluster, project (by slug) or tenant. */
     'permission-create': {
@@ -23873,16 +24128,21 @@ export interface components {
       limit?: string;
       project?: string;
     };
-    'post-auth-login-result': {
-      accessToken?: string;
-      expiresIn?: number;
-      methods?: string[];
-      mfaRequired?: boolean;
-      mfaToken?: string;
-      organization?: components['schemas']['membership'] | null;
-      tokenType?: string;
-      user?: components['schemas']['user'];
-    };
+    /** @description Signed in (an access token), or a second factor to send first (an MFA challenge). */
+    'post-auth-login-result':
+      | {
+          accessToken: string;
+          expiresIn: number;
+          organization: components['schemas']['membership'] | null;
+          tokenType: string;
+          user: components['schemas']['user'];
+        }
+      | {
+          methods: ('totp' | 'recovery_code' | 'email')[];
+          /** @constant */
+          mfaRequired: true;
+          mfaToken: string;
+        };
     'post-auth-mfa-disable-result': {
       enabled: boolean;
     };
@@ -24026,7 +24286,8 @@ export interface components {
     'post-notifications-smtp-test-result': {
       durationMs: number;
       error: null | string;
-      status: string;
+      /** @enum {unknown} */
+      status: 'success' | 'failed' | 'refused';
     };
     'post-org-cdcontroller-token-result': {
       /** Format: date-time */
@@ -24385,7 +24646,7 @@ export interface components {
       validateOnPreview?: boolean;
     };
     'project-freeze-list': {
-      items: components['schemas']['freeze'][];
+      items: components['schemas']['freeze-view'][];
       stopTheLine: components['schemas']['stop-the-line-state'];
     };
     'project-list': {
@@ -24620,17 +24881,19 @@ export interface components {
       tokenType: string;
     };
     'put-break-glass-settings-result': {
-      allowedRoles: string[];
+      allowedRoles: ('owner' | 'admin' | 'member' | 'viewer')[];
     };
+    /** @description An organization's own SMTP relay (never its password). */
     'put-notifications-smtp-result': {
       from: string;
       hasPassword: boolean;
       host: string;
       port: number;
-      security: string;
+      /** @enum {unknown} */
+      security: 'tls' | 'starttls' | 'none';
       /** Format: date-time */
       updatedAt: string;
-      username: string;
+      username: string | null;
     };
     'put-org-environments-order-result': {
       items: components['schemas']['org-environment'][];
@@ -25018,7 +25281,7 @@ export interface components {
       }[];
     };
     'setting-list': {
-      allowedRoles: string[];
+      allowedRoles: ('owner' | 'admin' | 'member' | 'viewer')[];
     };
     skipped: {
       detail?: string;
@@ -25260,15 +25523,50 @@ export interface components {
       /** @enum {string} */
       severity: 'error' | 'warning' | 'info';
     };
-    'validation-rule': {
-      id: string;
-      labels?: string[];
-      max?: number;
-      min?: number;
-      mode?: string;
-      registries?: string[];
-      type: string;
-    };
+    /** @description A manifest policy rule as stored (src/policies/policy-rules.ts): its type and what it checks. */
+    'validation-rule':
+      | {
+          id: string;
+          kinds?: string[];
+          labels: string[];
+          /** @enum {unknown} */
+          mode: 'enforce' | 'audit';
+          /** @constant */
+          type: 'required-labels';
+        }
+      | {
+          id: string;
+          /** @enum {unknown} */
+          mode: 'enforce' | 'audit';
+          registries: string[];
+          /** @constant */
+          type: 'allowed-registries';
+        }
+      | {
+          id: string;
+          limits?: ('cpu' | 'memory')[];
+          /** @enum {unknown} */
+          mode: 'enforce' | 'audit';
+          requests?: ('cpu' | 'memory')[];
+          /** @constant */
+          type: 'resources-required';
+        }
+      | {
+          id: string;
+          /** @enum {unknown} */
+          mode: 'enforce' | 'audit';
+          /** @constant */
+          type: 'no-latest-tag';
+        }
+      | {
+          id: string;
+          max?: number;
+          min?: number;
+          /** @enum {unknown} */
+          mode: 'enforce' | 'audit';
+          /** @constant */
+          type: 'replicas-bounds';
+        };
     'validation-summary': {
       deprecations: number;
       errors: number;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { AuthLoginRequest, AuthMfaVerifyRequest } from '../../api/request-types.generated';
+import type { Answer } from '../../client/openapi-answers';
 import { ApiError, CliError, EXIT } from '../lib/api-error';
 import { whoAmI } from '../lib/caller';
 import { act, subcommand } from '../lib/command-kit';
@@ -9,22 +10,10 @@ import { ask } from '../lib/prompt';
 import { createRuntime, type Runtime } from '../lib/runtime';
 import { credentialsFrom, StoredSession } from '../lib/session';
 
-interface LoginAnswer {
-  accessToken: string;
-  expiresIn: number;
-  organization: { id: string; slug: string; role: string } | null;
-  mfaRequired?: boolean;
-  mfaToken?: string;
-  methods?: string[];
-}
+/** The sign-in steps, sent without the API client: their answers set the refresh cookie the session keeps. */
+type SignInRoute = '/api/v1/auth/login' | '/api/v1/auth/mfa/verify' | '/api/v1/auth/mfa/email/send';
 
-interface Membership {
-  id: string;
-  slug: string;
-  role: string;
-}
-
-async function postJson(rt: Runtime, path: string, body: unknown) {
+async function postJson<P extends SignInRoute>(rt: Runtime, path: P, body: unknown) {
   const res = await fetch(new URL(path, rt.context.server), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -32,9 +21,13 @@ async function postJson(rt: Runtime, path: string, body: unknown) {
   }).catch((err: Error) => {
     throw new CliError(`cannot reach ${rt.context.server} (${err.message})`);
   });
-  const answer = (await res.json().catch(() => ({}))) as LoginAnswer & { error?: string };
-  if (!res.ok) throw new ApiError(res.status, answer.error ?? res.statusText);
-  return { res, answer };
+  const json: unknown = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const error = typeof json === 'object' && json !== null && 'error' in json ? String(json.error) : res.statusText;
+    throw new ApiError(res.status, error);
+  }
+  // The route's declared response (schemas/route-responses.json), as the API client types every answer.
+  return { res, answer: json as Answer<P, 'post'> };
 }
 
 /** Password, then the second factor when the account has one (TOTP or recovery code, or a mailed code). */
@@ -42,14 +35,14 @@ async function signIn(rt: Runtime, flags: LoginFlags): Promise<Credentials> {
   const email = flags.email ?? (await ask('Email: ', { flag: '--email' }));
   const password = await ask('Password: ', { hidden: true, flag: '--password-stdin with the password on stdin' });
   const login: AuthLoginRequest = { email, password };
-  let { res, answer } = await postJson(rt, '/api/v1/auth/login', login);
-  if (answer.mfaRequired && answer.mfaToken) {
-    if (flags.mfaEmail) await postJson(rt, '/api/v1/auth/mfa/email/send', { mfaToken: answer.mfaToken });
-    const code = flags.code ?? (await ask(`MFA code (${(answer.methods ?? []).join(', ')}): `, { flag: '--code' }));
-    const verify: AuthMfaVerifyRequest = { mfaToken: answer.mfaToken, ...mfaFields(code, flags.mfaEmail) };
-    ({ res, answer } = await postJson(rt, '/api/v1/auth/mfa/verify', verify));
-  }
-  return credentialsFrom(res, answer, email);
+  const first = await postJson(rt, '/api/v1/auth/login', login);
+  if (!('mfaRequired' in first.answer)) return credentialsFrom(first.res, first.answer, email);
+  const { mfaToken, methods } = first.answer;
+  if (flags.mfaEmail) await postJson(rt, '/api/v1/auth/mfa/email/send', { mfaToken });
+  const code = flags.code ?? (await ask(`MFA code (${methods.join(', ')}): `, { flag: '--code' }));
+  const verify: AuthMfaVerifyRequest = { mfaToken, ...mfaFields(code, flags.mfaEmail) };
+  const second = await postJson(rt, '/api/v1/auth/mfa/verify', verify);
+  return credentialsFrom(second.res, second.answer, email);
 }
 
 function mfaFields(code: string, emailed?: boolean): Omit<AuthMfaVerifyRequest, 'mfaToken'> {
@@ -68,7 +61,7 @@ interface LoginFlags {
 /** Picks the organization of the session: the one named, else the only membership; refreshes into it. */
 async function chooseOrganization(rt: Runtime, credentials: Credentials, slug: string | undefined) {
   const session = new StoredSession(rt.store, rt.contextName, rt.context.server);
-  const me = await rt.api.get<{ memberships: Membership[] }>('/api/v1/auth/me').catch(() => ({ memberships: [] }));
+  const me = await rt.api.get('/api/v1/auth/me').catch(() => ({ memberships: [] }));
   const wanted = slug
     ? me.memberships.find((m) => m.slug === slug)
     : me.memberships.length === 1
@@ -150,11 +143,7 @@ export function registerAuth(program: Command): void {
           server: rt.context.server,
         });
       }
-      const me = await rt.api.get<{
-        user: { email: string; name: string };
-        organization: Membership | null;
-        memberships: Membership[];
-      }>('/api/v1/auth/me');
+      const me = await rt.api.get('/api/v1/auth/me');
       if (rt.output !== 'table') return printValue(rt.out, rt.output, me);
       printValue(rt.out, 'table', {
         email: me.user.email,

@@ -1,25 +1,8 @@
 import type { Command } from 'commander';
-import type { DeploymentChangesQueryRequest } from '../../api/request-types.generated';
 import { act, subcommand } from '../lib/command-kit';
-import { allPages, enc } from '../lib/lookups';
+import type { ChangedTarget } from '../lib/api-types';
+import { allPages } from '../lib/lookups';
 import { printList } from '../lib/output';
-
-interface ChangedTarget {
-  tenant: string;
-  environment: string;
-  service: string;
-  changes: {
-    at: string;
-    revision: string;
-    from: string | null;
-    to: string | null;
-    cause: string | null;
-    by: { actor: string | null; title: string | null };
-    auditIds: string[];
-  }[];
-  health: { at: string; version: string | null; from: string | null; to: string | null }[];
-  truncated: boolean;
-}
 
 /** One line of the table: a version change or a health transition of an Application. */
 interface Line {
@@ -80,17 +63,18 @@ export function registerDeploymentChanges(program: Command): void {
     .option('--service <service>', 'only this service')
     .action(
       act<{ from: string; to?: string; tenant?: string; env?: string; service?: string }>(async (rt, flags) => {
-        const query: DeploymentChangesQueryRequest = {
+        const query = {
           from: flags.from,
           to: flags.to,
           tenant: flags.tenant,
           environment: flags.env,
           service: flags.service,
         };
-        const items = await allPages<ChangedTarget>(
-          rt.api,
-          `/api/v2/projects/${enc(rt.project())}/deployments/changes`,
-          { ...query },
+        const items = await allPages((cursor) =>
+          rt.api.get('/api/v2/projects/{slug}/deployments/changes', {
+            path: { slug: rt.project() },
+            query: { ...query, limit: 100, cursor },
+          }),
         );
         printList(
           rt.out,

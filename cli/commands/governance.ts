@@ -7,33 +7,19 @@ import type {
 } from '../../api/request-types.generated';
 import { confirm } from '../lib/confirm';
 import { act, subcommand } from '../lib/command-kit';
-import { enc, list, type Page } from '../lib/lookups';
+import { list } from '../lib/lookups';
 import { acknowledge, printList, printValue } from '../lib/output';
+import type { Runtime } from '../lib/runtime';
 
-interface Freeze {
-  id: string;
-  name: string;
-  reason: string;
-  active: boolean;
-  startsAt: string | null;
-  endsAt: string | null;
-  rrule: string | null;
-}
-
-interface Session {
-  id: string;
-  status: string;
-  justification: string;
-  openedBy?: string;
-  expiresAt?: string;
-}
+/** The organization's freezes, or a project's (`--project`). */
+const freezesOf = (rt: Runtime, project?: string) =>
+  project ? rt.api.get('/api/v2/projects/{slug}/freezes', { path: { slug: project } }) : rt.api.get('/api/v2/freezes');
 
 export function registerGovernance(program: Command): void {
   const freeze = subcommand(program, 'freeze', 'Freeze windows (organization-wide, or of the project with --project)');
-  const freezesPath = (project?: string) => (project ? `/api/v2/projects/${enc(project)}/freezes` : '/api/v2/freezes');
   subcommand(freeze, 'list', 'Freeze windows with their active flag').action(
     act<{ project?: string }>(async (rt, flags) => {
-      const answer = await rt.api.get<Page<Freeze>>(freezesPath(flags.project));
+      const answer = await freezesOf(rt, flags.project);
       printList(
         rt.out,
         rt.output,
@@ -86,14 +72,21 @@ export function registerGovernance(program: Command): void {
           environments: list(flags.envs),
           tenants: list(flags.tenants),
         };
-        printValue(rt.out, rt.output, await rt.api.post(freezesPath(flags.project), body));
+        const created = flags.project
+          ? await rt.api.post('/api/v2/projects/{slug}/freezes', { path: { slug: flags.project }, body })
+          : await rt.api.post('/api/v2/freezes', { body });
+        printValue(rt.out, rt.output, created);
       }),
     );
   subcommand(freeze, 'delete', 'Delete a freeze window')
     .argument('<id>')
     .action(
       act<{ project?: string }>(async (rt, flags, [id]) => {
-        await rt.api.delete(`${freezesPath(flags.project)}/${enc(id!)}`);
+        if (flags.project) {
+          await rt.api.delete('/api/v2/projects/{slug}/freezes/{id}', { path: { slug: flags.project, id: id! } });
+        } else {
+          await rt.api.delete('/api/v2/freezes/{id}', { path: { id: id! } });
+        }
         acknowledge(rt, `freeze ${id} deleted`, { deleted: id });
       }),
     );
@@ -107,7 +100,7 @@ export function registerGovernance(program: Command): void {
     .action(
       act<{ reason?: string }>(async (rt, flags, [state]) => {
         const body: StopTheLineRequest = { enabled: state === 'on', reason: flags.reason };
-        printValue(rt.out, rt.output, await rt.api.put('/api/v2/freezes/stop-the-line', body));
+        printValue(rt.out, rt.output, await rt.api.put('/api/v2/freezes/stop-the-line', { body }));
       }),
     );
 
@@ -138,13 +131,13 @@ export function registerGovernance(program: Command): void {
             durationMinutes: Number(flags.minutes),
             scope: { projects: list(flags.projects), environments: list(flags.envs) },
           };
-          printValue(rt.out, rt.output, await rt.api.post('/api/v2/break-glass', body));
+          printValue(rt.out, rt.output, await rt.api.post('/api/v2/break-glass', { body }));
         },
       ),
     );
   subcommand(breakGlass, 'list', 'Sessions, open and closed').action(
     act(async (rt) => {
-      const answer = await rt.api.get<Page<Session>>('/api/v2/break-glass');
+      const answer = await rt.api.get('/api/v2/break-glass');
       printList(
         rt.out,
         rt.output,
@@ -162,7 +155,7 @@ export function registerGovernance(program: Command): void {
     .argument('<id>')
     .action(
       act(async (rt, _flags, [id]) => {
-        printValue(rt.out, rt.output, await rt.api.post(`/api/v2/break-glass/${enc(id!)}/close`));
+        printValue(rt.out, rt.output, await rt.api.post('/api/v2/break-glass/{id}/close', { path: { id: id! } }));
       }),
     );
 
@@ -215,16 +208,7 @@ export function registerGovernance(program: Command): void {
           limit: flags.limit,
           cursor: flags.cursor,
         };
-        const page = await rt.api.get<
-          Page<{
-            createdAt: string;
-            action: string;
-            actor: string;
-            status: string;
-            resourceType: string;
-            resourceId: string;
-          }>
-        >('/api/v2/audit-logs', { ...query });
+        const page = await rt.api.get('/api/v2/audit-logs', { query: { ...query } });
         printList(
           rt.out,
           rt.output,

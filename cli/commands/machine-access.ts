@@ -6,12 +6,12 @@ import type {
 } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand } from '../lib/command-kit';
-import { enc, list, type Page } from '../lib/lookups';
+import { list } from '../lib/lookups';
 import { acknowledge, printList, printValue } from '../lib/output';
 import type { Runtime } from '../lib/runtime';
 
 /** A secret value is printed once, on stdout alone, so `$(delivery key create ...)` captures just the value. */
-function printSecretOnce(rt: Runtime, answer: Record<string, unknown>, field: string): void {
+function printSecretOnce<F extends string>(rt: Runtime, answer: Record<F, unknown>, field: F): void {
   if (rt.output !== 'table') return printValue(rt.out, rt.output, answer);
   rt.err.write(`the ${field} is shown once; store it now\n`);
   rt.out.write(`${String(answer[field])}\n`);
@@ -26,9 +26,7 @@ export function registerMachineAccess(program: Command): void {
   const key = subcommand(program, 'key', 'Project API keys for pipelines');
   subcommand(key, 'list', "The project's API keys (never their values)").action(
     act(async (rt) => {
-      const answer = await rt.api.get<Page<{ id: string; name: string; scopes: string[]; lastUsedAt: string | null }>>(
-        `/api/v2/projects/${enc(rt.project())}/api-keys`,
-      );
+      const answer = await rt.api.get('/api/v2/projects/{slug}/api-keys', { path: { slug: rt.project() } });
       printList(
         rt.out,
         rt.output,
@@ -51,14 +49,18 @@ export function registerMachineAccess(program: Command): void {
     .action(
       act<{ name: string; scopes: string }>(async (rt, flags) => {
         const body: ApiKeyCreateRequest = { name: flags.name, scopes: required(list(flags.scopes), '--scopes') };
-        printSecretOnce(rt, await rt.api.post(`/api/v2/projects/${enc(rt.project())}/api-keys`, body), 'key');
+        printSecretOnce(
+          rt,
+          await rt.api.post('/api/v2/projects/{slug}/api-keys', { path: { slug: rt.project() }, body }),
+          'key',
+        );
       }),
     );
   subcommand(key, 'delete', 'Delete a key; its next request fails')
     .argument('<id>')
     .action(
       act(async (rt, _flags, [id]) => {
-        await rt.api.delete(`/api/v2/projects/${enc(rt.project())}/api-keys/${enc(id!)}`);
+        await rt.api.delete('/api/v2/projects/{slug}/api-keys/{id}', { path: { slug: rt.project(), id: id! } });
         acknowledge(rt, `key ${id} deleted`, { deleted: id });
       }),
     );
@@ -66,7 +68,7 @@ export function registerMachineAccess(program: Command): void {
   const account = subcommand(program, 'service-account', 'Service accounts and their tokens');
   subcommand(account, 'list', 'Service accounts of the organization').action(
     act(async (rt) => {
-      const answer = await rt.api.get<Page<{ id: string; name: string; role: string }>>('/api/v2/iam/service-accounts');
+      const answer = await rt.api.get('/api/v2/iam/service-accounts');
       printList(
         rt.out,
         rt.output,
@@ -91,7 +93,7 @@ export function registerMachineAccess(program: Command): void {
           role: flags.role as ServiceAccountCreateRequest['role'],
           description: flags.description,
         };
-        printValue(rt.out, rt.output, await rt.api.post('/api/v2/iam/service-accounts', body));
+        printValue(rt.out, rt.output, await rt.api.post('/api/v2/iam/service-accounts', { body }));
       }),
     );
   subcommand(account, 'token', 'Create a token of a service account; its value is printed once', [
@@ -110,7 +112,11 @@ export function registerMachineAccess(program: Command): void {
           expiresIn: flags.expiresIn === undefined ? undefined : Number(flags.expiresIn),
           description: flags.description,
         };
-        printSecretOnce(rt, await rt.api.post(`/api/v2/iam/service-accounts/${enc(id!)}/tokens`, body), 'token');
+        printSecretOnce(
+          rt,
+          await rt.api.post('/api/v2/iam/service-accounts/{id}/tokens', { path: { id: id! }, body }),
+          'token',
+        );
       }),
     );
 }

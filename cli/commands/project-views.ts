@@ -1,39 +1,14 @@
-import { versionsText, type VersionChange } from '../../src/deployments/version-change';
+import { versionsText } from '../../src/deployments/version-change';
 import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';
 import { mayCall, whoAmI } from '../lib/caller';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { confirm } from '../lib/confirm';
-import { allPages, enc, tenantId, type Page } from '../lib/lookups';
+import { allPages, tenantId } from '../lib/lookups';
 import { paint, printList, printValue } from '../lib/output';
 import type { Runtime } from '../lib/runtime';
-import type { ReleaseView } from '../lib/release-progress';
 import { waitForRelease } from './releases';
-
-interface MatrixRow {
-  tenant: string;
-  environment: string;
-  service: string;
-  desired: {
-    version: string | null;
-    since: string | null;
-    by: { kind: string; id: string | null; actor: string };
-  } | null;
-  live: {
-    version: string | null;
-    syncStatus: string | null;
-    healthStatus: string | null;
-    reportedAt: string | null;
-  } | null;
-  current: boolean;
-}
-
-interface CompareItem {
-  tenant: string;
-  service: string;
-  differences: { type: string; from?: unknown; to?: unknown; diff?: string }[];
-}
 
 export function registerProjectViews(program: Command): void {
   subcommand(
@@ -52,12 +27,13 @@ export function registerProjectViews(program: Command): void {
     .option('--service <service>', 'only this service')
     .action(
       act<{ tenant?: string; env?: string; service?: string; at?: string }>(async (rt, flags) => {
-        const rows = await allPages<MatrixRow>(rt.api, `/api/v2/projects/${enc(rt.project())}/deployments`, {
-          tenant: flags.tenant,
-          environment: flags.env,
-          service: flags.service,
-          at: flags.at,
-        });
+        const filter = { tenant: flags.tenant, environment: flags.env, service: flags.service, at: flags.at };
+        const rows = await allPages((cursor) =>
+          rt.api.get('/api/v2/projects/{slug}/deployments', {
+            path: { slug: rt.project() },
+            query: { ...filter, limit: 100, cursor },
+          }),
+        );
         if (flags.at && rt.output === 'table') rt.out.write(`as it was at ${flags.at}\n`);
         printList(
           rt.out,
@@ -114,8 +90,9 @@ export function registerProjectViews(program: Command): void {
           type: flags.type as CompareQueryRequest['type'],
           changedOnly: flags.all ? 'false' : 'true',
         };
-        const answer = await rt.api.get<{ items: CompareItem[] }>(`/api/v2/projects/${enc(rt.project())}/compare`, {
-          ...query,
+        const answer = await rt.api.get('/api/v2/projects/{slug}/compare', {
+          path: { slug: rt.project() },
+          query: { ...query },
         });
         const differ = answer.items.some((item) => item.differences.length > 0);
         const code = flags.exitCode && differ ? EXIT.differences : EXIT.ok;
@@ -162,16 +139,16 @@ export function registerProjectViews(program: Command): void {
             tag: flags.tag,
             ...(flags.message ? { message: flags.message } : {}),
           };
-          const base = `/api/v2/projects/${enc(rt.project())}/bulk-update`;
-          if (!flags.preview) {
-            await confirm(rt, flags.yes, `set ${flags.workload} to ${flags.tag} on ${flags.pairs} in one commit`, () =>
-              showPreview(rt, `${base}/preview`, body),
-            );
-          }
-          const answer = await rt.api.post<{ commit?: string | null }>(flags.preview ? `${base}/preview` : base, body);
+          const call = { path: { slug: rt.project() }, body };
+          const preview = () => rt.api.post('/api/v2/projects/{slug}/bulk-update/preview', call);
+          if (flags.preview) return printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await preview());
+          await confirm(rt, flags.yes, `set ${flags.workload} to ${flags.tag} on ${flags.pairs} in one commit`, () =>
+            showPreview(rt, preview),
+          );
+          const answer = await rt.api.post('/api/v2/projects/{slug}/bulk-update', call);
           printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
           // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update.
-          return !flags.preview && answer.commit === null ? EXIT.nothingDone : EXIT.ok;
+          return answer.commit === null ? EXIT.nothingDone : EXIT.ok;
         },
       ),
     );
@@ -207,17 +184,13 @@ export function registerProjectViews(program: Command): void {
       }
       const tenant = await tenantId(rt.api, rt.project(), flags.tenant);
       const body: RollbackRequest = { releaseId: flags.to, reason: flags.reason };
-      const base = `/api/v2/tenants/${enc(tenant)}/envs/${enc(flags.env)}/rollback`;
-      if (flags.preview)
-        return printValue(
-          rt.out,
-          rt.output === 'table' ? 'yaml' : rt.output,
-          await rt.api.post(`${base}/preview`, body),
-        );
+      const call = { path: { tenant, env: flags.env }, body };
+      const preview = () => rt.api.post('/api/v2/tenants/{tenant}/envs/{env}/rollback/preview', call);
+      if (flags.preview) return printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await preview());
       await confirm(rt, flags.yes, `roll back ${flags.tenant}/${flags.env} (${flags.reason})`, () =>
-        showPreview(rt, `${base}/preview`, body),
+        showPreview(rt, preview),
       );
-      const release = await rt.api.post<ReleaseView>(base, body);
+      const release = await rt.api.post('/api/v2/tenants/{tenant}/envs/{env}/rollback', call);
       if (flags.wait) return waitForRelease(rt, release.id, flags);
       printValue(rt.out, rt.output, release);
     }),
@@ -230,24 +203,21 @@ export function registerProjectViews(program: Command): void {
   ).action(
     act(async (rt) => {
       const caller = await whoAmI(rt.api);
-      const me =
-        caller.kind === 'user'
-          ? (await rt.api.get<{ user: { email: string } }>('/api/v1/auth/me')).user.email
-          : caller.actor;
+      const me = caller.kind === 'user' ? (await rt.api.get('/api/v1/auth/me')).user.email : caller.actor;
       // A project key sees its own project only, and only the lists its scopes open (an `image:update` key: none).
       const slugs = caller.project
         ? [caller.project.slug]
-        : (await allPages<{ slug: string }>(rt.api, '/api/v2/projects')).map((p) => p.slug);
+        : (await allPages((cursor) => rt.api.get('/api/v2/projects', { query: { limit: 100, cursor } }))).map(
+            (p) => p.slug,
+          );
       const releasesOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/releases');
       const promotionsOpen = mayCall(caller, 'GET', '/api/v2/projects/{slug}/promotions');
       const waiting: { kind: string; id: string; project: string; what: string; by: string }[] = [];
       for (const slug of slugs) {
         const releases = releasesOpen
-          ? await rt.api.get<
-              Page<ReleaseView & { createdBy: string; versions?: VersionChange[]; downgrade?: boolean }>
-            >(`/api/v2/projects/${enc(slug)}/releases`, {
-              status: 'PendingApproval',
-              limit: 100,
+          ? await rt.api.get('/api/v2/projects/{slug}/releases', {
+              path: { slug },
+              query: { status: 'PendingApproval', limit: 100 },
             })
           : { items: [] };
         for (const r of releases.items) {
@@ -264,17 +234,10 @@ export function registerProjectViews(program: Command): void {
           });
         }
         if (!promotionsOpen) continue;
-        const promotions = await rt.api.get<
-          Page<{
-            id: string;
-            sourceEnvironment: string;
-            targetEnvironment: string;
-            createdBy: string;
-            causes: { cause: string }[] | null;
-            versions?: VersionChange[];
-            downgrade?: boolean;
-          }>
-        >(`/api/v2/projects/${enc(slug)}/promotions`, { status: 'Blocked' });
+        const promotions = await rt.api.get('/api/v2/projects/{slug}/promotions', {
+          path: { slug },
+          query: { status: 'Blocked' },
+        });
         for (const p of promotions.items) {
           if (p.createdBy === me || !(p.causes ?? []).some((c) => c.cause === 'approvals')) continue;
           waiting.push({
@@ -299,8 +262,8 @@ export function registerProjectViews(program: Command): void {
 }
 
 /** A preview answer on standard error, before the question (standard output stays the action's answer). */
-async function showPreview(rt: Runtime, path: string, body: object): Promise<void> {
-  printValue(rt.err, 'yaml', await rt.api.post(path, body));
+async function showPreview(rt: Runtime, preview: () => Promise<unknown>): Promise<void> {
+  printValue(rt.err, 'yaml', await preview());
 }
 
 function indent(text: string): string {

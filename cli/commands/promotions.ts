@@ -4,8 +4,9 @@ import { versionsText } from '../../src/deployments/version-change';
 import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { confirm } from '../lib/confirm';
-import { enc, list, type Page } from '../lib/lookups';
+import { list } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
+import type { PromotionSummary } from '../lib/api-types';
 import { observePromotion, type PromotionView } from '../lib/release-progress';
 import type { Runtime } from '../lib/runtime';
 import { follow } from '../lib/follow';
@@ -18,10 +19,10 @@ interface WaitFlags {
 
 function waitForPromotion(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following promotion ${id} (Ctrl-C stops following, not the promotion)\n`);
-  return follow<PromotionView>(rt, `/api/v2/promotions/${enc(id)}`, observePromotion, flags);
+  return follow(rt, () => rt.api.get('/api/v2/promotions/{id}', { path: { id } }), observePromotion, flags);
 }
 
-function summary(p: PromotionView) {
+function summary(p: PromotionView | PromotionSummary) {
   return {
     id: p.id,
     from: p.sourceEnvironment,
@@ -42,10 +43,9 @@ const IN_FLIGHT = ['Evaluating', 'Blocked', 'Executing', 'Syncing'] as const;
  */
 async function refuseSecondPromotion(rt: Runtime, project: string, from: string, to: string): Promise<void> {
   for (const status of IN_FLIGHT) {
-    const page = await rt.api.get<Page<PromotionView>>(`/api/v2/projects/${enc(project)}/promotions`, {
-      status,
-      targetEnvironment: to,
-      limit: 100,
+    const page = await rt.api.get('/api/v2/projects/{slug}/promotions', {
+      path: { slug: project },
+      query: { status, targetEnvironment: to, limit: 100 },
     });
     const running = page.items.find((p) => p.sourceEnvironment === from);
     if (running) {
@@ -78,9 +78,9 @@ export function registerPromotions(program: Command): void {
       async (rt, flags) => {
         const project = rt.project();
         await refuseSecondPromotion(rt, project, flags.from, flags.to);
-        const target = await rt.api.get<{ production: boolean }>(
-          `/api/v2/projects/${enc(project)}/environments/${enc(flags.to)}`,
-        );
+        const target = await rt.api.get('/api/v2/projects/{slug}/environments/{environment}', {
+          path: { slug: project, environment: flags.to },
+        });
         if (target.production) {
           const what = [flags.tenants && `tenants ${flags.tenants}`, flags.services && `services ${flags.services}`];
           const scope = what.filter(Boolean).join(', ');
@@ -98,7 +98,10 @@ export function registerPromotions(program: Command): void {
           ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
           ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
         };
-        const created = await rt.api.post<PromotionView>(`/api/v2/projects/${enc(project)}/promotion/request`, body);
+        const created = await rt.api.post('/api/v2/projects/{slug}/promotion/request', {
+          path: { slug: project },
+          body,
+        });
         if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
         rt.err.write(`requested promotion ${created.id}\n`);
         return waitForPromotion(rt, created.id, flags);
@@ -112,9 +115,9 @@ export function registerPromotions(program: Command): void {
     .option('--to <environment>', 'only this target environment')
     .action(
       act<{ status?: string; to?: string }>(async (rt, flags) => {
-        const page = await rt.api.get<Page<PromotionView>>(`/api/v2/projects/${enc(rt.project())}/promotions`, {
-          status: flags.status,
-          targetEnvironment: flags.to,
+        const page = await rt.api.get('/api/v2/projects/{slug}/promotions', {
+          path: { slug: rt.project() },
+          query: { status: flags.status, targetEnvironment: flags.to },
         });
         printList(
           rt.out,
@@ -131,7 +134,7 @@ export function registerPromotions(program: Command): void {
   waitOptions(subcommand(promotion, 'get', 'One promotion with every blocking cause').argument('<id>')).action(
     act<WaitFlags>(async (rt, flags, [id]) => {
       if (flags.wait) return waitForPromotion(rt, id!, flags);
-      const detail = await rt.api.get<PromotionView>(`/api/v2/promotions/${enc(id!)}`);
+      const detail = await rt.api.get('/api/v2/promotions/{id}', { path: { id: id! } });
       printValue(rt.out, rt.output, rt.output === 'table' ? summary(detail) : detail);
     }),
   );
@@ -144,7 +147,7 @@ export function registerPromotions(program: Command): void {
           if (verb === 'cancel') await confirm(rt, flags.yes, `cancel promotion ${id!}`);
           const body: ReleaseApproveRequest | { reason?: string } =
             verb === 'approve' ? { comment: flags.comment } : { reason: flags.comment };
-          const answer = await rt.api.post<PromotionView>(`/api/v2/promotions/${enc(id!)}/${verb}`, body);
+          const answer = await rt.api.post(`/api/v2/promotions/{id}/${verb}`, { path: { id: id! }, body });
           printValue(rt.out, rt.output, rt.output === 'table' ? summary(answer) : answer);
         }),
       );

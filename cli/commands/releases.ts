@@ -8,10 +8,11 @@ import type {
 import { CliError, EXIT } from '../lib/api-error';
 import { confirm } from '../lib/confirm';
 import { act, collect, keyValue, subcommand, waitOptions } from '../lib/command-kit';
-import { enc, tenantId, type Page } from '../lib/lookups';
+import { tenantId } from '../lib/lookups';
 import { printList, printValue } from '../lib/output';
 import { validationRefusal } from '../lib/validation-refusal';
 import { approvalsText, breakGlassText, observeRelease, syncText, type ReleaseView } from '../lib/release-progress';
+import type { Release } from '../lib/api-types';
 import type { Runtime } from '../lib/runtime';
 import { follow } from '../lib/follow';
 
@@ -63,7 +64,7 @@ export function changesOf(flags: Pick<CreateFlags, 'set' | 'replicas' | 'var'>):
 /** Follows a release until it ends (or the timeout), printing each step. */
 export function waitForRelease(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following release ${id} (Ctrl-C stops following, not the release)\n`);
-  return follow<ReleaseView>(rt, `/api/v2/releases/${enc(id)}`, observeRelease, flags);
+  return follow(rt, () => rt.api.get('/api/v2/releases/{id}', { path: { id } }), observeRelease, flags);
 }
 
 const RELEASE_COLUMNS = [
@@ -108,7 +109,7 @@ export function registerReleases(program: Command): void {
       };
       const headers = flags.idempotencyKey ? { 'Idempotency-Key': flags.idempotencyKey } : undefined;
       const created = await rt.api
-        .post<ReleaseView>(`/api/v2/projects/${enc(project)}/releases`, body, headers)
+        .post('/api/v2/projects/{slug}/releases', { path: { slug: project }, body, headers })
         .catch((err: unknown) => {
           rt.err.write(validationRefusal(err) ?? '');
           throw err;
@@ -129,11 +130,14 @@ export function registerReleases(program: Command): void {
     .action(
       act<{ env?: string; tenant?: string; status?: string; limit: string }>(async (rt, flags) => {
         const project = rt.project();
-        const page = await rt.api.get<Page<ReleaseView>>(`/api/v2/projects/${enc(project)}/releases`, {
-          environment: flags.env,
-          tenantId: flags.tenant ? await tenantId(rt.api, project, flags.tenant) : undefined,
-          status: flags.status,
-          limit: flags.limit,
+        const page = await rt.api.get('/api/v2/projects/{slug}/releases', {
+          path: { slug: project },
+          query: {
+            environment: flags.env,
+            tenantId: flags.tenant ? await tenantId(rt.api, project, flags.tenant) : undefined,
+            status: flags.status,
+            limit: flags.limit,
+          },
         });
         printList(rt.out, rt.output, page.items, RELEASE_COLUMNS, page);
       }),
@@ -146,7 +150,7 @@ export function registerReleases(program: Command): void {
   ).action(
     act<WaitFlags>(async (rt, flags, [id]) => {
       if (flags.wait) return waitForRelease(rt, id!, flags);
-      const detail = await rt.api.get<ReleaseView>(`/api/v2/releases/${enc(id!)}`);
+      const detail = await rt.api.get('/api/v2/releases/{id}', { path: { id: id! } });
       printValue(rt.out, rt.output, rt.output === 'table' ? summary(detail) : detail);
     }),
   );
@@ -155,15 +159,13 @@ export function registerReleases(program: Command): void {
     .argument('<id>')
     .action(
       act(async (rt, _flags, [id]) => {
-        const history = await rt.api.get<{
-          timeline: { at: string; step: string; actor: string | null; result?: unknown }[];
-        }>(`/api/v2/releases/${enc(id!)}/history`);
+        const history = await rt.api.get('/api/v2/releases/{id}/history', { path: { id: id! } });
         printList(
           rt.out,
           rt.output,
           history.timeline,
           [
-            { header: 'at', value: (t) => t.at },
+            { header: 'at', value: (t) => t.time },
             { header: 'step', value: (t) => t.step },
             { header: 'actor', value: (t) => t.actor },
           ],
@@ -191,7 +193,7 @@ export function registerReleases(program: Command): void {
     subcommand(release, 'deploy', 'Deploy an approved release (projects that do not auto-deploy)').argument('<id>'),
   ).action(
     act<WaitFlags>(async (rt, flags, [id]) => {
-      const answer = await rt.api.post<ReleaseView>(`/api/v2/releases/${enc(id!)}/deploy`);
+      const answer = await rt.api.post('/api/v2/releases/{id}/deploy', { path: { id: id! } });
       if (flags.wait) return waitForRelease(rt, id!, flags);
       printValue(rt.out, rt.output, rt.output === 'table' ? summary(answer) : answer);
     }),
@@ -199,14 +201,20 @@ export function registerReleases(program: Command): void {
 }
 
 /** approve / reject / cancel: one POST with an optional comment. */
-function decision(parent: Command, verb: string, description: string, body: (flags: { comment?: string }) => object) {
+function decision(
+  parent: Command,
+  verb: 'approve' | 'reject' | 'cancel',
+  description: string,
+  body: (flags: { comment?: string }) => object,
+) {
   subcommand(parent, verb, description, [`delivery release ${verb} <id> --comment "..."`])
     .argument('<id>')
     .option('-m, --comment <text>', 'comment (the reason, for cancel)')
     .action(
       act<{ comment?: string; yes?: boolean }>(async (rt, flags, [id]) => {
         if (verb === 'cancel') await confirm(rt, flags.yes, `cancel release ${id!}`);
-        const answer = await rt.api.post<ReleaseView>(`/api/v2/releases/${enc(id!)}/${verb}`, body(flags));
+        const route = `/api/v2/releases/{id}/${verb}` as const;
+        const answer = await rt.api.post(route, { path: { id: id! }, body: body(flags) });
         printValue(rt.out, rt.output, rt.output === 'table' ? summary(answer) : answer);
       }),
     );
@@ -218,7 +226,7 @@ function describeChange(c: Change): string {
   return parts.filter(Boolean).join(', ');
 }
 
-function summary(r: ReleaseView) {
+function summary(r: Release) {
   return {
     id: r.id,
     title: r.title,

@@ -30,7 +30,12 @@ export function act<O extends object = Record<string, unknown>>(action: Action<O
  * An error on standard error: `error: <message>` for people; with `-o json` one JSON object
  * (`{"error": "...", "exitCode": n}`), so a pipeline parsing the output never meets text. Standard output stays empty.
  */
-export function writeError(err: NodeJS.WritableStream, format: string, message: string, exitCode: number): void {
+export function writeError(
+  err: { write(text: string): unknown },
+  format: string,
+  message: string,
+  exitCode: number,
+): void {
   if (format === 'json') err.write(`${JSON.stringify({ error: message, exitCode })}\n`);
   else err.write(`error: ${message}\n`);
 }

@@ -15,14 +15,14 @@ export interface WaitFlags {
  */
 export async function follow<T>(
   rt: Runtime,
-  path: string,
+  read: () => Promise<T>,
   observe: (resource: T) => Observation,
   flags: WaitFlags,
 ): Promise<number> {
   let last: T | undefined;
   const code = await watch(
     async () => {
-      last = await rt.api.get<T>(path);
+      last = await read();
       return observe(last);
     },
     {

@@ -1,24 +1,17 @@
 import type { ApiClient } from './api-client';
 import { CliError, EXIT } from './api-error';
 
-export interface Page<T> {
-  items: T[];
-  nextCursor?: string | null;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Every item of a paged listing, page after page (at most `maxPages` pages of 100). */
-export async function allPages<T>(
-  api: ApiClient,
-  path: string,
-  query: Record<string, string | undefined> = {},
+/** Every item of a paged listing, page after page (at most `maxPages` pages); `page` asks for the one at `cursor`. */
+export async function allPages<I>(
+  page: (cursor: string | undefined) => Promise<{ items: I[]; nextCursor: string | null }>,
   maxPages = 50,
-): Promise<T[]> {
-  const items: T[] = [];
+): Promise<I[]> {
+  const items: I[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page += 1) {
-    const answer = await api.get<Page<T>>(path, { ...query, limit: 100, cursor });
+  for (let n = 0; n < maxPages; n += 1) {
+    const answer = await page(cursor);
     items.push(...answer.items);
     if (!answer.nextCursor) break;
     cursor = answer.nextCursor;
@@ -29,7 +22,9 @@ export async function allPages<T>(
 /** A project tenant's id from its slug (an id is taken as it is), with the project's tenants named when unknown. */
 export async function tenantId(api: ApiClient, project: string, tenant: string): Promise<string> {
   if (UUID.test(tenant)) return tenant;
-  const tenants = await allPages<{ id: string; slug: string }>(api, `/api/v2/projects/${enc(project)}/tenants`);
+  const tenants = await allPages((cursor) =>
+    api.get('/api/v2/projects/{slug}/tenants', { path: { slug: project }, query: { limit: 100, cursor } }),
+  );
   const found = tenants.find((t) => t.slug === tenant);
   if (found) return found.id;
   const known = tenants.map((t) => t.slug).join(', ') || 'none';

@@ -1,33 +1,10 @@
-import type { VersionChange } from '../../src/deployments/version-change';
+import type { BreakGlassGrant, Promotion, Release, ReleaseSummary } from './api-types';
 import type { Observation } from './watch';
 
-/** The fields of a release detail that the progress display reads. */
-export interface ReleaseView {
-  id: string;
-  title: string;
-  status: string;
-  statusReason: string | null;
-  waitingBehind: string | null;
-  tenant: string;
-  environment: string;
-  commitSha: string | null;
-  sync: { status: string | null; health: string | null };
-  /** The Applications the commit changed that the controller has not yet reported Synced and Healthy. */
-  waitingFor?: AwaitedApplication[];
-  approvals?: {
-    required: { name: string; requiredApprovals: number }[];
-    received: number;
-    bypassedBy?: BreakGlassGrant | null;
-  };
-  breakGlass?: BreakGlassGrant | null;
-}
-
-export interface BreakGlassGrant {
-  sessionId: string;
-  justification: string;
-  userId: string;
-  actor?: string;
-}
+/** A release as its detail or the project's list answers it (the list leaves out approvals and what it waits for). */
+export type ReleaseView = Release | ReleaseSummary;
+/** An Application the controller has not yet reported Synced and Healthy at the awaited commit. */
+type AwaitedApplication = Release['waitingFor'][number] & { tenant?: string };
 
 /** `break-glass session <id> (ops@example.com: incident 42)` */
 export function breakGlassText(g: BreakGlassGrant): string {
@@ -36,8 +13,8 @@ export function breakGlassText(g: BreakGlassGrant): string {
 
 /** The approvals in words: received of required per policy, or the break-glass session that bypassed them. */
 export function approvalsText(r: ReleaseView): string {
+  if (!('approvals' in r)) return '';
   const a = r.approvals;
-  if (!a) return '';
   if (a.bypassedBy) return `bypassed by ${breakGlassText(a.bypassedBy)}`;
   if (a.required.length === 0) return 'none required';
   const policies = a.required.map((p) => `policy ${p.name} requires ${p.requiredApprovals}`).join(', ');
@@ -50,27 +27,7 @@ export function syncText(r: ReleaseView): string {
   return `${r.sync.status ?? '?'}/${r.sync.health ?? '?'}`;
 }
 
-export interface AwaitedApplication {
-  service: string;
-  tenant?: string;
-  syncStatus: string | null;
-  healthStatus: string | null;
-}
-
-export interface PromotionView {
-  id: string;
-  status: string;
-  statusReason: string | null;
-  sourceEnvironment: string;
-  targetEnvironment: string;
-  causes: { cause: string; message: string }[] | null;
-  commitSha: string | null;
-  sync: unknown;
-  waitingFor?: AwaitedApplication[];
-  /** Per tenant and service, current -> proposed (absent from servers older than issue 50). */
-  versions?: VersionChange[];
-  downgrade?: boolean;
-}
+export type PromotionView = Promotion;
 
 const RELEASE_GOOD = new Set(['Healthy']);
 const RELEASE_BAD = new Set(['Blocked', 'Failed', 'Rejected', 'Cancelled', 'Expired']);
@@ -94,10 +51,11 @@ function waitText(r: ReleaseView): string {
     case 'Validating':
       return 'validating the rendered manifests';
     case 'PendingApproval': {
-      if (r.approvals?.bypassedBy) return `approvals bypassed by ${breakGlassText(r.approvals.bypassedBy)}`;
-      const needed = r.approvals?.required.reduce((n, p) => Math.max(n, p.requiredApprovals), 0) ?? 0;
-      const names = r.approvals?.required.map((p) => p.name).join(', ');
-      const received = r.approvals?.received ?? 0;
+      const approvals = 'approvals' in r ? r.approvals : undefined;
+      if (approvals?.bypassedBy) return `approvals bypassed by ${breakGlassText(approvals.bypassedBy)}`;
+      const needed = approvals?.required.reduce((n, p) => Math.max(n, p.requiredApprovals), 0) ?? 0;
+      const names = approvals?.required.map((p) => p.name).join(', ');
+      const received = approvals?.received ?? 0;
       return `waiting for approval (${received} of ${needed || '?'} received${names ? `, policy ${names}` : ''})`;
     }
     case 'AwaitingDeploy':
@@ -108,7 +66,7 @@ function waitText(r: ReleaseView): string {
       // A commit waiting out a Git storage outage says so (and since when) in the reason; it clears once it lands.
       return r.statusReason ?? 'committing to the GitOps repository';
     case 'Syncing':
-      return `commit ${short(r.commitSha)}; waiting for the controller${awaitedText(r.waitingFor)}`;
+      return `commit ${short(r.commitSha)}; waiting for the controller${awaitedText('waitingFor' in r ? r.waitingFor : [])}`;
     default:
       return r.statusReason ?? '';
   }

@@ -1,12 +1,10 @@
+import type { Answer } from '../../client/openapi-answers';
 import type { ConfigStore, Credentials } from './config-store';
 import { ApiError, CliError, EXIT } from './api-error';
 import { withFileLock } from './file-lock';
 
-interface TokenAnswer {
-  accessToken: string;
-  expiresIn: number;
-  organization?: { id: string } | null;
-}
+/** What a login, MFA step or refresh answers once signed in (the OpenAPI document's response schema). */
+type TokenAnswer = Answer<'/api/v1/auth/refresh', 'post'>;
 
 /** The refresh cookie the platform set: `refresh_token` on http, `__Host-refresh_token` on https. */
 export function refreshCookieOf(res: Response): { name: string; value: string } | null {

@@ -1,9 +1,8 @@
+import type { Answer } from '../../client/openapi-answers';
 import { ApiError } from './api-error';
 
-interface ValidationResult {
-  summary: { errors: number; warnings: number; deprecations: number };
-  resources: { file: string; resource: string; results: { severity: string; path: string; message: string }[] }[];
-}
+/** A creation refused by validation answers the validation result the release preview describes. */
+type ValidationResult = Answer<'/api/v2/projects/{slug}/releases/preview', 'post'>['validation'];
 
 /**
  * A release whose validation blocks it is not created (422 with the validation result): the results, per resource,

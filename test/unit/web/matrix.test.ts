@@ -1,31 +1,38 @@
-import type { Deployment, Promotion, Release, Workload } from '../../../web/src/api/models';
+import type { Deployment, PromotionSummary, ReleaseSummary, Workload } from '../../../web/src/api/models';
 import { cellReader } from '../../../web/src/views/projects/matrix';
+import { answer } from '../../helpers/response-fixture';
 
 /** The project matrix's cells (web/src/views/projects/matrix.ts): live version and what is in flight per cell. */
 describe('cellReader', () => {
-  const web: Workload = { name: 'web', image: { repository: 'r/web', tag: '1.0.0' } };
+  const [workload] = answer('/api/v2/projects/{slug}/workloads', 'get').items;
+  const web: Workload = { ...workload!, name: 'web', image: { repository: 'r/web', tag: '1.0.0' }, overrides: {} };
+  const [someDeployment] = answer('/api/v2/projects/{slug}/deployments', 'get').items;
   const deployment = (tenant: string, environment: string, version: string): Deployment => ({
+    ...someDeployment!,
     tenant,
     environment,
     service: 'web',
-    desired: { version, revision: 'a'.repeat(40), since: null },
-    live: { version, revision: 'a'.repeat(40), syncStatus: 'Synced', healthStatus: 'Healthy', reportedAt: null },
+    desired: { ...someDeployment!.desired!, version, revision: 'a'.repeat(40), since: null },
+    live: {
+      ...someDeployment!.live!,
+      version,
+      revision: 'a'.repeat(40),
+      syncStatus: 'Synced',
+      healthStatus: 'Healthy',
+    },
     current: true,
   });
-  const promotion = (id: string, status: string, tenants: string[]): Promotion => ({
+  const [somePromotion] = answer('/api/v2/projects/{slug}/promotions', 'get').items;
+  const promotion = (id: string, status: PromotionSummary['status'], tenants: string[]): PromotionSummary => ({
+    ...somePromotion!,
     id,
-    project: 'shop',
     status,
-    statusReason: null,
     sourceEnvironment: 'dev',
     targetEnvironment: 'prod',
     moves: tenants.map((tenant) => ({ tenant, tenantId: tenant, changes: [] })),
-    causes: null,
-    commitSha: null,
-    createdBy: 'u',
-    createdAt: '2026-01-01T00:00:00Z',
   });
-  const release = { id: 'r1', tenant: 'acme', environment: 'dev', status: 'Syncing' } as Release;
+  const [someRelease] = answer('/api/v2/projects/{slug}/releases', 'get').items;
+  const release: ReleaseSummary = { ...someRelease!, id: 'r1', tenant: 'acme', environment: 'dev', status: 'Syncing' };
 
   it('reads the live version of the cell and the unfinished release and promotion that target it', () => {
     const read = cellReader({

@@ -35,17 +35,15 @@ export function onSessionChange(listen: (signedIn: boolean) => void): () => void
  * Swaps the refresh cookie for a new access token. One refresh in flight at a time: the server ends the session when
  * a refresh token is presented twice, so concurrent callers share the same promise.
  */
+/** The refresh call carries the HttpOnly cookie only: no access token, no refresh-and-retry. */
+const cookieOnly = createClient<paths>({ baseUrl: '', fetch: (r) => fetch(r), credentials: 'same-origin' });
+
 export function refreshSession(organizationId?: string): Promise<SignedIn | null> {
   refreshing ??= (async () => {
     const headers: Record<string, string> = organizationId ? { 'X-Organization-ID': organizationId } : {};
-    const res = await fetch('/api/v1/auth/refresh', { method: 'POST', credentials: 'same-origin', headers });
-    if (!res.ok) {
-      setAccessToken(null);
-      return null;
-    }
-    const session = (await res.json()) as SignedIn;
-    setAccessToken(session.accessToken);
-    return session;
+    const { data } = await cookieOnly.POST('/api/v1/auth/refresh', { headers });
+    setAccessToken(data?.accessToken ?? null);
+    return data ?? null;
   })().finally(() => {
     refreshing = null;
   });
@@ -78,17 +76,17 @@ export function registryFetch(path: string, init: RequestInit = {}): Promise<Res
 
 export const api = createClient<paths>({ baseUrl: '', fetch: (r) => authorizedFetch(r), credentials: 'same-origin' });
 
-interface Outcome {
-  data?: unknown;
+interface Outcome<T> {
+  data?: T;
   error?: unknown;
   response: Response;
 }
 
 /**
- * The body of a successful call, typed by the caller (the served document has request schemas only); a refusal
- * becomes an ApiError carrying the server's own message, which views show as it is.
+ * The body of a successful call, typed by the route's declared response in the OpenAPI document; a refusal becomes an
+ * ApiError carrying the server's own message, which views show as it is.
  */
-export async function ok<T>(call: Promise<Outcome>): Promise<T> {
+export async function ok<T>(call: Promise<Outcome<T>>): Promise<T> {
   const { data, error, response } = await call;
   if (!response.ok) {
     const body = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from './client';
-import type { Page, Project } from './models';
 
 /** The organization's projects (first 100, by slug): the pickers of the organization-wide views. */
 export function useAllProjects() {
   return useQuery({
     queryKey: ['projects', 'all'],
-    queryFn: () => ok<Page<Project>>(api.GET('/api/v2/projects', { params: { query: { limit: '100' } } })),
+    queryFn: () => ok(api.GET('/api/v2/projects', { params: { query: { limit: '100' } } })),
   });
 }
 
@@ -15,6 +14,6 @@ export function useUnreadCount() {
   return useQuery({
     queryKey: ['notifications', 'unread'],
     refetchInterval: 5000,
-    queryFn: () => ok<{ unread: number }>(api.GET('/api/v2/notifications/unread-count')),
+    queryFn: () => ok(api.GET('/api/v2/notifications/unread-count')),
   });
 }

@@ -1,17 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from './client';
-import type {
-  Deployment,
-  Freeze,
-  Page,
-  Pin,
-  Project,
-  ProjectEnvironment,
-  Promotion,
-  Release,
-  Tenant,
-  Workload,
-} from './models';
+import type { Deployment } from './models';
 
 const path = (slug: string) => ({ params: { path: { slug } } });
 
@@ -19,19 +8,19 @@ const path = (slug: string) => ({ params: { path: { slug } } });
 export function useProjectParts(slug: string) {
   const project = useQuery({
     queryKey: ['project', slug],
-    queryFn: () => ok<Project>(api.GET('/api/v2/projects/{slug}', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}', path(slug))),
   });
   const environments = useQuery({
     queryKey: ['project', slug, 'environments'],
-    queryFn: () => ok<Page<ProjectEnvironment>>(api.GET('/api/v2/projects/{slug}/environments', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/environments', path(slug))),
   });
   const tenants = useQuery({
     queryKey: ['project', slug, 'tenants'],
-    queryFn: () => ok<Page<Tenant>>(api.GET('/api/v2/projects/{slug}/tenants', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/tenants', path(slug))),
   });
   const workloads = useQuery({
     queryKey: ['project', slug, 'workloads'],
-    queryFn: () => ok<Page<Workload>>(api.GET('/api/v2/projects/{slug}/workloads', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/workloads', path(slug))),
   });
   return { project, environments, tenants, workloads };
 }
@@ -41,7 +30,7 @@ async function allDeployments(slug: string): Promise<Deployment[]> {
   const items: Deployment[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ok<Page<Deployment>>(
+    const page = await ok(
       api.GET('/api/v2/projects/{slug}/deployments', { params: { path: { slug }, query: { cursor } } }),
     );
     items.push(...page.items);
@@ -54,17 +43,16 @@ async function allDeployments(slug: string): Promise<Deployment[]> {
 export function useProjectActivity(slug: string) {
   const pins = useQuery({
     queryKey: ['project', slug, 'pins'],
-    queryFn: () => ok<Page<Pin>>(api.GET('/api/v2/projects/{slug}/pins', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/pins', path(slug))),
   });
   const freezes = useQuery({
     queryKey: ['project', slug, 'freezes'],
-    queryFn: () => ok<{ items: Freeze[] }>(api.GET('/api/v2/projects/{slug}/freezes', path(slug))),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/freezes', path(slug))),
   });
   const releases = useQuery({
     queryKey: ['project', slug, 'releases'],
     refetchInterval: 3000,
-    queryFn: () =>
-      ok<Page<Release>>(api.GET('/api/v2/projects/{slug}/releases', { params: { path: { slug }, query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/releases', { params: { path: { slug }, query: {} } })),
   });
   return { pins, freezes, releases };
 }
@@ -74,8 +62,7 @@ export function useProjectLive(slug: string) {
   const promotions = useQuery({
     queryKey: ['project', slug, 'promotions'],
     refetchInterval: 3000,
-    queryFn: () =>
-      ok<Page<Promotion>>(api.GET('/api/v2/projects/{slug}/promotions', { params: { path: { slug }, query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/promotions', { params: { path: { slug }, query: {} } })),
   });
   const deployments = useQuery({
     queryKey: ['project', slug, 'deployments'],

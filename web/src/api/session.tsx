@@ -30,7 +30,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const me = useQuery({
     queryKey: ['me'],
     enabled: status === 'signed-in',
-    queryFn: () => ok<Me>(api.GET('/api/v1/auth/me')),
+    queryFn: () => ok(api.GET('/api/v1/auth/me')),
   });
   const session: Session = {
     status,
@@ -40,9 +40,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setAccessToken(result.accessToken);
     },
     async switchOrganization(organizationId) {
-      const result = await ok<{ accessToken: string }>(
-        api.PUT('/api/v1/auth/active-organization', { body: { organizationId } }),
-      );
+      const result = await ok(api.PUT('/api/v1/auth/active-organization', { body: { organizationId } }));
       setAccessToken(result.accessToken);
       // What is cached belongs to the previous organization: reset it all and fetch what is on screen again (the
       // signed-in status does not change, so clearing the cache alone would leave the profile showing the old one).

@@ -1,6 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Page } from '../api/models';
 import { Button } from 'react-aria-components';
 import { ConfirmAction } from './confirm-action';
 import { DataTable, type Column } from './data-table';
@@ -115,7 +114,7 @@ type ListProps<T> = Parameters<typeof EditableList<T>>[0];
 
 /** An EditableList of a page of named rows with ids (policies and the like), with the page's loading and error states. */
 export function EditablePage<T extends { id: string; name: string }>(
-  props: Omit<ListProps<T>, 'rows' | 'rowKey' | 'nameOf'> & { query: UseQueryResult<Page<T>> },
+  props: Omit<ListProps<T>, 'rows' | 'rowKey' | 'nameOf'> & { query: UseQueryResult<{ items: T[] }> },
 ) {
   const { query, ...rest } = props;
   return (

@@ -1,25 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../api/client';
+import type { Schema } from '../api/models';
 
-export type Feature =
-  | 'api_keys'
-  | 'in_app_notifications'
-  | 'email_channel'
-  | 'webhook_channel'
-  | 'chat_channels'
-  | 'paging_channels'
-  | 'escalation_policies'
-  | 'service_accounts'
-  | 'crd_upload';
-
-export interface Features {
-  plan: string;
-  features: Record<Feature, { enabled: boolean; requiredPlan: string }>;
-}
+export type Features = Schema<'features'>;
+export type Feature = keyof Features['features'];
 
 /** The organization's plan and gated features (GET /api/v2/features), shared by every view that gates something. */
 export function useFeatures() {
-  return useQuery({ queryKey: ['features'], queryFn: () => ok<Features>(api.GET('/api/v2/features')) });
+  return useQuery({ queryKey: ['features'], queryFn: () => ok(api.GET('/api/v2/features')) });
 }
 
 const capital = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);

@@ -6,15 +6,6 @@ import { useSession } from '../../api/session';
 import { ErrorNote, Field } from '../../components/form';
 import { useAction } from '../../components/use-action';
 
-interface SessionRow {
-  id: string;
-  current: boolean;
-  authMethod: string;
-  userAgent: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
 function MfaEnrolment() {
   const session = useSession();
   const [setup, setSetup] = useState<{ secret: string; qrCode: string } | null>(null);
@@ -42,11 +33,7 @@ function MfaEnrolment() {
       {!setup ? (
         <Button
           className="button"
-          onPress={() =>
-            void action.run(async () =>
-              setSetup(await ok<{ secret: string; qrCode: string }>(api.POST('/api/v1/auth/mfa/totp/setup'))),
-            )
-          }
+          onPress={() => void action.run(async () => setSetup(await ok(api.POST('/api/v1/auth/mfa/totp/setup'))))}
         >
           Set up an authenticator app
         </Button>
@@ -61,9 +48,7 @@ function MfaEnrolment() {
             className="button primary"
             onPress={() =>
               void action.run(async () => {
-                const r = await ok<{ recoveryCodes: string[] }>(
-                  api.POST('/api/v1/auth/mfa/totp/enable', { body: { code } }),
-                );
+                const r = await ok(api.POST('/api/v1/auth/mfa/totp/enable', { body: { code } }));
                 setRecovery(r.recoveryCodes);
               })
             }
@@ -82,7 +67,7 @@ export function AccountView() {
   const session = useSession();
   const sessions = useQuery({
     queryKey: ['sessions'],
-    queryFn: () => ok<{ items: SessionRow[] }>(api.GET('/api/v1/auth/sessions')),
+    queryFn: () => ok(api.GET('/api/v1/auth/sessions')),
   });
   const end = useAction([['sessions']]);
   return (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Page, Project, Promotion, Release, VersionChange } from '../../api/models';
+import type { ReleaseSummary as Release, VersionChange } from '../../api/models';
 import { useSession } from '../../api/session';
 import { ErrorNote } from '../../components/form';
 import { DowngradeWarning, VersionChanges } from '../../components/version-changes';
@@ -45,17 +45,13 @@ function releaseChanges(r: Release): Pick<Waiting, 'versions' | 'changes'> {
  * and promotions blocked on approvals, less what the user requested or already decided.
  */
 async function waitingFor(email: string): Promise<Waiting[]> {
-  const projects = await ok<Page<Project>>(api.GET('/api/v2/projects', { params: { query: { limit: '100' } } }));
+  const projects = await ok(api.GET('/api/v2/projects', { params: { query: { limit: '100' } } }));
   const perProject = await Promise.all(
     projects.items.map(async (p) => {
       const path = { slug: p.slug };
       const [releases, promotions] = await Promise.all([
-        ok<Page<Release>>(
-          api.GET('/api/v2/projects/{slug}/releases', { params: { path, query: { status: 'PendingApproval' } } }),
-        ),
-        ok<Page<Promotion>>(
-          api.GET('/api/v2/projects/{slug}/promotions', { params: { path, query: { status: 'Blocked' } } }),
-        ),
+        ok(api.GET('/api/v2/projects/{slug}/releases', { params: { path, query: { status: 'PendingApproval' } } })),
+        ok(api.GET('/api/v2/projects/{slug}/promotions', { params: { path, query: { status: 'Blocked' } } })),
       ]);
       return [
         ...releases.items

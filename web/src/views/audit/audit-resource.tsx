@@ -1,12 +1,8 @@
 import { Link } from 'react-router';
-import type { Project } from '../../api/models';
+import type { Item, Project } from '../../api/models';
 
-interface Subject {
-  resourceType: string | null;
-  resourceId: string | null;
-  projectId: string | null;
-  details: Record<string, unknown>;
-}
+/** What an audit entry says of the resource it is about. */
+type Subject = Pick<Item<'audit-log-list'>, 'resourceType' | 'resourceId' | 'projectId' | 'details'>;
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 

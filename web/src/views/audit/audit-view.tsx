@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button, Switch } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api, ok } from '../../api/client';
-import type { Page, Project } from '../../api/models';
+import type { Project } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
 import type { AuditFilters } from '../../api/request-schemas';
 import { DataTable, when } from '../../components/data-table';
@@ -12,23 +12,9 @@ import { StatusBadge } from '../../components/status-badge';
 import { AuditFilterForm } from './audit-filters';
 import { AuditResource } from './audit-resource';
 import { ChainStatus } from './chain-status';
+import type { Item } from '../../api/models';
 
-export interface AuditRow {
-  id: string;
-  projectId: string | null;
-  actorType: string;
-  actor: string;
-  action: string;
-  category: string;
-  resourceType: string | null;
-  resourceId: string | null;
-  status: string;
-  details: Record<string, unknown>;
-  gitCommitSha: string | null;
-  workflowId: string | null;
-  requestId: string | null;
-  createdAt: string;
-}
+export type AuditRow = Item<'audit-log-list'>;
 
 const PAGE = '25';
 
@@ -102,7 +88,7 @@ export function AuditView() {
     queryKey: ['audit', iamOnly, filters, cursor],
     queryFn: () => {
       const query = { ...filters, limit: PAGE, cursor };
-      return ok<Page<AuditRow>>(
+      return ok(
         iamOnly
           ? api.GET('/api/v2/iam/audit-events', { params: { query } })
           : api.GET('/api/v2/audit-logs', { params: { query } }),

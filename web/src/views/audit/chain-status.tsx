@@ -2,13 +2,9 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { useAction } from '../../components/use-action';
+import type { Schema } from '../../api/models';
 
-interface Verification {
-  ok: boolean;
-  checked: number;
-  nextCursor: string | null;
-  brokenAt?: { entryId: string; seq: string; problem: string };
-}
+type Verification = Schema<'audit-chain-verification'>;
 
 interface ChainResult {
   checked: number;
@@ -30,7 +26,7 @@ export function ChainStatus() {
       let checked = 0;
       let cursor: string | undefined;
       for (;;) {
-        const page = await ok<Verification>(
+        const page = await ok(
           api.GET('/api/v2/audit-logs/verification', { params: { query: { limit: SEGMENT, cursor } } }),
         );
         checked += page.checked;

@@ -7,13 +7,6 @@ import { useSession } from '../../api/session';
 import { ErrorNote } from '../../components/form';
 import { AuthPage } from './auth-page';
 
-interface InvitationLookup {
-  organization?: { name: string; slug: string };
-  organizationName?: string;
-  role?: string;
-  email?: string;
-}
-
 /** The mailed invitation link: what it invites to, and accept (which switches to the new organization). */
 export function InvitationView() {
   const { token = '' } = useParams();
@@ -22,21 +15,18 @@ export function InvitationView() {
   const [error, setError] = useState<string | null>(null);
   const lookup = useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => ok<InvitationLookup>(api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })),
+    queryFn: () => ok(api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })),
   });
   async function accept() {
     try {
-      const result = await ok<{ organization?: { id: string }; organizationId?: string }>(
-        api.POST('/api/v1/invitations/{token}/accept', { params: { path: { token } } }),
-      );
-      const organizationId = result.organization?.id ?? result.organizationId;
-      if (organizationId) await session.switchOrganization(organizationId);
+      const result = await ok(api.POST('/api/v1/invitations/{token}/accept', { params: { path: { token } } }));
+      await session.switchOrganization(result.organization.id);
       void navigate('/app/projects');
     } catch (err) {
       setError(messageOf(err));
     }
   }
-  const name = lookup.data?.organization?.name ?? lookup.data?.organizationName ?? 'an organization';
+  const name = lookup.data?.organization.name ?? 'an organization';
   return (
     <AuthPage title="Invitation">
       <ErrorNote error={lookup.error ? messageOf(lookup.error) : error} />

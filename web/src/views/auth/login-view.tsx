@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { AuthConfig, MfaChallenge, SignedIn } from '../../api/models';
 import { useSession } from '../../api/session';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { AuthPage } from './auth-page';
@@ -19,7 +18,7 @@ export function LoginView() {
   const returnTo = safeReturnTo(params.get('returnTo'));
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const config = useQuery({ queryKey: ['auth-config'], queryFn: () => ok<AuthConfig>(api.GET('/api/v1/auth/config')) });
+  const config = useQuery({ queryKey: ['auth-config'], queryFn: () => ok(api.GET('/api/v1/auth/config')) });
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -27,7 +26,7 @@ export function LoginView() {
     setPending(true);
     setError(null);
     try {
-      const result = await ok<SignedIn | MfaChallenge>(api.POST('/api/v1/auth/login', { body: { email, password } }));
+      const result = await ok(api.POST('/api/v1/auth/login', { body: { email, password } }));
       if ('mfaRequired' in result) {
         void navigate(`/login/mfa?returnTo=${encodeURIComponent(returnTo)}`, { state: result });
         return;

@@ -2,26 +2,31 @@ import { useState, type FormEvent } from 'react';
 import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { MfaChallenge, SignedIn } from '../../api/models';
+import type { MfaChallenge } from '../../api/models';
 import { useSession } from '../../api/session';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { AuthPage } from './auth-page';
 import { safeReturnTo } from './login-view';
 
+const METHODS: MfaChallenge['methods'] = ['totp', 'recovery_code', 'email'];
 const METHOD_LABELS: Record<string, string> = {
   totp: 'Authenticator app',
   recovery_code: 'Recovery code',
   email: 'Code by email',
 };
 
+/** The login answer the password step passes on in the navigation state. */
+const isChallenge = (state: unknown): state is MfaChallenge =>
+  typeof state === 'object' && state !== null && 'mfaRequired' in state && 'mfaToken' in state;
+
 /** The challenge from the password step (navigation state) or from an OAuth redirect (`#mfaToken=…&methods=…`). */
 function challengeOf(state: unknown, hash: string): MfaChallenge | null {
-  const fromState = state as MfaChallenge | null;
-  if (fromState?.mfaToken) return fromState;
+  if (isChallenge(state)) return state;
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const mfaToken = params.get('mfaToken');
   if (!mfaToken) return null;
-  return { mfaRequired: true, mfaToken, methods: (params.get('methods') ?? 'totp').split(',') };
+  const named = (params.get('methods') ?? 'totp').split(',');
+  return { mfaRequired: true, mfaToken, methods: METHODS.filter((m) => named.includes(m)) };
 }
 
 export function MfaView() {
@@ -30,7 +35,7 @@ export function MfaView() {
   const session = useSession();
   const [params] = useSearchParams();
   const [challenge] = useState(() => challengeOf(location.state, location.hash));
-  const [method, setMethod] = useState(challenge?.methods[0] ?? 'totp');
+  const [method, setMethod] = useState<string>(challenge?.methods[0] ?? 'totp');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -56,7 +61,7 @@ export function MfaView() {
     setPending(true);
     setError(null);
     try {
-      const result = await ok<SignedIn>(api.POST('/api/v1/auth/mfa/verify', { body }));
+      const result = await ok(api.POST('/api/v1/auth/mfa/verify', { body }));
       session.signedIn(result);
       void navigate(safeReturnTo(result.returnTo ?? params.get('returnTo')));
     } catch (err) {

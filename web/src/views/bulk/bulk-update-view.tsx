@@ -81,14 +81,12 @@ export function BulkUpdateView() {
   async function runPreview() {
     setResult(null);
     const p = await action.run(() =>
-      ok<BulkPreview>(api.POST('/api/v2/projects/{slug}/bulk-update/preview', { ...path, body: body() })),
+      ok(api.POST('/api/v2/projects/{slug}/bulk-update/preview', { ...path, body: body() })),
     );
     setPreview(p ?? null);
   }
   async function apply() {
-    const r = await action.run(() =>
-      ok<BulkResult>(api.POST('/api/v2/projects/{slug}/bulk-update', { ...path, body: body() })),
-    );
+    const r = await action.run(() => ok(api.POST('/api/v2/projects/{slug}/bulk-update', { ...path, body: body() })));
     if (r) {
       setResult(r);
       setPreview(null);

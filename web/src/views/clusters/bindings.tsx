@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
-import type { Page } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
 import { Choice } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
@@ -10,14 +9,13 @@ import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
-import type { AgentBinding } from './models';
 
 /** Which project tenants and environments the cluster's agent serves (their Kubernetes version follows it). */
 export function Bindings({ clusterId }: { clusterId: string }) {
   const projects = useAllProjects();
   const bindings = useQuery({
     queryKey: ['cluster', clusterId, 'bindings'],
-    queryFn: () => ok<Page<AgentBinding>>(api.GET('/api/v2/agent-bindings', { params: { query: { clusterId } } })),
+    queryFn: () => ok(api.GET('/api/v2/agent-bindings', { params: { query: { clusterId } } })),
   });
   const action = useAction([['cluster', clusterId, 'bindings']]);
   return (

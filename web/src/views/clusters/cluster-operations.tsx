@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
-import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { DataTable, when } from '../../components/data-table';
@@ -9,15 +8,13 @@ import { Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
-import type { ClusterCommand, Drift } from './models';
 
 /** Resources whose live state differs from Git, each with its per-field diff. */
 export function DriftList({ clusterId }: { clusterId: string }) {
   const drift = useQuery({
     queryKey: ['cluster', clusterId, 'drift'],
     refetchInterval: 5000,
-    queryFn: () =>
-      ok<Page<Drift>>(api.GET('/api/v2/clusters/{clusterId}/drift', { params: { path: { clusterId }, query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/clusters/{clusterId}/drift', { params: { path: { clusterId }, query: {} } })),
   });
   return (
     <section aria-labelledby="drift-heading">
@@ -75,8 +72,7 @@ export function Commands({ clusterId }: { clusterId: string }) {
   const commands = useQuery({
     queryKey: ['cluster', clusterId, 'commands'],
     refetchInterval: 3000,
-    queryFn: () =>
-      ok<Page<ClusterCommand>>(api.GET('/api/v2/clusters/{clusterId}/commands', { params: { path: { clusterId } } })),
+    queryFn: () => ok(api.GET('/api/v2/clusters/{clusterId}/commands', { params: { path: { clusterId } } })),
   });
   const send = useAction([['cluster', clusterId, 'commands']]);
   return (

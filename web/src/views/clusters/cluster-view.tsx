@@ -10,7 +10,6 @@ import { useAction } from '../../components/use-action';
 import { Bindings } from './bindings';
 import { ClusterAccess } from './cluster-access';
 import { Commands, DriftList } from './cluster-operations';
-import type { Cluster } from './models';
 
 /** One cluster: its facts, agent access, drift, commands and bindings; deletion asks for its name. */
 export function ClusterView() {
@@ -19,7 +18,7 @@ export function ClusterView() {
   const cluster = useQuery({
     queryKey: ['cluster', clusterId],
     refetchInterval: 5000,
-    queryFn: () => ok<Cluster>(api.GET('/api/v2/clusters/{clusterId}', { params: { path: { clusterId } } })),
+    queryFn: () => ok(api.GET('/api/v2/clusters/{clusterId}', { params: { path: { clusterId } } })),
   });
   const remove = useAction([['clusters']]);
   return (

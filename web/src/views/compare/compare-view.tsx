@@ -5,7 +5,7 @@ import { Switch } from 'react-aria-components';
 import { useParams, useSearchParams } from 'react-router';
 import type { paths } from '../../../../client/openapi-types.generated';
 import { api, messageOf, ok } from '../../api/client';
-import type { CompareItem, Comparison } from '../../api/models';
+import type { CompareItem } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote } from '../../components/form';
@@ -110,7 +110,7 @@ export function CompareView() {
     queryKey: ['project', slug, 'compare', { from, to, tenant, service, type, changedOnly }],
     enabled: from !== '' && to !== '',
     queryFn: () =>
-      ok<Comparison>(
+      ok(
         api.GET('/api/v2/projects/{slug}/compare', {
           params: {
             path: { slug },

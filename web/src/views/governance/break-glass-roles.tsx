@@ -13,7 +13,7 @@ const KEY = ['governance', 'break-glass-settings'];
 export function BreakGlassRoles() {
   const settings = useQuery({
     queryKey: KEY,
-    queryFn: () => ok<{ allowedRoles: Role[] }>(api.GET('/api/v2/break-glass/settings')),
+    queryFn: () => ok(api.GET('/api/v2/break-glass/settings')),
   });
   const save = (allowedRoles: Role[]) => ok(api.PUT('/api/v2/break-glass/settings', { body: { allowedRoles } }));
   return (

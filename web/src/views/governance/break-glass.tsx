@@ -4,7 +4,6 @@ import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
 import { BreakGlassRoles } from './break-glass-roles';
-import type { Page } from '../../api/models';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
 import { ErrorNote, Field } from '../../components/form';
@@ -12,7 +11,6 @@ import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
-import type { BreakGlassSession, SessionAction } from './models';
 
 const id = (sessionId: string) => ({ params: { path: { id: sessionId } } });
 
@@ -21,8 +19,7 @@ function SessionDetail({ sessionId }: { sessionId: string }) {
   const session = useQuery({
     queryKey: ['governance', 'break-glass', sessionId],
     refetchInterval: 3000,
-    queryFn: () =>
-      ok<BreakGlassSession & { actions: SessionAction[] }>(api.GET('/api/v2/break-glass/{id}', id(sessionId))),
+    queryFn: () => ok(api.GET('/api/v2/break-glass/{id}', id(sessionId))),
   });
   const close = useAction([['governance', 'break-glass']]);
   return (
@@ -76,7 +73,7 @@ export function BreakGlass() {
   const sessions = useQuery({
     queryKey: ['governance', 'break-glass'],
     refetchInterval: 5000,
-    queryFn: () => ok<Page<BreakGlassSession>>(api.GET('/api/v2/break-glass')),
+    queryFn: () => ok(api.GET('/api/v2/break-glass')),
   });
   const open = useAction([['governance', 'break-glass']]);
   return (
@@ -92,7 +89,7 @@ export function BreakGlass() {
         submit="Open a session"
         action={open}
         send={async (v) => {
-          const created = await ok<BreakGlassSession>(
+          const created = await ok(
             api.POST('/api/v2/break-glass', {
               body: {
                 justification: v.justification ?? '',

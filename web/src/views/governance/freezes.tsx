@@ -48,7 +48,7 @@ const schedule = (f: FreezeView) =>
 export function Freezes() {
   const freezes = useQuery({
     queryKey: ['governance', 'freezes'],
-    queryFn: () => ok<{ stopTheLine: StopTheLine; items: FreezeView[] }>(api.GET('/api/v2/freezes')),
+    queryFn: () => ok(api.GET('/api/v2/freezes')),
   });
   const remove = useAction([['governance', 'freezes']]);
   return (

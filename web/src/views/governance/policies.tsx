@@ -2,11 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import { ProjectChoice } from '../../components/project-choice';
 import { ErrorNote } from '../../components/form';
 import { useAction } from '../../components/use-action';
-import type { ApprovalPolicy, Policy, PolicyEvaluation } from './models';
+import type { PolicyEvaluation } from './models';
 import { ApprovalPolicies, ManifestPolicies } from './policy-lists';
 
 function Evaluation({ result }: { result: PolicyEvaluation }) {
@@ -39,12 +38,12 @@ export function Policies() {
   const policies = useQuery({
     queryKey: ['governance', 'policies', project],
     enabled: project !== '',
-    queryFn: () => ok<Page<Policy>>(api.GET('/api/v2/policies', query)),
+    queryFn: () => ok(api.GET('/api/v2/policies', query)),
   });
   const approvals = useQuery({
     queryKey: ['governance', 'approval-policies', project],
     enabled: project !== '',
-    queryFn: () => ok<Page<ApprovalPolicy>>(api.GET('/api/v2/approval-policies', query)),
+    queryFn: () => ok(api.GET('/api/v2/approval-policies', query)),
   });
   const evaluate = useAction();
   return (
@@ -66,11 +65,7 @@ export function Policies() {
             isDisabled={text.trim() === ''}
             onPress={() =>
               void evaluate.run(async () =>
-                setResult(
-                  await ok<PolicyEvaluation>(
-                    api.POST('/api/v2/policies/evaluate', { body: { project, manifests: text } }),
-                  ),
-                ),
+                setResult(await ok(api.POST('/api/v2/policies/evaluate', { body: { project, manifests: text } }))),
               )
             }
           >

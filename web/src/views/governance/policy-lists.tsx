@@ -1,14 +1,19 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { api, byId, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { EditablePage } from '../../components/editable-list';
 import type { FieldSpec, FieldValues } from '../../components/field-form';
 import { wordsOf } from '../../components/words';
-import type { ApprovalPolicy, Policy, PolicyRule as Rule } from './models';
+import type { ApprovalPolicy, Policy, PolicyRule } from './models';
 
 type PolicyBody = RequestSchema<'policy-create'>;
 type ApprovalBody = RequestSchema<'approval-policy-create'>;
+/** A rule as the form writes it: the server fills in `id` and `mode` when the body leaves them out. */
+type Rule = PolicyRule extends infer R
+  ? R extends PolicyRule
+    ? Omit<R, 'id' | 'mode'> & Partial<Pick<R, 'id' | 'mode'>>
+    : never
+  : never;
 
 const RULE_TYPES: Record<Rule['type'], string> = {
   'required-labels': 'Required labels',
@@ -86,7 +91,7 @@ const policyBody = (project: string, values: FieldValues, others: Rule[] = []): 
   rules: [ruleOf(values), ...others] as unknown as PolicyBody['rules'],
 });
 
-export function ManifestPolicies(props: { project: string; query: UseQueryResult<Page<Policy>> }) {
+export function ManifestPolicies(props: { project: string; query: UseQueryResult<{ items: Policy[] }> }) {
   return (
     <EditablePage
       query={props.query}
@@ -102,7 +107,7 @@ export function ManifestPolicies(props: { project: string; query: UseQueryResult
       fields={POLICY_FIELDS}
       valuesOf={(p) => ({
         name: p.name,
-        description: p.description,
+        description: p.description ?? '',
         mode: p.mode,
         ruleType: p.rules[0]?.type ?? '',
         ruleValues: ruleValuesOf(p.rules[0]),
@@ -152,7 +157,7 @@ const approvalBody = (project: string, values: FieldValues): ApprovalBody => ({
   enabled: isOn(values.enabled),
 });
 
-export function ApprovalPolicies(props: { project: string; query: UseQueryResult<Page<ApprovalPolicy>> }) {
+export function ApprovalPolicies(props: { project: string; query: UseQueryResult<{ items: ApprovalPolicy[] }> }) {
   return (
     <EditablePage
       query={props.query}

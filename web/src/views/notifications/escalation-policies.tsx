@@ -1,6 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { api, byId, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { EditablePage } from '../../components/editable-list';
 import type { FieldSpec, FieldValues } from '../../components/field-form';
@@ -53,7 +52,7 @@ function bodyOf(values: FieldValues, rest: Body['tiers'] = []): Body {
   };
 }
 
-export function EscalationPolicies(props: { query: UseQueryResult<Page<EscalationPolicy>> }) {
+export function EscalationPolicies(props: { query: UseQueryResult<{ items: EscalationPolicy[] }> }) {
   return (
     <EditablePage
       query={props.query}

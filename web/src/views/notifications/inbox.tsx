@@ -1,19 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import { DataTable, when } from '../../components/data-table';
 import { ErrorNote } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
-import type { InAppNotification } from './models';
 
 /** The signed-in member's in-app notifications, newest first; read one or all. */
 export function Inbox() {
   const inbox = useQuery({
     queryKey: ['notifications', 'inbox'],
     refetchInterval: 5000,
-    queryFn: () => ok<Page<InAppNotification>>(api.GET('/api/v2/notifications', { params: { query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/notifications', { params: { query: {} } })),
   });
   const action = useAction([['notifications']]);
   return (

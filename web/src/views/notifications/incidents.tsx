@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import { DataTable, when } from '../../components/data-table';
 import { ErrorNote } from '../../components/form';
 import { PlanNote, useFeatureEnabled } from '../../components/plan-note';
@@ -9,7 +8,6 @@ import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
 import { EscalationPolicies } from './escalation-policies';
-import type { EscalationPolicy, Incident } from './models';
 
 /** Escalation policies (Pro) and their incidents: acknowledge stops the escalation, resolve closes it. */
 export function Escalations() {
@@ -17,13 +15,13 @@ export function Escalations() {
   const policies = useQuery({
     queryKey: ['notifications', 'escalation-policies'],
     enabled,
-    queryFn: () => ok<Page<EscalationPolicy>>(api.GET('/api/v2/notifications/escalation-policies')),
+    queryFn: () => ok(api.GET('/api/v2/notifications/escalation-policies')),
   });
   const incidents = useQuery({
     queryKey: ['notifications', 'incidents'],
     enabled,
     refetchInterval: 5000,
-    queryFn: () => ok<Page<Incident>>(api.GET('/api/v2/notifications/incidents')),
+    queryFn: () => ok(api.GET('/api/v2/notifications/incidents')),
   });
   const action = useAction([['notifications', 'incidents']]);
   const names = new Map(policies.data?.items.map((p) => [p.id, p.name]));

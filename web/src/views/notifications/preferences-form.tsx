@@ -7,7 +7,6 @@ import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { QueryState } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
-import type { Preferences } from './models';
 
 const DIGESTS = [
   { value: '', label: 'Each notification at once' },
@@ -29,7 +28,7 @@ function DigestChoice({ saved }: { saved: number | null }) {
 export function PreferencesForm() {
   const prefs = useQuery({
     queryKey: ['notifications', 'preferences'],
-    queryFn: () => ok<Preferences>(api.GET('/api/v2/notifications/preferences')),
+    queryFn: () => ok(api.GET('/api/v2/notifications/preferences')),
   });
   const save = useAction([['notifications', 'preferences']]);
   return (

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { Button, Switch } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
-import type { Page } from '../../api/models';
 import { ConfirmAction } from '../../components/confirm-action';
 import { DataTable, when } from '../../components/data-table';
 import { ErrorNote, Field } from '../../components/form';
@@ -11,7 +10,7 @@ import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
-import type { Channel, DeliveryAttempt, TestResult } from './models';
+import type { Channel, TestResult } from './models';
 
 const hook = (slug: string, id: string) => ({ params: { path: { slug, id } } });
 
@@ -20,7 +19,7 @@ function DeliveryLog({ slug, channel }: { slug: string; channel: Channel }) {
     queryKey: ['project', slug, 'webhooks', channel.id, 'deliveries'],
     refetchInterval: 3000,
     queryFn: () =>
-      ok<Page<DeliveryAttempt>>(
+      ok(
         api.GET('/api/v2/projects/{slug}/webhooks/{id}/deliveries', {
           params: { path: { slug, id: channel.id }, query: {} },
         }),
@@ -76,9 +75,7 @@ function ChannelCard({ slug, channel }: { slug: string; channel: Channel }) {
           isDisabled={action.pending}
           onPress={() =>
             void action.run(async () =>
-              setResult(
-                await ok<TestResult>(api.POST('/api/v2/projects/{slug}/webhooks/{id}/test', hook(slug, channel.id))),
-              ),
+              setResult(await ok(api.POST('/api/v2/projects/{slug}/webhooks/{id}/test', hook(slug, channel.id)))),
             )
           }
         >
@@ -114,7 +111,7 @@ function ChannelCard({ slug, channel }: { slug: string; channel: Channel }) {
 export function ProjectChannels({ slug }: { slug: string }) {
   const channels = useQuery({
     queryKey: ['project', slug, 'webhooks'],
-    queryFn: () => ok<Page<Channel>>(api.GET('/api/v2/projects/{slug}/webhooks', { params: { path: { slug } } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/webhooks', { params: { path: { slug } } })),
   });
   const add = useAction([['project', slug, 'webhooks']]);
   return (

@@ -19,7 +19,7 @@ export function NoOrganization() {
     event.preventDefault();
     const { slug = '', name = '' } = formValues(event.currentTarget);
     await action.run(async () => {
-      const made = await ok<{ id: string }>(api.POST('/api/v1/organizations', { body: { slug, name: name || slug } }));
+      const made = await ok(api.POST('/api/v1/organizations', { body: { slug, name: name || slug } }));
       await session.switchOrganization(made.id);
     });
   }

@@ -1,4 +1,11 @@
-import type { Deployment, Freeze, Pin, Promotion, Release, Workload } from '../../api/models';
+import type {
+  Deployment,
+  Freeze,
+  Pin,
+  PromotionSummary as Promotion,
+  ReleaseSummary as Release,
+  Workload,
+} from '../../api/models';
 import { FINAL_STATUSES as FINAL, PROMOTION_FINAL_STATUSES } from '../releases/final';
 
 export interface Cell {

@@ -50,7 +50,7 @@ export function Editor(props: {
 export function KubernetesVersion(props: { value?: string; error?: string | null }) {
   const versions = useQuery({
     queryKey: ['k8s-versions'],
-    queryFn: () => ok<{ versions: string[] }>(api.GET('/api/v2/k8s/versions')),
+    queryFn: () => ok(api.GET('/api/v2/k8s/versions')),
   });
   // Newest first: the first option is what a reset form falls back to.
   const list = [...(versions.data?.versions ?? [])].reverse();
@@ -90,8 +90,7 @@ const NEW_ENVIRONMENT = '+new';
 function AddEnvironment({ slug }: { slug: string }) {
   const catalogue = useQuery({
     queryKey: ['org-environments'],
-    queryFn: () =>
-      ok<{ items: { slug: string; name: string; production: boolean }[] }>(api.GET('/api/v2/org/environments')),
+    queryFn: () => ok(api.GET('/api/v2/org/environments')),
   });
   const client = useQueryClient();
   const [choice, setChoice] = useState('');

@@ -16,7 +16,7 @@ function Live({ cell }: { cell: Cell }) {
   if (!live) return <span className="muted">{cell.deployment?.desired ? 'not reported yet' : 'not deployed'}</span>;
   return (
     <span className="live">
-      live <code>{live.version ?? live.revision.slice(0, 7)}</code> <StatusBadge status={live.healthStatus} />
+      live <code>{live.version ?? live.revision?.slice(0, 7)}</code> <StatusBadge status={live.healthStatus} />
       {live.syncStatus !== 'Synced' && <StatusBadge status={live.syncStatus} />}
       {!cell.deployment?.current && <span className="muted"> (behind the last commit)</span>}
     </span>

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Page, Project } from '../../api/models';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
 import { useAction } from '../../components/use-action';
 
@@ -10,13 +9,13 @@ export function ProjectsView() {
   const navigate = useNavigate();
   const projects = useQuery({
     queryKey: ['projects'],
-    queryFn: () => ok<Page<Project>>(api.GET('/api/v2/projects', { params: { query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/projects', { params: { query: {} } })),
   });
   const create = useAction([['projects']]);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const { slug = '', name = '' } = formValues(event.currentTarget);
-    const made = await create.run(() => ok<Project>(api.POST('/api/v2/projects', { body: { slug, name } })));
+    const made = await create.run(() => ok(api.POST('/api/v2/projects', { body: { slug, name } })));
     if (made) void navigate(`/projects/${made.slug}`);
   }
   return (

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Promotion, ReleaseHistory } from '../../api/models';
 import { DecisionForm } from '../../components/decision-form';
 import { ErrorNote } from '../../components/form';
 import { StatusBadge } from '../../components/status-badge';
@@ -19,12 +18,12 @@ export function PromotionView() {
   const path = { params: { path: { id } } };
   const promotion = useQuery({
     queryKey: ['promotion', id],
-    queryFn: () => ok<Promotion>(api.GET('/api/v2/promotions/{id}', path)),
+    queryFn: () => ok(api.GET('/api/v2/promotions/{id}', path)),
     refetchInterval: (q) => (q.state.data && FINAL_STATUSES.has(q.state.data.status) ? false : 1000),
   });
   const history = useQuery({
     queryKey: ['promotion', id, 'history'],
-    queryFn: () => ok<ReleaseHistory>(api.GET('/api/v2/promotions/{id}/history', path)),
+    queryFn: () => ok(api.GET('/api/v2/promotions/{id}/history', path)),
     refetchInterval: 2000,
   });
   const p = promotion.data;

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { Button, Checkbox, CheckboxGroup, Label } from 'react-aria-components';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Comparison, Page, Promotion } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote } from '../../components/form';
@@ -51,15 +50,13 @@ export function PromotionsView() {
   const list = useQuery({
     queryKey: ['project', slug, 'promotions'],
     refetchInterval: 3000,
-    queryFn: () => ok<Page<Promotion>>(api.GET('/api/v2/projects/{slug}/promotions', { params: { path, query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/promotions', { params: { path, query: {} } })),
   });
   const moves = useQuery({
     queryKey: ['project', slug, 'compare', { from, to, type: 'image' }],
     enabled: from !== '' && to !== '' && from !== to,
     queryFn: () =>
-      ok<Comparison>(
-        api.GET('/api/v2/projects/{slug}/compare', { params: { path, query: { from, to, type: 'image' } } }),
-      ),
+      ok(api.GET('/api/v2/projects/{slug}/compare', { params: { path, query: { from, to, type: 'image' } } })),
   });
   const request = useAction([['project', slug, 'promotions']]);
   const moving = (moves.data?.items ?? []).filter(
@@ -74,7 +71,7 @@ export function PromotionsView() {
       ...(services.length > 0 ? { services } : {}),
     };
     const made = await request.run(() =>
-      ok<Promotion>(api.POST('/api/v2/projects/{slug}/promotion/request', { params: { path }, body })),
+      ok(api.POST('/api/v2/projects/{slug}/promotion/request', { params: { path }, body })),
     );
     if (made) void navigate(`/promotions/${made.id}`);
   }

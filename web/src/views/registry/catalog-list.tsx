@@ -2,21 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import { DataTable, when } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
 import { CatalogUpload } from './catalog-upload';
+import type { Schema } from '../../api/models';
 
-interface CatalogVersion {
-  id: string;
-  name: string;
-  version: string;
-  kubernetesVersion: string;
-  fileCount: number;
-  totalBytes: number;
-  createdBy: string | null;
-  createdAt: string;
-}
+type CatalogVersion = Schema<'catalog-artifact'>;
 
 export type CatalogKind = 'kustomize-bases' | 'manifest-bundles';
 
@@ -35,7 +26,7 @@ const one = (kind: CatalogKind, artifact: string, version: string) => {
 function Files({ kind, v }: { kind: CatalogKind; v: CatalogVersion }) {
   const files = useQuery({
     queryKey: ['registry', kind, v.name, v.version],
-    queryFn: () => ok<CatalogVersion & { files: Record<string, string> }>(one(kind, v.name, v.version)),
+    queryFn: () => ok(one(kind, v.name, v.version)),
   });
   return (
     <QueryState query={files}>
@@ -61,7 +52,7 @@ function Files({ kind, v }: { kind: CatalogKind; v: CatalogVersion }) {
 /** Versions of the organization's kustomize bases or manifest bundles, an upload form; one version's files on demand. */
 export function CatalogList({ kind, title, noun }: { kind: CatalogKind; title: string; noun: string }) {
   const [open, setOpen] = useState<CatalogVersion | null>(null);
-  const versions = useQuery({ queryKey: ['registry', kind], queryFn: () => ok<Page<CatalogVersion>>(list(kind)) });
+  const versions = useQuery({ queryKey: ['registry', kind], queryFn: () => ok(list(kind)) });
   return (
     <section aria-label={title}>
       <h2>{title}</h2>

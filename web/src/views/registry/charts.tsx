@@ -4,16 +4,11 @@ import { DataTable } from '../../components/data-table';
 import { QueryState, noItems } from '../../components/query-state';
 import { ChartUpload } from './chart-upload';
 
-interface Chart {
-  name: string;
-  versions: { version: string; digest: string; appVersion?: string; description?: string; valuesSchema?: unknown }[];
-}
-
 /** Helm charts of the organization's registry: each version with its app version, description and values schema. */
 export function Charts() {
   const charts = useQuery({
     queryKey: ['registry', 'charts'],
-    queryFn: () => ok<{ items: Chart[] }>(api.GET('/api/v2/org-charts')),
+    queryFn: () => ok(api.GET('/api/v2/org-charts')),
   });
   return (
     <section aria-labelledby="charts-heading">

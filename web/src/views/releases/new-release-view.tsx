@@ -2,7 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, api, messageOf, ok } from '../../api/client';
-import type { Release, ReleasePreview, ValidationResult, Workload, WorkloadChange } from '../../api/models';
+import type { ValidationResult, Workload } from '../../api/models';
+import type { RequestSchema } from '../../api/request-schemas';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
@@ -14,7 +15,7 @@ import { ValidationResults } from './validation-results';
 /** The create body the form's fields make. */
 function bodyOf(form: HTMLFormElement, workloads: Workload[]) {
   const v = formValues(form);
-  const changes: WorkloadChange[] = workloads
+  const changes: NonNullable<RequestSchema<'release-create'>['changes']> = workloads
     .map((w) => ({ workload: w.name, tag: v[`tag:${w.name}`]?.trim() ?? '' }))
     .filter((c) => c.tag !== '');
   return {
@@ -39,7 +40,7 @@ function usePreview(slug: string, body: ReturnType<typeof bodyOf> | null) {
     retry: false,
     // The title does not change the outcome; the route's schema only asks for one.
     queryFn: () =>
-      ok<ReleasePreview>(
+      ok(
         api.POST('/api/v2/projects/{slug}/releases/preview', {
           params: { path: { slug } },
           body: { ...settled!, title: settled!.title || 'preview' },
@@ -71,7 +72,7 @@ export function NewReleaseView() {
     setRefused(null);
     const release = await create.run(async () => {
       try {
-        return await ok<Release>(api.POST('/api/v2/projects/{slug}/releases', { params: { path: { slug } }, body }));
+        return await ok(api.POST('/api/v2/projects/{slug}/releases', { params: { path: { slug } }, body }));
       } catch (err) {
         if (err instanceof ApiError && err.status === 422 && err.body.validation) {
           setRefused(err.body.validation as ValidationResult);

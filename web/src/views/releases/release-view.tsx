@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Button } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
-import type { Release, ReleaseHistory } from '../../api/models';
+import type { Release } from '../../api/models';
 import { DecisionForm } from '../../components/decision-form';
 import { ErrorNote } from '../../components/form';
 import { StatusBadge } from '../../components/status-badge';
@@ -62,13 +62,13 @@ export function ReleaseView() {
   const queryClient = useQueryClient();
   const release = useQuery({
     queryKey: ['release', id],
-    queryFn: () => ok<Release>(api.GET('/api/v2/releases/{id}', { params: { path: { id } } })),
+    queryFn: () => ok(api.GET('/api/v2/releases/{id}', { params: { path: { id } } })),
     refetchInterval: (q) => (q.state.data && FINAL_STATUSES.has(q.state.data.status) ? false : LIVE_MS),
   });
   const final = release.data ? FINAL_STATUSES.has(release.data.status) : false;
   const history = useQuery({
     queryKey: ['release', id, 'history'],
-    queryFn: () => ok<ReleaseHistory>(api.GET('/api/v2/releases/{id}/history', { params: { path: { id } } })),
+    queryFn: () => ok(api.GET('/api/v2/releases/{id}/history', { params: { path: { id } } })),
     refetchInterval: final ? false : LIVE_MS,
   });
   // The last entries of a release that just ended: read the history once more.

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { paths } from '../../../../client/openapi-types.generated';
 import { api, messageOf, ok } from '../../api/client';
-import type { Page, Release } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote } from '../../components/form';
@@ -39,7 +38,7 @@ export function ReleasesView() {
     queryKey: ['project', slug, 'releases', { environment, tenantId, status }],
     refetchInterval: 3000,
     queryFn: () =>
-      ok<Page<Release>>(
+      ok(
         api.GET('/api/v2/projects/{slug}/releases', {
           params: {
             path: { slug },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useNavigate, useParams } from 'react-router';
 import { api, ok } from '../../api/client';
-import type { Release, RollbackPreview } from '../../api/models';
+import type { RollbackPreview } from '../../api/models';
 import { useProjectActivity, useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field } from '../../components/form';
@@ -29,14 +29,15 @@ export function RollbackView() {
   const target = { params: { path: { tenant, env: environment } } };
   async function runPreview() {
     const p = await action.run(() =>
-      ok<RollbackPreview>(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback/preview', { ...target, body: {} })),
+      ok(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback/preview', { ...target, body: {} })),
     );
     setPreview(p ?? null);
   }
   async function confirm() {
-    const body = { releaseId: preview!.rollbackTo.releaseId, reason: reason.trim() };
+    const releaseId = preview?.rollbackTo.releaseId;
+    const body = { ...(releaseId ? { releaseId } : {}), reason: reason.trim() };
     const release = await action.run(() =>
-      ok<Release>(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback', { ...target, body })),
+      ok(api.POST('/api/v2/tenants/{tenant}/envs/{env}/rollback', { ...target, body })),
     );
     if (release) void navigate(`/releases/${release.id}`);
   }
@@ -69,8 +70,8 @@ export function RollbackView() {
         {preview && (
           <div>
             <p>
-              Restores <strong>{preview.rollbackTo.title}</strong> of{' '}
-              {new Date(preview.rollbackTo.createdAt).toLocaleString()}
+              Restores <strong>{preview.rollbackTo.title ?? preview.rollbackTo.kind}</strong> of{' '}
+              {new Date(preview.rollbackTo.createdAt ?? preview.rollbackTo.verifiedAt).toLocaleString()}
               {preview.rollbackTo.commitSha && (
                 <>
                   {' '}

@@ -4,7 +4,6 @@ import { api, ok } from '../../api/client';
 import { useMembers } from './settings-queries';
 import { Choice } from '../../components/choice';
 import { QueryState } from '../../components/query-state';
-import type { EffectivePermissions } from './models';
 
 /** What a member may do: organization role, teams, grants (direct or through a team) and the allowed actions. */
 export function EffectivePermissionsView({ slug, myId }: { slug: string; myId: string }) {
@@ -13,7 +12,7 @@ export function EffectivePermissionsView({ slug, myId }: { slug: string; myId: s
   const permissions = useQuery({
     queryKey: ['settings', 'permissions', userId],
     queryFn: () =>
-      ok<EffectivePermissions>(
+      ok(
         userId === myId
           ? api.GET('/api/v2/iam/me/permissions', { params: { query: {} } })
           : api.GET('/api/v2/iam/users/{userId}/permissions', { params: { path: { userId }, query: {} } }),

@@ -1,10 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
-import type { Page, Tenant } from '../../api/models';
 import { useAllProjects } from '../../api/org-queries';
-import type { Cluster } from '../clusters/models';
 import { useFeatureEnabled } from '../../components/plan-note';
-import type { ServiceAccount } from './models';
 import { useMembers, useTeams } from './settings-queries';
 
 export type SubjectType = 'user' | 'team' | 'service_account';
@@ -22,7 +19,7 @@ export function useSubjectOptions(orgSlug: string): Record<SubjectType, Option[]
   const accounts = useQuery({
     queryKey: ['settings', 'service-accounts'],
     enabled: useFeatureEnabled('service_accounts'),
-    queryFn: () => ok<Page<ServiceAccount>>(api.GET('/api/v2/iam/service-accounts')),
+    queryFn: () => ok(api.GET('/api/v2/iam/service-accounts')),
   });
   return {
     user: (members.data?.items ?? []).map((m) => ({ value: m.userId, label: m.email })),
@@ -39,13 +36,12 @@ export function useResourceOptions(tenantProject: string): Record<ResourceType, 
   const projects = useAllProjects();
   const clusters = useQuery({
     queryKey: ['clusters'],
-    queryFn: () => ok<Page<Cluster>>(api.GET('/api/v2/clusters')),
+    queryFn: () => ok(api.GET('/api/v2/clusters')),
   });
   const tenants = useQuery({
     queryKey: ['project', tenantProject, 'tenants'],
     enabled: tenantProject !== '',
-    queryFn: () =>
-      ok<Page<Tenant>>(api.GET('/api/v2/projects/{slug}/tenants', { params: { path: { slug: tenantProject } } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/tenants', { params: { path: { slug: tenantProject } } })),
   });
   return {
     project: (projects.data?.items ?? []).map((p) => ({ value: p.slug, label: `${p.name} (${p.slug})` })),

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
-import type { Page } from '../../api/models';
 import { ActionForm } from '../../components/action-form';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
@@ -35,14 +34,14 @@ export function Grants({ orgSlug }: { orgSlug: string }) {
   const resources = useResourceOptions(tenantProject);
   const grants = useQuery({
     queryKey: ['settings', 'grants'],
-    queryFn: () => ok<Page<Grant>>(api.GET('/api/v2/permissions', { params: { query: {} } })),
+    queryFn: () => ok(api.GET('/api/v2/permissions', { params: { query: {} } })),
   });
   const action = useAction([
     ['settings', 'grants'],
     ['settings', 'permissions'],
   ]);
-  const subjectOf = (g: Grant) => labelOf(subjects[g.subjectType as SubjectType] ?? [], g.subjectId);
-  const resourceOf = (g: Grant) => labelOf(resources[g.resourceType as ResourceType] ?? [], g.resourceId);
+  const subjectOf = (g: Grant) => labelOf(subjects[g.subjectType] ?? [], g.subjectId);
+  const resourceOf = (g: Grant) => labelOf(resources[g.resourceType] ?? [], g.resourceId);
   return (
     <section aria-labelledby="grants-heading">
       <h2 id="grants-heading">Resource grants</h2>

@@ -10,22 +10,13 @@ import { ShownOnce } from '../../components/shown-once';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
 
-interface WebhookSettings {
-  configured?: boolean;
-  autoUpdateEnvironments?: string[];
-  imageFilter?: string | null;
-  tagFilter?: string | null;
-  previousSecretValidUntil?: string | null;
-  secret?: string;
-}
-
 /** A project's inbound image-update webhook: settings, the shared secret shown once, rotation. */
 export function WebhookSecret({ slug }: { slug: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const path = { params: { path: { slug } } };
   const settings = useQuery({
     queryKey: ['settings', 'webhook', slug],
-    queryFn: () => ok<WebhookSettings>(api.GET('/api/v2/projects/{slug}/webhook-settings', path)),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/webhook-settings', path)),
   });
   const action = useAction([['settings', 'webhook', slug]]);
   return (
@@ -48,7 +39,7 @@ export function WebhookSecret({ slug }: { slug: string }) {
               e.preventDefault();
               const v = formValues(e.currentTarget);
               void action.run(async () => {
-                const saved = await ok<WebhookSettings>(
+                const saved = await ok(
                   api.PUT('/api/v2/projects/{slug}/webhook-settings', {
                     ...path,
                     body: { autoUpdateEnvironments: wordsOf(v.environments ?? ''), tagFilter: v.tagFilter || null },
@@ -72,11 +63,7 @@ export function WebhookSecret({ slug }: { slug: string }) {
               onPress={() =>
                 void action.run(async () =>
                   setSecret(
-                    (
-                      await ok<{ secret: string }>(
-                        api.POST('/api/v2/projects/{slug}/webhook-settings/rotate-secret', path),
-                      )
-                    ).secret,
+                    (await ok(api.POST('/api/v2/projects/{slug}/webhook-settings/rotate-secret', path))).secret,
                   ),
                 )
               }
@@ -97,10 +84,7 @@ export function ControllerToken() {
   const [token, setToken] = useState<string | null>(null);
   const state = useQuery({
     queryKey: ['settings', 'controller-token'],
-    queryFn: () =>
-      ok<{ exists: boolean; createdAt: string | null; previousTokenValidUntil: string | null }>(
-        api.GET('/api/v2/org/cdcontroller-token'),
-      ),
+    queryFn: () => ok(api.GET('/api/v2/org/cdcontroller-token')),
   });
   const action = useAction([['settings', 'controller-token']]);
   return (
@@ -117,9 +101,7 @@ export function ControllerToken() {
       <Button
         className="button"
         onPress={() =>
-          void action.run(async () =>
-            setToken((await ok<{ token: string }>(api.POST('/api/v2/org/cdcontroller-token'))).token),
-          )
+          void action.run(async () => setToken((await ok(api.POST('/api/v2/org/cdcontroller-token'))).token))
         }
       >
         {state.data?.exists ? 'Rotate the controller token' : 'Create a controller token'}

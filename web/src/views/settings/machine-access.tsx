@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { Checkbox, CheckboxGroup, Label } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
-import type { Page } from '../../api/models';
 import type { RequestSchema } from '../../api/request-schemas';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
@@ -14,7 +13,7 @@ import { QueryState, noItems } from '../../components/query-state';
 import { ShownOnce } from '../../components/shown-once';
 import { useAction } from '../../components/use-action';
 import { wordsOf } from '../../components/words';
-import type { AccountToken, ApiKey, ServiceAccount } from './models';
+import type { ServiceAccount } from './models';
 
 type KeyScope = RequestSchema<'api-key-create'>['scopes'][number];
 
@@ -24,7 +23,7 @@ export function ApiKeys({ slug }: { slug: string }) {
   const [scopes, setScopes] = useState<string[]>(['read']);
   const keys = useQuery({
     queryKey: ['settings', 'api-keys', slug],
-    queryFn: () => ok<{ items: ApiKey[] }>(api.GET('/api/v2/projects/{slug}/api-keys', { params: { path: { slug } } })),
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/api-keys', { params: { path: { slug } } })),
   });
   const action = useAction([['settings', 'api-keys', slug]]);
   return (
@@ -35,7 +34,7 @@ export function ApiKeys({ slug }: { slug: string }) {
         action={action}
         send={async (v) =>
           setCreated(
-            await ok<{ name: string; key: string }>(
+            await ok(
               api.POST('/api/v2/projects/{slug}/api-keys', {
                 params: { path: { slug } },
                 body: { name: v.name ?? '', scopes: scopes as KeyScope[] },
@@ -97,7 +96,7 @@ function AccountTokens({ account }: { account: ServiceAccount }) {
   const path = { params: { path: { id: account.id } } };
   const tokens = useQuery({
     queryKey: ['settings', 'service-accounts', account.id],
-    queryFn: () => ok<{ items: AccountToken[] }>(api.GET('/api/v2/iam/service-accounts/{id}/tokens', path)),
+    queryFn: () => ok(api.GET('/api/v2/iam/service-accounts/{id}/tokens', path)),
   });
   const action = useAction([['settings', 'service-accounts', account.id]]);
   return (
@@ -110,7 +109,7 @@ function AccountTokens({ account }: { account: ServiceAccount }) {
         submit="Create token"
         action={action}
         send={async (v) => {
-          const made = await ok<{ token: string }>(
+          const made = await ok(
             api.POST('/api/v2/iam/service-accounts/{id}/tokens', {
               ...path,
               body: {
@@ -172,7 +171,7 @@ export function ServiceAccounts() {
   const accounts = useQuery({
     queryKey: ['settings', 'service-accounts'],
     enabled,
-    queryFn: () => ok<Page<ServiceAccount>>(api.GET('/api/v2/iam/service-accounts')),
+    queryFn: () => ok(api.GET('/api/v2/iam/service-accounts')),
   });
   const action = useAction([['settings', 'service-accounts']]);
   return (

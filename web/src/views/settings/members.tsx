@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { api, ok } from '../../api/client';
 import { ActionForm } from '../../components/action-form';
-import type { Page } from '../../api/models';
 import { useMembers } from './settings-queries';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
@@ -11,7 +10,7 @@ import { ErrorNote, Field } from '../../components/form';
 import { QueryState, noItems } from '../../components/query-state';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
-import { ROLES, type Invitation, type Role } from './models';
+import { ROLES, type Role } from './models';
 
 /** Members with their roles (change, remove). */
 export function Members({ slug }: { slug: string }) {
@@ -76,10 +75,7 @@ export function Members({ slug }: { slug: string }) {
 export function Invitations({ slug }: { slug: string }) {
   const invitations = useQuery({
     queryKey: ['settings', 'invitations'],
-    queryFn: () =>
-      ok<Page<Invitation>>(
-        api.GET('/api/v1/organizations/{slug}/invitations', { params: { path: { slug }, query: {} } }),
-      ),
+    queryFn: () => ok(api.GET('/api/v1/organizations/{slug}/invitations', { params: { path: { slug }, query: {} } })),
   });
   const action = useAction([['settings', 'invitations']]);
   const path = (id: string) => ({ params: { path: { slug, id } } });

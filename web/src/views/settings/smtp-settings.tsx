@@ -7,29 +7,13 @@ import { when } from '../../components/data-table';
 import { Choice, optionsOf } from '../../components/choice';
 import { ConfirmAction } from '../../components/confirm-action';
 import { ErrorNote, Field, Submit, formValues } from '../../components/form';
+import type { Answer } from '../../api/models';
 import { QueryState } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
 
 type SmtpBody = RequestSchema<'notification-smtp-settings'>;
 
-type SmtpSettings =
-  | { configured: false }
-  | {
-      configured: true;
-      host: string;
-      port: number;
-      security: SmtpBody['security'];
-      username: string | null;
-      hasPassword: boolean;
-      from: string;
-      updatedAt: string;
-    };
-
-interface SmtpTestResult {
-  status: 'success' | 'failed' | 'refused';
-  error: string | null;
-  durationMs: number;
-}
+type SmtpTestResult = Answer<'/api/v2/notifications/smtp/test', 'post'>;
 
 const KEY = ['settings', 'smtp'];
 
@@ -59,7 +43,7 @@ function SmtpTest() {
           const { to = '' } = formValues(e.currentTarget);
           setResult(null);
           void action.run(async () =>
-            setResult(await ok<SmtpTestResult>(api.POST('/api/v2/notifications/smtp/test', { body: { to } }))),
+            setResult(await ok(api.POST('/api/v2/notifications/smtp/test', { body: { to } }))),
           );
         }}
       >
@@ -83,7 +67,7 @@ function SmtpTest() {
 export function SmtpSettingsForm() {
   const settings = useQuery({
     queryKey: KEY,
-    queryFn: () => ok<SmtpSettings>(api.GET('/api/v2/notifications/smtp')),
+    queryFn: () => ok(api.GET('/api/v2/notifications/smtp')),
   });
   const action = useAction([KEY]);
   const [removePassword, setRemovePassword] = useState(false);

@@ -8,7 +8,6 @@ import { ErrorNote } from '../../components/form';
 import { PlanNote, useFeatureEnabled } from '../../components/plan-note';
 import { QueryState, noItems } from '../../components/query-state';
 import { useAction } from '../../components/use-action';
-import type { RegisteredCrd } from './models';
 
 /** The organization's CustomResourceDefinitions (Enterprise): register one from YAML, remove one. */
 export function Crds() {
@@ -16,7 +15,7 @@ export function Crds() {
   const [text, setText] = useState('');
   const crds = useQuery({
     queryKey: ['k8s', 'crds'],
-    queryFn: () => ok<{ items: RegisteredCrd[] }>(api.GET('/api/v2/k8s/crds')),
+    queryFn: () => ok(api.GET('/api/v2/k8s/crds')),
   });
   const action = useAction([['k8s']]);
   return (

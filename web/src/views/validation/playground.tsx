@@ -11,7 +11,7 @@ import type { ValidationResponse, ValidationResult } from './models';
 export function useK8sVersions() {
   return useQuery({
     queryKey: ['k8s', 'versions'],
-    queryFn: () => ok<{ versions: string[] }>(api.GET('/api/v2/k8s/versions')),
+    queryFn: () => ok(api.GET('/api/v2/k8s/versions')),
   });
 }
 
@@ -103,7 +103,7 @@ export function Playground() {
           onPress={() =>
             void action.run(async () => {
               const body = { yaml: text, ...(version ? { version } : {}) };
-              setAnswer({ text, response: await ok<ValidationResponse>(api.POST('/api/v2/k8s/validate', { body })) });
+              setAnswer({ text, response: await ok(api.POST('/api/v2/k8s/validate', { body })) });
             })
           }
         >

@@ -6,7 +6,7 @@ import { Choice, optionsOf } from '../../components/choice';
 import { DataTable } from '../../components/data-table';
 import { Field } from '../../components/form';
 import { QueryState } from '../../components/query-state';
-import type { ResourceEntry, SchemaField, SchemaTree } from './models';
+import type { SchemaField } from './models';
 import { useK8sVersions } from './playground';
 
 function FieldNode({ field }: { field: SchemaField }) {
@@ -47,7 +47,7 @@ function Tree({ gvk, version }: { gvk: string; version: string }) {
   const tree = useQuery({
     queryKey: ['k8s', 'schema', gvk, version],
     queryFn: () =>
-      ok<SchemaTree>(
+      ok(
         api.GET('/api/v2/k8s/resources/{gvk}/schema', { params: { path: { gvk }, query: version ? { version } : {} } }),
       ),
   });
@@ -78,10 +78,7 @@ export function SchemaBrowser() {
   const [open, setOpen] = useState<string | null>(null);
   const resources = useQuery({
     queryKey: ['k8s', 'resources', version],
-    queryFn: () =>
-      ok<{ version: string; resources: ResourceEntry[] }>(
-        api.GET('/api/v2/k8s/resources', { params: { query: version ? { version } : {} } }),
-      ),
+    queryFn: () => ok(api.GET('/api/v2/k8s/resources', { params: { query: version ? { version } : {} } })),
   });
   return (
     <section aria-labelledby="schemas-heading">

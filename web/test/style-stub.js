@@ -1,0 +1,2 @@
+// Stylesheets a view imports mean nothing on jsdom.
+module.exports = {};
