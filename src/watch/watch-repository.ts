@@ -18,17 +18,18 @@ export interface WatchSubscription {
   createdAt: string;
 }
 
-/** A subscription with the ids the discovery path needs. */
-export interface WatchTarget extends WatchSubscription {
+/** A subscription as stored: its workload by id (the projects module owns the workloads table). */
+export interface WatchTarget extends Omit<WatchSubscription, 'workload'> {
   organizationId: string;
   projectId: string;
+  workloadId: string;
 }
 
 interface Row {
   id: string;
   organization_id: string;
   project_id: string;
-  workload: string;
+  workload_id: string;
   source: WatchSource;
   repository: string;
   policy: WatchPolicy;
@@ -38,23 +39,23 @@ interface Row {
 }
 
 const COLUMNS = [
-  's.id',
-  's.organization_id',
-  's.project_id',
-  'w.name as workload',
-  's.source',
-  's.repository',
-  's.policy',
-  's.environments',
-  's.tenants',
-  's.created_at',
+  'id',
+  'organization_id',
+  'project_id',
+  'workload_id',
+  'source',
+  'repository',
+  'policy',
+  'environments',
+  'tenants',
+  'created_at',
 ];
 
 const toTarget = (r: Row): WatchTarget => ({
   id: r.id,
   organizationId: r.organization_id,
   projectId: r.project_id,
-  workload: r.workload,
+  workloadId: r.workload_id,
   source: r.source,
   repository: r.repository,
   policy: r.policy,
@@ -63,23 +64,24 @@ const toTarget = (r: Row): WatchTarget => ({
   createdAt: r.created_at.toISOString(),
 });
 
-export const toSubscription = ({ organizationId: _o, projectId: _p, ...rest }: WatchTarget): WatchSubscription => rest;
+/** The API's view of a stored subscription, given its workload's name. */
+export const toSubscription = (
+  { organizationId: _o, projectId: _p, workloadId: _w, ...rest }: WatchTarget,
+  workload: string,
+): WatchSubscription => ({ ...rest, workload });
 
 const scoped = (db: Queryable, organizationId: string) =>
-  db('watch_subscriptions as s')
-    .join('workloads as w', 'w.id', 's.workload_id')
-    .where('s.organization_id', organizationId)
-    .select(COLUMNS);
+  db('watch_subscriptions').where('organization_id', organizationId).select(COLUMNS);
 
 export async function listSubscriptions(db: Queryable, organizationId: string, projectId: string) {
   const rows = (await scoped(db, organizationId)
-    .where('s.project_id', projectId)
-    .orderBy([{ column: 'w.name' }, { column: 's.created_at' }, { column: 's.id' }])) as Row[];
+    .where('project_id', projectId)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Row[];
   return rows.map(toTarget);
 }
 
 export async function findSubscription(db: Queryable, organizationId: string, projectId: string, id: string) {
-  const row = (await scoped(db, organizationId).where({ 's.project_id': projectId, 's.id': id }).first()) as
+  const row = (await scoped(db, organizationId).where({ project_id: projectId, id }).first()) as
     | Row
     | undefined;
   return row ? toTarget(row) : null;
@@ -93,8 +95,8 @@ export async function subscriptionsWatching(
   repository: string,
 ): Promise<WatchTarget[]> {
   const rows = (await scoped(db, organizationId)
-    .where({ 's.source': source, 's.repository': repository })
-    .orderBy('s.id')) as Row[];
+    .where({ source, repository })
+    .orderBy('id')) as Row[];
   return rows.map(toTarget);
 }
 
@@ -124,4 +126,87 @@ export async function insertSubscription(
 
 export async function deleteSubscription(db: Queryable, organizationId: string, id: string): Promise<boolean> {
   return (await db('watch_subscriptions').where({ organization_id: organizationId, id }).delete()) > 0;
+}
+
+export interface WatchDiscovery {
+  id: string;
+  organizationId: string;
+  source: WatchSource;
+  repository: string;
+  tag: string;
+  digest: string;
+  foundAt: Date;
+  status: 'pending' | 'evaluated';
+  outcomes: unknown[];
+}
+
+interface DiscoveryRow {
+  id: string;
+  organization_id: string;
+  source: WatchSource;
+  repository: string;
+  tag: string;
+  digest: string;
+  found_at: Date;
+  status: 'pending' | 'evaluated';
+  outcomes: unknown[];
+}
+
+const toDiscovery = (r: DiscoveryRow): WatchDiscovery => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  source: r.source,
+  repository: r.repository,
+  tag: r.tag,
+  digest: r.digest,
+  foundAt: r.found_at,
+  status: r.status,
+  outcomes: r.outcomes,
+});
+
+export async function insertDiscovery(
+  db: Queryable,
+  organizationId: string,
+  found: { repository: string; tag: string; digest: string },
+): Promise<string> {
+  const [row] = (await db('watch_discoveries')
+    .insert({ organization_id: organizationId, source: 'platform', ...found })
+    .returning(['id'])) as { id: string }[];
+  return row!.id;
+}
+
+/** Discoveries not evaluated yet: of one push (`match`), or every one older than `before` (the reconciler). */
+export async function pendingDiscoveries(
+  db: Queryable,
+  filter: { organizationId: string; repository: string; tag: string; digest: string } | { before: Date },
+  limit = 100,
+): Promise<WatchDiscovery[]> {
+  const q = db('watch_discoveries').where({ status: 'pending' }).orderBy('found_at').limit(limit);
+  if ('before' in filter) void q.where('found_at', '<', filter.before);
+  else
+    void q.where({
+      organization_id: filter.organizationId,
+      repository: filter.repository,
+      tag: filter.tag,
+      digest: filter.digest,
+    });
+  return ((await q.select('*')) as DiscoveryRow[]).map(toDiscovery);
+}
+
+/** Records the outcome once; false when another process finished it first. */
+export async function finishDiscovery(db: Queryable, id: string, outcomes: unknown[]): Promise<boolean> {
+  const n = await db('watch_discoveries')
+    .where({ id, status: 'pending' })
+    .update({ status: 'evaluated', outcomes: JSON.stringify(outcomes), evaluated_at: db.raw('now()') });
+  return n > 0;
+}
+
+export async function listDiscoveries(db: Queryable, organizationId: string, repositories: string[], limit: number) {
+  const rows = (await db('watch_discoveries')
+    .where({ organization_id: organizationId, source: 'platform' })
+    .whereIn('repository', repositories)
+    .orderBy('found_at', 'desc')
+    .limit(limit)
+    .select('*')) as DiscoveryRow[];
+  return rows.map(toDiscovery);
 }

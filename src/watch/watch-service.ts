@@ -8,7 +8,7 @@ import type { ProjectService } from '../projects/project-service';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
-import { findWorkload } from '../projects/workload-repository';
+import { findWorkload, listWorkloads } from '../projects/workload-repository';
 import { policyProblem, type WatchPolicy } from './watch-policy';
 import {
   deleteSubscription,
@@ -45,7 +45,11 @@ export function createWatchService(deps: {
   return {
     async list(caller: OrgCaller, slug: string): Promise<{ items: WatchSubscription[] }> {
       const project = await deps.projects.projectOf(caller, slug);
-      return { items: (await listSubscriptions(db, caller.organizationId, project.id)).map(toSubscription) };
+      const names = new Map((await listWorkloads(db, project.id)).map((w) => [w.id, w.name]));
+      const rows = await listSubscriptions(db, caller.organizationId, project.id);
+      const items = rows.map((r) => toSubscription(r, names.get(r.workloadId) ?? ''));
+      items.sort((a, b) => (a.workload < b.workload ? -1 : a.workload > b.workload ? 1 : 0));
+      return { items };
     },
 
     async create(caller: OrgCaller, slug: string, input: SubscriptionInput): Promise<WatchSubscription> {
@@ -97,7 +101,7 @@ export function createWatchService(deps: {
           },
           { projectId: project.id },
         );
-        return toSubscription(created);
+        return toSubscription(created, workload.name);
       });
     },
 
@@ -109,11 +113,12 @@ export function createWatchService(deps: {
         if (!found || !(await deleteSubscription(trx, caller.organizationId, id))) {
           throw new NotFound('watch subscription not found');
         }
+        const workload = (await listWorkloads(trx, project.id)).find((w) => w.id === found.workloadId)?.name ?? '';
         await record(
           trx,
           caller,
           'watch.subscription.delete',
-          { id, slug: found.workload },
+          { id, slug: workload },
           { project: slug, repository: found.repository, policy: found.policy },
           { projectId: project.id },
         );
