@@ -1412,7 +1412,7 @@ export interface WatchSubscriptionCreateRequest {
   repository: {
     source: 'platform';
     /**
-     * The repository name as the registry knows it, e.g. acme/shop/api
+     * The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api
      */
     name: string;
   };

@@ -25367,7 +25367,7 @@ export interface components {
           };
       /** @description Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md). */
       repository: {
-        /** @description The repository name as the registry knows it, e.g. acme/shop/api */
+        /** @description The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api */
         name: string;
         /** @enum {string} */
         source: 'platform';

@@ -35,7 +35,7 @@ interface DiscoveryRow {
   outcomes: Outcome[];
 }
 
-const repository = () => `${org.org.slug}/shop/web`;
+const repository = () => 'shop/web';
 
 async function push(tag: string): Promise<void> {
   const layout = makeImageLayout({ 'version.txt': `${tag}\n` });
@@ -46,7 +46,7 @@ async function push(tag: string): Promise<void> {
     '--dest-creds',
     `token:${owner}`,
     `oci:${layout.dir}:v1`,
-    `docker://${host}/${repository()}:${tag}`,
+    `docker://${host}/${org.org.slug}/${repository()}:${tag}`,
   ]);
   expect([res.ok, res.stderr]).toEqual([true, '']);
 }

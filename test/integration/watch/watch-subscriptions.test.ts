@@ -7,7 +7,7 @@ const tokenOf = (role: 'owner' | 'member' | 'viewer') => s.org.members[role]!.to
 
 const valid = () => ({
   workload: 'web',
-  repository: { source: 'platform', name: `${s.org.org.slug}/shop/web` },
+  repository: { source: 'platform', name: 'shop/web' },
   policy: { kind: 'semver', range: '>=1.0.0 <2.0.0' },
   environments: ['dev'],
   tenants: ['acme'],
