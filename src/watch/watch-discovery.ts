@@ -128,7 +128,12 @@ export function createWatchDiscovery(deps: {
     deleting() {},
     stored(caller, push) {
       if (push.tag === null) return;
-      const match = { organizationId: caller.organizationId, repository: push.name, tag: push.tag, digest: push.digest };
+      const match = {
+        organizationId: caller.organizationId,
+        repository: push.name,
+        tag: push.tag,
+        digest: push.digest,
+      };
       // Not awaited: the registry client is answered at once; a crash leaves the discovery pending for the reconciler.
       void pendingDiscoveries(db, match)
         .then(async (found) => {

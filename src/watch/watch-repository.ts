@@ -81,9 +81,7 @@ export async function listSubscriptions(db: Queryable, organizationId: string, p
 }
 
 export async function findSubscription(db: Queryable, organizationId: string, projectId: string, id: string) {
-  const row = (await scoped(db, organizationId).where({ project_id: projectId, id }).first()) as
-    | Row
-    | undefined;
+  const row = (await scoped(db, organizationId).where({ project_id: projectId, id }).first()) as Row | undefined;
   return row ? toTarget(row) : null;
 }
 
@@ -94,9 +92,7 @@ export async function subscriptionsWatching(
   source: WatchSource,
   repository: string,
 ): Promise<WatchTarget[]> {
-  const rows = (await scoped(db, organizationId)
-    .where({ source, repository })
-    .orderBy('id')) as Row[];
+  const rows = (await scoped(db, organizationId).where({ source, repository }).orderBy('id')) as Row[];
   return rows.map(toTarget);
 }
 

@@ -34,11 +34,7 @@ export type WatchService = ReturnType<typeof createWatchService>;
  * organization's registry, under which policy, and which environments (and tenants) a discovery may update on its own.
  * Reads and changes are scoped to the caller's organization; every change has its audit entry in its transaction.
  */
-export function createWatchService(deps: {
-  db: Db;
-  audit: AuditService;
-  projects: Pick<ProjectService, 'projectOf'>;
-}) {
+export function createWatchService(deps: { db: Db; audit: AuditService; projects: Pick<ProjectService, 'projectOf'> }) {
   const { db } = deps;
   const record = resourceAuditor(deps.audit, 'configuration', 'watch_subscription');
 

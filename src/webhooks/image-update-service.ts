@@ -378,7 +378,9 @@ export function createImageUpdateService(deps: {
       const tenants = input.tenants.length > 0 ? input.tenants : tenantRows.map((t) => t.slug);
       const pairs = tenants
         .filter((t) => tenantIds.has(t))
-        .flatMap((tenant) => input.environments.filter((e) => envs.has(e)).map((environment) => ({ tenant, environment })));
+        .flatMap((tenant) =>
+          input.environments.filter((e) => envs.has(e)).map((environment) => ({ tenant, environment })),
+        );
       await deps.purge();
       const hash = requestHash(Buffer.from(`watch\0${input.key}`));
       const { row, fresh } = await claimRequest(db, {

@@ -63,7 +63,10 @@ describe('watch subscriptions API', () => {
     [{ workload: 'api' }, /workload: api is not a workload of project shop/],
     [{ repository: { source: 'docker.io', name: 'x/y' } }, /./],
   ])('refuses %j with a 400 naming the problem', async (change, message) => {
-    const res = await s.http.post<{ error: string }>(URL, { token: tokenOf('member'), body: { ...valid(), ...change } });
+    const res = await s.http.post<{ error: string }>(URL, {
+      token: tokenOf('member'),
+      body: { ...valid(), ...change },
+    });
     expect([res.status, res.body.error]).toEqual([400, expect.stringMatching(message)]);
   });
 
