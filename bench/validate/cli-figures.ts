@@ -61,7 +61,7 @@ export async function cliFigures(
   dir: string,
   line: (text: string) => void,
 ): Promise<void> {
-  ensureBuilt();
+  await ensureBuilt();
   const how = fs.existsSync(GNU_TIME) ? `${GNU_TIME} -v` : '/proc VmHWM (install GNU time for exact figures)';
   line(`delivery-validate (compiled, node ${process.version}; peak memory from ${how}):`);
   const one = path.join(dir, 'one-document.yaml');

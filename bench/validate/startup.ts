@@ -30,9 +30,9 @@ function timed(args: string[]): Sample {
  * `node -e 0` (the floor: node's own start) and the unbundled compiled module, interleaved round by round in one run
  * so the machine's load weighs on all three alike; medians and the ratio to the floor.
  */
-export function startupFigures(version: string, rounds: number, line: (text: string) => void): void {
+export async function startupFigures(version: string, rounds: number, line: (text: string) => void): Promise<void> {
   if (!fs.existsSync(GNU_TIME)) throw new Error(`--startup needs GNU time (${GNU_TIME})`);
-  ensureBuilt();
+  await ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-validate-startup-'));
   const one = path.join(dir, 'one-document.yaml');
   fs.writeFileSync(one, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\ndata:\n  key: value\n');

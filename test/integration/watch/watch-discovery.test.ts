@@ -37,8 +37,8 @@ interface DiscoveryRow {
 
 const repository = () => 'shop/web';
 
-async function push(tag: string): Promise<void> {
-  const layout = makeImageLayout({ 'version.txt': `${tag}\n` });
+async function push(tag: string, content = tag): Promise<string> {
+  const layout = makeImageLayout({ 'version.txt': `${content}\n` });
   const res = await tool('skopeo', [
     '--insecure-policy',
     'copy',
@@ -49,14 +49,15 @@ async function push(tag: string): Promise<void> {
     `docker://${host}/${org.org.slug}/${repository()}:${tag}`,
   ]);
   expect([res.ok, res.stderr]).toEqual([true, '']);
+  return layout.manifestDigest;
 }
 
-const discovery = (tag: string) =>
+const discovery = (tag: string, digest?: string) =>
   eventually(
     async () => {
       const row = (await platform.services
         .db('watch_discoveries')
-        .where({ organization_id: org.org.id, repository: repository(), tag })
+        .where({ organization_id: org.org.id, repository: repository(), tag, ...(digest ? { digest } : {}) })
         .first()) as DiscoveryRow | undefined;
       return row?.status === 'evaluated' ? row : null;
     },
@@ -134,5 +135,37 @@ describe('discovery on push to the organization registry', () => {
       .db('audit_log')
       .where({ organization_id: org.org.id, action: 'watch.discovery.evaluate' });
     expect(evaluations).toHaveLength(3);
+  });
+
+  it('digest tracking commits tag@digest, and a re-pushed mutable tag commits its new digest', async () => {
+    const workload = await http.post('/api/v2/projects/shop/workloads', {
+      token: owner,
+      body: {
+        name: 'worker',
+        image: { repository: `${host}/${org.org.slug}/shop/web`, tag: '1.0.0' },
+        ports: [{ name: 'http', containerPort: 8080 }],
+      },
+    });
+    expect([workload.status, workload.text]).toEqual([201, expect.any(String)]);
+    expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
+    const sub = await http.post('/api/v2/projects/shop/watch/subscriptions', {
+      token: owner,
+      body: {
+        workload: 'worker',
+        repository: { source: 'platform', name: repository() },
+        policy: { kind: 'digest', tag: 'stable' },
+        environments: ['dev'],
+        tenants: ['globex'],
+      },
+    });
+    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+    const file = 'tenants/globex/dev/worker/deployment.yaml';
+    for (const content of ['stable one', 'stable two']) {
+      const digest = await push('stable', content);
+      const found = await discovery('stable', digest);
+      const mine = found.outcomes.find((o) => o.workload === 'worker');
+      expect(mine).toEqual(expect.objectContaining({ chosen: `stable@${digest}`, result: 'committed' }));
+      expect(await fileAt(mine!.commit!, file)).toContain(`:stable@${digest}`);
+    }
   });
 });
