@@ -1424,6 +1424,49 @@ export interface TenantUpdateRequest {
   description?: string;
 }
 
+export interface WatchSubscriptionCreateRequest {
+  workload: string;
+  /**
+   * Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md).
+   */
+  repository: {
+    source: 'platform';
+    /**
+     * The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api
+     */
+    name: string;
+  };
+  policy:
+    | {
+        kind: 'semver';
+        range: string;
+        /**
+         * Pre-release versions count (default false)
+         */
+        includePrerelease?: boolean;
+      }
+    | {
+        kind: 'regex';
+        pattern: string;
+        order: 'alphabetical' | 'numeric' | 'created';
+      }
+    | {
+        kind: 'digest';
+        tag: string;
+      };
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  environments: [string, ...string[]];
+  /**
+   * Tenants it updates, by slug, id or catalogue id (kept as slugs); empty = all
+   *
+   * @maxItems 100
+   */
+  tenants?: string[];
+}
+
 export interface WebhookCreateRequest {
   name: string;
   url: string;

@@ -16508,6 +16508,223 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/watch/subscriptions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's watch subscriptions: repository, policy, environments and tenants updated automatically */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "workload": "string",
+             *           "source": "platform",
+             *           "repository": "string",
+             *           "policy": {
+             *             "kind": "semver",
+             *             "range": "string",
+             *             "includePrerelease": true,
+             *             "pattern": "string",
+             *             "order": "string",
+             *             "tag": "string"
+             *           },
+             *           "environments": [
+             *             "string"
+             *           ],
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "createdAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['watch-subscription-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Subscribe a workload to new versions of a repository of the organization registry under a policy */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "workload": "web",
+           *       "repository": {
+           *         "source": "platform",
+           *         "name": "string"
+           *       },
+           *       "policy": {
+           *         "kind": "semver",
+           *         "range": "string",
+           *         "includePrerelease": true
+           *       },
+           *       "environments": [
+           *         "web"
+           *       ],
+           *       "tenants": [
+           *         "web"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['watch-subscription-create'];
+        };
+      };
+      responses: {
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "workload": "string",
+             *       "source": "platform",
+             *       "repository": "string",
+             *       "policy": {
+             *         "kind": "semver",
+             *         "range": "string",
+             *         "includePrerelease": true,
+             *         "pattern": "string",
+             *         "order": "string",
+             *         "tag": "string"
+             *       },
+             *       "environments": [
+             *         "string"
+             *       ],
+             *       "tenants": [
+             *         "string"
+             *       ],
+             *       "createdAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['watch-subscription'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/watch/subscriptions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a watch subscription (discoveries already recorded stay) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done, no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/webhook-settings': {
     parameters: {
       query?: never;
@@ -25603,6 +25820,64 @@ export interface components {
       message: string;
       name: string;
       path: string;
+    };
+    'watch-subscription': {
+      /** Format: date-time */
+      createdAt: string;
+      environments: string[];
+      /** Format: uuid */
+      id: string;
+      policy: {
+        includePrerelease?: boolean;
+        /** @enum {string} */
+        kind: 'semver' | 'regex' | 'digest';
+        order?: string;
+        pattern?: string;
+        range?: string;
+        tag?: string;
+      };
+      repository: string;
+      /** @enum {string} */
+      source: 'platform';
+      tenants: string[];
+      workload: string;
+    };
+    /** @description POST /api/v2/projects/{slug}/watch/subscriptions: a workload follows a repository of the organization registry under a policy; the listed environments (and tenants, empty = all) are updated automatically. */
+    'watch-subscription-create': {
+      environments: string[];
+      policy:
+        | {
+            /** @description Pre-release versions count (default false) */
+            includePrerelease?: boolean;
+            /** @constant */
+            kind: 'semver';
+            range: string;
+          }
+        | {
+            /** @constant */
+            kind: 'regex';
+            /** @enum {string} */
+            order: 'alphabetical' | 'numeric' | 'created';
+            pattern: string;
+          }
+        | {
+            /** @constant */
+            kind: 'digest';
+            tag: string;
+          };
+      /** @description Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md). */
+      repository: {
+        /** @description The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api */
+        name: string;
+        /** @enum {string} */
+        source: 'platform';
+      };
+      /** @description Tenants it updates, by slug, id or catalogue id (kept as slugs); empty = all */
+      tenants?: string[];
+      workload: string;
+    };
+    'watch-subscription-list': {
+      items: components['schemas']['watch-subscription'][];
     };
     /** @description POST /api/v2/projects/{slug}/webhooks: an HTTP webhook channel of the project. */
     'webhook-create': {

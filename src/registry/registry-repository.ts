@@ -173,6 +173,18 @@ export async function listTags(db: Queryable, repositoryId: string, last: string
   return ((await q.select('name')) as { name: string }[]).map((r) => r.name);
 }
 
+/** Tags with the digest each names and when that manifest was stored. */
+export async function listTagDigests(db: Queryable, repositoryId: string) {
+  const rows = (await db('oci_tags as t')
+    .join('oci_manifests as m', (j) => {
+      j.on('m.repository_id', '=', 't.repository_id').andOn('m.digest', '=', 't.manifest_digest');
+    })
+    .where('t.repository_id', repositoryId)
+    .orderBy('t.name')
+    .select('t.name as tag', 'm.digest', 'm.created_at')) as { tag: string; digest: string; created_at: Date }[];
+  return rows.map((r) => ({ tag: r.tag, digest: r.digest, createdAt: r.created_at }));
+}
+
 /** Tags with the manifest each points at, for the chart catalog. */
 export async function listTaggedManifests(db: Queryable, repositoryId: string) {
   const rows = (await db('oci_tags as t')

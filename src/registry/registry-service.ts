@@ -29,6 +29,8 @@ export interface ManifestHook {
     push: { name: string; tag: string | null; manifest: ParsedManifest },
   ): Promise<((trx: Tx) => Promise<void>) | void>;
   deleting(repository: OciRepository): void;
+  /** After the push's transaction committed: work that follows a stored push (it must not throw). */
+  stored?(caller: RegistryCaller, push: { name: string; tag: string | null; digest: string }): void;
 }
 
 /** A file of an artifact the platform writes itself: one layer, its path in the title annotation. */
@@ -169,6 +171,11 @@ export function createRegistryService(deps: RegistryServiceDeps) {
   const service = {
     blobs,
     findRepository: (organizationId: string, name: string) => repo.findRepository(db, organizationId, name),
+    /** Every tag of a repository with the digest it names and when that manifest was stored (watch policies). */
+    async taggedDigests(organizationId: string, name: string) {
+      const repository = await repo.findRepository(db, organizationId, name);
+      return repository ? repo.listTagDigests(db, repository.id) : [];
+    },
 
     /** Size of a blob the repository links and the store holds, null otherwise. */
     async blobSize(repository: OciRepository, digest: string): Promise<number | null> {
@@ -306,6 +313,7 @@ export function createRegistryService(deps: RegistryServiceDeps) {
         await recordPush(trx, caller, name, parsed, tag);
         for (const record of records) await record(trx);
       });
+      for (const hook of hooks) hook.stored?.(caller, { name, tag, digest: parsed.digest });
       return parsed;
     },
 

@@ -33,6 +33,7 @@ import { rateLimitModule } from '../rate-limit/module';
 import { usersModule } from '../users/module';
 import { governanceModule } from '../governance/module';
 import { environmentRemovalModule } from '../environment-removal/module';
+import { watchModule } from '../watch/module';
 
 /**
  * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
@@ -71,6 +72,7 @@ export const MODULES = [
   usersModule,
   governanceModule,
   environmentRemovalModule,
+  watchModule,
 ] as const satisfies readonly DomainModule[];
 
 /** The same list seen through the manifest's shape, for the code that iterates it. */

@@ -155,8 +155,8 @@ export function createImageUpdateService(deps: {
   /** The update itself, once the request is verified, fresh, new and inside the filters. */
   async function apply(
     project: Project,
-    settings: WebhookSettingsRow,
-    payload: ShapeA | ShapeB,
+    settings: Pick<WebhookSettingsRow, 'auto_update_environments'>,
+    payload: Pick<ShapeA | ShapeB, 'tag'>,
     targets: { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> },
     meta: { webhookId: string; requestId: string; signedAt: number; hash: string },
   ) {
@@ -348,6 +348,62 @@ export function createImageUpdateService(deps: {
         // Best effort: when the database itself failed, the row stays `received` and its resends say so.
         await finishUnstagedRequest(db, row.id, result).catch(() => undefined);
         throw err;
+      }
+    },
+
+    /**
+     * A version a watch subscription found (src/watch): the same governed path as a signed request, minus the
+     * signature: recorded as an image-update request (a second call with the same `key` is a duplicate and answers the
+     * first one's outcome, nothing done twice), pins skipped, freezes refused, one commit of the named environments.
+     */
+    async applyDiscovered(input: {
+      organizationId: string;
+      projectId: string;
+      workload: string;
+      /** What the workload's tag becomes (`tag@digest` under digest tracking). */
+      tag: string;
+      environments: string[];
+      /** Tenant slugs; empty: every tenant of the project. */
+      tenants: string[];
+      /** Unique per discovery and subscription. */
+      key: string;
+      foundAt: Date;
+      requestId: string;
+    }): Promise<Record<string, unknown>> {
+      const project = await findProjectById(db, input.organizationId, input.projectId);
+      if (!project || project.archived) return { status: 'refused', error: 'project not found or archived' };
+      const tenantRows = await listProjectTenants(db, project.organizationId, project.id);
+      const tenantIds = new Map(tenantRows.map((t) => [t.slug, t.id]));
+      const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
+      const tenants = input.tenants.length > 0 ? input.tenants : tenantRows.map((t) => t.slug);
+      const pairs = tenants
+        .filter((t) => tenantIds.has(t))
+        .flatMap((tenant) =>
+          input.environments.filter((e) => envs.has(e)).map((environment) => ({ tenant, environment })),
+        );
+      await deps.purge();
+      const hash = requestHash(Buffer.from(`watch\0${input.key}`));
+      const { row, fresh } = await claimRequest(db, {
+        kind: 'image-update',
+        request_hash: hash,
+        organization_id: project.organizationId,
+        project_id: project.id,
+        expiresAt: new Date(Date.now() + KEEP_MS),
+      });
+      if (!fresh) return { ...((await settledWithin(row)).result ?? {}), duplicate: true };
+      try {
+        const answer = await apply(
+          project,
+          { auto_update_environments: input.environments },
+          { tag: input.tag },
+          { workloads: [input.workload], pairs, tenantIds },
+          { webhookId: row.id, requestId: input.requestId, signedAt: input.foundAt.getTime(), hash },
+        );
+        return answer.body as Record<string, unknown>;
+      } catch (err) {
+        const result = { status: 'failed', error: err instanceof Error ? err.message : NOT_PROCESSED };
+        await finishUnstagedRequest(db, row.id, result).catch(() => undefined);
+        return result;
       }
     },
 

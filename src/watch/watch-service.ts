@@ -1,0 +1,124 @@
+import type { Db } from '../db/knex';
+import { isUuid } from '../db/uuid';
+import { InvalidInput, NotFound } from '../errors';
+import type { OrgCaller } from '../iam/caller';
+import { resourceAuditor } from '../iam/cross-org';
+import type { AuditService } from '../audit/audit-service';
+import type { ProjectService } from '../projects/project-service';
+import { listProjectEnvironments } from '../projects/project-environment-repository';
+import { listProjectTenants } from '../projects/project-tenant-repository';
+import { tenantSlugsOf } from '../projects/tenant-ref';
+import { findWorkload, listWorkloads } from '../projects/workload-repository';
+import { policyProblem, type WatchPolicy } from './watch-policy';
+import {
+  deleteSubscription,
+  findSubscription,
+  insertSubscription,
+  listSubscriptions,
+  toSubscription,
+  type WatchSubscription,
+} from './watch-repository';
+
+export interface SubscriptionInput {
+  workload: string;
+  repository: { source: 'platform'; name: string };
+  policy: WatchPolicy;
+  environments: string[];
+  tenants?: string[];
+}
+
+export type WatchService = ReturnType<typeof createWatchService>;
+
+/**
+ * Watch subscriptions of a project's workloads (issue 49, docs/automation.md): what a workload follows in the
+ * organization's registry, under which policy, and which environments (and tenants) a discovery may update on its own.
+ * Reads and changes are scoped to the caller's organization; every change has its audit entry in its transaction.
+ */
+export function createWatchService(deps: { db: Db; audit: AuditService; projects: Pick<ProjectService, 'projectOf'> }) {
+  const { db } = deps;
+  const record = resourceAuditor(deps.audit, 'configuration', 'watch_subscription');
+
+  return {
+    async list(caller: OrgCaller, slug: string): Promise<{ items: WatchSubscription[] }> {
+      const project = await deps.projects.projectOf(caller, slug);
+      const names = new Map((await listWorkloads(db, project.id)).map((w) => [w.id, w.name]));
+      const rows = await listSubscriptions(db, caller.organizationId, project.id);
+      const items = rows.map((r) => toSubscription(r, names.get(r.workloadId) ?? ''));
+      items.sort((a, b) => (a.workload < b.workload ? -1 : a.workload > b.workload ? 1 : 0));
+      return { items };
+    },
+
+    async create(caller: OrgCaller, slug: string, input: SubscriptionInput): Promise<WatchSubscription> {
+      const project = await deps.projects.projectOf(caller, slug);
+      const policy: WatchPolicy =
+        input.policy.kind === 'semver'
+          ? { ...input.policy, includePrerelease: input.policy.includePrerelease ?? false }
+          : input.policy;
+      const problem = policyProblem(policy);
+      if (problem) throw new InvalidInput(problem);
+      const known = (await listProjectEnvironments(db, project.id)).map((e) => e.environment);
+      const unknownEnv = input.environments.filter((e) => !known.includes(e));
+      if (unknownEnv.length > 0) {
+        throw new InvalidInput(`environments: not environments of project ${slug}: ${unknownEnv.join(', ')}`);
+      }
+      const tenantRows = await listProjectTenants(db, caller.organizationId, project.id);
+      const slugs = new Set(tenantRows.map((t) => t.slug));
+      const tenants = [...new Set(tenantSlugsOf(tenantRows, input.tenants ?? []))];
+      const unknownTenant = tenants.filter((t) => !slugs.has(t));
+      if (unknownTenant.length > 0) {
+        throw new InvalidInput(`tenants: not tenants of project ${slug}: ${unknownTenant.join(', ')}`);
+      }
+      return db.transaction(async (trx) => {
+        const workload = await findWorkload(trx, project.id, input.workload);
+        if (!workload) throw new InvalidInput(`workload: ${input.workload} is not a workload of project ${slug}`);
+        const id = await insertSubscription(
+          trx,
+          { organizationId: caller.organizationId, projectId: project.id, workloadId: workload.id },
+          {
+            repository: input.repository.name,
+            policy,
+            environments: [...new Set(input.environments)],
+            tenants,
+          },
+        );
+        const created = await findSubscription(trx, caller.organizationId, project.id, id);
+        if (!created) throw new NotFound('watch subscription not found');
+        await record(
+          trx,
+          caller,
+          'watch.subscription.create',
+          { id, slug: workload.name },
+          {
+            project: slug,
+            repository: created.repository,
+            policy: created.policy,
+            environments: created.environments,
+            tenants: created.tenants,
+          },
+          { projectId: project.id },
+        );
+        return toSubscription(created, workload.name);
+      });
+    },
+
+    async delete(caller: OrgCaller, slug: string, id: string): Promise<void> {
+      const project = await deps.projects.projectOf(caller, slug);
+      if (!isUuid(id)) throw new NotFound('watch subscription not found');
+      await db.transaction(async (trx) => {
+        const found = await findSubscription(trx, caller.organizationId, project.id, id);
+        if (!found || !(await deleteSubscription(trx, caller.organizationId, id))) {
+          throw new NotFound('watch subscription not found');
+        }
+        const workload = (await listWorkloads(trx, project.id)).find((w) => w.id === found.workloadId)?.name ?? '';
+        await record(
+          trx,
+          caller,
+          'watch.subscription.delete',
+          { id, slug: workload },
+          { project: slug, repository: found.repository, policy: found.policy },
+          { projectId: project.id },
+        );
+      });
+    },
+  };
+}
