@@ -25746,15 +25746,21 @@ export interface components {
           id: string;
           kinds?: string[];
           labels: string[];
-          /** @enum {unknown} */
-          mode: 'enforce' | 'audit';
+          /**
+           * @description the rule's own mode; absent: the policy's
+           * @enum {unknown}
+           */
+          mode?: 'enforce' | 'audit';
           /** @constant */
           type: 'required-labels';
         }
       | {
           id: string;
-          /** @enum {unknown} */
-          mode: 'enforce' | 'audit';
+          /**
+           * @description the rule's own mode; absent: the policy's
+           * @enum {unknown}
+           */
+          mode?: 'enforce' | 'audit';
           registries: string[];
           /** @constant */
           type: 'allowed-registries';
@@ -25762,16 +25768,22 @@ export interface components {
       | {
           id: string;
           limits?: ('cpu' | 'memory')[];
-          /** @enum {unknown} */
-          mode: 'enforce' | 'audit';
+          /**
+           * @description the rule's own mode; absent: the policy's
+           * @enum {unknown}
+           */
+          mode?: 'enforce' | 'audit';
           requests?: ('cpu' | 'memory')[];
           /** @constant */
           type: 'resources-required';
         }
       | {
           id: string;
-          /** @enum {unknown} */
-          mode: 'enforce' | 'audit';
+          /**
+           * @description the rule's own mode; absent: the policy's
+           * @enum {unknown}
+           */
+          mode?: 'enforce' | 'audit';
           /** @constant */
           type: 'no-latest-tag';
         }
@@ -25779,8 +25791,11 @@ export interface components {
           id: string;
           max?: number;
           min?: number;
-          /** @enum {unknown} */
-          mode: 'enforce' | 'audit';
+          /**
+           * @description the rule's own mode; absent: the policy's
+           * @enum {unknown}
+           */
+          mode?: 'enforce' | 'audit';
           /** @constant */
           type: 'replicas-bounds';
         };
