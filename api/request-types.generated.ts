@@ -1452,6 +1452,9 @@ export interface WatchSubscriptionCreateRequest {
       }
     | {
         kind: 'digest';
+        /**
+         * an OCI tag: letters, digits and _ first, then also . and -, at most 128 characters
+         */
         tag: string;
       };
   /**

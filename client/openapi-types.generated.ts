@@ -25878,6 +25878,7 @@ export interface components {
         | {
             /** @constant */
             kind: 'digest';
+            /** @description an OCI tag: letters, digits and _ first, then also . and -, at most 128 characters */
             tag: string;
           };
       /** @description Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md). */
