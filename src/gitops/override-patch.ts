@@ -22,10 +22,10 @@ export async function patchOverrides(
   return { ...workload, overrides };
 }
 
-/** The project as the commit's transaction now sees it (after an operation patched its overrides). */
-export async function reloadProject<Op>(scope: OperationScope<Op>): Promise<LoadedProject> {
+/** The project (or those of its workloads `names` lists) as the commit's transaction now sees it. */
+export async function reloadProject<Op>(scope: OperationScope<Op>, names?: readonly string[]): Promise<LoadedProject> {
   const { trx, req, ctx } = scope;
-  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx);
+  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx, names);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;
 }
@@ -38,8 +38,9 @@ export async function withPatchedWorkloads<Op>(
   scope: OperationScope<Op>,
   loaded: LoadedProject,
   patched: Workload[],
+  names?: readonly string[],
 ): Promise<LoadedProject> {
-  if (patched.some((w) => w.source)) return reloadProject(scope);
+  if (patched.some((w) => w.source)) return reloadProject(scope, names);
   const byName = new Map(patched.map((w) => [w.name, w]));
   return {
     ...loaded,
