@@ -22,6 +22,11 @@ export async function patchOverrides(
   return { ...workload, overrides };
 }
 
+/** The project with only the workloads `names` lists (all when undefined), in the commit's transaction. */
+export function loadWorkloads<Op>({ trx, req, ctx }: OperationScope<Op>, names: readonly string[] | undefined) {
+  return loadProject(trx, req.organizationId, req.projectId, ctx, names);
+}
+
 /** The project (or those of its workloads `names` lists) as the commit's transaction now sees it. */
 export async function reloadProject<Op>(scope: OperationScope<Op>, names?: readonly string[]): Promise<LoadedProject> {
   const { trx, req, ctx } = scope;
@@ -32,7 +37,8 @@ export async function reloadProject<Op>(scope: OperationScope<Op>, names?: reado
 
 /**
  * `loaded` with these workloads as patched (no second load of the project); a workload rendered from a chart or a
- * kustomize base renders again from its new values, so then the project is loaded again.
+ * kustomize base renders again from its new values, so then the project (or the workloads `names` lists) is loaded
+ * again, as it is when a patched workload was not loaded.
  */
 export async function withPatchedWorkloads<Op>(
   scope: OperationScope<Op>,
@@ -40,7 +46,8 @@ export async function withPatchedWorkloads<Op>(
   patched: Workload[],
   names?: readonly string[],
 ): Promise<LoadedProject> {
-  if (patched.some((w) => w.source)) return reloadProject(scope, names);
+  const loadedNames = new Set(loaded.workloads.map((w) => w.name));
+  if (patched.some((w) => w.source || !loadedNames.has(w.name))) return reloadProject(scope, names);
   const byName = new Map(patched.map((w) => [w.name, w]));
   return {
     ...loaded,

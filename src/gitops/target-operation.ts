@@ -3,7 +3,7 @@ import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import { managedChanges, type OperationScope } from './commit-operation';
 import { readTree } from './git-plumbing';
 import { applicationPath, renderAll, serviceDir, targetsOf, type Target } from './manifests';
-import { loadProject, type LoadedProject } from './delivery-model';
+import type { LoadedProject } from './delivery-model';
 import { patchOverrides, withPatchedWorkloads } from './override-patch';
 import { renderDigest } from './render-digest';
 
@@ -33,12 +33,6 @@ export function movedTargets(environment: string, moves: TargetMoves['moves']): 
   const names = movedWorkloads(moves);
   const workloads = names && new Set(names);
   return (t) => t.environment === environment && tenants.has(t.tenant) && (!workloads || workloads.has(t.service));
-}
-
-/** The moves' workloads only, as the commit's transaction sees them: the cost of a move is flat in project size. */
-export async function loadMoved<Op>(scope: OperationScope<Op>, moves: TargetMoves['moves']) {
-  const { trx, req, ctx } = scope;
-  return loadProject(trx, req.organizationId, req.projectId, ctx, movedWorkloads(moves));
 }
 
 /** Each tenant's changes in its overrides of the environment (the same values again on a retry). */
