@@ -3,7 +3,13 @@ import { CommitRefused, runCommit, type CommitOutcome, type CommitRequest } from
 import { maintainRepositories, type MaintenanceTarget } from '../src/gitops/repository-maintenance';
 import { pushToRemote, type PushOutcome, type PushRequest } from '../src/gitops/remote-push';
 import type { Services } from '../src/runtime/services';
-import type { GitActivities } from '../workflows/git-commit';
+
+/** The `git` task queue's activities, as workflows/git-commit.ts calls them (type-only: it imports no activity code). */
+export type GitActivities = {
+  commitToRepository(request: CommitRequest): Promise<CommitOutcome>;
+  pushToRemote(request: PushRequest): Promise<PushOutcome>;
+  maintainRepositories(target: MaintenanceTarget | null): Promise<number>;
+};
 
 /** How often a running commit tells Temporal it is alive (the workflow's heartbeat timeout is a few of these). */
 const HEARTBEAT_MS = 1000;

@@ -6,7 +6,7 @@
  * test passes the one the running server serves).
  */
 import fs from 'node:fs';
-import { openApiTypesSource } from '../src/runtime/openapi-types-source';
+import { openApiTypesSource } from './openapi-types-source';
 import { writeGenerated } from './generated-file';
 
 const at = process.argv.indexOf('--document');

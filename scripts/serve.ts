@@ -1,6 +1,7 @@
 import { exitOnConfigError, splitModeConfigFromProcess, type Config } from '../src/config';
 import { createLogger, errorFields } from '../src/logging/logger';
-import { runPlatform, type PlatformRoles } from '../src/runtime/platform';
+import { runPlatform } from './platform';
+import type { PlatformRoles } from '../src/runtime/platform-roles';
 import { externalEndpoints } from '../src/runtime/require-external';
 import { onShutdownSignal } from '../src/runtime/signals';
 import { SelfCheckFailed } from '../src/runtime/self-check-at-start';

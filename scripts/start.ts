@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ConfigError, configFromProcess, exitOnConfigError, type Config } from '../src/config';
 import { createLogger, errorFields } from '../src/logging/logger';
 import { resolveEndpoints } from '../src/runtime/embedded';
-import { runPlatform } from '../src/runtime/platform';
+import { runPlatform } from './platform';
 import { onShutdownSignal } from '../src/runtime/signals';
 
 /** `npm start`: everything in one command, embedded PostgreSQL and Temporal unless external ones are configured. */

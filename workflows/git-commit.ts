@@ -10,15 +10,10 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { CommitOutcome, CommitRequest } from '../src/gitops/commit-path';
+import type { GitActivities } from '../activities/git';
+import { maintenanceWorkflowId, pushWorkflowId } from '../src/gitops/git-workflow-contract';
 import type { PushOutcome, PushRequest } from '../src/gitops/remote-push';
 import type { MaintenanceTarget } from '../src/gitops/repository-maintenance';
-
-/** The `git` task queue's activities (activities/git.ts implements them). */
-export type GitActivities = {
-  commitToRepository(request: CommitRequest): Promise<CommitOutcome>;
-  pushToRemote(request: PushRequest): Promise<PushOutcome>;
-  maintainRepositories(target: MaintenanceTarget | null): Promise<number>;
-};
 
 /** Starts a child workflow that outlives its parent; one already running under the same id is that same work. */
 async function startDetached<A extends unknown[]>(
@@ -157,11 +152,6 @@ function outageReason(err: unknown): string {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   return cause instanceof Error ? cause.message : String(cause);
 }
-
-/** The push of one commit: one workflow whoever starts it (a workflow after its commit, or an API process). */
-export const pushWorkflowId = (projectId: string, sha: string) => `git-push-${projectId}-${sha}`;
-/** A repository's maintenance after a write: one at a time per repository. */
-export const maintenanceWorkflowId = (projectId: string) => `git-maintenance-${projectId}`;
 
 /** What follows a new commit, each in a workflow of its own: the push to the external remote, repository upkeep. */
 export async function afterCommit(

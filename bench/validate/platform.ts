@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config';
 import { sharedSettings } from '../../src/config/shared-settings';
 import { createLogger } from '../../src/logging/logger';
 import { resolveEndpoints } from '../../src/runtime/embedded';
-import { runPlatform } from '../../src/runtime/platform';
+import { runPlatform } from '../../scripts/platform';
 import type { Services } from '../../src/runtime/services';
 import { benchPorts } from '../ports';
 

@@ -1,4 +1,4 @@
-import { versionsText } from '../../src/deployments/version-change';
+import { versionsText } from '../../client/versions-text';
 import type { Command } from 'commander';
 import type { BulkUpdateRequest, CompareQueryRequest, RollbackRequest } from '../../api/request-types.generated';
 import { CliError, EXIT } from '../lib/api-error';

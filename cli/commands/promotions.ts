@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
-import { versionsText } from '../../src/deployments/version-change';
+import { versionsText } from '../../client/versions-text';
 import { CliError, EXIT } from '../lib/api-error';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { confirm } from '../lib/confirm';

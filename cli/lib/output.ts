@@ -1,4 +1,4 @@
-import { dumpYaml } from '../../src/parse/bounded-parse';
+import { dump } from 'js-yaml';
 import { styleText } from 'node:util';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml'] as const;
@@ -37,7 +37,7 @@ export function printList<T>(
 /** Prints one object: JSON/YAML as is, or `key: value` lines for the table format. */
 export function printValue(out: NodeJS.WritableStream, format: OutputFormat, value: unknown): void {
   if (format === 'json') out.write(`${JSON.stringify(value, null, 2)}\n`);
-  else if (format === 'yaml') out.write(dumpYaml(value, { lineWidth: -1, noRefs: true }));
+  else if (format === 'yaml') out.write(dump(value, { lineWidth: -1, noRefs: true }));
   else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, v] of Object.entries(value)) out.write(`${key}: ${cellText(v)}\n`);
   } else out.write(`${cellText(value)}\n`);

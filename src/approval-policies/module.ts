@@ -2,7 +2,6 @@ import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createApprovalPolicyService, type ApprovalPolicyService } from './approval-policy-service';
 import { approvalPolicyHook } from './approval-policy-hook';
-import { approvalPolicyRoutes } from '../../api/routes/approval-policies/approval-policy-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -15,7 +14,6 @@ declare module '../runtime/service-provider' {
 export const approvalPoliciesModule = {
   name: 'approval-policies',
   tables: ['approval_policies'],
-  routes: (services) => approvalPolicyRoutes(services.approvalPolicies, services.config.orgs.pageMax),
   services: {
     approvalPolicies: provide(['authorization', 'projects', 'repositories', 'sources'], (deps) => {
       const { db, config } = deps;

@@ -9,7 +9,6 @@ import { atLeast } from '../iam/role-authorizer';
 import { findProjectBySlug, findProjectsByIds } from '../projects/project-repository';
 import { SEARCH_ATTRIBUTES } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { breakGlassWorkflow } from '../../workflows/break-glass';
 import { breakGlassUpdateError } from './break-glass-errors';
 import {
   allowedRoles,
@@ -18,7 +17,12 @@ import {
   storeAllowedRoles,
   type BreakGlassSession,
 } from './break-glass-repository';
-import { breakGlassOpenedUpdate, breakGlassWorkflowId, closeBreakGlassUpdate } from './break-glass-workflow-contract';
+import {
+  breakGlassOpenedUpdate,
+  breakGlassWorkflowId,
+  breakGlassWorkflowType,
+  closeBreakGlassUpdate,
+} from './break-glass-workflow-contract';
 
 export interface BreakGlassOpenInput {
   justification: string;
@@ -87,7 +91,7 @@ export function createBreakGlassService(
         projectIds.push(project.id);
       }
       const sessionId = randomUUID();
-      const handle = await deps.workflows.start(breakGlassWorkflow, {
+      const handle = await deps.workflows.start(breakGlassWorkflowType, {
         workflowId: breakGlassWorkflowId(sessionId),
         args: [
           {

@@ -5,6 +5,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
+import { workflowType } from '../temporal/workflow-type';
 
 export function breakGlassWorkflowId(sessionId: string): string {
   return `break-glass-${sessionId}`;
@@ -57,3 +58,7 @@ export const breakGlassStateQuery = defineQuery<BreakGlassState>('breakGlassStat
 export const BREAK_GLASS_FAILURE = {
   closed: 'BreakGlassClosed',
 } as const;
+
+/** The break-glass workflow (workflows/break-glass.ts) by its registered type. */
+export const breakGlassWorkflowType =
+  workflowType<(input: BreakGlassWorkflowInput) => Promise<{ status: BreakGlassStatus }>>()('breakGlassWorkflow');

@@ -1,8 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createBreakGlassService, type BreakGlassService } from './break-glass-service';
-import { breakGlassRoutes } from '../../api/routes/break-glass/break-glass-routes';
-import { createBreakGlassActivities } from '../../activities/break-glass';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -17,8 +15,6 @@ export const breakGlassModule = {
   tables: ['break_glass_sessions', 'break_glass_settings'],
   workflows: ['breakGlassWorkflow'],
   settings: 'governance',
-  routes: (services) => breakGlassRoutes(services.breakGlass, services.config.orgs.pageMax),
-  activities: (deps) => createBreakGlassActivities(deps),
   services: {
     breakGlass: provide([], (core) =>
       createBreakGlassService({

@@ -5,7 +5,6 @@ import { createCatalogService, type CatalogService } from './catalog-service';
 import { catalogRegistryHook } from './catalog-registry-hook';
 import { BASE_BUILD_LIMITS } from './catalog-validation';
 import type { CatalogKind } from './catalog-repository';
-import { catalogRoutes } from '../../api/routes/catalog/catalog-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -20,18 +19,6 @@ declare module '../runtime/service-provider' {
 export const catalogModule = {
   name: 'catalog',
   tables: ['catalog_artifacts'],
-  routes: (services) => [
-    ...catalogRoutes(
-      services.kustomizeBases,
-      { path: '/api/v2/org-kustomize-bases', actionPrefix: 'org.kustomize-bases', label: 'kustomize base' },
-      services.config.orgs.pageMax,
-    ),
-    ...catalogRoutes(
-      services.manifestBundles,
-      { path: '/api/v2/org-manifest-bundles', actionPrefix: 'org.manifest-bundles', label: 'manifest bundle' },
-      services.config.orgs.pageMax,
-    ),
-  ],
   services: {
     catalogs: provide(['registry', 'blobs', 'renderers'], (deps) => {
       const buildBase = (organizationId: string, files: Record<string, string>) =>

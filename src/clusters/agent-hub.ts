@@ -7,7 +7,6 @@ import type { RateLimiter } from '../rate-limit/fixed-window-limiter';
 import { errorFields } from '../logging/logger';
 import { AGENT_CREDENTIAL_PREFIX, JOIN_TOKEN_PREFIX, isWellFormed, mintSecret } from '../machine-access/secret-value';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { clusterHeartbeatWorkflow } from '../../workflows/cluster-heartbeat';
 import { followClusterVersion } from './agent-binding-service';
 import {
   consumeJoinToken,
@@ -19,7 +18,11 @@ import { createAgentReports } from './agent-reports';
 import { agentActor, recordClusterChange } from './cluster-audit';
 import { findClusterRow, recordHeartbeat, silentConnectedClusters, type HeartbeatFacts } from './cluster-repository';
 import { hashSecret } from './cluster-service';
-import { agentHeartbeatSignal, clusterHeartbeatWorkflowId } from './cluster-workflow-contract';
+import {
+  agentHeartbeatSignal,
+  clusterHeartbeatWorkflowId,
+  clusterHeartbeatWorkflowType,
+} from './cluster-workflow-contract';
 import { expireCommands, rowToCommand, takeQueuedCommands, type ClusterCommand } from './command-repository';
 
 /** Who is calling the agent protocol: the cluster its credential belongs to. */
@@ -93,7 +96,7 @@ export function createAgentHub(deps: AgentHubDeps) {
     if (now - (lastSignalMs.get(clusterId) ?? 0) < signalPauseMs) return;
     lastSignalMs.set(clusterId, now);
     await deps.workflows
-      .signalWithStart(clusterHeartbeatWorkflow, {
+      .signalWithStart(clusterHeartbeatWorkflowType, {
         signal: agentHeartbeatSignal,
         signalArgs: [],
         workflowId: clusterHeartbeatWorkflowId(clusterId),

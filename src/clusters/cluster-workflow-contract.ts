@@ -3,6 +3,7 @@
  * owns the Connected/Disconnected transitions. Imported by workflow code, so it stays free of Node built-ins and I/O.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { workflowType } from '../temporal/workflow-type';
 
 export function clusterHeartbeatWorkflowId(clusterId: string): string {
   return `cluster-heartbeat-${clusterId}`;
@@ -37,3 +38,7 @@ export interface HeartbeatCheck {
   state: 'connected' | 'disconnected' | 'gone';
   lastHeartbeatMs: number | null;
 }
+
+/** The heartbeat workflow of one cluster (workflows/cluster-heartbeat.ts) by its registered type. */
+export const clusterHeartbeatWorkflowType =
+  workflowType<(input: ClusterHeartbeatInput) => Promise<void>>()('clusterHeartbeatWorkflow');

@@ -1,10 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createClusterDomain, type ClusterDomain } from './cluster-domain';
-import { clusterRoutes } from '../../api/routes/clusters/cluster-routes';
-import { commandRoutes } from '../../api/routes/clusters/command-routes';
-import { agentBindingRoutes } from '../../api/routes/clusters/agent-binding-routes';
-import { createClusterHeartbeatActivities } from '../../activities/cluster-heartbeat';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -26,12 +22,6 @@ export const clustersModule = {
   ],
   workflows: ['clusterHeartbeatWorkflow'],
   settings: 'clusters',
-  routes: (services) => [
-    ...clusterRoutes(services.clusters.clusters, services.config.orgs.pageMax),
-    ...commandRoutes(services.clusters.commands, services.config.orgs.pageMax),
-    ...agentBindingRoutes(services.clusters.bindings, services.removal, services.config.orgs.pageMax),
-  ],
-  activities: (deps) => createClusterHeartbeatActivities(deps),
   reconcilers: (services) => [
     {
       name: 'cluster heartbeat',

@@ -1,11 +1,9 @@
 import type { DomainModule } from '../runtime/domain-module';
-import { k8sRoutes } from '../../api/routes/k8s/k8s-routes';
 
 /** What src/crds plugs into the platform (src/runtime/domain-module.ts). */
 export const crdsModule = {
   name: 'crds',
   tables: ['custom_resource_definitions'],
-  routes: (services) => k8sRoutes(services),
   actions: {
     // Kubernetes validation (/api/v2/k8s): reading and validating for every member; CRDs are organization config.
     'k8s.schemas.read': 'viewer',

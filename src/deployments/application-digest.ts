@@ -1,4 +1,4 @@
-import { renderDigest } from '../gitops/commit-path';
+import { renderDigest } from '../gitops/render-digest';
 import { serviceDir, targetOf, type Target } from '../gitops/manifests';
 import { valuesAt } from '../releases/rollback-plan';
 

@@ -2,7 +2,6 @@ import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
 import { createDeploymentHistory } from './deployment-history-service';
 import { createDeploymentService, type DeploymentService } from './deployment-service';
-import { deploymentRoutes } from '../../api/routes/deployments/deployment-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -17,8 +16,6 @@ declare module '../runtime/service-provider' {
 export const deploymentsModule = {
   name: 'deployments',
   tables: ['deployed_target_events', 'deployed_targets', 'deployment_revisions', 'deployment_soak_times'],
-  routes: (services) =>
-    deploymentRoutes(services.deployments, services.deploymentHistory, services.config.orgs.pageMax),
   services: {
     deployments: provide(['projects'], (deps) =>
       createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),

@@ -68,13 +68,5 @@ export function versionSummary(changes: Omit<VersionChange, 'direction'>[]) {
   return { versions, downgrade: versions.some((v) => v.direction === 'downgrade') };
 }
 
-/** `acme/web 1.5.0 -> 1.4.0 (downgrade)` per change, `; `-joined: the one text form (CLI, notifications, audit). */
-export function versionsText(versions: VersionChange[]): string {
-  const flagged = new Set<VersionDirection>(['downgrade', 'not-comparable']);
-  return versions
-    .map(
-      (v) =>
-        `${v.tenant}/${v.workload} ${v.from ?? '(unknown)'} -> ${v.to}${flagged.has(v.direction) ? ` (${v.direction})` : ''}`,
-    )
-    .join('; ');
-}
+/** The one text form of version changes (CLI, notifications, audit), shared with the CLI. */
+export { versionsText } from '../../client/versions-text';

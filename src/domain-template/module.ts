@@ -1,6 +1,5 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
-import { exampleRoutes } from './example-routes';
 import { createExampleService, type ExampleService } from './example-service';
 
 declare module '../runtime/service-provider' {
@@ -11,8 +10,9 @@ declare module '../runtime/service-provider' {
 }
 
 /**
- * The skeleton of a new domain: `npm run new-domain -- <name>` copies this folder to src/<name> and adds the module
- * to src/runtime/modules.ts. It provides its services (`provide(needs, build)`, `needs` naming other modules'
+ * The skeleton of a new domain: `npm run new-domain -- <name>` copies this folder to src/<name> and its routes
+ * (api/routes/domain-template) to api/routes/<name>, adds the module to src/runtime/modules.ts and its routes to
+ * api/domain-routes.ts. It provides its services (`provide(needs, build)`, `needs` naming other modules'
  * services, built first) and adds them to `DomainServices` above; its actions name their role floor here; its tables
  * come with a migration (migrations/README.md); workflows go to workflows/ and are listed here and in
  * workflows/index.ts (docs/CONTRIBUTING-SPINE.md).
@@ -24,5 +24,4 @@ export const exampleModule = {
     example: provide([], () => createExampleService()),
   },
   actions: { 'org.example.read': 'viewer' },
-  routes: (services) => exampleRoutes(services.example as ExampleService),
 } satisfies DomainModule;

@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createFreezeService, type FreezeService } from './freeze-service';
-import { freezeRoutes } from '../../api/routes/freezes/freeze-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -15,7 +14,6 @@ export const freezesModule = {
   name: 'freezes',
   tables: ['freeze_switches', 'freeze_windows'],
   settings: 'governance',
-  routes: (services) => freezeRoutes(services.freezes),
   services: {
     freezes: provide(['projects', 'plans'], (deps) =>
       createFreezeService({

@@ -1,10 +1,10 @@
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import {
-  gitPushWorkflow,
+  gitPushWorkflowType,
   maintenanceWorkflowId,
   pushWorkflowId,
-  repositoryMaintenanceWorkflow,
-} from '../../workflows/git-commit';
+  repositoryMaintenanceWorkflowType,
+} from './git-workflow-contract';
 import type { CommitOutcome } from './commit-path';
 
 /**
@@ -19,7 +19,7 @@ export async function startAfterCommit(
   outcome: CommitOutcome,
 ): Promise<void> {
   if (outcome.sha && outcome.remote) {
-    await workflows.start(gitPushWorkflow, {
+    await workflows.start(gitPushWorkflowType, {
       workflowId: pushWorkflowId(target.projectId, outcome.sha),
       args: [{ request: { ...target, sha: outcome.sha }, taskQueue }],
       labels: target,
@@ -27,7 +27,7 @@ export async function startAfterCommit(
     });
   }
   if (outcome.maintenance) {
-    await workflows.start(repositoryMaintenanceWorkflow, {
+    await workflows.start(repositoryMaintenanceWorkflowType, {
       workflowId: maintenanceWorkflowId(target.projectId),
       args: [{ taskQueue, target }],
       labels: target,

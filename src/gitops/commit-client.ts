@@ -6,7 +6,7 @@ import type { OrgCaller } from '../iam/caller';
 import type { Project } from '../projects/project-repository';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { taskQueue } from '../temporal/definitions';
-import { gitCommitWorkflow } from '../../workflows/git-commit';
+import { gitCommitWorkflowType } from './git-workflow-contract';
 import type { Logger } from '../logging/logger';
 import { startAfterCommit } from './after-commit';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
@@ -110,7 +110,7 @@ export function createCommitClient(deps: {
     };
     const here = await committedHere(request);
     if (here) return here;
-    const handle = await deps.workflows.start(gitCommitWorkflow, {
+    const handle = await deps.workflows.start(gitCommitWorkflowType, {
       workflowId,
       args: [{ taskQueue: gitQueue, request }],
       labels: { organizationId: project.organizationId, projectId: project.id },

@@ -1,5 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
+import { repositoryMaintenanceWorkflowType } from './git-workflow-contract';
 
 /**
  * The Temporal schedule that maintains every hosted repository (`git gc --auto`) every `intervalMs`, skipping a run
@@ -18,7 +18,7 @@ export async function ensureMaintenanceSchedule(
       spec,
       action: {
         type: 'startWorkflow',
-        workflowType: repositoryMaintenanceWorkflow,
+        workflowType: repositoryMaintenanceWorkflowType.name,
         workflowId: `${opts.prefix}git-maintenance-all`,
         taskQueue: opts.workflowQueue,
         args: [{ taskQueue: opts.gitQueue, target: null }],

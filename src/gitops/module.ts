@@ -6,7 +6,6 @@ import { commitOperationKinds } from '../runtime/commit-operations';
 import { createRepositoryStore, type RepositoryStore } from './repository-store';
 import { createVolumeGuard } from './volume-guard';
 import { createWorkloadSources, type WorkloadSources } from './workload-sources';
-import { gitopsRoutes } from '../../api/routes/gitops/gitops-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -27,7 +26,6 @@ export const gitopsModule = {
   tables: ['git_commits', 'git_remote_pushes', 'project_remotes', 'installation'],
   workflows: ['gitCommitWorkflow', 'gitPushWorkflow', 'repositoryMaintenanceWorkflow'],
   settings: 'gitops',
-  routes: (services) => gitopsRoutes(services.gitops, services.authorization),
   services: {
     repositories: provide([], (core) => {
       const root = core.config.gitops.repositoriesDir;

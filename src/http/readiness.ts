@@ -25,7 +25,7 @@ export interface Readiness {
   /** Readiness turns false for good once shutdown begins, so the load balancer drains us first. */
   startDraining(): void;
   evaluate(): Promise<{ ready: boolean; reasons: Record<string, string> }>;
-  /** Runs the start-up self-checks once (src/runtime/platform.ts logs them, and a worker exits on a fatal one). */
+  /** Runs the start-up self-checks once (scripts/platform.ts logs them, and a worker exits on a fatal one). */
   selfCheck(): Promise<SelfCheckOutcome>;
 }
 

@@ -1,5 +1,4 @@
 import type { DomainModule } from '../runtime/domain-module';
-import { authRoutes } from '../../api/routes/auth/auth-routes';
 
 /** What src/identity plugs into the platform (src/runtime/domain-module.ts). */
 export const identityModule = {
@@ -17,5 +16,4 @@ export const identityModule = {
     'user_mfa',
   ],
   settings: 'identity',
-  routes: (services) => authRoutes(services.identity),
 } satisfies DomainModule;

@@ -23,9 +23,9 @@ import {
   type InvitationStatus,
   type InvitationWorkflowInput,
   invitationWorkflowId,
+  invitationWorkflowType,
 } from './invitation-workflow-contract';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { invitationWorkflow } from '../../workflows/invitation';
 import { reconcileRows } from '../temporal/workflow-rows';
 import { endedInvitation, invitationUpdateError } from './invitation-errors';
 import {
@@ -96,7 +96,7 @@ export function createInvitationService(deps: InvitationServiceDeps) {
       expiresAt: row.expires_at.toISOString(),
       ttlMs: deps.ttlMs,
     };
-    await deps.workflows.start(invitationWorkflow, {
+    await deps.workflows.start(invitationWorkflowType, {
       workflowId: row.workflow_id,
       args: [input],
       labels: { organizationId: row.organization_id },

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
+import { workflowType } from '../temporal/workflow-type';
 
 export function invitationWorkflowId(invitationId: string): string {
   return `invitation-${invitationId}`;
@@ -79,3 +80,7 @@ export const INVITATION_FAILURE = {
   tokenSuperseded: 'InvitationTokenSuperseded',
   alreadyMember: 'InvitationAlreadyMember',
 } as const;
+
+/** The invitation workflow (workflows/invitation.ts) by its registered type. */
+export const invitationWorkflowType =
+  workflowType<(input: InvitationWorkflowInput) => Promise<InvitationState>>()('invitationWorkflow');

@@ -1,8 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createInvitationService, type InvitationService } from './invitation-service';
-import { invitationRoutes } from '../../api/routes/orgs/invitation-routes';
-import { createInvitationActivities } from '../../activities/invitation';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -15,9 +13,6 @@ export const invitationsModule = {
   name: 'invitations',
   tables: ['invitations'],
   workflows: ['invitationWorkflow'],
-  routes: (services) =>
-    invitationRoutes(services.invitations, services.config.orgs.pageMax, services.identity.sessions),
-  activities: (deps) => createInvitationActivities(deps),
   reconcilers: (services) => [
     {
       name: 'invitation',

@@ -4,10 +4,6 @@ import type { Authenticator } from '../iam/authenticator';
 import { createApiKeyService, type ApiKeyService } from './api-key-service';
 import { apiKeyAuthenticator, serviceAccountTokenAuthenticator } from './machine-authenticators';
 import { createServiceAccountService, type ServiceAccountService } from './service-account-service';
-import { apiKeyRoutes } from '../../api/routes/machine-access/api-key-routes';
-import { serviceAccountRoutes } from '../../api/routes/machine-access/service-account-routes';
-import { whoamiRoutes } from '../../api/routes/machine-access/whoami-routes';
-import { describeCaller } from './whoami';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -23,11 +19,6 @@ declare module '../runtime/service-provider' {
 export const machineAccessModule = {
   name: 'machine-access',
   tables: ['project_api_keys', 'service_account_tokens', 'service_accounts'],
-  routes: (services) => [
-    ...apiKeyRoutes(services.apiKeys),
-    ...serviceAccountRoutes(services.serviceAccounts),
-    ...whoamiRoutes((principal) => describeCaller(services.db, principal)),
-  ],
   services: {
     apiKeys: provide(['projects', 'plans'], (deps) =>
       createApiKeyService({ ...owned(deps), projects: deps.projects.projects, plans: deps.plans }),

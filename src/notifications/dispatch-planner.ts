@@ -15,10 +15,10 @@ import {
   type DigestItem,
   type DispatchPlan,
   type PlannedDelivery,
+  notificationDigestWorkflowType,
 } from './notification-workflow-contract';
 import { emailOf } from './email-message';
 import type { OrgMailer } from './org-mailer';
-import { notificationDigestWorkflow } from '../../workflows/notification-digest';
 
 export async function readCursor(db: Queryable, organizationId: string): Promise<number> {
   const row = (await db('notification_cursors').where({ organization_id: organizationId }).first('last_seq')) as
@@ -143,7 +143,7 @@ export async function planDispatch(
   }
   await insertInApp(db, inApp);
   for (const { userId, item } of digests) {
-    await deps.workflows.signalWithStart(notificationDigestWorkflow, {
+    await deps.workflows.signalWithStart(notificationDigestWorkflowType, {
       workflowId: digestWorkflowId(input.organizationId, userId),
       args: [{ organizationId: input.organizationId, userId, sendsPerRun: 100 }],
       signal: digestItemSignal,

@@ -1,5 +1,5 @@
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { notificationDispatchWorkflow } from '../../workflows/notification-dispatch';
+import { notificationDispatchWorkflowType } from './notification-workflow-contract';
 import type { NotificationsConfig } from '../config/notifications';
 import { dispatcherWorkflowId } from './notification-workflow-contract';
 import type { DispatcherPort } from './channel-service';
@@ -17,7 +17,7 @@ export function createDispatcherStarter(
 ): DispatcherPort {
   return {
     async ensure(organizationId) {
-      await workflows.start(notificationDispatchWorkflow, {
+      await workflows.start(notificationDispatchWorkflowType, {
         workflowId: dispatcherWorkflowId(organizationId),
         args: [
           {

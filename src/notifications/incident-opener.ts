@@ -3,7 +3,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { escalationIncidentWorkflow } from '../../workflows/escalation-incident';
 import { claimSend } from './delivery-repository';
 import { RESOLVING_EVENTS, selects } from './event-catalog';
 import {
@@ -23,6 +22,7 @@ import {
   incidentWorkflowId,
   type EscalationSnapshot,
   type IncidentActionRequest,
+  escalationIncidentWorkflowType,
 } from './notification-workflow-contract';
 
 export interface IncidentDeps {
@@ -105,7 +105,7 @@ export async function routeToEscalations(
       return { open: incident };
     });
     if (decision && 'open' in decision) {
-      await deps.workflows.start(escalationIncidentWorkflow, {
+      await deps.workflows.start(escalationIncidentWorkflowType, {
         workflowId: decision.open.workflowId,
         args: [
           { incidentId: decision.open.id, organizationId: message.organizationId, policy: snapshot(policy), message },

@@ -1,12 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createNotificationDomain, type NotificationDomain } from './notification-domain';
-import { channelRoutes } from '../../api/routes/notifications/channel-routes';
-import { smtpRoutes } from '../../api/routes/notifications/smtp-routes';
-import { inboxRoutes } from '../../api/routes/notifications/inbox-routes';
-import { escalationRoutes } from '../../api/routes/notifications/escalation-routes';
-import { createNotificationActivities } from '../../activities/notifications';
-import { createEscalationActivities } from '../../activities/escalation';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -31,13 +25,6 @@ export const notificationsModule = {
   ],
   workflows: ['notificationDispatchWorkflow', 'escalationIncidentWorkflow', 'notificationDigestWorkflow'],
   settings: 'notifications',
-  routes: (services) => [
-    ...channelRoutes(services.notifications.channels, services.config.orgs.pageMax),
-    ...smtpRoutes(services.notifications.smtp),
-    ...inboxRoutes(services.notifications.inbox, services.config.orgs.pageMax),
-    ...escalationRoutes(services.notifications.escalations, services.config.orgs.pageMax),
-  ],
-  activities: (deps) => ({ ...createNotificationActivities(deps), ...createEscalationActivities(deps) }),
   reconcilers: (services) => [
     // Idempotent starts of the organizations' outbox dispatchers (it counts organizations checked: nothing to log).
     {

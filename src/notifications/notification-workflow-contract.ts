@@ -6,6 +6,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
 import type { NotificationMessage } from './message';
+import { workflowType } from '../temporal/workflow-type';
 
 export function dispatcherWorkflowId(organizationId: string): string {
   return `notification-dispatch-${organizationId}`;
@@ -156,3 +157,13 @@ export interface DigestInput {
 export const DIGEST_ITEM_CAP = 200;
 
 export const digestItemSignal = defineSignal<[DigestItem]>('digestItem');
+
+/** The dispatcher of an organization's notifications (workflows/notification-dispatch.ts) by its registered type. */
+export const notificationDispatchWorkflowType =
+  workflowType<(input: DispatcherInput) => Promise<void>>()('notificationDispatchWorkflow');
+/** An escalation incident (workflows/escalation-incident.ts) by its registered type. */
+export const escalationIncidentWorkflowType =
+  workflowType<(input: IncidentInput) => Promise<IncidentState>>()('escalationIncidentWorkflow');
+/** A recipient's digest (workflows/notification-digest.ts) by its registered type. */
+export const notificationDigestWorkflowType =
+  workflowType<(input: DigestInput) => Promise<void>>()('notificationDigestWorkflow');

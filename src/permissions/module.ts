@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createGrantService, type GrantService } from './grant-service';
-import { permissionRoutes } from '../../api/routes/permissions/permission-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -13,7 +12,6 @@ declare module '../runtime/service-provider' {
 export const permissionsModule = {
   name: 'permissions',
   tables: ['resource_grants'],
-  routes: (services) => permissionRoutes(services.grants, services.config.orgs.pageMax),
   services: {
     grants: provide([], (core) => createGrantService(owned(core))),
   },

@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createPinService, type PinService } from './pin-service';
-import { rollbackRoutes } from '../../api/routes/releases/rollback-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -14,7 +13,6 @@ declare module '../runtime/service-provider' {
 export const pinsModule = {
   name: 'pins',
   tables: ['target_pins'],
-  routes: (services) => rollbackRoutes(services.releases, services.pins, services.projects.tenants),
   services: {
     pins: provide(['projects'], (deps) =>
       createPinService({ ...owned(deps), projects: deps.projects.projects, tenants: deps.projects.tenants }),

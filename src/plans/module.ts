@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
 import { createPlanGate, type PlanGate } from './plan-gate';
-import { planAdminRoutes } from '../../api/routes/plans/plan-admin-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -14,7 +13,6 @@ declare module '../runtime/service-provider' {
 export const plansModule = {
   name: 'plans',
   tables: [],
-  routes: (services) => planAdminRoutes(services),
   services: {
     plans: provide([], (core) => createPlanGate(core.db)),
   },

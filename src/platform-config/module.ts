@@ -2,7 +2,6 @@ import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createEnvironmentService, type EnvironmentService } from './environment-service';
 import { createTenantService, type TenantService } from './tenant-service';
-import { platformConfigRoutes } from '../../api/routes/platform-config/platform-config-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -15,7 +14,6 @@ declare module '../runtime/service-provider' {
 export const platformConfigModule = {
   name: 'platform-config',
   tables: ['org_environments', 'org_tenants'],
-  routes: (services) => platformConfigRoutes(services, services.config.orgs.pageMax),
   services: {
     environments: provide([], (core) => createEnvironmentService(owned(core))),
     tenants: provide([], (core) => createTenantService(owned(core))),

@@ -4,7 +4,6 @@ import { approvalRequirement } from '../approval-policies/approval-gate';
 import type { ReleasePolicyPorts } from '../releases/release-policy-ports';
 import { releasePolicyCheck } from './policy-check';
 import { createPolicyService, type PolicyService } from './policy-service';
-import { policyRoutes } from '../../api/routes/policies/policy-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -19,7 +18,6 @@ declare module '../runtime/service-provider' {
 export const policiesModule = {
   name: 'policies',
   tables: ['policies'],
-  routes: (services) => policyRoutes(services.policies, services.config.orgs.pageMax),
   services: {
     policies: provide(['projects', 'sources'], (deps) =>
       createPolicyService({

@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createProjectDomain, type ProjectDomain } from './project-domain';
-import { projectRoutes } from '../../api/routes/projects/project-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -14,8 +13,6 @@ declare module '../runtime/service-provider' {
 export const projectsModule = {
   name: 'projects',
   tables: ['project_environments', 'project_policies', 'project_tenants', 'projects', 'workloads'],
-  routes: (services) =>
-    projectRoutes({ ...services.projects, removal: services.removal }, services.config.orgs.pageMax),
   services: {
     projects: provide(['repositories', 'sources'], (deps) =>
       createProjectDomain({

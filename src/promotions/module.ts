@@ -1,8 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createPromotionService, type PromotionService } from './promotion-service';
-import { promotionRoutes } from '../../api/routes/promotions/promotion-routes';
-import { createPromotionActivities } from '../../activities/promotion';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -17,8 +15,6 @@ export const promotionsModule = {
   tables: ['promotion_approvals', 'promotions'],
   workflows: ['promotionWorkflow'],
   settings: 'promotions',
-  routes: (services) => promotionRoutes(services.promotions, services.config.orgs.pageMax),
-  activities: (deps) => createPromotionActivities(deps),
   reconcilers: (services) => [
     {
       name: 'promotion',

@@ -17,7 +17,6 @@ import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { workflowLink } from '../temporal/workflow-link';
-import { promotionWorkflow } from '../../workflows/promotion';
 import { planMoves, type PromotionRequest } from './promotion-plan';
 import {
   findPromotion,
@@ -44,6 +43,7 @@ import {
   type PromotionStatus,
   type PromotionSyncReport,
   type PromotionTiming,
+  promotionWorkflowType,
 } from './promotion-workflow-contract';
 
 export interface PromotionServiceDeps extends OrgDomainDeps {
@@ -73,7 +73,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
   );
 
   async function ensureWorkflow(row: PromotionRow, requester: AuditActor): Promise<void> {
-    await deps.workflows.start(promotionWorkflow, {
+    await deps.workflows.start(promotionWorkflowType, {
       workflowId: row.workflow_id,
       args: [
         {

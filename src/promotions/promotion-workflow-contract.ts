@@ -7,6 +7,7 @@ import type { AuditActor } from '../audit/types';
 import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ApprovalPolicySnapshot, ApproverProfile, SyncReport } from '../releases/release-workflow-contract';
+import { workflowType } from '../temporal/workflow-type';
 
 /**
  * `promotion-<project>-<tenant>-<source>-to-<target>-<id>` for a new promotion (`<n>-tenants` when it moves several),
@@ -149,3 +150,7 @@ export const PROMOTION_FAILURE = {
   revisionMismatch: 'RevisionMismatch',
   unknownTenant: 'UnknownTenant',
 } as const;
+
+/** The promotion workflow (workflows/promotion.ts) by its registered type. */
+export const promotionWorkflowType =
+  workflowType<(input: PromotionWorkflowInput) => Promise<{ status: PromotionStatus }>>()('promotionWorkflow');

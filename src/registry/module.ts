@@ -9,7 +9,6 @@ import { createBlobStore } from './create-blob-store';
 import { createChartCatalog, type ChartCatalog } from './chart-catalog';
 import { createChartMetadata, type ChartMetadata } from './chart-metadata';
 import { createRegistryService, type RegistryService } from './registry-service';
-import { orgChartRoutes } from '../../api/routes/registry/org-chart-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -33,7 +32,6 @@ export const registryModule = {
   name: 'registry',
   tables: ['oci_manifests', 'oci_repositories', 'oci_repository_blobs', 'oci_tags', 'oci_uploads'],
   settings: 'registry',
-  routes: (services) => orgChartRoutes(services.charts),
   services: {
     blobs: provide([], (core) => {
       const store = createBlobStore(core.config.dataDir, core.config.registry.objectStore);

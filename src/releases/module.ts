@@ -1,8 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createReleaseService, type ReleaseService } from './release-service';
-import { releaseRoutes } from '../../api/routes/releases/release-routes';
-import { createReleaseActivities } from '../../activities/release';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -17,8 +15,6 @@ export const releasesModule = {
   tables: ['release_approvals', 'releases'],
   workflows: ['releaseWorkflow'],
   settings: 'releases',
-  routes: (services) => releaseRoutes(services.releases, services.config.orgs.pageMax),
-  activities: (deps) => createReleaseActivities(deps),
   reconcilers: (services) => [
     {
       name: 'release',

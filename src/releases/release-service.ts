@@ -17,7 +17,6 @@ import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { workflowLink } from '../temporal/workflow-link';
-import { releaseWorkflow } from '../../workflows/release';
 import { loadProject } from '../gitops/delivery-model';
 import { movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadSources } from '../gitops/workload-sources';
@@ -68,6 +67,7 @@ import {
   deployReleaseUpdate,
   rejectReleaseUpdate,
   releaseWorkflowId,
+  releaseWorkflowType,
   reportSyncUpdate,
   type ReleaseTiming,
   type SyncReport,
@@ -146,7 +146,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
   );
 
   async function ensureWorkflow(row: ReleaseRow, requester: ReturnType<typeof auditActor>): Promise<void> {
-    await deps.workflows.start(releaseWorkflow, {
+    await deps.workflows.start(releaseWorkflowType, {
       workflowId: row.workflow_id,
       args: [
         {

@@ -92,6 +92,7 @@ export interface ReleaseResume {
 /** Approval policies and approvers as the workflow decides on them (src/approval-policies/approval-decision.ts). */
 export type { ApprovalPolicySnapshot, Approver as ApproverProfile } from '../approval-policies/approval-decision';
 import type { ApprovalPolicySnapshot, Approver as ApproverProfile } from '../approval-policies/approval-decision';
+import { workflowType } from '../temporal/workflow-type';
 
 /** What the prepare activity decided (validation, policies, approval requirement) for the workflow to act on. */
 export interface PreparedRelease {
@@ -192,3 +193,7 @@ export const RELEASE_FAILURE = {
   notSyncing: 'NotSyncing',
   revisionMismatch: 'RevisionMismatch',
 } as const;
+
+/** The release workflow (workflows/release.ts) by its registered type. */
+export const releaseWorkflowType =
+  workflowType<(input: ReleaseWorkflowInput) => Promise<{ status: ReleaseStatus }>>()('releaseWorkflow');

@@ -1,7 +1,5 @@
-import type { RouteDef } from '../../api/route-def';
 import type { Config } from '../config';
 import type { ActionRoleTable } from '../iam/role-authorizer';
-import type { ApiServices } from './api-services';
 import type { ServiceProviders } from './service-provider';
 import type { Services } from './services';
 
@@ -13,13 +11,11 @@ export interface Reconciler {
   intervalMs: number;
 }
 
-/** One activity implementation of the `platform` queue, by its registered name. */
-export type ActivityFns = Record<string, (...args: never[]) => Promise<unknown>>;
-
 /**
  * What one domain plugs into the platform (issue 29): a new domain writes `src/<domain>/module.ts` and adds it to
- * src/runtime/modules.ts, and the route table, the `platform` queue's activities, the worker's reconcilers, the
- * workflow index check and the table-ownership check all read it from there.
+ * src/runtime/modules.ts, and the service resolution, the action vocabulary, the worker's reconcilers, the workflow
+ * index check and the table-ownership check all read it from there. The layers above wire the rest by module name:
+ * its routes in api/domain-routes.ts, its activities in activities/domain-activities.ts (a domain imports neither).
  */
 export interface DomainModule {
   /** The folder under src/ the module lives in (the owner of its tables). */
@@ -41,10 +37,6 @@ export interface DomainModule {
    * them in dependency order.
    */
   services?: ServiceProviders;
-  /** Its HTTP routes, built from the API's services (the route table appends them in module order). */
-  routes?(services: ApiServices): RouteDef[];
-  /** Its activities on the `platform` queue. */
-  activities?(deps: Services): ActivityFns;
   /** What the worker repairs periodically, at the interval its own settings give. */
   reconcilers?(services: Services): Reconciler[];
 }

@@ -1,55 +1,77 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const TEMPLATE = 'src/domain-template';
+/** The template's folders, each copied to the same place under the new name. */
+const TEMPLATES = ['src/domain-template', 'api/routes/domain-template'];
 const MODULE_LIST = 'src/runtime/modules.ts';
+const ROUTE_LIST = 'api/domain-routes.ts';
 const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 function camel(name: string): string {
   return name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** `text` with `line` added after its last import and `entry` before `close`, the end of its one list. */
+function appended(file: string, text: string, line: string, close: string, entry: string): string {
+  const imports = text.lastIndexOf("';\n", text.indexOf('\n\n')) + "';\n".length;
+  const end = text.lastIndexOf(close);
+  if (imports < "';\n".length || end < 0) throw new Error(`${file} is not in the expected shape`);
+  return text.slice(0, imports) + line + text.slice(imports, end) + entry + text.slice(end);
+}
+
 /**
- * Writes a new domain from the template (src/domain-template) into src/<name> and appends its module to the module
- * list: the only two places a new domain touches. Answers the files written, relative to `root`.
+ * Writes a new domain from the template (src/domain-template and its routes in api/routes/domain-template) into
+ * src/<name> and api/routes/<name>, and appends its module to the module list and its routes to the route list: the
+ * only places a new domain touches. Answers the files written, relative to `root`.
  */
 export function scaffoldDomain(root: string, name: string): string[] {
   if (!NAME.test(name) || name === 'domain-template') throw new Error(`invalid domain name ${name}: use kebab-case`);
-  const target = path.join(root, 'src', name);
-  if (fs.existsSync(target)) throw new Error(`src/${name} exists already`);
+  const targets = TEMPLATES.map((template) => template.replace('domain-template', name));
+  const existing = targets.find((target) => fs.existsSync(path.join(root, target)));
+  if (existing) throw new Error(`${existing} exists already`);
   const id = camel(name);
   const Id = id.charAt(0).toUpperCase() + id.slice(1);
   const rename = (text: string) =>
     text
-      // The template's service is optional and cast only because no module list holds the template.
+      // The template's service is optional only because no module list holds the template.
       .replace(/\n *\/\*\* The template's service[^\n]*\n/, `\n    /** The ${name} domain's service. */\n`)
       .replaceAll('example?: ExampleService', 'example: ExampleService')
-      .replaceAll('services.example as ExampleService', 'services.example')
       .replaceAll("'domain-template'", `'${name}'`)
+      .replaceAll('src/domain-template/', `src/${name}/`)
       .replaceAll('example-items', `${name}-items`)
       .replaceAll('org.example.', `org.${name}.`)
       .replaceAll("tag: 'example'", `tag: '${name}'`)
       .replaceAll('example-', `${name}-`)
       .replaceAll('Example', Id)
       .replaceAll('example', id);
-  fs.mkdirSync(target);
-  const written = fs.readdirSync(path.join(root, TEMPLATE)).map((file) => {
-    const out = path.join('src', name, rename(file));
-    fs.writeFileSync(path.join(root, out), rename(fs.readFileSync(path.join(root, TEMPLATE, file), 'utf8')));
-    return out;
+  const written = TEMPLATES.flatMap((template, i) => {
+    fs.mkdirSync(path.join(root, targets[i]!), { recursive: true });
+    return fs.readdirSync(path.join(root, template)).map((file) => {
+      const out = path.join(targets[i]!, rename(file));
+      fs.writeFileSync(path.join(root, out), rename(fs.readFileSync(path.join(root, template, file), 'utf8')));
+      return out;
+    });
   });
-  const listFile = path.join(root, MODULE_LIST);
-  const list = fs.readFileSync(listFile, 'utf8');
-  const imports = list.lastIndexOf("/module';\n") + "/module';\n".length;
-  const entries = list.indexOf('] as const satisfies');
-  if (imports < "/module';\n".length || entries < 0) throw new Error(`${MODULE_LIST} is not in the expected shape`);
-  fs.writeFileSync(
-    listFile,
-    list.slice(0, imports) +
-      `import { ${id}Module } from '../${name}/module';\n` +
-      list.slice(imports, entries) +
-      `  ${id}Module,\n` +
-      list.slice(entries),
+  const edit = (file: string, change: (text: string) => string) =>
+    fs.writeFileSync(path.join(root, file), change(fs.readFileSync(path.join(root, file), 'utf8')));
+  edit(MODULE_LIST, (text) =>
+    appended(
+      MODULE_LIST,
+      text,
+      `import { ${id}Module } from '../${name}/module';\n`,
+      '] as const satisfies',
+      `  ${id}Module,\n`,
+    ),
   );
-  return [...written, MODULE_LIST];
+  const key = /^[a-z][a-z0-9]*$/.test(name) ? name : `'${name}'`;
+  edit(ROUTE_LIST, (text) =>
+    appended(
+      ROUTE_LIST,
+      text,
+      `import { ${id}Routes } from './routes/${name}/${name}-routes';\n`,
+      '\n};',
+      `\n  ${key}: (services) => ${id}Routes(services.${id}),`,
+    ),
+  );
+  return [...written, MODULE_LIST, ROUTE_LIST];
 }

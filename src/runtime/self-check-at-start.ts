@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger';
-import type { PlatformRoles } from './platform';
+import type { PlatformRoles } from './platform-roles';
 import { closeServices, type Services } from './services';
 
 /** A worker whose settings disagree with the deployment's (a fatal start-up self-check): `serve` exits 78. */

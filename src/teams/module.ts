@@ -1,7 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide, owned } from '../runtime/service-provider';
 import { createTeamService, type TeamService } from './team-service';
-import { teamRoutes } from '../../api/routes/teams/team-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -13,7 +12,6 @@ declare module '../runtime/service-provider' {
 export const teamsModule = {
   name: 'teams',
   tables: ['team_members', 'teams'],
-  routes: (services) => teamRoutes(services.teams, services.config.orgs.pageMax),
   services: {
     teams: provide([], (core) => createTeamService(owned(core))),
   },

@@ -3,6 +3,7 @@ import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporali
 import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
 import { labelAttributes, labelledSummary, type SlugLookup, type WorkflowLabels } from './workflow-labels';
+import type { WorkflowType } from './workflow-type';
 
 export interface StartOptions<Args extends unknown[]> {
   workflowId: string;
@@ -19,17 +20,23 @@ export interface StartOptions<Args extends unknown[]> {
   details?: string;
 }
 
+/**
+ * A workflow to start: its type as the domain's contract declares it (src/temporal/workflow-type.ts), or the function
+ * itself where the caller may import workflows/ (tests, workflows' own tooling). Either way it starts by name.
+ */
+export type Startable<W extends Workflow> = WorkflowType<W> | W;
+
 export interface WorkflowStarter {
-  start<W extends Workflow>(workflow: W, opts: StartOptions<Parameters<W>>): Promise<WorkflowHandle<W>>;
+  start<W extends Workflow>(workflow: Startable<W>, opts: StartOptions<Parameters<W>>): Promise<WorkflowHandle<W>>;
   /** Signals the running workflow of this id, or starts it with the signal first (an entity per recipient). */
   signalWithStart<W extends Workflow, S extends unknown[]>(
-    workflow: W,
+    workflow: Startable<W>,
     opts: StartOptions<Parameters<W>> & { signal: SignalDefinition<S>; signalArgs: S },
   ): Promise<void>;
 }
 
 /**
- * The one way the platform starts workflows: by function reference (arguments checked at the call), business-key
+ * The one way the platform starts workflows: by type (arguments checked at the call against the contract), business-key
  * ids with USE_EXISTING so a retried API call gets the running workflow back instead of a second one, the configured
  * task queue prefix, and the start counter.
  */
@@ -57,8 +64,8 @@ export function createWorkflowStarter(
     };
   }
   return {
-    async start(workflow, opts) {
-      const handle = await temporal.workflow.start(workflow, {
+    async start<W extends Workflow>(workflow: Startable<W>, opts: StartOptions<Parameters<W>>) {
+      const handle = await temporal.workflow.start(workflow.name, {
         taskQueue: taskQueue(queuePrefix, opts.queue ?? 'platform'),
         workflowId: opts.workflowId,
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
@@ -67,10 +74,10 @@ export function createWorkflowStarter(
         ...(await described(opts)),
       } as Parameters<Client['workflow']['start']>[1]);
       metrics.workflowStarts.inc({ workflow: workflow.name });
-      return handle as WorkflowHandle<typeof workflow>;
+      return handle as WorkflowHandle<W>;
     },
     async signalWithStart(workflow, opts) {
-      await temporal.workflow.signalWithStart(workflow, {
+      await temporal.workflow.signalWithStart(workflow.name, {
         taskQueue: taskQueue(queuePrefix, opts.queue ?? 'platform'),
         workflowId: opts.workflowId,
         args: opts.args,

@@ -2,7 +2,6 @@ import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
 import { createIamViews, type IamViews } from './iam-views';
 import { createCallerScope, type CallerScope } from './caller-scope';
-import { iamRoutes } from '../../api/routes/iam/iam-routes';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -17,8 +16,6 @@ declare module '../runtime/service-provider' {
 export const viewsModule = {
   name: 'views',
   tables: [],
-  routes: (services) =>
-    iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: services.config.auditPageMax }),
   services: {
     iamViews: provide(['authorization'], (deps) => createIamViews({ db: deps.db, authorization: deps.authorization })),
     callerScope: provide([], (core) => createCallerScope(core.db)),

@@ -1,6 +1,5 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
-import { watchRoutes } from '../../api/routes/watch/watch-routes';
 import { createWatchService, type WatchService } from './watch-service';
 import { createWatchDiscovery, type WatchDiscoveryService } from './watch-discovery';
 
@@ -43,5 +42,4 @@ export const watchModule = {
   ],
   // Like image updates: members change what updates a workload, viewers read it.
   actions: { 'projects.*.watch.read': 'viewer', 'projects.*.watch.update': 'member' },
-  routes: (services) => watchRoutes(services.watch),
 } satisfies DomainModule;

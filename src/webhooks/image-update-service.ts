@@ -10,9 +10,8 @@ import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { imageUpdatesWorkflow } from '../../workflows/image-updates';
 import type { QueuedImageUpdate } from './image-update-batch';
-import { imageUpdateSignal, imageUpdatesWorkflowId } from './image-update-workflow-contract';
+import { imageUpdateSignal, imageUpdatesWorkflowId, imageUpdatesWorkflowType } from './image-update-workflow-contract';
 import {
   imageMatches,
   isShapeABody,
@@ -260,7 +259,7 @@ export function createImageUpdateService(deps: {
    */
   async function handOver(organizationId: string, projectId: string, entry: QueuedImageUpdate): Promise<boolean> {
     try {
-      await deps.workflows.signalWithStart(imageUpdatesWorkflow, {
+      await deps.workflows.signalWithStart(imageUpdatesWorkflowType, {
         workflowId: imageUpdatesWorkflowId(projectId),
         args: [{ organizationId, projectId, gitTaskQueue: deps.gitTaskQueue, commitPatienceMs: deps.commitPatienceMs }],
         signal: imageUpdateSignal,

@@ -6,6 +6,7 @@
 import { defineSignal } from '@temporalio/workflow';
 import type { CommitOutcome, CommitRequest } from '../gitops/commit-path';
 import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
+import { workflowType } from '../temporal/workflow-type';
 
 export function imageUpdatesWorkflowId(projectId: string): string {
   return `image-updates-${projectId}`;
@@ -59,3 +60,7 @@ export type ImageUpdateActivities = {
     error: string | null;
   }): Promise<void>;
 };
+
+/** The image-update batches of one target (workflows/image-updates.ts) by its registered type. */
+export const imageUpdatesWorkflowType =
+  workflowType<(input: ImageUpdatesInput) => Promise<void>>()('imageUpdatesWorkflow');

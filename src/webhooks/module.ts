@@ -2,8 +2,6 @@ import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
 import { taskQueue } from '../temporal/definitions';
 import { createWebhookDomain, type WebhookDomain } from './webhook-domain';
-import { webhookRoutes } from '../../api/routes/webhooks/webhook-routes';
-import { createImageUpdateActivities } from '../../activities/image-updates';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -18,8 +16,6 @@ export const webhooksModule = {
   tables: ['cdcontroller_tokens', 'deployment_statuses', 'image_update_marks', 'webhook_requests', 'webhook_settings'],
   settings: 'webhooks',
   workflows: ['imageUpdatesWorkflow'],
-  routes: (services) => webhookRoutes(services.webhooks),
-  activities: (deps) => createImageUpdateActivities(deps),
   reconcilers: (services) => [
     // Image updates and controller reports an API process recorded but could not hand over (Temporal unreachable).
     {

@@ -1,12 +1,8 @@
 import type { CommitOutcome, CommitRequest } from '../../src/gitops/commit-path';
 import type { MaintenanceTarget } from '../../src/gitops/repository-maintenance';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  COMMIT_RETRY,
-  gitCommitWorkflow,
-  repositoryMaintenanceWorkflow,
-  type GitActivities,
-} from '../../workflows/git-commit';
+import type { GitActivities } from '../../activities/git';
+import { COMMIT_RETRY, gitCommitWorkflow, repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { historiesOf } from '../helpers/workflow-histories';
 

@@ -2,7 +2,7 @@ import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { createActivities } from '../../activities';
-import type { GitActivities } from '../../workflows/git-commit';
+import type { GitActivities } from '../../activities/git';
 import type { AuditActor } from '../../src/audit/types';
 import type { ApprovalPolicySnapshot, PreparedRelease } from '../../src/releases/release-workflow-contract';
 import { reportSyncUpdate } from '../../src/releases/release-workflow-contract';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
-import { COMMIT_RETRY, type GitActivities } from '../../workflows/git-commit';
+import type { GitActivities } from '../../activities/git';
+import { COMMIT_RETRY } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
 import type { ApprovalPolicySnapshot } from '../../src/releases/release-workflow-contract';
 import {

@@ -1,7 +1,7 @@
 import { scaled } from '../helpers/time-scale';
 import { randomUUID } from 'node:crypto';
 import type { createActivities } from '../../activities';
-import type { GitActivities } from '../../workflows/git-commit';
+import type { GitActivities } from '../../activities/git';
 import { gitCommitWorkflow, gitPushWorkflow, repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
 import { pingWorkflow, proofWorkflow } from '../../workflows/proof';
 import { notificationDispatchWorkflow } from '../../workflows/notification-dispatch';

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { NotFound } from '../../../src/errors';
 import type { Services } from '../../../src/runtime/services';
-import { proofWorkflow } from '../../../workflows/proof';
 import { SEARCH_ATTRIBUTES } from '../../../src/temporal/definitions';
-import { proofWorkflowId, type ProofResult } from '../../../src/diagnostics/proof-workflow-contract';
+import { proofWorkflowId, proofWorkflowType, type ProofResult } from '../../../src/diagnostics/proof-workflow-contract';
 import type { RouteDef } from '../../route-def';
 
 /**
@@ -24,7 +23,7 @@ export function diagnosticsRoutes(services: Pick<Services, 'workflows' | 'tempor
         const orgId = ctx.state.principal!.organizationId!;
         const runId = randomUUID();
         const id = proofWorkflowId(orgId, runId);
-        await services.workflows.start(proofWorkflow, {
+        await services.workflows.start(proofWorkflowType, {
           workflowId: id,
           args: [{ runId, organizationId: orgId, steps: 2, stepDelayMs: 100 }],
           searchAttributes: [{ key: SEARCH_ATTRIBUTES.organizationId, value: orgId }],

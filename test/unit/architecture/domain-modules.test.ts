@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DOMAIN_MODULES } from '../../../src/runtime/modules';
+import { DOMAIN_ROUTES } from '../../../api/domain-routes';
+import { DOMAIN_ACTIVITIES } from '../../../activities/domain-activities';
 import { ROOT } from './source-scan';
 
 /**
@@ -19,6 +21,12 @@ describe('domain modules', () => {
       .readdirSync(path.join(ROOT, 'src'))
       .filter((d) => d !== 'domain-template' && fs.existsSync(path.join(ROOT, 'src', d, 'module.ts')));
     expect(DOMAIN_MODULES.map((m) => m.name).sort()).toEqual(folders.sort());
+  });
+
+  it('wires routes and activities only to modules of the list, by their names', () => {
+    const names = new Set(DOMAIN_MODULES.map((m) => m.name));
+    expect(Object.keys(DOMAIN_ROUTES).filter((name) => !names.has(name))).toEqual([]);
+    expect(Object.keys(DOMAIN_ACTIVITIES).filter((name) => !names.has(name))).toEqual([]);
   });
 
   it('claims every workflow type workflows/index.ts exports, each by one module', () => {

@@ -1,4 +1,4 @@
-import { inertRouteTable, openApiDocument } from '../../../src/runtime/openapi-document';
+import { inertRouteTable, openApiDocument } from '../../../api/openapi-document';
 import { loadResponseSchemas } from '../../../src/http/response-schemas';
 import { responseExample } from '../../../api/routes/platform/openapi-responses';
 

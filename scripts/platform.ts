@@ -1,22 +1,23 @@
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { installTemporalRuntime } from '../temporal/runtime';
-import { ensureSearchAttributes } from '../temporal/search-attributes';
-import { createApp } from '../../api/app';
-import { listen, type RunningServer } from '../../api/server';
-import { createProcessWorkers } from '../../workers/create-worker';
-import { startRowReconciler } from '../temporal/row-reconciler';
-import { DOMAIN_MODULES } from './modules';
-import { ensureMaintenanceSchedule } from '../gitops/maintenance-schedule';
-import { startAgentGrpcServer, type RunningAgentServer } from '../clusters/agent-grpc-server';
-import type { Config } from '../config';
-import { migrateLatest } from '../db/migrate';
-import { startMetricsServer } from '../http/metrics-server';
-import { connectionOptions } from '../temporal/connection';
-import { taskQueue } from '../temporal/definitions';
-import { createLogger, errorFields, type Logger } from '../logging/logger';
-import { createApiServices, type ApiServices } from './api-services';
-import { closeServices, createServices, type Services, type Endpoints } from './services';
-import { selfCheckAtStart } from './self-check-at-start';
+import { installTemporalRuntime } from '../src/temporal/runtime';
+import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { createApp } from '../api/app';
+import { listen, type RunningServer } from '../api/server';
+import { createProcessWorkers } from '../workers/create-worker';
+import { startRowReconciler } from '../src/temporal/row-reconciler';
+import { DOMAIN_MODULES } from '../src/runtime/modules';
+import { ensureMaintenanceSchedule } from '../src/gitops/maintenance-schedule';
+import { startAgentGrpcServer, type RunningAgentServer } from '../src/clusters/agent-grpc-server';
+import type { Config } from '../src/config';
+import { migrateLatest } from '../src/db/migrate';
+import { startMetricsServer } from '../src/http/metrics-server';
+import { connectionOptions } from '../src/temporal/connection';
+import { taskQueue } from '../src/temporal/definitions';
+import { createLogger, errorFields, type Logger } from '../src/logging/logger';
+import { createApiServices, type ApiServices } from '../src/runtime/api-services';
+import { closeServices, createServices, type Services, type Endpoints } from '../src/runtime/services';
+import { selfCheckAtStart } from '../src/runtime/self-check-at-start';
+import type { PlatformRoles } from '../src/runtime/platform-roles';
 
 export interface RunningPlatform {
   services: Services;
@@ -27,12 +28,6 @@ export interface RunningPlatform {
   agents: RunningAgentServer | null;
   worker: Worker | null;
   stop(): Promise<void>;
-}
-
-export interface PlatformRoles {
-  api: boolean;
-  worker: boolean;
-  migrate: boolean;
 }
 
 /** Starts the API and/or the worker in this process against already-resolved PostgreSQL and Temporal endpoints. */

@@ -1,8 +1,8 @@
-import type { RouteDef } from '../../api/route-def';
-import { orgCallerOf } from '../../api/request';
-import type { ExampleService } from './example-service';
+import type { RouteDef } from '../../route-def';
+import { orgCallerOf } from '../../request';
+import type { ExampleService } from '../../../src/domain-template/example-service';
 
-/** The template's routes: thin handlers that call the service with the caller (api/request.ts). */
+/** The template's routes (copied by `npm run new-domain` with src/domain-template): thin handlers that call the service with the caller (api/request.ts). */
 export function exampleRoutes(service: ExampleService): RouteDef[] {
   return [
     {

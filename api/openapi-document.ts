@@ -1,9 +1,9 @@
-import { API_VERSION, routeTable } from '../../api/route-table';
-import { buildOpenApi } from '../../api/routes/platform/openapi-route';
-import type { ApiServices } from './api-services';
-import type { RouteDef } from '../../api/route-def';
-import { loadSchemaValidator } from '../http/schema-validator';
-import { loadResponseSchemas } from '../http/response-schemas';
+import { API_VERSION, routeTable } from './route-table';
+import { buildOpenApi } from './routes/platform/openapi-route';
+import type { ApiServices } from '../src/runtime/api-services';
+import type { RouteDef } from './route-def';
+import { loadSchemaValidator } from '../src/http/schema-validator';
+import { loadResponseSchemas } from '../src/http/response-schemas';
 
 /**
  * A stand-in for the services: building the route table only stores services in handler closures and reads a few

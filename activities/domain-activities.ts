@@ -1,0 +1,26 @@
+import type { Services } from '../src/runtime/services';
+import { createBreakGlassActivities } from './break-glass';
+import { createClusterHeartbeatActivities } from './cluster-heartbeat';
+import { createProofActivities } from './proof';
+import { createInvitationActivities } from './invitation';
+import { createNotificationActivities } from './notifications';
+import { createEscalationActivities } from './escalation';
+import { createPromotionActivities } from './promotion';
+import { createReleaseActivities } from './release';
+import { createImageUpdateActivities } from './image-updates';
+
+/**
+ * The activities of the `platform` queue, by the module (src/runtime/modules.ts) whose services they call: the
+ * activity layer wires them here, so no domain imports activities/. A name that is not a module's fails
+ * test/unit/architecture/domain-modules.test.ts.
+ */
+export const DOMAIN_ACTIVITIES = {
+  'break-glass': createBreakGlassActivities,
+  clusters: createClusterHeartbeatActivities,
+  diagnostics: createProofActivities,
+  invitations: createInvitationActivities,
+  notifications: (deps: Services) => ({ ...createNotificationActivities(deps), ...createEscalationActivities(deps) }),
+  promotions: createPromotionActivities,
+  releases: createReleaseActivities,
+  webhooks: createImageUpdateActivities,
+};
