@@ -8,6 +8,7 @@ import { createEscalationActivities } from './escalation';
 import { createPromotionActivities } from './promotion';
 import { createReleaseActivities } from './release';
 import { createImageUpdateActivities } from './image-updates';
+import { createVerificationActivities } from './verification';
 
 /**
  * The activities of the `platform` queue, by the module (src/runtime/modules.ts) whose services they call: the
@@ -23,4 +24,10 @@ export const DOMAIN_ACTIVITIES = {
   promotions: createPromotionActivities,
   releases: createReleaseActivities,
   webhooks: createImageUpdateActivities,
+  verification: (deps: Services) =>
+    createVerificationActivities({
+      metricSources: deps.metricSources,
+      outbound: deps.config.notifications.outbound,
+      limits: deps.config.notifications.limits,
+    }),
 };

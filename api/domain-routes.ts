@@ -35,6 +35,7 @@ import { releaseRoutes } from './routes/releases/release-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { iamRoutes } from './routes/iam/iam-routes';
 import { watchRoutes } from './routes/watch/watch-routes';
+import { metricSourceRoutes } from './routes/verification/metric-source-routes';
 import { webhookRoutes } from './routes/webhooks/webhook-routes';
 import { describeCaller } from '../src/machine-access/whoami';
 
@@ -73,6 +74,7 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
   identity: (services) => authRoutes(services.identity),
   invitations: (services) =>
     invitationRoutes(services.invitations, services.config.orgs.pageMax, services.identity.sessions),
+  verification: (services) => metricSourceRoutes(services.metricSources, services.config.orgs.pageMax),
   'machine-access': (services) => [
     ...apiKeyRoutes(services.apiKeys),
     ...serviceAccountRoutes(services.serviceAccounts),

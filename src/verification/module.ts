@@ -1,8 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { owned, provide } from '../runtime/service-provider';
 import { createMetricSourceService, type MetricSourceService } from './metric-source-service';
-import { metricSourceRoutes } from '../../api/routes/verification/metric-source-routes';
-import { createVerificationActivities } from '../../activities/verification';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -15,13 +13,6 @@ declare module '../runtime/service-provider' {
 export const verificationModule = {
   name: 'verification',
   tables: ['metric_sources'],
-  routes: (services) => metricSourceRoutes(services.metricSources, services.config.orgs.pageMax),
-  activities: (deps) =>
-    createVerificationActivities({
-      metricSources: deps.metricSources,
-      outbound: deps.config.notifications.outbound,
-      limits: deps.config.notifications.limits,
-    }),
   services: {
     metricSources: provide([], (core) =>
       createMetricSourceService({
