@@ -1611,6 +1611,12 @@ export interface WorkloadCreateRequest {
     name: string;
     content: string;
   }[];
+  /**
+   * Workloads of the project this one is committed and waited after when a release changes several (service order); a cycle or an unknown name answers 422.
+   *
+   * @maxItems 50
+   */
+  dependsOn?: string[];
 }
 /**
  * Render the workload from an organization chart version (a Helm chart pushed to the registry; name is its repository inside the organization) or kustomize base version instead of the generated Deployment, Service and ConfigMap; the workload's image tag and replicas are applied to what it renders.
@@ -1700,6 +1706,12 @@ export interface WorkloadUpdateRequest {
     name: string;
     content: string;
   }[];
+  /**
+   * Workloads of the project this one is committed and waited after when a release changes several (service order); a cycle or an unknown name answers 422.
+   *
+   * @maxItems 50
+   */
+  dependsOn?: string[];
 }
 /**
  * Render the workload from an organization chart version (a Helm chart pushed to the registry; name is its repository inside the organization) or kustomize base version instead of the generated Deployment, Service and ConfigMap; the workload's image tag and replicas are applied to what it renders.

@@ -17979,7 +17979,10 @@ export interface paths {
              *           "variables": {
              *             "property1": "string",
              *             "property2": "string"
-             *           }
+             *           },
+             *           "dependsOn": [
+             *             "string"
+             *           ]
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -18181,6 +18184,9 @@ export interface paths {
            *           "name": "web",
            *           "content": "string"
            *         }
+           *       ],
+           *       "dependsOn": [
+           *         "web"
            *       ]
            *     }
            */
@@ -18357,7 +18363,10 @@ export interface paths {
              *       "variables": {
              *         "property1": "string",
              *         "property2": "string"
-             *       }
+             *       },
+             *       "dependsOn": [
+             *         "string"
+             *       ]
              *     }
              */
             'application/json': components['schemas']['workload-result'];
@@ -18566,7 +18575,10 @@ export interface paths {
              *       "variables": {
              *         "property1": "string",
              *         "property2": "string"
-             *       }
+             *       },
+             *       "dependsOn": [
+             *         "string"
+             *       ]
              *     }
              */
             'application/json': components['schemas']['workload'];
@@ -18817,6 +18829,9 @@ export interface paths {
            *           "name": "web",
            *           "content": "string"
            *         }
+           *       ],
+           *       "dependsOn": [
+           *         "web"
            *       ]
            *     }
            */
@@ -18993,7 +19008,10 @@ export interface paths {
              *       "variables": {
              *         "property1": "string",
              *         "property2": "string"
-             *       }
+             *       },
+             *       "dependsOn": [
+             *         "string"
+             *       ]
              *     }
              */
             'application/json': components['schemas']['workload-result'];
@@ -26275,6 +26293,8 @@ export interface components {
     workload: {
       /** Format: date-time */
       createdAt: string;
+      /** @description Workloads this one is committed and waited after (service order) */
+      dependsOn: string[];
       /** Format: uuid */
       id: string;
       image: {
@@ -26333,6 +26353,8 @@ export interface components {
     };
     /** @description POST /api/v2/projects/{slug}/workloads. */
     'workload-create': {
+      /** @description Workloads of the project this one is committed and waited after when a release changes several (service order); a cycle or an unknown name answers 422. */
+      dependsOn?: string[];
       /** @description Kubernetes manifests the workload carries as written (e.g. an HPA or a PodDisruptionBudget), generated beside its files in every target and validated like them; an empty list removes them. */
       extraManifests?: {
         content: string;
@@ -26428,6 +26450,8 @@ export interface components {
     'workload-result': {
       /** Format: date-time */
       createdAt: string;
+      /** @description Workloads this one is committed and waited after (service order) */
+      dependsOn: string[];
       extraManifests?: {
         content: string;
         name: string;
@@ -26480,6 +26504,8 @@ export interface components {
     };
     /** @description PATCH /api/v2/projects/{slug}/workloads/{name}: given fields replace the stored ones. */
     'workload-update': {
+      /** @description Workloads of the project this one is committed and waited after when a release changes several (service order); a cycle or an unknown name answers 422. */
+      dependsOn?: string[];
       /** @description Kubernetes manifests the workload carries as written (e.g. an HPA or a PodDisruptionBudget), generated beside its files in every target and validated like them; an empty list removes them. */
       extraManifests?: {
         content: string;

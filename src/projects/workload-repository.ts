@@ -1,12 +1,15 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { refuseAtLimit, type RowLimit } from '../db/row-limit';
+import type { DependencyNode } from './workload-order';
 import type { WorkloadOverrides, WorkloadSpec } from './workload-spec';
 
 export interface Workload extends WorkloadSpec {
   id: string;
   name: string;
   overrides: WorkloadOverrides;
+  /** Workloads of the project this one is committed and waited after (service order, src/projects/workload-order.ts). */
+  dependsOn: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -16,11 +19,12 @@ interface Row {
   name: string;
   spec: WorkloadSpec;
   overrides: WorkloadOverrides;
+  depends_on: string[];
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = ['id', 'name', 'spec', 'overrides', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'name', 'spec', 'overrides', 'depends_on', 'created_at', 'updated_at'] as const;
 
 /** Checked on create (docs/operations.md "Limits"); the delivery generator, releases and health read every workload. */
 export const WORKLOADS_PER_PROJECT: RowLimit = {
@@ -29,7 +33,14 @@ export const WORKLOADS_PER_PROJECT: RowLimit = {
 };
 
 function rowToWorkload(row: Row): Workload {
-  return { id: row.id, name: row.name, ...row.spec, overrides: row.overrides, ...timestampsOf(row) };
+  return {
+    id: row.id,
+    name: row.name,
+    ...row.spec,
+    overrides: row.overrides,
+    dependsOn: row.depends_on,
+    ...timestampsOf(row),
+  };
 }
 
 /** The project's workloads by name, or only those `names` lists (a release reads what it changes, issue 46). */
@@ -55,7 +66,7 @@ export async function findWorkload(db: Queryable, projectId: string, name: strin
 export async function insertWorkload(
   db: Queryable,
   ids: { organizationId: string; projectId: string },
-  input: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides },
+  input: { name: string; spec: WorkloadSpec; overrides: WorkloadOverrides; dependsOn: string[] },
 ): Promise<void> {
   await insertOne(
     db('workloads')
@@ -65,6 +76,7 @@ export async function insertWorkload(
         name: input.name,
         spec: JSON.stringify(input.spec),
         overrides: JSON.stringify(input.overrides),
+        depends_on: input.dependsOn,
       })
       .returning('id'),
     'a workload with this name already exists',
@@ -74,15 +86,29 @@ export async function insertWorkload(
 export async function updateWorkload(
   db: Queryable,
   id: string,
-  changes: { spec?: WorkloadSpec; overrides?: WorkloadOverrides },
+  changes: { spec?: WorkloadSpec; overrides?: WorkloadOverrides; dependsOn?: string[] },
 ): Promise<void> {
   await db('workloads')
     .where({ id })
     .update({
       ...(changes.spec ? { spec: JSON.stringify(changes.spec) } : {}),
       ...(changes.overrides ? { overrides: JSON.stringify(changes.overrides) } : {}),
+      ...(changes.dependsOn ? { depends_on: changes.dependsOn } : {}),
       updated_at: db.fn.now(),
     });
+}
+
+/**
+ * Every workload's name and dependencies, the rows locked until the transaction ends: two changes racing cannot
+ * each add half of a cycle.
+ */
+export async function lockDependencyGraph(db: Queryable, projectId: string): Promise<DependencyNode[]> {
+  const rows = (await db('workloads')
+    .where({ project_id: projectId })
+    .orderBy('name')
+    .forUpdate()
+    .select('name', 'depends_on')) as { name: string; depends_on: string[] }[];
+  return rows.map((r) => ({ name: r.name, dependsOn: r.depends_on }));
 }
 
 export async function deleteWorkload(db: Queryable, id: string): Promise<void> {
