@@ -1,5 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
+import { createDeliveryMetrics } from './delivery-metrics';
 import { createDeploymentHistory } from './deployment-history-service';
 import { createDeploymentService, type DeploymentService } from './deployment-service';
 import { deploymentRoutes } from '../../api/routes/deployments/deployment-routes';
@@ -10,6 +11,8 @@ declare module '../runtime/service-provider' {
     deployments: DeploymentService;
     /** The matrix at a past instant and the changes between two instants (issue 47). */
     deploymentHistory: ReturnType<typeof createDeploymentHistory>;
+    /** Delivery metrics computed from the deployments history (issue 47). */
+    deliveryMetrics: ReturnType<typeof createDeliveryMetrics>;
   }
 }
 
@@ -18,13 +21,21 @@ export const deploymentsModule = {
   name: 'deployments',
   tables: ['deployed_target_events', 'deployed_targets', 'deployment_revisions', 'deployment_soak_times'],
   routes: (services) =>
-    deploymentRoutes(services.deployments, services.deploymentHistory, services.config.orgs.pageMax),
+    deploymentRoutes(
+      services.deployments,
+      services.deploymentHistory,
+      services.deliveryMetrics,
+      services.config.orgs.pageMax,
+    ),
   services: {
     deployments: provide(['projects'], (deps) =>
       createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),
     ),
     deploymentHistory: provide(['projects'], (deps) =>
       createDeploymentHistory({ db: deps.db, projects: deps.projects.projects }),
+    ),
+    deliveryMetrics: provide(['projects'], (deps) =>
+      createDeliveryMetrics({ db: deps.db, projects: deps.projects.projects }),
     ),
   },
   actions: {
