@@ -67,7 +67,12 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
   ],
   crds: (services) => k8sRoutes(services),
   deployments: (services) =>
-    deploymentRoutes(services.deployments, services.deploymentHistory, services.config.orgs.pageMax),
+    deploymentRoutes(
+      services.deployments,
+      services.deploymentHistory,
+      services.deliveryMetrics,
+      services.config.orgs.pageMax,
+    ),
   diagnostics: (services) => diagnosticsRoutes(services),
   freezes: (services) => freezeRoutes(services.freezes),
   gitops: (services) => gitopsRoutes(services.gitops, services.authorization),

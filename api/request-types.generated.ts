@@ -428,6 +428,28 @@ export interface DeploymentChangesQueryRequest {
   cursor?: string;
 }
 
+export interface DeploymentMetricsQueryRequest {
+  /**
+   * start of the window (excluded), an ISO 8601 instant with a time zone
+   */
+  from?: string;
+  /**
+   * end of the window (included), default now; at most 366 days after from
+   */
+  to?: string;
+  /**
+   * seconds after a deployment in which a rollback or a Degraded report makes it a failed change (60 to 604800, default 3600)
+   */
+  failureWindow?: string;
+  /**
+   * what the groups are (default environment)
+   */
+  groupBy?: 'environment' | 'tenant' | 'service';
+  tenant?: string;
+  environment?: string;
+  service?: string;
+}
+
 export interface DeploymentSoakUpdateRequest {
   seconds: number;
 }

@@ -3,6 +3,7 @@ import { CliError, EXIT } from './lib/api-error';
 import { globalOptions, wantsJson, writeError } from './lib/command-kit';
 import { registerAuth } from './commands/auth';
 import { registerCompletion } from './commands/completion';
+import { registerDeliveryMetrics } from './commands/delivery-metrics';
 import { registerDeploymentChanges } from './commands/deployment-changes';
 import { registerGovernance } from './commands/governance';
 import { registerMachineAccess } from './commands/machine-access';
@@ -29,6 +30,7 @@ export function program(json = false): Command {
   registerPromotions(root);
   registerProjectViews(root);
   registerDeploymentChanges(root);
+  registerDeliveryMetrics(root);
   registerGovernance(root);
   registerMachineAccess(root);
   registerValidate(root);

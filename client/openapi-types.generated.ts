@@ -13948,6 +13948,157 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/deployments/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Delivery metrics over a window: deployment frequency, lead time for changes, change failure rate, time to restore; per environment, tenant or service and per week */
+    get: {
+      parameters: {
+        query?: {
+          /** @example prod */
+          environment?: string;
+          /** @example 20 */
+          failureWindow?: string;
+          /** @example dev */
+          from?: string;
+          /** @example environment */
+          groupBy?: 'environment' | 'tenant' | 'service';
+          /** @example string */
+          service?: string;
+          /** @example string */
+          tenant?: string;
+          /** @example prod */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "from": "2019-08-24T14:15:22Z",
+             *       "to": "2019-08-24T14:15:22Z",
+             *       "groupBy": "environment",
+             *       "failureWindowSeconds": 0,
+             *       "total": {
+             *         "deployments": 0,
+             *         "deploymentsPerDay": 0,
+             *         "failedDeployments": 0,
+             *         "changeFailureRate": 0,
+             *         "leadTime": {
+             *           "count": 0,
+             *           "medianSeconds": 0,
+             *           "p90Seconds": 0
+             *         },
+             *         "timeToRestore": {
+             *           "incidents": 0,
+             *           "restored": 0,
+             *           "medianSeconds": 0
+             *         }
+             *       },
+             *       "groups": [
+             *         {
+             *           "key": "string",
+             *           "deployments": 0,
+             *           "deploymentsPerDay": 0,
+             *           "failedDeployments": 0,
+             *           "changeFailureRate": 0,
+             *           "leadTime": {
+             *             "count": 0,
+             *             "medianSeconds": 0,
+             *             "p90Seconds": 0
+             *           },
+             *           "timeToRestore": {
+             *             "incidents": 0,
+             *             "restored": 0,
+             *             "medianSeconds": 0
+             *           }
+             *         }
+             *       ],
+             *       "weeks": [
+             *         {
+             *           "start": "2019-08-24T14:15:22Z",
+             *           "total": {
+             *             "deployments": 0,
+             *             "deploymentsPerDay": 0,
+             *             "failedDeployments": 0,
+             *             "changeFailureRate": 0,
+             *             "leadTime": {
+             *               "count": 0,
+             *               "medianSeconds": 0,
+             *               "p90Seconds": 0
+             *             },
+             *             "timeToRestore": {
+             *               "incidents": 0,
+             *               "restored": 0,
+             *               "medianSeconds": 0
+             *             }
+             *           },
+             *           "groups": [
+             *             {
+             *               "key": "string",
+             *               "deployments": 0,
+             *               "deploymentsPerDay": 0,
+             *               "failedDeployments": 0,
+             *               "changeFailureRate": 0,
+             *               "leadTime": {
+             *                 "count": 0,
+             *                 "medianSeconds": 0,
+             *                 "p90Seconds": 0
+             *               },
+             *               "timeToRestore": {
+             *                 "incidents": 0,
+             *                 "restored": 0,
+             *                 "medianSeconds": 0
+             *               }
+             *             }
+             *           ]
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['deployment-metrics'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/environments': {
     parameters: {
       query?: never;
@@ -23361,6 +23512,114 @@ export interface components {
         tenant: string;
       }[];
       nextCursor: null | string;
+    };
+    /** @description Delivery metrics of a project over (from, to]: the whole window, each group and each week (docs/deployments.md#delivery-metrics) */
+    'deployment-metrics': {
+      failureWindowSeconds: number;
+      /** Format: date-time */
+      from: string;
+      /** @enum {string} */
+      groupBy: 'environment' | 'tenant' | 'service';
+      groups: {
+        /** @description failedDeployments / deployments; null without deployments */
+        changeFailureRate: number | null;
+        /** @description commits that wrote an Application content in the slot */
+        deployments: number;
+        deploymentsPerDay: number;
+        failedDeployments: number;
+        key: string;
+        leadTime: {
+          count: number;
+          medianSeconds: number | null;
+          p90Seconds: number | null;
+        };
+        timeToRestore: {
+          incidents: number;
+          medianSeconds: number | null;
+          restored: number;
+        };
+      }[];
+      /** Format: date-time */
+      to: string;
+      total: {
+        /** @description failedDeployments / deployments; null without deployments */
+        changeFailureRate: number | null;
+        /** @description commits that wrote an Application content in the slot */
+        deployments: number;
+        deploymentsPerDay: number;
+        failedDeployments: number;
+        leadTime: {
+          count: number;
+          medianSeconds: number | null;
+          p90Seconds: number | null;
+        };
+        timeToRestore: {
+          incidents: number;
+          medianSeconds: number | null;
+          restored: number;
+        };
+      };
+      weeks: {
+        groups: {
+          /** @description failedDeployments / deployments; null without deployments */
+          changeFailureRate: number | null;
+          /** @description commits that wrote an Application content in the slot */
+          deployments: number;
+          deploymentsPerDay: number;
+          failedDeployments: number;
+          key: string;
+          leadTime: {
+            count: number;
+            medianSeconds: number | null;
+            p90Seconds: number | null;
+          };
+          timeToRestore: {
+            incidents: number;
+            medianSeconds: number | null;
+            restored: number;
+          };
+        }[];
+        /**
+         * Format: date-time
+         * @description the Monday 00:00 UTC of the week
+         */
+        start: string;
+        total: {
+          /** @description failedDeployments / deployments; null without deployments */
+          changeFailureRate: number | null;
+          /** @description commits that wrote an Application content in the slot */
+          deployments: number;
+          deploymentsPerDay: number;
+          failedDeployments: number;
+          leadTime: {
+            count: number;
+            medianSeconds: number | null;
+            p90Seconds: number | null;
+          };
+          timeToRestore: {
+            incidents: number;
+            medianSeconds: number | null;
+            restored: number;
+          };
+        };
+      }[];
+    };
+    /** @description GET /api/v2/projects/{slug}/deployments/metrics: delivery metrics over (from, to], per group and per week (docs/deployments.md#delivery-metrics). */
+    'deployment-metrics-query': {
+      environment?: string;
+      /** @description seconds after a deployment in which a rollback or a Degraded report makes it a failed change (60 to 604800, default 3600) */
+      failureWindow?: string;
+      /** @description start of the window (excluded), an ISO 8601 instant with a time zone */
+      from?: string;
+      /**
+       * @description what the groups are (default environment)
+       * @enum {string}
+       */
+      groupBy?: 'environment' | 'tenant' | 'service';
+      service?: string;
+      tenant?: string;
+      /** @description end of the window (included), default now; at most 366 days after from */
+      to?: string;
     };
     /** @description PUT /api/v2/projects/{slug}/soak-times/{environment}: seconds a version stays verified there before it may be promoted on. */
     'deployment-soak-update': {

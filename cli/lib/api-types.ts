@@ -17,3 +17,4 @@ export type Freeze = Item<'freeze-list'>;
 export type BreakGlassSession = Item<'break-glass-list'>;
 export type Deployment = Item<'deployment-list'>;
 export type ChangedTarget = Item<'deployment-change-list'>;
+export type DeliveryMetrics = Schema<'deployment-metrics'>;

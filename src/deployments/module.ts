@@ -1,5 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
+import { createDeliveryMetrics } from './delivery-metrics';
 import { createDeploymentHistory } from './deployment-history-service';
 import { createDeploymentService, type DeploymentService } from './deployment-service';
 
@@ -9,6 +10,8 @@ declare module '../runtime/service-provider' {
     deployments: DeploymentService;
     /** The matrix at a past instant and the changes between two instants (issue 47). */
     deploymentHistory: ReturnType<typeof createDeploymentHistory>;
+    /** Delivery metrics computed from the deployments history (issue 47). */
+    deliveryMetrics: ReturnType<typeof createDeliveryMetrics>;
   }
 }
 
@@ -22,6 +25,9 @@ export const deploymentsModule = {
     ),
     deploymentHistory: provide(['projects'], (deps) =>
       createDeploymentHistory({ db: deps.db, projects: deps.projects.projects }),
+    ),
+    deliveryMetrics: provide(['projects'], (deps) =>
+      createDeliveryMetrics({ db: deps.db, projects: deps.projects.projects }),
     ),
   },
   actions: {

@@ -70,6 +70,7 @@ export const KEY_ALLOWLIST: readonly AllowlistEntry[] = [
   entry('get', `${P}/deployment-status`, READ),
   entry('get', `${P}/deployments`, READ),
   entry('get', `${P}/deployments/changes`, READ),
+  entry('get', `${P}/deployments/metrics`, READ),
   entry('post', `${P}/releases`, WRITE),
   entry('post', '/api/v2/releases/:id/deploy', WRITE),
   entry('post', '/api/v2/releases/:id/cancel', WRITE),

@@ -22,6 +22,8 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: UiUser;
 let approver: UiUser;
 let promotionId = '';
+/** A whole second after production's release and before dev's (the UI's instant field takes seconds). */
+let pastInstant = '';
 const SLUG = 'shop';
 
 beforeAll(async () => {
@@ -32,6 +34,9 @@ beforeAll(async () => {
   const api = promotionClient(platform);
   const tenants = await makeProject(platform, token, SLUG, ['acme']);
   await api.releaseTo(token, SLUG, 'prod', tenants.acme!, '1.5.0');
+  const second = Math.ceil((Date.now() + 1) / 1000) * 1000;
+  await new Promise((resolve) => setTimeout(resolve, second + 200 - Date.now()));
+  pastInstant = new Date(second).toISOString();
   await api.releaseToDev(token, SLUG, tenants.acme!, '1.4.0');
   await api.prodApprovalPolicy(token, SLUG, 'prod needs an admin');
   const requested = await api.request(token, SLUG, { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
@@ -119,5 +124,29 @@ describe('versions at every decision, in the browser', () => {
       .waitFor();
     expect(await page.getByRole('button', { name: 'Apply in one commit' }).isDisabled()).toBe(true);
     expect(await checkView(owner, 'bulk-update-approval-policy')).toEqual([]);
+  });
+
+  it('shows the matrix at an instant picked in the time control, and what changed since (issue 47)', async () => {
+    const page = owner.page;
+    await page.goto(`/projects/${SLUG}`);
+    await page.getByRole('group', { name: 'Now' }).waitFor();
+    const devCell = page.locator('td[data-cell="acme/web/dev"] > code');
+    await expect(devCell.textContent()).resolves.toBe('1.4.0');
+    await page.getByLabel('Instant (UTC)').fill(pastInstant.slice(0, 19));
+    await page
+      .getByRole('group', { name: `As it was at ${pastInstant.slice(0, 10)} ${pastInstant.slice(11, 19)} UTC` })
+      .waitFor();
+    expect(new URL(page.url()).searchParams.get('at')).toBe(pastInstant);
+    // Dev's release came after the instant: nothing was committed there yet; production ran 1.5.0.
+    await page.locator('td[data-cell="acme/web/dev"] > code', { hasText: '-' }).waitFor();
+    await expect(page.locator('td[data-cell="acme/web/prod"] > code').textContent()).resolves.toBe('1.5.0');
+    expect(await checkView(owner, 'history-matrix-at')).toEqual([]);
+
+    await page.getByRole('link', { name: 'Changes since then' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'acme/dev/web' }).filter({ hasText: 'release' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain(org.members.owner!.user.email);
+    expect(await row.textContent()).toContain('→ 1.4.0');
+    expect(await checkView(owner, 'history-changes')).toEqual([]);
   });
 });

@@ -43,6 +43,8 @@ export const routes: RouteObject[] = [
         ...view(() => import('./views/promotions/promotions-view'), 'PromotionsView'),
       },
       { path: '/promotions/:id', ...view(() => import('./views/promotions/promotion-view'), 'PromotionView') },
+      { path: '/projects/:slug/changes', ...view(() => import('./views/history/changes-view'), 'ChangesView') },
+      { path: '/projects/:slug/metrics', ...view(() => import('./views/history/metrics-view'), 'MetricsView') },
       { path: '/projects/:slug/rollback', ...view(() => import('./views/rollback/rollback-view'), 'RollbackView') },
       { path: '/approvals', ...view(() => import('./views/approvals/approvals-view'), 'ApprovalsView') },
       { path: '/account', ...view(() => import('./views/account/account-view'), 'AccountView') },

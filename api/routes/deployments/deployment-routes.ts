@@ -1,8 +1,10 @@
 import type {
   DeploymentChangesQueryRequest,
+  DeploymentMetricsQueryRequest,
   DeploymentSoakUpdateRequest,
   DeploymentsQueryRequest,
 } from '../../request-types.generated';
+import type { createDeliveryMetrics } from '../../../src/deployments/delivery-metrics';
 import type { createDeploymentHistory } from '../../../src/deployments/deployment-history-service';
 import type { DeploymentService } from '../../../src/deployments/deployment-service';
 import type { RouteDef } from '../../route-def';
@@ -12,6 +14,7 @@ import { bodyOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 export function deploymentRoutes(
   deployments: DeploymentService,
   history: ReturnType<typeof createDeploymentHistory>,
+  metrics: ReturnType<typeof createDeliveryMetrics>,
   pageMax: number,
 ): RouteDef[] {
   const tag = 'deployments';
@@ -48,6 +51,20 @@ export function deploymentRoutes(
         const filter = { tenant: q.tenant, environment: q.environment, service: q.service };
         const window = { from: q.from, to: q.to };
         ctx.body = await history.changes(orgCallerOf(ctx), paramOf(ctx, 'slug'), filter, pageOf(ctx, pageMax), window);
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v2/projects/:slug/deployments/metrics',
+      summary:
+        'Delivery metrics over a window: deployment frequency, lead time for changes, change failure rate, time to restore; per environment, tenant or service and per week',
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.deployments.read' },
+      query: 'deployment-metrics-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx) as DeploymentMetricsQueryRequest;
+        const filter = { tenant: q.tenant, environment: q.environment, service: q.service };
+        ctx.body = await metrics.metrics(orgCallerOf(ctx), paramOf(ctx, 'slug'), filter, q);
       },
     },
     {

@@ -24,7 +24,12 @@ let degrade = false;
 
 interface Cell {
   environment: string;
-  desired: { version: string | null; revision: string; by: { kind: string | null; actor: string | null } } | null;
+  desired: {
+    version: string | null;
+    revision: string;
+    since: string;
+    by: { kind: string | null; actor: string | null };
+  } | null;
   live: { version: string | null; revision: string; healthStatus: string | null } | null;
   current: boolean;
   healthySince: string | null;
@@ -100,7 +105,7 @@ beforeAll(async () => {
 
   made.r1 = (await release(acme, 'prod', '1.1.0')).id;
   t.released = await now();
-  await release(acme, 'dev', '1.2.0');
+  made.r2 = (await release(acme, 'dev', '1.2.0')).id;
   t.devReleased = await now();
 
   const promotion = await api.request(owner, 'hist', { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
@@ -241,7 +246,7 @@ interface Changed {
     by: { kind: string | null; id: string | null; actor: string | null; title: string | null };
     auditIds: string[];
   }[];
-  health: { version: string | null; from: string | null; to: string | null }[];
+  health: { at: string; version: string | null; from: string | null; to: string | null }[];
   truncated: boolean;
 }
 
@@ -312,6 +317,127 @@ describe('the changes between two instants', () => {
   });
 });
 
+interface Figures {
+  deployments: number;
+  failedDeployments: number;
+  changeFailureRate: number | null;
+  leadTime: { count: number; medianSeconds: number | null; p90Seconds: number | null };
+  timeToRestore: { incidents: number; restored: number; medianSeconds: number | null };
+}
+interface Metrics {
+  total: Figures;
+  groups: (Figures & { key: string })[];
+  weeks: { start: string; total: Figures }[];
+  error: string;
+}
+
+describe('delivery metrics', () => {
+  const metrics = (query: string, token = owner) =>
+    api.http.get<Metrics>(`/api/v2/projects/hist/deployments/metrics?${query}`, { token });
+  const ms = (iso: string) => new Date(iso).getTime();
+  /** PostgreSQL's percentile_cont: linear between the two nearest of the sorted values. */
+  const percentile = (values: number[], p: number) => {
+    const v = [...values].sort((a, b) => a - b);
+    const rank = p * (v.length - 1);
+    const lo = Math.floor(rank);
+    return v[lo]! + (rank - lo) * ((v[lo + 1] ?? v[lo]!) - v[lo]!);
+  };
+  const cell = async (at: string, environment: string) =>
+    (await matrixAt(at)).find((c) => c.environment === environment)!;
+
+  it('counts deployments and failures, lead times and the restore, per environment, as computed here', async () => {
+    const res = await metrics(`tenant=acme&service=web&from=${t.before}&to=${t.rolledBack}`);
+    expect(res.status).toBe(200);
+    // Deployments: dev 1.0.0 (generate), 1.2.0 (release); prod 1.0.0, 1.1.0 (release), 1.2.0 (promotion),
+    // 1.3.0 (webhook), 1.2.0 (rollback). The webhook's failed: Degraded within the hour, then rolled back.
+    const [dev, prod] = res.body.groups;
+    expect([dev!.key, dev!.deployments, dev!.failedDeployments, dev!.changeFailureRate]).toEqual(['dev', 2, 0, 0]);
+    expect([prod!.key, prod!.deployments, prod!.failedDeployments, prod!.changeFailureRate]).toEqual([
+      'prod',
+      5,
+      1,
+      0.2,
+    ]);
+    expect([res.body.total.deployments, res.body.total.failedDeployments]).toEqual([7, 1]);
+    expect(res.body.total.changeFailureRate).toBe(0.1429);
+
+    // (Compared to 50 ms: the API rounds to the millisecond and PostgreSQL keeps microseconds the API's instants drop.)
+    // Lead time: from a version's first record in the project (a release's request; the generate commit) to its
+    // first verification in the environment (healthySince in the matrix then). 1.3.0 never turned Healthy; 1.2.0's
+    // second verification in prod (after the rollback) is not a new change.
+    const generated = [await cell(t.generated!, 'dev'), await cell(t.generated!, 'prod')];
+    const first100 = Math.min(...generated.map((c) => ms(c.desired!.since)));
+    const requested = async (id: string) => ms((await releases.get(owner, id)).createdAt);
+    const [r1, r2] = [await requested(made.r1!), await requested(made.r2!)];
+    const verified = async (at: string, environment: string) => ms((await cell(at, environment)).healthySince!);
+    const devLeads = [
+      (ms(generated[0]!.healthySince!) - first100) / 1000,
+      ((await verified(t.devReleased!, 'dev')) - r2) / 1000,
+    ];
+    const prodLeads = [
+      (ms(generated[1]!.healthySince!) - first100) / 1000,
+      ((await verified(t.released!, 'prod')) - r1) / 1000,
+      ((await verified(t.promoted!, 'prod')) - r2) / 1000,
+    ];
+    expect(dev!.leadTime.count).toBe(2);
+    expect(dev!.leadTime.medianSeconds).toBeCloseTo(percentile(devLeads, 0.5), 1);
+    expect(prod!.leadTime.count).toBe(3);
+    expect(prod!.leadTime.medianSeconds).toBeCloseTo(percentile(prodLeads, 0.5), 1);
+    expect(prod!.leadTime.p90Seconds).toBeCloseTo(percentile(prodLeads, 0.9), 1);
+    expect(res.body.total.leadTime.medianSeconds).toBeCloseTo(percentile([...devLeads, ...prodLeads], 0.5), 1);
+
+    // Time to restore: one incident in prod, from the Degraded report (the rollback belongs to it) to the rolled
+    // back version's verification.
+    const changes = await api.http.get<{ items: Changed[] }>(
+      `/api/v2/projects/hist/deployments/changes?tenant=acme&service=web&environment=prod&from=${t.hooked}&to=${t.rolledBack}`,
+      { token: owner },
+    );
+    const degraded = changes.body.items[0]!.health.find((h) => h.to === 'Degraded')!;
+    const restore = Math.max(0, (await verified(t.rolledBack!, 'prod')) - ms(degraded.at)) / 1000;
+    expect(dev!.timeToRestore).toEqual({ incidents: 0, restored: 0, medianSeconds: null });
+    expect(prod!.timeToRestore.incidents).toBe(1);
+    expect(prod!.timeToRestore.restored).toBe(1);
+    expect(prod!.timeToRestore.medianSeconds).toBeCloseTo(restore, 1);
+
+    // The weeks add up to the window.
+    const weeks = res.body.weeks.map((w) => w.total.deployments);
+    expect(weeks.reduce((a, b) => a + b, 0)).toBe(7);
+  });
+
+  it('groups by tenant or service and narrows the window', async () => {
+    const tenants = await metrics(`groupBy=tenant&service=web&from=${t.before}&to=${t.rolledBack}`);
+    expect(tenants.body.groups.map((g) => [g.key, g.deployments])).toEqual([['acme', 7]]);
+    // After the promotion: the webhook's deployment and the rollback, one failed.
+    const late = await metrics(`groupBy=service&tenant=acme&environment=prod&from=${t.promoted}&to=${t.rolledBack}`);
+    const web = late.body.groups.find((g) => g.key === 'web')!;
+    expect([web.deployments, web.failedDeployments, web.leadTime.count, web.timeToRestore.incidents]).toEqual([
+      2, 1, 0, 1,
+    ]);
+  });
+
+  it('refuses a bad window, failure window or grouping; 404 for another organization', async () => {
+    const bad = async (query: string) => {
+      const res = await metrics(query);
+      return [res.status, res.body.error];
+    };
+    expect(await bad(`to=${t.rolledBack}`)).toEqual([
+      400,
+      'from is required: the start of the window, an ISO 8601 instant',
+    ]);
+    expect(await bad(`from=${t.rolledBack}&to=${t.before}`)).toEqual([400, 'from must be before to']);
+    expect(await bad('from=2025-01-01T00:00:00Z')).toEqual([
+      400,
+      'the window from .. to must not be longer than 366 days',
+    ]);
+    expect(await bad(`from=${t.before}&failureWindow=30`)).toEqual([
+      400,
+      'failureWindow must be whole seconds from 60 to 604800',
+    ]);
+    expect((await metrics(`from=${t.before}&groupBy=team`)).status).toBe(400);
+    expect((await metrics(`from=${t.before}`, outsider)).status).toBe(404);
+  });
+});
+
 describe('the CLI', () => {
   let cli: ReturnType<typeof cliRunner>;
   beforeAll(() => (cli = cliRunner(platform.url)));
@@ -344,6 +470,36 @@ describe('the CLI', () => {
     const bad = await run(['status', '--at', 'tomorrow']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('at must be an ISO 8601 instant with a time zone');
+  });
+
+  it('delivery metrics prints a row per environment and one for all, and the answer as JSON', async () => {
+    const window = ['--tenant', 'acme', '--service', 'web', '--from', t.before!, '--to', t.rolledBack!];
+    const table = await run(['metrics', ...window]);
+    expect(table.code).toBe(0);
+    const [title, header, ...rows] = table.stdout.trimEnd().split('\n');
+    expect(title).toBe(`${t.before} .. ${t.rolledBack}, failure window 1h 0m`);
+    expect(header!.split(/\s{2,}/)).toEqual([
+      'GROUP',
+      'DEPLOYS',
+      'PER DAY',
+      'FAILED',
+      'FAILURE RATE',
+      'LEAD TIME',
+      'LEAD P90',
+      'INCIDENTS',
+      'RESTORE',
+    ]);
+    expect(rows.map((r) => r.split(/\s{2,}/).filter((_, i) => [0, 1, 3, 4, 7].includes(i)))).toEqual([
+      ['dev', '2', '0', '0%', '0/0'],
+      ['prod', '5', '1', '20%', '1/1'],
+      ['all', '7', '1', '14.3%', '1/1'],
+    ]);
+    const json = await run(['metrics', ...window, '--group-by', 'tenant', '-o', 'json']);
+    const answer = JSON.parse(json.stdout) as Metrics;
+    expect(answer.groups.map((g) => [g.key, g.deployments])).toEqual([['acme', 7]]);
+    const bad = await run(['metrics', '--from', 'last week']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('from must be an ISO 8601 instant with a time zone');
   });
 
   it('delivery changes lists version changes and health transitions, oldest first', async () => {

@@ -15,6 +15,7 @@ export interface ReleaseBody {
   tenantId: string;
   environment: string;
   workflowId: string;
+  createdAt: string;
   validation: { summary: { errors: number; warnings: number; deprecations: number }; results: unknown[] } | null;
   policies: unknown;
   approvals: {

@@ -44,3 +44,7 @@ export type ReleasePreview = Answer<'/api/v2/projects/{slug}/releases/preview', 
 export type ValidationResult = ReleasePreview['validation'];
 /** One Application of the deployments matrix: what the commit path last wrote and what the controller reports. */
 export type Deployment = Item<'deployment-list'>;
+/** An Application's changes between two instants (GET .../deployments/changes). */
+export type ChangedTarget = Item<'deployment-change-list'>;
+/** Delivery metrics of a project over a window (GET .../deployments/metrics). */
+export type DeliveryMetrics = Schema<'deployment-metrics'>;

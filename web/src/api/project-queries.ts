@@ -25,13 +25,18 @@ export function useProjectParts(slug: string) {
   return { project, environments, tenants, workloads };
 }
 
-/** Every page of the deployments matrix (the server caps a page; a project of 1,000 Applications takes a few). */
-async function allDeployments(slug: string): Promise<Deployment[]> {
+/**
+ * Every page of the deployments matrix, now or as it was at an instant (the server caps a page; a project of 1,000
+ * Applications takes a few).
+ */
+async function allDeployments(slug: string, at: string | null): Promise<Deployment[]> {
   const items: Deployment[] = [];
   let cursor: string | undefined;
   do {
     const page = await ok(
-      api.GET('/api/v2/projects/{slug}/deployments', { params: { path: { slug }, query: { cursor } } }),
+      api.GET('/api/v2/projects/{slug}/deployments', {
+        params: { path: { slug }, query: { cursor, ...(at ? { at } : {}) } },
+      }),
     );
     items.push(...page.items);
     cursor = page.nextCursor ?? undefined;
@@ -57,17 +62,20 @@ export function useProjectActivity(slug: string) {
   return { pins, freezes, releases };
 }
 
-/** What the project matrix adds: promotions in flight and the live versions of the deployments matrix (polled). */
-export function useProjectLive(slug: string) {
+/**
+ * What the project matrix adds: promotions in flight and the live versions of the deployments matrix (polled), or the
+ * matrix as it was at `at` (history does not change: not polled).
+ */
+export function useProjectLive(slug: string, at: string | null = null) {
   const promotions = useQuery({
     queryKey: ['project', slug, 'promotions'],
     refetchInterval: 3000,
     queryFn: () => ok(api.GET('/api/v2/projects/{slug}/promotions', { params: { path: { slug }, query: {} } })),
   });
   const deployments = useQuery({
-    queryKey: ['project', slug, 'deployments'],
-    refetchInterval: 3000,
-    queryFn: () => allDeployments(slug),
+    queryKey: ['project', slug, 'deployments', at],
+    refetchInterval: at ? false : 3000,
+    queryFn: () => allDeployments(slug, at),
   });
   return { promotions, deployments };
 }

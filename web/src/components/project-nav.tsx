@@ -13,6 +13,8 @@ export function ProjectNav({ slug }: { slug: string }) {
       <NavLink to={`${base}/bulk-update`}>Bulk update</NavLink>
       <NavLink to={`${base}/promotions`}>Promotions</NavLink>
       <NavLink to={`${base}/rollback`}>Rollback and pins</NavLink>
+      <NavLink to={`${base}/changes`}>Changes</NavLink>
+      <NavLink to={`${base}/metrics`}>Metrics</NavLink>
     </nav>
   );
 }

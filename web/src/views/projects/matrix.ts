@@ -26,6 +26,8 @@ export interface Activity {
   releases: Release[];
   promotions: Promotion[];
   deployments: Deployment[];
+  /** The instant shown (ISO), null for now: then each cell's version is the one committed at that instant. */
+  at?: string | null;
 }
 
 /** The desired tag of a workload for a tenant and environment: tenant override, else environment override, else base. */
@@ -41,7 +43,7 @@ export function desiredTag(workload: Workload, tenant: string, environment: stri
  * Indexes pins, active freezes, unfinished releases and promotions and the deployments once, so each of the matrix's
  * cells is a few map lookups.
  */
-export function cellReader({ pins, freezes, releases, promotions, deployments }: Activity) {
+export function cellReader({ pins, freezes, releases, promotions, deployments, at }: Activity) {
   const pinOf = new Map(pins.map((p) => [`${p.tenant}/${p.environment}`, p]));
   const active = freezes.filter((f) => f.active);
   const flight = new Map<string, Release>();
@@ -60,7 +62,9 @@ export function cellReader({ pins, freezes, releases, promotions, deployments }:
   }
   const deployed = new Map(deployments.map((d) => [`${d.tenant}/${d.environment}/${d.service}`, d]));
   return (workload: Workload, tenant: string, environment: string): Cell => ({
-    tag: desiredTag(workload, tenant, environment),
+    tag: at
+      ? (deployed.get(`${tenant}/${environment}/${workload.name}`)?.desired?.version ?? '-')
+      : desiredTag(workload, tenant, environment),
     pin: pinOf.get(`${tenant}/${environment}`) ?? null,
     freezes: active.filter(
       (f) =>

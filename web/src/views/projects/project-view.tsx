@@ -1,8 +1,9 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client';
 import { useProjectActivity, useProjectLive, useProjectParts } from '../../api/project-queries';
 import { ErrorNote } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
+import { TimeControl } from '../history/time-control';
 import { ProjectEditors } from './project-editors';
 import { ProjectItems } from './project-items';
 import { ProjectMatrix } from './project-matrix';
@@ -11,7 +12,9 @@ export function ProjectView() {
   const { slug = '' } = useParams();
   const parts = useProjectParts(slug);
   const activity = useProjectActivity(slug);
-  const live = useProjectLive(slug);
+  const [search, setSearch] = useSearchParams();
+  const at = search.get('at');
+  const live = useProjectLive(slug, at);
   const failed = [parts.project, parts.environments, parts.tenants, parts.workloads].find((q) => q.error);
   const ready = parts.environments.data && parts.tenants.data && parts.workloads.data;
   return (
@@ -21,21 +24,35 @@ export function ProjectView() {
       <ErrorNote error={failed ? messageOf(failed.error) : null} />
       <h2>Versions</h2>
       <p className="muted">
-        The version each cell is configured for and the one running (as the controller reports it), with pins, freezes
-        in force and the release or promotion in flight.
+        {at
+          ? 'The version each cell had been committed at and the one running then (as the controller reported it).'
+          : 'The version each cell is configured for and the one running (as the controller reports it), with pins, freezes in force and the release or promotion in flight.'}
       </p>
+      {parts.project.data && (
+        <TimeControl
+          slug={slug}
+          at={at}
+          earliest={parts.project.data.createdAt}
+          marks={(activity.releases.data?.items ?? []).map((r) => r.createdAt)}
+          onChange={(next) => setSearch(next ? { at: next } : {})}
+        />
+      )}
       {ready && (
         <ProjectMatrix
           environments={parts.environments.data!.items}
           tenants={parts.tenants.data!.items}
           workloads={parts.workloads.data!.items}
-          activity={{
-            pins: activity.pins.data?.items ?? [],
-            freezes: activity.freezes.data?.items ?? [],
-            releases: activity.releases.data?.items ?? [],
-            promotions: live.promotions.data?.items ?? [],
-            deployments: live.deployments.data ?? [],
-          }}
+          activity={
+            at
+              ? { pins: [], freezes: [], releases: [], promotions: [], deployments: live.deployments.data ?? [], at }
+              : {
+                  pins: activity.pins.data?.items ?? [],
+                  freezes: activity.freezes.data?.items ?? [],
+                  releases: activity.releases.data?.items ?? [],
+                  promotions: live.promotions.data?.items ?? [],
+                  deployments: live.deployments.data ?? [],
+                }
+          }
         />
       )}
       {ready && (
