@@ -9,6 +9,7 @@ import { createPromotionActivities } from './promotion';
 import { createReleaseActivities } from './release';
 import { createImageUpdateActivities } from './image-updates';
 import { createVerificationActivities } from './verification';
+import { createWatchRegistryActivities } from './watch-registry';
 
 /**
  * The activities of the `platform` queue, by the module (src/runtime/modules.ts) whose services they call: the
@@ -24,6 +25,7 @@ export const DOMAIN_ACTIVITIES = {
   promotions: createPromotionActivities,
   releases: createReleaseActivities,
   webhooks: createImageUpdateActivities,
+  watch: (deps: Services) => createWatchRegistryActivities({ poller: deps.watchPoller }),
   verification: (deps: Services) =>
     createVerificationActivities({
       metricSources: deps.metricSources,

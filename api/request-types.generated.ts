@@ -1474,17 +1474,37 @@ export interface TenantUpdateRequest {
   description?: string;
 }
 
+export interface WatchRegistryCreateRequest {
+  /**
+   * How subscriptions name it: lower-case letters, digits and -
+   */
+  name: string;
+  /**
+   * The registry's base URL (https; http and private addresses only where the outbound policy allows them), e.g. https://registry.example.com
+   */
+  url: string;
+  username?: string;
+  /**
+   * Sealed at rest; never shown again
+   */
+  password?: string;
+}
+
 export interface WatchSubscriptionCreateRequest {
   workload: string;
   /**
-   * Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md).
+   * Where new versions are found: `platform` is the organization's own registry (a push is the event); `external` is a registry added at /api/v2/watch/registries, named by `registry`, polled.
    */
   repository: {
-    source: 'platform';
+    source: 'platform' | 'external';
     /**
-     * The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api
+     * The repository: inside the organization registry the path after /v2/<organization>/ (e.g. shop/api for /v2/acme/shop/api); in an external registry the path after /v2/ (e.g. library/nginx)
      */
     name: string;
+    /**
+     * The external registry's name: required with source external, refused with platform
+     */
+    registry?: string;
   };
   policy:
     | {

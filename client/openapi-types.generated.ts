@@ -16993,7 +16993,8 @@ export interface paths {
              *           "tenants": [
              *             "string"
              *           ],
-             *           "createdAt": "2019-08-24T14:15:22Z"
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "registry": "string"
              *         }
              *       ]
              *     }
@@ -17036,7 +17037,8 @@ export interface paths {
            *       "workload": "web",
            *       "repository": {
            *         "source": "platform",
-           *         "name": "string"
+           *         "name": "string",
+           *         "registry": "web"
            *       },
            *       "policy": {
            *         "kind": "semver",
@@ -17081,7 +17083,8 @@ export interface paths {
              *       "tenants": [
              *         "string"
              *       ],
-             *       "createdAt": "2019-08-24T14:15:22Z"
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "registry": "string"
              *     }
              */
             'application/json': components['schemas']['watch-subscription'];
@@ -22251,6 +22254,179 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/watch/registries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organization's external registries (credentials never shown) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "url": "string",
+             *           "username": "string",
+             *           "hasCredentials": true,
+             *           "workflowId": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ]
+             *     }
+             */
+            'application/json': components['schemas']['watch-registry-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Add an external OCI registry (credentials sealed at rest); its poll workflow starts */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "url": "string",
+           *       "username": "string",
+           *       "password": "string"
+           *     }
+           */
+          'application/json': components['schemas']['watch-registry-create'];
+        };
+      };
+      responses: {
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "url": "string",
+             *       "username": "string",
+             *       "hasCredentials": true,
+             *       "workflowId": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['watch-registry'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/watch/registries/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove an external registry without subscriptions (409 while some watch it) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done, no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/whoami': {
     parameters: {
       query?: never;
@@ -26435,6 +26611,30 @@ export interface components {
       name: string;
       path: string;
     };
+    'watch-registry': {
+      /** Format: date-time */
+      createdAt: string;
+      hasCredentials: boolean;
+      /** Format: uuid */
+      id: string;
+      name: string;
+      url: string;
+      username: string | null;
+      workflowId: string;
+    };
+    /** @description POST /api/v2/watch/registries: an external OCI registry that watch subscriptions can follow; it is polled (WATCH_POLL_INTERVAL) by one workflow. */
+    'watch-registry-create': {
+      /** @description How subscriptions name it: lower-case letters, digits and - */
+      name: string;
+      /** @description Sealed at rest; never shown again */
+      password?: string;
+      /** @description The registry's base URL (https; http and private addresses only where the outbound policy allows them), e.g. https://registry.example.com */
+      url: string;
+      username?: string;
+    };
+    'watch-registry-list': {
+      items: components['schemas']['watch-registry'][];
+    };
     'watch-subscription': {
       /** Format: date-time */
       createdAt: string;
@@ -26450,9 +26650,11 @@ export interface components {
         range?: string;
         tag?: string;
       };
+      /** @description The external registry's name (source external) */
+      registry?: string;
       repository: string;
       /** @enum {string} */
-      source: 'platform';
+      source: 'platform' | 'external';
       tenants: string[];
       workload: string;
     };
@@ -26480,12 +26682,14 @@ export interface components {
             /** @description an OCI tag: letters, digits and _ first, then also . and -, at most 128 characters */
             tag: string;
           };
-      /** @description Where new versions are found: `platform` is the organization's own registry (external registries are planned, docs/automation.md). */
+      /** @description Where new versions are found: `platform` is the organization's own registry (a push is the event); `external` is a registry added at /api/v2/watch/registries, named by `registry`, polled. */
       repository: {
-        /** @description The repository inside the organization registry: the path after /v2/<organization>/, e.g. shop/api for /v2/acme/shop/api */
+        /** @description The repository: inside the organization registry the path after /v2/<organization>/ (e.g. shop/api for /v2/acme/shop/api); in an external registry the path after /v2/ (e.g. library/nginx) */
         name: string;
+        /** @description The external registry's name: required with source external, refused with platform */
+        registry?: string;
         /** @enum {string} */
-        source: 'platform';
+        source: 'platform' | 'external';
       };
       /** @description Tenants it updates, by slug, id or catalogue id (kept as slugs); empty = all */
       tenants?: string[];

@@ -17,6 +17,7 @@ import { loadPromotionsConfig, type PromotionsConfig } from './promotions';
 import { loadGovernanceConfig, type GovernanceConfig } from './governance';
 import { loadOrgsConfig, type OrgsConfig } from './orgs';
 import { loadRegistryConfig, type RegistryConfig } from './registry';
+import { loadWatchConfig, type WatchConfig } from './watch';
 import { loadNotificationsConfig, type NotificationsConfig } from './notifications';
 import { loadWebhooksConfig, type WebhooksConfig } from './webhooks';
 import { loadClustersConfig, type ClustersConfig } from './clusters';
@@ -91,6 +92,8 @@ export interface Config {
   /** Inbound webhooks (docs/webhooks.md). */
   webhooks: WebhooksConfig;
   clusters: ClustersConfig;
+  /** Watch subscriptions' polling of external registries (docs/automation.md). */
+  watch: WatchConfig;
 }
 
 export interface JwtConfig {
@@ -166,6 +169,7 @@ export function loadConfig(env: Env): Config {
     notifications: loadNotificationsConfig(env),
     webhooks: loadWebhooksConfig(env),
     clusters: loadClustersConfig(env),
+    watch: loadWatchConfig(env),
   };
 }
 

@@ -18,10 +18,10 @@ export interface SafeSendLimits {
 
 export interface OutboundRequest {
   url: string;
-  method?: 'POST' | 'PUT' | 'GET';
+  /** POST by default; GET and HEAD send no body (a registry's poll, src/watch). */
+  method?: 'POST' | 'PUT' | 'GET' | 'HEAD';
   headers: Record<string, string>;
-  /** Sent with POST and PUT; a GET sends none. */
-  body: string;
+  body?: string;
 }
 
 /**
@@ -39,6 +39,8 @@ export interface AttemptResult {
   durationMs: number;
   /** `Retry-After` of a 429 or 503 answer, in milliseconds (seconds form only), for a retrying caller. */
   retryAfterMs?: number;
+  /** The response's headers (absent when there was no response). */
+  headers?: http.IncomingHttpHeaders;
 }
 
 export type SafeSender = (request: OutboundRequest) => Promise<AttemptResult>;
@@ -107,7 +109,7 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
       const req = transport.request(target.url, {
         method: request.method ?? 'POST',
         headers:
-          request.method === 'GET'
+          request.body === undefined
             ? request.headers
             : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
         lookup: pinned,
@@ -141,6 +143,7 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
             responseStatus: code,
             responseBody: body,
             error: redirect ? 'redirect not followed' : null,
+            headers: res.headers,
             ...(retryAfter !== undefined ? { retryAfterMs: Number(retryAfter) * 1000 } : {}),
           });
         };
@@ -155,7 +158,8 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
         res.on('end', complete);
         res.on('error', complete);
       });
-      req.end(request.method === 'GET' ? undefined : request.body);
+      if (request.body === undefined) req.end();
+      else req.end(request.body);
     });
   };
 }

@@ -6,13 +6,15 @@ import type { Logger } from '../logging/logger';
 import { listWorkloads } from '../projects/workload-repository';
 import type { ManifestHook, RegistryService } from '../registry/registry-service';
 import type { ImageUpdateService } from '../webhooks/image-update-service';
-import { choose } from './watch-policy';
+import { choose, type CandidateTag } from './watch-policy';
 import {
   finishDiscovery,
+  heldDiscoveries,
   insertDiscovery,
   pendingDiscoveries,
   subscriptionsWatching,
   type WatchDiscovery,
+  type WatchTarget,
 } from './watch-repository';
 
 export const WATCH_SUBSYSTEM = 'watch';
@@ -29,8 +31,17 @@ export interface DiscoveryOutcome {
   updated?: unknown[];
   /** Targets not updated, each with its reason (`pinned`, `frozen`, `superseded`) and detail. */
   skipped?: unknown[];
+  /** Targets a freeze holds: applied when the freeze ends (retried), unless a newer version supersedes this one. */
+  held?: Pair[];
   error?: string;
 }
+
+type Pair = { tenant: string; environment: string };
+
+const frozenOf = (skipped: unknown[] | undefined): Pair[] =>
+  ((skipped ?? []) as (Pair & { reason: string })[])
+    .filter((s) => s.reason === 'frozen')
+    .map((s) => ({ tenant: s.tenant, environment: s.environment }));
 
 export type WatchDiscoveryService = ReturnType<typeof createWatchDiscovery>;
 
@@ -40,85 +51,156 @@ export type WatchDiscoveryService = ReturnType<typeof createWatchDiscovery>;
  * subscription's policy is evaluated over the repository's tags and, when it chooses the pushed tag, the update goes
  * through the image-update webhook's governed path (one commit, audit entry, pins, freezes). A discovery a crash left
  * pending is evaluated by the reconciler; updates are keyed by discovery and subscription, so none happens twice.
+ * External registries hand their polls' discoveries to `evaluate` with the candidates the poll saw. A target a freeze
+ * refused is held on the discovery and applied once the freeze ends (`retryHeld`, run by the reconciler and the polls).
  */
 export function createWatchDiscovery(deps: {
   db: Db;
   audit: AuditService;
   registry: Pick<RegistryService, 'taggedDigests'>;
-  imageUpdates: Pick<ImageUpdateService, 'applyDiscovered'>;
+  imageUpdates: Pick<ImageUpdateService, 'applyDiscovered' | 'frozenPairs'>;
   log: Logger;
 }) {
   const { db } = deps;
+  const workloadNames = new Map<string, Map<string, string>>();
 
-  async function evaluate(discovery: WatchDiscovery): Promise<DiscoveryOutcome[]> {
-    const subscriptions = await subscriptionsWatching(db, discovery.organizationId, 'platform', discovery.repository);
-    const candidates = await deps.registry.taggedDigests(discovery.organizationId, discovery.repository);
-    const requestId = `watch-${discovery.id}`;
-    const outcomes: DiscoveryOutcome[] = [];
-    const names = new Map<string, Map<string, string>>();
-    for (const sub of subscriptions) {
-      if (!names.has(sub.projectId)) {
-        names.set(sub.projectId, new Map((await listWorkloads(db, sub.projectId)).map((w) => [w.id, w.name])));
-      }
-      const workload = names.get(sub.projectId)?.get(sub.workloadId) ?? '';
-      const choice = choose(sub.policy, candidates);
-      const base = { subscriptionId: sub.id, workload, chosen: choice?.reference ?? null };
-      // Only the pushed tag at its pushed digest is this discovery's to apply; another choice is another push's.
-      if (!choice || choice.tag !== discovery.tag || choice.digest !== discovery.digest) {
-        outcomes.push({ ...base, result: 'not-chosen' });
-        continue;
-      }
-      const answer = await deps.imageUpdates.applyDiscovered({
-        organizationId: sub.organizationId,
-        projectId: sub.projectId,
-        workload,
-        tag: choice.reference,
-        environments: sub.environments,
-        tenants: sub.tenants,
-        key: `${discovery.id}:${sub.id}`,
-        foundAt: discovery.foundAt,
-        requestId,
-      });
-      outcomes.push({
-        ...base,
-        result: String(answer.status ?? 'unknown'),
-        commit: (answer.commit as string | null | undefined) ?? null,
-        updated: (answer.updated as unknown[] | undefined) ?? [],
-        skipped: (answer.skipped as unknown[] | undefined) ?? [],
-        ...(answer.error !== undefined ? { error: String(answer.error) } : {}),
-      });
+  async function workloadOf(sub: WatchTarget): Promise<string> {
+    if (!workloadNames.get(sub.projectId)?.has(sub.workloadId)) {
+      workloadNames.set(sub.projectId, new Map((await listWorkloads(db, sub.projectId)).map((w) => [w.id, w.name])));
     }
+    return workloadNames.get(sub.projectId)?.get(sub.workloadId) ?? '';
+  }
+
+  async function apply(
+    discovery: WatchDiscovery,
+    sub: WatchTarget,
+    base: Pick<DiscoveryOutcome, 'subscriptionId' | 'workload' | 'chosen'>,
+    extra: { pairs?: Pair[]; key: string },
+  ): Promise<DiscoveryOutcome> {
+    const answer = await deps.imageUpdates.applyDiscovered({
+      organizationId: sub.organizationId,
+      projectId: sub.projectId,
+      workload: base.workload,
+      tag: base.chosen as string,
+      environments: sub.environments,
+      tenants: sub.tenants,
+      ...extra,
+      foundAt: discovery.foundAt,
+      requestId: `watch-${discovery.id}`,
+    });
+    const skipped = (answer.skipped as unknown[] | undefined) ?? [];
+    const held = frozenOf(skipped);
+    return {
+      subscriptionId: base.subscriptionId,
+      workload: base.workload,
+      chosen: base.chosen,
+      result: String(answer.status ?? 'unknown'),
+      commit: (answer.commit as string | null | undefined) ?? null,
+      updated: (answer.updated as unknown[] | undefined) ?? [],
+      skipped,
+      held,
+      ...(answer.error !== undefined ? { error: String(answer.error) } : {}),
+    };
+  }
+
+  /** Stores the outcomes with their audit entry, once per state change (`from`): held while any target is held. */
+  async function record(discovery: WatchDiscovery, outcomes: DiscoveryOutcome[], from: WatchDiscovery['status']) {
+    const to = outcomes.some((o) => (o.held ?? []).length > 0) ? 'held' : 'evaluated';
     await db.transaction(async (trx: Tx) => {
-      if (!(await finishDiscovery(trx, discovery.id, outcomes))) return;
+      if (!(await finishDiscovery(trx, discovery.id, { from, to, outcomes }))) return;
       await deps.audit.append(
         trx,
-        orgEntry(systemCaller(WATCH_SUBSYSTEM, discovery.organizationId, requestId), {
-          action: 'watch.discovery.evaluate',
+        orgEntry(systemCaller(WATCH_SUBSYSTEM, discovery.organizationId, `watch-${discovery.id}`), {
+          action: from === 'held' ? 'watch.discovery.retry' : 'watch.discovery.evaluate',
           category: 'deployment',
           resourceType: 'watch_discovery',
           resourceId: discovery.id,
           details: {
+            source: discovery.source,
             repository: discovery.repository,
             tag: discovery.tag,
             digest: discovery.digest,
+            status: to,
             outcomes: outcomes.map((o) => ({
               subscriptionId: o.subscriptionId,
               workload: o.workload,
               chosen: o.chosen,
               result: o.result,
               commit: o.commit ?? null,
+              held: o.held ?? [],
             })),
           },
         }),
       );
     });
+  }
+
+  const candidatesOf = (discovery: WatchDiscovery, given?: readonly CandidateTag[]) =>
+    given ?? deps.registry.taggedDigests(discovery.organizationId, discovery.repository);
+
+  /** Evaluates a pending discovery: each subscription of its repository applies it when its policy chooses it. */
+  async function evaluate(discovery: WatchDiscovery, given?: readonly CandidateTag[]): Promise<DiscoveryOutcome[]> {
+    const subscriptions = await subscriptionsWatching(db, discovery.organizationId, discovery);
+    const candidates = await candidatesOf(discovery, given);
+    const outcomes: DiscoveryOutcome[] = [];
+    for (const sub of subscriptions) {
+      const choice = choose(sub.policy, candidates);
+      const base = { subscriptionId: sub.id, workload: await workloadOf(sub), chosen: choice?.reference ?? null };
+      // Only the pushed tag at its pushed digest is this discovery's to apply; another choice is another push's.
+      if (!choice || choice.tag !== discovery.tag || choice.digest !== discovery.digest) {
+        outcomes.push({ ...base, result: 'not-chosen' });
+        continue;
+      }
+      outcomes.push(await apply(discovery, sub, base, { key: `${discovery.id}:${sub.id}` }));
+    }
+    await record(discovery, outcomes, 'pending');
     return outcomes;
+  }
+
+  /**
+   * A held discovery again: each held target whose freeze has ended is applied (keyed by the targets, so a retry after
+   * a crash is a duplicate), unless the subscription's policy now chooses another version (`superseded`).
+   */
+  async function retryHeld(discovery: WatchDiscovery, given?: readonly CandidateTag[]): Promise<boolean> {
+    const subscriptions = new Map(
+      (await subscriptionsWatching(db, discovery.organizationId, discovery)).map((s) => [s.id, s]),
+    );
+    const candidates = await candidatesOf(discovery, given);
+    let changed = false;
+    const outcomes: DiscoveryOutcome[] = [];
+    for (const outcome of discovery.outcomes as DiscoveryOutcome[]) {
+      const sub = subscriptions.get(outcome.subscriptionId);
+      const held = outcome.held ?? [];
+      if (held.length === 0) {
+        outcomes.push(outcome);
+        continue;
+      }
+      const choice = sub ? choose(sub.policy, candidates) : null;
+      if (!sub || !choice || choice.tag !== discovery.tag || choice.digest !== discovery.digest) {
+        changed = true;
+        outcomes.push({ ...outcome, held: [], result: 'superseded', chosen: choice?.reference ?? null });
+        continue;
+      }
+      const still = await deps.imageUpdates.frozenPairs(sub.organizationId, sub.projectId, held);
+      const open = held.filter((h) => !still.some((s) => s.tenant === h.tenant && s.environment === h.environment));
+      if (open.length === 0) {
+        outcomes.push(outcome);
+        continue;
+      }
+      changed = true;
+      const key = `${discovery.id}:${sub.id}:${open.map((p) => `${p.tenant}/${p.environment}`).join(',')}`;
+      const retried = await apply(discovery, sub, outcome, { key, pairs: open });
+      outcomes.push({ ...retried, held: [...still, ...(retried.held ?? [])] });
+    }
+    if (changed) await record(discovery, outcomes, 'held');
+    return changed;
   }
 
   const hook: ManifestHook = {
     async pushed(caller, push) {
       if (push.tag === null) return;
-      const watched = await subscriptionsWatching(db, caller.organizationId, 'platform', push.name);
+      const ref = { source: 'platform' as const, registryId: null, repository: push.name };
+      const watched = await subscriptionsWatching(db, caller.organizationId, ref);
       if (watched.length === 0) return;
       const found = { repository: push.name, tag: push.tag, digest: push.manifest.digest };
       return async (trx) => {
@@ -152,11 +234,17 @@ export function createWatchDiscovery(deps: {
   return {
     hook,
     evaluate,
-    /** Evaluates discoveries a crash left pending (run by the worker's reconciler). */
+    retryHeld,
+    /**
+     * Evaluates discoveries a crash left pending, and retries the held ones of the organization registry (an external
+     * registry's poll retries its own with the tags it just listed).
+     */
     async reconcile(olderThanMs: number): Promise<number> {
       const found = await pendingDiscoveries(db, { before: new Date(Date.now() - olderThanMs) });
       for (const d of found) await evaluate(d);
-      return found.length;
+      let retried = 0;
+      for (const d of await heldDiscoveries(db, null)) if (await retryHeld(d)) retried += 1;
+      return found.length + retried;
     },
   };
 }

@@ -2,13 +2,22 @@ import type { Queryable } from '../db/knex';
 import { insertOne } from '../db/owned-rows';
 import type { WatchPolicy } from './watch-policy';
 
-/** Where a watched repository lives: only the organization's own registry so far (external ones are issue 49, later). */
-export type WatchSource = 'platform';
+/** Where a watched repository lives: the organization's own registry, or an external registry it polls. */
+export type WatchSource = 'platform' | 'external';
+
+/** One repository of one source: the organization registry's, or an external registry's (its id). */
+export interface RepositoryRef {
+  source: WatchSource;
+  registryId: string | null;
+  repository: string;
+}
 
 export interface WatchSubscription {
   id: string;
   workload: string;
   source: WatchSource;
+  /** The external registry's name (absent for the organization registry). */
+  registry?: string;
   repository: string;
   policy: WatchPolicy;
   /** Environments it updates automatically; a discovery for others is only recorded. */
@@ -19,7 +28,8 @@ export interface WatchSubscription {
 }
 
 /** A subscription as stored: its workload by id (the projects module owns the workloads table). */
-export interface WatchTarget extends Omit<WatchSubscription, 'workload'> {
+export interface WatchTarget extends Omit<WatchSubscription, 'workload' | 'registry'> {
+  registryId: string | null;
   organizationId: string;
   projectId: string;
   workloadId: string;
@@ -31,6 +41,7 @@ interface Row {
   project_id: string;
   workload_id: string;
   source: WatchSource;
+  registry_id: string | null;
   repository: string;
   policy: WatchPolicy;
   environments: string[];
@@ -44,6 +55,7 @@ const COLUMNS = [
   'project_id',
   'workload_id',
   'source',
+  'registry_id',
   'repository',
   'policy',
   'environments',
@@ -57,6 +69,7 @@ const toTarget = (r: Row): WatchTarget => ({
   projectId: r.project_id,
   workloadId: r.workload_id,
   source: r.source,
+  registryId: r.registry_id,
   repository: r.repository,
   policy: r.policy,
   environments: r.environments,
@@ -66,9 +79,10 @@ const toTarget = (r: Row): WatchTarget => ({
 
 /** The API's view of a stored subscription, given its workload's name. */
 export const toSubscription = (
-  { organizationId: _o, projectId: _p, workloadId: _w, ...rest }: WatchTarget,
+  { organizationId: _o, projectId: _p, workloadId: _w, registryId: _r, ...rest }: WatchTarget,
   workload: string,
-): WatchSubscription => ({ ...rest, workload });
+  registry?: string,
+): WatchSubscription => ({ ...rest, ...(registry !== undefined ? { registry } : {}), workload });
 
 const scoped = (db: Queryable, organizationId: string) =>
   db('watch_subscriptions').where('organization_id', organizationId).select(COLUMNS);
@@ -89,17 +103,38 @@ export async function findSubscription(db: Queryable, organizationId: string, pr
 export async function subscriptionsWatching(
   db: Queryable,
   organizationId: string,
-  source: WatchSource,
-  repository: string,
+  ref: RepositoryRef,
 ): Promise<WatchTarget[]> {
-  const rows = (await scoped(db, organizationId).where({ source, repository }).orderBy('id')) as Row[];
+  const rows = (await scoped(db, organizationId)
+    .where({ source: ref.source, registry_id: ref.registryId, repository: ref.repository })
+    .orderBy('id')) as Row[];
   return rows.map(toTarget);
+}
+
+/** Every subscription to an external registry, by repository (one poll request serves all of a repository's). */
+export async function subscriptionsOfRegistry(
+  db: Queryable,
+  organizationId: string,
+  registryId: string,
+): Promise<Map<string, WatchTarget[]>> {
+  const rows = (await scoped(db, organizationId).where({ registry_id: registryId }).orderBy('id')) as Row[];
+  const byRepository = new Map<string, WatchTarget[]>();
+  for (const row of rows)
+    byRepository.set(row.repository, [...(byRepository.get(row.repository) ?? []), toTarget(row)]);
+  return byRepository;
 }
 
 export async function insertSubscription(
   db: Queryable,
   ids: { organizationId: string; projectId: string; workloadId: string },
-  input: { repository: string; policy: WatchPolicy; environments: string[]; tenants: string[] },
+  input: {
+    source: WatchSource;
+    registryId: string | null;
+    repository: string;
+    policy: WatchPolicy;
+    environments: string[];
+    tenants: string[];
+  },
 ): Promise<string> {
   const row = await insertOne<{ id: string }>(
     db('watch_subscriptions')
@@ -107,7 +142,8 @@ export async function insertSubscription(
         organization_id: ids.organizationId,
         project_id: ids.projectId,
         workload_id: ids.workloadId,
-        source: 'platform',
+        source: input.source,
+        registry_id: input.registryId,
         repository: input.repository,
         policy: JSON.stringify(input.policy),
         environments: input.environments,
@@ -124,15 +160,19 @@ export async function deleteSubscription(db: Queryable, organizationId: string, 
   return (await db('watch_subscriptions').where({ organization_id: organizationId, id }).delete()) > 0;
 }
 
-export interface WatchDiscovery {
+/**
+ * `pending` until evaluated; `held` while a freeze holds some of its updates (retried until the freeze ends or a newer
+ * version supersedes it); `evaluated` once every subscription's outcome is final.
+ */
+export type DiscoveryStatus = 'pending' | 'held' | 'evaluated';
+
+export interface WatchDiscovery extends RepositoryRef {
   id: string;
   organizationId: string;
-  source: WatchSource;
-  repository: string;
   tag: string;
   digest: string;
   foundAt: Date;
-  status: 'pending' | 'evaluated';
+  status: DiscoveryStatus;
   outcomes: unknown[];
 }
 
@@ -140,11 +180,12 @@ interface DiscoveryRow {
   id: string;
   organization_id: string;
   source: WatchSource;
+  registry_id: string | null;
   repository: string;
   tag: string;
   digest: string;
   found_at: Date;
-  status: 'pending' | 'evaluated';
+  status: DiscoveryStatus;
   outcomes: unknown[];
 }
 
@@ -152,6 +193,7 @@ const toDiscovery = (r: DiscoveryRow): WatchDiscovery => ({
   id: r.id,
   organizationId: r.organization_id,
   source: r.source,
+  registryId: r.registry_id,
   repository: r.repository,
   tag: r.tag,
   digest: r.digest,
@@ -171,17 +213,46 @@ export async function insertDiscovery(
   return row!.id;
 }
 
-/** Discoveries not evaluated yet: of one push (`match`), or every one older than `before` (the reconciler). */
+/** A version an external registry's poll found: recorded once per repository, tag and digest (null: already was). */
+export async function insertExternalDiscovery(
+  db: Queryable,
+  organizationId: string,
+  registryId: string,
+  found: { repository: string; tag: string; digest: string },
+): Promise<WatchDiscovery | null> {
+  const [row] = (await db('watch_discoveries')
+    .insert({ organization_id: organizationId, source: 'external', registry_id: registryId, ...found })
+    .onConflict(db.raw(`(registry_id, repository, tag, digest) WHERE source = 'external'`))
+    .ignore()
+    .returning('*')) as DiscoveryRow[];
+  return row ? toDiscovery(row) : null;
+}
+
+/** Discoveries a freeze holds: of the organization registry (the reconciler), or of one external registry. */
+export async function heldDiscoveries(db: Queryable, registryId: string | null, limit = 100) {
+  const q = db('watch_discoveries').where({ status: 'held', registry_id: registryId }).orderBy('found_at').limit(limit);
+  return ((await q.select('*')) as DiscoveryRow[]).map(toDiscovery);
+}
+
+/**
+ * Discoveries not evaluated yet: of one push (`match`), every one of the organization registry older than `before`
+ * (the reconciler), or every one of an external registry (its poll evaluates what a crash left).
+ */
 export async function pendingDiscoveries(
   db: Queryable,
-  filter: { organizationId: string; repository: string; tag: string; digest: string } | { before: Date },
+  filter:
+    | { organizationId: string; repository: string; tag: string; digest: string }
+    | { before: Date }
+    | { registryId: string },
   limit = 100,
 ): Promise<WatchDiscovery[]> {
   const q = db('watch_discoveries').where({ status: 'pending' }).orderBy('found_at').limit(limit);
-  if ('before' in filter) void q.where('found_at', '<', filter.before);
+  if ('before' in filter) void q.where({ source: 'platform' }).where('found_at', '<', filter.before);
+  else if ('registryId' in filter) void q.where({ source: 'external', registry_id: filter.registryId });
   else
     void q.where({
       organization_id: filter.organizationId,
+      source: 'platform',
       repository: filter.repository,
       tag: filter.tag,
       digest: filter.digest,
@@ -189,11 +260,15 @@ export async function pendingDiscoveries(
   return ((await q.select('*')) as DiscoveryRow[]).map(toDiscovery);
 }
 
-/** Records the outcome once; false when another process finished it first. */
-export async function finishDiscovery(db: Queryable, id: string, outcomes: unknown[]): Promise<boolean> {
+/** Records the outcome once per state it leaves (`from`); false when another process changed it first. */
+export async function finishDiscovery(
+  db: Queryable,
+  id: string,
+  change: { from: DiscoveryStatus; to: DiscoveryStatus; outcomes: unknown[] },
+): Promise<boolean> {
   const n = await db('watch_discoveries')
-    .where({ id, status: 'pending' })
-    .update({ status: 'evaluated', outcomes: JSON.stringify(outcomes), evaluated_at: db.raw('now()') });
+    .where({ id, status: change.from })
+    .update({ status: change.to, outcomes: JSON.stringify(change.outcomes), evaluated_at: db.raw('now()') });
   return n > 0;
 }
 

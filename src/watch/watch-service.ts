@@ -10,6 +10,7 @@ import { listProjectTenants } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, listWorkloads } from '../projects/workload-repository';
 import { policyProblem, type WatchPolicy } from './watch-policy';
+import { findRegistry, listRegistries } from './watch-registry-repository';
 import {
   deleteSubscription,
   findSubscription,
@@ -21,7 +22,8 @@ import {
 
 export interface SubscriptionInput {
   workload: string;
-  repository: { source: 'platform'; name: string };
+  /** The organization registry's repository, or one of an external registry (by its name). */
+  repository: { source: 'platform'; name: string } | { source: 'external'; registry: string; name: string };
   policy: WatchPolicy;
   environments: string[];
   tenants?: string[];
@@ -43,7 +45,10 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
       const project = await deps.projects.projectOf(caller, slug);
       const names = new Map((await listWorkloads(db, project.id)).map((w) => [w.id, w.name]));
       const rows = await listSubscriptions(db, caller.organizationId, project.id);
-      const items = rows.map((r) => toSubscription(r, names.get(r.workloadId) ?? ''));
+      const registries = new Map((await listRegistries(db, caller.organizationId)).map((r) => [r.id, r.name]));
+      const items = rows.map((r) =>
+        toSubscription(r, names.get(r.workloadId) ?? '', r.registryId ? registries.get(r.registryId) : undefined),
+      );
       items.sort((a, b) => (a.workload < b.workload ? -1 : a.workload > b.workload ? 1 : 0));
       return { items };
     },
@@ -68,6 +73,17 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
       if (unknownTenant.length > 0) {
         throw new InvalidInput(`tenants: not tenants of project ${slug}: ${unknownTenant.join(', ')}`);
       }
+      const repo = input.repository;
+      if ((repo.source === 'external') !== ('registry' in repo && repo.registry !== undefined)) {
+        throw new InvalidInput('repository.registry: required with source external, and only then');
+      }
+      const registry =
+        repo.source === 'external' ? await findRegistry(db, caller.organizationId, { name: repo.registry }) : null;
+      if (repo.source === 'external' && !registry) {
+        throw new InvalidInput(
+          `repository.registry: no registry named ${repo.registry} (POST /api/v2/watch/registries)`,
+        );
+      }
       return db.transaction(async (trx) => {
         const workload = await findWorkload(trx, project.id, input.workload);
         if (!workload) throw new InvalidInput(`workload: ${input.workload} is not a workload of project ${slug}`);
@@ -75,7 +91,9 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
           trx,
           { organizationId: caller.organizationId, projectId: project.id, workloadId: workload.id },
           {
-            repository: input.repository.name,
+            source: repo.source,
+            registryId: registry?.id ?? null,
+            repository: repo.name,
             policy,
             environments: [...new Set(input.environments)],
             tenants,
@@ -90,6 +108,8 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
           { id, slug: workload.name },
           {
             project: slug,
+            source: created.source,
+            ...(registry ? { registry: registry.name } : {}),
             repository: created.repository,
             policy: created.policy,
             environments: created.environments,
@@ -97,7 +117,7 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
           },
           { projectId: project.id },
         );
-        return toSubscription(created, workload.name);
+        return toSubscription(created, workload.name, registry?.name);
       });
     },
 

@@ -364,6 +364,8 @@ export function createImageUpdateService(deps: {
       environments: string[];
       /** Tenant slugs; empty: every tenant of the project. */
       tenants: string[];
+      /** Only these targets (a held update retried after its freeze), instead of environments x tenants. */
+      pairs?: Pair[];
       /** Unique per discovery and subscription. */
       key: string;
       foundAt: Date;
@@ -375,11 +377,9 @@ export function createImageUpdateService(deps: {
       const tenantIds = new Map(tenantRows.map((t) => [t.slug, t.id]));
       const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
       const tenants = input.tenants.length > 0 ? input.tenants : tenantRows.map((t) => t.slug);
-      const pairs = tenants
-        .filter((t) => tenantIds.has(t))
-        .flatMap((tenant) =>
-          input.environments.filter((e) => envs.has(e)).map((environment) => ({ tenant, environment })),
-        );
+      const pairs = (
+        input.pairs ?? tenants.flatMap((tenant) => input.environments.map((environment) => ({ tenant, environment })))
+      ).filter((p) => tenantIds.has(p.tenant) && envs.has(p.environment));
       await deps.purge();
       const hash = requestHash(Buffer.from(`watch\0${input.key}`));
       const { row, fresh } = await claimRequest(db, {
@@ -404,6 +404,16 @@ export function createImageUpdateService(deps: {
         await finishUnstagedRequest(db, row.id, result).catch(() => undefined);
         return result;
       }
+    },
+
+    /** The targets a freeze (or stop the line) still holds for image updates, of the ones given. */
+    async frozenPairs(organizationId: string, projectId: string, pairs: Pair[]): Promise<Pair[]> {
+      const frozen: Pair[] = [];
+      for (const p of pairs) {
+        const target = { organizationId, projectId, environment: p.environment, tenants: [p.tenant] };
+        if ((await deps.governance.check(db, target, 'images.update', null)).blocked) frozen.push(p);
+      }
+      return frozen;
     },
 
     /** Hands over what API processes staged but could not give to Temporal (run by the worker's reconciler). */
