@@ -14055,6 +14055,248 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v2/projects/{slug}/environments/{environment}/rollout-plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An environment's rollout plan: its waves of tenants, soak times, checks and approval gates */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "environment": "prod",
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "selector": {
+             *             "matchLabels": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             }
+             *           },
+             *           "percent": 0,
+             *           "soakSeconds": 0,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "intervalSeconds": 0,
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "approvalGate": true
+             *         }
+             *       ],
+             *       "rollbackOnHalt": true,
+             *       "liftPinsWhenVerifiedUpstream": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Set an environment's rollout plan (422 naming every problem: unknown tenants, policies, checks) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "waves": [
+           *         {
+           *           "name": "web",
+           *           "tenants": [
+           *             "web"
+           *           ],
+           *           "selector": {
+           *             "matchLabels": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             }
+           *           },
+           *           "percent": 1,
+           *           "soakSeconds": 0,
+           *           "checks": [
+           *             {
+           *               "kind": "prometheus",
+           *               "name": "web",
+           *               "metricSource": "web",
+           *               "query": "string",
+           *               "successCondition": "result < 0.01",
+           *               "intervalSeconds": 1,
+           *               "count": 1,
+           *               "failureLimit": 0
+           *             }
+           *           ],
+           *           "approvalGate": true
+           *         }
+           *       ],
+           *       "rollbackOnHalt": true,
+           *       "liftPinsWhenVerifiedUpstream": true
+           *     }
+           */
+          'application/json': components['schemas']['rollout-plan-put'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "environment": "prod",
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "selector": {
+             *             "matchLabels": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             }
+             *           },
+             *           "percent": 0,
+             *           "soakSeconds": 0,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "intervalSeconds": 0,
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "approvalGate": true
+             *         }
+             *       ],
+             *       "rollbackOnHalt": true,
+             *       "liftPinsWhenVerifiedUpstream": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Remove an environment's rollout plan: promotions into it move every tenant in one commit again */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done, no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/environments/{environment}/usage': {
     parameters: {
       query?: never;
@@ -16262,6 +16504,100 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/rollout-plans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's rollout plans, one per environment that has one */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "environment": "prod",
+             *           "waves": [
+             *             {
+             *               "name": "string",
+             *               "tenants": [
+             *                 "string"
+             *               ],
+             *               "selector": {
+             *                 "matchLabels": {
+             *                   "property1": "string",
+             *                   "property2": "string"
+             *                 }
+             *               },
+             *               "percent": 0,
+             *               "soakSeconds": 0,
+             *               "checks": [
+             *                 {
+             *                   "kind": "prometheus",
+             *                   "name": "string",
+             *                   "intervalSeconds": 0,
+             *                   "count": 0,
+             *                   "failureLimit": 0
+             *                 }
+             *               ],
+             *               "approvalGate": true
+             *             }
+             *           ],
+             *           "rollbackOnHalt": true,
+             *           "liftPinsWhenVerifiedUpstream": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/soak-times/{environment}': {
     parameters: {
       query?: never;
@@ -16415,7 +16751,11 @@ export interface paths {
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "projectSlug": "string",
              *           "slug": "shop",
-             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "labels": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           }
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -16480,7 +16820,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -21156,7 +21500,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -21244,7 +21592,11 @@ export interface paths {
           /**
            * @example {
            *       "name": "Shop team",
-           *       "namespaceTemplate": "{tenant}-{environment}"
+           *       "namespaceTemplate": "{tenant}-{environment}",
+           *       "labels": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       }
            *     }
            */
           'application/json': components['schemas']['project-tenant-update'];
@@ -21267,7 +21619,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -24906,8 +25262,12 @@ export interface components {
       items: components['schemas']['tenant'][];
       nextCursor: string | null;
     };
-    /** @description PATCH /api/v2/tenants/{id}: its name and its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md). */
+    /** @description PATCH /api/v2/tenants/{id}: its name, its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md) and its labels (replaced whole; rollout plans select tenants by them, docs/rollouts.md). */
     'project-tenant-update': {
+      /** @description Labels as Kubernetes writes them: keys of letters, digits, '-', '_', '.', '/'; values up to 63 characters. */
+      labels?: {
+        [key: string]: string;
+      };
       /** Format: display-name */
       name?: string;
       /** @description Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}). */
@@ -25388,6 +25748,100 @@ export interface components {
       /** Format: uuid */
       releaseId?: string;
     };
+    'rollout-plan': {
+      /** Format: date-time */
+      createdAt: string;
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      liftPinsWhenVerifiedUpstream: boolean;
+      rollbackOnHalt: boolean;
+      /** Format: date-time */
+      updatedAt: string;
+      waves: {
+        approvalGate: boolean | string;
+        checks: {
+          count: number;
+          failureLimit: number;
+          intervalSeconds: number;
+          /** @enum {unknown} */
+          kind: 'prometheus' | 'http';
+          name: string;
+        }[];
+        name: string;
+        percent?: number;
+        selector?: {
+          matchLabels?: {
+            [key: string]: string;
+          };
+        };
+        soakSeconds: number;
+        tenants?: string[];
+      }[];
+    };
+    'rollout-plan-list': {
+      items: components['schemas']['rollout-plan'][];
+      nextCursor: null;
+    };
+    /** @description PUT /api/v2/projects/{slug}/environments/{environment}/rollout-plan: the waves a promotion into the environment follows (docs/rollouts.md). */
+    'rollout-plan-put': {
+      /** @description A pin left by that rollback lifts when a newer version is verified in the source environment */
+      liftPinsWhenVerifiedUpstream?: boolean;
+      /** @description A halted rollout rolls the waves it deployed back in one commit, pinning them */
+      rollbackOnHalt?: boolean;
+      waves: {
+        /** @description true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave */
+        approvalGate?: boolean | string;
+        checks?: (
+          | {
+              /** @description Measurements to take before the check passes */
+              count: number;
+              /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+              failureLimit: number;
+              /** @description Seconds between two measurements */
+              intervalSeconds: number;
+              /** @constant */
+              kind: 'prometheus';
+              metricSource: string;
+              name: string;
+              /** @description PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave */
+              query: string;
+              /**
+               * @description result <op> <number>, op one of < <= > >= == !=
+               * @example result < 0.01
+               */
+              successCondition: string;
+            }
+          | {
+              /** @description Measurements to take before the check passes */
+              count: number;
+              expectStatus?: number;
+              expectValue?: string | number | boolean;
+              /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+              failureLimit: number;
+              /** @description Seconds between two measurements */
+              intervalSeconds: number;
+              jsonField?: string;
+              /** @constant */
+              kind: 'http';
+              name: string;
+              /** Format: uri */
+              url: string;
+            }
+        )[];
+        name?: string;
+        percent?: number;
+        selector?: {
+          matchLabels: {
+            [key: string]: string;
+          };
+        };
+        /** @description Time the wave runs Synced and Healthy before its checks (up to 30 days) */
+        soakSeconds?: number;
+        /** @description Tenant slugs */
+        tenants?: string[];
+      }[];
+    };
     'rule-result': {
       mode: string;
       passed: boolean;
@@ -25609,6 +26063,10 @@ export interface components {
       createdAt: string;
       /** Format: uuid */
       id: string;
+      /** @description Labels rollout plans select tenants by */
+      labels: {
+        [key: string]: string;
+      };
       name: string;
       /** @description Only null in the recorded answers: drafted as a string or null */
       namespaceTemplate: string | null;

@@ -34,6 +34,7 @@ import { usersModule } from '../users/module';
 import { governanceModule } from '../governance/module';
 import { environmentRemovalModule } from '../environment-removal/module';
 import { watchModule } from '../watch/module';
+import { rolloutsModule } from '../rollouts/module';
 
 /**
  * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
@@ -73,6 +74,7 @@ export const MODULES = [
   governanceModule,
   environmentRemovalModule,
   watchModule,
+  rolloutsModule,
 ] as const satisfies readonly DomainModule[];
 
 /** The same list seen through the manifest's shape, for the code that iterates it. */
