@@ -10,3 +10,4 @@ export { notificationDigestWorkflow } from './notification-digest';
 export { clusterHeartbeatWorkflow } from './cluster-heartbeat';
 export { breakGlassWorkflow } from './break-glass';
 export { imageUpdatesWorkflow } from './image-updates';
+export { rolloutWorkflow } from './rollout';
