@@ -8,6 +8,7 @@ import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/ev
 import { renderDigest } from '../src/gitops/commit-path';
 import { releasePinByDeploy } from '../src/pins/pin-release';
 import { loadProject } from '../src/gitops/delivery-model';
+import { movedTargets, movedWorkloads } from '../src/gitops/target-operation';
 import { renderAll } from '../src/gitops/manifests';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
@@ -182,17 +183,12 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
      */
     async evaluatePromotion(input: Target): Promise<Evaluation> {
       return locked(input.promotionId, async (trx, row) => {
-        const loaded = await loadProject(trx, row.organization_id, row.project_id, {
-          publicUrl: config.publicUrl,
-          sources,
-        });
+        const context = { publicUrl: config.publicUrl, sources };
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, context, movedWorkloads(row.moves));
         if (!loaded) throw gone(row.id);
         const environment = row.target_environment;
         const tenants = new Set(row.moves.map((m) => m.tenant));
-        const files = renderAll(
-          withMoves(loaded.model, environment, row.moves),
-          (t) => tenants.has(t.tenant) && t.environment === environment,
-        );
+        const files = renderAll(withMoves(loaded.model, environment, row.moves), movedTargets(environment, row.moves));
         const verdict = await governance.check(
           trx,
           {

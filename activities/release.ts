@@ -5,6 +5,7 @@ import type { AuditActor, AuditEntryInput } from '../src/audit/types';
 import type { Db, Queryable, Tx } from '../src/db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
 import { loadProject } from '../src/gitops/delivery-model';
+import { movedWorkloads } from '../src/gitops/target-operation';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { pinTarget } from '../src/pins/pin-repository';
 import { releasePinByDeploy } from '../src/pins/pin-release';
@@ -295,10 +296,9 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      */
     async prepareRelease(input: Target): Promise<PreparedRelease> {
       return locked(input.releaseId, async (trx, row) => {
-        const loaded = await loadProject(trx, row.organization_id, row.project_id, {
-          publicUrl: config.publicUrl,
-          sources,
-        });
+        const context = { publicUrl: config.publicUrl, sources };
+        const changed = movedWorkloads([{ tenant: row.tenant_slug, changes: row.changes }]);
+        const loaded = await loadProject(trx, row.organization_id, row.project_id, context, changed);
         if (!loaded) throw gone(row.id);
         const evaluation = await evaluateRelease({ validation, releasePolicies }, trx, loaded, {
           organizationId: row.organization_id,

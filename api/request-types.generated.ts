@@ -807,6 +807,34 @@ export interface MemberRoleUpdateRequest {
   role: 'owner' | 'admin' | 'member' | 'viewer';
 }
 
+export interface MetricSourceCreateRequest {
+  /**
+   * Unique in the organization; checks name their source by it.
+   */
+  name: string;
+  kind: 'prometheus';
+  /**
+   * Base URL of the Prometheus HTTP API (`/api/v1/query` is appended); https unless NOTIFY_ALLOW_HTTP, a port of NOTIFY_ALLOWED_PORTS, no private address unless NOTIFY_ALLOW_PRIVATE_TARGETS, no credentials, query or fragment.
+   */
+  url: string;
+  /**
+   * Bearer token sent with every query; sealed at rest, never returned.
+   */
+  token?: string;
+}
+
+export interface MetricSourceUpdateRequest {
+  name?: string;
+  /**
+   * Checked like at creation.
+   */
+  url?: string;
+  /**
+   * Absent keeps the stored token; null removes it. Never returned.
+   */
+  token?: string | null;
+}
+
 export interface NotificationChannelCreateRequest {
   type: 'email' | 'chat' | 'chat2' | 'cards' | 'paging' | 'alerts';
   name: string;

@@ -7607,6 +7607,292 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/metric-sources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Metric sources of the organization, by name (tokens never shown: `hasToken`) */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example 20 */
+          limit?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "name": "string",
+             *           "kind": "prometheus",
+             *           "url": "string",
+             *           "hasToken": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['metric-source-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Add a metric source (its URL checked like every outbound target) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "kind": "prometheus",
+           *       "url": "string",
+           *       "token": "string"
+           *     }
+           */
+          'application/json': components['schemas']['metric-source-create'];
+        };
+      };
+      responses: {
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "kind": "prometheus",
+             *       "url": "string",
+             *       "hasToken": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['metric-source'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/metric-sources/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One metric source */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "kind": "prometheus",
+             *       "url": "string",
+             *       "hasToken": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['metric-source'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /** Delete a metric source (checks naming it then fail to measure) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done, no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Change a metric source's name, URL or token (null removes the token) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "name": "web",
+           *       "url": "string",
+           *       "token": "string"
+           *     }
+           */
+          'application/json': components['schemas']['metric-source-update'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "name": "string",
+             *       "kind": "prometheus",
+             *       "url": "string",
+             *       "hasToken": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['metric-source'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
   '/api/v2/notifications': {
     parameters: {
       query?: never;
@@ -25000,6 +25286,42 @@ export interface components {
       /** @enum {string} */
       role: 'owner' | 'admin' | 'member' | 'viewer';
       slug: string;
+    };
+    'metric-source': {
+      /** Format: date-time */
+      createdAt: string;
+      hasToken: boolean;
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      kind: 'prometheus';
+      name: string;
+      /** Format: date-time */
+      updatedAt: string;
+      url: string;
+    };
+    /** @description POST /api/v2/metric-sources: a Prometheus HTTP API rollout verification may query (the token is write-only). */
+    'metric-source-create': {
+      /** @enum {string} */
+      kind: 'prometheus';
+      /** @description Unique in the organization; checks name their source by it. */
+      name: string;
+      /** @description Bearer token sent with every query; sealed at rest, never returned. */
+      token?: string;
+      /** @description Base URL of the Prometheus HTTP API (`/api/v1/query` is appended); https unless NOTIFY_ALLOW_HTTP, a port of NOTIFY_ALLOWED_PORTS, no private address unless NOTIFY_ALLOW_PRIVATE_TARGETS, no credentials, query or fragment. */
+      url: string;
+    };
+    'metric-source-list': {
+      items: components['schemas']['metric-source'][];
+      nextCursor: string | null;
+    };
+    /** @description PATCH /api/v2/metric-sources/{id}: what is sent changes. */
+    'metric-source-update': {
+      name?: string;
+      /** @description Absent keeps the stored token; null removes it. Never returned. */
+      token?: string | null;
+      /** @description Checked like at creation. */
+      url?: string;
     };
     move: {
       changes: {

@@ -17,7 +17,6 @@ import { promotionWorkflow } from './promotion';
 import { approvalsDetails } from './lib/current-details';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { canApprove, quorum } from '../src/approval-policies/approval-decision';
-import type { MeasureCheck } from '../src/verification/check-spec';
 import {
   FINAL_ROLLOUT_STATUSES,
   ROLLOUT_FAILURE,
@@ -40,7 +39,7 @@ const acts = proxyActivities<ReturnType<typeof createActivities>>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
 });
 /** The verification activity (activities/verification.ts): a failed or unreachable measurement is a failed one. */
-const { measureCheck } = proxyActivities<{ measureCheck: MeasureCheck }>({
+const { measureCheck } = proxyActivities<Pick<ReturnType<typeof createActivities>, 'measureCheck'>>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });

@@ -19,23 +19,13 @@ import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
-import { makeShopProject } from '../shop-project';
+import { addWorkload, makeShopProject } from '../shop-project';
 import { StepTimes } from '../temporal-steps';
+import { releaseClient, type Release, type Target } from './release-client';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
-}
-
-interface Release {
-  id: string;
-  workflowId: string;
-  tenant: string;
-  environment: string;
-  status: string;
-  commitSha: string | null;
-  createdAt: string;
-  committedAt: string | null;
 }
 
 const describe = (label: string, ms: number[]) => {
@@ -57,52 +47,13 @@ async function main(): Promise<void> {
       environments: environmentCount,
       tenants: tenantCount,
     });
-    await call('POST', '/api/v2/projects/shop/workloads', {
-      name: 'web',
-      image: { repository: 'registry.example.com/shop/web', tag: '1.0.0' },
-      ports: [{ name: 'http', containerPort: 8080 }],
-      resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-    });
+    await addWorkload(call, 'shop', 'web');
     const targets = tenants.flatMap((tenantId) => environments.map((environment) => ({ tenantId, environment })));
     line(`project: ${targets.length} targets (${tenantCount} tenants x ${environmentCount} environments), 1 workload`);
 
-    let version = 0;
-    /** Creates a release on `target` and waits for its commit; answers (client ms, server ms, release). */
-    const release = async (target: (typeof targets)[number]) => {
-      version += 1;
-      const start = process.hrtime.bigint();
-      const created = await call<Release>('POST', '/api/v2/projects/shop/releases', {
-        ...target,
-        title: `bench ${version}`,
-        changes: [{ workload: 'web', tag: `1.0.${version}` }],
-      });
-      for (;;) {
-        const r = await call<Release>('GET', `/api/v2/releases/${created.id}`);
-        if (r.commitSha && r.committedAt) {
-          return { clientMs: elapsedMs(start), serverMs: Date.parse(r.committedAt) - Date.parse(r.createdAt), r };
-        }
-        if (['Blocked', 'Failed', 'Cancelled'].includes(r.status)) throw new Error(`release ${r.id} ended ${r.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
-    // The controller reports through its webhook, with the organization's controller token.
-    const { token: controllerToken } = await call<{ token: string }>('POST', '/api/v2/org/cdcontroller-token');
-    let reportedAt = 0;
-    const healthy = async (r: Release) => {
-      reportedAt = Math.max(Date.now(), reportedAt + 1);
-      const res = await fetch(new URL('/api/v1/webhooks/cdcontroller', platform.baseUrl), {
-        method: 'POST',
-        headers: { authorization: `Bearer ${controllerToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          app: {
-            metadata: { name: `shop.${r.tenant}.${r.environment}.web`, namespace: 'argocd' },
-            status: { sync: { status: 'Synced', revision: r.commitSha }, health: { status: 'Healthy' } },
-          },
-          timestamp: new Date(reportedAt).toISOString(),
-        }),
-      });
-      if (res.status !== 200) throw new Error(`controller webhook: ${res.status} ${await res.text()}`);
-    };
+    const driver = await releaseClient(platform.baseUrl, call);
+    const release = (target: Target) => driver.release('shop', 'web', target);
+    const healthy = (r: Release) => driver.healthy('shop', 'web', r);
 
     // Warm-up: the first release of a process loads schemas and bundles.
     await healthy((await release(targets[0]!)).r);
@@ -129,7 +80,7 @@ async function main(): Promise<void> {
 
     const started = process.hrtime.bigint();
     let next = 0;
-    const lane = async (target: (typeof targets)[number]) => {
+    const lane = async (target: Target) => {
       while (next < releases) {
         next += 1;
         await healthy((await release(target)).r);

@@ -48,18 +48,23 @@ export function modelWorkloadOf(w: Workload): DeliveryModel['workloads'][number]
   };
 }
 
+/**
+ * The project's delivery model; `workloads` narrows it to those workloads (what a release or promotion changes), so
+ * their cost does not grow with the project: the project's own Argo CD files render the same from any non-empty set.
+ */
 export async function loadProject(
   db: Queryable,
   organizationId: string,
   projectId: string,
   ctx: DeliveryContext,
+  workloadNames?: readonly string[],
 ): Promise<LoadedProject | null> {
   const project = await findProjectById(db, organizationId, projectId);
   if (!project) return null;
   // One after the other: `db` may be a transaction, whose single connection runs one query at a time.
   const tenants = await listProjectTenants(db, organizationId, projectId);
   const environments = await listProjectEnvironments(db, projectId);
-  const workloads = await listWorkloads(db, projectId);
+  const workloads = await listWorkloads(db, projectId, workloadNames);
   const tenantSlugs = new Map(tenants.map((t) => [t.id, t.slug]));
   const envSlugs = new Map(environments.map((e) => [e.id, e.environment]));
   const slugsOf = (ids: string[], slugs: Map<string, string>) =>

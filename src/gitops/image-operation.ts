@@ -13,7 +13,7 @@ import type { FileChanges } from './commit-writer';
 import type { LoadedProject } from './delivery-model';
 import { readTree } from './git-plumbing';
 import { renderAll, serviceDir, type Target } from './manifests';
-import { patchOverrides, withPatchedWorkloads } from './override-patch';
+import { loadWorkloads, patchOverrides, withPatchedWorkloads } from './override-patch';
 
 /** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
 export interface ImageUpdate {
@@ -85,7 +85,12 @@ export async function applyImageUpdates<Op>(
     );
     patched.push(now);
   }
-  return withPatchedWorkloads(scope, loaded, patched);
+  return withPatchedWorkloads(scope, loaded, patched, workloadsOf(updates));
+}
+
+/** The workloads some image updates change: all their commit loads and renders (issue 46: flat in project size). */
+export function workloadsOf(updates: ImageUpdate[]): string[] {
+  return [...new Set(updates.map((u) => u.workload))].sort();
 }
 
 /** The tree changes of these updates against `parent`: only the pairs' directories are rendered and read. */
@@ -153,6 +158,7 @@ export function imageRecord(
 
 export const imageOperation: CommitOperationKind<ImageOperation> = {
   type: 'image',
+  load: (scope) => loadWorkloads(scope, workloadsOf(imageUpdatesOf(scope.req.operation))),
   refuse: refuseFrozen,
   apply: (scope, loaded) => applyImageUpdates(scope, loaded, imageUpdatesOf(scope.req.operation)),
   changes: ({ req }, loaded, repo, parent) => imageChanges(imageUpdatesOf(req.operation), loaded, repo, parent),

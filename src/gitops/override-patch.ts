@@ -22,24 +22,32 @@ export async function patchOverrides(
   return { ...workload, overrides };
 }
 
-/** The project as the commit's transaction now sees it (after an operation patched its overrides). */
-export async function reloadProject<Op>(scope: OperationScope<Op>): Promise<LoadedProject> {
+/** The project with only the workloads `names` lists (all when undefined), in the commit's transaction. */
+export function loadWorkloads<Op>({ trx, req, ctx }: OperationScope<Op>, names: readonly string[] | undefined) {
+  return loadProject(trx, req.organizationId, req.projectId, ctx, names);
+}
+
+/** The project (or those of its workloads `names` lists) as the commit's transaction now sees it. */
+export async function reloadProject<Op>(scope: OperationScope<Op>, names?: readonly string[]): Promise<LoadedProject> {
   const { trx, req, ctx } = scope;
-  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx);
+  const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx, names);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;
 }
 
 /**
  * `loaded` with these workloads as patched (no second load of the project); a workload rendered from a chart or a
- * kustomize base renders again from its new values, so then the project is loaded again.
+ * kustomize base renders again from its new values, so then the project (or the workloads `names` lists) is loaded
+ * again, as it is when a patched workload was not loaded.
  */
 export async function withPatchedWorkloads<Op>(
   scope: OperationScope<Op>,
   loaded: LoadedProject,
   patched: Workload[],
+  names?: readonly string[],
 ): Promise<LoadedProject> {
-  if (patched.some((w) => w.source)) return reloadProject(scope);
+  const loadedNames = new Set(loaded.workloads.map((w) => w.name));
+  if (patched.some((w) => w.source || !loadedNames.has(w.name))) return reloadProject(scope, names);
   const byName = new Map(patched.map((w) => [w.name, w]));
   return {
     ...loaded,

@@ -18,8 +18,9 @@ export interface SafeSendLimits {
 
 export interface OutboundRequest {
   url: string;
-  method?: 'POST' | 'PUT';
+  method?: 'POST' | 'PUT' | 'GET';
   headers: Record<string, string>;
+  /** Sent with POST and PUT; a GET sends none. */
   body: string;
 }
 
@@ -105,7 +106,10 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
       const transport = target.url.protocol === 'https:' ? https : http;
       const req = transport.request(target.url, {
         method: request.method ?? 'POST',
-        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        headers:
+          request.method === 'GET'
+            ? request.headers
+            : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
         lookup: pinned,
         // A fresh connection per send; through the proxy, no agent at all (Node then calls createConnection).
         ...(policy.egressProxy
@@ -151,7 +155,7 @@ export function createSafeSender(policy: OutboundPolicy, limits: SafeSendLimits,
         res.on('end', complete);
         res.on('error', complete);
       });
-      req.end(request.body);
+      req.end(request.method === 'GET' ? undefined : request.body);
     });
   };
 }

@@ -32,8 +32,11 @@ function rowToWorkload(row: Row): Workload {
   return { id: row.id, name: row.name, ...row.spec, overrides: row.overrides, ...timestampsOf(row) };
 }
 
-export async function listWorkloads(db: Queryable, projectId: string): Promise<Workload[]> {
-  const rows = (await db('workloads').where({ project_id: projectId }).orderBy('name').select(COLUMNS)) as Row[];
+/** The project's workloads by name, or only those `names` lists (a release reads what it changes, issue 46). */
+export async function listWorkloads(db: Queryable, projectId: string, names?: readonly string[]): Promise<Workload[]> {
+  const query = db('workloads').where({ project_id: projectId });
+  if (names) void query.whereIn('name', [...names]);
+  const rows = (await query.orderBy('name').select(COLUMNS)) as Row[];
   return rows.map(rowToWorkload);
 }
 

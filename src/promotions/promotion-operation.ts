@@ -1,7 +1,8 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import type { CommitOperationKind } from '../gitops/commit-operation';
 import { refuseGoneTarget } from '../gitops/target-gone';
-import { applyMoves, movedChanges } from '../gitops/target-operation';
+import { loadWorkloads } from '../gitops/override-patch';
+import { applyMoves, movedChanges, movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 /**
@@ -26,6 +27,7 @@ declare module '../gitops/commit-operation' {
 
 export const promotionOperation: CommitOperationKind<PromotionOperation> = {
   type: 'promotion',
+  load: (scope) => loadWorkloads(scope, movedWorkloads(scope.req.operation.moves)),
   refuse({ req }, loaded) {
     const op = req.operation;
     const environments = [op.environment, op.sourceEnvironment];

@@ -3,6 +3,7 @@ import { renderDigest } from '../gitops/commit-path';
 import type { LoadedProject } from '../gitops/delivery-model';
 import { validateDelivery, type DeliveryValidation } from '../gitops/delivery-validation';
 import { renderAll } from '../gitops/manifests';
+import { movedTargets } from '../gitops/target-operation';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ValidationEngine } from '../validation';
 import { withReleaseChanges } from './release-changes';
@@ -40,7 +41,7 @@ export function validateRelease(
 ): { files: Map<string, string>; validation: DeliveryValidation } {
   const { tenantSlug, environment } = target;
   const model = withReleaseChanges(loaded.model, tenantSlug, environment, target.changes);
-  const files = renderAll(model, (t) => t.tenant === tenantSlug && t.environment === environment);
+  const files = renderAll(model, movedTargets(environment, [{ tenant: tenantSlug, changes: target.changes }]));
   const validation = validateDelivery(
     engine,
     files,

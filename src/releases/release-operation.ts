@@ -1,7 +1,8 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import type { CommitOperationKind } from '../gitops/commit-operation';
 import { refuseGoneTarget } from '../gitops/target-gone';
-import { applyMoves, movedChanges } from '../gitops/target-operation';
+import { loadWorkloads } from '../gitops/override-patch';
+import { applyMoves, movedChanges, movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 /**
@@ -31,6 +32,7 @@ const movesOf = (op: ReleaseOperation) => ({
 
 export const releaseOperation: CommitOperationKind<ReleaseOperation> = {
   type: 'release',
+  load: (scope) => loadWorkloads(scope, movedWorkloads(movesOf(scope.req.operation).moves)),
   refuse({ req }, loaded) {
     refuseGoneTarget(loaded, {
       environments: [req.operation.environment],

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
 import { NotFound } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
+import { movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
 import type { OrgCaller } from '../iam/caller';
@@ -38,10 +39,8 @@ export async function previewRelease(
   const { db } = deps;
   const project = await deps.projects.projectOf(caller, slug);
   const { tenant, environment, changes } = await releaseTarget(db, deps.tenants, caller, project, input);
-  const loaded = await loadProject(db, caller.organizationId, project.id, {
-    publicUrl: deps.publicUrl,
-    sources: deps.sources,
-  });
+  const changed = movedWorkloads([{ tenant: tenant.slug, changes }]);
+  const loaded = await loadProject(db, caller.organizationId, project.id, deps, changed);
   if (!loaded) throw new NotFound('project not found');
   const evaluation = await evaluateRelease(deps.evaluation, db, loaded, {
     organizationId: caller.organizationId,

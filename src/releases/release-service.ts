@@ -19,6 +19,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { workflowLink } from '../temporal/workflow-link';
 import { releaseWorkflow } from '../../workflows/release';
 import { loadProject } from '../gitops/delivery-model';
+import { movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { groupChanges } from '../gitops/delivery-service';
 import { readTree, resolveRef } from '../gitops/git-plumbing';
@@ -407,8 +408,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return { project: loaded.project, tenant, point, changes, diff, versions };
   }
 
-  /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
-  /** What a new release moves, current -> proposed, from the project's model as it is now. */
+  /** What a new release moves, current -> proposed, from the changed workloads as they are now. */
   async function currentToProposed(
     caller: OrgCaller,
     projectId: string,
@@ -416,13 +416,12 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     environment: string,
     changes: WorkloadChange[],
   ): Promise<ReleaseVersion[]> {
-    const loaded = await loadProject(db, caller.organizationId, projectId, {
-      publicUrl: deps.publicUrl,
-      sources: deps.sources,
-    });
+    const changed = movedWorkloads([{ tenant, changes }]);
+    const loaded = await loadProject(db, caller.organizationId, projectId, deps, changed);
     return loaded ? releaseVersions(loaded.model, tenant, environment, changes) : [];
   }
 
+  /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
   async function refuseFrozen(
     caller: OrgCaller,
     target: { projectId: string; environment: string; tenant: string },

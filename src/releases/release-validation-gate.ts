@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
 import { NotFound, Unprocessable } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
+import { movedWorkloads } from '../gitops/target-operation';
 import type { DeliveryValidation, FileValidationResult } from '../gitops/delivery-validation';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import type { ValidationEngine } from '../validation';
@@ -40,10 +41,8 @@ export async function refuseBlockedByValidation(
   projectId: string,
   target: Pick<ReleaseTarget, 'tenantSlug' | 'environment' | 'changes'>,
 ): Promise<void> {
-  const loaded = await loadProject(deps.db, organizationId, projectId, {
-    publicUrl: deps.publicUrl,
-    sources: deps.sources,
-  });
+  const changed = movedWorkloads([{ tenant: target.tenantSlug, changes: target.changes }]);
+  const loaded = await loadProject(deps.db, organizationId, projectId, deps, changed);
   if (!loaded) throw new NotFound('project not found');
   const { validation } = validateRelease(deps.validation, loaded, target);
   if (!validation.blocked) return;

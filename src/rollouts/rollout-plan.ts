@@ -1,4 +1,5 @@
 import type { VerificationCheck } from '../verification/check-spec';
+import { ConditionError, parseCondition } from '../verification/success-condition';
 
 /** Which tenants a wave takes: named ones, those whose labels match, or a share of the tenants still left. */
 export type WaveSelection =
@@ -50,9 +51,6 @@ export function normalizePlan(input: RolloutPlanInput): Omit<RolloutPlan, 'envir
   };
 }
 
-/** `result < 0.01`: the success condition of a Prometheus check (check-spec.ts). */
-export const SUCCESS_CONDITION = /^result\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)$/;
-
 /**
  * Every reason a plan cannot be followed, in words (the service answers 422 with them). `tenantSlugs` are the
  * project's tenants, `policyNames` its approval policies.
@@ -95,8 +93,13 @@ function checkProblems(check: VerificationCheck): string[] {
   if (check.failureLimit >= check.count) {
     problems.push(`check ${check.name}: failureLimit must be below count (else it could never fail)`);
   }
-  if (check.kind === 'prometheus' && !SUCCESS_CONDITION.test(check.successCondition.trim())) {
-    problems.push(`check ${check.name}: successCondition must read "result <op> <number>" (op: < <= > >= == !=)`);
+  if (check.kind === 'prometheus') {
+    try {
+      parseCondition(check.successCondition);
+    } catch (err) {
+      if (!(err instanceof ConditionError)) throw err;
+      problems.push(`check ${check.name}: ${err.message}`);
+    }
   }
   if (check.kind === 'http' && check.expectValue !== undefined && check.jsonField === undefined) {
     problems.push(`check ${check.name}: expectValue needs jsonField`);

@@ -35,6 +35,7 @@ import { governanceModule } from '../governance/module';
 import { environmentRemovalModule } from '../environment-removal/module';
 import { watchModule } from '../watch/module';
 import { rolloutsModule } from '../rollouts/module';
+import { verificationModule } from '../verification/module';
 
 /**
  * Every domain of the platform, in the order their routes are mounted. A new domain writes src/<domain>/module.ts
@@ -75,6 +76,7 @@ export const MODULES = [
   environmentRemovalModule,
   watchModule,
   rolloutsModule,
+  verificationModule,
 ] as const satisfies readonly DomainModule[];
 
 /** The same list seen through the manifest's shape, for the code that iterates it. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CommitOperationKind, CommitRequest, OperationScope } from '../gitops/commit-operation';
-import { applyImageUpdates, imageChanges, imageRecord } from '../gitops/image-operation';
+import { applyImageUpdates, imageChanges, imageRecord, workloadsOf } from '../gitops/image-operation';
+import { loadWorkloads } from '../gitops/override-patch';
 import { SUBSYSTEM } from '../iam/subsystems';
 import { finishImageRequests, planWaiting } from './image-batch-steps';
 import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
@@ -34,6 +35,7 @@ function planOf(scope: Scope) {
 
 export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> = {
   type: 'image-webhook',
+  load: (scope) => loadWorkloads(scope, workloadsOf(scope.req.operation.entries.flatMap((e) => e.updates))),
   async apply(scope, loaded) {
     const { plan, live, rows } = await planWaiting(scope.trx, scope.req.projectId, scope.req.operation.entries, true);
     plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId), rows });

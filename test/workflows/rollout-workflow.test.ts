@@ -4,7 +4,7 @@ import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../workflows/git-commit';
 import type { AuditActor } from '../../src/audit/types';
 import type { PromotionSyncReport } from '../../src/promotions/promotion-workflow-contract';
-import type { MeasureCheck, VerificationCheck } from '../../src/verification/check-spec';
+import type { VerificationCheck } from '../../src/verification/check-spec';
 import {
   ROLLOUT_FAILURE,
   abortRolloutUpdate,
@@ -39,8 +39,9 @@ type Stubs = Pick<
   | 'startRolloutWave'
   | 'recordRolloutStep'
   | 'prepareRolloutRollback'
+  | 'measureCheck'
 > &
-  Pick<GitActivities, 'commitToRepository'> & { measureCheck: MeasureCheck };
+  Pick<GitActivities, 'commitToRepository'>;
 
 const SHA = 'a'.repeat(40);
 const person = (name: string): AuditActor => ({

@@ -118,7 +118,7 @@ describe('rollout plans', () => {
       'wave 2 (a): tenant t1 is already in a',
       'wave 3 (wave-3): approval policy no such policy does not exist',
       'wave 4 (wave-4): check c: failureLimit must be below count',
-      'wave 4 (wave-4): check c: successCondition must read "result <op> <number>"',
+      'wave 4 (wave-4): check c: success condition must be "result <op> <number>"',
     ]) {
       expect(res.body.error).toContain(problem);
     }

@@ -114,7 +114,7 @@ describe('a rollout in 3 waves over 6 tenants', () => {
     expect(audit.map((e) => e.action)).toEqual(
       expect.arrayContaining(['rollout.start', 'rollout.wave.gate', 'rollout.wave.approve', 'rollout.complete']),
     );
-  });
+  }, 400_000);
 
   it('halts on a Degraded report in wave 2 and rolls waves 1-2 back in one commit with pins', async () => {
     await project('store');
@@ -146,5 +146,5 @@ describe('a rollout in 3 waves over 6 tenants', () => {
       (await api.http.post(`/api/v2/rollouts/${id}/abort`, { token: owner, body: { reason: 'bad' } })).status,
     ).toBe(200);
     await until(id, (r) => r.status === 'Aborted', 'aborted');
-  });
+  }, 400_000);
 });

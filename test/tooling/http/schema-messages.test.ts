@@ -1,5 +1,6 @@
 import { loadSchemaValidator } from '../../../src/http/schema-validator';
 import { patternInWords } from '../../../src/http/pattern-words';
+import { InvalidInput } from '../../../src/errors';
 
 const schemas = loadSchemaValidator();
 
@@ -44,6 +45,19 @@ describe('validation messages a newcomer can act on', () => {
     };
     for (const id of schemas.ids()) visit(schemas.schema(id), id);
     expect(missing).toEqual([]);
+  });
+
+  it('compiles every request schema in strict mode (each is compiled on its first check)', () => {
+    const broken: string[] = [];
+    for (const id of schemas.ids()) {
+      try {
+        schemas.check(id, undefined);
+      } catch (err) {
+        if (!(err instanceof InvalidInput)) broken.push(`${id}: ${(err as Error).message}`);
+      }
+    }
+    expect(schemas.ids().length).toBeGreaterThan(100);
+    expect(broken).toEqual([]);
   });
 
   it('says a malformed id must be a UUID', () => {
