@@ -286,8 +286,6 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
           continue;
         }
       }
-      s.phase = 'soak';
-      s.soakEndsAt = Date.now() + wave.soakSeconds * 1000;
       if (wave.soakSeconds > 0) {
         await record({
           action: 'rollout.wave.soak',
@@ -296,6 +294,9 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
           promotionId: started?.promotionId,
         });
       }
+      // Counted from after its entry: the audit trail never shows a soak shorter than the plan's.
+      s.phase = 'soak';
+      s.soakEndsAt = Date.now() + wave.soakSeconds * 1000;
     }
     if (s.phase === 'soak') {
       const endsAt = s.soakEndsAt ?? Date.now();
