@@ -9,6 +9,7 @@ import { createPromotionActivities } from './promotion';
 import { createReleaseActivities } from './release';
 import { createImageUpdateActivities } from './image-updates';
 import { createVerificationActivities } from './verification';
+import { createRolloutActivities } from './rollout';
 import { createWatchRegistryActivities } from './watch-registry';
 
 /**
@@ -26,6 +27,7 @@ export const DOMAIN_ACTIVITIES = {
   releases: createReleaseActivities,
   webhooks: createImageUpdateActivities,
   watch: (deps: Services) => createWatchRegistryActivities({ poller: deps.watchPoller }),
+  rollouts: createRolloutActivities,
   verification: (deps: Services) =>
     createVerificationActivities({
       metricSources: deps.metricSources,

@@ -35,6 +35,8 @@ import { releaseRoutes } from './routes/releases/release-routes';
 import { teamRoutes } from './routes/teams/team-routes';
 import { iamRoutes } from './routes/iam/iam-routes';
 import { watchRoutes } from './routes/watch/watch-routes';
+import { rolloutPlanRoutes } from './routes/rollouts/rollout-plan-routes';
+import { rolloutRoutes } from './routes/rollouts/rollout-routes';
 import { watchRegistryRoutes } from './routes/watch/watch-registry-routes';
 import { metricSourceRoutes } from './routes/verification/metric-source-routes';
 import { webhookRoutes } from './routes/webhooks/webhook-routes';
@@ -109,6 +111,7 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
   teams: (services) => teamRoutes(services.teams, services.config.orgs.pageMax),
   views: (services) =>
     iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: services.config.auditPageMax }),
+  rollouts: (services) => [...rolloutPlanRoutes(services.rolloutPlans), ...rolloutRoutes(services.rollouts)],
   watch: (services) => [...watchRoutes(services.watch), ...watchRegistryRoutes(services.watchRegistries)],
   webhooks: (services) => webhookRoutes(services.webhooks),
 };

@@ -1306,6 +1306,12 @@ export interface ProjectTenantUpdateRequest {
    * Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}).
    */
   namespaceTemplate?: string | null;
+  /**
+   * Labels as Kubernetes writes them: keys of letters, digits, '-', '_', '.', '/'; values up to 63 characters.
+   */
+  labels?: {
+    [k: string]: string;
+  };
 }
 
 export interface ProjectUpdateRequest {
@@ -1410,6 +1416,360 @@ export interface ReleaseRejectRequest {
 export interface RollbackRequest {
   releaseId?: string;
   reason?: string;
+}
+
+export interface RolloutActionRequest {
+  reason: string;
+}
+
+export interface RolloutApproveRequest {
+  comment?: string;
+}
+
+export interface RolloutPlanPutRequest {
+  /**
+   * @minItems 1
+   * @maxItems 20
+   *
+   * Items: One wave: select its tenants by exactly one of tenants, selector or percent (of the tenants no earlier wave took; tenants no wave selects join the last wave).
+   */
+  waves: [
+    {
+      name?: string;
+      /**
+       * Tenant slugs
+       *
+       * @minItems 1
+       * @maxItems 1000
+       */
+      tenants?: [string, ...string[]];
+      selector?: {
+        matchLabels: {
+          [k: string]: string;
+        };
+      };
+      percent?: number;
+      /**
+       * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+       */
+      soakSeconds?: number;
+      /**
+       * @maxItems 10
+       */
+      checks?: (
+        | {
+            kind: 'prometheus';
+            name: string;
+            metricSource: string;
+            /**
+             * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+             */
+            query: string;
+            /**
+             * result <op> <number>, op one of < <= > >= == !=
+             */
+            successCondition: string;
+            /**
+             * Seconds between two measurements
+             */
+            intervalSeconds: number;
+            /**
+             * Measurements to take before the check passes
+             */
+            count: number;
+            /**
+             * Failed measurements tolerated; one more fails the check and halts the rollout
+             */
+            failureLimit: number;
+          }
+        | {
+            kind: 'http';
+            name: string;
+            url: string;
+            expectStatus?: number;
+            jsonField?: string;
+            expectValue?: string | number | boolean;
+            /**
+             * Seconds between two measurements
+             */
+            intervalSeconds: number;
+            /**
+             * Measurements to take before the check passes
+             */
+            count: number;
+            /**
+             * Failed measurements tolerated; one more fails the check and halts the rollout
+             */
+            failureLimit: number;
+          }
+      )[];
+      /**
+       * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+       */
+      approvalGate?: boolean | string;
+    },
+    ...{
+      name?: string;
+      /**
+       * Tenant slugs
+       *
+       * @minItems 1
+       * @maxItems 1000
+       */
+      tenants?: [string, ...string[]];
+      selector?: {
+        matchLabels: {
+          [k: string]: string;
+        };
+      };
+      percent?: number;
+      /**
+       * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+       */
+      soakSeconds?: number;
+      /**
+       * @maxItems 10
+       */
+      checks?: (
+        | {
+            kind: 'prometheus';
+            name: string;
+            metricSource: string;
+            /**
+             * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+             */
+            query: string;
+            /**
+             * result <op> <number>, op one of < <= > >= == !=
+             */
+            successCondition: string;
+            /**
+             * Seconds between two measurements
+             */
+            intervalSeconds: number;
+            /**
+             * Measurements to take before the check passes
+             */
+            count: number;
+            /**
+             * Failed measurements tolerated; one more fails the check and halts the rollout
+             */
+            failureLimit: number;
+          }
+        | {
+            kind: 'http';
+            name: string;
+            url: string;
+            expectStatus?: number;
+            jsonField?: string;
+            expectValue?: string | number | boolean;
+            /**
+             * Seconds between two measurements
+             */
+            intervalSeconds: number;
+            /**
+             * Measurements to take before the check passes
+             */
+            count: number;
+            /**
+             * Failed measurements tolerated; one more fails the check and halts the rollout
+             */
+            failureLimit: number;
+          }
+      )[];
+      /**
+       * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+       */
+      approvalGate?: boolean | string;
+    }[],
+  ];
+  /**
+   * A halted rollout rolls the waves it deployed back in one commit, pinning them
+   */
+  rollbackOnHalt?: boolean;
+  /**
+   * A pin left by that rollback lifts when a newer version is verified in the source environment
+   */
+  liftPinsWhenVerifiedUpstream?: boolean;
+}
+
+export interface RolloutStartRequest {
+  sourceEnvironment: string;
+  targetEnvironment: string;
+  /**
+   * @minItems 1
+   * @maxItems 200
+   */
+  services?: [string, ...string[]];
+  /**
+   * An explicit plan for this rollout (the shape of PUT .../rollout-plan); absent: the target environment's plan.
+   */
+  plan?: {
+    /**
+     * @minItems 1
+     * @maxItems 20
+     *
+     * Items: One wave: select its tenants by exactly one of tenants, selector or percent (of the tenants no earlier wave took; tenants no wave selects join the last wave).
+     */
+    waves: [
+      {
+        name?: string;
+        /**
+         * Tenant slugs
+         *
+         * @minItems 1
+         * @maxItems 1000
+         */
+        tenants?: [string, ...string[]];
+        selector?: {
+          matchLabels: {
+            [k: string]: string;
+          };
+        };
+        percent?: number;
+        /**
+         * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+         */
+        soakSeconds?: number;
+        /**
+         * @maxItems 10
+         */
+        checks?: (
+          | {
+              kind: 'prometheus';
+              name: string;
+              metricSource: string;
+              /**
+               * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+               */
+              query: string;
+              /**
+               * result <op> <number>, op one of < <= > >= == !=
+               */
+              successCondition: string;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+          | {
+              kind: 'http';
+              name: string;
+              url: string;
+              expectStatus?: number;
+              jsonField?: string;
+              expectValue?: string | number | boolean;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+        )[];
+        /**
+         * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+         */
+        approvalGate?: boolean | string;
+      },
+      ...{
+        name?: string;
+        /**
+         * Tenant slugs
+         *
+         * @minItems 1
+         * @maxItems 1000
+         */
+        tenants?: [string, ...string[]];
+        selector?: {
+          matchLabels: {
+            [k: string]: string;
+          };
+        };
+        percent?: number;
+        /**
+         * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+         */
+        soakSeconds?: number;
+        /**
+         * @maxItems 10
+         */
+        checks?: (
+          | {
+              kind: 'prometheus';
+              name: string;
+              metricSource: string;
+              /**
+               * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+               */
+              query: string;
+              /**
+               * result <op> <number>, op one of < <= > >= == !=
+               */
+              successCondition: string;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+          | {
+              kind: 'http';
+              name: string;
+              url: string;
+              expectStatus?: number;
+              jsonField?: string;
+              expectValue?: string | number | boolean;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+        )[];
+        /**
+         * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+         */
+        approvalGate?: boolean | string;
+      }[],
+    ];
+    /**
+     * A halted rollout rolls the waves it deployed back in one commit, pinning them
+     */
+    rollbackOnHalt?: boolean;
+    /**
+     * A pin left by that rollback lifts when a newer version is verified in the source environment
+     */
+    liftPinsWhenVerifiedUpstream?: boolean;
+  };
 }
 
 export interface ServiceAccountCreateRequest {

@@ -14492,6 +14492,248 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v2/projects/{slug}/environments/{environment}/rollout-plan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An environment's rollout plan: its waves of tenants, soak times, checks and approval gates */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "environment": "prod",
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "selector": {
+             *             "matchLabels": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             }
+             *           },
+             *           "percent": 0,
+             *           "soakSeconds": 0,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "intervalSeconds": 0,
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "approvalGate": true
+             *         }
+             *       ],
+             *       "rollbackOnHalt": true,
+             *       "liftPinsWhenVerifiedUpstream": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    /** Set an environment's rollout plan (422 naming every problem: unknown tenants, policies, checks) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "waves": [
+           *         {
+           *           "name": "web",
+           *           "tenants": [
+           *             "web"
+           *           ],
+           *           "selector": {
+           *             "matchLabels": {
+           *               "property1": "string",
+           *               "property2": "string"
+           *             }
+           *           },
+           *           "percent": 1,
+           *           "soakSeconds": 0,
+           *           "checks": [
+           *             {
+           *               "kind": "prometheus",
+           *               "name": "web",
+           *               "metricSource": "web",
+           *               "query": "string",
+           *               "successCondition": "result < 0.01",
+           *               "intervalSeconds": 1,
+           *               "count": 1,
+           *               "failureLimit": 0
+           *             }
+           *           ],
+           *           "approvalGate": true
+           *         }
+           *       ],
+           *       "rollbackOnHalt": true,
+           *       "liftPinsWhenVerifiedUpstream": true
+           *     }
+           */
+          'application/json': components['schemas']['rollout-plan-put'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "environment": "prod",
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "selector": {
+             *             "matchLabels": {
+             *               "property1": "string",
+             *               "property2": "string"
+             *             }
+             *           },
+             *           "percent": 0,
+             *           "soakSeconds": 0,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "intervalSeconds": 0,
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "approvalGate": true
+             *         }
+             *       ],
+             *       "rollbackOnHalt": true,
+             *       "liftPinsWhenVerifiedUpstream": true,
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Remove an environment's rollout plan: promotions into it move every tenant in one commit again */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example prod */
+          environment: string;
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Done, no body */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/environments/{environment}/usage': {
     parameters: {
       query?: never;
@@ -16699,6 +16941,341 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/rollout-plans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's rollout plans, one per environment that has one */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "environment": "prod",
+             *           "waves": [
+             *             {
+             *               "name": "string",
+             *               "tenants": [
+             *                 "string"
+             *               ],
+             *               "selector": {
+             *                 "matchLabels": {
+             *                   "property1": "string",
+             *                   "property2": "string"
+             *                 }
+             *               },
+             *               "percent": 0,
+             *               "soakSeconds": 0,
+             *               "checks": [
+             *                 {
+             *                   "kind": "prometheus",
+             *                   "name": "string",
+             *                   "intervalSeconds": 0,
+             *                   "count": 0,
+             *                   "failureLimit": 0
+             *                 }
+             *               ],
+             *               "approvalGate": true
+             *             }
+             *           ],
+             *           "rollbackOnHalt": true,
+             *           "liftPinsWhenVerifiedUpstream": true,
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['rollout-plan-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/rollouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Rollouts of the project, newest first (the latest 100) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "project": "shop",
+             *           "sourceEnvironment": "dev",
+             *           "environment": "prod",
+             *           "version": "string",
+             *           "status": "Running",
+             *           "statusReason": "string",
+             *           "currentWave": 0,
+             *           "rollbackOnHalt": true,
+             *           "waves": [
+             *             {
+             *               "name": "string",
+             *               "selection": "string",
+             *               "tenants": [
+             *                 "string"
+             *               ],
+             *               "soakSeconds": 0,
+             *               "approvalGate": true,
+             *               "checks": [
+             *                 {
+             *                   "kind": "prometheus",
+             *                   "name": "string",
+             *                   "count": 0,
+             *                   "failureLimit": 0
+             *                 }
+             *               ],
+             *               "state": "Pending",
+             *               "reason": "string",
+             *               "promotionIds": [
+             *                 "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *               ],
+             *               "measurements": [
+             *                 {
+             *                   "check": "string",
+             *                   "at": "string",
+             *                   "value": 0,
+             *                   "passed": true,
+             *                   "error": "string"
+             *                 }
+             *               ]
+             *             }
+             *           ],
+             *           "workflowId": "string",
+             *           "createdBy": "string",
+             *           "createdAt": "2019-08-24T14:15:22Z",
+             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *         }
+             *       ],
+             *       "nextCursor": null
+             *     }
+             */
+            'application/json': components['schemas']['rollout-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Roll the source environment's versions out to the target in the waves of its plan (or the one given) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "sourceEnvironment": "dev",
+           *       "targetEnvironment": "prod",
+           *       "services": [
+           *         "web"
+           *       ],
+           *       "plan": {
+           *         "waves": [
+           *           {
+           *             "name": "web",
+           *             "tenants": [
+           *               "web"
+           *             ],
+           *             "selector": {
+           *               "matchLabels": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               }
+           *             },
+           *             "percent": 1,
+           *             "soakSeconds": 0,
+           *             "checks": [
+           *               {
+           *                 "kind": "prometheus",
+           *                 "name": "web",
+           *                 "metricSource": "web",
+           *                 "query": "string",
+           *                 "successCondition": "result < 0.01",
+           *                 "intervalSeconds": 1,
+           *                 "count": 1,
+           *                 "failureLimit": 0
+           *               }
+           *             ],
+           *             "approvalGate": true
+           *           }
+           *         ],
+           *         "rollbackOnHalt": true,
+           *         "liftPinsWhenVerifiedUpstream": true
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['rollout-start'];
+        };
+      };
+      responses: {
+        /** @description Created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/soak-times/{environment}': {
     parameters: {
       query?: never;
@@ -16852,7 +17429,11 @@ export interface paths {
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *           "projectSlug": "string",
              *           "slug": "shop",
-             *           "updatedAt": "2019-08-24T14:15:22Z"
+             *           "updatedAt": "2019-08-24T14:15:22Z",
+             *           "labels": {
+             *             "property1": "string",
+             *             "property2": "string"
+             *           }
              *         }
              *       ],
              *       "nextCursor": "string"
@@ -16917,7 +17498,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -21114,6 +21699,669 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/rollouts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One rollout: each wave with its tenants, state, promotions and verification measurements */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rollouts/{id}/abort': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Abort a rollout at its next step (a wave promotion in flight ends first) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
+          'application/json': components['schemas']['rollout-action'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rollouts/{id}/approve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Approve the current wave's approval gate */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "comment": "Shop team"
+           *     }
+           */
+          'application/json': components['schemas']['rollout-approve'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rollouts/{id}/pause': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause a rollout before its next step (audited with the reason) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
+          'application/json': components['schemas']['rollout-action'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rollouts/{id}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resume a paused or halted rollout (a rolled-back one starts again from its first wave) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
+          'application/json': components['schemas']['rollout-action'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rollouts/{id}/skip-soak': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Skip the current wave's soak and go on to its verification */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example 497f6eca-6276-4993-bfeb-53cbbbba6f08 */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "reason": "Shop team"
+           *     }
+           */
+          'application/json': components['schemas']['rollout-action'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *       "project": "shop",
+             *       "sourceEnvironment": "dev",
+             *       "environment": "prod",
+             *       "version": "string",
+             *       "status": "Running",
+             *       "statusReason": "string",
+             *       "currentWave": 0,
+             *       "rollbackOnHalt": true,
+             *       "waves": [
+             *         {
+             *           "name": "string",
+             *           "selection": "string",
+             *           "tenants": [
+             *             "string"
+             *           ],
+             *           "soakSeconds": 0,
+             *           "approvalGate": true,
+             *           "checks": [
+             *             {
+             *               "kind": "prometheus",
+             *               "name": "string",
+             *               "count": 0,
+             *               "failureLimit": 0
+             *             }
+             *           ],
+             *           "state": "Pending",
+             *           "reason": "string",
+             *           "promotionIds": [
+             *             "497f6eca-6276-4993-bfeb-53cbbbba6f08"
+             *           ],
+             *           "measurements": [
+             *             {
+             *               "check": "string",
+             *               "at": "string",
+             *               "value": 0,
+             *               "passed": true,
+             *               "error": "string"
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "workflowId": "string",
+             *       "createdBy": "string",
+             *       "createdAt": "2019-08-24T14:15:22Z",
+             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *     }
+             */
+            'application/json': components['schemas']['rollout'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/teams': {
     parameters: {
       query?: never;
@@ -21614,7 +22862,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -21702,7 +22954,11 @@ export interface paths {
           /**
            * @example {
            *       "name": "Shop team",
-           *       "namespaceTemplate": "{tenant}-{environment}"
+           *       "namespaceTemplate": "{tenant}-{environment}",
+           *       "labels": {
+           *         "property1": "string",
+           *         "property2": "string"
+           *       }
            *     }
            */
           'application/json': components['schemas']['project-tenant-update'];
@@ -21725,7 +22981,11 @@ export interface paths {
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
              *       "projectSlug": "string",
              *       "slug": "shop",
-             *       "updatedAt": "2019-08-24T14:15:22Z"
+             *       "updatedAt": "2019-08-24T14:15:22Z",
+             *       "labels": {
+             *         "property1": "string",
+             *         "property2": "string"
+             *       }
              *     }
              */
             'application/json': components['schemas']['tenant'];
@@ -25681,8 +26941,12 @@ export interface components {
       items: components['schemas']['tenant'][];
       nextCursor: string | null;
     };
-    /** @description PATCH /api/v2/tenants/{id}: its name and its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md). */
+    /** @description PATCH /api/v2/tenants/{id}: its name, its Argo CD namespace template (null: the environment's or the project's, docs/argocd.md) and its labels (replaced whole; rollout plans select tenants by them, docs/rollouts.md). */
     'project-tenant-update': {
+      /** @description Labels as Kubernetes writes them: keys of letters, digits, '-', '_', '.', '/'; values up to 63 characters. */
+      labels?: {
+        [key: string]: string;
+      };
       /** Format: display-name */
       name?: string;
       /** @description Namespace template: lowercase letters, digits, hyphens and the placeholders {project}, {tenant}, {environment} (e.g. {tenant}-{environment}). */
@@ -26163,6 +27427,232 @@ export interface components {
       /** Format: uuid */
       releaseId?: string;
     };
+    rollout: {
+      /** Format: date-time */
+      createdAt: string;
+      createdBy: string;
+      currentWave: number;
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      project: string;
+      rollbackOnHalt: boolean;
+      sourceEnvironment: string;
+      /** @enum {unknown} */
+      status: 'Running' | 'AwaitingApproval' | 'Paused' | 'Halted' | 'Completed' | 'Aborted';
+      statusReason: string | null;
+      /** Format: date-time */
+      updatedAt: string;
+      version: string;
+      waves: {
+        approvalGate: boolean | string;
+        checks: {
+          count: number;
+          failureLimit: number;
+          /** @enum {unknown} */
+          kind: 'prometheus' | 'http';
+          name: string;
+        }[];
+        measurements: {
+          at: string;
+          check: string;
+          error?: string;
+          passed: boolean;
+          value?: number | string | boolean | null;
+        }[];
+        name: string;
+        promotionIds: string[];
+        reason: string | null;
+        selection: string;
+        soakSeconds: number;
+        /** @enum {unknown} */
+        state:
+          | 'Pending'
+          | 'AwaitingApproval'
+          | 'Deploying'
+          | 'Soaking'
+          | 'Verifying'
+          | 'Verified'
+          | 'Skipped'
+          | 'Failed'
+          | 'RolledBack';
+        tenants: string[];
+      }[];
+      workflowId: string;
+    };
+    /** @description POST /api/v2/rollouts/{id}/pause, resume, abort, skip-soak: why (kept in the audit entry). */
+    'rollout-action': {
+      /** Format: display-name */
+      reason: string;
+    };
+    /** @description POST /api/v2/rollouts/{id}/approve: an optional comment. */
+    'rollout-approve': {
+      /** Format: display-name */
+      comment?: string;
+    };
+    'rollout-list': {
+      items: components['schemas']['rollout'][];
+      nextCursor: null;
+    };
+    'rollout-plan': {
+      /** Format: date-time */
+      createdAt: string;
+      environment: string;
+      /** Format: uuid */
+      id: string;
+      liftPinsWhenVerifiedUpstream: boolean;
+      rollbackOnHalt: boolean;
+      /** Format: date-time */
+      updatedAt: string;
+      waves: {
+        approvalGate: boolean | string;
+        checks: {
+          count: number;
+          failureLimit: number;
+          intervalSeconds: number;
+          /** @enum {unknown} */
+          kind: 'prometheus' | 'http';
+          name: string;
+        }[];
+        name: string;
+        percent?: number;
+        selector?: {
+          matchLabels?: {
+            [key: string]: string;
+          };
+        };
+        soakSeconds: number;
+        tenants?: string[];
+      }[];
+    };
+    'rollout-plan-list': {
+      items: components['schemas']['rollout-plan'][];
+      nextCursor: null;
+    };
+    /** @description PUT /api/v2/projects/{slug}/environments/{environment}/rollout-plan: the waves a promotion into the environment follows (docs/rollouts.md). */
+    'rollout-plan-put': {
+      /** @description A pin left by that rollback lifts when a newer version is verified in the source environment */
+      liftPinsWhenVerifiedUpstream?: boolean;
+      /** @description A halted rollout rolls the waves it deployed back in one commit, pinning them */
+      rollbackOnHalt?: boolean;
+      waves: {
+        /** @description true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave */
+        approvalGate?: boolean | string;
+        checks?: (
+          | {
+              /** @description Measurements to take before the check passes */
+              count: number;
+              /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+              failureLimit: number;
+              /** @description Seconds between two measurements */
+              intervalSeconds: number;
+              /** @constant */
+              kind: 'prometheus';
+              metricSource: string;
+              name: string;
+              /** @description PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave */
+              query: string;
+              /**
+               * @description result <op> <number>, op one of < <= > >= == !=
+               * @example result < 0.01
+               */
+              successCondition: string;
+            }
+          | {
+              /** @description Measurements to take before the check passes */
+              count: number;
+              expectStatus?: number;
+              expectValue?: string | number | boolean;
+              /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+              failureLimit: number;
+              /** @description Seconds between two measurements */
+              intervalSeconds: number;
+              jsonField?: string;
+              /** @constant */
+              kind: 'http';
+              name: string;
+              /** Format: uri */
+              url: string;
+            }
+        )[];
+        name?: string;
+        percent?: number;
+        selector?: {
+          matchLabels: {
+            [key: string]: string;
+          };
+        };
+        /** @description Time the wave runs Synced and Healthy before its checks (up to 30 days) */
+        soakSeconds?: number;
+        /** @description Tenant slugs */
+        tenants?: string[];
+      }[];
+    };
+    /** @description POST /api/v2/projects/{slug}/rollouts: roll the source environment's versions out to the target environment in the waves of its plan (docs/rollouts.md). */
+    'rollout-start': {
+      /** @description An explicit plan for this rollout (the shape of PUT .../rollout-plan); absent: the target environment's plan. */
+      plan?: {
+        /** @description A pin left by that rollback lifts when a newer version is verified in the source environment */
+        liftPinsWhenVerifiedUpstream?: boolean;
+        /** @description A halted rollout rolls the waves it deployed back in one commit, pinning them */
+        rollbackOnHalt?: boolean;
+        waves: {
+          /** @description true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave */
+          approvalGate?: boolean | string;
+          checks?: (
+            | {
+                /** @description Measurements to take before the check passes */
+                count: number;
+                /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+                failureLimit: number;
+                /** @description Seconds between two measurements */
+                intervalSeconds: number;
+                /** @constant */
+                kind: 'prometheus';
+                metricSource: string;
+                name: string;
+                /** @description PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave */
+                query: string;
+                /**
+                 * @description result <op> <number>, op one of < <= > >= == !=
+                 * @example result < 0.01
+                 */
+                successCondition: string;
+              }
+            | {
+                /** @description Measurements to take before the check passes */
+                count: number;
+                expectStatus?: number;
+                expectValue?: string | number | boolean;
+                /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+                failureLimit: number;
+                /** @description Seconds between two measurements */
+                intervalSeconds: number;
+                jsonField?: string;
+                /** @constant */
+                kind: 'http';
+                name: string;
+                /** Format: uri */
+                url: string;
+              }
+          )[];
+          name?: string;
+          percent?: number;
+          selector?: {
+            matchLabels: {
+              [key: string]: string;
+            };
+          };
+          /** @description Time the wave runs Synced and Healthy before its checks (up to 30 days) */
+          soakSeconds?: number;
+          /** @description Tenant slugs */
+          tenants?: string[];
+        }[];
+      };
+      services?: string[];
+      sourceEnvironment: string;
+      targetEnvironment: string;
+    };
     'rule-result': {
       mode: string;
       passed: boolean;
@@ -26384,6 +27874,10 @@ export interface components {
       createdAt: string;
       /** Format: uuid */
       id: string;
+      /** @description Labels rollout plans select tenants by */
+      labels: {
+        [key: string]: string;
+      };
       name: string;
       /** @description Only null in the recorded answers: drafted as a string or null */
       namespaceTemplate: string | null;

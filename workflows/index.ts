@@ -11,3 +11,4 @@ export { clusterHeartbeatWorkflow } from './cluster-heartbeat';
 export { breakGlassWorkflow } from './break-glass';
 export { imageUpdatesWorkflow } from './image-updates';
 export { watchRegistryWorkflow } from './watch-registry';
+export { rolloutWorkflow } from './rollout';

@@ -31,6 +31,10 @@ export const DOMAIN_EVENT = {
   agentConnected: 'agent.connect',
   agentDisconnected: 'agent.disconnect',
   driftDetected: 'drift.detect',
+  /** Progressive delivery (issue 48, docs/rollouts.md). */
+  rolloutHalted: 'rollout.halted',
+  rolloutCompleted: 'rollout.completed',
+  rolloutWaveVerified: 'rollout.wave.verified',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 

@@ -10,6 +10,8 @@ export const EVENT_CATEGORIES = {
   deployment: ['release.create', 'release.approve', 'release.deploy', 'release.fail'],
   promotion: ['promotion.request', 'promotion.approve', 'promotion.execute'],
   rollback: ['rollback.initiate', 'rollback.complete'],
+  // Progressive delivery (issue 48): not in the spec's table; a rollout's halt, its end and each verified wave.
+  rollout: ['rollout.halted', 'rollout.completed', 'rollout.wave.verified'],
   governance: ['policy.violation.detect', 'policy.violation.resolve', 'approval.request'],
   cluster: ['agent.connect', 'agent.disconnect', 'drift.detect'],
   security: ['break_glass.opened', 'apikey.create', 'member.role.change'],

@@ -13,6 +13,8 @@ export interface ProjectTenant {
   name: string;
   /** Its Argo CD namespace template (docs/argocd.md "Destinations"); null: the environment's or the project's. */
   namespaceTemplate: string | null;
+  /** Labels a rollout plan's wave selects tenants by (`tier: gold`). */
+  labels: Record<string, string>;
   createdAt: string;
   updatedAt: string;
 }
@@ -25,6 +27,7 @@ interface Row {
   slug: string;
   name: string;
   namespace_template: string | null;
+  labels: Record<string, string>;
   created_at: Date;
   updated_at: Date;
 }
@@ -38,6 +41,7 @@ function rowToTenant(row: Row): ProjectTenant {
     slug: row.slug,
     name: row.name,
     namespaceTemplate: row.namespace_template,
+    labels: row.labels,
     ...timestampsOf(row),
   };
 }
@@ -54,6 +58,7 @@ function tenants(db: Queryable, organizationId: string) {
       'pt.slug',
       'pt.name',
       'pt.namespace_template',
+      'pt.labels',
       'pt.created_at',
       'pt.updated_at',
     );
@@ -134,11 +139,16 @@ export async function updateProjectTenant(
   db: Queryable,
   organizationId: string,
   id: string,
-  changes: { name?: string; namespaceTemplate?: string | null },
+  changes: { name?: string; namespaceTemplate?: string | null; labels?: Record<string, string> },
 ) {
   const count = await db('project_tenants')
     .where({ organization_id: organizationId, id })
-    .update({ name: changes.name, namespace_template: changes.namespaceTemplate, updated_at: db.fn.now() });
+    .update({
+      name: changes.name,
+      namespace_template: changes.namespaceTemplate,
+      labels: changes.labels === undefined ? undefined : JSON.stringify(changes.labels),
+      updated_at: db.fn.now(),
+    });
   return count > 0;
 }
 

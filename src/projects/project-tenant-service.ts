@@ -92,11 +92,11 @@ export function createProjectTenantService(deps: OrgDomainDeps & { projects: Pro
       });
     },
 
-    /** Its name and namespace template (null: the environment's or the project's again). */
+    /** Its name, namespace template (null: the environment's or the project's again) and labels (replaced whole). */
     update(
       caller: OrgCaller,
       ref: string,
-      changes: { name?: string; namespaceTemplate?: string | null },
+      changes: { name?: string; namespaceTemplate?: string | null; labels?: Record<string, string> },
     ): Promise<ProjectTenant> {
       return db.transaction(async (trx) => {
         const tenant = await resolve(caller, ref, trx);

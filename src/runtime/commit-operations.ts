@@ -4,6 +4,7 @@ import { imageOperation } from '../gitops/image-operation';
 import { operationKinds, type CommitOperationKind, type CommitOperation } from '../gitops/commit-operation';
 import { promotionOperation } from '../promotions/promotion-operation';
 import { releaseOperation } from '../releases/release-operation';
+import { rolloutRollbackOperation } from '../rollouts/rollout-rollback-operation';
 import { imageWebhookOperation } from '../webhooks/image-webhook-operation';
 
 /**
@@ -17,6 +18,7 @@ export const COMMIT_OPERATIONS: CommitOperationKind<CommitOperation>[] = [
   imageWebhookOperation,
   releaseOperation,
   promotionOperation,
+  rolloutRollbackOperation,
 ];
 
 export const commitOperationKinds = () => operationKinds(COMMIT_OPERATIONS);

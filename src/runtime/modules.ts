@@ -34,6 +34,7 @@ import { usersModule } from '../users/module';
 import { governanceModule } from '../governance/module';
 import { environmentRemovalModule } from '../environment-removal/module';
 import { watchModule } from '../watch/module';
+import { rolloutsModule } from '../rollouts/module';
 import { verificationModule } from '../verification/module';
 
 /**
@@ -74,6 +75,7 @@ export const MODULES = [
   governanceModule,
   environmentRemovalModule,
   watchModule,
+  rolloutsModule,
   verificationModule,
 ] as const satisfies readonly DomainModule[];
 

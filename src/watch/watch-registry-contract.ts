@@ -1,4 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
+import { workflowType } from '../temporal/workflow-type';
 
 /** The poll workflow of one external registry (workflows/watch-registry.ts); durations come from WATCH_* settings. */
 export interface WatchRegistryInput {
@@ -47,3 +48,7 @@ export const watchRegistryStateQuery = defineQuery<{
   last: PollSummary | null;
   nextPollAt: number | null;
 }>('watchRegistryState');
+
+/** The poll workflow of one registry (workflows/watch-registry.ts) by the name the worker registers. */
+export const watchRegistryWorkflowType =
+  workflowType<(input: WatchRegistryInput) => Promise<void>>()('watchRegistryWorkflow');

@@ -9,9 +9,8 @@ import { resourceAuditor } from '../iam/cross-org';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { checkUrlShape, TargetRefused, type OutboundPolicy } from '../net/outbound-policy';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { watchRegistryWorkflow } from '../../workflows/watch-registry';
 import { registryPasswordAad } from './registry-poller';
-import { watchRegistryWorkflowId } from './watch-registry-contract';
+import { watchRegistryWorkflowId, watchRegistryWorkflowType } from './watch-registry-contract';
 import {
   allRegistries,
   deleteRegistry,
@@ -69,7 +68,7 @@ export function createWatchRegistryService(deps: {
   const record = resourceAuditor(deps.audit, 'configuration', 'watch_registry');
 
   async function startPolling(row: Pick<RegistryRow, 'id' | 'organization_id' | 'name'>) {
-    await deps.workflows.start(watchRegistryWorkflow, {
+    await deps.workflows.start(watchRegistryWorkflowType, {
       workflowId: watchRegistryWorkflowId(row.id),
       args: [
         {

@@ -19,6 +19,8 @@ import {
 import { promotionWorkflowType } from '../../../src/promotions/promotion-workflow-contract';
 import { releaseWorkflowType } from '../../../src/releases/release-workflow-contract';
 import { imageUpdatesWorkflowType } from '../../../src/webhooks/image-update-workflow-contract';
+import { rolloutWorkflowType } from '../../../src/rollouts/rollout-workflow-contract';
+import { watchRegistryWorkflowType } from '../../../src/watch/watch-registry-contract';
 
 /**
  * Domain code starts workflows by the type its contract declares (src/temporal/workflow-type.ts), never by importing
@@ -39,6 +41,8 @@ const DECLARED = [
   proofWorkflowType,
   releaseWorkflowType,
   repositoryMaintenanceWorkflowType,
+  rolloutWorkflowType,
+  watchRegistryWorkflowType,
 ];
 
 type Exported = typeof Workflows;

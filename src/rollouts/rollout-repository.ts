@@ -1,0 +1,88 @@
+import type { Queryable, Tx } from '../db/knex';
+import type { Measurement } from '../verification/check-spec';
+import type { RolloutStatus, RolloutWave, WaveState } from './rollout-workflow-contract';
+
+/** What the row keeps of one wave: its state, promotions (one per deploy attempt), commit and measurements. */
+export interface WaveRecord {
+  state: WaveState;
+  promotionIds: string[];
+  measurements: Measurement[];
+  reason: string | null;
+}
+
+export interface RolloutRow {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  source_environment: string;
+  environment: string;
+  plan: { waves: RolloutWave[]; rollbackOnHalt: boolean; liftPinsWhenVerifiedUpstream: boolean; version: string };
+  services: string[] | null;
+  status: RolloutStatus;
+  status_reason: string | null;
+  current_wave: number;
+  waves: WaveRecord[];
+  workflow_id: string;
+  created_by: string | null;
+  created_by_actor: string;
+  workflow_started_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewRollout = Omit<RolloutRow, 'created_at' | 'updated_at' | 'workflow_started_at' | 'status_reason'>;
+
+/** Measurements kept per wave on the row (the newest); the audit log keeps every one. */
+export const MEASUREMENTS_KEPT = 200;
+
+export async function insertRollout(trx: Tx, rollout: NewRollout): Promise<RolloutRow> {
+  const [row] = (await trx('rollouts')
+    .insert({
+      ...rollout,
+      plan: JSON.stringify(rollout.plan),
+      services: rollout.services === null ? null : JSON.stringify(rollout.services),
+      waves: JSON.stringify(rollout.waves),
+    })
+    .returning('*')) as RolloutRow[];
+  return row!;
+}
+
+export async function findRollout(db: Queryable, organizationId: string, id: string): Promise<RolloutRow | null> {
+  return ((await db('rollouts').where({ organization_id: organizationId, id }).first()) as RolloutRow) ?? null;
+}
+
+/** The row, locked for the rest of the transaction (a workflow activity's read-check-write). */
+export async function lockRollout(trx: Tx, id: string): Promise<RolloutRow | null> {
+  return ((await trx('rollouts').where({ id }).forUpdate().first()) as RolloutRow | undefined) ?? null;
+}
+
+export async function updateRollout(
+  trx: Tx,
+  id: string,
+  changes: Partial<Pick<RolloutRow, 'status' | 'status_reason' | 'current_wave' | 'waves'>>,
+): Promise<void> {
+  const { waves, ...rest } = changes;
+  await trx('rollouts')
+    .where({ id })
+    .update({ ...rest, ...(waves ? { waves: JSON.stringify(waves) } : {}), updated_at: trx.fn.now() });
+}
+
+export async function markRolloutWorkflowStarted(db: Queryable, id: string): Promise<void> {
+  await db('rollouts').where({ id }).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+}
+
+export async function listRollouts(db: Queryable, organizationId: string, projectId: string, limit: number) {
+  return (await db('rollouts')
+    .where({ organization_id: organizationId, project_id: projectId })
+    .orderBy('created_at', 'desc')
+    .limit(limit)) as RolloutRow[];
+}
+
+/** Rows committed more than `olderThan` ago whose workflow was never recorded as started. */
+export async function listUnstartedRollouts(db: Queryable, olderThan: Date, limit: number): Promise<RolloutRow[]> {
+  return (await db('rollouts')
+    .whereNull('workflow_started_at')
+    .where('created_at', '<', olderThan)
+    .orderBy('created_at')
+    .limit(limit)) as RolloutRow[];
+}

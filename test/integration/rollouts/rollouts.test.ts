@@ -1,0 +1,150 @@
+import { makeOrg } from '../../helpers/fixtures';
+import { eventually } from '../../helpers/net';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { makeProject } from '../gitops/gitops-harness';
+import { promotionClient } from '../promotions/promotion-harness';
+
+/**
+ * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
+ * over 6 tenants, each wave a promotion of its tenants turned Healthy by the controller's reports, soaked, then the
+ * next; an approval gate before wave 3 waits for its approver; a Degraded report halts and rolls waves 1-2 back in
+ * one commit with pins.
+ */
+let platform: TestPlatform;
+let api: ReturnType<typeof promotionClient>;
+let owner: string;
+let admin: string;
+const TENANTS = ['t1', 't2', 't3', 't4', 't5', 't6'];
+
+interface Rollout {
+  id: string;
+  status: string;
+  statusReason: string | null;
+  waves: { name: string; tenants: string[]; state: string; promotionIds: string[] }[];
+}
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ env: { PROMOTION_RECHECK: '1s' } });
+  api = promotionClient(platform);
+  const org = await makeOrg(platform, ['owner', 'admin']);
+  owner = org.members.owner!.token;
+  admin = org.members.admin!.token;
+}, 120_000);
+afterAll(() => platform.close());
+
+async function project(slug: string) {
+  const ids = await makeProject(platform, owner, slug, TENANTS);
+  for (const tenant of TENANTS) await api.releaseToDev(owner, slug, ids[tenant]!, '2.0.0');
+}
+
+const get = async (id: string) => (await api.http.get<Rollout>(`/api/v2/rollouts/${id}`, { token: owner })).body;
+const until = (id: string, done: (r: Rollout) => boolean, what: string) =>
+  eventually(
+    async () => {
+      const r = await get(id);
+      if (!done(r)) throw new Error(`${what}: rollout is ${JSON.stringify(r)}`);
+      return r;
+    },
+    60_000,
+    what,
+  );
+
+/** Waits for wave `i`'s promotion to commit, then the controller reports its tenants `health`; answers the SHA. */
+async function deployWave(slug: string, id: string, i: number, health = 'Healthy') {
+  const rollout = await until(id, (r) => r.waves[i]!.promotionIds.length > 0, `wave ${i + 1} promotion`);
+  const promotionId = rollout.waves[i]!.promotionIds.at(-1)!;
+  const syncing = await api.status(owner, promotionId, 'Syncing', 60_000);
+  const token = await api.controller.tokenFor(owner);
+  for (const tenant of rollout.waves[i]!.tenants) {
+    const app = `${slug}.${tenant}.prod.web`;
+    const res = await api.controller.post(token, api.controller.event(app, syncing.commitSha!, health, 'Synced'));
+    expect(res.status).toBe(200);
+  }
+  return syncing.commitSha!;
+}
+
+async function auditOf(id: string) {
+  const res = await api.http.get<{ items: { action: string; createdAt: string; gitCommitSha: string | null }[] }>(
+    `/api/v2/audit-logs?resourceId=${id}&limit=200`,
+    { token: owner },
+  );
+  return res.body.items.reverse();
+}
+
+describe('a rollout in 3 waves over 6 tenants', () => {
+  it('deploys each wave after the previous one soaked, waits for the approver of wave 3, and completes', async () => {
+    await project('shop');
+    const started = await api.http.post<Rollout>('/api/v2/projects/shop/rollouts', {
+      token: owner,
+      body: {
+        sourceEnvironment: 'dev',
+        targetEnvironment: 'prod',
+        plan: {
+          waves: [
+            { name: 'canary', tenants: ['t1', 't2'], soakSeconds: 2 },
+            { name: 'half', percent: 50, soakSeconds: 2 },
+            { name: 'rest', percent: 100, approvalGate: true },
+          ],
+        },
+      },
+    });
+    expect(started.status).toBe(201);
+    expect(started.body.waves.map((w) => w.tenants)).toEqual([
+      ['t1', 't2'],
+      ['t3', 't4'],
+      ['t5', 't6'],
+    ]);
+    const id = started.body.id;
+    await deployWave('shop', id, 0);
+    await deployWave('shop', id, 1);
+    const gated = await until(id, (r) => r.status === 'AwaitingApproval', 'gate before wave 3');
+    expect(gated.waves.map((w) => w.state)).toEqual(['Verified', 'Verified', 'AwaitingApproval']);
+    const self = await api.http.post(`/api/v2/rollouts/${id}/approve`, { token: owner, body: {} });
+    expect(self.status).toBe(403);
+    expect((await api.http.post(`/api/v2/rollouts/${id}/approve`, { token: admin, body: {} })).status).toBe(200);
+    await deployWave('shop', id, 2);
+    const done = await until(id, (r) => r.status === 'Completed', 'completed');
+    expect(done.waves.map((w) => w.state)).toEqual(['Verified', 'Verified', 'Verified']);
+
+    // In order, each wave's promotion requested only after the previous wave's soak ended.
+    const audit = await auditOf(id);
+    const at = (action: string, n: number) => Date.parse(audit.filter((e) => e.action === action)[n]!.createdAt);
+    expect(at('rollout.wave.verify', 0) - at('rollout.wave.soak', 0)).toBeGreaterThanOrEqual(2_000);
+    expect(at('rollout.wave.verify', 1) - at('rollout.wave.soak', 1)).toBeGreaterThanOrEqual(2_000);
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['rollout.start', 'rollout.wave.gate', 'rollout.wave.approve', 'rollout.complete']),
+    );
+  }, 400_000);
+
+  it('halts on a Degraded report in wave 2 and rolls waves 1-2 back in one commit with pins', async () => {
+    await project('store');
+    const started = await api.http.post<Rollout>('/api/v2/projects/store/rollouts', {
+      token: owner,
+      body: {
+        sourceEnvironment: 'dev',
+        targetEnvironment: 'prod',
+        plan: {
+          waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }],
+          rollbackOnHalt: true,
+        },
+      },
+    });
+    const id = started.body.id;
+    await deployWave('store', id, 0);
+    await deployWave('store', id, 1, 'Degraded');
+    const halted = await until(id, (r) => r.status === 'Halted' && r.waves[1]!.state === 'RolledBack', 'halted');
+    expect(halted.statusReason).toContain('wave 2');
+    const pins = await api.http.get<{ items: { tenant: string; environment: string }[] }>(
+      '/api/v2/projects/store/pins',
+      { token: owner },
+    );
+    expect(pins.body.items.map((p) => p.tenant).sort()).toEqual(['t1', 't2', 't3', 't4']);
+    const rollbacks = (await auditOf(id)).filter((e) => e.action === 'rollback.initiate');
+    expect(rollbacks).toHaveLength(1);
+    expect(rollbacks[0]!.gitCommitSha).toMatch(/^[0-9a-f]{40}$/);
+    expect(
+      (await api.http.post(`/api/v2/rollouts/${id}/abort`, { token: owner, body: { reason: 'bad' } })).status,
+    ).toBe(200);
+    await until(id, (r) => r.status === 'Aborted', 'aborted');
+  }, 400_000);
+});
