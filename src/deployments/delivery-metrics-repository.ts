@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/knex';
 import type { MatrixFilter } from './deployed-state-repository';
+import { TENANT_SLUGS_SQL } from '../projects/project-tenant-repository';
+import { RELEASE_KINDS_SQL } from '../releases/release-repository';
 
 /**
  * Delivery metrics (issue 47, docs/deployments.md#delivery-metrics) computed by PostgreSQL from
@@ -49,7 +51,9 @@ const WEEK = "(date_trunc('week', x.at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')";
 function scoped(q: MetricsQuery): { sql: string; bindings: Record<string, unknown> } {
   const parts = ['e.organization_id = :org', 'e.project_id = :project'];
   if (q.filter.tenant) {
-    parts.push('e.tenant_id = (SELECT id FROM project_tenants WHERE project_id = :project AND slug = :tenant)');
+    parts.push(
+      `e.tenant_id = (SELECT t.id FROM ${TENANT_SLUGS_SQL} t WHERE t.project_id = :project AND t.slug = :tenant)`,
+    );
   }
   if (q.filter.environment) parts.push('e.environment = :environment');
   if (q.filter.service) parts.push('e.service = :service');
@@ -74,12 +78,12 @@ function scoped(q: MetricsQuery): { sql: string; bindings: Record<string, unknow
 const grouped = (q: MetricsQuery, select: string, from: string) => {
   const key = METRIC_GROUPS[q.groupBy];
   return `SELECT ${key} AS key, ${WEEK} AS week, ${select}
-    FROM ${from} JOIN project_tenants pt ON pt.id = x.tenant_id
+    FROM ${from} JOIN ${TENANT_SLUGS_SQL} pt ON pt.id = x.tenant_id
     GROUP BY GROUPING SETS ((), (${key}), (${WEEK}), (${key}, ${WEEK}))`;
 };
 
 /** A commit whose release is a rollback (alias `e`, joined as `rb`). */
-const ROLLBACK_JOIN = `LEFT JOIN releases rb ON e.kind = 'commit' AND e.source_kind = 'release'
+const ROLLBACK_JOIN = `LEFT JOIN ${RELEASE_KINDS_SQL} rb ON e.kind = 'commit' AND e.source_kind = 'release'
   AND rb.project_id = e.project_id AND rb.kind = 'rollback' AND CAST(rb.id AS text) = e.source_id`;
 
 /**
@@ -128,7 +132,7 @@ export async function leadTimeFigures(db: Queryable, q: MetricsQuery): Promise<L
       JOIN LATERAL (SELECT f.at, f.source_kind, f.source_id FROM deployed_target_events f
         WHERE f.project_id = e.project_id AND f.kind = 'commit' AND f.service = e.service AND f.version = e.version
         ORDER BY f.at, f.id LIMIT 1) f ON true
-      LEFT JOIN releases rel ON f.source_kind = 'release' AND rel.project_id = e.project_id
+      LEFT JOIN ${RELEASE_KINDS_SQL} rel ON f.source_kind = 'release' AND rel.project_id = e.project_id
         AND CAST(rel.id AS text) = f.source_id
       WHERE ${s.sql} AND e.kind = 'verified' AND e.version IS NOT NULL AND e.at > :from AND e.at <= :to
         AND NOT EXISTS (SELECT 1 FROM deployed_target_events p WHERE p.project_id = e.project_id

@@ -65,6 +65,12 @@ function tenants(db: Queryable, organizationId: string) {
 }
 
 /** Checked on add (docs/operations.md "Limits"); the delivery generator and the tenant list read every tenant. */
+/**
+ * The project tenants' ids and slugs as a derived table, for another module's raw SQL to join (table ownership:
+ * docs/CONTRIBUTING-SPINE.md); organization scoping stays with the query that joins it.
+ */
+export const TENANT_SLUGS_SQL = '(SELECT id, project_id, slug FROM project_tenants)';
+
 export const TENANTS_PER_PROJECT: RowLimit = {
   max: 1000,
   message: 'a project holds at most 1000 tenants (limit "tenants per project")',

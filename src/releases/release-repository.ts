@@ -299,6 +299,9 @@ export async function unfinishedReleaseIds(db: Queryable, projectId: string, sco
   return rows.map((r) => r.id);
 }
 
+/** Releases' kinds and request times as a derived table, for another module's raw SQL to join (table ownership). */
+export const RELEASE_KINDS_SQL = '(SELECT id, project_id, kind, created_at FROM releases)';
+
 /** The kind and title of some releases of an organization (the deployments history names a rollback and its reason). */
 export async function releaseKinds(
   db: Queryable,
