@@ -101,6 +101,12 @@ beforeAll(async () => {
     token: owner,
     body: { environment: 'prod', kubernetesVersion: '1.31' },
   });
+  // A rollout plan of that environment, so its read answers 200 to every caller allowed to read it.
+  const plan = await http.put(`/api/v2/projects/${a.org.slug}/environments/prod/rollout-plan`, {
+    token: owner,
+    body: { waves: [{ percent: 100 }] },
+  });
+  expect(plan.status).toBe(200);
   tokens['api-key'] = (
     await http.post<{ key: string }>(`/api/v2/projects/${a.org.slug}/api-keys`, {
       token: owner,
