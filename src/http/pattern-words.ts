@@ -28,6 +28,12 @@ const FIXED: Readonly<Record<string, string>> = {
   '^[A-Za-z0-9][A-Za-z0-9.:-]{0,253}(?:/[a-z0-9._-]{1,128}){0,10}$': 'a registry host, optionally with a path',
   '^[a-z0-9_]+(\\.[A-Za-z0-9_*-]+){0,9}$': 'a dotted action such as projects.web.releases.create',
   '^[A-Za-z0-9_{}*-]+(\\.[A-Za-z0-9_{}*-]+)*$': 'a dotted action pattern such as projects.*.releases.*',
+  '^[A-Za-z0-9](?:[A-Za-z0-9._/-]{0,61}[A-Za-z0-9])?$':
+    'a label key: letters, digits, _ . / and -, starting and ending with a letter or digit, at most 63 characters',
+  '^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]{0,61}[A-Za-z0-9])?)?$':
+    'a label value: empty, or letters, digits, _ . and -, starting and ending with a letter or digit, at most 63',
+  '^https?://': 'an http:// or https:// URL',
+  '^[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*$': 'a dot path of JSON field names such as status.ready',
 };
 
 /** `^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$`: a DNS label of at most 63 characters, and its shorter siblings. */
