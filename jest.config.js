@@ -49,6 +49,7 @@ module.exports = {
   maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
   testTimeout: 60_000 * timeScale,
   forceExit: true,
+  testSequencer: '<rootDir>/test/sequencer.js',
   reporters: ['default', '<rootDir>/test/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
@@ -72,6 +73,15 @@ module.exports = {
     },
     // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
     { ...common, displayName: 'tooling', roots: ['<rootDir>/test/tooling'] },
-    { ...common, ...harness, displayName: 'integration', roots: ['<rootDir>/test/integration', '<rootDir>/test/e2e'] },
+    // A full run (`npm test` sets TEST_BATCHES=1) runs these files in the batches of test/batches/batch-plan.ts, each
+    // batch loading the platform's modules once; naming a file runs it alone, as always.
+    process.env.TEST_BATCHES === '1'
+      ? { ...common, ...harness, displayName: 'integration', roots: ['<rootDir>/test/batches'] }
+      : {
+          ...common,
+          ...harness,
+          displayName: 'integration',
+          roots: ['<rootDir>/test/integration', '<rootDir>/test/e2e'],
+        },
   ],
 };

@@ -2,7 +2,12 @@
  * Prints, at the end of every run (and so in CI's log): the 20 slowest test files, the time per tier (the sum of its
  * files' run times, and the wall span from its first file's start to its last file's end), the run's wall time, and
  * one plain closing line, `jest: N passed, N failed, N skipped`, that any reader (human or tool) recognises.
+ *
+ * A batch of integration files (test/batches) counts as one file in its tier, and its files, timed by the batch
+ * (test/batches/run-batch.ts), are listed among the slowest by their own paths. UPDATE_TEST_DURATIONS=1 writes those
+ * times to test/batches/durations.json, from which the next runs deal the files into batches.
  */
+const fs = require('node:fs');
 const path = require('node:path');
 
 const SLOWEST = 20;
@@ -24,8 +29,31 @@ class SummaryReporter {
     this.started = Date.now();
   }
 
+  get fileTimesDir() {
+    return path.join(this.rootDir, '.artifacts', 'file-times');
+  }
+
   onRunStart() {
     this.started = Date.now();
+    fs.rmSync(this.fileTimesDir, { recursive: true, force: true });
+  }
+
+  /** The batched files' times (ms by path), as the batches of this run left them. */
+  batchedTimes() {
+    const times = {};
+    const dir = this.fileTimesDir;
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      Object.assign(times, JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+    }
+    return times;
+  }
+
+  writeDurations(times) {
+    const file = path.join(this.rootDir, 'test', 'batches', 'durations.json');
+    const durations = { ...JSON.parse(fs.readFileSync(file, 'utf8')) };
+    for (const [name, ms] of Object.entries(times)) durations[name] = Math.round(ms / 100) / 10;
+    const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
+    fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
   }
 
   onRunComplete(_contexts, results) {
@@ -36,9 +64,15 @@ class SummaryReporter {
       end: r.perfStats.end,
       ms: Math.max(0, r.perfStats.end - r.perfStats.start),
     }));
+    const batched = this.batchedTimes();
+    if (process.env.UPDATE_TEST_DURATIONS === '1') this.writeDurations(batched);
+    const listed = [
+      ...files.filter((f) => !f.file.startsWith(`test${path.sep}batches${path.sep}`)),
+      ...Object.entries(batched).map(([file, ms]) => ({ file, tier: 'integration', ms })),
+    ];
     const out = [];
-    out.push(`\nslowest ${Math.min(SLOWEST, files.length)} test files:`);
-    for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
+    out.push(`\nslowest ${Math.min(SLOWEST, listed.length)} test files:`);
+    for (const f of listed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
       out.push(`  ${seconds(f.ms).padStart(8)}  ${f.tier.padEnd(11)} ${f.file}`);
     }
     out.push('time per tier (files, sum of file times, wall span):');
