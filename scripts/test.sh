@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm test`: the static checks (scripts/checks.sh) side by side with jest's full run (the integration files in their
+# batches, TEST_BATCHES=1). Jest leaves a core idle while its files wait on PostgreSQL, Temporal, git and browsers, and
+# the checks (ESLint, Prettier, tsc: single-threaded, about 2 CPU-minutes) fill it instead of running first on their
+# own. Each check's output is printed whole when it ends; the script fails if the checks or jest failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/checks.sh &
+checks=$!
+TEST_BATCHES=1 node_modules/.bin/jest "$@"
+tests=$?
+wait "$checks"
+checked=$?
+[ "$checked" -eq 0 ] || echo "test: the static checks failed (scripts/checks.sh)"
+exit $((tests || checked))
