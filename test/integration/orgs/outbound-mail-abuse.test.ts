@@ -85,6 +85,8 @@ describe('invitation rate limits', () => {
     const refused = await reissue(first.body.id);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The invitation's mails go out from its workflow, after the answers: wait for the second, then count them all.
+    await smtp.waitFor('target@example.test', /./, 1);
     expect(mailsTo('target@example.test')).toBe(2);
 
     // Refused attempts count too (hammering never shortens a window): 3 so far, two more sends reach the limit of 5.
