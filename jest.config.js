@@ -34,6 +34,15 @@ const swcTsx = [
  */
 process.env.TEST_TIME_SCALE ??= process.env.CI ? '3' : '1';
 const timeScale = Number(process.env.TEST_TIME_SCALE);
+/**
+ * A full run (`npm test` sets TEST_BATCHES=1) runs the integration and tooling files in the batches of
+ * test/batches/batch-plan.ts, each batch loading its modules once; naming a file (no TEST_BATCHES) runs it alone.
+ */
+function roots(tier, folders) {
+  return process.env.TEST_BATCHES === '1'
+    ? [`<rootDir>/test/batches/${tier}`]
+    : folders.map((folder) => `<rootDir>/${folder}`);
+}
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': swcJest },
@@ -72,16 +81,12 @@ module.exports = {
       moduleNameMapper: { '\\.css$': '<rootDir>/web/test/style-stub.js' },
     },
     // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
-    { ...common, displayName: 'tooling', roots: ['<rootDir>/test/tooling'] },
-    // A full run (`npm test` sets TEST_BATCHES=1) runs these files in the batches of test/batches/batch-plan.ts, each
-    // batch loading the platform's modules once; naming a file runs it alone, as always.
-    process.env.TEST_BATCHES === '1'
-      ? { ...common, ...harness, displayName: 'integration', roots: ['<rootDir>/test/batches'] }
-      : {
-          ...common,
-          ...harness,
-          displayName: 'integration',
-          roots: ['<rootDir>/test/integration', '<rootDir>/test/e2e'],
-        },
+    { ...common, displayName: 'tooling', roots: roots('tooling', ['test/tooling']) },
+    {
+      ...common,
+      ...harness,
+      displayName: 'integration',
+      roots: roots('integration', ['test/integration', 'test/e2e']),
+    },
   ],
 };

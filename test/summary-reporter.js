@@ -3,7 +3,7 @@
  * files' run times, and the wall span from its first file's start to its last file's end), the run's wall time, and
  * one plain closing line, `jest: N passed, N failed, N skipped`, that any reader (human or tool) recognises.
  *
- * A batch of integration files (test/batches) counts as one file in its tier, and its files, timed by the batch
+ * A batch of files (test/batches) counts as one file in its tier, and its files, timed by the batch
  * (test/batches/run-batch.ts), are listed among the slowest by their own paths. UPDATE_TEST_DURATIONS=1 writes those
  * times to test/batches/durations.json, from which the next runs deal the files into batches.
  */
@@ -38,12 +38,15 @@ class SummaryReporter {
     fs.rmSync(this.fileTimesDir, { recursive: true, force: true });
   }
 
-  /** The batched files' times (ms by path), as the batches of this run left them. */
+  /** The batched files' times, as the batches of this run left them (`<tier>-<n>.json`: ms by path). */
   batchedTimes() {
-    const times = {};
+    const times = [];
     const dir = this.fileTimesDir;
     for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-      Object.assign(times, JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+      const tier = name.replace(/-\d+\.json$/, '');
+      for (const [file, ms] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')))) {
+        times.push({ file, tier, ms });
+      }
     }
     return times;
   }
@@ -51,7 +54,7 @@ class SummaryReporter {
   writeDurations(times) {
     const file = path.join(this.rootDir, 'test', 'batches', 'durations.json');
     const durations = { ...JSON.parse(fs.readFileSync(file, 'utf8')) };
-    for (const [name, ms] of Object.entries(times)) durations[name] = Math.round(ms / 100) / 10;
+    for (const { file, ms } of times) durations[file] = Math.round(ms / 100) / 10;
     const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
     fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
   }
@@ -66,10 +69,7 @@ class SummaryReporter {
     }));
     const batched = this.batchedTimes();
     if (process.env.UPDATE_TEST_DURATIONS === '1') this.writeDurations(batched);
-    const listed = [
-      ...files.filter((f) => !f.file.startsWith(`test${path.sep}batches${path.sep}`)),
-      ...Object.entries(batched).map(([file, ms]) => ({ file, tier: 'integration', ms })),
-    ];
+    const listed = [...files.filter((f) => !f.file.startsWith(`test${path.sep}batches${path.sep}`)), ...batched];
     const out = [];
     out.push(`\nslowest ${Math.min(SLOWEST, listed.length)} test files:`);
     for (const f of listed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {

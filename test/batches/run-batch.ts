@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { batchFiles } from './batch-plan';
+import { batchFiles, type BatchedTier } from './batch-plan';
 
 const root = path.resolve(__dirname, '../..');
 /** Where each batch leaves its files' wall times for test/summary-reporter.js. */
 export const FILE_TIMES_DIR = path.join(root, '.artifacts', 'file-times');
 
 /**
- * Registers batch `index`'s files, each inside a describe named after its path: its top-level hooks then apply to its
+ * Registers the files of `tier`'s batch `index`, each inside a describe named after its path: its top-level hooks then apply to its
  * own tests only, as when it runs alone. The first hook and the last one of each describe time the file.
  */
-export function runBatch(index: number): void {
+export function runBatch(tier: BatchedTier, index: number): void {
   const times: Record<string, number> = {};
-  for (const file of batchFiles(index)) {
+  for (const file of batchFiles(tier, index)) {
     describe(file, () => {
       let started = 0;
       beforeAll(() => {
@@ -27,6 +27,6 @@ export function runBatch(index: number): void {
   }
   afterAll(() => {
     fs.mkdirSync(FILE_TIMES_DIR, { recursive: true });
-    fs.writeFileSync(path.join(FILE_TIMES_DIR, `batch-${index}.json`), JSON.stringify(times));
+    fs.writeFileSync(path.join(FILE_TIMES_DIR, `${tier}-${index}.json`), JSON.stringify(times));
   });
 }

@@ -1,37 +1,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { BATCH_COUNT, batchedFiles, batchFiles } from '../../batches/batch-plan';
+import { BATCHED_TIERS, batchedFiles, batchFiles, recordedDurations, type BatchedTier } from '../../batches/batch-plan';
 
 const batchesDir = path.resolve(__dirname, '../../batches');
+const tiers = Object.keys(BATCHED_TIERS) as BatchedTier[];
+const batchesOf = (tier: BatchedTier) =>
+  Array.from({ length: BATCHED_TIERS[tier].count }, (_, i) => batchFiles(tier, i + 1));
 
-describe('the integration batches of a full run', () => {
-  it('run every integration and end-to-end file exactly once', () => {
-    const dealt = Array.from({ length: BATCH_COUNT }, (_, i) => batchFiles(i + 1)).flat();
+describe.each(tiers)('the %s batches of a full run', (tier) => {
+  it('run every file of the tier exactly once', () => {
+    const dealt = batchesOf(tier).flat();
     expect(dealt.length).toBe(new Set(dealt).size);
-    expect([...dealt].sort()).toEqual(batchedFiles());
-    expect(batchedFiles()).toContain('test/integration/releases/releases.test.ts');
-    expect(batchedFiles()).toContain('test/e2e/web-ui.test.ts');
+    expect([...dealt].sort()).toEqual(batchedFiles(tier));
+    expect(dealt.length).toBeGreaterThan(10);
+    for (const folder of BATCHED_TIERS[tier].folders) expect(dealt.some((f) => f.startsWith(`${folder}/`))).toBe(true);
   });
 
-  it('have one Jest file per batch, and no file for a batch that does not exist', () => {
-    const files = fs.readdirSync(batchesDir).filter((f) => /^batch-\d+\.test\.ts$/.test(f));
-    expect(files.sort()).toEqual(
-      Array.from({ length: BATCH_COUNT }, (_, i) => `batch-${String(i + 1).padStart(2, '0')}.test.ts`),
+  it('have one Jest file per batch, and none for a batch that does not exist', () => {
+    const dir = path.join(batchesDir, tier);
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual(
+      Array.from({ length: BATCHED_TIERS[tier].count }, (_, i) => `batch-${String(i + 1).padStart(2, '0')}.test.ts`),
     );
     for (const [i, file] of files.entries()) {
-      expect(fs.readFileSync(path.join(batchesDir, file), 'utf8')).toContain(`runBatch(${i + 1});`);
+      expect(fs.readFileSync(path.join(dir, file), 'utf8')).toContain(`runBatch('${tier}', ${i + 1});`);
     }
   });
 
-  it('are about equal by the recorded durations, each at least as long as its longest file', () => {
-    const durations = JSON.parse(fs.readFileSync(path.join(batchesDir, 'durations.json'), 'utf8')) as Record<
-      string,
-      number
-    >;
-    const totals = Array.from({ length: BATCH_COUNT }, (_, i) =>
-      batchFiles(i + 1).reduce((sum, f) => sum + (durations[f] ?? 0), 0),
-    );
-    const longest = Math.max(...Object.values(durations));
+  it('are about equal by the recorded durations: they differ by less than the longest file', () => {
+    const durations = recordedDurations();
+    const totals = batchesOf(tier).map((files) => files.reduce((sum, f) => sum + (durations[f] ?? 0), 0));
+    const longest = Math.max(...batchedFiles(tier).map((f) => durations[f] ?? 0));
     expect(Math.max(...totals) - Math.min(...totals)).toBeLessThanOrEqual(longest);
   });
 });

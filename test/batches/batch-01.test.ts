@@ -1,3 +1,0 @@
-import { runBatch } from './run-batch';
-
-runBatch(1);
