@@ -1,3 +1,4 @@
+import { harnessState } from './harness-state';
 import { freePort } from './net';
 
 /**
@@ -18,5 +19,8 @@ export async function embeddedEnv(dataDir: string): Promise<Record<string, strin
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
+    // The workflow bundle built once for the run, as the README's command runs on the one `npm run build` made: from
+    // source each start would bundle workflows/ again (webpack, about 10 CPU-s).
+    WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
   };
 }
