@@ -35,13 +35,19 @@ const swcTsx = [
 process.env.TEST_TIME_SCALE ??= process.env.CI ? '3' : '1';
 const timeScale = Number(process.env.TEST_TIME_SCALE);
 /**
- * A full run (`npm test` sets TEST_BATCHES=1) runs the integration and tooling files in the batches of
- * test/batches/batch-plan.ts, each batch loading its modules once; naming a file (no TEST_BATCHES) runs it alone.
+ * A full run (`npm test` sets TEST_BATCHES=1) runs the integration, workflows and tooling files in the batches of
+ * test/batches/batch-plan.ts, each batch loading its modules once, and the files that replay workflow histories alone
+ * (test/batches/runs-alone.js); naming a file (no TEST_BATCHES) runs it alone.
  */
-function roots(tier, folders) {
-  return process.env.TEST_BATCHES === '1'
-    ? [`<rootDir>/test/batches/${tier}`]
-    : folders.map((folder) => `<rootDir>/${folder}`);
+const { testFiles, runsAlone } = require('./test/batches/runs-alone');
+function batched(tier, folders) {
+  const own = folders.map((folder) => `<rootDir>/${folder}`);
+  if (process.env.TEST_BATCHES !== '1') return { roots: own };
+  const alone = testFiles(__dirname, folders).filter((file) => runsAlone(__dirname, file));
+  return {
+    roots: [`<rootDir>/test/batches/${tier}`, ...own],
+    testMatch: [`${__dirname}/test/batches/${tier}/*.test.ts`, ...alone.map((file) => `${__dirname}/${file}`)],
+  };
 }
 const common = {
   testEnvironment: 'node',
@@ -65,7 +71,7 @@ module.exports = {
     {
       ...common,
       displayName: 'workflows',
-      roots: ['<rootDir>/test/workflows'],
+      ...batched('workflows', ['test/workflows']),
       globalSetup: '<rootDir>/test/workflows-setup.ts',
       globalTeardown: '<rootDir>/test/workflows-teardown.ts',
     },
@@ -81,12 +87,12 @@ module.exports = {
       moduleNameMapper: { '\\.css$': '<rootDir>/web/test/style-stub.js' },
     },
     // Child processes and whole-data rebuilds: no servers, but too slow for the unit tier.
-    { ...common, displayName: 'tooling', roots: roots('tooling', ['test/tooling']) },
+    { ...common, displayName: 'tooling', ...batched('tooling', ['test/tooling']) },
     {
       ...common,
       ...harness,
       displayName: 'integration',
-      roots: roots('integration', ['test/integration', 'test/e2e']),
+      ...batched('integration', ['test/integration', 'test/e2e']),
     },
   ],
 };

@@ -1,13 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { testFiles, runsAlone } = require('./runs-alone') as {
+  testFiles: (root: string, folders: string[]) => string[];
+  runsAlone: (root: string, file: string) => boolean;
+};
+
 /**
  * The full run's files of the tiers that load the most per file, dealt into batches of about equal time. Each batch is
  * one Jest test file (test/batches/<tier>/batch-NN.test.ts) that runs its files one after another in one module
- * registry: the platform's modules (or the validation engine's) load once per batch instead of once per file (about
- * 3 CPU-s per integration file on this machine), while each file keeps its own database, task queues, DATA_DIR and
- * ports as before. The workflows tier runs file by file: batched, its cluster-heartbeat file's continue-as-new test
- * hung (180 s, where it takes 1 s alone or after history-budget-cluster) under a loaded run, not yet explained.
+ * registry: the platform's modules (or the workflow test environment's, or the validation engine's) load once per
+ * batch instead of once per file (about 3 CPU-s per integration file on this machine), while each file keeps its own
+ * database, task queues, DATA_DIR, ports and time-skipping server as before. Files that replay workflow histories run
+ * alone (test/batches/runs-alone.js).
  *
  * Files are dealt longest first to the batch with the least time so far, by the durations the last full run recorded
  * (test/batches/durations.json, rewritten with UPDATE_TEST_DURATIONS=1); a file it does not know yet counts as the mean
@@ -15,6 +21,7 @@ import path from 'node:path';
  */
 export const BATCHED_TIERS = {
   integration: { count: 8, folders: ['test/integration', 'test/e2e'] },
+  workflows: { count: 2, folders: ['test/workflows'] },
   tooling: { count: 2, folders: ['test/tooling'] },
 } as const;
 
@@ -22,15 +29,9 @@ export type BatchedTier = keyof typeof BATCHED_TIERS;
 
 const root = path.resolve(__dirname, '../..');
 
+/** The files of `tier` a full run batches (all but those that run alone), as paths relative to the repository root. */
 export function batchedFiles(tier: BatchedTier): string[] {
-  return BATCHED_TIERS[tier].folders
-    .flatMap((folder) =>
-      fs
-        .readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => path.join(folder, f)),
-    )
-    .sort();
+  return testFiles(root, [...BATCHED_TIERS[tier].folders]).filter((f) => !runsAlone(root, f));
 }
 
 export function recordedDurations(): Record<string, number> {

@@ -34,3 +34,9 @@ describe.each(tiers)('the %s batches of a full run', (tier) => {
     expect(Math.max(...totals) - Math.min(...totals)).toBeLessThanOrEqual(longest);
   });
 });
+
+it('leaves the files that replay workflow histories out of the batches, to run alone', () => {
+  expect(batchedFiles('workflows')).toContain('test/workflows/cluster-heartbeat.test.ts');
+  expect(batchedFiles('workflows')).not.toContain('test/workflows/release-replay.test.ts');
+  expect(batchedFiles('integration')).not.toContain('test/integration/orgs/invitation-expiry.test.ts');
+});

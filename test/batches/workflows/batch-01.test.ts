@@ -1,0 +1,3 @@
+import { runBatch } from '../run-batch';
+
+runBatch('workflows', 1);
