@@ -1,3 +1,6 @@
+// Over 400 lines: the release workflow's activities, each a short transaction on the release row under its lock
+// (locked), sharing the row's audit, event and sync-recording helpers: one file keeps every transition of the row in
+// view.
 import { versionFacts } from '../src/releases/release-versions';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { AuditService } from '../src/audit/audit-service';

@@ -1,3 +1,5 @@
+// Over 400 lines: one workflow function whose Update handlers (approve, reject, deploy, cancel, sync report) and steps
+// close over the run's state; its state-free helpers live in workflows/lib.
 import {
   ApplicationFailure,
   allHandlersFinished,

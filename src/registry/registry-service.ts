@@ -1,3 +1,5 @@
+// Over 400 lines: the OCI registry's write path (uploads, blobs, manifests, artifacts, garbage collection) over one
+// blob store, sharing its repository, link and audit helpers.
 import { Readable } from 'node:stream';
 import type { AuditService } from '../audit/audit-service';
 import type { AuditActor } from '../audit/types';

@@ -1,3 +1,6 @@
+// Over 400 lines: one closure over the release's dependencies holds its creation (idempotency, governance, the row and
+// its workflow started together), a rollback's creation and every human action as an Update of the workflow; they share
+// the start path (start, ensureWorkflow) and the row lookups. A rollback's planning lives in rollback-planner.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { refuseBlockedByValidation } from './release-validation-gate';
 import type { Client } from '@temporalio/client';

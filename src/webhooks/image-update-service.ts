@@ -1,3 +1,5 @@
+// Over 400 lines: the signed image-update webhook's one path, from signature verification through targets and freezes
+// to the commit hand-over and the status a CI polls, in one closure over the webhook's dependencies.
 import type { Db } from '../db/knex';
 import { Conflict, InvalidInput, NotFound, Unauthorized, Unprocessable } from '../errors';
 import type { SecretBox } from '../identity/mfa/secret-box';

@@ -1,3 +1,5 @@
+// Over 400 lines: one feature's journeys, sharing one platform (or test environment) and the fixtures its setup makes
+// once.
 import { scaled } from '../helpers/time-scale';
 import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';

@@ -1,3 +1,5 @@
+// Over 400 lines: one feature's journeys, sharing one platform (or test environment) and the fixtures its setup makes
+// once.
 import type { ControllerSimulator } from '../../helpers/controller-simulator';
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';

@@ -1,3 +1,5 @@
+// Over 400 lines: one feature's journeys, sharing one platform (or test environment) and the fixtures its setup makes
+// once.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

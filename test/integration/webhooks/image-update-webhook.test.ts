@@ -1,3 +1,5 @@
+// Over 400 lines: one feature's journeys, sharing one platform (or test environment) and the fixtures its setup makes
+// once.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { makeOrg } from '../../helpers/fixtures';
