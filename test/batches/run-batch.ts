@@ -3,12 +3,12 @@ import path from 'node:path';
 import { batchFiles, type BatchedTier } from './batch-plan';
 
 const root = path.resolve(__dirname, '../..');
-/** Where each batch leaves its files' wall times for test/summary-reporter.js. */
-export const FILE_TIMES_DIR = path.join(root, '.artifacts', 'file-times');
+/** Where each batch leaves its files' wall times for test/summary-reporter.js (its fileTimesDir). */
+const FILE_TIMES_DIR = path.join(root, '.artifacts', 'file-times');
 
 /**
- * Registers the files of `tier`'s batch `index`, each inside a describe named after its path: its top-level hooks then apply to its
- * own tests only, as when it runs alone. The first hook and the last one of each describe time the file.
+ * Registers the files of `tier`'s batch `index`, each inside a describe named after its path: its top-level hooks then
+ * apply to its own tests only, as when it runs alone. The first hook and the last one of each describe time the file.
  */
 export function runBatch(tier: BatchedTier, index: number): void {
   const times: Record<string, number> = {};
