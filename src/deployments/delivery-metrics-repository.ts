@@ -121,7 +121,9 @@ export async function deploymentFigures(db: Queryable, q: MetricsQuery): Promise
 /**
  * Lead times of the changes delivered in (from, to]: each version's first verification in an Application (Synced
  * and Healthy at a revision carrying it), from the version's first record in the project (its first commit, any
- * tenant or environment; for a release, when the release was requested).
+ * tenant or environment; for a release, when the release was requested). Verifications are stamped by the
+ * controller in whole seconds, so two of one version in the same second are ordered by id (a rollback to the version
+ * verified a second before is not a new change).
  */
 export async function leadTimeFigures(db: Queryable, q: MetricsQuery): Promise<LeadTimeRow[]> {
   const s = scoped(q);
@@ -137,7 +139,7 @@ export async function leadTimeFigures(db: Queryable, q: MetricsQuery): Promise<L
       WHERE ${s.sql} AND e.kind = 'verified' AND e.version IS NOT NULL AND e.at > :from AND e.at <= :to
         AND NOT EXISTS (SELECT 1 FROM deployed_target_events p WHERE p.project_id = e.project_id
           AND p.kind = 'verified' AND p.tenant_id = e.tenant_id AND p.environment = e.environment
-          AND p.service = e.service AND p.version = e.version AND p.at < e.at)
+          AND p.service = e.service AND p.version = e.version AND (p.at, p.id) < (e.at, e.id))
     )
     ${grouped(
       q,

@@ -159,7 +159,7 @@ beforeAll(async () => {
   made.rollback = rollback.body.id;
   await releases.status(owner, rollback.body.id, 'Syncing');
   await sim.refresh();
-  await releases.status(owner, rollback.body.id, 'Healthy');
+  made.rollbackSha = (await releases.status(owner, rollback.body.id, 'Healthy')).commitSha!;
   t.rolledBack = await now();
 }, 240_000);
 afterAll(async () => {
@@ -406,6 +406,32 @@ describe('delivery metrics', () => {
     // The weeks add up to the window.
     const weeks = res.body.weeks.map((w) => w.total.deployments);
     expect(weeks.reduce((a, b) => a + b, 0)).toBe(7);
+  });
+
+  it('counts a version verified again in the same whole second once (the controller stamps whole seconds)', async () => {
+    // prod's history copied to a service of its own, the rollback's verification stamped in the second of the
+    // promotion's (a quick rollback does that: the controller's stamps have no fraction).
+    const db = platform.services.db;
+    const rows = (await db('deployed_target_events')
+      .where({ service: 'web', environment: 'prod' })
+      .whereIn('project_id', db('deployed_target_events').where({ revision: made.rollbackSha! }).select('project_id'))
+      .orderBy('id')) as { id: string; kind: string; version: string; at: Date }[];
+    const verified = rows.filter((r) => r.kind === 'verified');
+    expect(verified.map((r) => r.version)).toEqual(['1.0.0', '1.1.0', '1.2.0', '1.2.0']);
+    const again = verified[3]!;
+    await db('deployed_target_events').insert(
+      rows.map(({ id: _id, ...row }, i) => ({
+        ...row,
+        service: 'tie',
+        at: rows[i] === again ? verified[2]!.at : row.at,
+      })),
+    );
+    try {
+      const res = await metrics(`tenant=acme&service=tie&from=${t.before}&to=${t.rolledBack}`);
+      expect(res.body.groups.map((g) => [g.key, g.leadTime.count])).toEqual([['prod', 3]]);
+    } finally {
+      await db('deployed_target_events').where({ service: 'tie' }).delete();
+    }
   });
 
   it('groups by tenant or service and narrows the window', async () => {
