@@ -139,7 +139,8 @@ export async function leadTimeFigures(db: Queryable, q: MetricsQuery): Promise<L
       WHERE ${s.sql} AND e.kind = 'verified' AND e.version IS NOT NULL AND e.at > :from AND e.at <= :to
         AND NOT EXISTS (SELECT 1 FROM deployed_target_events p WHERE p.project_id = e.project_id
           AND p.kind = 'verified' AND p.tenant_id = e.tenant_id AND p.environment = e.environment
-          AND p.service = e.service AND p.version = e.version AND (p.at, p.id) < (e.at, e.id))
+          AND p.service = e.service AND p.version = e.version AND p.at <= e.at
+          AND (p.at < e.at OR p.id < e.id))
     )
     ${grouped(
       q,
