@@ -112,6 +112,9 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
   views: (services) =>
     iamRoutes({ iam: services.iamViews, audit: services.audit, auditPageMax: services.config.auditPageMax }),
   rollouts: (services) => [...rolloutPlanRoutes(services.rolloutPlans), ...rolloutRoutes(services.rollouts)],
-  watch: (services) => [...watchRoutes(services.watch), ...watchRegistryRoutes(services.watchRegistries)],
+  watch: (services) => [
+    ...watchRoutes(services.watch, services.config.orgs.pageMax),
+    ...watchRegistryRoutes(services.watchRegistries),
+  ],
   webhooks: (services) => webhookRoutes(services.webhooks),
 };

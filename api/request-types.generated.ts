@@ -1834,6 +1834,15 @@ export interface TenantUpdateRequest {
   description?: string;
 }
 
+export interface WatchDiscoveriesQueryRequest {
+  /**
+   * only the subscriptions of this workload
+   */
+  workload?: string;
+  limit?: string;
+  cursor?: string;
+}
+
 export interface WatchRegistryCreateRequest {
   /**
    * How subscriptions name it: lower-case letters, digits and -

@@ -17530,6 +17530,106 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/projects/{slug}/watch/discoveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Versions found for the project's subscriptions, newest first: what each policy chose and, per target, verified, syncing, replaced or why not updated (pages) */
+    get: {
+      parameters: {
+        query?: {
+          /** @example string */
+          cursor?: string;
+          /** @example 20 */
+          limit?: string;
+          /** @example string */
+          workload?: string;
+        };
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "items": [
+             *         {
+             *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
+             *           "source": "platform",
+             *           "registry": "string",
+             *           "repository": "string",
+             *           "tag": "string",
+             *           "digest": "string",
+             *           "foundAt": "2019-08-24T14:15:22Z",
+             *           "status": "pending",
+             *           "outcomes": [
+             *             {
+             *               "subscriptionId": "d079718b-ff63-45dd-947b-4950c023750f",
+             *               "workload": "string",
+             *               "chosen": "string",
+             *               "result": "string",
+             *               "commit": "string",
+             *               "error": "string",
+             *               "targets": [
+             *                 {
+             *                   "tenant": "string",
+             *                   "environment": "prod",
+             *                   "state": "string",
+             *                   "detail": "string",
+             *                   "commit": "string",
+             *                   "verifiedAt": "2019-08-24T14:15:22Z"
+             *                 }
+             *               ],
+             *               "recordedOnly": [
+             *                 "string"
+             *               ]
+             *             }
+             *           ]
+             *         }
+             *       ],
+             *       "nextCursor": "string"
+             *     }
+             */
+            'application/json': components['schemas']['watch-discovery-list'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "missing or invalid token"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/watch/subscriptions': {
     parameters: {
       query?: never;
@@ -28104,6 +28204,49 @@ export interface components {
       message: string;
       name: string;
       path: string;
+    };
+    /** @description GET /api/v2/projects/{slug}/watch/discoveries: the versions found for the project's watch subscriptions, newest first, in pages (docs/automation.md). */
+    'watch-discoveries-query': {
+      cursor?: string;
+      limit?: string;
+      /** @description only the subscriptions of this workload */
+      workload?: string;
+    };
+    'watch-discovery-list': {
+      items: {
+        digest: string;
+        /** Format: date-time */
+        foundAt: string;
+        /** Format: uuid */
+        id: string;
+        outcomes: {
+          chosen: string | null;
+          commit: string | null;
+          error?: string;
+          recordedOnly: string[];
+          result: string;
+          /** Format: uuid */
+          subscriptionId: string;
+          targets: {
+            commit?: string | null;
+            detail?: string;
+            environment: string;
+            state: string;
+            tenant: string;
+            /** Format: date-time */
+            verifiedAt?: string;
+          }[];
+          workload: string;
+        }[];
+        registry: string | null;
+        repository: string;
+        /** @enum {unknown} */
+        source: 'platform' | 'external';
+        /** @enum {unknown} */
+        status: 'pending' | 'held' | 'evaluated';
+        tag: string;
+      }[];
+      nextCursor: string | null;
     };
     'watch-registry': {
       /** Format: date-time */

@@ -239,6 +239,36 @@ export async function targetsOf(
   return (await q.orderBy('service')) as DeployedTargetRow[];
 }
 
+/**
+ * What became of some commits in a project's Applications of some services: each Application's desired commit now,
+ * and the verifications (Synced and Healthy at the commit's content) of the commits given.
+ */
+export async function commitsFate(
+  db: Queryable,
+  projectId: string,
+  services: string[],
+  revisions: string[],
+): Promise<{
+  desired: Pick<DeployedTargetRow, 'tenant_id' | 'environment' | 'service' | 'desired_revision'>[];
+  verified: { tenant_id: string; environment: string; service: string; revision: string; at: Date }[];
+}> {
+  const desired = (await db('deployed_targets')
+    .where({ project_id: projectId })
+    .whereIn('service', services)
+    .select('tenant_id', 'environment', 'service', 'desired_revision')) as Awaited<
+    ReturnType<typeof commitsFate>
+  >['desired'];
+  const verified = (await db('deployed_target_events')
+    .where({ project_id: projectId, kind: 'verified' })
+    .whereIn('revision', revisions)
+    .whereIn('service', services)
+    .groupBy('tenant_id', 'environment', 'service', 'revision')
+    .select('tenant_id', 'environment', 'service', 'revision', db.raw('min(at) AS at'))) as Awaited<
+    ReturnType<typeof commitsFate>
+  >['verified'];
+  return { desired, verified };
+}
+
 /** History of a tenant and environment's Applications, newest first (commits and verifications). */
 export async function eventsOf(
   db: Queryable,

@@ -35,6 +35,9 @@ export const DOMAIN_EVENT = {
   rolloutHalted: 'rollout.halted',
   rolloutCompleted: 'rollout.completed',
   rolloutWaveVerified: 'rollout.wave.verified',
+  /** Image automation (issue 49, docs/automation.md). */
+  imageDiscovered: 'image.discovered',
+  imageUpdateBlocked: 'image.update.blocked',
 } as const;
 export type DomainEventType = (typeof DOMAIN_EVENT)[keyof typeof DOMAIN_EVENT];
 

@@ -12,6 +12,8 @@ export const EVENT_CATEGORIES = {
   rollback: ['rollback.initiate', 'rollback.complete'],
   // Progressive delivery (issue 48): not in the spec's table; a rollout's halt, its end and each verified wave.
   rollout: ['rollout.halted', 'rollout.completed', 'rollout.wave.verified'],
+  // Image automation (issue 49): a version a watch subscription's policy chose; targets it could not update.
+  automation: ['image.discovered', 'image.update.blocked'],
   governance: ['policy.violation.detect', 'policy.violation.resolve', 'approval.request'],
   cluster: ['agent.connect', 'agent.disconnect', 'drift.detect'],
   security: ['break_glass.opened', 'apikey.create', 'member.role.change'],
@@ -108,5 +110,6 @@ const CRITICAL: readonly NotificationEvent[] = [
 
 export function severityOf(event: NotificationEvent): 'critical' | 'warning' | 'info' {
   if (CRITICAL.includes(event)) return 'critical';
-  return event.startsWith('policy.violation.detect') || event === 'drift.detect' ? 'warning' : 'info';
+  const warning: readonly NotificationEvent[] = ['policy.violation.detect', 'drift.detect', 'image.update.blocked'];
+  return warning.includes(event) ? 'warning' : 'info';
 }

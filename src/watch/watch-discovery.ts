@@ -1,5 +1,6 @@
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
+import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
 import { orgEntry } from '../iam/caller';
 import { systemCaller } from '../iam/system-caller';
 import type { Logger } from '../logging/logger';
@@ -22,26 +23,59 @@ export const WATCH_SUBSYSTEM = 'watch';
 /** What became of one subscription for one discovery (kept on the discovery, shown per workload). */
 export interface DiscoveryOutcome {
   subscriptionId: string;
+  /** The subscription's project (its notifications are the project's). */
+  projectId: string;
   workload: string;
   /** What the policy chooses among the repository's tags now (null: nothing qualifies). */
   chosen: string | null;
   /** `not-chosen` (the policy prefers another tag), or the image update's status (`committed`, `accepted`, ...). */
   result: string;
+  /** The last commit it made (a held target applied after its freeze makes another). */
   commit?: string | null;
-  updated?: unknown[];
+  /** Targets updated, each with the commit that updated it. */
+  updated?: UpdatedTarget[];
   /** Targets not updated, each with its reason (`pinned`, `frozen`, `superseded`) and detail. */
-  skipped?: unknown[];
+  skipped?: SkippedTarget[];
   /** Targets a freeze holds: applied when the freeze ends (retried), unless a newer version supersedes this one. */
   held?: Pair[];
   error?: string;
 }
 
 type Pair = { tenant: string; environment: string };
+export type UpdatedTarget = Pair & { tag: string; commit: string | null };
+export type SkippedTarget = Pair & { reason: string; detail?: string };
 
-const frozenOf = (skipped: unknown[] | undefined): Pair[] =>
-  ((skipped ?? []) as (Pair & { reason: string })[])
-    .filter((s) => s.reason === 'frozen')
-    .map((s) => ({ tenant: s.tenant, environment: s.environment }));
+const pairKey = (p: Pair) => `${p.tenant}/${p.environment}`;
+
+const frozenOf = (skipped: SkippedTarget[]): Pair[] =>
+  skipped.filter((s) => s.reason === 'frozen').map((s) => ({ tenant: s.tenant, environment: s.environment }));
+
+/** What an evaluation's outcome is notified as: the version found and chosen; the targets it could not update. */
+function domainEventsOf(discovery: WatchDiscovery, o: DiscoveryOutcome, first: boolean) {
+  const image = { name: `${discovery.repository}:${discovery.tag}`, workload: o.workload, digest: discovery.digest };
+  const events = [];
+  if (first && o.result !== 'not-chosen') {
+    const updated = (o.updated ?? []).map(pairKey).join(', ');
+    events.push({
+      type: DOMAIN_EVENT.imageDiscovered,
+      payload: { ...image, result: o.result, commit: o.commit ?? null, updated, discoveryId: discovery.id },
+    });
+  }
+  const blocked = (o.skipped ?? []).filter((s) => s.reason === 'pinned' || s.reason === 'frozen');
+  if (blocked.length > 0 || o.error !== undefined) {
+    const reasons = blocked.map((b) => `${pairKey(b)} ${b.reason}${b.detail ? ` (${b.detail})` : ''}`);
+    events.push({
+      type: DOMAIN_EVENT.imageUpdateBlocked,
+      payload: {
+        ...image,
+        reason: [...reasons, ...(o.error !== undefined ? [o.error] : [])].join('; '),
+        blocked,
+        discoveryId: discovery.id,
+      },
+    });
+  }
+  return events.map((e) => ({ ...e, organizationId: discovery.organizationId, projectId: o.projectId }));
+}
 
 export type WatchDiscoveryService = ReturnType<typeof createWatchDiscovery>;
 
@@ -74,7 +108,7 @@ export function createWatchDiscovery(deps: {
   async function apply(
     discovery: WatchDiscovery,
     sub: WatchTarget,
-    base: Pick<DiscoveryOutcome, 'subscriptionId' | 'workload' | 'chosen'>,
+    base: Pick<DiscoveryOutcome, 'subscriptionId' | 'projectId' | 'workload' | 'chosen'>,
     extra: { pairs?: Pair[]; key: string },
   ): Promise<DiscoveryOutcome> {
     const answer = await deps.imageUpdates.applyDiscovered({
@@ -88,26 +122,45 @@ export function createWatchDiscovery(deps: {
       foundAt: discovery.foundAt,
       requestId: `watch-${discovery.id}`,
     });
-    const skipped = (answer.skipped as unknown[] | undefined) ?? [];
+    const skipped = (answer.skipped as SkippedTarget[] | undefined) ?? [];
     const held = frozenOf(skipped);
+    const commit = (answer.commit as string | null | undefined) ?? null;
+    const updated = ((answer.updated as (Pair & { tag: string })[] | undefined) ?? []).map((u) => ({
+      tenant: u.tenant,
+      environment: u.environment,
+      tag: u.tag,
+      commit,
+    }));
     return {
       subscriptionId: base.subscriptionId,
+      projectId: base.projectId,
       workload: base.workload,
       chosen: base.chosen,
       result: String(answer.status ?? 'unknown'),
-      commit: (answer.commit as string | null | undefined) ?? null,
-      updated: (answer.updated as unknown[] | undefined) ?? [],
+      commit,
+      updated,
       skipped,
       held,
       ...(answer.error !== undefined ? { error: String(answer.error) } : {}),
     };
   }
 
-  /** Stores the outcomes with their audit entry, once per state change (`from`): held while any target is held. */
-  async function record(discovery: WatchDiscovery, outcomes: DiscoveryOutcome[], from: WatchDiscovery['status']) {
+  /**
+   * Stores the outcomes with their audit entry and notifications, once per state change (`from`): held while any
+   * target is held. `fresh` are the outcomes this evaluation produced (a retry notifies only what it retried).
+   */
+  async function record(
+    discovery: WatchDiscovery,
+    outcomes: DiscoveryOutcome[],
+    from: WatchDiscovery['status'],
+    fresh: DiscoveryOutcome[],
+  ) {
     const to = outcomes.some((o) => (o.held ?? []).length > 0) ? 'held' : 'evaluated';
     await db.transaction(async (trx: Tx) => {
       if (!(await finishDiscovery(trx, discovery.id, { from, to, outcomes }))) return;
+      for (const o of fresh) {
+        for (const event of domainEventsOf(discovery, o, from === 'pending')) await recordDomainEvent(trx, event);
+      }
       await deps.audit.append(
         trx,
         orgEntry(systemCaller(WATCH_SUBSYSTEM, discovery.organizationId, `watch-${discovery.id}`), {
@@ -145,7 +198,12 @@ export function createWatchDiscovery(deps: {
     const outcomes: DiscoveryOutcome[] = [];
     for (const sub of subscriptions) {
       const choice = choose(sub.policy, candidates);
-      const base = { subscriptionId: sub.id, workload: await workloadOf(sub), chosen: choice?.reference ?? null };
+      const base = {
+        subscriptionId: sub.id,
+        projectId: sub.projectId,
+        workload: await workloadOf(sub),
+        chosen: choice?.reference ?? null,
+      };
       // Only the pushed tag at its pushed digest is this discovery's to apply; another choice is another push's.
       if (!choice || choice.tag !== discovery.tag || choice.digest !== discovery.digest) {
         outcomes.push({ ...base, result: 'not-chosen' });
@@ -153,7 +211,7 @@ export function createWatchDiscovery(deps: {
       }
       outcomes.push(await apply(discovery, sub, base, { key: `${discovery.id}:${sub.id}` }));
     }
-    await record(discovery, outcomes, 'pending');
+    await record(discovery, outcomes, 'pending', outcomes);
     return outcomes;
   }
 
@@ -168,6 +226,7 @@ export function createWatchDiscovery(deps: {
     const candidates = await candidatesOf(discovery, given);
     let changed = false;
     const outcomes: DiscoveryOutcome[] = [];
+    const retriedNow: DiscoveryOutcome[] = [];
     for (const outcome of discovery.outcomes as DiscoveryOutcome[]) {
       const sub = subscriptions.get(outcome.subscriptionId);
       const held = outcome.held ?? [];
@@ -190,9 +249,17 @@ export function createWatchDiscovery(deps: {
       changed = true;
       const key = `${discovery.id}:${sub.id}:${open.map((p) => `${p.tenant}/${p.environment}`).join(',')}`;
       const retried = await apply(discovery, sub, outcome, { key, pairs: open });
-      outcomes.push({ ...retried, held: [...still, ...(retried.held ?? [])] });
+      retriedNow.push(retried);
+      const applied = new Set(open.map(pairKey));
+      outcomes.push({
+        ...retried,
+        // The targets updated before stay with their commit; the retried ones' earlier skip gives way to this answer.
+        updated: [...(outcome.updated ?? []), ...(retried.updated ?? [])],
+        skipped: [...(outcome.skipped ?? []).filter((p) => !applied.has(pairKey(p))), ...(retried.skipped ?? [])],
+        held: [...still, ...(retried.held ?? [])],
+      });
     }
-    if (changed) await record(discovery, outcomes, 'held');
+    if (changed) await record(discovery, outcomes, 'held', retriedNow);
     return changed;
   }
 

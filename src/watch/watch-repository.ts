@@ -1,5 +1,8 @@
 import type { Queryable } from '../db/knex';
 import { insertOne } from '../db/owned-rows';
+import { keysetParams, keysetResult, type Page, type PageRequest } from '../db/pagination';
+import { isUuid } from '../db/uuid';
+import { InvalidInput } from '../errors';
 import type { WatchPolicy } from './watch-policy';
 
 /** Where a watched repository lives: the organization's own registry, or an external registry it polls. */
@@ -272,12 +275,51 @@ export async function finishDiscovery(
   return n > 0;
 }
 
-export async function listDiscoveries(db: Queryable, organizationId: string, repositories: string[], limit: number) {
-  const rows = (await db('watch_discoveries')
-    .where({ organization_id: organizationId, source: 'platform' })
-    .whereIn('repository', repositories)
-    .orderBy('found_at', 'desc')
-    .limit(limit)
-    .select('*')) as DiscoveryRow[];
-  return rows.map(toDiscovery);
+/** Where a page of discoveries starts after: found_at (UTC, microseconds) and id, as the cursor carries them. */
+const FOUND_KEY = `to_char(found_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+const CURSOR_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
+
+/**
+ * A page of the discoveries that concern some subscriptions, newest first: those of their repositories still
+ * pending, and those evaluated with an outcome for one of them.
+ */
+export async function discoveriesPage(
+  db: Queryable,
+  organizationId: string,
+  subscriptions: WatchTarget[],
+  page: PageRequest,
+): Promise<Page<WatchDiscovery>> {
+  if (subscriptions.length === 0) return { items: [], nextCursor: null };
+  const { after, take } = keysetParams(page);
+  if (after && (!CURSOR_KEY.test(after[0]) || !isUuid(after[1]))) throw new InvalidInput('invalid cursor');
+  const q = db('watch_discoveries')
+    .where('organization_id', organizationId)
+    .where((w) => {
+      for (const s of subscriptions) {
+        void w.orWhere((one) => {
+          void one.where({ source: s.source, repository: s.repository });
+          if (s.registryId === null) void one.whereNull('registry_id');
+          else void one.where('registry_id', s.registryId);
+        });
+      }
+    })
+    .where((w) => {
+      void w
+        .where('status', 'pending')
+        .orWhereRaw(
+          `EXISTS (SELECT 1 FROM jsonb_array_elements(outcomes) o WHERE o->>'subscriptionId' = ANY(?::text[]))`,
+          [subscriptions.map((s) => s.id)],
+        );
+    });
+  if (after) {
+    void q.whereRaw(`(found_at, id) < ((CAST(? AS timestamp) AT TIME ZONE 'UTC'), CAST(? AS uuid))`, after);
+  }
+  const rows = (await q
+    .orderBy([
+      { column: 'found_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(take)
+    .select('*', db.raw(`${FOUND_KEY} AS found_key`))) as (DiscoveryRow & { found_key: string })[];
+  return keysetResult(rows, page, (r) => [r.found_key, r.id], toDiscovery);
 }

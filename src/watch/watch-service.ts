@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex';
+import type { Page, PageRequest } from '../db/pagination';
 import { isUuid } from '../db/uuid';
 import { InvalidInput, NotFound } from '../errors';
 import type { OrgCaller } from '../iam/caller';
@@ -9,10 +10,12 @@ import { listProjectEnvironments } from '../projects/project-environment-reposit
 import { listProjectTenants } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, listWorkloads } from '../projects/workload-repository';
+import { discoveryViews, type DiscoveryView } from './discovery-view';
 import { policyProblem, type WatchPolicy } from './watch-policy';
 import { findRegistry, listRegistries } from './watch-registry-repository';
 import {
   deleteSubscription,
+  discoveriesPage,
   findSubscription,
   insertSubscription,
   listSubscriptions,
@@ -51,6 +54,35 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
       );
       items.sort((a, b) => (a.workload < b.workload ? -1 : a.workload > b.workload ? 1 : 0));
       return { items };
+    },
+
+    /**
+     * The versions found for the project's subscriptions (of one workload, or all), newest first: per subscription
+     * what its policy chose, and per target whether it is verified, syncing or replaced, or why it was not updated.
+     */
+    async discoveries(
+      caller: OrgCaller,
+      slug: string,
+      filter: { workload?: string },
+      page: PageRequest,
+    ): Promise<Page<DiscoveryView>> {
+      const project = await deps.projects.projectOf(caller, slug);
+      const workloads = new Map((await listWorkloads(db, project.id)).map((w) => [w.id, w.name]));
+      const all = await listSubscriptions(db, caller.organizationId, project.id);
+      if (filter.workload !== undefined && ![...workloads.values()].includes(filter.workload)) {
+        throw new InvalidInput(`workload: ${filter.workload} is not a workload of project ${slug}`);
+      }
+      const subscriptions = all.filter((s) => !filter.workload || workloads.get(s.workloadId) === filter.workload);
+      const found = await discoveriesPage(db, caller.organizationId, subscriptions, page);
+      const items = await discoveryViews(db, found.items, {
+        projectId: project.id,
+        subscriptions,
+        workloads,
+        registries: new Map((await listRegistries(db, caller.organizationId)).map((r) => [r.id, r.name])),
+        environments: (await listProjectEnvironments(db, project.id)).map((e) => e.environment),
+        tenants: await listProjectTenants(db, caller.organizationId, project.id),
+      });
+      return { items, nextCursor: found.nextCursor };
     },
 
     async create(caller: OrgCaller, slug: string, input: SubscriptionInput): Promise<WatchSubscription> {

@@ -1,10 +1,10 @@
-import type { WatchSubscriptionCreateRequest } from '../../request-types.generated';
+import type { WatchDiscoveriesQueryRequest, WatchSubscriptionCreateRequest } from '../../request-types.generated';
 import type { SubscriptionInput, WatchService } from '../../../src/watch/watch-service';
 import type { RouteDef } from '../../route-def';
-import { bodyOf, created, noContent, orgCallerOf, paramOf } from '../../request';
+import { bodyOf, created, noContent, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
 
 /** Watch subscriptions of a project's workloads (docs/automation.md): viewers read, members change them. */
-export function watchRoutes(watch: WatchService): RouteDef[] {
+export function watchRoutes(watch: WatchService, pageMax: number): RouteDef[] {
   const base = '/api/v2/projects/:slug/watch/subscriptions';
   const tag = 'watch';
   return [
@@ -29,6 +29,24 @@ export function watchRoutes(watch: WatchService): RouteDef[] {
       handler: async (ctx) => {
         const body = bodyOf<WatchSubscriptionCreateRequest>(ctx) as SubscriptionInput;
         created(ctx, await watch.create(orgCallerOf(ctx), paramOf(ctx, 'slug'), body));
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v2/projects/:slug/watch/discoveries',
+      summary:
+        "Versions found for the project's subscriptions, newest first: what each policy chose and, per target, verified, syncing, replaced or why not updated (pages)",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.watch.read' },
+      query: 'watch-discoveries-query',
+      handler: async (ctx) => {
+        const q = queryOf(ctx) as WatchDiscoveriesQueryRequest;
+        ctx.body = await watch.discoveries(
+          orgCallerOf(ctx),
+          paramOf(ctx, 'slug'),
+          { workload: q.workload },
+          pageOf(ctx, pageMax),
+        );
       },
     },
     {

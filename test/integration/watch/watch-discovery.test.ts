@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { controllerSimulator, type ControllerSimulator } from '../../helpers/controller-simulator';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
@@ -8,10 +9,13 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { tool } from '../registry/oci-clients';
 import { makeImageLayout } from '../registry/oci-layout';
+import { controllerClient } from '../webhooks/controller-client';
 
 /**
  * Discovery on push (issue 49): images pushed with skopeo to the platform's own registry, a semver subscription,
- * the update through the image-update webhook's governed path into real git, a pinned target skipped with its reason.
+ * the update through the image-update webhook's governed path into real git, a pinned target skipped with its reason;
+ * the discoveries as the API shows them (verified by the controller simulator, syncing, replaced, pinned), and the
+ * notifications they raise.
  */
 let platform: TestPlatform;
 let http: ReturnType<typeof httpClient>;
@@ -19,6 +23,7 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: string;
 let host: string;
 let tenants: Record<string, string>;
+let sim: ControllerSimulator;
 
 interface Outcome {
   workload: string;
@@ -81,6 +86,17 @@ beforeAll(async () => {
     image: { repository: `${host}/${org.org.slug}/shop/web`, tag: '1.0.0' },
   });
   expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
+  const key = await http.post<{ key: string }>('/api/v2/projects/shop/api-keys', {
+    token: owner,
+    body: { name: 'controller', scopes: ['read'] },
+  });
+  expect(key.status).toBe(201);
+  sim = controllerSimulator({
+    cloneUrl: cloneUrl(platform, org.org.slug, 'shop', key.body.key),
+    baseUrl: platform.url,
+    controllerToken: await controllerClient(platform.url).tokenFor(owner),
+  });
+  await sim.refresh();
   const policy = { releases: { autoDeploy: false } };
   expect((await http.patch('/api/v2/projects/shop/policy', { token: owner, body: policy })).status).toBe(200);
   await pinAsRollback(platform, {
@@ -101,7 +117,35 @@ beforeAll(async () => {
   });
   expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
 }, 180_000);
-afterAll(() => platform.close());
+afterAll(async () => {
+  await sim.close();
+  await platform.close();
+});
+
+interface DiscoveryItem {
+  tag: string;
+  status: string;
+  outcomes: {
+    workload: string;
+    chosen: string | null;
+    result: string;
+    commit: string | null;
+    targets: {
+      tenant: string;
+      environment: string;
+      state: string;
+      detail?: string;
+      commit?: string | null;
+      verifiedAt?: string;
+    }[];
+    recordedOnly: string[];
+  }[];
+}
+const discoveries = (query = '') =>
+  http.get<{ items: DiscoveryItem[]; nextCursor: string | null; error: string }>(
+    `/api/v2/projects/shop/watch/discoveries${query}`,
+    { token: owner },
+  );
 
 describe('discovery on push to the organization registry', () => {
   it('commits 1.10.0 (not 1.3.0-rc.1, not lexical order) and names the pinned target it skipped', async () => {
@@ -137,6 +181,73 @@ describe('discovery on push to the organization registry', () => {
     expect(evaluations).toHaveLength(3);
   });
 
+  it('lists the discoveries newest first, each target verified, syncing or why not; pages; refuses a bad filter', async () => {
+    await sim.refresh();
+    const page = await discoveries('?workload=web');
+    expect(page.status).toBe(200);
+    expect(page.body.items.map((d) => [d.tag, d.status])).toEqual([
+      ['1.2.0', 'evaluated'],
+      ['1.3.0-rc.1', 'evaluated'],
+      ['1.10.0', 'evaluated'],
+    ]);
+    const found = page.body.items[2]!.outcomes;
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ workload: 'web', chosen: '1.10.0', result: 'committed', recordedOnly: ['prod'] });
+    // The controller synced globex's dev to the commit and reported it Healthy; acme's dev is pinned.
+    expect(found[0]!.targets).toEqual([
+      { tenant: 'acme', environment: 'dev', state: 'pinned', detail: 'rolled back' },
+      {
+        tenant: 'globex',
+        environment: 'dev',
+        state: 'verified',
+        commit: found[0]!.commit,
+        verifiedAt: expect.stringMatching(/^20/),
+      },
+    ]);
+    expect(page.body.items[0]!.outcomes).toEqual([
+      expect.objectContaining({ chosen: '1.10.0', result: 'not-chosen', targets: [] }),
+    ]);
+
+    const first = await discoveries('?workload=web&limit=2');
+    expect(first.body.items.map((d) => d.tag)).toEqual(['1.2.0', '1.3.0-rc.1']);
+    const rest = await discoveries(`?workload=web&limit=2&cursor=${first.body.nextCursor}`);
+    expect([rest.body.items.map((d) => d.tag), rest.body.nextCursor]).toEqual([['1.10.0'], null]);
+
+    const unknown = await discoveries('?workload=nope');
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'workload: nope is not a workload of project shop']);
+    expect((await discoveries('?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
+    const outsider = (await makeOrg(platform, ['owner'])).members.owner!.token;
+    expect((await http.get('/api/v2/projects/shop/watch/discoveries', { token: outsider })).status).toBe(404);
+  });
+
+  it('notifies the version found and the target it could not update (in-app)', async () => {
+    await platform.services.notifications.reconcileDispatchers();
+    const inbox = await eventually(async () => {
+      const res = await http.get<{ items: { event: string; payload: Record<string, unknown> }[] }>(
+        '/api/v2/notifications?limit=100',
+        { token: owner },
+      );
+      const mine = res.body.items.filter((n) => n.event.startsWith('image.') && n.payload.name === 'shop/web:1.10.0');
+      if (mine.length < 2) throw new Error(`${mine.length} image notifications of 1.10.0 yet`);
+      return mine;
+    });
+    expect(inbox.find((n) => n.event === 'image.discovered')!.payload).toMatchObject({
+      workload: 'web',
+      result: 'committed',
+      updated: 'globex/dev',
+    });
+    expect(inbox.find((n) => n.event === 'image.update.blocked')!.payload).toMatchObject({
+      workload: 'web',
+      reason: 'acme/dev pinned (rolled back)',
+    });
+    // Versions the policy did not choose are recorded, not notified.
+    const all = await http.get<{ items: { event: string; payload: Record<string, unknown> }[] }>(
+      '/api/v2/notifications?limit=100',
+      { token: owner },
+    );
+    expect(all.body.items.filter((n) => n.payload.name === 'shop/web:1.2.0')).toEqual([]);
+  });
+
   it('digest tracking commits tag@digest, and a re-pushed mutable tag commits its new digest', async () => {
     const workload = await http.post('/api/v2/projects/shop/workloads', {
       token: owner,
@@ -160,12 +271,19 @@ describe('discovery on push to the organization registry', () => {
     });
     expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
     const file = 'tenants/globex/dev/worker/deployment.yaml';
+    const commits: string[] = [];
     for (const content of ['stable one', 'stable two']) {
       const digest = await push('stable', content);
       const found = await discovery('stable', digest);
       const mine = found.outcomes.find((o) => o.workload === 'worker');
       expect(mine).toEqual(expect.objectContaining({ chosen: `stable@${digest}`, result: 'committed' }));
       expect(await fileAt(mine!.commit!, file)).toContain(`:stable@${digest}`);
+      commits.push(mine!.commit!);
     }
+    // No controller looked in between: the first digest's commit was replaced before it was verified.
+    const listed = await discoveries('?workload=worker');
+    expect(
+      listed.body.items.map((d) => d.outcomes.map((o) => [o.workload, o.targets.map((t) => [t.state, t.commit])])),
+    ).toEqual([[['worker', [['syncing', commits[1]]]]], [['worker', [['replaced', commits[0]]]]]]);
   });
 });
