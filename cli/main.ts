@@ -11,6 +11,7 @@ import { registerProjectViews } from './commands/project-views';
 import { registerPromotions } from './commands/promotions';
 import { registerReleases } from './commands/releases';
 import { registerValidate, runValidate } from './commands/validate';
+import { registerWatch } from './commands/watch';
 
 /** The `delivery` program: every command, the global options, exit codes in the help. */
 export function program(json = false): Command {
@@ -31,6 +32,7 @@ export function program(json = false): Command {
   registerProjectViews(root);
   registerDeploymentChanges(root);
   registerDeliveryMetrics(root);
+  registerWatch(root);
   registerGovernance(root);
   registerMachineAccess(root);
   registerValidate(root);

@@ -18,3 +18,5 @@ export type BreakGlassSession = Item<'break-glass-list'>;
 export type Deployment = Item<'deployment-list'>;
 export type ChangedTarget = Item<'deployment-change-list'>;
 export type DeliveryMetrics = Schema<'deployment-metrics'>;
+export type WatchSubscription = Schema<'watch-subscription'>;
+export type WatchDiscovery = Item<'watch-discovery-list'>;

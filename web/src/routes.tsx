@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
       { path: '/promotions/:id', ...view(() => import('./views/promotions/promotion-view'), 'PromotionView') },
       { path: '/projects/:slug/changes', ...view(() => import('./views/history/changes-view'), 'ChangesView') },
       { path: '/projects/:slug/metrics', ...view(() => import('./views/history/metrics-view'), 'MetricsView') },
+      { path: '/projects/:slug/watch', ...view(() => import('./views/watch/watch-view'), 'WatchView') },
       { path: '/projects/:slug/rollback', ...view(() => import('./views/rollback/rollback-view'), 'RollbackView') },
       { path: '/approvals', ...view(() => import('./views/approvals/approvals-view'), 'ApprovalsView') },
       { path: '/account', ...view(() => import('./views/account/account-view'), 'AccountView') },

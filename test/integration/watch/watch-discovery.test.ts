@@ -8,6 +8,7 @@ import { pinAsRollback } from '../../helpers/pins';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { tool } from '../registry/oci-clients';
+import { cliRunner } from '../cli/cli-harness';
 import { makeImageLayout } from '../registry/oci-layout';
 import { controllerClient } from '../webhooks/controller-client';
 
@@ -285,5 +286,84 @@ describe('discovery on push to the organization registry', () => {
     expect(
       listed.body.items.map((d) => d.outcomes.map((o) => [o.workload, o.targets.map((t) => [t.state, t.commit])])),
     ).toEqual([[['worker', [['syncing', commits[1]]]]], [['worker', [['replaced', commits[0]]]]]]);
+  });
+});
+
+describe('the CLI', () => {
+  let cli: ReturnType<typeof cliRunner>;
+  beforeAll(() => (cli = cliRunner(platform.url)));
+  afterAll(() => cli.close());
+  const run = (args: string[]) =>
+    cli.run(['watch', ...args], { env: { DELIVERY_TOKEN: owner, DELIVERY_PROJECT: 'shop' } });
+
+  it('delivery watch add, list and remove a subscription; one policy exactly', async () => {
+    const two = await run([
+      'add',
+      '--workload',
+      'worker',
+      '--repository',
+      'shop/other',
+      '--semver',
+      '>=1',
+      '--digest',
+      'x',
+      '--env',
+      'dev',
+    ]);
+    expect([two.code, two.stderr]).toEqual([2, 'error: give exactly one policy: --semver, --regex or --digest\n']);
+    const added = await run([
+      'add',
+      '--workload',
+      'worker',
+      '--repository',
+      'shop/other',
+      '--regex',
+      '^b([0-9]+)$',
+      '--order',
+      'numeric',
+      '--env',
+      'dev,prod',
+      '--tenants',
+      'globex',
+    ]);
+    expect([added.code, added.stderr]).toEqual([0, 'worker follows shop/other (regex ^b([0-9]+)$ numeric)\n']);
+    const id = added.stdout.trim();
+    const table = await run(['list']);
+    expect(table.code).toBe(0);
+    const line = table.stdout.split('\n').find((l) => l.startsWith(id))!;
+    expect(line.split(/\s{2,}/)).toEqual([
+      id,
+      'worker',
+      'shop/other',
+      'regex ^b([0-9]+)$ numeric',
+      'dev,prod',
+      'globex',
+    ]);
+    const removed = await run(['remove', id]);
+    expect([removed.code, removed.stderr]).toEqual([0, `subscription ${id} deleted\n`]);
+    const json = await run(['list', '-o', 'json']);
+    expect((JSON.parse(json.stdout) as { items: { id: string }[] }).items.map((s) => s.id)).not.toContain(id);
+  });
+
+  it('delivery watch discoveries prints a row per target with its state, and the answer as JSON', async () => {
+    const table = await run(['discoveries', '--workload', 'web']);
+    expect(table.code).toBe(0);
+    const rows = table.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s{2,}/).slice(1));
+    // The worker's digest tracking pushed `stable` twice since: web's policy did not choose it.
+    expect(rows).toEqual([
+      ['shop/web:stable', 'web', 'not-chosen', '-', '-'],
+      ['shop/web:stable', 'web', 'not-chosen', '-', '-'],
+      ['shop/web:1.2.0', 'web', 'not-chosen', '-', '-'],
+      ['shop/web:1.3.0-rc.1', 'web', 'not-chosen', '-', '-'],
+      ['shop/web:1.10.0', 'web', 'committed', 'acme/dev', 'pinned', 'rolled back'],
+      ['shop/web:1.10.0', 'web', 'committed', 'globex/dev', 'verified'],
+    ]);
+    const json = await run(['discoveries', '--workload', 'web', '--limit', '1', '-o', 'json']);
+    const answer = JSON.parse(json.stdout) as { items: { tag: string }[]; nextCursor: string | null };
+    expect([answer.items.map((d) => d.tag), typeof answer.nextCursor]).toEqual([['stable'], 'string']);
   });
 });

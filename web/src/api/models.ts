@@ -48,3 +48,7 @@ export type Deployment = Item<'deployment-list'>;
 export type ChangedTarget = Item<'deployment-change-list'>;
 /** Delivery metrics of a project over a window (GET .../deployments/metrics). */
 export type DeliveryMetrics = Schema<'deployment-metrics'>;
+/** A workload's watch subscription: the repository it follows, the policy and what it updates (docs/automation.md). */
+export type WatchSubscription = Schema<'watch-subscription'>;
+/** A version found for a project's subscriptions, with each target's state (GET .../watch/discoveries). */
+export type WatchDiscovery = Item<'watch-discovery-list'>;

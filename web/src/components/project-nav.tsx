@@ -15,6 +15,7 @@ export function ProjectNav({ slug }: { slug: string }) {
       <NavLink to={`${base}/rollback`}>Rollback and pins</NavLink>
       <NavLink to={`${base}/changes`}>Changes</NavLink>
       <NavLink to={`${base}/metrics`}>Metrics</NavLink>
+      <NavLink to={`${base}/watch`}>Automation</NavLink>
     </nav>
   );
 }
