@@ -9,6 +9,8 @@ import type { TestPlatform } from '../helpers/test-platform';
 import { startAgent, type RunningAgent } from '../integration/clusters/cluster-harness';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { chartTarball } from '../integration/registry/chart-push';
+import { tool } from '../integration/registry/oci-clients';
+import { makeImageLayout } from '../integration/registry/oci-layout';
 import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harness';
 
 /**
@@ -17,7 +19,8 @@ import { checkView, openUser, startUiPlatform, type UiUser } from './web-ui-harn
  * grant given through the pickers and shown in the member's effective permissions; a kustomize base uploaded from
  * files and a chart pushed over the registry protocol from the browser, both listed with their versions; a cluster
  * joined by the reference agent with the join token the view showed, its drift shown field by field and cleared by a
- * sync sent from the view. Axe on every view.
+ * sync sent from the view; a watch subscription added in the automation view and the version skopeo pushes to the
+ * organization registry shown committed per target. Axe on every view.
  */
 jest.setTimeout(scaled(120_000));
 
@@ -185,6 +188,48 @@ describe('the operations views in chromium', () => {
     await versions.getByRole('row', { name: /0\.1\.0 0\.1\.0-app/ }).waitFor();
     await versions.getByRole('row', { name: /0\.2\.0 0\.2\.0-app/ }).waitFor();
     expect(await checkView(owner, 'registry-uploads')).toEqual([]);
+  });
+
+  it('adds a watch subscription; the version skopeo pushes shows committed for each target, recorded only in prod', async () => {
+    const page = owner.page;
+    const token = org.members.owner!.token;
+    const generated = await fetch(`${platform.url}/api/v2/projects/${SLUG}/delivery/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(generated.status).toBe(200);
+    await page.goto(`/projects/${SLUG}/watch`);
+    await page.getByText('No workload follows a repository yet.').waitFor();
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    const form = page.getByRole('form', { name: 'New subscription' });
+    await form.getByLabel('Workload').selectOption('web');
+    await form.getByLabel(/^Repository/).fill(`${SLUG}/web`);
+    await form.getByLabel('Policy').selectOption('semver');
+    await form.getByLabel('Range, pattern or tag').fill('>=1.0.0 <2.0.0');
+    await form.getByLabel(/^Environments updated/).fill('dev');
+    await form.getByRole('button', { name: 'Create subscription' }).click();
+    await page
+      .getByRole('table', { name: 'Watch subscriptions' })
+      .getByRole('row', { name: /web shop\/web semver >=1\.0\.0 <2\.0\.0 dev all/ })
+      .waitFor();
+
+    const layout = makeImageLayout({ 'version.txt': '1.4.0\n' });
+    const pushed = await tool('skopeo', [
+      '--insecure-policy',
+      'copy',
+      '--dest-tls-verify=false',
+      '--dest-creds',
+      `token:${token}`,
+      `oci:${layout.dir}:v1`,
+      `docker://${new URL(platform.url).host}/${org.org.slug}/${SLUG}/web:1.4.0`,
+    ]);
+    expect([pushed.ok, pushed.stderr]).toEqual([true, '']);
+    // Polled: the discovery appears without a reload.
+    const row = page.getByRole('table', { name: 'Versions found' }).getByRole('row', { name: /shop\/web:1\.4\.0/ });
+    await row.getByText('acme/dev: committed, waiting for the controller').waitFor({ timeout: scaled(30_000) });
+    await row.getByRole('cell', { name: 'prod', exact: true }).waitFor();
+    expect(await checkView(owner, 'automation')).toEqual([]);
   });
 
   it("a viewer's chart push is refused by the registry and the refusal is shown", async () => {

@@ -149,5 +149,12 @@ describe('versions at every decision, in the browser', () => {
     await expect(row.textContent()).resolves.toContain(org.members.owner!.user.email);
     expect(await row.textContent()).toContain('→ 1.4.0');
     expect(await checkView(owner, 'history-changes')).toEqual([]);
+
+    // The metrics of the same history: a row per environment (dev's release and production's, each deployed once).
+    await page.goto(`/projects/${SLUG}/metrics`);
+    const metrics = page.getByRole('table', { name: 'Delivery metrics' });
+    await metrics.getByRole('row', { name: /^dev / }).waitFor();
+    await metrics.getByRole('row', { name: /^prod / }).waitFor();
+    expect(await checkView(owner, 'history-metrics')).toEqual([]);
   });
 });
