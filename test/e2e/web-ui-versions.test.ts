@@ -130,6 +130,13 @@ describe('versions at every decision, in the browser', () => {
     const page = owner.page;
     await page.goto(`/projects/${SLUG}`);
     await page.getByRole('group', { name: 'Now' }).waitFor();
+    // The pipeline picture above the matrix: dev then prod, pointing at a card lights its version's path.
+    const picture = page.getByRole('figure', { name: 'Pipeline of web' });
+    await expect(picture.getByRole('heading').allTextContents()).resolves.toEqual(['dev', 'prod']);
+    await picture.locator('li[data-card="acme/dev"]').hover();
+    await picture.locator('li.same-version[data-card="acme/dev"]').waitFor();
+    expect(await checkView(owner, 'pipeline')).toEqual([]);
+    await page.mouse.move(0, 0);
     const devCell = page.locator('td[data-cell="acme/web/dev"] > code');
     await expect(devCell.textContent()).resolves.toBe('1.4.0');
     await page.getByLabel('Instant (UTC)').fill(pastInstant.slice(0, 19));

@@ -6,6 +6,7 @@ import { ProjectNav } from '../../components/project-nav';
 import { TimeControl } from '../history/time-control';
 import { ProjectEditors } from './project-editors';
 import { ProjectItems } from './project-items';
+import { PipelinePicture } from './pipeline-picture';
 import { ProjectMatrix } from './project-matrix';
 
 export function ProjectView() {
@@ -17,6 +18,21 @@ export function ProjectView() {
   const live = useProjectLive(slug, at);
   const failed = [parts.project, parts.environments, parts.tenants, parts.workloads].find((q) => q.error);
   const ready = parts.environments.data && parts.tenants.data && parts.workloads.data;
+  // One reading for the picture and the matrix: the project's parts with what is in force, or as it was at `at`.
+  const matrix = {
+    environments: parts.environments.data?.items ?? [],
+    tenants: parts.tenants.data?.items ?? [],
+    workloads: parts.workloads.data?.items ?? [],
+    activity: at
+      ? { pins: [], freezes: [], releases: [], promotions: [], deployments: live.deployments.data ?? [], at }
+      : {
+          pins: activity.pins.data?.items ?? [],
+          freezes: activity.freezes.data?.items ?? [],
+          releases: activity.releases.data?.items ?? [],
+          promotions: live.promotions.data?.items ?? [],
+          deployments: live.deployments.data ?? [],
+        },
+  };
   return (
     <main>
       <h1>{parts.project.data?.name ?? slug}</h1>
@@ -37,24 +53,8 @@ export function ProjectView() {
           onChange={(next) => setSearch(next ? { at: next } : {})}
         />
       )}
-      {ready && (
-        <ProjectMatrix
-          environments={parts.environments.data!.items}
-          tenants={parts.tenants.data!.items}
-          workloads={parts.workloads.data!.items}
-          activity={
-            at
-              ? { pins: [], freezes: [], releases: [], promotions: [], deployments: live.deployments.data ?? [], at }
-              : {
-                  pins: activity.pins.data?.items ?? [],
-                  freezes: activity.freezes.data?.items ?? [],
-                  releases: activity.releases.data?.items ?? [],
-                  promotions: live.promotions.data?.items ?? [],
-                  deployments: live.deployments.data ?? [],
-                }
-          }
-        />
-      )}
+      {ready && <PipelinePicture slug={slug} {...matrix} />}
+      {ready && <ProjectMatrix {...matrix} />}
       {ready && (
         <ProjectItems
           slug={slug}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Checkbox, CheckboxGroup, Label } from 'react-aria-components';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
 import { useProjectParts } from '../../api/project-queries';
 import { Choice, optionsOf } from '../../components/choice';
@@ -40,10 +40,12 @@ export function PromotionsView() {
   const navigate = useNavigate();
   const parts = useProjectParts(slug);
   const envs = parts.environments.data?.items.map((e) => e.environment) ?? [];
-  const [source, setSource] = useState('');
-  const [target, setTarget] = useState('');
+  // Prefilled from the address (the pipeline picture's Promote link: ?source=&target=&service=).
+  const [search] = useSearchParams();
+  const [source, setSource] = useState(search.get('source') ?? '');
+  const [target, setTarget] = useState(search.get('target') ?? '');
   const [tenants, setTenants] = useState<string[]>([]);
-  const [services, setServices] = useState<string[]>([]);
+  const [services, setServices] = useState<string[]>(search.getAll('service'));
   const from = source || envs[0] || '';
   const to = target || envs[1] || '';
   const path = { slug };
