@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ChangesView } from '../src/views/history/changes-view';
 import { MetricsView } from '../src/views/history/metrics-view';
 import { ProjectView } from '../src/views/projects/project-view';
@@ -130,6 +130,21 @@ describe('the changes view', () => {
       ],
     ]);
     expect(api.sent('GET', '/api/v2/projects/shop/deployments/changes')[0]!.query.get('from')).toBe(AT);
+  });
+});
+
+describe('the changes view, paged', () => {
+  it('asks for more Applications by the cursor of the last page', async () => {
+    const page = answer(CHANGES, 'get');
+    const api = shopProject(signedIn(new FakeApi())).on(CHANGES, 'get', { ...page, nextCursor: 'page-2' });
+    renderView(<ChangesView />, { api, route: '/projects/:slug/changes', at: `/projects/shop/changes?from=${AT}` });
+    fireEvent.click(await screen.findByRole('button', { name: 'More Applications' }));
+    await waitFor(() =>
+      expect(api.sent('GET', '/api/v2/projects/shop/deployments/changes').map((c) => c.query.get('cursor'))).toEqual([
+        null,
+        'page-2',
+      ]),
+    );
   });
 });
 

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Button } from 'react-aria-components';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
 import type { ChangedTarget } from '../../api/models';
@@ -45,16 +46,23 @@ export function ChangesView() {
   const [search, setSearch] = useSearchParams();
   const from = search.get('from');
   const to = search.get('to');
-  const changes = useQuery({
+  // A page is 100 Applications; more are asked for by cursor (`More Applications`).
+  const changes = useInfiniteQuery({
     queryKey: ['project', slug, 'changes', from, to],
     enabled: Boolean(from),
-    queryFn: () =>
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor ?? undefined,
+    queryFn: ({ pageParam }) =>
       ok(
         api.GET('/api/v2/projects/{slug}/deployments/changes', {
-          params: { path: { slug }, query: { from: from!, ...(to ? { to } : {}), limit: '100' } },
+          params: {
+            path: { slug },
+            query: { from: from!, ...(to ? { to } : {}), limit: '100', ...(pageParam ? { cursor: pageParam } : {}) },
+          },
         }),
       ),
   });
+  const items = changes.data?.pages.flatMap((p) => p.items) ?? [];
   const set = (name: 'from' | 'to', value: string) => {
     const next = new URLSearchParams(search);
     const at = instantOfField(value);
@@ -62,7 +70,7 @@ export function ChangesView() {
     else next.delete(name);
     setSearch(next);
   };
-  const lines = linesOf(changes.data?.items ?? []);
+  const lines = linesOf(items);
   return (
     <main>
       <h1>Changes</h1>
@@ -116,7 +124,12 @@ export function ChangesView() {
           </tbody>
         </table>
       )}
-      {changes.data?.items.some((i) => i.truncated) && <p>More changes than listed: pick a shorter window.</p>}
+      {changes.hasNextPage && (
+        <Button className="button" onPress={() => void changes.fetchNextPage()}>
+          More Applications
+        </Button>
+      )}
+      {items.some((i) => i.truncated) && <p>More changes than listed: pick a shorter window.</p>}
     </main>
   );
 }
