@@ -41,7 +41,7 @@ export function mountRoutes(routes: RouteDef[], auth: AuthChain, schemas: Schema
         if (route.status && ctx.status === 200 && ctx.body !== undefined) ctx.status = route.status;
       },
     ];
-    router.register(route.path, [route.method.toUpperCase()], stack as never);
+    router.register(route.path, [route.method.toUpperCase()], stack);
   }
   return router;
 }

@@ -6,7 +6,7 @@ type Param = string | number;
 
 interface Compiled extends PoolStatement {
   /** Each binding in order: a parameter by name, or a constant the builder put there. */
-  slots: ({ param: string } | { value: unknown })[];
+  slots: ({ param: string } | { value: Knex.Value })[];
 }
 
 /** Number parameters are marked with values no page size or count takes. */
@@ -34,7 +34,7 @@ export function compiledStatements() {
         shapes.set(shape, compiled);
       }
       if (compiled === false) return (await build(params)) as Row[];
-      const bindings = compiled.slots.map((slot) => ('param' in slot ? params[slot.param] : slot.value));
+      const bindings = compiled.slots.map((slot) => ('param' in slot ? (params[slot.param] ?? null) : slot.value));
       return poolRows<Row>(db, compiled, bindings);
     },
   };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Queryable } from './knex';
 
 /** The pg client knex's pool hands out, as far as a direct query needs it. */
@@ -42,10 +43,14 @@ export function preparedName(pgSql: string): string {
  * the names it prepared per connection), so PostgreSQL neither parses nor plans it again: a request sends only Bind
  * and Execute. Inside a transaction it goes through knex, on the transaction's connection.
  */
-export async function poolRows<Row>(db: Queryable, statement: PoolStatement, bindings: unknown[]): Promise<Row[]> {
+export async function poolRows<Row>(
+  db: Queryable,
+  statement: PoolStatement,
+  bindings: Knex.Value[],
+): Promise<Row[]> {
   const { sql } = statement;
   if (db.isTransaction) {
-    return ((await db.raw(sql, bindings as never)) as { rows: Row[] }).rows;
+    return ((await db.raw(sql, bindings)) as { rows: Row[] }).rows;
   }
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();

@@ -1,4 +1,4 @@
-import { STOP_THE_LINE_ID, type FreezeHit, type GovernanceGate } from './governance-verdict';
+import { STOP_THE_LINE_ID, verdictOf, type FreezeHit, type GovernanceGate } from './governance-verdict';
 import { coveringSession } from '../break-glass/break-glass-repository';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-repository';
@@ -48,7 +48,7 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
             endsAt: session.endsAt,
           }
         : null;
-      return { freezes, breakGlass, blocked: freezes.length > 0 && breakGlass === null };
+      return verdictOf(freezes, breakGlass);
     },
   };
 }

@@ -34,7 +34,7 @@ export interface BreakGlassGrant {
 export interface GateVerdict {
   freezes: FreezeHit[];
   breakGlass: BreakGlassGrant | null;
-  /** freezes.length > 0 && breakGlass === null */
+  /** See verdictOf. */
   blocked: boolean;
 }
 
@@ -46,6 +46,14 @@ export interface GovernanceGate {
     actorUserId: string | null,
     at?: Date,
   ): Promise<GateVerdict>;
+}
+
+/**
+ * The gate's decision: a governed action is blocked while any freeze is in force, unless the actor's break-glass
+ * session covers it (the session bypasses freezes and approval waits, and is audited on the action).
+ */
+export function verdictOf(freezes: FreezeHit[], breakGlass: BreakGlassGrant | null): GateVerdict {
+  return { freezes, breakGlass, blocked: freezes.length > 0 && breakGlass === null };
 }
 
 /** The id a stop-the-line hit carries (it is the organization's switch, not a stored window). */

@@ -66,7 +66,8 @@ function proxiedConnection(proxy: URL, target: CheckedTarget, connected: () => v
           tls.connect({ socket: tunnel, host: target.url.hostname, servername: name, ALPNProtocols: ['http/1.1'] }),
         );
       },
-      (err: Error) => oncreate(err, undefined as never),
+      // A failed connection has no socket: Node's own agents call back with the error alone.
+      (err: Error) => Reflect.apply(oncreate, undefined, [err]),
     );
     return undefined;
   };

@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { isUniqueViolation, type Tx } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { Conflict, Forbidden, InvalidInput, NotFound, Unprocessable } from '../errors';
-import { DOMAIN_EVENT, recordDomainEvent } from '../events/domain-event-repository';
+import { recordDomainEvent } from '../events/domain-event-repository';
 import { IDEMPOTENCY_KEY_PATTERN } from '../gitops/commit-writer';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
@@ -34,6 +34,7 @@ import {
 } from '../governance/governance-verdict';
 import { releaseUpdateError } from './release-errors';
 import { rollbackGates } from './rollback-gates';
+import { creationRecords } from './creation-records';
 import { createRollbackPlanner } from './rollback-planner';
 import { releaseVersions, versionFacts, type ReleaseVersion } from './release-versions';
 import { workflowTimeline } from './release-history';
@@ -282,26 +283,13 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
               details: { ...details, ...extra },
             }),
           );
-        const created = await entry('release.create');
-        await recordDomainEvent(trx, {
-          organizationId: caller.organizationId,
-          projectId: project.id,
-          type: DOMAIN_EVENT.releaseCreated,
-          payload: { releaseId: id, tenantId: tenant.id, ...details, auditId: created.id },
-        });
-        if (spec.kind === 'rollback') {
-          const initiated = await entry('rollback.initiate', { rollbackOf: spec.rollbackOf });
+        for (const record of creationRecords(spec.kind, spec.rollbackOf)) {
+          const written = await entry(record.action, record.extra);
           await recordDomainEvent(trx, {
             organizationId: caller.organizationId,
             projectId: project.id,
-            type: DOMAIN_EVENT.rollbackInitiated,
-            payload: {
-              releaseId: id,
-              tenantId: tenant.id,
-              ...details,
-              rollbackOf: spec.rollbackOf,
-              auditId: initiated.id,
-            },
+            type: record.event,
+            payload: { releaseId: id, tenantId: tenant.id, ...details, ...record.extra, auditId: written.id },
           });
         }
         return inserted;

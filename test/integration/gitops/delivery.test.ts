@@ -9,6 +9,7 @@ import { applicationName } from '../../../src/gitops/application-name';
 import type { CommitRequest } from '../../../src/gitops/commit-path';
 import { listDomainEvents } from '../../../src/events/domain-event-repository';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';
+import { systemCaller } from '../../../src/iam/system-caller';
 
 let platform: TestPlatform;
 let http: ReturnType<typeof httpClient>;
@@ -256,12 +257,7 @@ describe('the one commit path', () => {
     });
     // The activity itself, called again as a retry would, with the same request.
     const project = await platform.services.projects.projects.projectOf(
-      {
-        principal: { organizationId: org.org.id, role: 'owner' } as never,
-        requestId: null,
-        organizationId: org.org.id,
-        role: 'owner',
-      },
+      systemCaller('test', org.org.id, 'retry-test'),
       'shop',
     );
     const { commitToRepository } = createGitActivities(platform.services);

@@ -10,6 +10,7 @@ import { minimumRole, type ActionRoleTable } from '../../../src/iam/role-authori
 import { makeInstanceAdmin, makeOrg, makeUser, tokenFor } from '../../helpers/fixtures';
 import { httpClient, type HttpResponse } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { AuthChain } from '../../../api/auth-chain';
 
 /** The whole action vocabulary: the kernel's actions and every module's. */
 const ACTION_ROLES = actionRoles();
@@ -232,7 +233,8 @@ describe('route table', () => {
       'GET /api/v2/forgotten declares no dotted action',
       'GET /api/v2/unknown declares org.nothing.here, which has no minimum role in src/iam/action-roles.ts',
     ]);
-    expect(() => mountRoutes([forgetful], null as never, platform.services.schemas)).toThrow('declares no action');
+    const auth = new AuthChain([], platform.services.authorization);
+    expect(() => mountRoutes([forgetful], auth, platform.services.schemas)).toThrow('declares no action');
   });
 });
 

@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
 import { digestWorkflowId } from '../../../src/notifications/notification-workflow-contract';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
@@ -17,11 +17,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h?.close());
 
-const event = (type: string, payload: Record<string, unknown>) =>
+const event = (type: DomainEventType, payload: Record<string, unknown>) =>
   recordDomainEvent(h.platform.services.db, {
     organizationId: ctx.org.id,
     projectId: ctx.projectId,
-    type: type as never,
+    type,
     payload,
   });
 

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createNotificationActivities } from '../../../activities/notifications';
-import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
+import type { NotificationMessage } from '../../../src/notifications/message';
 
 /**
  * The outbox dispatcher (a Temporal workflow per organization on the real dev server): events written by the
@@ -26,11 +27,11 @@ async function hook(path: string, events: string[], secret?: string): Promise<st
   return (res.body as { id: string }).id;
 }
 
-const release = (type: string, releaseId: string) =>
+const release = (type: DomainEventType, releaseId: string) =>
   recordDomainEvent(h.platform.services.db, {
     organizationId: ctx.org.id,
     projectId: ctx.projectId,
-    type: type as never,
+    type,
     payload: { releaseId, project: ctx.slug },
   });
 
@@ -58,7 +59,7 @@ describe('outbox dispatch', () => {
       recipient: '',
       eventId,
       timeoutMs: 5_000,
-      message: JSON.parse(got.body) as never,
+      message: JSON.parse(got.body) as NotificationMessage,
     });
     expect(again).toBe('duplicate');
     await release(DOMAIN_EVENT.releaseFailed, 'r-1');
@@ -129,11 +130,11 @@ describe('in-app notifications and preferences', () => {
       body: { slug: `${ctx.slug}-b`, name: 'b' },
     });
     const otherId = (other.body as { id: string }).id;
-    const ev = (type: string, projectId: string) =>
+    const ev = (type: DomainEventType, projectId: string) =>
       recordDomainEvent(h.platform.services.db, {
         organizationId: ctx.org.id,
         projectId,
-        type: type as never,
+        type,
         payload: {},
       });
     const deployed = await ev(DOMAIN_EVENT.releaseDeployed, ctx.projectId);

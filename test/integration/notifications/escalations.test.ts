@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
 import { incidentStateQuery } from '../../../src/notifications/notification-workflow-contract';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
@@ -203,11 +203,11 @@ describe('escalation policies', () => {
       },
     });
     expect(policy.status).toBe(201);
-    const violation = (type: string) =>
+    const violation = (type: DomainEventType) =>
       recordDomainEvent(h.platform.services.db, {
         organizationId: ctx.org.id,
         projectId: ctx.projectId,
-        type: type as never,
+        type,
         payload: { policy: 'no-latest-tag' },
       });
     const seen = new Set((await incidents()).map((i) => i.id));

@@ -113,7 +113,7 @@ describe("an organization's own SMTP relay", () => {
       await recordDomainEvent(h.platform.services.db, {
         organizationId: ctx.org.id,
         projectId: ctx.projectId,
-        type: DOMAIN_EVENT.releaseDeployed as never,
+        type: DOMAIN_EVENT.releaseDeployed,
         payload: { releaseId: `r-${ctx.slug}` },
       });
     }

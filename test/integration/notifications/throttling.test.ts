@@ -1,4 +1,4 @@
-import { DOMAIN_EVENT, recordDomainEvent } from '../../../src/events/domain-event-repository';
+import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../../../src/events/domain-event-repository';
 import { eventually } from '../../helpers/net';
 import { startNotificationHarness, type NotificationHarness } from './notification-harness';
 
@@ -25,12 +25,12 @@ async function hook(path: string, events: string[]): Promise<string> {
   return (res.body as { id: string }).id;
 }
 
-const events = async (type: string, n: number) => {
+const events = async (type: DomainEventType, n: number) => {
   for (let i = 0; i < n; i++) {
     await recordDomainEvent(h.platform.services.db, {
       organizationId: ctx.org.id,
       projectId: ctx.projectId,
-      type: type as never,
+      type,
       payload: { n: i },
     });
   }

@@ -3,6 +3,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
+import { systemCaller } from '../../../src/iam/system-caller';
 
 interface RuleResult {
   ruleId: string;
@@ -327,7 +328,7 @@ describe('POST /api/v2/policies/evaluate', () => {
 
   it('gives the release activity the same answer through checkPolicies', async () => {
     const project = await platform.services.projects.projects.projectOf(
-      { principal: {} as never, requestId: null, organizationId: org.org.id, role: 'admin' },
+      systemCaller('test', org.org.id, 'policies-test'),
       'shop',
     );
     const outcome = await checkPolicies(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -10,6 +11,8 @@ import { createSafeSender } from '../../../src/net/safe-http';
 import { createOrgMailer } from '../../../src/notifications/org-mailer';
 import { startConnectProxy } from '../../helpers/connect-proxy';
 import { startSmtpCapture } from '../../helpers/smtp-capture';
+import { createDb } from '../../../src/db/knex';
+import { createSecretBox } from '../../../src/identity/mfa/secret-box';
 
 /**
  * NOTIFY_EGRESS_PROXY (SS-6): sends go through a real HTTP CONNECT proxy, the SSRF checks still run first, and the
@@ -114,10 +117,12 @@ describe('egress proxy', () => {
 
   it("an organization's SMTP relay is reached through the proxy too", async () => {
     const smtp = await startSmtpCapture();
+    // Never queried here (sendVia is given the settings, no password): a pool that never connects, a fresh key.
+    const db = createDb('postgres://unused@127.0.0.1:1/unused', 1);
     try {
       const mail = createOrgMailer({
-        db: undefined as never,
-        secrets: undefined as never,
+        db,
+        secrets: createSecretBox(randomBytes(32)),
         mailer: { send: () => Promise.reject(new Error('platform mailer not expected')) },
         outbound: policy({ smtpPorts: [smtp.port] }),
         limits,
@@ -140,6 +145,7 @@ describe('egress proxy', () => {
       expect(proxy.connects.map((c) => c.authority)).toEqual([`127.0.0.1:${smtp.port}`]);
     } finally {
       await smtp.close();
+      await db.destroy();
     }
   });
 });
