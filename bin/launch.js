@@ -3,12 +3,15 @@
  * Runs a TypeScript entry of this package without a build step: the entry is bundled once with esbuild (project
  * files only; packages stay in node_modules) into node_modules/.cache/delivery/, and bundled again only when one of
  * its input files changed (their list and mtimes are kept beside the bundle). A warm start costs one stat per input.
+ * Bundles are kept per checkout: a git worktree sharing this node_modules (scripts/gate-mutations.sh) has its own.
  */
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const cacheDir = path.join(root, 'node_modules', '.cache', 'delivery');
+const checkout = createHash('sha256').update(root).digest('hex').slice(0, 12);
+const cacheDir = path.join(root, 'node_modules', '.cache', 'delivery', checkout);
 
 function fresh(bundle, inputsFile) {
   let built;

@@ -10,6 +10,7 @@ import { registerMachineAccess } from './commands/machine-access';
 import { registerProjectViews } from './commands/project-views';
 import { registerPromotions } from './commands/promotions';
 import { registerReleases } from './commands/releases';
+import { registerRollouts } from './commands/rollouts';
 import { registerValidate, runValidate } from './commands/validate';
 import { registerWatch } from './commands/watch';
 
@@ -29,6 +30,7 @@ export function program(json = false): Command {
   registerAuth(root);
   registerReleases(root);
   registerPromotions(root);
+  registerRollouts(root);
   registerProjectViews(root);
   registerDeploymentChanges(root);
   registerDeliveryMetrics(root);

@@ -20,3 +20,4 @@ export type ChangedTarget = Item<'deployment-change-list'>;
 export type DeliveryMetrics = Schema<'deployment-metrics'>;
 export type WatchSubscription = Schema<'watch-subscription'>;
 export type WatchDiscovery = Item<'watch-discovery-list'>;
+export type Rollout = Schema<'rollout'>;

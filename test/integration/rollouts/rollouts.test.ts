@@ -1,6 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { cliRunner } from '../cli/cli-harness';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
 
@@ -8,12 +9,14 @@ import { promotionClient } from '../promotions/promotion-harness';
  * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
  * over 6 tenants, each wave a promotion of its tenants turned Healthy by the controller's reports, soaked, then the
  * next; an approval gate before wave 3 waits for its approver; a Degraded report halts and rolls waves 1-2 back in
- * one commit with pins.
+ * one commit with pins. The CLI follows each (`delivery rollout get --wait`: a line per wave step) and aborts the
+ * halted one.
  */
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
 let owner: string;
 let admin: string;
+let cli: ReturnType<typeof cliRunner>;
 const TENANTS = ['t1', 't2', 't3', 't4', 't5', 't6'];
 
 interface Rollout {
@@ -29,8 +32,21 @@ beforeAll(async () => {
   const org = await makeOrg(platform, ['owner', 'admin']);
   owner = org.members.owner!.token;
   admin = org.members.admin!.token;
+  cli = cliRunner(platform.url);
 }, 120_000);
-afterAll(() => platform.close());
+afterAll(async () => {
+  await cli.close();
+  await platform.close();
+});
+
+const delivery = (slug: string, args: string[]) =>
+  cli.run(['rollout', ...args], { env: { DELIVERY_TOKEN: owner, DELIVERY_PROJECT: slug } });
+/** The lines `--wait` printed off a terminal, without their timestamps. */
+const steps = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.replace(/^\S+Z /, ''));
 
 async function project(slug: string) {
   const ids = await makeProject(platform, owner, slug, TENANTS);
@@ -95,16 +111,39 @@ describe('a rollout in 3 waves over 6 tenants', () => {
       ['t5', 't6'],
     ]);
     const id = started.body.id;
+    const following = delivery('shop', ['get', id, '--wait']);
     await deployWave('shop', id, 0);
     await deployWave('shop', id, 1);
     const gated = await until(id, (r) => r.status === 'AwaitingApproval', 'gate before wave 3');
     expect(gated.waves.map((w) => w.state)).toEqual(['Verified', 'Verified', 'AwaitingApproval']);
+    // The CLI following it shows the gate before anyone approves (it polls every second).
+    await eventually(
+      async () => following.output().includes('AwaitingApproval wave 3/3'),
+      20_000,
+      'the CLI shows the gate',
+    );
     const self = await api.http.post(`/api/v2/rollouts/${id}/approve`, { token: owner, body: {} });
     expect(self.status).toBe(403);
     expect((await api.http.post(`/api/v2/rollouts/${id}/approve`, { token: admin, body: {} })).status).toBe(200);
     await deployWave('shop', id, 2);
     const done = await until(id, (r) => r.status === 'Completed', 'completed');
     expect(done.waves.map((w) => w.state)).toEqual(['Verified', 'Verified', 'Verified']);
+    // The CLI followed it live: each wave's steps in order, then the end.
+    const followed = await following;
+    expect(followed.code).toBe(0);
+    const lines = steps(followed.stdout);
+    // Each step is shown once, in order (a step shorter than the poll interval may pass unseen; the gate cannot).
+    const first = (prefix: string) => lines.findIndex((l) => l.startsWith(prefix));
+    const order = [
+      first('Running wave 1/3 (canary: t1, t2)'),
+      first('Running wave 2/3 (half: t3, t4)'),
+      lines.indexOf('AwaitingApproval wave 3/3 (rest: t5, t6) AwaitingApproval — waiting for approval (true)'),
+      first('Completed wave 3/3 (rest: t5, t6) Verified'),
+    ];
+    expect(order).not.toContain(-1);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(lines.at(-1)).toMatch(/^rollout [0-9a-f-]{36} \(dev -> prod, .+\) completed: every wave verified$/);
 
     // In order, each wave's promotion requested only after the previous wave's soak ended.
     const audit = await auditOf(id);
@@ -142,9 +181,18 @@ describe('a rollout in 3 waves over 6 tenants', () => {
     const rollbacks = (await auditOf(id)).filter((e) => e.action === 'rollback.initiate');
     expect(rollbacks).toHaveLength(1);
     expect(rollbacks[0]!.gitCommitSha).toMatch(/^[0-9a-f]{40}$/);
-    expect(
-      (await api.http.post(`/api/v2/rollouts/${id}/abort`, { token: owner, body: { reason: 'bad' } })).status,
-    ).toBe(200);
+    // Following a halted rollout ends at once, badly, saying what to do; the CLI aborts it (asked off a terminal: -y).
+    const followed = await delivery('store', ['get', id, '--wait']);
+    expect(followed.code).toBe(1);
+    expect(steps(followed.stdout).at(-1)).toMatch(/ halted: .*wave 2.*; resume or abort it$/);
+    const unconfirmed = await delivery('store', ['abort', id, '-m', 'bad']);
+    expect(unconfirmed.code).toBe(7);
+    const aborted = await delivery('store', ['abort', id, '-m', 'bad', '-y', '-o', 'json']);
+    expect(aborted.code).toBe(0);
     await until(id, (r) => r.status === 'Aborted', 'aborted');
+    const table = await delivery('store', ['get', id]);
+    expect(table.stdout.split('\n')[0]).toMatch(/^rollout [0-9a-f-]{36}: dev -> prod, .+, Aborted$/);
+    const listed = JSON.parse((await delivery('store', ['list', '-o', 'json'])).stdout) as { items: { id: string }[] };
+    expect(listed.items.map((r) => r.id)).toEqual([id]);
   }, 400_000);
 });
