@@ -24,7 +24,6 @@
  * every other request (issue 34: no update lost or reordered whichever API took it), and each ramp step runs twice,
  * through the first API alone and through both, printing the ratio of completed rates.
  */
-import { createHmac } from 'node:crypto';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -35,6 +34,7 @@ import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
+import { shapeAHeaders } from '../image-webhook';
 import { StepTimes } from '../temporal-steps';
 import { imageUpdatesWorkflowId } from '../../src/webhooks/image-update-workflow-contract';
 import { freePort } from '../../src/net/free-port';
@@ -157,18 +157,10 @@ async function main(): Promise<void> {
         registry: 'registry.example.com',
         digest: DIGEST,
       });
-      const signature = createHmac('sha256', secret).update(`${signedAt}.${body}`).digest('hex');
+      const headers = shapeAHeaders(secret, body, signedAt);
       const start = process.hrtime.bigint();
       const baseUrl = urls[serial % urls.length]!;
-      const res = await fetch(new URL('/api/v1/webhooks/image-update', baseUrl), {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-service-timestamp': String(signedAt),
-          'x-service-signature': `sha256=${signature}`,
-        },
-        body,
-      });
+      const res = await fetch(new URL('/api/v1/webhooks/image-update', baseUrl), { method: 'POST', headers, body });
       let answer = (await res.json()) as Answer & { statusUrl?: string };
       if (res.status === 202 && answer.statusUrl) {
         // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.

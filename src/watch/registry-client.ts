@@ -48,7 +48,9 @@ export type RegistryClient = ReturnType<typeof createRegistryClient>;
  * The calls a poll makes to one external registry (OCI distribution API), every one through the safe sender (the
  * outbound address policy checked per request, no redirects, timeouts, response cap). Basic credentials are sent as
  * such; a registry that answers with a Bearer challenge gets them at its token realm (checked like any target) and
- * the token is kept for the rest of this client's poll. `requests` counts what was sent.
+ * the token is kept for the rest of this client's poll. `requests` counts what was sent, `tagLists` the tag-list
+ * requests among them (counted here, where they are sent: a poll's lanes share one client, so a difference of
+ * `requests` around one call would also count the other lanes' requests in flight).
  */
 export function createRegistryClient(
   send: SafeSender,
@@ -61,7 +63,7 @@ export function createRegistryClient(
     ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`
     : null;
   let bearer: string | null = null;
-  const counts = { requests: 0 };
+  const counts = { requests: 0, tagLists: 0 };
 
   async function token(challenge: Record<string, string>): Promise<string | null> {
     const url = new URL(challenge.realm!);
@@ -84,15 +86,17 @@ export function createRegistryClient(
       const value = bearer ? `Bearer ${bearer}` : basic;
       return value ? { authorization: value } : {};
     };
-    counts.requests += 1;
-    let r = await send({ url, method, headers: { ...headers, ...auth() } });
+    const tagList = new URL(url).pathname.endsWith('/tags/list');
+    const sent = () => {
+      counts.requests += 1;
+      if (tagList) counts.tagLists += 1;
+      return send({ url, method, headers: { ...headers, ...auth() } });
+    };
+    let r = await sent();
     const challenge = r.responseStatus === 401 && !bearer ? bearerChallenge(header(r, 'www-authenticate')) : null;
     if (challenge) {
       bearer = await token(challenge);
-      if (bearer) {
-        counts.requests += 1;
-        r = await send({ url, method, headers: { ...headers, ...auth() } });
-      }
+      if (bearer) r = await sent();
     }
     return r;
   }

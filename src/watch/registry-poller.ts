@@ -58,9 +58,7 @@ export function createRegistryPoller(deps: {
     summary: PollSummary,
     stop: Stop,
   ): Promise<void> {
-    const requestsBefore = client.counts.requests;
     const listed = await client.listTags(repository, before?.etag ?? null);
-    summary.tagListRequests += client.counts.requests - requestsBefore;
     if (listed.kind === 'throttled') {
       throttle(stop, listed.retryAfterMs);
       return;
@@ -162,6 +160,7 @@ export function createRegistryPoller(deps: {
         ...summary,
         ...stop,
         requests: client.counts.requests,
+        tagListRequests: client.counts.tagLists,
         cpuMs: Math.round((used.user + used.system) / 1000),
       };
     },

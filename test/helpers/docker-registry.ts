@@ -30,11 +30,11 @@ function bcryptLine(username: string, password: string): string {
 
 /**
  * Debian's `docker-registry` (distribution 2.8) on a free loopback port with htpasswd basic auth and its storage in a
- * scratch folder removed after the test file.
+ * scratch folder removed after the test file (a bench names its port).
  */
-export async function startDockerRegistry(): Promise<RunningRegistry> {
+export async function startDockerRegistry(fixedPort?: number): Promise<RunningRegistry> {
   const dir = scratchDir('docker-registry-');
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const username = 'watcher';
   const password = randomBytes(12).toString('hex');
   fs.writeFileSync(path.join(dir, 'htpasswd'), bcryptLine(username, password));
@@ -96,8 +96,11 @@ export interface ThrottlingProxy {
   close(): Promise<void>;
 }
 
-/** A real HTTP reverse proxy in front of the registry that can answer 429 with Retry-After for a while. */
-export async function startThrottlingProxy(target: string): Promise<ThrottlingProxy> {
+/**
+ * A real HTTP reverse proxy in front of the registry that can answer 429 with Retry-After for a while; it counts what
+ * it forwards (a bench names its port).
+ */
+export async function startThrottlingProxy(target: string, fixedPort?: number): Promise<ThrottlingProxy> {
   const counts = { requests: 0, throttled: 0, tagLists: 0 };
   const throttle = { on: false, retryAfterSeconds: 1 };
   const throttledAt: number[] = [];
@@ -123,7 +126,7 @@ export async function startThrottlingProxy(target: string): Promise<ThrottlingPr
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${port}`,

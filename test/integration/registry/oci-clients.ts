@@ -38,3 +38,19 @@ export async function tool(command: string, args: string[]) {
     return { ok: false, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
 }
+
+/**
+ * `skopeo copy` of an OCI layout's `v1` image (oci-layout.ts) to `docker://<destination>` (`host/repository:tag`) over
+ * plain HTTP with `credentials` (`user:password`).
+ */
+export function pushLayout(layoutDir: string, destination: string, credentials: string) {
+  return tool('skopeo', [
+    '--insecure-policy',
+    'copy',
+    '--dest-tls-verify=false',
+    '--dest-creds',
+    credentials,
+    `oci:${layoutDir}:v1`,
+    `docker://${destination}`,
+  ]);
+}

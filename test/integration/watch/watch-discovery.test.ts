@@ -7,7 +7,7 @@ import { eventually } from '../../helpers/net';
 import { pinAsRollback } from '../../helpers/pins';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
-import { tool } from '../registry/oci-clients';
+import { pushLayout } from '../registry/oci-clients';
 import { cliRunner } from '../cli/cli-harness';
 import { makeImageLayout } from '../registry/oci-layout';
 import { controllerClient } from '../webhooks/controller-client';
@@ -45,15 +45,7 @@ const repository = () => 'shop/web';
 
 async function push(tag: string, content = tag): Promise<string> {
   const layout = makeImageLayout({ 'version.txt': `${content}\n` });
-  const res = await tool('skopeo', [
-    '--insecure-policy',
-    'copy',
-    '--dest-tls-verify=false',
-    '--dest-creds',
-    `token:${owner}`,
-    `oci:${layout.dir}:v1`,
-    `docker://${host}/${org.org.slug}/${repository()}:${tag}`,
-  ]);
+  const res = await pushLayout(layout.dir, `${host}/${org.org.slug}/${repository()}:${tag}`, `token:${owner}`);
   expect([res.ok, res.stderr]).toEqual([true, '']);
   return layout.manifestDigest;
 }

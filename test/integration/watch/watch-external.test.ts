@@ -12,7 +12,7 @@ import {
   type ThrottlingProxy,
 } from '../../helpers/docker-registry';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
-import { tool } from '../registry/oci-clients';
+import { pushLayout } from '../registry/oci-clients';
 import { makeImageLayout } from '../registry/oci-layout';
 
 /**
@@ -45,15 +45,11 @@ interface DiscoveryRow {
 
 async function push(repository: string, tag: string, content = tag): Promise<string> {
   const layout = makeImageLayout({ 'version.txt': `${content}\n` });
-  const res = await tool('skopeo', [
-    '--insecure-policy',
-    'copy',
-    '--dest-tls-verify=false',
-    '--dest-creds',
+  const res = await pushLayout(
+    layout.dir,
+    `${registry.host}/${repository}:${tag}`,
     `${registry.username}:${registry.password}`,
-    `oci:${layout.dir}:v1`,
-    `docker://${registry.host}/${repository}:${tag}`,
-  ]);
+  );
   expect([res.ok, res.stderr]).toEqual([true, '']);
   return layout.manifestDigest;
 }
