@@ -359,3 +359,35 @@ describe('the CLI', () => {
     expect([answer.items.map((d) => d.tag), typeof answer.nextCursor]).toEqual([['stable'], 'string']);
   });
 });
+
+describe('after a crash', () => {
+  it('a discovery its push recorded but no process evaluated is evaluated by the reconciler, once', async () => {
+    // What a process killed between the push's commit and the evaluation leaves: the row, pending (found a minute ago).
+    const db = platform.services.db;
+    const pushed = (await db('watch_discoveries')
+      .where({ organization_id: org.org.id, repository: repository(), tag: '1.10.0' })
+      .first('digest')) as { digest: string };
+    const [left] = (await db('watch_discoveries')
+      .insert({
+        organization_id: org.org.id,
+        repository: repository(),
+        tag: '1.10.0',
+        digest: pushed.digest,
+        found_at: new Date(Date.now() - 60_000),
+      })
+      .returning('id')) as { id: string }[];
+    expect(await platform.services.watchDiscovery.reconcile(30_000)).toBeGreaterThanOrEqual(1);
+    const row = (await db('watch_discoveries').where({ id: left!.id }).first()) as DiscoveryRow;
+    expect(row.status).toBe('evaluated');
+    // Both subscriptions of the repository judged it: web's policy chooses it, the worker's digest tracking does not.
+    expect(row.outcomes.map((o) => [o.workload, o.chosen === '1.10.0', o.result === 'not-chosen'])).toEqual([
+      ['web', true, false],
+      ['worker', false, true],
+    ]);
+    const evaluations = await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: left!.id });
+    expect(evaluations).toHaveLength(1);
+    // Evaluated already: a second pass leaves it alone.
+    await platform.services.watchDiscovery.reconcile(30_000);
+    expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: left!.id })).toHaveLength(1);
+  });
+});
