@@ -17,7 +17,8 @@ const { keep } = historiesOf('heartbeat');
 /**
  * The per-cluster heartbeat workflow on the time-skipping server: a five-minute window takes milliseconds. The
  * activities are stubs typed from the real ones over an in-memory cluster row, judged by the server's (skipped)
- * clock exactly as the real ones judge by the database's.
+ * clock exactly as the real ones judge by the database's. Continue-as-new is tested on the dev server, in real time
+ * (test/integration/clusters/heartbeat-continue-as-new.test.ts): here its run change twice hung a loaded machine.
  */
 
 const MINUTE = 60_000;
@@ -110,27 +111,6 @@ describe('cluster heartbeat workflow on the time-skipping server', () => {
     expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected', 'Connected']);
     await handle.terminate('test over');
     await keep('connect-disconnect-connect', handle);
-  });
-
-  it('continues as new after its checks per run, keeping the Connected state and the timer', async () => {
-    // Two checks a run, twenty minutes of heartbeats: about four checks, so at least one continue-as-new. (Each skipped
-    // minute is a round trip through the worker: under a loaded machine fifty of them outlasted the test's deadline.)
-    const input = newCluster(2);
-    const row = rows.get(input.clusterId)!;
-    await heartbeat(input.clusterId, input);
-    await eventually(async () => row.status === 'Connected', 20_000, 'cluster Connected');
-    const handle = env.client.workflow.getHandle(`cluster-heartbeat-${input.clusterId}`);
-    const firstRun = (await handle.describe()).runId;
-    for (let i = 0; i < 20; i += 1) {
-      await env.sleep(MINUTE);
-      await heartbeat(input.clusterId, input);
-    }
-    expect(row.checks).toBeGreaterThan(2);
-    expect((await handle.describe()).runId).not.toBe(firstRun);
-    expect(row.transitions.map((t) => t.to)).toEqual(['Connected']);
-    await env.sleep(2 * WINDOW);
-    await eventually(async () => row.status === 'Disconnected', 20_000, 'cluster Disconnected');
-    expect(row.transitions.map((t) => t.to)).toEqual(['Connected', 'Disconnected']);
   });
 
   it('ends when the cluster is gone', async () => {
