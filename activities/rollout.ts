@@ -107,7 +107,10 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
     /** One step of the rollout on its row (status, wave state, measurement) with its audit entry and event. */
     async recordRolloutStep(step: RolloutStep): Promise<void> {
       await locked(step.rolloutId, async (trx, row) => {
+        // A rollback sets back every tenant the rollout's promotions moved: the earlier waves it deployed too.
+        const rolledBack = step.action === 'rollout.rollback';
         const waves = row.waves.map((w, i) => {
+          if (rolledBack && i < step.wave && w.promotionIds.length > 0) return { ...w, state: 'RolledBack' as const };
           if (i !== step.wave) return w;
           const measurements = step.measurement ? [...w.measurements, step.measurement] : w.measurements;
           return {

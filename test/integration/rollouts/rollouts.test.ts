@@ -4,6 +4,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { cliRunner } from '../cli/cli-harness';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
+import { rolloutSteps, type Rollout } from './rollout-harness';
 
 /**
  * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
@@ -19,13 +20,6 @@ let admin: string;
 let cli: ReturnType<typeof cliRunner>;
 const TENANTS = ['t1', 't2', 't3', 't4', 't5', 't6'];
 
-interface Rollout {
-  id: string;
-  status: string;
-  statusReason: string | null;
-  waves: { name: string; tenants: string[]; state: string; promotionIds: string[] }[];
-}
-
 beforeAll(async () => {
   platform = await startTestPlatform({ env: { PROMOTION_RECHECK: '1s' } });
   api = promotionClient(platform);
@@ -33,6 +27,7 @@ beforeAll(async () => {
   owner = org.members.owner!.token;
   admin = org.members.admin!.token;
   cli = cliRunner(platform.url);
+  flow = rolloutSteps(api, owner);
 }, 120_000);
 afterAll(async () => {
   await cli.close();
@@ -53,39 +48,10 @@ async function project(slug: string) {
   for (const tenant of TENANTS) await api.releaseToDev(owner, slug, ids[tenant]!, '2.0.0');
 }
 
-const get = async (id: string) => (await api.http.get<Rollout>(`/api/v2/rollouts/${id}`, { token: owner })).body;
-const until = (id: string, done: (r: Rollout) => boolean, what: string) =>
-  eventually(
-    async () => {
-      const r = await get(id);
-      if (!done(r)) throw new Error(`${what}: rollout is ${JSON.stringify(r)}`);
-      return r;
-    },
-    60_000,
-    what,
-  );
-
-/** Waits for wave `i`'s promotion to commit, then the controller reports its tenants `health`; answers the SHA. */
-async function deployWave(slug: string, id: string, i: number, health = 'Healthy') {
-  const rollout = await until(id, (r) => r.waves[i]!.promotionIds.length > 0, `wave ${i + 1} promotion`);
-  const promotionId = rollout.waves[i]!.promotionIds.at(-1)!;
-  const syncing = await api.status(owner, promotionId, 'Syncing', 60_000);
-  const token = await api.controller.tokenFor(owner);
-  for (const tenant of rollout.waves[i]!.tenants) {
-    const app = `${slug}.${tenant}.prod.web`;
-    const res = await api.controller.post(token, api.controller.event(app, syncing.commitSha!, health, 'Synced'));
-    expect(res.status).toBe(200);
-  }
-  return syncing.commitSha!;
-}
-
-async function auditOf(id: string) {
-  const res = await api.http.get<{ items: { action: string; createdAt: string; gitCommitSha: string | null }[] }>(
-    `/api/v2/audit-logs?resourceId=${id}&limit=200`,
-    { token: owner },
-  );
-  return res.body.items.reverse();
-}
+let flow: ReturnType<typeof rolloutSteps>;
+const until: ReturnType<typeof rolloutSteps>['until'] = (...args) => flow.until(...args);
+const deployWave: ReturnType<typeof rolloutSteps>['deployWave'] = (...args) => flow.deployWave(...args);
+const auditOf: ReturnType<typeof rolloutSteps>['auditOf'] = (...args) => flow.auditOf(...args);
 
 describe('a rollout in 3 waves over 6 tenants', () => {
   it('deploys each wave after the previous one soaked, waits for the approver of wave 3, and completes', async () => {
