@@ -9,7 +9,8 @@ import { rolloutSteps, type Rollout } from './rollout-harness';
 /**
  * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
  * over 6 tenants, each wave a promotion of its tenants turned Healthy by the controller's reports, soaked, then the
- * next; an approval gate before wave 3 waits for its approver; a Degraded report halts and rolls waves 1-2 back in
+ * next; an approval gate before wave 3 waits for its approver; a freeze begun during wave 2 holds wave 3 until it
+ * ends; a Degraded report halts and rolls waves 1-2 back in
  * one commit with pins. The CLI follows each (`delivery rollout get --wait`: a line per wave step) and aborts the
  * halted one.
  */
@@ -119,6 +120,46 @@ describe('a rollout in 3 waves over 6 tenants', () => {
     expect(audit.map((e) => e.action)).toEqual(
       expect.arrayContaining(['rollout.start', 'rollout.wave.gate', 'rollout.wave.approve', 'rollout.complete']),
     );
+  }, 400_000);
+
+  it('a freeze starting during wave 2 holds wave 3 until it ends', async () => {
+    await project('frost');
+    const started = await api.http.post<Rollout>('/api/v2/projects/frost/rollouts', {
+      token: owner,
+      body: {
+        sourceEnvironment: 'dev',
+        targetEnvironment: 'prod',
+        plan: { waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }] },
+      },
+    });
+    const id = started.body.id;
+    await deployWave('frost', id, 0);
+    // Wave 2's promotion has committed (past its freeze check) when the freeze begins.
+    const second = await until(id, (r) => r.waves[1]!.promotionIds.length > 0, 'wave 2 promotion');
+    await api.status(owner, second.waves[1]!.promotionIds[0]!, 'Syncing', 60_000);
+    const freeze = await api.http.post<{ id: string }>('/api/v2/projects/frost/freezes', {
+      token: owner,
+      body: {
+        name: 'Incident',
+        reason: 'payments are down',
+        startsAt: new Date(Date.now() - 1_000).toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        environments: ['prod'],
+      },
+    });
+    expect(freeze.status).toBe(201);
+    await deployWave('frost', id, 1);
+    // Wave 3's promotion waits on the freeze; ended (deleted), it goes on by itself.
+    const third = await until(id, (r) => r.waves[2]!.promotionIds.length > 0, 'wave 3 promotion');
+    const promotionId = third.waves[2]!.promotionIds[0]!;
+    const blocked = await api.until(owner, promotionId, (p) => p.status === 'Blocked', 60_000);
+    expect(blocked.causes.map((c) => c.cause)).toContain('freeze');
+    expect((await until(id, (r) => r.status === 'Running', 'running')).waves[2]!.state).toBe('Deploying');
+    const ended = await api.http.delete(`/api/v2/projects/frost/freezes/${freeze.body.id}`, { token: owner });
+    expect(ended.status).toBe(204);
+    await deployWave('frost', id, 2);
+    const done = await until(id, (r) => r.status === 'Completed', 'completed');
+    expect(done.waves.map((w) => w.state)).toEqual(['Verified', 'Verified', 'Verified']);
   }, 400_000);
 
   it('halts on a Degraded report in wave 2 and rolls waves 1-2 back in one commit with pins', async () => {
