@@ -10,9 +10,8 @@ import { rolloutSteps, type Rollout } from './rollout-harness';
  * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
  * over 6 tenants, each wave a promotion of its tenants turned Healthy by the controller's reports, soaked, then the
  * next; an approval gate before wave 3 waits for its approver; a freeze begun during wave 2 holds wave 3 until it
- * ends; a Degraded report halts and rolls waves 1-2 back in
- * one commit with pins. The CLI follows each (`delivery rollout get --wait`: a line per wave step) and aborts the
- * halted one.
+ * ends; a Degraded report halts and rolls waves 1-2 back in one commit with pins. The CLI follows each (`delivery
+ * rollout get --wait`: a line per wave step) and aborts the halted one.
  */
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
