@@ -52,3 +52,5 @@ export type DeliveryMetrics = Schema<'deployment-metrics'>;
 export type WatchSubscription = Schema<'watch-subscription'>;
 /** A version found for a project's subscriptions, with each target's state (GET .../watch/discoveries). */
 export type WatchDiscovery = Item<'watch-discovery-list'>;
+/** A rollout with its waves, their states and measurements (GET /api/v2/rollouts/{id}). */
+export type Rollout = Schema<'rollout'>;

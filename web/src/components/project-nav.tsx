@@ -12,6 +12,7 @@ export function ProjectNav({ slug }: { slug: string }) {
       <NavLink to={`${base}/compare`}>Compare</NavLink>
       <NavLink to={`${base}/bulk-update`}>Bulk update</NavLink>
       <NavLink to={`${base}/promotions`}>Promotions</NavLink>
+      <NavLink to={`${base}/rollouts`}>Rollouts</NavLink>
       <NavLink to={`${base}/rollback`}>Rollback and pins</NavLink>
       <NavLink to={`${base}/changes`}>Changes</NavLink>
       <NavLink to={`${base}/metrics`}>Metrics</NavLink>
