@@ -6,6 +6,7 @@ import type { TestPlatform } from '../helpers/test-platform';
 import { cliRunner } from '../integration/cli/cli-harness';
 import { makeProject } from '../integration/gitops/gitops-harness';
 import { promotionClient } from '../integration/promotions/promotion-harness';
+import { releaseClient } from '../integration/releases/release-harness';
 import { checkView, openUser, signIn, startUiPlatform, type UiUser } from './web-ui-harness';
 
 /**
@@ -22,6 +23,8 @@ let org: Awaited<ReturnType<typeof makeOrg>>;
 let owner: UiUser;
 let approver: UiUser;
 let promotionId = '';
+/** Project `hist`: production released 1.1.0 then 1.2.0, rolled back to 1.1.0 ('bad image') after `beforeRollback`. */
+let beforeRollback = '';
 /** A whole second after production's release and before dev's (the UI's instant field takes seconds). */
 let pastInstant = '';
 const SLUG = 'shop';
@@ -43,6 +46,18 @@ beforeAll(async () => {
   if (requested.status !== 201) throw new Error(`promotion: ${requested.status} ${requested.text}`);
   promotionId = requested.body.id;
   await api.until(token, promotionId, (p) => (p.causes ?? []).some((c) => c.cause === 'approvals'));
+  const hist = await makeProject(platform, token, 'hist', ['acme']);
+  await api.releaseTo(token, 'hist', 'prod', hist.acme!, '1.1.0');
+  await api.releaseTo(token, 'hist', 'prod', hist.acme!, '1.2.0');
+  beforeRollback = new Date().toISOString();
+  const rollback = await api.http.post<{ id: string }>(`/api/v2/tenants/${hist.acme!}/envs/prod/rollback`, {
+    token,
+    body: { reason: 'bad image' },
+  });
+  if (rollback.status !== 201) throw new Error(`rollback: ${rollback.status} ${rollback.text}`);
+  const releases = releaseClient(platform);
+  const syncing = await releases.status(token, rollback.body.id, 'Syncing');
+  await releases.reportSync(token, rollback.body.id, syncing.commitSha!);
   owner = await openUser(browser, platform.url);
   approver = await openUser(browser, platform.url);
   await signIn(owner, org.members.owner!);
@@ -156,6 +171,15 @@ describe('versions at every decision, in the browser', () => {
     await expect(row.textContent()).resolves.toContain(org.members.owner!.user.email);
     expect(await row.textContent()).toContain('→ 1.4.0');
     expect(await checkView(owner, 'history-changes')).toEqual([]);
+
+    // Another project's rollback, in the changes view: who rolled back, to what, and why.
+    await page.goto(`/projects/hist/changes?from=${encodeURIComponent(beforeRollback)}`);
+    const rolledBack = page.getByRole('row').filter({ hasText: 'acme/prod/web' }).filter({ hasText: 'rollback' });
+    await rolledBack.waitFor();
+    await expect(rolledBack.textContent()).resolves.toContain('1.2.0 → 1.1.0');
+    expect(await rolledBack.textContent()).toContain(org.members.owner!.user.email);
+    expect(await rolledBack.textContent()).toMatch(/: bad image/);
+    expect(await checkView(owner, 'history-rollback')).toEqual([]);
 
     // The metrics of the same history: a row per environment (dev's release and production's, each deployed once).
     await page.goto(`/projects/${SLUG}/metrics`);

@@ -101,7 +101,7 @@ export function ChangesView() {
       <ErrorNote error={changes.error ? messageOf(changes.error) : null} />
       {from && changes.data && lines.length === 0 && <p>Nothing changed between these instants.</p>}
       {lines.length > 0 && (
-        <table aria-label="Changes">
+        <table className="list" aria-label="Changes">
           <thead>
             <tr>
               <th scope="col">At</th>

@@ -70,7 +70,7 @@ export function MetricsView() {
       <ErrorNote error={metrics.error ? messageOf(metrics.error) : null} />
       {data && (
         <>
-          <table aria-label="Delivery metrics">
+          <table className="list" aria-label="Delivery metrics">
             <thead>
               <tr>
                 <th scope="col">{groupBy}</th>
