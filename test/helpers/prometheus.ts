@@ -23,6 +23,23 @@ const labelText = (labels: Record<string, string>) =>
     .join(',');
 
 /**
+ * Request traffic per tenant on `exporter`, ten times a second: `http_requests_total{tenant, code="200"}` rises by 10 a
+ * tick and `{code="500"}` by the tenant's entry in `errorsPerTick` (a test raises it to make a tenant fail). Answers
+ * the function that stops it.
+ */
+export function tenantTraffic(exporter: Exporter, errorsPerTick: Record<string, number>): () => void {
+  const tick = () => {
+    for (const [tenant, errors] of Object.entries(errorsPerTick)) {
+      exporter.inc('http_requests_total', { tenant, code: '200' }, 10);
+      exporter.inc('http_requests_total', { tenant, code: '500' }, errors);
+    }
+  };
+  tick();
+  const timer = setInterval(tick, 100);
+  return () => clearInterval(timer);
+}
+
+/**
  * A small HTTP exporter the test controls: `GET /metrics` answers its counters in the Prometheus text exposition
  * format (version 0.0.4), so a real Prometheus scrapes what the test raised.
  */

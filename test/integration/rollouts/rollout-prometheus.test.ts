@@ -1,7 +1,13 @@
 import type { PrometheusCheck } from '../../../src/verification/check-spec';
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';
-import { startExporter, startPrometheus, type Exporter, type RunningPrometheus } from '../../helpers/prometheus';
+import {
+  startExporter,
+  startPrometheus,
+  tenantTraffic,
+  type Exporter,
+  type RunningPrometheus,
+} from '../../helpers/prometheus';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
@@ -18,7 +24,7 @@ const TENANTS = ['t1', 't2', 't3', 't4', 't5', 't6'];
 const SOAK = 2;
 let exporter: Exporter;
 let prometheus: RunningPrometheus;
-let traffic: NodeJS.Timeout;
+let stopTraffic: () => void = () => undefined;
 const errorsPerTick: Record<string, number> = Object.fromEntries(TENANTS.map((t) => [t, 0]));
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
@@ -48,14 +54,7 @@ const plan = {
 
 beforeAll(async () => {
   exporter = await startExporter();
-  const tick = () => {
-    for (const [tenant, errors] of Object.entries(errorsPerTick)) {
-      exporter.inc('http_requests_total', { tenant, code: '200' }, 10);
-      exporter.inc('http_requests_total', { tenant, code: '500' }, errors);
-    }
-  };
-  tick();
-  traffic = setInterval(tick, 100);
+  stopTraffic = tenantTraffic(exporter, errorsPerTick);
   prometheus = await startPrometheus({ targets: [exporter.target], scrapeSeconds: 1 });
   platform = await startTestPlatform({
     env: {
@@ -77,7 +76,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  clearInterval(traffic);
+  stopTraffic();
   await platform?.close();
   await prometheus?.close();
   await exporter?.close();

@@ -5,7 +5,13 @@ import type { HttpCheck, PrometheusCheck, WaveContext } from '../../../src/verif
 import { makeOrg, type Member } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { startExporter, startPrometheus, type Exporter, type RunningPrometheus } from '../../helpers/prometheus';
+import {
+  startExporter,
+  startPrometheus,
+  tenantTraffic,
+  type Exporter,
+  type RunningPrometheus,
+} from '../../helpers/prometheus';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 
 /**
@@ -20,7 +26,7 @@ let platform: TestPlatform;
 let owner: Member;
 let member: Member;
 let orgId: string;
-let traffic: NodeJS.Timeout;
+let stopTraffic: () => void = () => undefined;
 let status: http.Server;
 /** Authorization headers the proxy in front of Prometheus saw. */
 const authorizations: (string | undefined)[] = [];
@@ -36,14 +42,7 @@ const listen = async (server: http.Server) => {
 
 beforeAll(async () => {
   exporter = await startExporter();
-  const tick = () => {
-    for (const [tenant, errors] of Object.entries(errorsPerTick)) {
-      exporter.inc('http_requests_total', { tenant, code: '200' }, 10);
-      exporter.inc('http_requests_total', { tenant, code: '500' }, errors);
-    }
-  };
-  tick();
-  traffic = setInterval(tick, 100);
+  stopTraffic = tenantTraffic(exporter, errorsPerTick);
   prometheus = await startPrometheus({ targets: [exporter.target], scrapeSeconds: 1 });
   // A pass-through proxy in front of Prometheus: it records the bearer token a query carried.
   proxyPort = await listen(
@@ -75,7 +74,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  clearInterval(traffic);
+  stopTraffic();
   await platform?.close();
   await prometheus?.close();
   await exporter?.close();
