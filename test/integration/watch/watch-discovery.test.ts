@@ -380,7 +380,8 @@ describe('after a crash', () => {
     const row = (await db('watch_discoveries').where({ id: left!.id }).first()) as DiscoveryRow;
     expect(row.status).toBe('evaluated');
     // Both subscriptions of the repository judged it: web's policy chooses it, the worker's digest tracking does not.
-    expect(row.outcomes.map((o) => [o.workload, o.chosen === '1.10.0', o.result === 'not-chosen'])).toEqual([
+    const judged = row.outcomes.map((o) => [o.workload, o.chosen === '1.10.0', o.result === 'not-chosen']);
+    expect(judged.sort()).toEqual([
       ['web', true, false],
       ['worker', false, true],
     ]);
