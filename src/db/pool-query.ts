@@ -43,11 +43,7 @@ export function preparedName(pgSql: string): string {
  * the names it prepared per connection), so PostgreSQL neither parses nor plans it again: a request sends only Bind
  * and Execute. Inside a transaction it goes through knex, on the transaction's connection.
  */
-export async function poolRows<Row>(
-  db: Queryable,
-  statement: PoolStatement,
-  bindings: Knex.Value[],
-): Promise<Row[]> {
+export async function poolRows<Row>(db: Queryable, statement: PoolStatement, bindings: Knex.Value[]): Promise<Row[]> {
   const { sql } = statement;
   if (db.isTransaction) {
     return ((await db.raw(sql, bindings)) as { rows: Row[] }).rows;

@@ -35,7 +35,11 @@ const listOf = (value: string | undefined) =>
 function policyOf(values: FieldValues): PolicyBody {
   const value = values.value ?? '';
   if (values.kind === 'regex') {
-    return { kind: 'regex', pattern: value, order: (values.order || 'alphabetical') as 'alphabetical' | 'numeric' | 'created' };
+    return {
+      kind: 'regex',
+      pattern: value,
+      order: (values.order || 'alphabetical') as 'alphabetical' | 'numeric' | 'created',
+    };
   }
   if (values.kind === 'digest') return { kind: 'digest', tag: value };
   return { kind: 'semver', range: value, includePrerelease: values.prerelease === 'on' };
