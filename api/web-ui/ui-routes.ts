@@ -21,6 +21,7 @@ export const UI_ROUTE_SEGMENTS = [
   'projects',
   'releases',
   'promotions',
+  'rollouts',
   'approvals',
   'account',
   'audit',
