@@ -2,7 +2,10 @@ import { Link } from 'react-router';
 import type { Item, Project } from '../../api/models';
 
 /** What an audit entry says of the resource it is about. */
-type Subject = Pick<Item<'audit-log-list'>, 'resourceType' | 'resourceId' | 'projectId' | 'details'>;
+type Subject = Pick<
+  Item<'audit-log-list'>,
+  'resourceType' | 'resourceId' | 'projectId' | 'details' | 'category' | 'createdAt'
+>;
 
 const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -30,6 +33,8 @@ function hrefOf(entry: Subject, projects: Project[]): string | null {
       return `/releases/${id}`;
     case 'promotion':
       return `/promotions/${id}`;
+    case 'rollout':
+      return `/rollouts/${id}`;
     case 'cluster':
       return `/clusters/${id}`;
     case 'project': {
@@ -43,15 +48,37 @@ function hrefOf(entry: Subject, projects: Project[]): string | null {
   }
 }
 
+const HOUR = 3_600_000;
+
+/** A deployment entry's project changes in the hour either side of it (the changes view, docs/deployments.md). */
+function changesThen(entry: Subject, projects: Project[]): string | null {
+  if (entry.category !== 'deployment' || !entry.projectId) return null;
+  const slug = projects.find((p) => p.id === entry.projectId)?.slug;
+  if (!slug) return null;
+  const at = Date.parse(entry.createdAt);
+  const from = new Date(at - HOUR).toISOString();
+  const to = new Date(Math.min(Date.now(), at + HOUR)).toISOString();
+  return `/projects/${slug}/changes?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+}
+
 /** An audit entry's resource as a row names it: its kind and name (or short id), linked to its page where it has one. */
 export function AuditResource({ entry, projects }: { entry: Subject; projects: Project[] }) {
   if (!entry.resourceType) return <>—</>;
   const kind = entry.resourceType.replace(/_/g, ' ');
   const name = nameOf(entry, projects) ?? entry.resourceId?.slice(0, 8) ?? '';
   const href = hrefOf(entry, projects);
+  const changes = changesThen(entry, projects);
   return (
     <span className="resource">
       <span className="muted">{kind}</span> {href ? <Link to={href}>{name}</Link> : name}
+      {changes && (
+        <>
+          {' '}
+          <Link to={changes} aria-label={`Changes of the project around ${entry.createdAt}`}>
+            changes then
+          </Link>
+        </>
+      )}
     </span>
   );
 }
