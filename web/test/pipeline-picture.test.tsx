@@ -81,6 +81,37 @@ describe('the pipeline picture', () => {
     );
   });
 
+  it("marks the tenants of an unfinished rollout's waves, each with its wave and state", async () => {
+    const ROLLOUTS = '/api/v2/projects/{slug}/rollouts' as const;
+    const [base] = answer(ROLLOUTS, 'get').items;
+    const wave = (tenants: string[], state: 'Verified' | 'Soaking') => ({ ...base!.waves[0]!, tenants, state });
+    const api = pipelineApi().on(
+      ROLLOUTS,
+      'get',
+      answer(ROLLOUTS, 'get', {
+        items: [
+          {
+            ...base!,
+            id: 'f0000000-0000-4000-8000-000000000001',
+            environment: 'prod',
+            status: 'Running',
+            waves: [wave(['acme'], 'Verified'), wave(['globex'], 'Soaking')],
+          },
+        ],
+        nextCursor: null,
+      }),
+    );
+    renderView(<ProjectView />, { api, route: '/projects/:slug', at: '/projects/shop' });
+    await screen.findByRole('figure', { name: 'Pipeline of web' });
+    const mark = await within(card('globex/prod') as HTMLElement).findByRole('link', { name: /rollout wave 2\/2/ });
+    expect(mark).toHaveAttribute('href', '/rollouts/f0000000-0000-4000-8000-000000000001');
+    expect(mark).toHaveTextContent('Soaking');
+    expect(within(card('acme/prod') as HTMLElement).getByRole('link', { name: /rollout wave 1\/2/ })).toHaveTextContent(
+      'Verified',
+    );
+    expect(within(card('acme/dev') as HTMLElement).queryByRole('link', { name: /rollout/ })).toBeNull();
+  });
+
   it('as it was at an instant: no compare or promote', async () => {
     renderView(<ProjectView />, {
       api: pipelineApi(),

@@ -39,6 +39,11 @@ export function shopProject(api: FakeApi): FakeApi {
     .on('/api/v2/projects/{slug}/pins', 'get', answer('/api/v2/projects/{slug}/pins', 'get', { items: [] }))
     .on('/api/v2/projects/{slug}/freezes', 'get', answer('/api/v2/projects/{slug}/freezes', 'get', { items: [] }))
     .on(
+      '/api/v2/projects/{slug}/rollouts',
+      'get',
+      answer('/api/v2/projects/{slug}/rollouts', 'get', { items: [], nextCursor: null }),
+    )
+    .on(
       '/api/v2/projects/{slug}/releases',
       'get',
       answer('/api/v2/projects/{slug}/releases', 'get', { items: [], nextCursor: null }),

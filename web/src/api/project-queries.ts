@@ -44,7 +44,7 @@ async function allDeployments(slug: string, at: string | null): Promise<Deployme
   return items;
 }
 
-/** What is in force and in flight: pins, freezes, recent releases (polled while the page is open). */
+/** What is in force and in flight: pins, freezes, recent releases and rollouts (polled while the page is open). */
 export function useProjectActivity(slug: string) {
   const pins = useQuery({
     queryKey: ['project', slug, 'pins'],
@@ -59,7 +59,12 @@ export function useProjectActivity(slug: string) {
     refetchInterval: 3000,
     queryFn: () => ok(api.GET('/api/v2/projects/{slug}/releases', { params: { path: { slug }, query: {} } })),
   });
-  return { pins, freezes, releases };
+  const rollouts = useQuery({
+    queryKey: ['project', slug, 'rollouts'],
+    refetchInterval: 3000,
+    queryFn: () => ok(api.GET('/api/v2/projects/{slug}/rollouts', path(slug))),
+  });
+  return { pins, freezes, releases, rollouts };
 }
 
 /**

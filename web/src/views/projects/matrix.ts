@@ -4,6 +4,7 @@ import type {
   Pin,
   PromotionSummary as Promotion,
   ReleaseSummary as Release,
+  Rollout,
   Workload,
 } from '../../api/models';
 import { FINAL_STATUSES as FINAL, PROMOTION_FINAL_STATUSES } from '../releases/final';
@@ -17,6 +18,8 @@ export interface Cell {
   promotion: Promotion | null;
   /** What the deployments matrix says of the Application: the version last committed and the one running. */
   deployment: Deployment | null;
+  /** The unfinished rollout whose wave holds this tenant in this environment, with that wave's place and state. */
+  rollout: { id: string; wave: number; waves: number; state: string } | null;
 }
 
 /** What the matrix reads besides the project's configuration. */
@@ -26,6 +29,8 @@ export interface Activity {
   releases: Release[];
   promotions: Promotion[];
   deployments: Deployment[];
+  /** Rollouts of the project (unfinished ones mark their waves' tenants); absent: none. */
+  rollouts?: Rollout[];
   /** The instant shown (ISO), null for now: then each cell's version is the one committed at that instant. */
   at?: string | null;
 }
@@ -40,10 +45,10 @@ export function desiredTag(workload: Workload, tenant: string, environment: stri
 }
 
 /**
- * Indexes pins, active freezes, unfinished releases and promotions and the deployments once, so each of the matrix's
+ * Indexes pins, active freezes, unfinished releases, promotions and rollouts and the deployments once, so each of the matrix's
  * cells is a few map lookups.
  */
-export function cellReader({ pins, freezes, releases, promotions, deployments, at }: Activity) {
+export function cellReader({ pins, freezes, releases, promotions, deployments, rollouts = [], at }: Activity) {
   const pinOf = new Map(pins.map((p) => [`${p.tenant}/${p.environment}`, p]));
   const active = freezes.filter((f) => f.active);
   const flight = new Map<string, Release>();
@@ -61,6 +66,16 @@ export function cellReader({ pins, freezes, releases, promotions, deployments, a
     }
   }
   const deployed = new Map(deployments.map((d) => [`${d.tenant}/${d.environment}/${d.service}`, d]));
+  const waving = new Map<string, NonNullable<Cell['rollout']>>();
+  for (const r of rollouts) {
+    if (r.status === 'Completed' || r.status === 'Aborted') continue;
+    r.waves.forEach((w, i) => {
+      for (const tenant of w.tenants) {
+        const key = `${tenant}/${r.environment}`;
+        if (!waving.has(key)) waving.set(key, { id: r.id, wave: i + 1, waves: r.waves.length, state: w.state });
+      }
+    });
+  }
   return (workload: Workload, tenant: string, environment: string): Cell => ({
     tag: at
       ? (deployed.get(`${tenant}/${environment}/${workload.name}`)?.desired?.version ?? '-')
@@ -74,5 +89,6 @@ export function cellReader({ pins, freezes, releases, promotions, deployments, a
     inFlight: flight.get(`${tenant}/${environment}`) ?? null,
     promotion: promoting.get(`${tenant}/${environment}`) ?? null,
     deployment: deployed.get(`${tenant}/${environment}/${workload.name}`) ?? null,
+    rollout: waving.get(`${tenant}/${environment}`) ?? null,
   });
 }

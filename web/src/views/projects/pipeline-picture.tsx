@@ -4,7 +4,7 @@ import { StatusBadge } from '../../components/status-badge';
 import { cellReader, type Cell } from './matrix';
 import type { MatrixProps } from './project-matrix';
 
-/** The marks of one card: pin, freezes in force, the release or promotion in flight. */
+/** The marks of one card: pin, freezes in force, the release, promotion or rollout wave in flight. */
 function Marks({ cell }: { cell: Cell }) {
   return (
     <>
@@ -20,6 +20,11 @@ function Marks({ cell }: { cell: Cell }) {
           promotion <StatusBadge status={cell.promotion.status} />
         </Link>
       )}
+      {cell.rollout && (
+        <Link className="tag flight" to={`/rollouts/${cell.rollout.id}`}>
+          rollout wave {cell.rollout.wave}/{cell.rollout.waves} <StatusBadge status={cell.rollout.state} />
+        </Link>
+      )}
     </>
   );
 }
@@ -27,7 +32,7 @@ function Marks({ cell }: { cell: Cell }) {
 /**
  * The project's pipeline for one service, the view people look at rather than read (issue 47): environments in
  * promotion order left to right, each tenant a card with the version and the controller's health, pins, freezes and
- * what is in flight marked. Pointing at (or focusing) a card highlights that version wherever it is configured: its
+ * what is in flight (release, promotion, rollout wave) marked. Pointing at (or focusing) a card highlights that version wherever it is configured: its
  * path through the environments. Between two environments, compare and promote links (not for a past instant).
  * Same data and time control as the matrix below it.
  */

@@ -31,6 +31,7 @@ export function ProjectView() {
           releases: activity.releases.data?.items ?? [],
           promotions: live.promotions.data?.items ?? [],
           deployments: live.deployments.data ?? [],
+          rollouts: activity.rollouts.data?.items ?? [],
         },
   };
   return (
