@@ -47,7 +47,7 @@ const isHealthy = (r: { syncStatus: string; healthStatus: string }) =>
 export async function recordReport(
   trx: Tx,
   r: ControllerReport,
-): Promise<{ outcome: ReportOutcome; position: number | null; verified: boolean }> {
+): Promise<{ outcome: ReportOutcome; position: number | null; verified: boolean; version: string | null }> {
   const key = { projectId: r.projectId, tenantId: r.tenantId, environment: r.environment, service: r.service };
   const position = await positionOf(trx, r.projectId, r.revision);
   const row = await findTarget(trx, key, true);
@@ -62,7 +62,7 @@ export async function recordReport(
         }
       : null;
   const outcome = reportOrder(stored, { ...r, position });
-  if (outcome !== 'applied') return { outcome, position, verified: false };
+  if (outcome !== 'applied') return { outcome, position, verified: false, version: null };
 
   const desired = positionNumber(row?.desired_position ?? null);
   const carries = desired !== null && position !== null && position >= desired;
@@ -106,5 +106,5 @@ export async function recordReport(
       at: r.reportedAt,
     });
   }
-  return { outcome, position, verified: newlyVerified };
+  return { outcome, position, verified: newlyVerified, version: newlyVerified ? (row?.desired_version ?? null) : null };
 }

@@ -3,8 +3,14 @@ import type { AuditActor, AuditEntryInput } from '../audit/types';
 import type { Tx } from '../db/knex';
 import { unpinTarget, type PinRow } from './pin-repository';
 
-/** What released a pin: a person unpinning, or a later explicit release or promotion deployed into the target. */
-export type PinReleaser = { kind: 'unpin' } | { kind: 'release' | 'promotion'; id: string; title: string };
+/**
+ * What released a pin: a person unpinning, a later explicit release or promotion deployed into the target, or a newer
+ * version verified upstream (a rollout plan's `liftPinsWhenVerifiedUpstream`).
+ */
+export type PinReleaser =
+  | { kind: 'unpin' }
+  | { kind: 'release' | 'promotion'; id: string; title: string }
+  | { kind: 'verified-upstream'; environment: string; service: string; version: string };
 
 /** The `target.unpin` entry of a removed pin (category configuration, on the tenant), whoever released it. */
 export function unpinEntry(

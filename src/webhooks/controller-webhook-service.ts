@@ -14,6 +14,7 @@ import { waiterForTarget } from '../releases/revision-waiters';
 import type { SyncReport } from '../releases/release-workflow-contract';
 import { positionOf } from '../deployments/deployed-state-repository';
 import { lockDeployedTarget, recordReport } from '../deployments/report-state';
+import { liftPinsVerifiedUpstream } from '../rollouts/pin-lifting';
 import { awaitedVerdict, CONTROLLER_ACTOR, syncReportOf } from '../deployments/sync-verdict';
 import type { PromotionService } from '../promotions/promotion-service';
 import { parseControllerEvent } from './controller-payload';
@@ -237,6 +238,13 @@ export function createControllerWebhookService(deps: {
           return { ...claimed.row, status: 'failed' as const, result: { error: 'stale' }, fresh: true };
         }
         if (recorded.outcome === 'applied') await recordStatus(trx, { ...report, namespace: event.namespace });
+        if (recorded.verified) {
+          await liftPinsVerifiedUpstream(trx, deps.audit, {
+            ...target,
+            service: parts.service,
+            version: recorded.version,
+          });
+        }
         const work: StagedReport = {
           target,
           revision: event.revision,
