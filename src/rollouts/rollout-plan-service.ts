@@ -1,9 +1,9 @@
-import { enabledApprovalPoliciesOf } from '../approval-policies/approval-policy-repository';
 import { NotFound, Unprocessable } from '../errors';
 import { orgEntry, type OrgCaller } from '../iam/caller';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import type { ProjectService } from '../projects/project-service';
 import type { ProjectTenantService } from '../projects/project-tenant-service';
+import { planReferences } from './plan-references';
 import { normalizePlan, planProblems, type RolloutPlanInput } from './rollout-plan';
 import { deleteRolloutPlan, findRolloutPlan, listRolloutPlans, upsertRolloutPlan } from './rollout-plan-repository';
 
@@ -41,8 +41,7 @@ export function createRolloutPlanService(
       const project = await scope(caller, slug, environment);
       const plan = { environment, ...normalizePlan(input) };
       const tenants = (await deps.tenants.list(caller, slug)).map((t) => t.slug);
-      const policies = (await enabledApprovalPoliciesOf(db, caller.organizationId, project.id)).map((p) => p.name);
-      const problems = planProblems(plan, tenants, policies);
+      const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenants));
       if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
       return db.transaction(async (trx) => {
         const { plan: stored, created } = await upsertRolloutPlan(trx, caller.organizationId, project.id, plan);

@@ -55,11 +55,15 @@ export function normalizePlan(input: RolloutPlanInput): Omit<RolloutPlan, 'envir
  * Every reason a plan cannot be followed, in words (the service answers 422 with them). `tenantSlugs` are the
  * project's tenants, `policyNames` its approval policies.
  */
-export function planProblems(
-  plan: Omit<RolloutPlan, 'environment'>,
-  tenantSlugs: readonly string[],
-  policyNames: readonly string[],
-): string[] {
+/** What a plan may name: the project's tenants, its approval policies, the organization's metric sources. */
+export interface PlanReferences {
+  tenants: readonly string[];
+  policies: readonly string[];
+  metricSources: readonly string[];
+}
+
+export function planProblems(plan: Omit<RolloutPlan, 'environment'>, known: PlanReferences): string[] {
+  const { tenants: tenantSlugs, policies: policyNames } = known;
   const problems: string[] = [];
   const named = new Map<string, string>();
   const waveNames = new Set<string>();
@@ -81,15 +85,20 @@ export function planProblems(
     if (typeof wave.approvalGate === 'string' && !policyNames.includes(wave.approvalGate)) {
       problems.push(`${where}: approval policy ${wave.approvalGate} does not exist`);
     }
-    problems.push(...wave.checks.flatMap((check) => checkProblems(check).map((p) => `${where}: ${p}`)));
+    problems.push(
+      ...wave.checks.flatMap((check) => checkProblems(check, known.metricSources).map((p) => `${where}: ${p}`)),
+    );
     const checkNames = wave.checks.map((c) => c.name);
     if (new Set(checkNames).size !== checkNames.length) problems.push(`${where}: two checks share a name`);
   });
   return problems;
 }
 
-function checkProblems(check: VerificationCheck): string[] {
+function checkProblems(check: VerificationCheck, metricSources: readonly string[]): string[] {
   const problems: string[] = [];
+  if (check.kind === 'prometheus' && !metricSources.includes(check.metricSource)) {
+    problems.push(`check ${check.name}: no metric source named ${check.metricSource} (POST /api/v2/metric-sources)`);
+  }
   if (check.failureLimit >= check.count) {
     problems.push(`check ${check.name}: failureLimit must be below count (else it could never fail)`);
   }

@@ -16,6 +16,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { creatorOf, reconcileRows } from '../temporal/workflow-rows';
 import { rolloutWaves } from './rollout-gates';
+import { planReferences } from './plan-references';
 import { normalizePlan, planProblems, type RolloutPlanInput } from './rollout-plan';
 import { findRolloutPlan } from './rollout-plan-repository';
 import {
@@ -123,8 +124,7 @@ export function createRolloutService(
       const tenantSlugs = loaded.tenants.map((t) => t.slug);
       const problems = planProblems(
         plan,
-        tenantSlugs,
-        policies.map((p) => p.name),
+        await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs),
       );
       if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
       const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));

@@ -46,10 +46,19 @@ const plan = {
 };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // The plan's check names metric source `prom`: a loopback Prometheus address, allowed here as the verification
+  // tests allow it (nothing queries it in this file).
+  platform = await startTestPlatform({
+    env: { NOTIFY_ALLOW_PRIVATE_TARGETS: 'true', NOTIFY_ALLOW_HTTP: 'true', NOTIFY_ALLOWED_PORTS: '9090' },
+  });
   http = httpClient(platform.url);
   const org = await makeOrg(platform, ['owner', 'member', 'viewer']);
   owner = org.members.owner!.token;
+  const source = await http.post('/api/v2/metric-sources', {
+    token: owner,
+    body: { name: 'prom', kind: 'prometheus', url: 'http://127.0.0.1:9090' },
+  });
+  expect(source.status).toBe(201);
   member = org.members.member!.token;
   viewer = org.members.viewer!.token;
   const tenants = await makeProject(platform, owner, 'shop', ['t1', 't2', 't3']);
@@ -97,7 +106,7 @@ describe('rollout plans', () => {
               {
                 kind: 'prometheus',
                 name: 'c',
-                metricSource: 'prom',
+                metricSource: 'missing',
                 query: 'up',
                 successCondition: 'up > 1',
                 intervalSeconds: 1,
@@ -117,6 +126,7 @@ describe('rollout plans', () => {
       'wave 2 (a): select tenants by exactly one of tenants, selector or percent',
       'wave 2 (a): tenant t1 is already in a',
       'wave 3 (wave-3): approval policy no such policy does not exist',
+      'wave 4 (wave-4): check c: no metric source named missing (POST /api/v2/metric-sources)',
       'wave 4 (wave-4): check c: failureLimit must be below count',
       'wave 4 (wave-4): check c: success condition must be "result <op> <number>"',
     ]) {
