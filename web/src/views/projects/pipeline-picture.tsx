@@ -1,6 +1,7 @@
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
 import { StatusBadge } from '../../components/status-badge';
+import { InFlight } from './in-flight';
 import { cellReader, type Cell } from './matrix';
 import type { MatrixProps } from './project-matrix';
 
@@ -10,21 +11,7 @@ function Marks({ cell }: { cell: Cell }) {
     <>
       {cell.pin && <span className="tag pin">pinned</span>}
       {cell.freezes.length > 0 && <span className="tag freeze">frozen</span>}
-      {cell.inFlight && (
-        <Link className="tag flight" to={`/releases/${cell.inFlight.id}`}>
-          release <StatusBadge status={cell.inFlight.status} />
-        </Link>
-      )}
-      {cell.promotion && (
-        <Link className="tag flight" to={`/promotions/${cell.promotion.id}`}>
-          promotion <StatusBadge status={cell.promotion.status} />
-        </Link>
-      )}
-      {cell.rollout && (
-        <Link className="tag flight" to={`/rollouts/${cell.rollout.id}`}>
-          rollout wave {cell.rollout.wave}/{cell.rollout.waves} <StatusBadge status={cell.rollout.state} />
-        </Link>
-      )}
+      <InFlight cell={cell} />
     </>
   );
 }
@@ -32,8 +19,8 @@ function Marks({ cell }: { cell: Cell }) {
 /**
  * The project's pipeline for one service, the view people look at rather than read (issue 47): environments in
  * promotion order left to right, each tenant a card with the version and the controller's health, pins, freezes and
- * what is in flight (release, promotion, rollout wave) marked. Pointing at (or focusing) a card highlights that version wherever it is configured: its
- * path through the environments. Between two environments, compare and promote links (not for a past instant).
+ * what is in flight (release, promotion, rollout wave) marked. Pointing at (or focusing) a card highlights that
+ * version wherever it is configured: its path through the environments. Between two environments, compare and promote links (not for a past instant).
  * Same data and time control as the matrix below it.
  */
 export function PipelinePicture(props: MatrixProps & { slug: string }) {

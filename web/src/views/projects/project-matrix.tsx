@@ -1,6 +1,6 @@
-import { Link } from 'react-router';
 import type { ProjectEnvironment, Tenant, Workload } from '../../api/models';
 import { StatusBadge } from '../../components/status-badge';
+import { InFlight } from './in-flight';
 import { cellReader, type Activity, type Cell } from './matrix';
 
 export interface MatrixProps {
@@ -74,16 +74,7 @@ export function ProjectMatrix(props: MatrixProps) {
                         frozen: {f.name}
                       </span>
                     ))}
-                    {cell.inFlight && (
-                      <Link className="tag flight" to={`/releases/${cell.inFlight.id}`}>
-                        release <StatusBadge status={cell.inFlight.status} />
-                      </Link>
-                    )}
-                    {cell.promotion && (
-                      <Link className="tag flight" to={`/promotions/${cell.promotion.id}`}>
-                        promotion from {cell.promotion.sourceEnvironment} <StatusBadge status={cell.promotion.status} />
-                      </Link>
-                    )}
+                    <InFlight cell={cell} />
                   </td>
                 );
               })}
