@@ -69,7 +69,7 @@ export async function discoveryViews(
     (d.outcomes as DiscoveryOutcome[]).filter((o) => subscriptions.has(o.subscriptionId));
   const outcomes = discoveries.flatMap(mine);
   const services = [...new Set(outcomes.map((o) => o.workload))];
-  const commits = [...new Set(outcomes.flatMap((o) => (o.updated ?? []).map((u) => u.commit)))].filter(
+  const commits = [...new Set(outcomes.flatMap((o) => (o.updated ?? []).map((u) => u.commit ?? o.commit)))].filter(
     (c): c is string => typeof c === 'string',
   );
   const fate =
@@ -84,17 +84,20 @@ export async function discoveryViews(
     const held = new Set((o.held ?? []).map(pairKey));
     const updated = (o.updated ?? []).map((u): TargetFate => {
       const where = `${pairKey(u)}/${o.workload}`;
-      const when = u.commit ? verified.get(`${where}@${u.commit}`) : undefined;
-      if (when)
+      // Outcomes recorded before each target kept its commit name only the outcome's.
+      const commit = u.commit ?? o.commit ?? null;
+      const when = commit ? verified.get(`${where}@${commit}`) : undefined;
+      if (when) {
         return {
           tenant: u.tenant,
           environment: u.environment,
           state: 'verified',
-          commit: u.commit,
+          commit,
           verifiedAt: when.toISOString(),
         };
-      const state = desired.get(where) === u.commit ? 'syncing' : 'replaced';
-      return { tenant: u.tenant, environment: u.environment, state, commit: u.commit };
+      }
+      const state = commit !== null && desired.get(where) === commit ? 'syncing' : 'replaced';
+      return { tenant: u.tenant, environment: u.environment, state, commit };
     });
     const skipped = (o.skipped ?? []).map((s): TargetFate => ({
       tenant: s.tenant,
