@@ -25,6 +25,12 @@ export function rolloutSteps(api: ReturnType<typeof promotionClient>, owner: str
   return {
     get,
     until,
+    /** Starts a rollout of dev's versions to prod over `plan` (an explicit plan in the request). */
+    start: (slug: string, plan: Record<string, unknown>) =>
+      api.http.post<Rollout>(`/api/v2/projects/${slug}/rollouts`, {
+        token: owner,
+        body: { sourceEnvironment: 'dev', targetEnvironment: 'prod', plan },
+      }),
     /** Waits for wave `i`'s promotion to commit, then the controller reports its tenants `health`; answers the SHA. */
     async deployWave(slug: string, id: string, i: number, health = 'Healthy') {
       const rollout = await until(id, (r) => r.waves[i]!.promotionIds.length > 0, `wave ${i + 1} promotion`);

@@ -11,7 +11,7 @@ import {
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
-import { rolloutSteps, type Rollout } from './rollout-harness';
+import { rolloutSteps } from './rollout-harness';
 
 /**
  * Issue 48's end-to-end acceptance on the embedded stack with a real Prometheus (Debian's, scraping an exporter this
@@ -85,10 +85,7 @@ afterAll(async () => {
 async function start(slug: string): Promise<string> {
   const ids = await makeProject(platform, owner, slug, TENANTS);
   for (const tenant of TENANTS) await api.releaseToDev(owner, slug, ids[tenant]!, '2.0.0');
-  const started = await api.http.post<Rollout>(`/api/v2/projects/${slug}/rollouts`, {
-    token: owner,
-    body: { sourceEnvironment: 'dev', targetEnvironment: 'prod', plan },
-  });
+  const started = await flow.start(slug, plan);
   expect([started.status, started.body.waves.map((w) => w.tenants)]).toEqual([
     201,
     [

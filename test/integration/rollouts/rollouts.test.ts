@@ -4,7 +4,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { cliRunner } from '../cli/cli-harness';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
-import { rolloutSteps, type Rollout } from './rollout-harness';
+import { rolloutSteps } from './rollout-harness';
 
 /**
  * Rollouts end to end over HTTP (real Temporal dev server, PostgreSQL, git, controller webhook): a 3-wave rollout
@@ -56,19 +56,12 @@ const auditOf: ReturnType<typeof rolloutSteps>['auditOf'] = (...args) => flow.au
 describe('a rollout in 3 waves over 6 tenants', () => {
   it('deploys each wave after the previous one soaked, waits for the approver of wave 3, and completes', async () => {
     await project('shop');
-    const started = await api.http.post<Rollout>('/api/v2/projects/shop/rollouts', {
-      token: owner,
-      body: {
-        sourceEnvironment: 'dev',
-        targetEnvironment: 'prod',
-        plan: {
-          waves: [
-            { name: 'canary', tenants: ['t1', 't2'], soakSeconds: 2 },
-            { name: 'half', percent: 50, soakSeconds: 2 },
-            { name: 'rest', percent: 100, approvalGate: true },
-          ],
-        },
-      },
+    const started = await flow.start('shop', {
+      waves: [
+        { name: 'canary', tenants: ['t1', 't2'], soakSeconds: 2 },
+        { name: 'half', percent: 50, soakSeconds: 2 },
+        { name: 'rest', percent: 100, approvalGate: true },
+      ],
     });
     expect(started.status).toBe(201);
     expect(started.body.waves.map((w) => w.tenants)).toEqual([
@@ -123,13 +116,8 @@ describe('a rollout in 3 waves over 6 tenants', () => {
 
   it('a freeze starting during wave 2 holds wave 3 until it ends', async () => {
     await project('frost');
-    const started = await api.http.post<Rollout>('/api/v2/projects/frost/rollouts', {
-      token: owner,
-      body: {
-        sourceEnvironment: 'dev',
-        targetEnvironment: 'prod',
-        plan: { waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }] },
-      },
+    const started = await flow.start('frost', {
+      waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }],
     });
     const id = started.body.id;
     await deployWave('frost', id, 0);
@@ -163,16 +151,9 @@ describe('a rollout in 3 waves over 6 tenants', () => {
 
   it('halts on a Degraded report in wave 2 and rolls waves 1-2 back in one commit with pins', async () => {
     await project('store');
-    const started = await api.http.post<Rollout>('/api/v2/projects/store/rollouts', {
-      token: owner,
-      body: {
-        sourceEnvironment: 'dev',
-        targetEnvironment: 'prod',
-        plan: {
-          waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }],
-          rollbackOnHalt: true,
-        },
-      },
+    const started = await flow.start('store', {
+      waves: [{ tenants: ['t1', 't2'] }, { tenants: ['t3', 't4'] }, { percent: 100 }],
+      rollbackOnHalt: true,
     });
     const id = started.body.id;
     await deployWave('store', id, 0);
