@@ -30,7 +30,7 @@ describe("an audit entry's resource", () => {
       'href',
       `/rollouts/${ROLLOUT_ID}`,
     );
-    expect(screen.getByRole('link', { name: `Changes of the project around ${at}` })).toHaveAttribute(
+    expect(screen.getByRole('link', { name: `changes then (around ${at})` })).toHaveAttribute(
       'href',
       `/projects/shop/changes?from=${encodeURIComponent('2026-11-20T11:00:00.000Z')}&to=${encodeURIComponent('2026-11-20T13:00:00.000Z')}`,
     );
@@ -44,6 +44,6 @@ describe("an audit entry's resource", () => {
       />,
       { api: signedIn(new FakeApi()), route: '/audit', at: '/audit' },
     );
-    expect(screen.queryByRole('link', { name: /Changes of the project/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /changes then/ })).toBeNull();
   });
 });

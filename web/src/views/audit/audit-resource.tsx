@@ -74,7 +74,7 @@ export function AuditResource({ entry, projects }: { entry: Subject; projects: P
       {changes && (
         <>
           {' '}
-          <Link to={changes} aria-label={`Changes of the project around ${entry.createdAt}`}>
+          <Link to={changes} aria-label={`changes then (around ${entry.createdAt})`}>
             changes then
           </Link>
         </>
