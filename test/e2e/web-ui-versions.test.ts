@@ -25,6 +25,8 @@ let approver: UiUser;
 let promotionId = '';
 /** Project `hist`: production released 1.1.0 then 1.2.0, rolled back to 1.1.0 ('bad image') after `beforeRollback`. */
 let beforeRollback = '';
+/** Project `waves`: a rollout of dev's 2.0.0 to prod in two waves (a, then b), its first wave deploying. */
+let rolloutId = '';
 /** A whole second after production's release and before dev's (the UI's instant field takes seconds). */
 let pastInstant = '';
 const SLUG = 'shop';
@@ -58,6 +60,23 @@ beforeAll(async () => {
   const releases = releaseClient(platform);
   const syncing = await releases.status(token, rollback.body.id, 'Syncing');
   await releases.reportSync(token, rollback.body.id, syncing.commitSha!);
+  const waves = await makeProject(platform, token, 'waves', ['a', 'b']);
+  for (const tenant of ['a', 'b']) await api.releaseToDev(token, 'waves', waves[tenant]!, '2.0.0');
+  const rollout = await api.http.post<{ id: string }>('/api/v2/projects/waves/rollouts', {
+    token,
+    body: {
+      sourceEnvironment: 'dev',
+      targetEnvironment: 'prod',
+      plan: {
+        waves: [
+          { name: 'first', tenants: ['a'] },
+          { name: 'second', tenants: ['b'] },
+        ],
+      },
+    },
+  });
+  if (rollout.status !== 201) throw new Error(`rollout: ${rollout.status} ${rollout.text}`);
+  rolloutId = rollout.body.id;
   owner = await openUser(browser, platform.url);
   approver = await openUser(browser, platform.url);
   await signIn(owner, org.members.owner!);
@@ -187,5 +206,24 @@ describe('versions at every decision, in the browser', () => {
     await metrics.getByRole('row', { name: /^dev / }).waitFor();
     await metrics.getByRole('row', { name: /^prod / }).waitFor();
     expect(await checkView(owner, 'history-metrics')).toEqual([]);
+  });
+
+  it("lists the project rollouts and shows one rollout's waves; its actions wait for a reason (issue 48)", async () => {
+    const page = owner.page;
+    await page.goto('/projects/waves/rollouts');
+    await page
+      .getByRole('table', { name: 'Rollouts' })
+      .getByRole('link', { name: /dev → prod: / })
+      .click();
+    await page.waitForURL(new RegExp(`/rollouts/${rolloutId}$`));
+    const waves = page.getByRole('list', { name: 'Waves' });
+    // Wave 1 (tenant a) is deploying: its promotion committed, no controller has reported; wave 2 waits.
+    await waves.locator('li[data-wave="first"]', { hasText: 'Deploying' }).waitFor();
+    await expect(waves.locator('li[data-wave="first"]').textContent()).resolves.toContain('a (tenants a)');
+    await expect(waves.locator('li[data-wave="second"]').textContent()).resolves.toContain('Pending');
+    await expect(page.getByRole('button', { name: 'Pause' }).isDisabled()).resolves.toBe(true);
+    await page.getByLabel('Reason (kept in the audit log)').fill('looking first');
+    await expect(page.getByRole('button', { name: 'Pause' }).isDisabled()).resolves.toBe(false);
+    expect(await checkView(owner, 'rollout')).toEqual([]);
   });
 });
