@@ -239,6 +239,17 @@ export async function targetsOf(
   return (await q.orderBy('service')) as DeployedTargetRow[];
 }
 
+/** An Application's desired commit now. */
+export type DesiredCommit = Pick<DeployedTargetRow, 'tenant_id' | 'environment' | 'service' | 'desired_revision'>;
+/** The first verification of a commit in an Application. */
+export interface CommitVerification {
+  tenant_id: string;
+  environment: string;
+  service: string;
+  revision: string;
+  at: Date;
+}
+
 /**
  * What became of some commits in a project's Applications of some services: each Application's desired commit now,
  * and the verifications (Synced and Healthy at the commit's content) of the commits given.
@@ -248,24 +259,17 @@ export async function commitsFate(
   projectId: string,
   services: string[],
   revisions: string[],
-): Promise<{
-  desired: Pick<DeployedTargetRow, 'tenant_id' | 'environment' | 'service' | 'desired_revision'>[];
-  verified: { tenant_id: string; environment: string; service: string; revision: string; at: Date }[];
-}> {
+): Promise<{ desired: DesiredCommit[]; verified: CommitVerification[] }> {
   const desired = (await db('deployed_targets')
     .where({ project_id: projectId })
     .whereIn('service', services)
-    .select('tenant_id', 'environment', 'service', 'desired_revision')) as Awaited<
-    ReturnType<typeof commitsFate>
-  >['desired'];
+    .select('tenant_id', 'environment', 'service', 'desired_revision')) as DesiredCommit[];
   const verified = (await db('deployed_target_events')
     .where({ project_id: projectId, kind: 'verified' })
     .whereIn('revision', revisions)
     .whereIn('service', services)
     .groupBy('tenant_id', 'environment', 'service', 'revision')
-    .select('tenant_id', 'environment', 'service', 'revision', db.raw('min(at) AS at'))) as Awaited<
-    ReturnType<typeof commitsFate>
-  >['verified'];
+    .select('tenant_id', 'environment', 'service', 'revision', db.raw('min(at) AS at'))) as CommitVerification[];
   return { desired, verified };
 }
 

@@ -29,8 +29,9 @@ const SYSTEM = { userId: null, actorType: 'system' as const, actor: 'pin-lifting
 export async function liftPinsVerifiedUpstream(trx: Tx, audit: AuditService, v: Verified): Promise<PinRow[]> {
   if (v.version === null) return [];
   const order = await listProjectEnvironments(trx, v.projectId);
-  const downstream = order[order.findIndex((e) => e.environment === v.environment) + 1]?.environment;
-  if (!downstream || order.every((e) => e.environment !== v.environment)) return [];
+  const at = order.findIndex((e) => e.environment === v.environment);
+  const downstream = at === -1 ? undefined : order[at + 1]?.environment;
+  if (!downstream) return [];
   const plan = await findRolloutPlan(trx, v.organizationId, v.projectId, downstream);
   if (!plan?.liftPinsWhenVerifiedUpstream) return [];
   const pin = (await projectPins(trx, v.projectId, downstream)).find((p) => p.tenant_id === v.tenantId);

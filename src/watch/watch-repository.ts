@@ -295,7 +295,11 @@ export async function discoveriesPage(
   const q = db('watch_discoveries')
     .where('organization_id', organizationId)
     .where((w) => {
-      for (const s of subscriptions) {
+      // One condition per repository watched, however many of the subscriptions share it.
+      const repositories = new Map(
+        subscriptions.map((s) => [`${s.source}\0${s.registryId ?? ''}\0${s.repository}`, s]),
+      );
+      for (const s of repositories.values()) {
         void w.orWhere((one) => {
           void one.where({ source: s.source, repository: s.repository });
           if (s.registryId === null) void one.whereNull('registry_id');

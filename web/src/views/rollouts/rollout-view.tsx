@@ -27,8 +27,7 @@ function waveNote(w: Wave): string {
 /** The verbs a rollout in this status takes (the server refuses the others with 409). */
 function verbsOf(r: Rollout): Verb[] {
   if (FINAL.has(r.status)) return [];
-  if (r.status === 'Halted') return ['resume', 'abort'];
-  if (r.status === 'Paused') return ['resume', 'abort'];
+  if (r.status === 'Halted' || r.status === 'Paused') return ['resume', 'abort'];
   const soaking = r.waves[r.currentWave]?.state === 'Soaking';
   return soaking ? ['pause', 'skip-soak', 'abort'] : ['pause', 'abort'];
 }
