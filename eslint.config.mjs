@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', '.tools/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  {
+    // Generated files are checked against their generators by tests (test/tooling/openapi-types.test.ts and others).
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      '.tools/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.generated.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,6 +43,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The browser app and its jsdom tests share one TypeScript program (web/tsconfig.json, with Node's and Jest's types
+    // for the tests): the app's own code still must not reach for Node's globals.
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-globals': ['error', 'process', 'Buffer', 'global', 'require', '__dirname', '__filename'] },
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.

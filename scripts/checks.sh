@@ -7,13 +7,12 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-names=(eslint prettier typecheck typecheck-web typecheck-web-test)
+names=(eslint prettier typecheck typecheck-web)
 commands=(
   "eslint ."
   "prettier --check \"**/*.{ts,tsx,json,md}\" --log-level warn"
   "tsc -p tsconfig.json --noEmit"
   "tsc -p web/tsconfig.json"
-  "tsc -p web/test/tsconfig.json"
 )
 pids=()
 for i in "${!names[@]}"; do

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { createDb } from '../src/db/knex';
 import { migrateLatest } from '../src/db/migrate';
@@ -13,6 +12,7 @@ import { createLogger } from '../src/logging/logger';
 import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
 import { saveHarnessState } from './helpers/harness-state';
+import { WORKFLOWS_BUNDLE_ENV, bundleToFile } from './helpers/time-skipping';
 import { orasPython } from './integration/registry/oci-clients';
 import { ensureTestTools, ensureWebBuild } from './helpers/web-build';
 
@@ -62,19 +62,12 @@ export default async function globalSetup(): Promise<void> {
     dbFile: null,
     logFile: path.join(workDir, 'temporal.log'),
   });
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
-    logger: {
-      info: () => undefined,
-      warn: () => undefined,
-      error: () => undefined,
-      debug: () => undefined,
-      trace: () => undefined,
-      log: () => undefined,
-    },
-  });
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
-  fs.writeFileSync(bundlePath, code);
+  // A full run set up the workflows tier first (test/workflows-setup.ts), which bundled the same code: a copy of it
+  // saves the bundling's CPU-seconds (this folder's copy outlives the workflows tier's teardown).
+  const bundled = process.env[WORKFLOWS_BUNDLE_ENV];
+  if (bundled && fs.existsSync(bundled)) fs.copyFileSync(bundled, bundlePath);
+  else await bundleToFile(require.resolve('../workflows'), bundlePath);
 
   // Installed once here, before any test worker starts: the current web app in dist/web, Debian's chromium and skopeo
   // (apt-get when missing), the `oras` PyPI package in .venv-test.
