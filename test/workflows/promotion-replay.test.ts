@@ -27,6 +27,8 @@ it('has a recorded history for every promotion path', () => {
       // Issue 43: a commit outlasting a Git storage outage, before and after the promotion-commit-wait-noted patch.
       'outage-then-committed.details-only',
       'outage-then-committed',
+      // Issue 45: waiting 14 days for nothing but an approval, after the promotion-approval-wait patch (no re-check).
+      'approval-14-days',
     ].sort(),
   );
 });
