@@ -48,6 +48,15 @@ it('has a recorded history down the patched branch of every patch the workflow c
   expect(ids.filter(({ id }) => !recorded.has(id))).toEqual([]);
 });
 
+it('has a retirement schedule for every patch id the workflow code takes (docs/decisions/0011)', () => {
+  const decision = fs.readFileSync(
+    path.join(__dirname, '..', '..', 'docs', 'decisions', '0011-patch-retirement.md'),
+    'utf8',
+  );
+  const ids = patchIdsOf(path.join(__dirname, '..', '..', 'workflows'));
+  expect(ids.filter(({ id }) => !decision.includes(`| \`${id}\``))).toEqual([]);
+});
+
 it('has recorded histories of a commit outlasting an outage, in every workflow that commits that way (issue 43)', () => {
   const steps = recordedSteps();
   // The first attempts failed, the patient commit activity ran on the git queue (scheduled, not a local activity).
