@@ -14,15 +14,18 @@ import type { GitActivities } from '../activities/git';
 import { maintenanceWorkflowId, pushWorkflowId } from '../src/gitops/git-workflow-contract';
 import type { PushOutcome, PushRequest } from '../src/gitops/remote-push';
 import type { MaintenanceTarget } from '../src/gitops/repository-maintenance';
+import type { StartDescription } from '../src/temporal/workflow-labels';
+import { childDescription } from './lib/child-description';
 
 /** Starts a child workflow that outlives its parent; one already running under the same id is that same work. */
 async function startDetached<A extends unknown[]>(
   workflow: (...args: A) => Promise<unknown>,
   workflowId: string,
   args: A,
+  description: StartDescription,
 ): Promise<void> {
   try {
-    await startChild(workflow, { workflowId, args, parentClosePolicy: ParentClosePolicy.ABANDON });
+    await startChild(workflow, { workflowId, args, parentClosePolicy: ParentClosePolicy.ABANDON, ...description });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
@@ -162,15 +165,21 @@ export async function afterCommit(
   const { organizationId, projectId } = target;
   if (outcome.sha && outcome.remote) {
     // The same commit's push started before (a write retried under the same key) is the same push: it runs once.
-    await startDetached(gitPushWorkflow, pushWorkflowId(projectId, outcome.sha), [
-      { request: { organizationId, projectId, sha: outcome.sha }, taskQueue },
-    ]);
+    await startDetached(
+      gitPushWorkflow,
+      pushWorkflowId(projectId, outcome.sha),
+      [{ request: { organizationId, projectId, sha: outcome.sha }, taskQueue }],
+      childDescription(target, `push ${outcome.sha.slice(0, 12)} to the external remote`),
+    );
   }
   if (outcome.maintenance && patched('repository-maintenance')) {
     // After the write, in its own workflow: the writer never waits for git gc (one at a time per repository).
-    await startDetached(repositoryMaintenanceWorkflow, maintenanceWorkflowId(projectId), [
-      { taskQueue, target: { organizationId, projectId } },
-    ]);
+    await startDetached(
+      repositoryMaintenanceWorkflow,
+      maintenanceWorkflowId(projectId),
+      [{ taskQueue, target: { organizationId, projectId } }],
+      childDescription(target, 'repository maintenance'),
+    );
   }
 }
 

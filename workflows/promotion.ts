@@ -55,6 +55,11 @@ const BOUNDED_WAITS = 'promotion-bounded-waits';
  * entry), so the API and the page show it; markPromotionCommitted clears it (issue 43).
  */
 const COMMIT_WAIT_NOTED = 'promotion-commit-wait-noted';
+/**
+ * Patch id: a promotion blocked by nothing but approvals waits for them (each one an Update that wakes it) and for its
+ * expiry, with no fallback re-check, as a release waits for its approvals (issue 45).
+ */
+const APPROVAL_WAIT = 'promotion-approval-wait';
 
 /**
  * One promotion from request to its end (docs/promotions.md has the diagram):
@@ -200,7 +205,13 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     // backing-off fallback for causes nothing signals).
     const wait = await waitUntilClear({
       check: () => step(() => acts.evaluatePromotion(target)),
-      holdOf: (evaluated) => (evaluated.causes.length === 0 ? null : { clearsAt: evaluated.clearsAt }),
+      holdOf: (evaluated) =>
+        evaluated.causes.length === 0
+          ? null
+          : {
+              clearsAt: evaluated.clearsAt,
+              wokenOnly: evaluated.causes.every((c) => c.cause === 'approvals') && patched(APPROVAL_WAIT),
+            },
       onHold: (evaluated) => {
         evaluation = evaluated;
         const approvals = approvalsDetails(evaluated.approvalPolicies, approvers);

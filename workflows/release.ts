@@ -22,6 +22,7 @@ import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { waitUntilClear } from './lib/wait-until-clear';
 import { approvalsDetails, frozenDetails, queuedDetails } from './lib/current-details';
+import { childDescription } from './lib/child-description';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { breakGlassDetails } from '../src/governance/governance-verdict';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
@@ -421,6 +422,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
                 },
               },
             ],
+            ...childDescription(input, `commit: ${request.message.slice(0, 120)}`),
           });
       commitSha = outcome.sha;
       break;

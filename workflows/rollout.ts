@@ -15,6 +15,7 @@ import type { createActivities } from '../activities';
 import { commitOnGitQueue } from './git-commit';
 import { promotionWorkflow } from './promotion';
 import { approvalsDetails } from './lib/current-details';
+import { childDescription } from './lib/child-description';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { canApprove, quorum } from '../src/approval-policies/approval-decision';
 import {
@@ -280,6 +281,14 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
               timing: input.promotionTiming,
             },
           ],
+          ...childDescription(
+            { organizationId: input.organizationId, projectId: input.projectId, environment: input.environment },
+            `promote ${input.sourceEnvironment} -> ${input.environment}, rollout ${place}`,
+            {
+              searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Evaluating' }],
+              details: `Promotion \`${started.promotionId}\` of rollout \`${input.rolloutId}\``,
+            },
+          ),
         });
         if (child.status !== 'Healthy') {
           if (!(await halt(`${place}: its promotion ended ${child.status}`))) return abort();

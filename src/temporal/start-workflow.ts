@@ -2,7 +2,7 @@ import { WorkflowIdConflictPolicy, type Client, type WorkflowHandle } from '@tem
 import type { SearchAttributePair, SignalDefinition, Workflow } from '@temporalio/common';
 import type { Metrics } from '../http/metrics';
 import { taskQueue, type TaskQueueName } from './definitions';
-import { labelAttributes, labelledSummary, type SlugLookup, type WorkflowLabels } from './workflow-labels';
+import { startDescription, type SlugLookup, type WorkflowLabels } from './workflow-labels';
 import type { WorkflowType } from './workflow-type';
 
 export interface StartOptions<Args extends unknown[]> {
@@ -46,22 +46,13 @@ export function createWorkflowStarter(
   metrics: Pick<Metrics, 'workflowStarts'>,
   slugs: SlugLookup = async () => ({ organization: null, project: null }),
 ): WorkflowStarter {
-  /** Search attributes, summary and details of a start: the labels' (ids and slugs) first, the caller's own after. */
+  /** Search attributes, summary and details of a start (src/temporal/workflow-labels.ts). */
   async function described(opts: StartOptions<unknown[]>) {
-    if (!opts.labels) {
-      return { typedSearchAttributes: opts.searchAttributes, staticSummary: opts.summary, staticDetails: opts.details };
-    }
-    const found = await slugs(opts.labels.organizationId, opts.labels.projectId ?? null).catch(() => ({
-      organization: null,
-      project: null,
-    }));
-    const own = opts.searchAttributes ?? [];
-    const labelled = labelAttributes(opts.labels, found).filter((l) => !own.some((o) => o.key.name === l.key.name));
-    return {
-      typedSearchAttributes: [...labelled, ...own],
-      staticSummary: labelledSummary(opts.labels, found, opts.summary ?? 'workflow'),
-      staticDetails: opts.details,
-    };
+    const none = { organization: null, project: null };
+    const found = opts.labels
+      ? await slugs(opts.labels.organizationId, opts.labels.projectId ?? null).catch(() => none)
+      : none;
+    return startDescription(opts, found);
   }
   return {
     async start<W extends Workflow>(workflow: Startable<W>, opts: StartOptions<Parameters<W>>) {

@@ -1,5 +1,6 @@
 import type { SearchAttributePair } from '@temporalio/common';
 import { SEARCH_ATTRIBUTES } from './definitions';
+import { withoutAddresses } from './personal-data';
 
 /** Who and where a workflow works for, as ops read it in the Temporal UI (ids and slugs). */
 export interface WorkflowLabels {
@@ -46,6 +47,36 @@ export function labelledSummary(
   const owner = [slugs.organization ?? labels.organizationId, slugs.project].filter(Boolean).join('/');
   const target = [labels.tenantSlug, labels.environment].filter(Boolean).join('/');
   return `${[owner, target].filter(Boolean).join(' ')}: ${what}`;
+}
+
+/** What a start shows every Temporal UI reader: its search attributes, summary and details. */
+export interface StartDescription {
+  typedSearchAttributes?: SearchAttributePair[];
+  staticSummary?: string;
+  staticDetails?: string;
+}
+
+/**
+ * The search attributes, summary and details of a start: the labels' (ids and slugs) first, the caller's own after;
+ * any e-mail address in them shows as `[address]` (docs/workflows.md, readable in the Temporal UI).
+ */
+export function startDescription(
+  opts: { labels?: WorkflowLabels; searchAttributes?: SearchAttributePair[]; summary?: string; details?: string },
+  slugs: { organization: string | null; project: string | null },
+): StartDescription {
+  const own = opts.searchAttributes ?? [];
+  const labelled = opts.labels
+    ? labelAttributes(opts.labels, slugs).filter((l) => !own.some((o) => o.key.name === l.key.name))
+    : [];
+  const attributes = [...labelled, ...own].map((pair) =>
+    typeof pair.value === 'string' ? ({ ...pair, value: withoutAddresses(pair.value) } as SearchAttributePair) : pair,
+  );
+  const summary = opts.labels ? labelledSummary(opts.labels, slugs, opts.summary ?? 'workflow') : opts.summary;
+  return {
+    typedSearchAttributes: opts.labels || opts.searchAttributes ? attributes : undefined,
+    staticSummary: summary === undefined ? undefined : withoutAddresses(summary),
+    staticDetails: opts.details === undefined ? undefined : withoutAddresses(opts.details),
+  };
 }
 
 /** Caches slug lookups for a minute (a slug rename shows on workflows started after it). */

@@ -105,7 +105,7 @@ export function recordedSteps(): { file: string; patches: Set<string>; activitie
 }
 
 /**
- * The patch ids the workflow code takes (`patched('id')`, or `patched(NAME)` with `const NAME = 'id'` in the same
+ * The patch ids the workflow code takes (`patched('id')` or `deprecatePatch('id')`, or `patched(NAME)` with `const NAME = 'id'` in the same
  * file), per file of `dir`.
  */
 export function patchIdsOf(dir: string): { file: string; id: string }[] {
@@ -113,7 +113,7 @@ export function patchIdsOf(dir: string): { file: string; id: string }[] {
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     const source = fs.readFileSync(path.join(dir, file), 'utf8');
     const constants = new Map([...source.matchAll(/const (\w+) = '([^']+)'/g)].map((m) => [m[1]!, m[2]!]));
-    for (const [, arg] of source.matchAll(/patched\(([^)]*)\)/g)) {
+    for (const [, arg] of source.matchAll(/(?:patched|deprecatePatch)\(([^)]*)\)/g)) {
       const literal = /^'([^']+)'$/.exec(arg!.trim());
       const id = literal ? literal[1] : constants.get(arg!.trim());
       if (!id) throw new Error(`${file}: cannot resolve the patch id of patched(${arg})`);

@@ -9,6 +9,7 @@ import { messageOf } from '../../src/notifications/message';
 import type { CommitRequest } from '../../src/gitops/commit-path';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { historiesOf } from '../helpers/workflow-histories';
+import { SEARCH_ATTRIBUTES } from '../../src/temporal/definitions';
 
 /**
  * The short workflows on the time-skipping server with stub activities typed from the real ones: the proof and ping
@@ -121,10 +122,21 @@ it('commits on the git queue and starts the push of a project with a remote; a f
     taskQueue: ts.taskQueue,
     workflowId: `git-commit-${randomUUID()}`,
     args: [{ request, taskQueue: ts.taskQueue }],
+    // As the API starts it (src/temporal/start-workflow.ts): the push it starts carries the same labels.
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.organizationId, value: 'org-1' },
+      { key: SEARCH_ATTRIBUTES.organizationSlug, value: 'acme-corp' },
+      { key: SEARCH_ATTRIBUTES.projectId, value: 'project-1' },
+      { key: SEARCH_ATTRIBUTES.projectSlug, value: 'shop' },
+    ],
   });
   expect((await commit.result()).sha).toBe(SHA);
   const push = ts.env.client.workflow.getHandle(`git-push-project-1-${SHA}`);
   expect(await push.result()).toEqual({ status: 'pushed', error: null });
+  const described = await push.describe();
+  expect(await described.staticSummary()).toBe(`acme-corp/shop: push ${SHA.slice(0, 12)} to the external remote`);
+  expect(described.typedSearchAttributes.get(SEARCH_ATTRIBUTES.organizationId)).toBe('org-1');
+  expect(described.typedSearchAttributes.get(SEARCH_ATTRIBUTES.projectSlug)).toBe('shop');
   expect(calls).toEqual([`commit ${request.idempotencyKey}`, `push ${SHA.slice(0, 7)}`]);
   await keep('git-commit-with-push', commit);
   await keep('git-push', push);

@@ -15,6 +15,11 @@ export const MAX_RECHECK_MS = 60 * 60_000;
 /** Why a check did not clear: when it ends by itself (epoch ms), if known. */
 export interface Hold {
   clearsAt: number | null;
+  /**
+   * Only a wake can clear it (a promotion waiting for nothing but approvals, each one an Update): no fallback
+   * re-check, one timer for the deadline, as a release waits for its approvals.
+   */
+  wokenOnly?: boolean;
 }
 
 export interface WaitUntilClearOptions<T> {
@@ -69,10 +74,11 @@ export async function waitUntilClear<T>(opts: WaitUntilClearOptions<T>): Promise
     if (opts.mayContinue && runIsLong() && opts.wakes() === wakesAtCheck) {
       return { kind: 'continue', answer, recheckMs };
     }
-    const waits = [recheckMs];
+    const waits = hold.wokenOnly ? [] : [recheckMs];
     if (hold.clearsAt !== null) waits.push(remaining(hold.clearsAt));
     if (opts.deadline != null) waits.push(remaining(opts.deadline));
-    const woken = await condition(() => opts.wakes() !== wakesBefore || opts.stopped(), Math.min(...waits));
+    const wake = () => opts.wakes() !== wakesBefore || opts.stopped();
+    const woken = waits.length > 0 ? await condition(wake, Math.min(...waits)) : (await condition(wake), true);
     if (opts.stopped()) return { kind: 'stopped', answer };
     if (!woken && opts.mayContinue) recheckMs = Math.min(recheckMs * 2, MAX_RECHECK_MS);
     if (opts.deadline != null && Date.now() >= opts.deadline) return { kind: 'deadline', answer };

@@ -37,6 +37,6 @@ describe.each(tiers)('the %s batches of a full run', (tier) => {
 
 it('leaves the files that replay workflow histories out of the batches, to run alone', () => {
   expect(batchedFiles('workflows')).toContain('test/workflows/cluster-heartbeat.test.ts');
-  expect(batchedFiles('workflows')).not.toContain('test/workflows/release-replay.test.ts');
+  expect(batchedFiles('workflows')).not.toContain('test/workflows/workflow-replay.test.ts');
   expect(batchedFiles('integration')).not.toContain('test/integration/orgs/invitation-expiry.test.ts');
 });
