@@ -15693,7 +15693,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request a promotion of the source environment's versions to the target (Blocked while a cause holds) */
+    /** Request a promotion of the source environment's versions to the target (Blocked while a cause holds); a target with a rollout plan starts a rollout in its waves */
     post: {
       parameters: {
         query?: never;
@@ -15715,7 +15715,8 @@ export interface paths {
            *       ],
            *       "services": [
            *         "web"
-           *       ]
+           *       ],
+           *       "rollout": "plan"
            *     }
            */
           'application/json': components['schemas']['promotion-request'];
@@ -15865,7 +15866,7 @@ export interface paths {
              *       "workflowId": "string"
              *     }
              */
-            'application/json': components['schemas']['promotion'];
+            'application/json': components['schemas']['promotion-request-result'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -27195,16 +27196,33 @@ export interface components {
     };
     /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs or ids; default every tenant) and services (workload names; default every workload). */
     'promotion-request': {
+      /**
+       * @description plan (default): when the target environment has a rollout plan, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
+       * @enum {unknown}
+       */
+      rollout?: 'plan' | 'none';
       services?: string[];
       sourceEnvironment: string;
       targetEnvironment: string;
       tenants?: string[];
     };
+    /** @description The promotion requested, or the rollout it started when the target environment has a rollout plan. */
+    'promotion-request-result': components['schemas']['promotion'] | components['schemas']['promotion-rollout'];
     'promotion-requirement': {
       name: string;
       /** Format: uuid */
       policyId: string;
       requiredApprovals: number;
+    };
+    /** @description A promotion request to an environment with a rollout plan: the rollout it started (docs/rollouts.md). */
+    'promotion-rollout': {
+      links: {
+        rollout: string;
+        ui: string;
+      };
+      rollout: components['schemas']['rollout'];
+      /** Format: uuid */
+      rolloutId: string;
     };
     'proof-run': {
       /** Format: uuid */

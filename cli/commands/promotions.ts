@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { printWaves, waitForRollout } from './rollouts';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
 import { versionsText } from '../../client/versions-text';
 import { CliError, EXIT } from '../lib/api-error';
@@ -72,9 +73,10 @@ export function registerPromotions(program: Command): void {
       .requiredOption('--from <environment>', 'source environment')
       .requiredOption('--to <environment>', 'target environment')
       .option('--tenants <slugs>', 'only these tenants (comma-separated)')
-      .option('--services <names>', 'only these services (comma-separated)'),
+      .option('--services <names>', 'only these services (comma-separated)')
+      .option('--rollout <plan|none>', "none: every tenant at once over the target's rollout plan (break-glass only)"),
   ).action(
-    act<WaitFlags & { from: string; to: string; tenants?: string; services?: string; yes?: boolean }>(
+    act<WaitFlags & { from: string; to: string; tenants?: string; services?: string; rollout?: string; yes?: boolean }>(
       async (rt, flags) => {
         const project = rt.project();
         await refuseSecondPromotion(rt, project, flags.from, flags.to);
@@ -97,11 +99,17 @@ export function registerPromotions(program: Command): void {
           targetEnvironment: flags.to,
           ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
           ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
+          ...(flags.rollout ? { rollout: flags.rollout as PromotionRequestRequest['rollout'] } : {}),
         };
         const created = await rt.api.post('/api/v2/projects/{slug}/promotion/request', {
           path: { slug: project },
           body,
         });
+        // A target with a rollout plan: the request started a rollout in the plan's waves.
+        if ('rolloutId' in created) {
+          rt.err.write(`${flags.to} has a rollout plan: started rollout ${created.rolloutId} in its waves\n`);
+          return flags.wait ? waitForRollout(rt, created.rolloutId, flags) : printWaves(rt, created.rollout);
+        }
         if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
         rt.err.write(`requested promotion ${created.id}\n`);
         return waitForPromotion(rt, created.id, flags);

@@ -41,13 +41,13 @@ export function observeRollout(r: Rollout): Observation {
   return { line };
 }
 
-function waitForRollout(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
+export function waitForRollout(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following rollout ${id} (Ctrl-C stops following, not the rollout)\n`);
   return follow(rt, () => rt.api.get('/api/v2/rollouts/{id}', { path: { id } }), observeRollout, flags);
 }
 
 /** The waves of a rollout as rows: name, tenants, state and what each waits for or how it ended. */
-function printWaves(rt: Runtime, r: Rollout): void {
+export function printWaves(rt: Runtime, r: Rollout): void {
   if (rt.output !== 'table') return printValue(rt.out, rt.output, r);
   rt.out.write(`rollout ${r.id}: ${r.sourceEnvironment} -> ${r.environment}, ${r.version}, ${r.status}\n`);
   if (r.statusReason) rt.out.write(`  ${r.statusReason}\n`);

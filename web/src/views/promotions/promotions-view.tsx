@@ -75,7 +75,8 @@ export function PromotionsView() {
     const made = await request.run(() =>
       ok(api.POST('/api/v2/projects/{slug}/promotion/request', { params: { path }, body })),
     );
-    if (made) void navigate(`/promotions/${made.id}`);
+    // A target with a rollout plan answers the rollout the request started (its waves), else the promotion.
+    if (made) void navigate('rolloutId' in made ? made.links.ui : `/promotions/${made.id}`);
   }
   return (
     <main>
