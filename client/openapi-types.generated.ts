@@ -15684,6 +15684,101 @@ export interface paths {
     };
     trace?: never;
   };
+  '/api/v2/projects/{slug}/promotion/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** What a promotion request would move and, over the target's rollout plan, each wave and what it waits for */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "sourceEnvironment": "dev",
+           *       "targetEnvironment": "prod",
+           *       "tenants": [
+           *         "acme"
+           *       ],
+           *       "services": [
+           *         "web"
+           *       ],
+           *       "rollout": "plan"
+           *     }
+           */
+          'application/json': components['schemas']['promotion-request'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "sourceEnvironment": "dev",
+             *       "targetEnvironment": "prod",
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "rollout": {}
+             *     }
+             */
+            'application/json': components['schemas']['promotion-preview'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/projects/{slug}/promotion/request': {
     parameters: {
       query?: never;
@@ -27194,6 +27289,20 @@ export interface components {
       status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
       targetEnvironment?: string;
     };
+    /** @description POST /api/v2/projects/{slug}/promotion/preview: what a promotion request would move and, when the target has a rollout plan (or the request gives one), the waves it would follow. */
+    'promotion-preview': {
+      moves: components['schemas']['move'][];
+      rollout: null | {
+        /**
+         * @description The target environment's rollout plan, or the one the request gives
+         * @enum {unknown}
+         */
+        plan: 'environment' | 'request';
+        waves: components['schemas']['wave-preview'][];
+      };
+      sourceEnvironment: string;
+      targetEnvironment: string;
+    };
     /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs or ids; default every tenant) and services (workload names; default every workload). */
     'promotion-request': {
       /**
@@ -28352,6 +28461,23 @@ export interface components {
     };
     'watch-subscription-list': {
       items: components['schemas']['watch-subscription'][];
+    };
+    /** @description One wave a promotion request would follow: its tenants, soak, checks, approval gate and what it waits for, in order. */
+    'wave-preview': {
+      approvalGate: boolean | string;
+      checks: {
+        count: number;
+        failureLimit: number;
+        /** @enum {unknown} */
+        kind: 'prometheus' | 'http';
+        name: string;
+      }[];
+      name: string;
+      selection: string;
+      soakSeconds: number;
+      tenants: string[];
+      /** @description What the wave waits for, in order: the previous wave verified, a freeze in force, its approval gate, its soak, its checks */
+      waitsFor: string[];
     };
     /** @description POST /api/v2/projects/{slug}/webhooks: an HTTP webhook channel of the project. */
     'webhook-create': {

@@ -41,6 +41,9 @@ import {
   type RolloutWave,
 } from './rollout-workflow-contract';
 import { resolveWaves } from './wave-selection';
+import { wavePreviews } from './rollout-preview';
+import { activeFreezes } from '../freezes/freeze-evaluation';
+import { definitionOf, freezesFor } from '../freezes/freeze-repository';
 
 export interface RolloutStartRequest {
   sourceEnvironment: string;
@@ -128,16 +131,21 @@ export function createRolloutService(
    * The plan a request follows (the one it gives, else the target environment's; null: none) resolved over the
    * tenants that move: 422 naming every problem of the plan or when nothing would move.
    */
-  async function resolve(caller: OrgCaller, slug: string, body: RolloutStartRequest): Promise<Resolved | null> {
+  /** The project (not archived) and what a request moves (422 when nothing would). */
+  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
     const project = await deps.projects.projectOf(caller, slug);
     if (project.archived) throw new Conflict('the project is archived');
     const loaded = await loadProject(db, caller.organizationId, project.id, deps);
     if (!loaded) throw new NotFound('project not found');
+    return { project, loaded, moves: planMoves(loaded, body) };
+  }
+
+  async function resolve(caller: OrgCaller, slug: string, body: RolloutStartRequest): Promise<Resolved | null> {
+    const { project, loaded, moves } = await movesOf(caller, slug, body);
     const environment = body.targetEnvironment;
     const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
     const plan = body.plan ? normalizePlan(body.plan) : stored;
     if (!plan) return null;
-    const moves = planMoves(loaded, body);
     const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
     const tenantSlugs = loaded.tenants.map((t) => t.slug);
     const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
@@ -243,6 +251,30 @@ export function createRolloutService(
         );
       }
       return { rollout: null, skippedBy: session.id };
+    },
+
+    /**
+     * What a promotion request would do, changing nothing: what moves and, when the target has a rollout plan (or the
+     * request gives one), the waves the rollout would follow with what each waits for (`rollout: null`: one promotion).
+     */
+    async previewPromotion(caller: OrgCaller, slug: string, body: RolloutStartRequest & { rollout?: 'plan' | 'none' }) {
+      const resolved = body.rollout === 'none' ? null : await resolve(caller, slug, body);
+      const { project, moves } = resolved ?? (await movesOf(caller, slug, body));
+      const target = {
+        projectId: project.id,
+        environment: body.targetEnvironment,
+        tenants: moves.map((m) => m.tenant),
+      };
+      const freezes = (await freezesFor(db, caller.organizationId, project.id)).map(definitionOf);
+      return {
+        sourceEnvironment: body.sourceEnvironment,
+        targetEnvironment: body.targetEnvironment,
+        moves: moves.map(({ tenant, changes, previous }) => ({ tenant, changes, previous })),
+        rollout: resolved && {
+          plan: resolved.planSource,
+          waves: wavePreviews(resolved.waves, activeFreezes(freezes, target, new Date())),
+        },
+      };
     },
 
     async list(caller: OrgCaller, slug: string) {

@@ -44,6 +44,19 @@ export function promotionRoutes(promotions: PromotionService, rollouts: RolloutS
       },
     },
     {
+      method: 'post',
+      path: `${PROJECT}/promotion/preview`,
+      summary:
+        "What a promotion request would move and, over the target's rollout plan, each wave and what it waits for",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.promotions.read' },
+      body: 'promotion-request',
+      handler: async (ctx) => {
+        const body = bodyOf<PromotionRequestRequest>(ctx);
+        ctx.body = await rollouts.previewPromotion(orgCallerOf(ctx), paramOf(ctx, 'slug'), body);
+      },
+    },
+    {
       method: 'get',
       path: `${PROJECT}/promotions`,
       summary: 'Promotions of the project, newest first (filters: status, targetEnvironment)',
