@@ -1,4 +1,5 @@
 import { makeOrg } from '../../helpers/fixtures';
+import { cliRunner } from '../cli/cli-harness';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
@@ -15,6 +16,7 @@ let api: ReturnType<typeof promotionClient>;
 let flow: ReturnType<typeof rolloutSteps>;
 let owner: string;
 let admin: string;
+let cli: ReturnType<typeof cliRunner>;
 const TENANTS = ['t1', 't2', 't3'];
 const BODY = { sourceEnvironment: 'dev', targetEnvironment: 'prod' };
 
@@ -30,8 +32,12 @@ beforeAll(async () => {
   owner = org.members.owner!.token;
   admin = org.members.admin!.token;
   flow = rolloutSteps(api, owner);
+  cli = cliRunner(platform.url);
 }, 120_000);
-afterAll(() => platform.close());
+afterAll(async () => {
+  await cli.close();
+  await platform.close();
+});
 
 async function project(slug: string) {
   const ids = await makeProject(platform, owner, slug, TENANTS);
@@ -82,6 +88,18 @@ it('the preview lists the waves and what each waits for, and changes nothing', a
     body: { ...BODY, rollout: 'none' },
   });
   expect([alone.status, alone.body.rollout, alone.body.moves.length]).toEqual([200, null, 3]);
+  // The CLI's preview prints the same waves.
+  const shown = await cli.run(['promote', '--from', 'dev', '--to', 'prod', '--preview'], {
+    env: { DELIVERY_TOKEN: owner, DELIVERY_PROJECT: 'waves' },
+  });
+  expect([shown.code, shown.stdout.split('\n').slice(1, 4)]).toEqual([
+    0,
+    [
+      "a rollout in 2 waves (prod's plan):",
+      '  1. canary: t1 — waits for soak 1s',
+      '  2. rest: t2, t3 — waits for wave canary verified; approval: 1 approval(s) by role member, not the requester (rollout wave gate)',
+    ],
+  ]);
   expect(await counts('waves')).toEqual([0, 0]);
 }, 300_000);
 
