@@ -105,7 +105,7 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
   policies: (services) => policyRoutes(services.policies, services.config.orgs.pageMax),
   projects: (services) =>
     projectRoutes({ ...services.projects, removal: services.removal }, services.config.orgs.pageMax),
-  promotions: (services) => promotionRoutes(services.promotions, services.config.orgs.pageMax),
+  promotions: (services) => promotionRoutes(services.promotions, services.rollouts, services.config.orgs.pageMax),
   registry: (services) => orgChartRoutes(services.charts),
   releases: (services) => releaseRoutes(services.releases, services.config.orgs.pageMax),
   teams: (services) => teamRoutes(services.teams, services.config.orgs.pageMax),

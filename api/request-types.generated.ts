@@ -1354,6 +1354,10 @@ export interface PromotionRequestRequest {
    * @maxItems 200
    */
   services?: [string, ...string[]];
+  /**
+   * plan (default): when the target environment has a rollout plan, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
+   */
+  rollout?: 'plan' | 'none';
 }
 
 export interface ReleaseApproveRequest {

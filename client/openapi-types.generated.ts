@@ -15684,7 +15684,7 @@ export interface paths {
     };
     trace?: never;
   };
-  '/api/v2/projects/{slug}/promotion/request': {
+  '/api/v2/projects/{slug}/promotion/preview': {
     parameters: {
       query?: never;
       header?: never;
@@ -15693,7 +15693,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request a promotion of the source environment's versions to the target (Blocked while a cause holds) */
+    /** What a promotion request would move and, over the target's rollout plan, each wave and what it waits for */
     post: {
       parameters: {
         query?: never;
@@ -15715,7 +15715,103 @@ export interface paths {
            *       ],
            *       "services": [
            *         "web"
-           *       ]
+           *       ],
+           *       "rollout": "plan"
+           *     }
+           */
+          'application/json': components['schemas']['promotion-request'];
+        };
+      };
+      responses: {
+        /** @description Success */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "sourceEnvironment": "dev",
+             *       "targetEnvironment": "prod",
+             *       "moves": [
+             *         {
+             *           "changes": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "previous": [
+             *             {
+             *               "tag": "string",
+             *               "workload": "string"
+             *             }
+             *           ],
+             *           "tenant": "string",
+             *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
+             *         }
+             *       ],
+             *       "rollout": {}
+             *     }
+             */
+            'application/json': components['schemas']['promotion-preview'];
+          };
+        };
+        /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            /**
+             * @example {
+             *       "error": "invalid request body: name is required"
+             *     }
+             */
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/projects/{slug}/promotion/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Request a promotion of the source environment's versions to the target (Blocked while a cause holds); a target with a rollout plan starts a rollout in its waves */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @example shop */
+          slug: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *       "sourceEnvironment": "dev",
+           *       "targetEnvironment": "prod",
+           *       "tenants": [
+           *         "acme"
+           *       ],
+           *       "services": [
+           *         "web"
+           *       ],
+           *       "rollout": "plan"
            *     }
            */
           'application/json': components['schemas']['promotion-request'];
@@ -15865,7 +15961,7 @@ export interface paths {
              *       "workflowId": "string"
              *     }
              */
-            'application/json': components['schemas']['promotion'];
+            'application/json': components['schemas']['promotion-request-result'];
           };
         };
         /** @description Error: 4xx for a request to fix (the message says what), 5xx for ours */
@@ -27193,18 +27289,49 @@ export interface components {
       status?: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
       targetEnvironment?: string;
     };
+    /** @description POST /api/v2/projects/{slug}/promotion/preview: what a promotion request would move and, when the target has a rollout plan (or the request gives one), the waves it would follow. */
+    'promotion-preview': {
+      moves: components['schemas']['move'][];
+      rollout: null | {
+        /**
+         * @description The target environment's rollout plan, or the one the request gives
+         * @enum {unknown}
+         */
+        plan: 'environment' | 'request';
+        waves: components['schemas']['wave-preview'][];
+      };
+      sourceEnvironment: string;
+      targetEnvironment: string;
+    };
     /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs or ids; default every tenant) and services (workload names; default every workload). */
     'promotion-request': {
+      /**
+       * @description plan (default): when the target environment has a rollout plan, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
+       * @enum {unknown}
+       */
+      rollout?: 'plan' | 'none';
       services?: string[];
       sourceEnvironment: string;
       targetEnvironment: string;
       tenants?: string[];
     };
+    /** @description The promotion requested, or the rollout it started when the target environment has a rollout plan. */
+    'promotion-request-result': components['schemas']['promotion'] | components['schemas']['promotion-rollout'];
     'promotion-requirement': {
       name: string;
       /** Format: uuid */
       policyId: string;
       requiredApprovals: number;
+    };
+    /** @description A promotion request to an environment with a rollout plan: the rollout it started (docs/rollouts.md). */
+    'promotion-rollout': {
+      links: {
+        rollout: string;
+        ui: string;
+      };
+      rollout: components['schemas']['rollout'];
+      /** Format: uuid */
+      rolloutId: string;
     };
     'proof-run': {
       /** Format: uuid */
@@ -28334,6 +28461,23 @@ export interface components {
     };
     'watch-subscription-list': {
       items: components['schemas']['watch-subscription'][];
+    };
+    /** @description One wave a promotion request would follow: its tenants, soak, checks, approval gate and what it waits for, in order. */
+    'wave-preview': {
+      approvalGate: boolean | string;
+      checks: {
+        count: number;
+        failureLimit: number;
+        /** @enum {unknown} */
+        kind: 'prometheus' | 'http';
+        name: string;
+      }[];
+      name: string;
+      selection: string;
+      soakSeconds: number;
+      tenants: string[];
+      /** @description What the wave waits for, in order: the previous wave verified, a freeze in force, its approval gate, its soak, its checks */
+      waitsFor: string[];
     };
     /** @description POST /api/v2/projects/{slug}/webhooks: an HTTP webhook channel of the project. */
     'webhook-create': {

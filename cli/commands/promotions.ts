@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { printWavePreview, printWaves, waitForRollout } from './rollouts';
 import type { PromotionRequestRequest, ReleaseApproveRequest } from '../../api/request-types.generated';
 import { versionsText } from '../../client/versions-text';
 import { CliError, EXIT } from '../lib/api-error';
@@ -58,6 +59,16 @@ async function refuseSecondPromotion(rt: Runtime, project: string, from: string,
   }
 }
 
+interface PromoteFlags {
+  from: string;
+  to: string;
+  tenants?: string;
+  services?: string;
+  rollout?: string;
+  preview?: boolean;
+  yes?: boolean;
+}
+
 export function registerPromotions(program: Command): void {
   waitOptions(
     subcommand(
@@ -67,46 +78,57 @@ export function registerPromotions(program: Command): void {
       [
         'delivery promote --from staging --to prod --wait',
         'delivery promote --from staging --to prod --tenants acme,globex --services web',
+        'delivery promote --from staging --to prod --preview',
       ],
     )
       .requiredOption('--from <environment>', 'source environment')
       .requiredOption('--to <environment>', 'target environment')
       .option('--tenants <slugs>', 'only these tenants (comma-separated)')
-      .option('--services <names>', 'only these services (comma-separated)'),
+      .option('--services <names>', 'only these services (comma-separated)')
+      .option('--preview', "show what would move and the waves of the target's rollout plan; change nothing")
+      .option('--rollout <plan|none>', "none: every tenant at once over the target's rollout plan (break-glass only)"),
   ).action(
-    act<WaitFlags & { from: string; to: string; tenants?: string; services?: string; yes?: boolean }>(
-      async (rt, flags) => {
-        const project = rt.project();
-        await refuseSecondPromotion(rt, project, flags.from, flags.to);
-        const target = await rt.api.get('/api/v2/projects/{slug}/environments/{environment}', {
-          path: { slug: project, environment: flags.to },
-        });
-        if (target.production) {
-          const what = [flags.tenants && `tenants ${flags.tenants}`, flags.services && `services ${flags.services}`];
-          const scope = what.filter(Boolean).join(', ');
-          await confirm(
-            rt,
-            flags.yes,
-            `promote ${flags.from} -> ${flags.to} (a production environment) in ${project}${scope ? `, ${scope}` : ''}`,
-          );
-        }
-        const tenants = list(flags.tenants);
-        const services = list(flags.services);
-        const body: PromotionRequestRequest = {
-          sourceEnvironment: flags.from,
-          targetEnvironment: flags.to,
-          ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
-          ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
-        };
-        const created = await rt.api.post('/api/v2/projects/{slug}/promotion/request', {
-          path: { slug: project },
-          body,
-        });
-        if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
-        rt.err.write(`requested promotion ${created.id}\n`);
-        return waitForPromotion(rt, created.id, flags);
-      },
-    ),
+    act<WaitFlags & PromoteFlags>(async (rt, flags) => {
+      const project = rt.project();
+      const tenants = list(flags.tenants);
+      const services = list(flags.services);
+      const body: PromotionRequestRequest = {
+        sourceEnvironment: flags.from,
+        targetEnvironment: flags.to,
+        ...(tenants ? { tenants: tenants as PromotionRequestRequest['tenants'] } : {}),
+        ...(services ? { services: services as PromotionRequestRequest['services'] } : {}),
+        ...(flags.rollout ? { rollout: flags.rollout as PromotionRequestRequest['rollout'] } : {}),
+      };
+      if (flags.preview) {
+        const path = { slug: project };
+        return printWavePreview(rt, await rt.api.post('/api/v2/projects/{slug}/promotion/preview', { path, body }));
+      }
+      await refuseSecondPromotion(rt, project, flags.from, flags.to);
+      const target = await rt.api.get('/api/v2/projects/{slug}/environments/{environment}', {
+        path: { slug: project, environment: flags.to },
+      });
+      if (target.production) {
+        const what = [flags.tenants && `tenants ${flags.tenants}`, flags.services && `services ${flags.services}`];
+        const scope = what.filter(Boolean).join(', ');
+        await confirm(
+          rt,
+          flags.yes,
+          `promote ${flags.from} -> ${flags.to} (a production environment) in ${project}${scope ? `, ${scope}` : ''}`,
+        );
+      }
+      const created = await rt.api.post('/api/v2/projects/{slug}/promotion/request', {
+        path: { slug: project },
+        body,
+      });
+      // A target with a rollout plan: the request started a rollout in the plan's waves.
+      if ('rolloutId' in created) {
+        rt.err.write(`${flags.to} has a rollout plan: started rollout ${created.rolloutId} in its waves\n`);
+        return flags.wait ? waitForRollout(rt, created.rolloutId, flags) : printWaves(rt, created.rollout);
+      }
+      if (!flags.wait) return printValue(rt.out, rt.output, rt.output === 'table' ? summary(created) : created);
+      rt.err.write(`requested promotion ${created.id}\n`);
+      return waitForPromotion(rt, created.id, flags);
+    }),
   );
 
   const promotion = subcommand(program, 'promotion', 'List, follow and decide promotions');

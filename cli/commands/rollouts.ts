@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { paths } from '../../client/openapi-types.generated';
 import type { Rollout } from '../lib/api-types';
 import { act, subcommand, waitOptions } from '../lib/command-kit';
 import { confirm } from '../lib/confirm';
@@ -41,13 +42,13 @@ export function observeRollout(r: Rollout): Observation {
   return { line };
 }
 
-function waitForRollout(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
+export function waitForRollout(rt: Runtime, id: string, flags: WaitFlags): Promise<number> {
   rt.err.write(`following rollout ${id} (Ctrl-C stops following, not the rollout)\n`);
   return follow(rt, () => rt.api.get('/api/v2/rollouts/{id}', { path: { id } }), observeRollout, flags);
 }
 
 /** The waves of a rollout as rows: name, tenants, state and what each waits for or how it ended. */
-function printWaves(rt: Runtime, r: Rollout): void {
+export function printWaves(rt: Runtime, r: Rollout): void {
   if (rt.output !== 'table') return printValue(rt.out, rt.output, r);
   rt.out.write(`rollout ${r.id}: ${r.sourceEnvironment} -> ${r.environment}, ${r.version}, ${r.status}\n`);
   if (r.statusReason) rt.out.write(`  ${r.statusReason}\n`);
@@ -57,6 +58,24 @@ function printWaves(rt: Runtime, r: Rollout): void {
     { header: 'state', value: (w) => w.state },
     { header: 'detail', value: (w) => waveDetail(w) },
   ]);
+}
+
+type PromotionPreview =
+  paths['/api/v2/projects/{slug}/promotion/preview']['post']['responses'][200]['content']['application/json'];
+
+/** `delivery promote --preview`: what moves, then each wave of the target's plan and what it waits for. */
+export function printWavePreview(rt: Runtime, p: PromotionPreview): void {
+  if (rt.output !== 'table') return printValue(rt.out, rt.output, p);
+  const moves = p.moves.map((m) => `${m.tenant} (${m.changes.map((c) => `${c.workload} ${c.tag}`).join(', ')})`);
+  rt.out.write(`${p.sourceEnvironment} -> ${p.targetEnvironment} moves ${moves.join('; ')}\n`);
+  if (!p.rollout)
+    return void rt.out.write(`${p.targetEnvironment} has no rollout plan: one promotion, every tenant at once\n`);
+  const source = p.rollout.plan === 'environment' ? `${p.targetEnvironment}'s plan` : 'the given plan';
+  rt.out.write(`a rollout in ${p.rollout.waves.length} waves (${source}):\n`);
+  p.rollout.waves.forEach((w, i) => {
+    const waits = w.waitsFor.length > 0 ? w.waitsFor.join('; ') : 'nothing';
+    rt.out.write(`  ${i + 1}. ${w.name}: ${w.tenants.join(', ') || '(no tenant)'} — waits for ${waits}\n`);
+  });
 }
 
 /** `delivery rollout`: progressive delivery across tenants in waves (docs/rollouts.md). */

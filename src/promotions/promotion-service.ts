@@ -133,7 +133,8 @@ export function createPromotionService(deps: PromotionServiceDeps) {
 
   return {
     /** Computes what moves (422 when nothing would), records the request and starts the promotion's workflow. */
-    async request(caller: OrgCaller, slug: string, body: PromotionRequest) {
+    /** `planSkippedBy`: the break-glass session under which the request skipped the target's rollout plan. */
+    async request(caller: OrgCaller, slug: string, body: PromotionRequest, planSkippedBy: string | null = null) {
       const project = await deps.projects.projectOf(caller, slug);
       if (project.archived) throw new Conflict('the project is archived');
       const loaded = await loadProject(db, caller.organizationId, project.id, {
@@ -170,6 +171,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
           moves,
           versions: versionsText(versions),
           downgrade,
+          ...(planSkippedBy ? { rolloutPlanSkipped: { breakGlassSessionId: planSkippedBy } } : {}),
         };
         const entry = await audit.append(
           trx,

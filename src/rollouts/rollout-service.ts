@@ -7,17 +7,18 @@ import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
-import { findProjectById } from '../projects/project-repository';
+import { findProjectById, type Project } from '../projects/project-repository';
+import { coveringSession } from '../break-glass/break-glass-repository';
 import type { ProjectService } from '../projects/project-service';
 import { planMoves } from '../promotions/promotion-plan';
-import type { PromotionTiming } from '../promotions/promotion-workflow-contract';
+import type { Move, PromotionTiming } from '../promotions/promotion-workflow-contract';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { creatorOf, reconcileRows } from '../temporal/workflow-rows';
 import { rolloutWaves } from './rollout-gates';
 import { planReferences } from './plan-references';
-import { normalizePlan, planProblems, type RolloutPlanInput } from './rollout-plan';
+import { normalizePlan, planProblems, type RolloutPlan, type RolloutPlanInput } from './rollout-plan';
 import { findRolloutPlan } from './rollout-plan-repository';
 import {
   findRollout,
@@ -37,16 +38,27 @@ import {
   rolloutWorkflowId,
   rolloutWorkflowType,
   skipSoakUpdate,
+  type RolloutWave,
 } from './rollout-workflow-contract';
 import { resolveWaves } from './wave-selection';
+import { wavePreviews } from './rollout-preview';
+import { activeFreezes } from '../freezes/freeze-evaluation';
+import { definitionOf, freezesFor } from '../freezes/freeze-repository';
 
 export interface RolloutStartRequest {
   sourceEnvironment: string;
   targetEnvironment: string;
+  /** Through a promotion request: the tenants it names (slugs or ids); absent: every tenant. */
+  tenants?: string[];
   services?: string[];
   /** An explicit plan; absent: the target environment's plan. */
   plan?: RolloutPlanInput;
 }
+
+/** What started a rollout: the rollouts API, or a promotion request to an environment with a plan. */
+type RolloutOrigin = 'rollout' | 'promotion';
+
+export type RolloutView = ReturnType<typeof rolloutView>;
 
 export type RolloutAction = 'pause' | 'resume' | 'abort' | 'skip-soak';
 const UPDATES = {
@@ -55,6 +67,15 @@ const UPDATES = {
   abort: abortRolloutUpdate,
   'skip-soak': skipSoakUpdate,
 } as const;
+
+/** A plan resolved for a request: the project, the plan and where it came from, what moves, the waves. */
+export interface Resolved {
+  project: Project;
+  plan: Omit<RolloutPlan, 'environment'>;
+  planSource: 'request' | 'environment';
+  moves: Move[];
+  waves: RolloutWave[];
+}
 
 export type RolloutService = ReturnType<typeof createRolloutService>;
 
@@ -106,74 +127,154 @@ export function createRolloutService(
     await markRolloutWorkflowStarted(db, row.id);
   }
 
+  /**
+   * The plan a request follows (the one it gives, else the target environment's; null: none) resolved over the
+   * tenants that move: 422 naming every problem of the plan or when nothing would move.
+   */
+  /** The project (not archived) and what a request moves (422 when nothing would). */
+  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
+    const project = await deps.projects.projectOf(caller, slug);
+    if (project.archived) throw new Conflict('the project is archived');
+    const loaded = await loadProject(db, caller.organizationId, project.id, deps);
+    if (!loaded) throw new NotFound('project not found');
+    return { project, loaded, moves: planMoves(loaded, body) };
+  }
+
+  async function resolve(caller: OrgCaller, slug: string, body: RolloutStartRequest): Promise<Resolved | null> {
+    const { project, loaded, moves } = await movesOf(caller, slug, body);
+    const environment = body.targetEnvironment;
+    const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
+    const plan = body.plan ? normalizePlan(body.plan) : stored;
+    if (!plan) return null;
+    const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
+    const tenantSlugs = loaded.tenants.map((t) => t.slug);
+    const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
+    if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
+    const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
+    const waves = rolloutWaves(resolveWaves(plan.waves, moving), plan.waves, loaded, environment, policies);
+    return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
+  }
+
+  /** Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. */
+  async function begin(caller: OrgCaller, body: RolloutStartRequest, resolved: Resolved, via: RolloutOrigin) {
+    const { project, plan, moves, waves } = resolved;
+    const environment = body.targetEnvironment;
+    const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
+    const id = randomUUID();
+    const row = await db.transaction(async (trx) => {
+      const inserted = await insertRollout(trx, {
+        id,
+        organization_id: caller.organizationId,
+        project_id: project.id,
+        source_environment: body.sourceEnvironment,
+        environment,
+        plan: {
+          waves,
+          rollbackOnHalt: plan.rollbackOnHalt,
+          liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
+          version,
+        },
+        services: body.services ?? null,
+        status: 'Running',
+        current_wave: 0,
+        waves: waves.map(() => ({ state: 'Pending', promotionIds: [], measurements: [], reason: null })),
+        workflow_id: rolloutWorkflowId(id, project.slug, environment),
+        created_by: caller.principal.userId,
+        created_by_actor: auditActor(caller).actor,
+      });
+      await audit.append(
+        trx,
+        orgEntry(caller, {
+          action: 'rollout.start',
+          category: 'deployment',
+          projectId: project.id,
+          resourceType: 'rollout',
+          resourceId: id,
+          workflowId: inserted.workflow_id,
+          details: {
+            sourceEnvironment: body.sourceEnvironment,
+            environment,
+            version,
+            waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
+            requestedAs: via,
+          },
+        }),
+      );
+      return inserted;
+    });
+    await ensureWorkflow(row, project.slug);
+    return rolloutView(row, project.slug);
+  }
+
   return {
     /** Resolves the plan's waves over the tenants that move, records the rollout and starts its workflow. */
     async start(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
-      const project = await deps.projects.projectOf(caller, slug);
-      if (project.archived) throw new Conflict('the project is archived');
-      const loaded = await loadProject(db, caller.organizationId, project.id, deps);
-      if (!loaded) throw new NotFound('project not found');
-      const environment = body.targetEnvironment;
-      const moves = planMoves(loaded, body);
-      const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
-      const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
-      if (!body.plan && !stored) {
-        throw new Unprocessable(`environment ${environment} has no rollout plan: set one or give a plan`);
+      const resolved = await resolve(caller, slug, body);
+      if (!resolved) {
+        throw new Unprocessable(`environment ${body.targetEnvironment} has no rollout plan: set one or give a plan`);
       }
-      const plan = body.plan ? normalizePlan(body.plan) : stored!;
-      const tenantSlugs = loaded.tenants.map((t) => t.slug);
-      const problems = planProblems(
-        plan,
-        await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs),
-      );
-      if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
-      const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
-      const resolved = resolveWaves(plan.waves, moving);
-      const waves = rolloutWaves(resolved, plan.waves, loaded, environment, policies);
-      const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
-      const id = randomUUID();
-      const row = await db.transaction(async (trx) => {
-        const inserted = await insertRollout(trx, {
-          id,
-          organization_id: caller.organizationId,
-          project_id: project.id,
-          source_environment: body.sourceEnvironment,
-          environment,
-          plan: {
-            waves,
-            rollbackOnHalt: plan.rollbackOnHalt,
-            liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
-            version,
-          },
-          services: body.services ?? null,
-          status: 'Running',
-          current_wave: 0,
-          waves: waves.map(() => ({ state: 'Pending', promotionIds: [], measurements: [], reason: null })),
-          workflow_id: rolloutWorkflowId(id, project.slug, environment),
-          created_by: caller.principal.userId,
-          created_by_actor: auditActor(caller).actor,
-        });
-        await audit.append(
-          trx,
-          orgEntry(caller, {
-            action: 'rollout.start',
-            category: 'deployment',
-            projectId: project.id,
-            resourceType: 'rollout',
-            resourceId: id,
-            workflowId: inserted.workflow_id,
-            details: {
-              sourceEnvironment: body.sourceEnvironment,
-              environment,
-              version,
-              waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
-            },
-          }),
+      return begin(caller, body, resolved, 'rollout');
+    },
+
+    /**
+     * How a promotion request goes: when the target environment has a rollout plan (or the request gives one) it
+     * starts a rollout over it instead of moving every tenant at once. `rollout: "none"` skips the environment's plan
+     * only under the caller's open break-glass session covering the project and environment (403 otherwise). Null
+     * `rollout`: the promotion goes alone, `skippedBy` naming the session that skipped a plan (for its audit entry).
+     */
+    async forPromotion(
+      caller: OrgCaller,
+      slug: string,
+      body: RolloutStartRequest & { rollout?: 'plan' | 'none' },
+    ): Promise<{ rollout: RolloutView | null; skippedBy: string | null }> {
+      if (body.rollout !== 'none') {
+        const resolved = await resolve(caller, slug, body);
+        return { rollout: resolved && (await begin(caller, body, resolved, 'promotion')), skippedBy: null };
+      }
+      const project = await deps.projects.projectOf(caller, slug);
+      const environment = body.targetEnvironment;
+      if (!(await findRolloutPlan(db, caller.organizationId, project.id, environment))) {
+        return { rollout: null, skippedBy: null };
+      }
+      const userId = caller.principal.userId;
+      const session =
+        userId === null
+          ? null
+          : await coveringSession(
+              db,
+              { organizationId: caller.organizationId, userId, projectId: project.id, environment },
+              new Date(),
+            );
+      if (!session) {
+        throw new Forbidden(
+          `environment ${environment} has a rollout plan: skipping it (rollout "none") needs your open break-glass session covering it`,
         );
-        return inserted;
-      });
-      await ensureWorkflow(row, project.slug);
-      return rolloutView(row, project.slug);
+      }
+      return { rollout: null, skippedBy: session.id };
+    },
+
+    /**
+     * What a promotion request would do, changing nothing: what moves and, when the target has a rollout plan (or the
+     * request gives one), the waves the rollout would follow with what each waits for (`rollout: null`: one promotion).
+     */
+    async previewPromotion(caller: OrgCaller, slug: string, body: RolloutStartRequest & { rollout?: 'plan' | 'none' }) {
+      const resolved = body.rollout === 'none' ? null : await resolve(caller, slug, body);
+      const { project, moves } = resolved ?? (await movesOf(caller, slug, body));
+      const target = {
+        projectId: project.id,
+        environment: body.targetEnvironment,
+        tenants: moves.map((m) => m.tenant),
+      };
+      const freezes = (await freezesFor(db, caller.organizationId, project.id)).map(definitionOf);
+      return {
+        sourceEnvironment: body.sourceEnvironment,
+        targetEnvironment: body.targetEnvironment,
+        moves: moves.map(({ tenant, changes, previous }) => ({ tenant, changes, previous })),
+        rollout: resolved && {
+          plan: resolved.planSource,
+          waves: wavePreviews(resolved.waves, activeFreezes(freezes, target, new Date())),
+        },
+      };
     },
 
     async list(caller: OrgCaller, slug: string) {

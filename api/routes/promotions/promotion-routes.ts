@@ -5,6 +5,7 @@ import type {
   ReleaseCancelRequest,
 } from '../../request-types.generated';
 import type { PromotionService } from '../../../src/promotions/promotion-service';
+import type { RolloutService } from '../../../src/rollouts/rollout-service';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
@@ -13,7 +14,7 @@ const PROJECT = '/api/v2/projects/:slug';
 const ONE = '/api/v2/promotions/:id';
 
 /** Promotions (/api/v2/projects/{slug}/promotion/request, /api/v2/promotions/{id}); docs/promotions.md. */
-export function promotionRoutes(promotions: PromotionService, pageMax: number): RouteDef[] {
+export function promotionRoutes(promotions: PromotionService, rollouts: RolloutService, pageMax: number): RouteDef[] {
   const tag = 'promotions';
   // By-id routes act on `projects.<slug>.promotions.*`, the slug being the promotion's project.
   const scope = (ctx: AppContext) => promotions.actionScope(orgCallerOf(ctx), paramOf(ctx, 'id'));
@@ -27,15 +28,32 @@ export function promotionRoutes(promotions: PromotionService, pageMax: number): 
     {
       method: 'post',
       path: `${PROJECT}/promotion/request`,
-      summary: "Request a promotion of the source environment's versions to the target (Blocked while a cause holds)",
+      summary:
+        "Request a promotion of the source environment's versions to the target (Blocked while a cause holds); a target with a rollout plan starts a rollout in its waves",
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.promotions.create' },
       body: 'promotion-request',
       handler: async (ctx) => {
-        created(
-          ctx,
-          await promotions.request(orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<PromotionRequestRequest>(ctx)),
-        );
+        const [caller, slug, body] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<PromotionRequestRequest>(ctx)];
+        // An environment with a rollout plan: a rollout in its waves (docs/rollouts.md), not every tenant at once.
+        const { rollout, skippedBy } = await rollouts.forPromotion(caller, slug, body);
+        if (!rollout) return created(ctx, await promotions.request(caller, slug, body, skippedBy));
+        const links = { rollout: `/api/v2/rollouts/${rollout.id}`, ui: `/rollouts/${rollout.id}` };
+        ctx.set('Location', links.rollout);
+        created(ctx, { rolloutId: rollout.id, rollout, links });
+      },
+    },
+    {
+      method: 'post',
+      path: `${PROJECT}/promotion/preview`,
+      summary:
+        "What a promotion request would move and, over the target's rollout plan, each wave and what it waits for",
+      tag,
+      access: { kind: 'organization', action: 'projects.{slug}.promotions.read' },
+      body: 'promotion-request',
+      handler: async (ctx) => {
+        const body = bodyOf<PromotionRequestRequest>(ctx);
+        ctx.body = await rollouts.previewPromotion(orgCallerOf(ctx), paramOf(ctx, 'slug'), body);
       },
     },
     {

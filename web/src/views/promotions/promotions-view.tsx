@@ -9,6 +9,7 @@ import { ErrorNote } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { StatusBadge } from '../../components/status-badge';
 import { useAction } from '../../components/use-action';
+import { RolloutWaves } from './rollout-waves';
 
 function Options({
   label,
@@ -60,22 +61,30 @@ export function PromotionsView() {
     queryFn: () =>
       ok(api.GET('/api/v2/projects/{slug}/compare', { params: { path, query: { from, to, type: 'image' } } })),
   });
+  const body = {
+    sourceEnvironment: from,
+    targetEnvironment: to,
+    ...(tenants.length > 0 ? { tenants } : {}),
+    ...(services.length > 0 ? { services } : {}),
+  };
+  // The waves the request would follow over the target's rollout plan (the server's preview; nothing changes).
+  const preview = useQuery({
+    queryKey: ['project', slug, 'promotion-preview', body],
+    enabled: from !== '' && to !== '' && from !== to,
+    retry: false,
+    queryFn: () => ok(api.POST('/api/v2/projects/{slug}/promotion/preview', { params: { path }, body })),
+  });
   const request = useAction([['project', slug, 'promotions']]);
   const moving = (moves.data?.items ?? []).filter(
     (i) =>
       (tenants.length === 0 || tenants.includes(i.tenant)) && (services.length === 0 || services.includes(i.service)),
   );
   async function submit() {
-    const body = {
-      sourceEnvironment: from,
-      targetEnvironment: to,
-      ...(tenants.length > 0 ? { tenants } : {}),
-      ...(services.length > 0 ? { services } : {}),
-    };
     const made = await request.run(() =>
       ok(api.POST('/api/v2/projects/{slug}/promotion/request', { params: { path }, body })),
     );
-    if (made) void navigate(`/promotions/${made.id}`);
+    // A target with a rollout plan answers the rollout the request started (its waves), else the promotion.
+    if (made) void navigate('rolloutId' in made ? made.links.ui : `/promotions/${made.id}`);
   }
   return (
     <main>
@@ -115,6 +124,7 @@ export function PromotionsView() {
             ))}
           </ul>
         )}
+        <RolloutWaves preview={preview.data} target={to} />
         <ErrorNote error={request.error} />
         <Button className="button primary" onPress={() => void submit()} isDisabled={request.pending}>
           Request promotion
