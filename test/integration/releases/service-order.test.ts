@@ -116,7 +116,9 @@ describe('service order', () => {
       ['svc.acme.prod.db-migrate', 'Degraded'],
     ]);
     const failed = await releases.status(owner, id, 'Failed');
-    expect(failed.statusReason).toBe('group 1/3 (db-migrate): controller reported sync Synced, health Degraded');
+    expect(failed.statusReason).toBe(
+      'group 1/3 (db-migrate): controller reported sync Synced, health Degraded: service db-migrate',
+    );
     expect(failed.commitSha).toBe(waiting.commitSha);
     // api and web stayed as they were: the repository holds no commit after the first group's.
     expect(await sim.refresh()).toEqual([]);
