@@ -411,7 +411,7 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
     const current = prepared;
     const end = await deployInOrder(groups, {
       commit: async (group, index, details) => {
-        show('Deploying', details);
+        show(status, details);
         const request = requestOf(
           current,
           `release-${input.releaseId}-group-${index + 1}`,
