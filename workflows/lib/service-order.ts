@@ -12,7 +12,7 @@ export interface OrderedSteps<Group extends OrderedStep> {
   /** Commits the group (its own idempotency key: one commit per group across retries); null: nothing to change. */
   commit(group: Group, index: number, details: string): Promise<string | null>;
   /** Waits for every Application the commit changed to report Synced and Healthy; null: none before the timeout. */
-  awaitHealthy(sha: string, details: string): Promise<SyncOutcome | null>;
+  awaitHealthy(sha: string, details: string, group: Group): Promise<SyncOutcome | null>;
 }
 
 export interface OrderedEnd {
@@ -44,7 +44,7 @@ export async function deployInOrder<Group extends OrderedStep>(
       };
     }
     if (sha === null) continue;
-    const outcome = await steps.awaitHealthy(sha, groupDetails(index, groups.length, group.workloads, sha));
+    const outcome = await steps.awaitHealthy(sha, groupDetails(index, groups.length, group.workloads, sha), group);
     if (!outcome)
       return { status: 'Failed', reason: `${name}: no healthy sync report before the sync timeout`, actor: null };
     if (outcome.status === 'Failed')
