@@ -26,6 +26,8 @@ it('has a recorded history for every promotion path', () => {
       // Issue 43: a commit outlasting a Git storage outage, before and after the promotion-commit-wait-noted patch.
       'outage-then-committed.details-only',
       'outage-then-committed',
+      // Issue 48: two groups linked by dependsOn committed one after another (the promotion-service-order patch).
+      'service-order',
     ].sort(),
   );
 });
