@@ -2,6 +2,7 @@ import type { ControllerSimulator } from '../../helpers/controller-simulator';
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { watchedProject } from '../deployments/truth-harness';
+import { promotionClient } from '../promotions/promotion-harness';
 import { releaseClient, type ReleaseBody } from './release-harness';
 
 /**
@@ -50,33 +51,35 @@ afterAll(async () => {
   await platform.close();
 });
 
-const CHANGES = [
-  { workload: 'web', tag: '1.1.0' },
-  { workload: 'api', tag: '1.1.0' },
-  { workload: 'db-migrate', tag: '1.1.0' },
-];
-
-async function create(environment: string) {
+async function create(environment: string, tag = '1.1.0') {
   const created = await releases.create(owner, 'svc', {
     environment,
     tenantId: tenants.acme,
     title: 'three services',
-    changes: CHANGES,
+    changes: ['web', 'api', 'db-migrate'].map((workload) => ({ workload, tag })),
   });
   expect(created.status).toBe(201);
   return created.body.id;
 }
 
+type Waiting = Pick<ReleaseBody, 'status' | 'commitSha' | 'statusReason'>;
+const atGroup = (n: number, names: string) => (r: Waiting) =>
+  r.status === 'Syncing' &&
+  r.commitSha !== null &&
+  r.statusReason === `group ${n}/3: ${names} — waiting for Synced and Healthy at ${r.commitSha.slice(0, 12)}`;
+
 /** The release waiting on group `n` of 3 (its step on the row), with that group's commit. */
 function waitingOn(id: string, n: number, names: string): Promise<ReleaseBody> {
-  return releases.until(
-    owner,
-    id,
-    (r) =>
-      r.status === 'Syncing' &&
-      r.commitSha !== null &&
-      r.statusReason === `group ${n}/3: ${names} — waiting for Synced and Healthy at ${r.commitSha.slice(0, 12)}`,
-  );
+  return releases.until(owner, id, atGroup(n, names));
+}
+
+/** The controller's next look: only `application` changed, at `revision`, and it turned Healthy. */
+async function onlyReported(application: string, revision: string | null) {
+  const sent = await sim.refresh();
+  expect(sent.map((r) => [r.application, r.revision, r.healthStatus, r.status])).toEqual([
+    [application, revision, 'Progressing', 200],
+    [application, revision, 'Healthy', 200],
+  ]);
 }
 
 describe('service order', () => {
@@ -92,11 +95,7 @@ describe('service order', () => {
       shas.push(waiting.commitSha!);
       // The controller looks now: the repository's head is this group's commit (the next group is not committed yet)
       // and only this group's Application changed, so only it reports.
-      const sent = await sim.refresh();
-      expect(sent.map((r) => [r.application, r.revision, r.healthStatus, r.status])).toEqual([
-        [`svc.acme.dev.${name}`, waiting.commitSha, 'Progressing', 200],
-        [`svc.acme.dev.${name}`, waiting.commitSha, 'Healthy', 200],
-      ]);
+      await onlyReported(`svc.acme.dev.${name}`, waiting.commitSha);
     }
     expect(new Set(shas).size).toBe(3);
     const done = await releases.status(owner, id, 'Healthy');
@@ -106,9 +105,30 @@ describe('service order', () => {
     expect(await sim.refresh()).toEqual([]);
   });
 
+  it('promotes in the same order: each group promoted only after the previous one is Healthy in the target', async () => {
+    const promotions = promotionClient(platform);
+    const requested = await promotions.request(owner, 'svc', { sourceEnvironment: 'dev', targetEnvironment: 'prod' });
+    expect(requested.status).toBe(201);
+    const id = requested.body.id;
+    const shas: string[] = [];
+    for (const [n, name] of [
+      [1, 'db-migrate'],
+      [2, 'api'],
+      [3, 'web'],
+    ] as const) {
+      const waiting = await promotions.until(owner, id, atGroup(n, name));
+      shas.push(waiting.commitSha!);
+      await onlyReported(`svc.acme.prod.${name}`, waiting.commitSha);
+    }
+    expect(new Set(shas).size).toBe(3);
+    const done = await promotions.status(owner, id, 'Healthy');
+    expect(done.statusReason).toBe('every group synced and healthy, in service order');
+    expect(await sim.refresh()).toEqual([]);
+  });
+
   it('stops at a Degraded group: the later groups are never committed', async () => {
     degraded.add('svc.acme.prod.db-migrate');
-    const id = await create('prod');
+    const id = await create('prod', '1.3.0');
     const waiting = await waitingOn(id, 1, 'db-migrate');
     const sent = await sim.refresh();
     expect(sent.map((r) => [r.application, r.healthStatus])).toEqual([
