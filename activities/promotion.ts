@@ -17,7 +17,8 @@ import type { WorkloadSources } from '../src/gitops/workload-sources';
 import type { GovernanceGate } from '../src/governance/governance-verdict';
 import { promotionCauses } from '../src/promotions/promotion-causes';
 import { workflowActor } from '../src/temporal/workflow-rows';
-import { withMoves } from '../src/promotions/promotion-plan';
+import { promotionGroups, withMoves } from '../src/promotions/promotion-plan';
+import { dependencyGraph } from '../src/projects/workload-repository';
 import {
   insertPromotionApproval,
   listPromotionApprovals,
@@ -188,7 +189,8 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
         if (!loaded) throw gone(row.id);
         const environment = row.target_environment;
         const tenants = new Set(row.moves.map((m) => m.tenant));
-        const files = renderAll(withMoves(loaded.model, environment, row.moves), movedTargets(environment, row.moves));
+        const moved = withMoves(loaded.model, environment, row.moves);
+        const files = renderAll(moved, movedTargets(environment, row.moves));
         const verdict = await governance.check(
           trx,
           {
@@ -273,6 +275,7 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           breakGlass: verdict.breakGlass,
           approvalPolicies: policies,
           moves: row.moves,
+          groups: promotionGroups(moved, await dependencyGraph(trx, row.project_id), environment, row.moves),
           sourceEnvironment: row.source_environment,
           targetEnvironment: environment,
         };
@@ -325,7 +328,10 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
       });
     },
 
-    async markPromotionCommitted(input: Target & { sha: string; actor: AuditActor }): Promise<PromotionSyncReport[]> {
+    /** `reason`: the step of a promotion committing in service order (`group 2/3: api — waiting for ...`). */
+    async markPromotionCommitted(
+      input: Target & { sha: string; actor: AuditActor; reason?: string },
+    ): Promise<PromotionSyncReport[]> {
       return locked(input.promotionId, async (trx, row) => {
         for (const move of row.moves) {
           await lockDeployedTarget(trx, {
@@ -336,7 +342,7 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
         }
         if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
           await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
-          await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, undefined);
+          await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, input.reason);
           // An explicit promotion moves its targets forward on purpose: a rollback's pin on one of them is released.
           const title = `promotion ${row.source_environment} -> ${row.target_environment}`;
           const by = { kind: 'promotion' as const, id: row.id, title, workflowId: input.workflowId };

@@ -14,7 +14,8 @@ import { pinTarget } from '../src/pins/pin-repository';
 import { releasePinByDeploy } from '../src/pins/pin-release';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
-import { evaluateRelease } from '../src/releases/release-evaluation';
+import { evaluateRelease, releaseGroups } from '../src/releases/release-evaluation';
+import { dependencyGraph } from '../src/projects/workload-repository';
 import {
   insertDecision,
   lockRelease,
@@ -344,6 +345,11 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           breakGlass,
           autoDeploy: loaded.project.policy.releases.autoDeploy,
           changes: row.changes,
+          groups: releaseGroups(loaded, await dependencyGraph(trx, row.project_id), {
+            tenantSlug: row.tenant_slug,
+            environment: row.environment,
+            changes: row.changes,
+          }),
           tenantSlug: row.tenant_slug,
           projectSlug: loaded.project.slug,
         };
@@ -471,14 +477,17 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      * commit (a fast controller reports before this) is returned as a decided report, recorded like one that comes
      * later (null: it waits for reports).
      */
-    async markReleaseCommitted(input: Target & { sha: string; actor: AuditActor }): Promise<SyncReport | null> {
+    /** `reason`: the step of a release committing in service order (`group 2/3: api — waiting for ...`). */
+    async markReleaseCommitted(
+      input: Target & { sha: string; actor: AuditActor; reason?: string },
+    ): Promise<SyncReport | null> {
       return locked(input.releaseId, async (trx, row) => {
         const target = { projectId: row.project_id, tenantId: row.tenant_id, environment: row.environment };
         await lockDeployedTarget(trx, target);
         if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
           await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
           const committed = { ...row, commit_sha: input.sha };
-          await enter(trx, committed, input.workflowId, 'Syncing', input.actor, undefined);
+          await enter(trx, committed, input.workflowId, 'Syncing', input.actor, input.reason);
           if (row.kind === 'rollback') await pinRolledBack(trx, committed, input.workflowId, input.actor);
           else {
             const by = { kind: 'release' as const, id: row.id, title: row.title, workflowId: input.workflowId };

@@ -15,6 +15,7 @@ import { commitOnGitQueue, commitWaitNote } from './git-commit';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { waitUntilClear } from './lib/wait-until-clear';
+import { deployInOrder } from './lib/service-order';
 import { approvalsDetails, blockedDetails } from './lib/current-details';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
 import { COMMIT_FAILURE } from '../src/gitops/commit-failure';
@@ -60,6 +61,11 @@ const COMMIT_WAIT_NOTED = 'promotion-commit-wait-noted';
  * expiry, with no fallback re-check, as a release waits for its approvals (issue 45).
  */
 const APPROVAL_WAIT = 'promotion-approval-wait';
+/**
+ * Patch id: a promotion changing workloads linked by dependsOn commits group by group in their order, each waited
+ * Synced and Healthy in every tenant before the next (workflows/lib/service-order.ts, issue 48).
+ */
+const SERVICE_ORDER = 'promotion-service-order';
 
 /**
  * One promotion from request to its end (docs/promotions.md has the diagram):
@@ -198,6 +204,29 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     return { status };
   };
 
+  /**
+   * Waits until every tenant's Applications at the awaited commit report Synced and Healthy, or one fails (what
+   * markPromotionCommitted found already reported counts): the outcome, null when the sync timeout came first.
+   */
+  const awaitTenants = async (
+    reported: PromotionSyncReport[] | undefined,
+    tenants: string[],
+  ): Promise<SyncOutcome | null> => {
+    for (const report of reported ?? []) {
+      const outcome = syncOutcomeOf(report);
+      if (outcome) outcomes.set(report.tenant, outcome);
+    }
+    const failedTenant = () => tenants.find((t) => outcomes.get(t)?.status === 'Failed');
+    const settled = () => failedTenant() !== undefined || tenants.every((t) => outcomes.has(t));
+    const inTime = await condition(settled, input.timing.syncTimeoutMs);
+    await step(async () => undefined);
+    if (!inTime) return null;
+    const failed = failedTenant();
+    if (failed === undefined) return { status: 'Healthy', reason: 'every tenant synced and healthy', actor: SYSTEM };
+    const outcome = outcomes.get(failed) as SyncOutcome;
+    return { ...outcome, reason: `${failed}: ${outcome.reason}` };
+  };
+
   const expiresAt = resume?.expiresAt ?? Date.now() + input.timing.expiryMs;
   let recheckMs = resume?.recheckMs ?? input.timing.recheckMs;
   for (let evaluations = resume?.evaluations ?? 1; ; evaluations += 1) {
@@ -241,12 +270,13 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     await step(() => acts.transitionPromotion({ ...target, to: 'Executing', actor: input.requester }));
     show('Executing', 'committing the moves');
     const current = evaluation as Evaluation;
-    const request: CommitRequest = {
+    /** The commit of some of the moves (all of them, or one group in service order) under `key`. */
+    const requestOf = (key: string, moves: Evaluation['moves'], digest: string): CommitRequest => ({
       organizationId: input.organizationId,
       projectId: input.projectId,
-      idempotencyKey: `promotion-${input.promotionId}-${evaluations}`,
+      idempotencyKey: key,
       workflowId,
-      message: `Promote ${current.sourceEnvironment} to ${current.targetEnvironment}: ${current.moves
+      message: `Promote ${current.sourceEnvironment} to ${current.targetEnvironment}: ${moves
         .map((m) => m.tenant)
         .join(', ')}`,
       actor: { ...input.requester, email: null },
@@ -255,11 +285,38 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
         promotionId: input.promotionId,
         sourceEnvironment: current.sourceEnvironment,
         environment: current.targetEnvironment,
-        moves: current.moves.map((m) => ({ tenant: m.tenant, changes: m.changes })),
-        digest: current.digest,
+        moves: moves.map((m) => ({ tenant: m.tenant, changes: m.changes })),
+        digest,
         details: breakGlassDetails(current.breakGlass),
       },
-    };
+    });
+    // Workloads linked by dependsOn: commit group by group, each Synced and Healthy before the next (service order).
+    const groups = current.groups ?? [];
+    if (groups.length > 1 && patched(SERVICE_ORDER)) {
+      const key = `promotion-${input.promotionId}-${evaluations}`;
+      const end = await deployInOrder(groups, {
+        commit: async (group, index, details) => {
+          show(status, details);
+          const request = requestOf(`${key}-group-${index + 1}`, group.moves, group.digest);
+          const patience = { patienceMs: input.timing.commitPatienceMs };
+          return (await commitOnGitQueue(request, input.gitTaskQueue, false, patience)).sha;
+        },
+        awaitHealthy: async (sha, details, group) => {
+          commitSha = sha;
+          outcomes.clear();
+          const reported = await step(() =>
+            acts.markPromotionCommitted({ ...target, sha, actor: input.requester, reason: details }),
+          );
+          show('Syncing', details);
+          return awaitTenants(
+            reported,
+            group.moves.map((m) => m.tenant),
+          );
+        },
+      });
+      return finish(end.status, end.actor ?? SYSTEM, end.reason);
+    }
+    const request = requestOf(`promotion-${input.promotionId}-${evaluations}`, current.moves, current.digest);
     try {
       const patience = {
         patienceMs: input.timing.commitPatienceMs,
@@ -289,20 +346,10 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
     acts.markPromotionCommitted({ ...target, sha: commitSha as string, actor: input.requester }),
   );
   show('Syncing', `waiting for the sync reports of commit ${commitSha.slice(0, 12)}`);
-  for (const report of reported ?? []) {
-    const outcome = syncOutcomeOf(report);
-    if (outcome) outcomes.set(report.tenant, outcome);
-  }
-  const tenants = (evaluation as Evaluation).moves.map((m) => m.tenant);
-  const failedTenant = () => tenants.find((t) => outcomes.get(t)?.status === 'Failed');
-  const settled = () => failedTenant() !== undefined || tenants.every((t) => outcomes.has(t));
-  const inTime = await condition(settled, input.timing.syncTimeoutMs);
-  await step(async () => undefined);
-  if (!inTime) return finish('Failed', SYSTEM, 'no healthy sync report of every tenant before the sync timeout');
-  const failed = failedTenant();
-  if (failed !== undefined) {
-    const outcome = outcomes.get(failed) as SyncOutcome;
-    return finish('Failed', outcome.actor, `${failed}: ${outcome.reason}`);
-  }
-  return finish('Healthy', SYSTEM, 'every tenant synced and healthy');
+  const outcome = await awaitTenants(
+    reported,
+    (evaluation as Evaluation).moves.map((m) => m.tenant),
+  );
+  if (!outcome) return finish('Failed', SYSTEM, 'no healthy sync report of every tenant before the sync timeout');
+  return finish(outcome.status, outcome.actor, outcome.reason);
 }

@@ -21,6 +21,7 @@ import type { CommitRequest } from '../src/gitops/commit-path';
 import { Turns } from './lib/turns';
 import { commitRefusal, syncOutcomeOf, type SyncOutcome } from './lib/deploy-outcome';
 import { waitUntilClear } from './lib/wait-until-clear';
+import { deployInOrder } from './lib/service-order';
 import { approvalsDetails, frozenDetails, queuedDetails } from './lib/current-details';
 import { childDescription } from './lib/child-description';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/definitions';
@@ -88,6 +89,11 @@ const LOCAL_STEPS = 'release-local-steps';
  * entry), so the API, the web page and `--wait` show it; markReleaseCommitted clears it (issue 43).
  */
 const COMMIT_WAIT_NOTED = 'release-commit-wait-noted';
+/**
+ * Patch id: a release changing workloads linked by dependsOn commits group by group in their order, each waited
+ * Synced and Healthy before the next (workflows/lib/service-order.ts, issue 48).
+ */
+const SERVICE_ORDER = 'release-service-order';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -264,7 +270,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
         },
         () => validateSync(report),
       );
-      if (syncOutcome) await condition(finished);
+      // Answered once the release ends, or (in service order) once it moved on to its next group's commit.
+      const awaited = commitSha;
+      if (syncOutcome) await condition(() => finished() || commitSha !== awaited);
       return { status };
     },
     { validator: (report) => validateSync(report) },
@@ -378,12 +386,12 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   if (queue.kind === 'stopped') return finish('Cancelled', cancelledBy ?? SYSTEM, 'cancelled while queued');
   show('Deploying', 'committing its changes');
 
-  for (let attempt = 1; ; attempt += 1) {
-    const current = prepared;
-    const request: CommitRequest = {
+  /** The commit of some of the validated changes (all of them, or one group in service order) under `key`. */
+  const requestOf = (current: PreparedRelease, key: string, changes: PreparedRelease['changes'], digest: string) =>
+    ({
       organizationId: input.organizationId,
       projectId: input.projectId,
-      idempotencyKey: `release-${input.releaseId}-${attempt}`,
+      idempotencyKey: key,
       workflowId,
       message: `Release ${input.releaseId}: ${current.tenantSlug}/${input.environment}`,
       actor: { ...deployer, email: null },
@@ -392,11 +400,46 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
         type: 'release',
         tenant: current.tenantSlug,
         environment: input.environment,
-        changes: current.changes,
-        digest: current.digest,
+        changes,
+        digest,
         details: breakGlassDetails(current.breakGlass ?? null),
       },
-    };
+    }) satisfies CommitRequest;
+
+  // Workloads linked by dependsOn: commit group by group, each Synced and Healthy before the next (service order).
+  const groups = prepared.groups ?? [];
+  if (groups.length > 1 && patched(SERVICE_ORDER)) {
+    const current = prepared;
+    const end = await deployInOrder(groups, {
+      commit: async (group, index, details) => {
+        show(status, details);
+        const request = requestOf(
+          current,
+          `release-${input.releaseId}-group-${index + 1}`,
+          group.changes,
+          group.digest,
+        );
+        const patience = { patienceMs: input.timing.commitPatienceMs };
+        return (await commitOnGitQueue(request, input.gitTaskQueue, local, patience)).sha;
+      },
+      awaitHealthy: async (sha, details) => {
+        commitSha = sha;
+        syncOutcome = null;
+        const reported = await step(() =>
+          steps.markReleaseCommitted({ ...target, sha, actor: deployer, reason: details }),
+        );
+        show('Syncing', details);
+        if (reported) syncOutcome = syncOutcomeOf(reported);
+        await condition(() => syncOutcome !== null, input.timing.syncTimeoutMs);
+        await settle();
+        return syncOutcome;
+      },
+    });
+    return finish(end.status, end.actor ?? SYSTEM, end.reason);
+  }
+
+  for (let attempt = 1; ; attempt += 1) {
+    const request = requestOf(prepared, `release-${input.releaseId}-${attempt}`, prepared.changes, prepared.digest);
     try {
       // Releases started before this change commit through a child commit workflow; newer ones call the commit
       // activity directly (three fewer workflow tasks between approval and commit).

@@ -70,3 +70,25 @@ export function orderByDependencies(nodes: readonly DependencyNode[], changed: r
   }
   return [...groups.entries()].sort(([a], [b]) => a - b).map(([, names]) => names.sort());
 }
+
+/** One step of an ordered deployment: the changes committed together, and the digest of what they render. */
+export interface CommitGroup<Change extends { workload: string }> {
+  workloads: string[];
+  changes: Change[];
+  digest: string;
+}
+
+/**
+ * The changes split into `orderByDependencies` groups, each group's changes in their given order. One group (or
+ * none) when no dependency links the changed workloads: the caller then commits everything at once, as before.
+ */
+export function changeGroups<Change extends { workload: string }>(
+  nodes: readonly DependencyNode[],
+  changes: readonly Change[],
+): Change[][] {
+  const order = orderByDependencies(
+    nodes,
+    changes.map((c) => c.workload),
+  );
+  return order.map((names) => changes.filter((c) => names.includes(c.workload)));
+}

@@ -103,11 +103,16 @@ export async function updateWorkload(
  * each add half of a cycle.
  */
 export async function lockDependencyGraph(db: Queryable, projectId: string): Promise<DependencyNode[]> {
-  const rows = (await db('workloads')
-    .where({ project_id: projectId })
-    .orderBy('name')
-    .forUpdate()
-    .select('name', 'depends_on')) as { name: string; depends_on: string[] }[];
+  return dependencyGraph(db, projectId, true);
+}
+
+/** Every workload's name and dependencies (the order a release or promotion commits in), locked on request. */
+export async function dependencyGraph(db: Queryable, projectId: string, lock = false): Promise<DependencyNode[]> {
+  const query = db('workloads').where({ project_id: projectId }).orderBy('name');
+  const rows = (await (lock ? query.forUpdate() : query).select('name', 'depends_on')) as {
+    name: string;
+    depends_on: string[];
+  }[];
   return rows.map((r) => ({ name: r.name, dependsOn: r.depends_on }));
 }
 

@@ -1,10 +1,13 @@
 import { InvalidInput, Unprocessable } from '../errors';
 import type { LoadedProject } from '../gitops/delivery-model';
-import type { DeliveryModel } from '../gitops/manifests';
+import { renderAll, type DeliveryModel } from '../gitops/manifests';
+import { renderDigest } from '../gitops/render-digest';
+import { movedTargets } from '../gitops/target-operation';
+import { orderByDependencies, type DependencyNode } from '../projects/workload-order';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { effectiveSpec } from '../projects/workload-spec';
 import { withReleaseChanges } from '../releases/release-changes';
-import type { Move } from './promotion-workflow-contract';
+import type { Move, PromotionGroup } from './promotion-workflow-contract';
 
 export interface PromotionRequest {
   sourceEnvironment: string;
@@ -66,4 +69,29 @@ export function planMoves(loaded: LoadedProject, request: PromotionRequest): Mov
 /** The delivery model with every move applied to the target environment (what the promotion commits). */
 export function withMoves(model: DeliveryModel, environment: string, moves: Move[]): DeliveryModel {
   return moves.reduce((m, move) => withReleaseChanges(m, move.tenant, environment, move.changes), model);
+}
+
+/**
+ * The moves in service order (docs/promotions.md, "Service order"): a group per `orderByDependencies` step of the
+ * workloads they change, each with the tenants' changes of its workloads and the digest of the files they render
+ * (`model`: the moves applied). Empty when one commit does it all (no dependency links the changed workloads).
+ */
+export function promotionGroups(
+  model: DeliveryModel,
+  nodes: readonly DependencyNode[],
+  environment: string,
+  moves: Move[],
+): PromotionGroup[] {
+  const order = orderByDependencies(nodes, [...new Set(moves.flatMap((m) => m.changes.map((c) => c.workload)))]);
+  if (order.length < 2 || moves.some((m) => m.changes.length === 0)) return [];
+  return order.map((workloads) => {
+    const groupMoves = moves
+      .map((m) => ({ ...m, changes: m.changes.filter((c) => workloads.includes(c.workload)) }))
+      .filter((m) => m.changes.length > 0);
+    return {
+      workloads,
+      moves: groupMoves,
+      digest: renderDigest(renderAll(model, movedTargets(environment, groupMoves))),
+    };
+  });
 }

@@ -108,8 +108,20 @@ export interface Evaluation {
   /** The approval policies covering the target (snapshot taken at the first evaluation). */
   approvalPolicies: ApprovalPolicySnapshot[];
   moves: Move[];
+  /**
+   * The moves in service order, committed and waited Synced and Healthy group by group (absent or empty: one commit
+   * of `moves`; older histories hold none).
+   */
+  groups?: PromotionGroup[];
   sourceEnvironment: string;
   targetEnvironment: string;
+}
+
+/** One step of a promotion in service order: the tenants' changes of some workloads, and what they render. */
+export interface PromotionGroup {
+  workloads: string[];
+  moves: Move[];
+  digest: string;
 }
 
 export interface PromotionActionResult {

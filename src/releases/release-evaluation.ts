@@ -4,6 +4,7 @@ import type { LoadedProject } from '../gitops/delivery-model';
 import { validateDelivery, type DeliveryValidation } from '../gitops/delivery-validation';
 import { renderAll } from '../gitops/manifests';
 import { movedTargets } from '../gitops/target-operation';
+import { changeGroups, type CommitGroup, type DependencyNode } from '../projects/workload-order';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ValidationEngine } from '../validation';
 import { withReleaseChanges } from './release-changes';
@@ -82,4 +83,25 @@ export async function evaluateRelease(
       ? `policy: ${policies.failedEnforced.join(', ')}`
       : null;
   return { digest: renderDigest(files), validation, policies, approvalPolicies, blockReason };
+}
+
+/**
+ * The release's changes in service order (docs/releases.md, "Service order"): a group per `orderByDependencies` step,
+ * each with the digest of the files it renders (what its own commit compares). Empty when one commit does it all: no
+ * dependency links the changed workloads, or the release changes nothing and deploys its target as it is.
+ */
+export function releaseGroups(
+  loaded: LoadedProject,
+  nodes: readonly DependencyNode[],
+  target: Pick<ReleaseTarget, 'tenantSlug' | 'environment' | 'changes'>,
+): CommitGroup<WorkloadChange>[] {
+  const { tenantSlug, environment } = target;
+  const groups = changeGroups(nodes, target.changes);
+  if (groups.length < 2) return [];
+  const model = withReleaseChanges(loaded.model, tenantSlug, environment, target.changes);
+  return groups.map((changes) => ({
+    workloads: changes.map((c) => c.workload),
+    changes,
+    digest: renderDigest(renderAll(model, movedTargets(environment, [{ tenant: tenantSlug, changes }]))),
+  }));
 }

@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
 import type { BreakGlassGrant, FreezeHit } from '../governance/governance-verdict';
+import type { CommitGroup } from '../projects/workload-order';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 /**
@@ -107,6 +108,11 @@ export interface PreparedRelease {
   changes: WorkloadChange[];
   tenantSlug: string;
   projectSlug: string;
+  /**
+   * The changes in service order, committed and waited Synced and Healthy group by group (absent or empty: one
+   * commit of `changes`; older histories hold none).
+   */
+  groups?: CommitGroup<WorkloadChange>[];
   /**
    * The requester's break-glass session covering the target, when one was open at validation: approval waits are
    * bypassed and the commit's audit entry carries it.

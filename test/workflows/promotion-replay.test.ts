@@ -29,6 +29,8 @@ it('has a recorded history for every promotion path', () => {
       'outage-then-committed',
       // Issue 45: waiting 14 days for nothing but an approval, after the promotion-approval-wait patch (no re-check).
       'approval-14-days',
+      // Issue 48: two groups linked by dependsOn committed one after another (the promotion-service-order patch).
+      'service-order',
     ].sort(),
   );
 });

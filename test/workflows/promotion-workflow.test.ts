@@ -21,6 +21,7 @@ import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { heldActivity, untilCalled } from '../helpers/held-activity';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
+import { eventually } from '../helpers/net';
 import { historyKeeper } from '../helpers/workflow-histories';
 
 /**
@@ -81,10 +82,14 @@ function evaluation(causes: Cause[]): Evaluation {
       { tenant: 'acme', tenantId: 'tenant-1', changes: [{ workload: 'web', tag: '2.0.0' }] },
       { tenant: 'globex', tenantId: 'tenant-2', changes: [{ workload: 'web', tag: '2.1.0' }] },
     ],
+    groups: serviceOrder,
     sourceEnvironment: 'staging',
     targetEnvironment: 'prod',
   };
 }
+
+/** The groups of a promotion in service order (issue 48), for the test that needs them. */
+let serviceOrder: Evaluation['groups'] = undefined;
 
 /** How many commit attempts fail through the infrastructure (a full disk) before one lands. */
 let outageAttempts = 0;
@@ -117,7 +122,9 @@ function stubs(): PromotionActivities {
         outageAttempts -= 1;
         throw new Error('ENOSPC: no space left on device');
       }
-      return { sha: SHA, created: true, auditIds: [], remote: false };
+      // A group of a promotion in service order commits `1111...`, `2222...` (one commit per group).
+      const group = /-group-(\d)$/.exec(request.idempotencyKey)?.[1];
+      return { sha: group ? group.repeat(40) : SHA, created: true, auditIds: [], remote: false };
     },
   };
 }
@@ -282,5 +289,41 @@ describe('promotion workflow', () => {
     );
     expect(calls.indexOf(notes[0]!)).toBeLessThan(calls.indexOf('committed'));
     await keep('outage-then-committed', h);
+  });
+
+  it('in service order, commits group by group, each after every tenant of the previous one reported Healthy', async () => {
+    const move = (tenant: string, workload: string) => ({
+      tenant,
+      tenantId: tenant,
+      changes: [{ workload, tag: '2.0.0' }],
+    });
+    serviceOrder = ['api', 'web'].map((workload, i) => ({
+      workloads: [workload],
+      moves: [move('acme', workload), move('globex', workload)],
+      digest: String(i + 1).repeat(64),
+    }));
+    try {
+      const h = await start('service-order', [[]]);
+      const commitsAt = (n: number) =>
+        eventually(async () => (await h.query(promotionStateQuery)).commitSha === String(n).repeat(40));
+      await commitsAt(1);
+      await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy', '1'.repeat(40)));
+      // One tenant of the first group is not enough: the second group waits.
+      expect(calls.filter((c) => c.startsWith('commit '))).toEqual(['commit acme+globex']);
+      await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy', '1'.repeat(40)));
+      await commitsAt(2);
+      await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy', '2'.repeat(40)));
+      await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy', '2'.repeat(40)));
+      expect(await h.result()).toEqual({ status: 'Healthy' });
+      expect(calls.filter((c) => c.startsWith('commit ') || c === 'committed')).toEqual([
+        'commit acme+globex',
+        'committed',
+        'commit acme+globex',
+        'committed',
+      ]);
+      await keep('service-order', h);
+    } finally {
+      serviceOrder = undefined;
+    }
   });
 });

@@ -46,6 +46,11 @@ const BOUNDED_PATHS = ['frozen-62h'];
  * in the workflow's current details, not on the row) and replays down its unpatched branch.
  */
 const ISSUE_43_PATHS = ['approval-during-transition', 'outage-then-committed', 'outage-then-committed.details-only'];
+/**
+ * Paths recorded after the `release-service-order` patch only (issue 48): three groups linked by dependsOn committed
+ * one after another, each waited Healthy; and a Degraded first group that stops before the second.
+ */
+const ISSUE_48_PATHS = ['service-order', 'service-order-degraded'];
 
 it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
   const expected = [
@@ -53,6 +58,7 @@ it('has a recorded history for every release path, from before and after the dir
     ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
     ...BOUNDED_PATHS,
     ...ISSUE_43_PATHS,
+    ...ISSUE_48_PATHS,
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });

@@ -127,7 +127,9 @@ function stubs(): ReleaseActivities {
         outageAttempts -= 1;
         throw new Error('ENOSPC: no space left on device');
       }
-      return { sha: SHA, created: true, auditIds: [], remote: false };
+      // A group of a release in service order commits `1111...`, `2222...` (one commit per group).
+      const group = /-group-(\d)$/.exec(request.idempotencyKey)?.[1];
+      return { sha: group ? group.repeat(40) : SHA, created: true, auditIds: [], remote: false };
     },
     // As the real one: the freeze check, then the turn when no freeze holds.
     takeReleaseTurn: async (i) => {
@@ -405,5 +407,50 @@ describe('release workflow', () => {
     } finally {
       pendingHeld.release();
     }
+  });
+
+  describe('service order (issue 48)', () => {
+    const groups = ['db-migrate', 'api', 'web'].map((workload, i) => ({
+      workloads: [workload],
+      changes: [{ workload, tag: '2.0.0' }],
+      digest: String(i + 1).repeat(64),
+    }));
+    const report = (n: number, healthStatus: SyncReport['healthStatus']): SyncReport => ({
+      revision: String(n).repeat(40),
+      syncStatus: 'Synced',
+      healthStatus,
+      actor: person('controller'),
+    });
+    const committedAt = async (handle: WorkflowHandle<typeof releaseWorkflow>, n: number) =>
+      eventually(async () => {
+        const state = await handle.query(releaseStateQuery);
+        return state.commitSha === String(n).repeat(40);
+      });
+
+    it('commits group by group, each after the previous one reported Synced and Healthy', async () => {
+      prepared = preparedWith({ changes: groups.flatMap((g) => g.changes), groups });
+      const handle = await start('service-order');
+      for (const n of [1, 2, 3]) {
+        await committedAt(handle, n);
+        const commits = calls.filter((c) => c.startsWith('commit '));
+        // The next group is not committed before this one's report.
+        expect(commits).toEqual([1, 2, 3].slice(0, n).map((k) => `commit release-${handle.releaseId}-group-${k}`));
+        await handle.executeUpdate(reportSyncUpdate, { args: [report(n, 'Healthy')] });
+      }
+      expect(await handle.result()).toEqual({ status: 'Healthy' });
+      expect(calls.filter((c) => c === 'committed')).toHaveLength(3);
+      await keep('service-order', handle);
+    });
+
+    it('stops at a Degraded group without committing the next', async () => {
+      prepared = preparedWith({ changes: groups.flatMap((g) => g.changes), groups });
+      const handle = await start('service-order-degraded');
+      await committedAt(handle, 1);
+      expect(await handle.executeUpdate(reportSyncUpdate, { args: [report(1, 'Degraded')] })).toEqual({
+        status: 'Failed',
+      });
+      expect(calls.filter((c) => c.startsWith('commit '))).toEqual([`commit release-${handle.releaseId}-group-1`]);
+      await keep('service-order-degraded', handle);
+    });
   });
 });

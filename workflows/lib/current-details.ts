@@ -42,3 +42,9 @@ export function blockedDetails(
     })
     .join('; ');
 }
+
+/** `group 2/3: api — waiting for Synced and Healthy at 0123456789ab` (a release or promotion in service order). */
+export function groupDetails(index: number, total: number, workloads: readonly string[], sha: string | null): string {
+  const what = sha === null ? 'committing' : `waiting for Synced and Healthy at ${sha.slice(0, 12)}`;
+  return `group ${index + 1}/${total}: ${workloads.join(', ')} — ${what}`;
+}

@@ -1,4 +1,4 @@
-import { dependencyProblem, orderByDependencies } from '../../../src/projects/workload-order';
+import { changeGroups, dependencyProblem, orderByDependencies } from '../../../src/projects/workload-order';
 
 const app = [
   { name: 'migrate', dependsOn: [] },
@@ -24,6 +24,22 @@ describe('service order', () => {
   it('gives one group when no changed workload depends on another', () => {
     expect(orderByDependencies(app, ['api', 'docs', 'api'])).toEqual([['api', 'docs']]);
     expect(orderByDependencies(app, [])).toEqual([]);
+  });
+
+  it('splits changes into those groups, each change kept whole', () => {
+    const changes = [
+      { workload: 'web', tag: '3' },
+      { workload: 'docs', tag: '2' },
+      { workload: 'migrate', tag: '1' },
+    ];
+    expect(changeGroups(app, changes)).toEqual([
+      [
+        { workload: 'docs', tag: '2' },
+        { workload: 'migrate', tag: '1' },
+      ],
+      [{ workload: 'web', tag: '3' }],
+    ]);
+    expect(changeGroups(app, [{ workload: 'docs', tag: '2' }])).toEqual([[{ workload: 'docs', tag: '2' }]]);
   });
 
   it('names a cycle, a self-dependency and an unknown workload', () => {
