@@ -71,31 +71,32 @@ describe('a registry poll whose worker is killed mid-evaluation', () => {
     };
     const repo = platform.services.repositories.pathOf(org.id, project.id);
     const before = Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim());
-    // Only a worker process runs the poll; its commit waits on the workload row held here.
+    // Only a worker process runs the poll; its commit waits on the workload row held here (taken after the
+    // subscription: its foreign key check would wait on it too).
     await platform.stopWorker();
+    const added = await http.post('/api/v2/watch/registries', {
+      token,
+      body: { name: 'hub', url: proxy.url, username: registry.username, password: registry.password },
+    });
+    expect([added.status, added.text]).toEqual([201, expect.any(String)]);
+    const sub = await http.post('/api/v2/projects/crashw/watch/subscriptions', {
+      token,
+      body: {
+        workload: 'web',
+        repository: { source: 'external', registry: 'hub', name: 'shop/web' },
+        policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
+        environments: ['dev'],
+      },
+    });
+    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
     const held = await db.transaction();
     await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
     const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, WATCH_ENV(proxy.url)));
     try {
-      const added = await http.post('/api/v2/watch/registries', {
-        token,
-        body: { name: 'hub', url: proxy.url, username: registry.username, password: registry.password },
-      });
-      expect([added.status, added.text]).toEqual([201, expect.any(String)]);
-      const sub = await http.post('/api/v2/projects/crashw/watch/subscriptions', {
-        token,
-        body: {
-          workload: 'web',
-          repository: { source: 'external', registry: 'hub', name: 'shop/web' },
-          policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
-          environments: ['dev'],
-        },
-      });
-      expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
       // The poll recorded the discovery and is inside its evaluation (blocked on the row): kill it there.
       await eventually(
         async () => (await db('watch_discoveries').where({ organization_id: org.id, status: 'pending' })).length === 1,
-        90_000,
+        180_000,
         'a pending discovery',
       );
     } finally {
@@ -132,5 +133,5 @@ describe('a registry poll whose worker is killed mid-evaluation', () => {
     await eventually(async () => proxy.counts.tagLists >= lists + 2, 30_000, 'two more polls');
     expect(await db('watch_discoveries').where({ organization_id: org.id })).toHaveLength(1);
     expect(Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim())).toBe(before + 1);
-  }, 300_000);
+  }, 480_000);
 });
