@@ -43,8 +43,8 @@ interface DiscoveryRow {
 
 const repository = () => 'shop/web';
 
-async function push(tag: string, content = tag, created?: string): Promise<string> {
-  const layout = makeImageLayout({ 'version.txt': `${content}\n` }, { created });
+async function push(tag: string, content = tag): Promise<string> {
+  const layout = makeImageLayout({ 'version.txt': `${content}\n` });
   const res = await pushLayout(layout.dir, `${host}/${org.org.slug}/${repository()}:${tag}`, `token:${owner}`);
   expect([res.ok, res.stderr]).toEqual([true, '']);
   return layout.manifestDigest;
@@ -390,48 +390,5 @@ describe('after a crash', () => {
     // Evaluated already: a second pass leaves it alone.
     await platform.services.watchDiscovery.reconcile(30_000);
     expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: left!.id })).toHaveLength(1);
-  });
-});
-
-// Last: its discoveries would show in the lists the tests above read.
-describe('newest by image creation time', () => {
-  it("newest by creation time orders by the image config's created, not by when the tag was pushed", async () => {
-    const workload = await http.post('/api/v2/projects/shop/workloads', {
-      token: owner,
-      body: {
-        name: 'batch',
-        image: { repository: `${host}/${org.org.slug}/shop/web`, tag: '1.0.0' },
-        ports: [{ name: 'http', containerPort: 8080 }],
-      },
-    });
-    expect([workload.status, workload.text]).toEqual([201, expect.any(String)]);
-    expect((await http.post('/api/v2/projects/shop/delivery/generate', { token: owner, body: {} })).status).toBe(200);
-    const sub = await http.post('/api/v2/projects/shop/watch/subscriptions', {
-      token: owner,
-      body: {
-        workload: 'batch',
-        repository: { source: 'platform', name: repository() },
-        policy: { kind: 'regex', pattern: '^build-', order: 'created' },
-        environments: ['dev'],
-        tenants: ['globex'],
-      },
-    });
-    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
-    const batch = async (tag: string, created: string) => {
-      const found = await discovery(tag, await push(tag, tag, created));
-      return found.outcomes.find((o) => o.workload === 'batch');
-    };
-    const first = await batch('build-a', '2026-01-05T10:00:00Z');
-    expect(first).toEqual(expect.objectContaining({ chosen: 'build-a', result: 'committed' }));
-    // Pushed later but built earlier: the newest image stays build-a.
-    expect(await batch('build-c', '2026-01-01T10:00:00Z')).toEqual(
-      expect.objectContaining({ chosen: 'build-a', result: 'not-chosen' }),
-    );
-    expect(await batch('build-b', '2026-01-03T10:00:00Z')).toEqual(
-      expect.objectContaining({ chosen: 'build-a', result: 'not-chosen' }),
-    );
-    const newest = await batch('build-0', '2026-02-01T00:00:00Z');
-    expect(newest).toEqual(expect.objectContaining({ chosen: 'build-0', result: 'committed' }));
-    expect(await fileAt(newest!.commit!, 'tenants/globex/dev/batch/deployment.yaml')).toContain(':build-0');
   });
 });
