@@ -9,6 +9,8 @@ import { runIsLong } from './lib/wait-until-clear';
 
 const { pollWatchRegistry } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '5 minutes',
+  // The activity heartbeats every second: a worker killed mid-poll is noticed here, not after five minutes.
+  heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes' },
 });
 

@@ -94,7 +94,11 @@ export function registerWatch(program: Command): void {
     .option('--semver <range>', 'policy: the highest version in this semver range')
     .option('--prerelease', 'with --semver: pre-release versions count')
     .option('--regex <pattern>', 'policy: tags matching the pattern, the last in --order')
-    .option('--order <order>', 'with --regex: alphabetical, numeric or created', 'alphabetical')
+    .option(
+      '--order <order>',
+      'with --regex: alphabetical, numeric or created (newest image by its config created time)',
+      'alphabetical',
+    )
     .option('--digest <tag>', 'policy: track the digest of this mutable tag')
     .requiredOption('--env <list>', 'environments updated automatically (others only record the discovery)')
     .option('--tenants <list>', 'tenants updated (default: every tenant of the project)')

@@ -5,6 +5,7 @@ import { createWatchDiscovery, type WatchDiscoveryService } from './watch-discov
 import { createWatchRegistryService, type WatchRegistryService } from './watch-registry-service';
 import { createRegistryPoller, type RegistryPoller } from './registry-poller';
 import { createSafeSender } from '../net/safe-http';
+import { createPlatformCreated } from './platform-created';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
@@ -34,6 +35,7 @@ export const watchModule = {
         db: deps.db,
         audit: deps.audit,
         registry: deps.registry,
+        created: createPlatformCreated({ registry: deps.registry }),
         imageUpdates: deps.webhooks.imageUpdates,
         log: deps.log,
       });

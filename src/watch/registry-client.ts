@@ -144,6 +144,26 @@ export function createRegistryClient(
       return { kind: 'ok', value: { tags, etag: firstEtag } };
     },
 
+    /**
+     * A manifest (by digest) or a blob's text, at most `maxBytes` (the image config behind `created`, image-created.ts).
+     * A registry that redirects blobs elsewhere (object storage) fails here: redirects are not followed.
+     */
+    async document(
+      repository: string,
+      kind: 'manifests' | 'blobs',
+      digest: string,
+      maxBytes: number,
+    ): Promise<RegistryAnswer<string>> {
+      const url = new URL(`/v2/${repository}/${kind}/${digest}`, base).toString();
+      const r = await call(url, 'GET', kind === 'manifests' ? { accept: MANIFEST_TYPES } : {});
+      const bad = problem(r);
+      if (bad) return bad;
+      const body = r.responseBody ?? '';
+      if (Buffer.byteLength(body) > maxBytes)
+        return { kind: 'failed', error: `${kind} ${digest} over ${maxBytes} bytes` };
+      return { kind: 'ok', value: body };
+    },
+
     /** The digest a tag points at now (HEAD of its manifest); `known` makes it conditional (304: unchanged). */
     async digestOf(repository: string, tag: string, known: string | null): Promise<RegistryAnswer<string>> {
       const url = new URL(`/v2/${repository}/manifests/${encodeURIComponent(tag)}`, base).toString();

@@ -1,7 +1,9 @@
 import type { Db } from '../db/knex';
 import type { SecretBox } from '../identity/mfa/secret-box';
 import type { SafeSender } from '../net/safe-http';
-import { createRegistryClient, type RegistryClient } from './registry-client';
+import { createdOrderTags } from './created-order';
+import { IMAGE_DOCUMENT_MAX_BYTES, imageCreated, type ImageReader } from './image-created';
+import { createRegistryClient, type RegistryAnswer, type RegistryClient } from './registry-client';
 import type { WatchDiscoveryService } from './watch-discovery';
 import { choose, type CandidateTag } from './watch-policy';
 import type { PollSummary } from './watch-registry-contract';
@@ -23,6 +25,13 @@ export interface PollerSettings {
 }
 
 type Stop = { throttled: boolean; retryAfterMs: number | null };
+
+/** A request that did not answer: a 429 stops the poll, anything else is this repository's failure. Always false. */
+function stopped(answer: RegistryAnswer<unknown>, what: string, summary: PollSummary, stop: Stop): false {
+  if (answer.kind === 'throttled') throttle(stop, answer.retryAfterMs);
+  else summary.failed.push(`${what}: ${answer.kind === 'failed' ? answer.error : 'no digest'}`);
+  return false;
+}
 
 /** A 429 ends the poll; the longest Retry-After asked for is the floor of the workflow's wait. */
 function throttle(stop: Stop, retryAfterMs: number | null) {
@@ -68,12 +77,12 @@ export function createRegistryPoller(deps: {
       return;
     }
     const now = new Date().toISOString();
-    let state = before ?? { etag: null, tags: {} };
+    let state: RepositoryState = before ?? { etag: null, tags: {}, created: {} };
     if (listed.kind === 'not-modified') summary.notModified += 1;
     else {
       const tags: Record<string, string> = {};
       for (const tag of listed.value.tags) tags[tag] = state.tags[tag] ?? now;
-      state = { etag: listed.value.etag, tags };
+      state = { ...state, etag: listed.value.etag, tags };
       await saveRepositoryState(db, registry.registryId, repository, state);
     }
     const candidates: CandidateTag[] = Object.entries(state.tags).map(([tag, seen]) => ({
@@ -81,20 +90,18 @@ export function createRegistryPoller(deps: {
       digest: '',
       createdAt: new Date(seen),
     }));
+    const policies = subscriptions.map((s) => s.policy);
+    const dating = createdOrderTags(policies, Object.keys(state.tags));
+    if (!(await readCreated(client, registry.registryId, repository, dating, candidates, state, summary, stop))) return;
     // Only what some policy chooses is resolved to a digest, once however many subscriptions chose it.
-    const chosen = new Set(subscriptions.map((s) => choose(s.policy, candidates)?.tag).filter((t) => t !== undefined));
-    for (const tag of chosen) {
-      const resolved = await client.digestOf(repository, tag, null);
-      if (resolved.kind === 'throttled') {
-        throttle(stop, resolved.retryAfterMs);
-        return;
-      }
+    const chosen = new Set(policies.map((p) => choose(p, candidates)?.tag).filter((t) => t !== undefined));
+    for (const candidate of candidates.filter((c) => chosen.has(c.tag) && c.digest === '')) {
+      const resolved = await client.digestOf(repository, candidate.tag, null);
       if (resolved.kind !== 'ok') {
-        summary.failed.push(`${repository}:${tag}: ${resolved.kind === 'failed' ? resolved.error : 'no digest'}`);
+        stopped(resolved, `${repository}:${candidate.tag}`, summary, stop);
         return;
       }
-      const candidate = candidates.find((c) => c.tag === tag);
-      if (candidate) candidate.digest = resolved.value;
+      candidate.digest = resolved.value;
     }
     for (const c of candidates.filter((x) => chosen.has(x.tag))) {
       const found = await insertExternalDiscovery(db, registry.organizationId, registry.registryId, {
@@ -113,6 +120,56 @@ export function createRegistryPoller(deps: {
     for (const d of await heldDiscoveries(db, registry.registryId)) {
       if (d.repository === repository && (await deps.discovery.retryHeld(d, candidates))) summary.released += 1;
     }
+  }
+
+  /**
+   * The tags a `created` order needs: each resolved to its digest (a re-pushed tag is another image), and each digest
+   * not seen before read to its image config's `created` (image-created.ts), kept in the repository's state so no
+   * poll reads a config twice. A tag whose image has no `created` keeps its first sighting. False: the poll stops here.
+   */
+  async function readCreated(
+    client: RegistryClient,
+    registryId: string,
+    repository: string,
+    tags: string[],
+    candidates: CandidateTag[],
+    state: RepositoryState,
+    summary: PollSummary,
+    stop: Stop,
+  ): Promise<boolean> {
+    if (tags.length === 0) return true;
+    let trouble: RegistryAnswer<string> | null = null;
+    const read = async (kind: 'manifests' | 'blobs', digest: string, maxBytes: number) => {
+      const answer = await client.document(repository, kind, digest, maxBytes);
+      if (answer.kind === 'ok') return answer.value;
+      trouble ??= answer;
+      return null;
+    };
+    const reader: ImageReader = {
+      manifest: (d, max) => read('manifests', d, max),
+      blob: (d, max) => read('blobs', d, max),
+    };
+    const created: Record<string, string | null> = {};
+    for (const tag of tags) {
+      const resolved = await client.digestOf(repository, tag, null);
+      if (resolved.kind !== 'ok') return stopped(resolved, `${repository}:${tag}`, summary, stop);
+      const digest = resolved.value;
+      if (!(digest in state.created)) {
+        const manifest = await read('manifests', digest, IMAGE_DOCUMENT_MAX_BYTES);
+        const time = manifest === null ? null : await imageCreated(reader, manifest);
+        if (trouble) return stopped(trouble, `${repository}:${tag}`, summary, stop);
+        created[digest] = time?.toISOString() ?? null;
+      } else created[digest] = state.created[digest] ?? null;
+      const candidate = candidates.find((c) => c.tag === tag)!;
+      candidate.digest = digest;
+      if (created[digest]) candidate.createdAt = new Date(created[digest]);
+    }
+    // Only the digests the tags name now are kept: the state does not grow with every image ever pushed.
+    if (JSON.stringify(created) !== JSON.stringify(state.created)) {
+      state.created = created;
+      await saveRepositoryState(db, registryId, repository, state);
+    }
+    return true;
   }
 
   return {

@@ -6,6 +6,7 @@ import { systemCaller } from '../iam/system-caller';
 import type { Logger } from '../logging/logger';
 import { listWorkloads } from '../projects/workload-repository';
 import type { ManifestHook, RegistryService } from '../registry/registry-service';
+import type { PlatformCreated } from './platform-created';
 import type { ImageUpdateService } from '../webhooks/image-update-service';
 import { choose, type CandidateTag } from './watch-policy';
 import {
@@ -92,6 +93,7 @@ export function createWatchDiscovery(deps: {
   db: Db;
   audit: AuditService;
   registry: Pick<RegistryService, 'taggedDigests'>;
+  created: Pick<PlatformCreated, 'withCreated'>;
   imageUpdates: Pick<ImageUpdateService, 'applyDiscovered' | 'frozenPairs'>;
   log: Logger;
 }) {
@@ -188,13 +190,24 @@ export function createWatchDiscovery(deps: {
     });
   }
 
-  const candidatesOf = (discovery: WatchDiscovery, given?: readonly CandidateTag[]) =>
-    given ?? deps.registry.taggedDigests(discovery.organizationId, discovery.repository);
+  /** The tags a poll saw, or the organization registry's (with image creation times where a policy orders by it). */
+  const candidatesOf = async (
+    discovery: WatchDiscovery,
+    subscriptions: readonly WatchTarget[],
+    given?: readonly CandidateTag[],
+  ) =>
+    given ??
+    deps.created.withCreated(
+      discovery.organizationId,
+      discovery.repository,
+      subscriptions.map((s) => s.policy),
+      await deps.registry.taggedDigests(discovery.organizationId, discovery.repository),
+    );
 
   /** Evaluates a pending discovery: each subscription of its repository applies it when its policy chooses it. */
   async function evaluate(discovery: WatchDiscovery, given?: readonly CandidateTag[]): Promise<DiscoveryOutcome[]> {
     const subscriptions = await subscriptionsWatching(db, discovery.organizationId, discovery);
-    const candidates = await candidatesOf(discovery, given);
+    const candidates = await candidatesOf(discovery, subscriptions, given);
     const outcomes: DiscoveryOutcome[] = [];
     for (const sub of subscriptions) {
       const choice = choose(sub.policy, candidates);
@@ -223,7 +236,7 @@ export function createWatchDiscovery(deps: {
     const subscriptions = new Map(
       (await subscriptionsWatching(db, discovery.organizationId, discovery)).map((s) => [s.id, s]),
     );
-    const candidates = await candidatesOf(discovery, given);
+    const candidates = await candidatesOf(discovery, [...subscriptions.values()], given);
     let changed = false;
     const outcomes: DiscoveryOutcome[] = [];
     const retriedNow: DiscoveryOutcome[] = [];

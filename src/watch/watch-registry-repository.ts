@@ -12,10 +12,14 @@ export interface RegistryRow {
   created_at: Date;
 }
 
-/** What the last poll saw of one repository: the tag list's ETag and each tag's first sighting. */
+/**
+ * What the last poll saw of one repository: the tag list's ETag, each tag's first sighting, and the image creation
+ * time of the manifests read for a `created` order (by digest; null: the image has none).
+ */
 export interface RepositoryState {
   etag: string | null;
   tags: Record<string, string>;
+  created: Record<string, string | null>;
 }
 
 const COLUMNS = ['id', 'organization_id', 'name', 'url', 'username', 'password_sealed', 'created_at'];
@@ -66,12 +70,8 @@ export async function deleteRegistry(db: Queryable, organizationId: string, id: 
 export async function repositoryStates(db: Queryable, registryId: string): Promise<Map<string, RepositoryState>> {
   const rows = (await db('watch_registry_repositories')
     .where('registry_id', registryId)
-    .select(['repository', 'etag', 'tags'])) as {
-    repository: string;
-    etag: string | null;
-    tags: Record<string, string>;
-  }[];
-  return new Map(rows.map((r) => [r.repository, { etag: r.etag, tags: r.tags }]));
+    .select(['repository', 'etag', 'tags', 'created'])) as (RepositoryState & { repository: string })[];
+  return new Map(rows.map((r) => [r.repository, { etag: r.etag, tags: r.tags, created: r.created }]));
 }
 
 export async function saveRepositoryState(
@@ -86,8 +86,9 @@ export async function saveRepositoryState(
       repository,
       etag: state.etag,
       tags: JSON.stringify(state.tags),
+      created: JSON.stringify(state.created),
       polled_at: db.fn.now(),
     })
     .onConflict(['registry_id', 'repository'])
-    .merge(['etag', 'tags', 'polled_at']);
+    .merge(['etag', 'tags', 'created', 'polled_at']);
 }

@@ -89,6 +89,8 @@ export interface ThrottlingProxy {
   url: string;
   /** Requests that reached the proxy, and how many of them it answered 429. */
   counts: { requests: number; throttled: number; tagLists: number };
+  /** Every request that reached the proxy, as `METHOD /path?query`. */
+  requested: string[];
   /** When each 429 was answered (ms since epoch). */
   throttledAt: number[];
   /** While true, every request answers 429 with `Retry-After: retryAfterSeconds`. */
@@ -104,8 +106,10 @@ export async function startThrottlingProxy(target: string, fixedPort?: number): 
   const counts = { requests: 0, throttled: 0, tagLists: 0 };
   const throttle = { on: false, retryAfterSeconds: 1 };
   const throttledAt: number[] = [];
+  const requested: string[] = [];
   const server = http.createServer((req, res) => {
     counts.requests += 1;
+    requested.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
     if (/\/tags\/list/.test(req.url ?? '')) counts.tagLists += 1;
     if (throttle.on) {
       counts.throttled += 1;
@@ -131,6 +135,7 @@ export async function startThrottlingProxy(target: string, fixedPort?: number): 
   return {
     url: `http://127.0.0.1:${port}`,
     counts,
+    requested,
     throttledAt,
     throttle,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -6,8 +6,14 @@ import { scratchDir } from '../../helpers/scratch-dir';
 
 export const sha = (data: Buffer | string) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
-/** A one-layer OCI image layout on disk (tag `v1`), as `skopeo copy oci:<dir>:v1` reads it. */
-export function makeImageLayout(files: Record<string, string>): { dir: string; manifestDigest: string } {
+/**
+ * A one-layer OCI image layout on disk (tag `v1`), as `skopeo copy oci:<dir>:v1` reads it; `created` is the image
+ * config's creation time (none by default).
+ */
+export function makeImageLayout(
+  files: Record<string, string>,
+  opts: { created?: string } = {},
+): { dir: string; manifestDigest: string } {
   const dir = scratchDir('oci-layout-');
   const src = scratchDir('oci-src-');
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(src, name), text);
@@ -21,7 +27,13 @@ export function makeImageLayout(files: Record<string, string>): { dir: string; m
   const layer = execFileSync('tar', ['-cz', '-C', src, '.']);
   const diffId = sha(execFileSync('tar', ['-c', '-C', src, '.']));
   const config = Buffer.from(
-    JSON.stringify({ architecture: 'amd64', os: 'linux', rootfs: { type: 'layers', diff_ids: [diffId] }, config: {} }),
+    JSON.stringify({
+      ...(opts.created !== undefined ? { created: opts.created } : {}),
+      architecture: 'amd64',
+      os: 'linux',
+      rootfs: { type: 'layers', diff_ids: [diffId] },
+      config: {},
+    }),
   );
   const manifest = Buffer.from(
     JSON.stringify({

@@ -194,7 +194,7 @@ export function WatchView() {
                   options: [
                     { value: 'alphabetical', label: 'alphabetical' },
                     { value: 'numeric', label: 'numeric' },
-                    { value: 'created', label: 'created' },
+                    { value: 'created', label: 'newest image (its created time)' },
                   ],
                 },
                 { name: 'prerelease', label: 'Pre-releases count (semver)', kind: 'checkbox' },

@@ -1,0 +1,137 @@
+import { exited, spawnScript } from '../../helpers/child-process';
+import {
+  startDockerRegistry,
+  startThrottlingProxy,
+  type RunningRegistry,
+  type ThrottlingProxy,
+} from '../../helpers/docker-registry';
+import { makeOrg } from '../../helpers/fixtures';
+import { httpClient } from '../../helpers/http-client';
+import { eventually } from '../../helpers/net';
+import { deploymentEnv } from '../../helpers/platform-process';
+import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import { gitText } from '../../../src/gitops/git-plumbing';
+import { makeProject } from '../gitops/gitops-harness';
+import { pushLayout } from '../registry/oci-clients';
+import { makeImageLayout } from '../registry/oci-layout';
+
+/**
+ * The poll of an external registry (issue 49) survives its worker process killed (SIGKILL) in the middle: the poll
+ * found a version, recorded the discovery and is applying it (its commit waits on a held workload row) when the
+ * process dies. The platform's own worker takes over (the activity heartbeats, so within seconds): the discovery is
+ * evaluated once, with exactly one commit, and nothing is lost or recorded twice.
+ */
+let registry: RunningRegistry;
+let proxy: ThrottlingProxy;
+let platform: TestPlatform;
+
+const WATCH_ENV = (proxyUrl: string) => ({
+  NOTIFY_ALLOW_HTTP: 'true',
+  NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
+  NOTIFY_ALLOWED_PORTS: new URL(proxyUrl).port,
+  WATCH_POLL_MIN_INTERVAL: '100ms',
+  WATCH_POLL_INTERVAL: '500ms',
+  WATCH_BACKOFF_INITIAL: '400ms',
+  WATCH_BACKOFF_MAX: '1s',
+});
+
+beforeAll(async () => {
+  registry = await startDockerRegistry();
+  proxy = await startThrottlingProxy(registry.host);
+  platform = await startTestPlatform({ env: WATCH_ENV(proxy.url) });
+}, 180_000);
+afterAll(async () => {
+  await platform?.close();
+  await proxy?.close();
+  await registry?.stop();
+});
+
+describe('a registry poll whose worker is killed mid-evaluation', () => {
+  it('is resumed by another worker: one discovery, evaluated once, exactly one commit', async () => {
+    const http = httpClient(platform.url);
+    const { org, members } = await makeOrg(platform, ['owner']);
+    const token = members.owner!.token;
+    await makeProject(platform, token, 'crashw', ['globex'], {
+      image: { repository: `${registry.host}/shop/web`, tag: '1.0.0' },
+    });
+    expect((await http.post('/api/v2/projects/crashw/delivery/generate', { token, body: {} })).status).toBe(200);
+    const policy = { releases: { autoDeploy: false } };
+    expect((await http.patch('/api/v2/projects/crashw/policy', { token, body: policy })).status).toBe(200);
+    const layout = makeImageLayout({ 'version.txt': '1.2.0\n' });
+    const pushed = await pushLayout(
+      layout.dir,
+      `${registry.host}/shop/web:1.2.0`,
+      `${registry.username}:${registry.password}`,
+    );
+    expect([pushed.ok, pushed.stderr]).toEqual([true, '']);
+
+    const db = platform.services.db;
+    const project = (await db('projects').where({ organization_id: org.id, slug: 'crashw' }).first('id')) as {
+      id: string;
+    };
+    const repo = platform.services.repositories.pathOf(org.id, project.id);
+    const before = Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim());
+    // Only a worker process runs the poll; its commit waits on the workload row held here (taken after the
+    // subscription: its foreign key check would wait on it too).
+    await platform.stopWorker();
+    const added = await http.post('/api/v2/watch/registries', {
+      token,
+      body: { name: 'hub', url: proxy.url, username: registry.username, password: registry.password },
+    });
+    expect([added.status, added.text]).toEqual([201, expect.any(String)]);
+    const sub = await http.post('/api/v2/projects/crashw/watch/subscriptions', {
+      token,
+      body: {
+        workload: 'web',
+        repository: { source: 'external', registry: 'hub', name: 'shop/web' },
+        policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
+        environments: ['dev'],
+      },
+    });
+    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+    const held = await db.transaction();
+    await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
+    const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, WATCH_ENV(proxy.url)));
+    try {
+      // The poll recorded the discovery and is inside its evaluation (blocked on the row): kill it there.
+      await eventually(
+        async () => (await db('watch_discoveries').where({ organization_id: org.id, status: 'pending' })).length === 1,
+        180_000,
+        'a pending discovery',
+      );
+    } finally {
+      worker.kill('SIGKILL');
+      expect(await exited(worker)).toBe('SIGKILL');
+      await held.rollback();
+    }
+    await platform.startWorker();
+
+    const found = (await eventually(
+      async () => {
+        const rows = (await db('watch_discoveries').where({ organization_id: org.id })) as {
+          id: string;
+          tag: string;
+          status: string;
+          outcomes: { result: string; commit?: string | null }[];
+        }[];
+        return rows.length === 1 && rows[0]!.status === 'evaluated' ? rows[0]! : null;
+      },
+      90_000,
+      'the discovery evaluated',
+    ))!;
+    expect(found.tag).toBe('1.2.0');
+    expect(found.outcomes).toEqual([expect.objectContaining({ result: 'committed' })]);
+    const commit = found.outcomes[0]!.commit!;
+    // Exactly one commit: the discovery's; one evaluation audited; one image update recorded for it.
+    expect(Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim())).toBe(before + 1);
+    expect((await gitText(repo, ['rev-parse', 'main'])).trim()).toBe(commit);
+    expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: found.id })).toHaveLength(1);
+    const file = await gitText(repo, ['show', `${commit}:tenants/globex/dev/web/deployment.yaml`]);
+    expect(file).toContain(':1.2.0');
+    // Later polls keep finding nothing new.
+    const lists = proxy.counts.tagLists;
+    await eventually(async () => proxy.counts.tagLists >= lists + 2, 30_000, 'two more polls');
+    expect(await db('watch_discoveries').where({ organization_id: org.id })).toHaveLength(1);
+    expect(Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim())).toBe(before + 1);
+  }, 480_000);
+});
