@@ -75,7 +75,7 @@ beforeAll(async () => {
   copy = copyCheckout();
   const scaffolded = await inCopy('npm', ['run', '--silent', 'new-domain', '--', 'probe']);
   expect(scaffolded.code).toBe(0);
-}, 300_000);
+}, 900_000);
 
 afterAll(() => {
   if (copy) fs.rmSync(copy, { recursive: true, force: true });
