@@ -1,4 +1,7 @@
-/** Every workflow type the platform registers; the worker bundles this file. */
+/**
+ * Every workflow type the platform registers; the worker bundles this file. Generated from the domains by
+ * `npm run build:workflow-index` from the modules' `workflows` (src/runtime/modules.ts): do not edit.
+ */
 export { pingWorkflow, proofWorkflow } from './proof';
 export { invitationWorkflow } from './invitation';
 export { gitCommitWorkflow, gitPushWorkflow, repositoryMaintenanceWorkflow } from './git-commit';

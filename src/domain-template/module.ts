@@ -11,11 +11,11 @@ declare module '../runtime/service-provider' {
 
 /**
  * The skeleton of a new domain: `npm run new-domain -- <name>` copies this folder to src/<name> and its routes
- * (api/routes/domain-template) to api/routes/<name>, adds the module to src/runtime/modules.ts and its routes to
- * api/domain-routes.ts. It provides its services (`provide(needs, build)`, `needs` naming other modules'
+ * (api/routes/domain-template) to api/routes/<name>, adds the module to src/runtime/modules.ts, its routes to
+ * api/domain-routes.ts and their responses to schemas/route-responses.json. It provides its services (`provide(needs, build)`, `needs` naming other modules'
  * services, built first) and adds them to `DomainServices` above; its actions name their role floor here; its tables
- * come with a migration (migrations/README.md); workflows go to workflows/ and are listed here and in
- * workflows/index.ts (docs/CONTRIBUTING-SPINE.md).
+ * come with a migration; workflows go to workflows/ and are listed here (workflows/index.ts is generated from this
+ * list: `npm run build:workflow-index`, docs/CONTRIBUTING-SPINE.md).
  */
 export const exampleModule = {
   name: 'domain-template',

@@ -27,7 +27,7 @@ export interface DomainModule {
    * (src/iam/action-roles.ts) and refuses an action declared twice.
    */
   actions?: ActionRoleTable;
-  /** Workflow types it starts, each exported by workflows/index.ts (the bundle the worker loads). */
+  /** Workflow types it starts; workflows/index.ts (the bundle the worker loads) is generated from these lists. */
   workflows?: readonly string[];
   /** Its section of the typed configuration (src/config), when it has one. */
   settings?: keyof Config;

@@ -5,6 +5,10 @@ import path from 'node:path';
 const TEMPLATES = ['src/domain-template', 'api/routes/domain-template'];
 const MODULE_LIST = 'src/runtime/modules.ts';
 const ROUTE_LIST = 'api/domain-routes.ts';
+/** The declared response of every route (src/http/response-schemas.ts), a hand-kept list the unit tier checks. */
+const RESPONSE_LIST = 'schemas/route-responses.json';
+/** A template file named `*.response.json` is the response schema of its route, written to schemas/responses/. */
+const RESPONSE_SCHEMA = /\.response\.json$/;
 const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 function camel(name: string): string {
@@ -47,7 +51,9 @@ export function scaffoldDomain(root: string, name: string): string[] {
   const written = TEMPLATES.flatMap((template, i) => {
     fs.mkdirSync(path.join(root, targets[i]!), { recursive: true });
     return fs.readdirSync(path.join(root, template)).map((file) => {
-      const out = path.join(targets[i]!, rename(file));
+      const out = RESPONSE_SCHEMA.test(file)
+        ? path.join('schemas/responses', rename(file).replace(RESPONSE_SCHEMA, '.json'))
+        : path.join(targets[i]!, rename(file));
       fs.writeFileSync(path.join(root, out), rename(fs.readFileSync(path.join(root, template, file), 'utf8')));
       return out;
     });
@@ -73,5 +79,13 @@ export function scaffoldDomain(root: string, name: string): string[] {
       `\n  ${key}: (services) => ${id}Routes(services.${id}),`,
     ),
   );
-  return [...written, MODULE_LIST, ROUTE_LIST];
+  edit(RESPONSE_LIST, (text) => {
+    const end = text.lastIndexOf('\n}');
+    const entry = { status: 200, samples: 0, schema: `${name}-item-list` };
+    const lines = JSON.stringify({ [`GET /api/v2/${name}-items`]: entry }, null, 2)
+      .split('\n')
+      .slice(1, -1);
+    return `${text.slice(0, end)},\n${lines.join('\n')}${text.slice(end)}`;
+  });
+  return [...written, MODULE_LIST, ROUTE_LIST, RESPONSE_LIST];
 }
