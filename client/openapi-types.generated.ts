@@ -15751,7 +15751,31 @@ export interface paths {
              *           "tenantId": "f97df110-f4de-492e-8849-4a6af68026b0"
              *         }
              *       ],
-             *       "rollout": {}
+             *       "rollout": {
+             *         "plan": "environment",
+             *         "waves": [
+             *           {
+             *             "name": "string",
+             *             "selection": "string",
+             *             "tenants": [
+             *               "string"
+             *             ],
+             *             "soakSeconds": 0,
+             *             "approvalGate": true,
+             *             "checks": [
+             *               {
+             *                 "kind": "prometheus",
+             *                 "name": "string",
+             *                 "count": 0,
+             *                 "failureLimit": 0
+             *               }
+             *             ],
+             *             "waitsFor": [
+             *               "string"
+             *             ]
+             *           }
+             *         ]
+             *       }
              *     }
              */
             'application/json': components['schemas']['promotion-preview'];
@@ -27292,14 +27316,14 @@ export interface components {
     /** @description POST /api/v2/projects/{slug}/promotion/preview: what a promotion request would move and, when the target has a rollout plan (or the request gives one), the waves it would follow. */
     'promotion-preview': {
       moves: components['schemas']['move'][];
-      rollout: null | {
+      rollout: {
         /**
          * @description The target environment's rollout plan, or the one the request gives
          * @enum {unknown}
          */
         plan: 'environment' | 'request';
         waves: components['schemas']['wave-preview'][];
-      };
+      } | null;
       sourceEnvironment: string;
       targetEnvironment: string;
     };
