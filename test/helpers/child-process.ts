@@ -1,10 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../../src/paths';
+import { compiledScript } from './built-dist';
 
 /**
- * Runs one of the project's TypeScript entry points as a real child process, the way operators run them.
- * One process, with tsx as a loader: the `tsx` command would put a wrapper in between, and a SIGKILL sent to the
+ * The entry points operators run compiled (`npm run api|worker` is `node dist/scripts/serve.js`): run from dist/ here
+ * too, built once per run (test/helpers/built-dist.ts). Loading the compiled tree costs a process about 2 CPU-seconds
+ * where tsx's loader costs 4, and the crash, multi-process and self-check tests start dozens of them.
+ */
+const COMPILED_IN_PRODUCTION = new Set(['scripts/serve.ts']);
+
+/**
+ * Runs one of the project's TypeScript entry points as a real child process, the way operators run them: compiled, or
+ * with tsx as a loader in one process: the `tsx` command would put a wrapper in between, and a SIGKILL sent to the
  * wrapper would leave the real process running.
  */
 export function spawnScript(
@@ -14,7 +22,10 @@ export function spawnScript(
   options: { ownProcessGroup?: boolean; wrapper?: string[] } = {},
 ): ChildProcess & { output: () => string } {
   const wrapper = options.wrapper ?? [];
-  const command = [...wrapper, process.execPath, '--import', 'tsx', path.join(repoRoot(), script), ...args];
+  const entry = COMPILED_IN_PRODUCTION.has(script)
+    ? [compiledScript(script)]
+    : ['--import', 'tsx', path.join(repoRoot(), script)];
+  const command = [...wrapper, process.execPath, ...entry, ...args];
   const child = spawn(command[0]!, command.slice(1), {
     cwd: repoRoot(),
     env: { ...process.env, ...env },

@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from '../../src/paths';
+import { newestMtime } from './newest-mtime';
+
+/**
+ * The compiled tree `npm run build` makes with tsc (dist/), as operators run it (`npm run api|worker` is `node
+ * dist/scripts/serve.js`), built for the tests when missing or older than a source. Test files in parallel workers ask
+ * for it at once on a fresh clone: one builds, holding a lock folder with its pid, the others wait for it and then find
+ * dist current, so a run compiles once (the tooling tier's CLI tests and the integration tier's processes share it).
+ */
+const ROOT = repoRoot();
+const LOCK = path.join(ROOT, 'dist', '.tooling-build.lock');
+/** A file tsc writes on every build: its time is the build's. */
+const COMPILED_MARK = path.join(ROOT, 'dist', 'scripts', 'serve.js');
+
+export function builtAt(file: string): number {
+  return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
+}
+
+/** The newest source time of the folders tsconfig.build.json compiles. */
+export function newestSource(): number {
+  const config = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+  return Math.max(...config.include.map((folder) => newestMtime(path.join(ROOT, folder))));
+}
+
+function holderAlive(): boolean {
+  try {
+    process.kill(Number(fs.readFileSync(path.join(LOCK, 'pid'), 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `build` while holding the build lock (waiting for another process's build first). */
+export function withBuildLock(build: () => void): void {
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A holder that died (or has not written its pid yet, when the folder is old) leaves the lock to the next.
+      const lock = fs.statSync(LOCK, { throwIfNoEntry: false });
+      if (!lock) continue;
+      if (!holderAlive() && Date.now() - lock.mtimeMs > 2_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      else Atomics.wait(pause, 0, 0, 500);
+    }
+  }
+  try {
+    fs.writeFileSync(path.join(LOCK, 'pid'), String(process.pid));
+    build();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** Compiles dist/ with tsc when a source is newer than it (call it holding the build lock). */
+export function compileWhenStale(sources = newestSource()): void {
+  if (builtAt(COMPILED_MARK) >= sources) return;
+  execFileSync(
+    process.execPath,
+    // No type check: `npm test`'s static checks type-check the same files (and tsc emits the same files either way).
+    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noCheck'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+}
+
+/** The compiled form of a project script (`scripts/serve.ts` -> dist/scripts/serve.js), built first when stale. */
+export function compiledScript(script: string): string {
+  withBuildLock(() => compileWhenStale());
+  return path.join(ROOT, 'dist', script.replace(/\.ts$/, '.js'));
+}
