@@ -36,7 +36,10 @@ function generate(version: string, schemaDir: string, outDir: string): number {
   ajv.addSchema({ $id: 'k8s', definitions: validationDefinitions(schemas.definitions) });
   const refs = Object.fromEntries(schemas.kinds.map((k) => [k.definition, `k8s#/definitions/${k.definition}`]));
   const code = `${standaloneCode(ajv, refs)}\nexports.digest = ${JSON.stringify(inputsDigest(schemaDir, version))};\n`;
-  fs.writeFileSync(precompiledFile(outDir, version), code);
+  // Written whole, then renamed into place: a running process that loads it meanwhile reads the old file or the new one.
+  const file = precompiledFile(outDir, version);
+  fs.writeFileSync(`${file}.${process.pid}.tmp`, code);
+  fs.renameSync(`${file}.${process.pid}.tmp`, file);
   writeCodeCache(precompiledFile(outDir, version));
   return code.length;
 }
