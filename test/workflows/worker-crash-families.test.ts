@@ -1,49 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { createActivities } from '../../activities';
-import type { GitActivities } from '../../activities/git';
-import { breakGlassWorkflowId } from '../../src/break-glass/break-glass-workflow-contract';
-import { breakGlassWorkflow } from '../../workflows/break-glass';
-import { gitPushWorkflow, repositoryMaintenanceWorkflow } from '../../workflows/git-commit';
+import * as workflows from '../../workflows';
+import { repoRoot } from '../../src/paths';
 import { eventually } from '../helpers/net';
 import { bundle, startTimeSkipping } from '../helpers/time-skipping';
+import { crashScenes, crashStubs, type WorkflowType } from './worker-crash-scenes';
 
 /**
  * Crash tests of the workflow types the integration crash tests do not cover (issue 45): a worker stops in the middle
  * of a run (its activity in flight, or the run parked on a timer) and a new worker, with no cache of the run, replays
- * it and finishes it; every effect (a stub activity that completed) happened exactly once.
+ * it and finishes it (or brings it to rest, for the runs that never end by themselves); every effect (a stub activity
+ * that completed) happened exactly once. The scenes are in ./worker-crash-scenes.ts; the last test checks that every
+ * workflow type the worker registers has a crash test, here or elsewhere.
  */
-type Activities = Pick<ReturnType<typeof createActivities>, 'openBreakGlass' | 'closeBreakGlass'> &
-  Pick<GitActivities, 'pushToRemote' | 'maintainRepositories'>;
 
-const DAY = 24 * 3_600_000;
-const SHA = 'a'.repeat(40);
-/** Effects that completed, in order; and the activity types started (attempts), by worker. */
+/** Workflow types crash-tested elsewhere (a worker or API process killed mid-run), with the test that does it. */
+const CRASH_TESTED_ELSEWHERE: Partial<Record<WorkflowType, string>> = {
+  proofWorkflow: 'test/integration/temporal/worker-crash.test.ts',
+  gitCommitWorkflow: 'test/integration/gitops/commit-crash.test.ts',
+  releaseWorkflow: 'test/integration/gitops/commit-crash.test.ts',
+  promotionWorkflow: 'test/integration/promotions/promotion-crash.test.ts',
+  rolloutWorkflow: 'test/integration/rollouts/rollout-crash.test.ts',
+  watchRegistryWorkflow: 'test/integration/watch/watch-crash.test.ts',
+};
+/** Workflow types with no middle to stop in, and why. */
+const NO_MIDDLE: Partial<Record<WorkflowType, string>> = {
+  pingWorkflow: 'returns in its first workflow task: no activity, no timer, no effect',
+};
+
+const { EventType } = temporal.api.enums.v1;
+/** Effects that completed, in order; and the activities started (attempts), by worker. */
 const effects: string[] = [];
 const attempts: string[] = [];
-/** While set, this activity type hangs on the first worker until the worker stops (a crash in the middle of it). */
+/** While set, the activity of this effect hangs on the first worker until the worker stops (a crash in it). */
 let hangOn: string | null = null;
 
-function stubs(worker: 'first' | 'second'): Activities {
-  /** Runs `effect` as one activity attempt: the first worker hangs in `hangOn` until it is stopped. */
-  const attempt = async <T>(type: string, effect: () => T): Promise<T> => {
-    attempts.push(`${worker} ${type}`);
-    if (worker === 'first' && hangOn === type) {
+function stubs(worker: 'first' | 'second') {
+  return crashStubs(async (label, effect) => {
+    attempts.push(`${worker} ${label ?? 'read'}`);
+    if (worker === 'first' && label !== null && hangOn === label) {
       await Context.current().cancelled;
     }
-    effects.push(type);
+    if (label !== null) effects.push(label);
     return effect();
-  };
-  return {
-    openBreakGlass: (i) =>
-      attempt('openBreakGlass', () => ({ sessionId: i.sessionId, openedAt: i.openedAt, endsAt: i.endsAt })),
-    closeBreakGlass: () => attempt('closeBreakGlass', () => '2026-11-30T00:00:00.000Z'),
-    pushToRemote: () => attempt('pushToRemote', () => ({ status: 'pushed' as const, error: null })),
-    maintainRepositories: () => attempt('maintainRepositories', () => 1),
-  };
+  });
 }
 
 let env: TestWorkflowEnvironment;
@@ -65,76 +71,23 @@ async function startWorker(taskQueue: string, which: 'first' | 'second') {
   return { worker, running: worker.run() };
 }
 
-interface Scene {
-  name: string;
-  /** Starts the workflow on `taskQueue`. */
-  start(taskQueue: string): Promise<WorkflowHandle>;
-  /** The activity the first worker is in when it stops, or null: it stops once `parked` holds. */
-  hangOn: string | null;
-  /** The run is in the middle: the effects so far. */
-  parked: string[];
-  /** What moves the run on once the second worker is up (a timer's time). */
-  then?: () => Promise<void>;
-  /** Every effect of the whole run, once each. */
-  effects: string[];
-  result: unknown;
+/** The run waits (on a timer, a signal or an Update): no workflow task after its last one, no activity in flight. */
+async function atRest(handle: WorkflowHandle): Promise<boolean> {
+  const types = (await handle.fetchHistory()).events?.map((e) => e.eventType) ?? [];
+  const completed = types.lastIndexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  const pending = types
+    .slice(completed + 1)
+    .some(
+      (t) => t === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED || t === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+    );
+  const described = await handle.describe();
+  return completed >= 0 && !pending && (described.raw.pendingActivities ?? []).length === 0;
 }
 
-const scenes: Scene[] = [
-  {
-    name: 'break-glass: parked on its one-day timer, closed by the new worker when it fires',
-    start: (taskQueue) => {
-      const sessionId = randomUUID();
-      return env.client.workflow.start(breakGlassWorkflow, {
-        taskQueue,
-        workflowId: breakGlassWorkflowId(sessionId),
-        args: [
-          {
-            sessionId,
-            organizationId: 'org-1',
-            userId: 'user-ann',
-            actor: { userId: 'user-ann', actorType: 'user', actor: 'ann', requestId: null },
-            justification: 'prod is down',
-            durationMinutes: DAY / 60_000,
-            durationMs: DAY,
-            scope: { projectIds: ['project-1'], environments: ['prod'] },
-          },
-        ],
-      });
-    },
-    hangOn: null,
-    parked: ['openBreakGlass'],
-    then: () => env.sleep(DAY),
-    effects: ['openBreakGlass', 'closeBreakGlass'],
-    result: { status: 'closed' },
-  },
-  {
-    name: 'push: stopped in the middle of the push, pushed once by the new worker',
-    start: (taskQueue) =>
-      env.client.workflow.start(gitPushWorkflow, {
-        taskQueue,
-        workflowId: `git-push-crash-${randomUUID()}`,
-        args: [{ request: { organizationId: 'org-1', projectId: 'project-1', sha: SHA }, taskQueue }],
-      }),
-    hangOn: 'pushToRemote',
-    parked: [],
-    effects: ['pushToRemote'],
-    result: { status: 'pushed', error: null },
-  },
-  {
-    name: 'maintenance: stopped in the middle of git gc, maintained once by the new worker',
-    start: (taskQueue) =>
-      env.client.workflow.start(repositoryMaintenanceWorkflow, {
-        taskQueue,
-        workflowId: `git-maintenance-crash-${randomUUID()}`,
-        args: [{ taskQueue, target: { organizationId: 'org-1', projectId: 'project-1' } }],
-      }),
-    hangOn: 'maintainRepositories',
-    parked: [],
-    effects: ['maintainRepositories'],
-    result: 1,
-  },
-];
+const scenes = crashScenes(
+  () => env,
+  () => effects,
+);
 
 it.each(scenes)(
   '$name',
@@ -147,7 +100,7 @@ it.each(scenes)(
     const handle = await scene.start(taskQueue);
     await eventually(
       async () => {
-        const inside = scene.hangOn === null || attempts.includes(`first ${scene.hangOn}`);
+        const inside = scene.hangOn === null ? await atRest(handle) : attempts.includes(`first ${scene.hangOn}`);
         return inside && effects.join() === scene.parked.join();
       },
       20_000,
@@ -159,8 +112,18 @@ it.each(scenes)(
 
     const second = await startWorker(taskQueue, 'second');
     try {
-      await scene.then?.();
-      expect(await handle.result()).toEqual(scene.result);
+      await scene.then?.(handle);
+      if ('result' in scene) {
+        expect(await handle.result()).toEqual(scene.result);
+      } else {
+        await eventually(
+          async () => effects.join() === scene.effects.join() && (await atRest(handle)),
+          20_000,
+          'the run at rest',
+        );
+        if (scene.atRest) expect(await scene.atRest(handle)).toEqual(scene.rest);
+        await handle.terminate('crash test done');
+      }
     } finally {
       second.worker.shutdown();
       await second.running;
@@ -171,3 +134,15 @@ it.each(scenes)(
   },
   60_000,
 );
+
+it('covers every workflow type the worker registers: a scene here, a crash test elsewhere, or no middle to stop in', () => {
+  const covered = new Map<string, string>();
+  for (const scene of scenes) covered.set(scene.type, 'test/workflows/worker-crash-families.test.ts');
+  for (const [type, file] of Object.entries(CRASH_TESTED_ELSEWHERE)) {
+    expect(fs.existsSync(path.join(repoRoot(), file))).toBe(true);
+    covered.set(type, file);
+  }
+  for (const type of Object.keys(NO_MIDDLE)) covered.set(type, 'no middle');
+  const registered = Object.keys(workflows).filter((name) => typeof workflows[name as WorkflowType] === 'function');
+  expect([...covered.keys()].sort()).toEqual(registered.sort());
+});
