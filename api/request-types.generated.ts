@@ -1355,9 +1355,178 @@ export interface PromotionRequestRequest {
    */
   services?: [string, ...string[]];
   /**
-   * plan (default): when the target environment has a rollout plan, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
+   * plan (default): when the request gives a plan or the target environment has one, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
    */
   rollout?: 'plan' | 'none';
+  /**
+   * An explicit rollout plan for this request (the shape of PUT .../rollout-plan): the promotion goes as a rollout in its waves; absent: the target environment's plan, if any.
+   */
+  plan?: {
+    /**
+     * @minItems 1
+     * @maxItems 20
+     *
+     * Items: One wave: select its tenants by exactly one of tenants, selector or percent (of the tenants no earlier wave took; tenants no wave selects join the last wave).
+     */
+    waves: [
+      {
+        name?: string;
+        /**
+         * Tenant slugs
+         *
+         * @minItems 1
+         * @maxItems 1000
+         */
+        tenants?: [string, ...string[]];
+        selector?: {
+          matchLabels: {
+            [k: string]: string;
+          };
+        };
+        percent?: number;
+        /**
+         * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+         */
+        soakSeconds?: number;
+        /**
+         * @maxItems 10
+         */
+        checks?: (
+          | {
+              kind: 'prometheus';
+              name: string;
+              metricSource: string;
+              /**
+               * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+               */
+              query: string;
+              /**
+               * result <op> <number>, op one of < <= > >= == !=
+               */
+              successCondition: string;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+          | {
+              kind: 'http';
+              name: string;
+              url: string;
+              expectStatus?: number;
+              jsonField?: string;
+              expectValue?: string | number | boolean;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+        )[];
+        /**
+         * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+         */
+        approvalGate?: boolean | string;
+      },
+      ...{
+        name?: string;
+        /**
+         * Tenant slugs
+         *
+         * @minItems 1
+         * @maxItems 1000
+         */
+        tenants?: [string, ...string[]];
+        selector?: {
+          matchLabels: {
+            [k: string]: string;
+          };
+        };
+        percent?: number;
+        /**
+         * Time the wave runs Synced and Healthy before its checks (up to 30 days)
+         */
+        soakSeconds?: number;
+        /**
+         * @maxItems 10
+         */
+        checks?: (
+          | {
+              kind: 'prometheus';
+              name: string;
+              metricSource: string;
+              /**
+               * PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave
+               */
+              query: string;
+              /**
+               * result <op> <number>, op one of < <= > >= == !=
+               */
+              successCondition: string;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+          | {
+              kind: 'http';
+              name: string;
+              url: string;
+              expectStatus?: number;
+              jsonField?: string;
+              expectValue?: string | number | boolean;
+              /**
+               * Seconds between two measurements
+               */
+              intervalSeconds: number;
+              /**
+               * Measurements to take before the check passes
+               */
+              count: number;
+              /**
+               * Failed measurements tolerated; one more fails the check and halts the rollout
+               */
+              failureLimit: number;
+            }
+        )[];
+        /**
+         * true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave
+         */
+        approvalGate?: boolean | string;
+      }[],
+    ];
+    /**
+     * A halted rollout rolls the waves it deployed back in one commit, pinning them
+     */
+    rollbackOnHalt?: boolean;
+    /**
+     * A pin left by that rollback lifts when a newer version is verified in the source environment
+     */
+    liftPinsWhenVerifiedUpstream?: boolean;
+  };
 }
 
 export interface ReleaseApproveRequest {

@@ -15716,7 +15716,40 @@ export interface paths {
            *       "services": [
            *         "web"
            *       ],
-           *       "rollout": "plan"
+           *       "rollout": "plan",
+           *       "plan": {
+           *         "waves": [
+           *           {
+           *             "name": "web",
+           *             "tenants": [
+           *               "web"
+           *             ],
+           *             "selector": {
+           *               "matchLabels": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               }
+           *             },
+           *             "percent": 1,
+           *             "soakSeconds": 0,
+           *             "checks": [
+           *               {
+           *                 "kind": "prometheus",
+           *                 "name": "web",
+           *                 "metricSource": "web",
+           *                 "query": "string",
+           *                 "successCondition": "result < 0.01",
+           *                 "intervalSeconds": 1,
+           *                 "count": 1,
+           *                 "failureLimit": 0
+           *               }
+           *             ],
+           *             "approvalGate": true
+           *           }
+           *         ],
+           *         "rollbackOnHalt": true,
+           *         "liftPinsWhenVerifiedUpstream": true
+           *       }
            *     }
            */
           'application/json': components['schemas']['promotion-request'];
@@ -15835,7 +15868,40 @@ export interface paths {
            *       "services": [
            *         "web"
            *       ],
-           *       "rollout": "plan"
+           *       "rollout": "plan",
+           *       "plan": {
+           *         "waves": [
+           *           {
+           *             "name": "web",
+           *             "tenants": [
+           *               "web"
+           *             ],
+           *             "selector": {
+           *               "matchLabels": {
+           *                 "property1": "string",
+           *                 "property2": "string"
+           *               }
+           *             },
+           *             "percent": 1,
+           *             "soakSeconds": 0,
+           *             "checks": [
+           *               {
+           *                 "kind": "prometheus",
+           *                 "name": "web",
+           *                 "metricSource": "web",
+           *                 "query": "string",
+           *                 "successCondition": "result < 0.01",
+           *                 "intervalSeconds": 1,
+           *                 "count": 1,
+           *                 "failureLimit": 0
+           *               }
+           *             ],
+           *             "approvalGate": true
+           *           }
+           *         ],
+           *         "rollbackOnHalt": true,
+           *         "liftPinsWhenVerifiedUpstream": true
+           *       }
            *     }
            */
           'application/json': components['schemas']['promotion-request'];
@@ -27329,8 +27395,67 @@ export interface components {
     };
     /** @description POST /api/v2/projects/{slug}/promotion/request: promote the source environment's image versions to the target environment, for the chosen tenants (slugs or ids; default every tenant) and services (workload names; default every workload). */
     'promotion-request': {
+      /** @description An explicit rollout plan for this request (the shape of PUT .../rollout-plan): the promotion goes as a rollout in its waves; absent: the target environment's plan, if any. */
+      plan?: {
+        /** @description A pin left by that rollback lifts when a newer version is verified in the source environment */
+        liftPinsWhenVerifiedUpstream?: boolean;
+        /** @description A halted rollout rolls the waves it deployed back in one commit, pinning them */
+        rollbackOnHalt?: boolean;
+        waves: {
+          /** @description true: one approval by another member before the wave starts; a string: the name of the project's approval policy whose approvers and quorum gate the wave */
+          approvalGate?: boolean | string;
+          checks?: (
+            | {
+                /** @description Measurements to take before the check passes */
+                count: number;
+                /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+                failureLimit: number;
+                /** @description Seconds between two measurements */
+                intervalSeconds: number;
+                /** @constant */
+                kind: 'prometheus';
+                metricSource: string;
+                name: string;
+                /** @description PromQL; {{tenants}}, {{namespaces}}, {{version}}, {{environment}} are filled in per wave */
+                query: string;
+                /**
+                 * @description result <op> <number>, op one of < <= > >= == !=
+                 * @example result < 0.01
+                 */
+                successCondition: string;
+              }
+            | {
+                /** @description Measurements to take before the check passes */
+                count: number;
+                expectStatus?: number;
+                expectValue?: string | number | boolean;
+                /** @description Failed measurements tolerated; one more fails the check and halts the rollout */
+                failureLimit: number;
+                /** @description Seconds between two measurements */
+                intervalSeconds: number;
+                jsonField?: string;
+                /** @constant */
+                kind: 'http';
+                name: string;
+                /** Format: uri */
+                url: string;
+              }
+          )[];
+          name?: string;
+          percent?: number;
+          selector?: {
+            matchLabels: {
+              [key: string]: string;
+            };
+          };
+          /** @description Time the wave runs Synced and Healthy before its checks (up to 30 days) */
+          soakSeconds?: number;
+          /** @description Tenant slugs */
+          tenants?: string[];
+        }[];
+      };
       /**
-       * @description plan (default): when the target environment has a rollout plan, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
+       * @description plan (default): when the request gives a plan or the target environment has one, the request starts a rollout in its waves (the answer carries rolloutId). none: one promotion of every tenant at once, allowed over a plan only under the caller's open break-glass session covering the project and environment (audited); docs/rollouts.md.
        * @enum {unknown}
        */
       rollout?: 'plan' | 'none';

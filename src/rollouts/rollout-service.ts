@@ -79,6 +79,13 @@ export interface Resolved {
 
 export type RolloutService = ReturnType<typeof createRolloutService>;
 
+/** A request giving a plan and skipping plans (`rollout: "none"`) contradicts itself: 422. */
+function refuseSkippedPlan(body: { plan?: unknown; rollout?: 'plan' | 'none' }): void {
+  if (body.plan && body.rollout === 'none') {
+    throw new Unprocessable('a request giving a plan cannot skip it (rollout "none"): drop one of them');
+  }
+}
+
 /** Rollouts: the row and its workflow (row first, the start right after, a reconciler for a crash between them). */
 export function createRolloutService(
   deps: OrgDomainDeps & {
@@ -227,6 +234,7 @@ export function createRolloutService(
       slug: string,
       body: RolloutStartRequest & { rollout?: 'plan' | 'none' },
     ): Promise<{ rollout: RolloutView | null; skippedBy: string | null }> {
+      refuseSkippedPlan(body);
       if (body.rollout !== 'none') {
         const resolved = await resolve(caller, slug, body);
         return { rollout: resolved && (await begin(caller, body, resolved, 'promotion')), skippedBy: null };
@@ -258,6 +266,7 @@ export function createRolloutService(
      * request gives one), the waves the rollout would follow with what each waits for (`rollout: null`: one promotion).
      */
     async previewPromotion(caller: OrgCaller, slug: string, body: RolloutStartRequest & { rollout?: 'plan' | 'none' }) {
+      refuseSkippedPlan(body);
       const resolved = body.rollout === 'none' ? null : await resolve(caller, slug, body);
       const { project, moves } = resolved ?? (await movesOf(caller, slug, body));
       const target = {

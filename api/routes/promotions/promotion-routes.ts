@@ -5,6 +5,7 @@ import type {
   ReleaseCancelRequest,
 } from '../../request-types.generated';
 import type { PromotionService } from '../../../src/promotions/promotion-service';
+import type { RolloutPlanInput } from '../../../src/rollouts/rollout-plan';
 import type { RolloutService } from '../../../src/rollouts/rollout-service';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
@@ -12,6 +13,10 @@ import { bodyOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../re
 
 const PROJECT = '/api/v2/projects/:slug';
 const ONE = '/api/v2/promotions/:id';
+
+/** The body, its plan (when it gives one) as the rollout service takes it: the schema checked its shape. */
+const promotionBody = (ctx: AppContext) =>
+  bodyOf<PromotionRequestRequest>(ctx) as PromotionRequestRequest & { plan?: RolloutPlanInput };
 
 /** Promotions (/api/v2/projects/{slug}/promotion/request, /api/v2/promotions/{id}); docs/promotions.md. */
 export function promotionRoutes(promotions: PromotionService, rollouts: RolloutService, pageMax: number): RouteDef[] {
@@ -34,7 +39,7 @@ export function promotionRoutes(promotions: PromotionService, rollouts: RolloutS
       access: { kind: 'organization', action: 'projects.{slug}.promotions.create' },
       body: 'promotion-request',
       handler: async (ctx) => {
-        const [caller, slug, body] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<PromotionRequestRequest>(ctx)];
+        const [caller, slug, body] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), promotionBody(ctx)];
         // An environment with a rollout plan: a rollout in its waves (docs/rollouts.md), not every tenant at once.
         const { rollout, skippedBy } = await rollouts.forPromotion(caller, slug, body);
         if (!rollout) return created(ctx, await promotions.request(caller, slug, body, skippedBy));
@@ -52,8 +57,7 @@ export function promotionRoutes(promotions: PromotionService, rollouts: RolloutS
       access: { kind: 'organization', action: 'projects.{slug}.promotions.read' },
       body: 'promotion-request',
       handler: async (ctx) => {
-        const body = bodyOf<PromotionRequestRequest>(ctx);
-        ctx.body = await rollouts.previewPromotion(orgCallerOf(ctx), paramOf(ctx, 'slug'), body);
+        ctx.body = await rollouts.previewPromotion(orgCallerOf(ctx), paramOf(ctx, 'slug'), promotionBody(ctx));
       },
     },
     {

@@ -9,7 +9,8 @@ import { rolloutSteps, type Rollout } from './rollout-harness';
  * Issue 48 item 1 (docs/rollouts.md "Plans followed by promotions, releases and bulk updates"): a plain promotion
  * request to an environment with a 2-wave rollout plan starts a rollout: wave 1's tenant committed first, wave 2 only
  * after wave 1 verified and its gate approved. The preview lists the 2 waves and what each waits for, changing
- * nothing. Skipping the plan (`rollout: "none"`) needs the caller's open break-glass session, and is audited.
+ * nothing. Skipping the plan (`rollout: "none"`) needs the caller's open break-glass session, and is audited. A
+ * request may give its own plan (an environment without one then rolls out in its waves).
  */
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
@@ -39,9 +40,11 @@ afterAll(async () => {
   await platform.close();
 });
 
-async function project(slug: string) {
+/** A project whose 3 tenants run 2.0.0 in dev; with `envPlan`, prod's 2-wave rollout plan. */
+async function project(slug: string, envPlan = true) {
   const ids = await makeProject(platform, owner, slug, TENANTS);
   for (const tenant of TENANTS) await api.releaseToDev(owner, slug, ids[tenant]!, '2.0.0');
+  if (!envPlan) return;
   const plan = await api.http.put(`/api/v2/projects/${slug}/environments/prod/rollout-plan`, {
     token: owner,
     body: {
@@ -159,4 +162,50 @@ it('skipping the plan needs an open break-glass session, and the promotion reque
     { token: owner },
   );
   expect(entry.body.items[0]!.details).toMatchObject({ rolloutPlanSkipped: { breakGlassSessionId: opened.body.id } });
+}, 300_000);
+
+it('a promotion request may give its own plan: previewed and followed in its waves; a bad one changes nothing', async () => {
+  await project('explicit', false);
+  const plan = {
+    waves: [
+      { name: 'first', tenants: ['t2'] },
+      { name: 'others', percent: 100, soakSeconds: 600 },
+    ],
+  };
+  const preview = await api.http.post<Preview>('/api/v2/projects/explicit/promotion/preview', {
+    token: owner,
+    body: { ...BODY, plan },
+  });
+  expect([preview.status, preview.body.rollout?.plan]).toEqual([200, 'request']);
+  expect(preview.body.rollout!.waves.map((w) => [w.name, w.tenants, w.waitsFor])).toEqual([
+    ['first', ['t2'], []],
+    ['others', ['t1', 't3'], ['wave first verified', 'soak 10m']],
+  ]);
+  // Refused, nothing created: a plan naming a tenant the project lacks (422), a field the plan does not have (400),
+  // a plan with `rollout: "none"` (422).
+  const refusals = [
+    [{ ...BODY, plan: { waves: [{ name: 'w', tenants: ['nope'] }] } }, 422, 'nope'],
+    [{ ...BODY, plan: { waves: [{ name: 'w', percent: 100, extra: 1 }] } }, 400, 'extra'],
+    [{ ...BODY, plan, rollout: 'none' }, 422, 'cannot skip it'],
+  ] as const;
+  for (const [body, status, named] of refusals) {
+    const res = await api.http.post('/api/v2/projects/explicit/promotion/request', { token: owner, body });
+    expect([res.status, res.text]).toEqual([status, expect.stringContaining(named)]);
+  }
+  expect(await counts('explicit')).toEqual([0, 0]);
+
+  const res = await api.http.post<{ rolloutId: string; rollout: Rollout }>(
+    '/api/v2/projects/explicit/promotion/request',
+    { token: owner, body: { ...BODY, plan } },
+  );
+  expect(res.status).toBe(201);
+  expect(res.body.rollout.waves.map((w) => w.tenants)).toEqual([['t2'], ['t1', 't3']]);
+  await flow.deployWave('explicit', res.body.rolloutId, 0);
+  const second = await flow.until(res.body.rolloutId, (r) => r.waves[1]!.promotionIds.length > 0, 'wave 2 promotion');
+  expect(second.waves[0]!.state).toBe('Verified');
+  const aborted = await api.http.post(`/api/v2/rollouts/${res.body.rolloutId}/abort`, {
+    token: owner,
+    body: { reason: 'test over' },
+  });
+  expect(aborted.status).toBe(200);
 }, 300_000);
