@@ -17699,6 +17699,7 @@ export interface paths {
              *             {
              *               "subscriptionId": "d079718b-ff63-45dd-947b-4950c023750f",
              *               "workload": "string",
+             *               "kind": "image",
              *               "chosen": "string",
              *               "result": "string",
              *               "commit": "string",
@@ -17782,6 +17783,7 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "workload": "string",
+             *           "kind": "image",
              *           "source": "platform",
              *           "repository": "string",
              *           "policy": {
@@ -17840,6 +17842,7 @@ export interface paths {
           /**
            * @example {
            *       "workload": "web",
+           *       "kind": "image",
            *       "repository": {
            *         "source": "platform",
            *         "name": "string",
@@ -17872,6 +17875,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "workload": "string",
+             *       "kind": "image",
              *       "source": "platform",
              *       "repository": "string",
              *       "policy": {
@@ -18798,6 +18802,7 @@ export interface paths {
              *             "environments": {
              *               "property1": {
              *                 "tag": "string",
+             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18816,6 +18821,7 @@ export interface paths {
              *               },
              *               "property2": {
              *                 "tag": "string",
+             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18837,6 +18843,7 @@ export interface paths {
              *               "property1": {
              *                 "property1": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18855,6 +18862,7 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18875,6 +18883,7 @@ export interface paths {
              *               "property2": {
              *                 "property1": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18893,6 +18902,7 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -19178,6 +19188,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19196,6 +19207,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19217,6 +19229,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19235,6 +19248,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19255,6 +19269,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19273,6 +19288,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19394,6 +19410,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19412,6 +19429,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19433,6 +19451,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19451,6 +19470,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19471,6 +19491,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19489,6 +19510,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19823,6 +19845,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19841,6 +19864,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19862,6 +19886,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19880,6 +19905,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19900,6 +19926,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19918,6 +19945,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -28374,6 +28402,8 @@ export interface components {
           chosen: string | null;
           commit: string | null;
           error?: string;
+          /** @enum {string} */
+          kind: 'image' | 'chart';
           recordedOnly: string[];
           result: string;
           /** Format: uuid */
@@ -28429,6 +28459,11 @@ export interface components {
       environments: string[];
       /** Format: uuid */
       id: string;
+      /**
+       * @description What it updates: the image tag, or the chart version
+       * @enum {string}
+       */
+      kind: 'image' | 'chart';
       policy: {
         includePrerelease?: boolean;
         /** @enum {string} */
@@ -28449,6 +28484,11 @@ export interface components {
     /** @description POST /api/v2/projects/{slug}/watch/subscriptions: a workload follows a repository of the organization registry under a policy; the listed environments (and tenants, empty = all) are updated automatically. */
     'watch-subscription-create': {
       environments: string[];
+      /**
+       * @description What the subscription updates: `image` (default), the workload's image tag; `chart`, a chart-based workload's chart version (an OCI chart repository; semver or regex policies only, digest tracking answers 422)
+       * @enum {string}
+       */
+      kind?: 'image' | 'chart';
       policy:
         | {
             /** @description Pre-release versions count (default false) */
@@ -28693,6 +28733,8 @@ export interface components {
       nextCursor: string | null;
     };
     'workload-override': {
+      /** @description The chart version this target runs (a chart-based workload; set by a watched chart update) */
+      chartVersion?: string;
       replicas?: number | null;
       resources?: {
         limits?: {
