@@ -17765,7 +17765,6 @@ export interface paths {
              *             {
              *               "subscriptionId": "d079718b-ff63-45dd-947b-4950c023750f",
              *               "workload": "string",
-             *               "kind": "image",
              *               "chosen": "string",
              *               "result": "string",
              *               "commit": "string",
@@ -17849,7 +17848,6 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "workload": "string",
-             *           "kind": "image",
              *           "source": "platform",
              *           "repository": "string",
              *           "policy": {
@@ -17908,7 +17906,6 @@ export interface paths {
           /**
            * @example {
            *       "workload": "web",
-           *       "kind": "image",
            *       "repository": {
            *         "source": "platform",
            *         "name": "string",
@@ -17941,7 +17938,6 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "workload": "string",
-             *       "kind": "image",
              *       "source": "platform",
              *       "repository": "string",
              *       "policy": {
@@ -18868,7 +18864,6 @@ export interface paths {
              *             "environments": {
              *               "property1": {
              *                 "tag": "string",
-             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18887,7 +18882,6 @@ export interface paths {
              *               },
              *               "property2": {
              *                 "tag": "string",
-             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18909,7 +18903,6 @@ export interface paths {
              *               "property1": {
              *                 "property1": {
              *                   "tag": "string",
-             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18928,7 +18921,6 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
-             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18949,7 +18941,6 @@ export interface paths {
              *               "property2": {
              *                 "property1": {
              *                   "tag": "string",
-             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18968,7 +18959,6 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
-             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -19254,7 +19244,6 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19273,7 +19262,6 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19295,7 +19283,6 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19314,7 +19301,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19335,7 +19321,6 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19354,7 +19339,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19476,7 +19460,6 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19495,7 +19478,6 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19517,7 +19499,6 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19536,7 +19517,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19557,7 +19537,6 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19576,7 +19555,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19911,7 +19889,6 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19930,7 +19907,6 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
-             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19952,7 +19928,6 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19971,7 +19946,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19992,7 +19966,6 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -20011,7 +19984,6 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
-             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -28527,8 +28499,6 @@ export interface components {
           chosen: string | null;
           commit: string | null;
           error?: string;
-          /** @enum {string} */
-          kind: 'image' | 'chart';
           recordedOnly: string[];
           result: string;
           /** Format: uuid */
@@ -28584,11 +28554,6 @@ export interface components {
       environments: string[];
       /** Format: uuid */
       id: string;
-      /**
-       * @description What it updates: the image tag, or the chart version
-       * @enum {string}
-       */
-      kind: 'image' | 'chart';
       policy: {
         includePrerelease?: boolean;
         /** @enum {string} */
@@ -28609,11 +28574,6 @@ export interface components {
     /** @description POST /api/v2/projects/{slug}/watch/subscriptions: a workload follows a repository of the organization registry under a policy; the listed environments (and tenants, empty = all) are updated automatically. */
     'watch-subscription-create': {
       environments: string[];
-      /**
-       * @description What the subscription updates: `image` (default), the workload's image tag; `chart`, a chart-based workload's chart version (an OCI chart repository; semver or regex policies only, digest tracking answers 422)
-       * @enum {string}
-       */
-      kind?: 'image' | 'chart';
       policy:
         | {
             /** @description Pre-release versions count (default false) */
@@ -28858,8 +28818,6 @@ export interface components {
       nextCursor: string | null;
     };
     'workload-override': {
-      /** @description The chart version this target runs (a chart-based workload; set by a watched chart update) */
-      chartVersion?: string;
       replicas?: number | null;
       resources?: {
         limits?: {

@@ -15,13 +15,9 @@ export interface RepositoryRef {
   repository: string;
 }
 
-/** What a subscription updates: the workload's image tag, or a chart-based workload's chart version. */
-export type WatchKind = 'image' | 'chart';
-
 export interface WatchSubscription {
   id: string;
   workload: string;
-  kind: WatchKind;
   source: WatchSource;
   /** The external registry's name (absent for the organization registry). */
   registry?: string;
@@ -47,7 +43,6 @@ interface Row {
   organization_id: string;
   project_id: string;
   workload_id: string;
-  kind: WatchKind;
   source: WatchSource;
   registry_id: string | null;
   repository: string;
@@ -62,7 +57,6 @@ const COLUMNS = [
   'organization_id',
   'project_id',
   'workload_id',
-  'kind',
   'source',
   'registry_id',
   'repository',
@@ -77,7 +71,6 @@ const toTarget = (r: Row): WatchTarget => ({
   organizationId: r.organization_id,
   projectId: r.project_id,
   workloadId: r.workload_id,
-  kind: r.kind,
   source: r.source,
   registryId: r.registry_id,
   repository: r.repository,
@@ -138,7 +131,6 @@ export async function insertSubscription(
   db: Queryable,
   ids: { organizationId: string; projectId: string; workloadId: string },
   input: {
-    kind: WatchKind;
     source: WatchSource;
     registryId: string | null;
     repository: string;
@@ -153,7 +145,6 @@ export async function insertSubscription(
         organization_id: ids.organizationId,
         project_id: ids.projectId,
         workload_id: ids.workloadId,
-        kind: input.kind,
         source: input.source,
         registry_id: input.registryId,
         repository: input.repository,

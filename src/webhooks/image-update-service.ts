@@ -12,7 +12,6 @@ import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { overrideOf, type ImageUpdate } from '../gitops/image-operation';
 import type { QueuedImageUpdate } from './image-update-batch';
 import { imageUpdateSignal, imageUpdatesWorkflowId, imageUpdatesWorkflowType } from './image-update-workflow-contract';
 import {
@@ -158,7 +157,7 @@ export function createImageUpdateService(deps: {
   async function apply(
     project: Project,
     settings: Pick<WebhookSettingsRow, 'auto_update_environments'>,
-    payload: Pick<ShapeA | ShapeB, 'tag'> & Pick<ImageUpdate, 'field'>,
+    payload: Pick<ShapeA | ShapeB, 'tag'>,
     targets: { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> },
     meta: { webhookId: string; requestId: string; signedAt: number; hash: string },
   ) {
@@ -198,7 +197,6 @@ export function createImageUpdateService(deps: {
             tag: payload.tag,
             requestId: meta.requestId,
             pairs: committed,
-            ...(payload.field ? { field: payload.field } : {}),
           }));
 
     const releases = [];
@@ -210,8 +208,8 @@ export function createImageUpdateService(deps: {
         {
           environment: p.environment,
           tenantId: targets.tenantIds.get(p.tenant) as string,
-          title: `${payload.field === 'chart' ? 'Chart' : 'Image'} ${payload.tag} via webhook`,
-          changes: targets.workloads.map((workload) => ({ workload, ...overrideOf(payload) })),
+          title: `Image ${payload.tag} via webhook`,
+          changes: targets.workloads.map((workload) => ({ workload, tag: payload.tag })),
         },
         `webhook-${meta.hash.slice(0, 40)}-${p.tenant}-${p.environment}`,
       );
@@ -222,9 +220,7 @@ export function createImageUpdateService(deps: {
       requestId: meta.webhookId,
       project: project.slug,
       tag: payload.tag,
-      updated: updates.flatMap((u) =>
-        u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag, ...(u.field ? { field: u.field } : {}) })),
-      ),
+      updated: updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag }))),
       releases,
       skipped,
     };
@@ -365,10 +361,8 @@ export function createImageUpdateService(deps: {
       organizationId: string;
       projectId: string;
       workload: string;
-      /** What the workload's tag becomes (`tag@digest` under digest tracking), or its chart version (`field`). */
+      /** What the workload's tag becomes (`tag@digest` under digest tracking). */
       tag: string;
-      /** `chart`: `tag` is the chart version of a chart-based workload. */
-      field?: 'chart';
       environments: string[];
       /** Tenant slugs; empty: every tenant of the project. */
       tenants: string[];
@@ -402,7 +396,7 @@ export function createImageUpdateService(deps: {
         const answer = await apply(
           project,
           { auto_update_environments: input.environments },
-          { tag: input.tag, ...(input.field ? { field: input.field } : {}) },
+          { tag: input.tag },
           { workloads: [input.workload], pairs, tenantIds },
           { webhookId: row.id, requestId: input.requestId, signedAt: input.foundAt.getTime(), hash },
         );
