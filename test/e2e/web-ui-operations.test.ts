@@ -203,7 +203,7 @@ describe('the operations views in chromium', () => {
     await page.getByText('No workload follows a repository yet.').waitFor();
     await page.getByRole('button', { name: 'New subscription' }).click();
     const form = page.getByRole('form', { name: 'New subscription' });
-    await form.getByLabel('Workload').selectOption('web');
+    await form.getByLabel('Workload', { exact: true }).selectOption('web');
     await form.getByLabel(/^Repository/).fill(`${SLUG}/web`);
     await form.getByLabel('Policy').selectOption('semver');
     await form.getByLabel('Range, pattern or tag').fill('>=1.0.0 <2.0.0');

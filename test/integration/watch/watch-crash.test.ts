@@ -120,11 +120,18 @@ describe('a registry poll whose worker is killed mid-evaluation', () => {
       'the discovery evaluated',
     ))!;
     expect(found.tag).toBe('1.2.0');
-    expect(found.outcomes).toEqual([expect.objectContaining({ result: 'committed' })]);
-    const commit = found.outcomes[0]!.commit!;
-    // Exactly one commit: the discovery's; one evaluation audited; one image update recorded for it.
-    expect(Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim())).toBe(before + 1);
-    expect((await gitText(repo, ['rev-parse', 'main'])).trim()).toBe(commit);
+    // Committed in the evaluation, or (a busy machine: the direct commit ran out of patience) queued to the image
+    // updates workflow, which commits it: either way exactly one commit, the discovery's.
+    const [outcome] = found.outcomes;
+    expect([found.outcomes.length, ['committed', 'queued'].includes(outcome!.result)]).toEqual([1, true]);
+    await eventually(
+      async () => Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim()) === before + 1,
+      90_000,
+      'the discovery committed',
+    );
+    const commit = (await gitText(repo, ['rev-parse', 'main'])).trim();
+    if (outcome!.result === 'committed') expect(outcome!.commit).toBe(commit);
+    // One evaluation audited; one image update recorded for it.
     expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: found.id })).toHaveLength(1);
     const file = await gitText(repo, ['show', `${commit}:tenants/globex/dev/web/deployment.yaml`]);
     expect(file).toContain(':1.2.0');
