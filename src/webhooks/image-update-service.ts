@@ -276,9 +276,17 @@ export function createImageUpdateService(deps: {
     return true;
   }
 
-  /** The request's row once it is finished, or as it is after the commit wait. */
+  /**
+   * The request's row once it is finished, or as it is after the commit wait. Work staged but not yet given to
+   * Temporal (its process may have died between the outbox and the hand-over) is handed over first, so a resend or a
+   * re-evaluation does not wait for the reconciler's turn; a second hand-over is harmless (the workflow and a direct
+   * commit both skip a finished request).
+   */
   async function settledWithin(row: WebhookRequestRow): Promise<WebhookRequestRow> {
     if (row.status === 'committed' || row.status === 'failed') return row;
+    if (row.status === 'received' && row.work && row.project_id) {
+      await handOver(row.organization_id, row.project_id, row.work as QueuedImageUpdate);
+    }
     return (await outcomes.wait(row.id, deps.commitWaitMs)) ?? (await findRequest(db, 'image-update', row.id)) ?? row;
   }
 
@@ -391,7 +399,13 @@ export function createImageUpdateService(deps: {
         project_id: project.id,
         expiresAt: new Date(Date.now() + KEEP_MS),
       });
-      if (!fresh) return { ...((await settledWithin(row)).result ?? {}), duplicate: true };
+      if (!fresh) {
+        const settled = await settledWithin(row);
+        // Claimed but never staged once the commit wait is over: its evaluator died between the two (a live one stages
+        // within milliseconds). Planned again under the same row: every step is idempotent (the releases' keys, the
+        // outbox row, commits that skip a finished request), so even a slow live evaluator finishing too changes nothing.
+        if (settled.status !== 'received' || settled.work) return { ...(settled.result ?? {}), duplicate: true };
+      }
       try {
         const answer = await apply(
           project,
