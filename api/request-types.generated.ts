@@ -2035,6 +2035,10 @@ export interface WatchRegistryCreateRequest {
 export interface WatchSubscriptionCreateRequest {
   workload: string;
   /**
+   * What the subscription updates: `image` (default), the workload's image tag; `chart`, a chart-based workload's chart version (an OCI chart repository; semver or regex policies only, digest tracking answers 422)
+   */
+  kind?: 'image' | 'chart';
+  /**
    * Where new versions are found: `platform` is the organization's own registry (a push is the event); `external` is a registry added at /api/v2/watch/registries, named by `registry`, polled.
    */
   repository: {

@@ -17765,6 +17765,7 @@ export interface paths {
              *             {
              *               "subscriptionId": "d079718b-ff63-45dd-947b-4950c023750f",
              *               "workload": "string",
+             *               "kind": "image",
              *               "chosen": "string",
              *               "result": "string",
              *               "commit": "string",
@@ -17848,6 +17849,7 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "workload": "string",
+             *           "kind": "image",
              *           "source": "platform",
              *           "repository": "string",
              *           "policy": {
@@ -17906,6 +17908,7 @@ export interface paths {
           /**
            * @example {
            *       "workload": "web",
+           *       "kind": "image",
            *       "repository": {
            *         "source": "platform",
            *         "name": "string",
@@ -17938,6 +17941,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "workload": "string",
+             *       "kind": "image",
              *       "source": "platform",
              *       "repository": "string",
              *       "policy": {
@@ -18864,6 +18868,7 @@ export interface paths {
              *             "environments": {
              *               "property1": {
              *                 "tag": "string",
+             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18882,6 +18887,7 @@ export interface paths {
              *               },
              *               "property2": {
              *                 "tag": "string",
+             *                 "chartVersion": "string",
              *                 "replicas": 0,
              *                 "variables": {
              *                   "property1": "string",
@@ -18903,6 +18909,7 @@ export interface paths {
              *               "property1": {
              *                 "property1": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18921,6 +18928,7 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18941,6 +18949,7 @@ export interface paths {
              *               "property2": {
              *                 "property1": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -18959,6 +18968,7 @@ export interface paths {
              *                 },
              *                 "property2": {
              *                   "tag": "string",
+             *                   "chartVersion": "string",
              *                   "replicas": 0,
              *                   "variables": {
              *                     "property1": "string",
@@ -19244,6 +19254,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19262,6 +19273,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19283,6 +19295,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19301,6 +19314,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19321,6 +19335,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19339,6 +19354,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19460,6 +19476,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19478,6 +19495,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19499,6 +19517,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19517,6 +19536,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19537,6 +19557,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19555,6 +19576,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19889,6 +19911,7 @@ export interface paths {
              *         "environments": {
              *           "property1": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19907,6 +19930,7 @@ export interface paths {
              *           },
              *           "property2": {
              *             "tag": "string",
+             *             "chartVersion": "string",
              *             "replicas": 0,
              *             "variables": {
              *               "property1": "string",
@@ -19928,6 +19952,7 @@ export interface paths {
              *           "property1": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19946,6 +19971,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19966,6 +19992,7 @@ export interface paths {
              *           "property2": {
              *             "property1": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -19984,6 +20011,7 @@ export interface paths {
              *             },
              *             "property2": {
              *               "tag": "string",
+             *               "chartVersion": "string",
              *               "replicas": 0,
              *               "variables": {
              *                 "property1": "string",
@@ -28499,6 +28527,8 @@ export interface components {
           chosen: string | null;
           commit: string | null;
           error?: string;
+          /** @enum {string} */
+          kind: 'image' | 'chart';
           recordedOnly: string[];
           result: string;
           /** Format: uuid */
@@ -28554,6 +28584,11 @@ export interface components {
       environments: string[];
       /** Format: uuid */
       id: string;
+      /**
+       * @description What it updates: the image tag, or the chart version
+       * @enum {string}
+       */
+      kind: 'image' | 'chart';
       policy: {
         includePrerelease?: boolean;
         /** @enum {string} */
@@ -28574,6 +28609,11 @@ export interface components {
     /** @description POST /api/v2/projects/{slug}/watch/subscriptions: a workload follows a repository of the organization registry under a policy; the listed environments (and tenants, empty = all) are updated automatically. */
     'watch-subscription-create': {
       environments: string[];
+      /**
+       * @description What the subscription updates: `image` (default), the workload's image tag; `chart`, a chart-based workload's chart version (an OCI chart repository; semver or regex policies only, digest tracking answers 422)
+       * @enum {string}
+       */
+      kind?: 'image' | 'chart';
       policy:
         | {
             /** @description Pre-release versions count (default false) */
@@ -28818,6 +28858,8 @@ export interface components {
       nextCursor: string | null;
     };
     'workload-override': {
+      /** @description The chart version this target runs (a chart-based workload; set by a watched chart update) */
+      chartVersion?: string;
       replicas?: number | null;
       resources?: {
         limits?: {

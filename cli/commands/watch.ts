@@ -22,6 +22,7 @@ interface AddFlags {
   regex?: string;
   order: 'alphabetical' | 'numeric' | 'created';
   digest?: string;
+  chart?: boolean;
   env: string;
   tenants?: string;
 }
@@ -70,6 +71,7 @@ export function registerWatch(program: Command): void {
         [
           { header: 'id', value: (s) => s.id },
           { header: 'workload', value: (s) => s.workload },
+          { header: 'kind', value: (s) => s.kind },
           { header: 'repository', value: (s) => (s.registry ? `${s.registry}:${s.repository}` : s.repository) },
           { header: 'policy', value: (s) => policyText(s.policy) },
           { header: 'environments', value: (s) => s.environments.join(',') },
@@ -84,6 +86,7 @@ export function registerWatch(program: Command): void {
     "delivery watch add --workload web --repository shop/web --semver '>=1.0.0 <2.0.0' --env dev",
     'delivery watch add --workload web --registry hub --repository library/nginx --digest stable --env dev,staging',
     "delivery watch add --workload api --repository shop/api --regex '^build-([0-9]+)$' --order numeric --env dev",
+    "delivery watch add --workload site --chart --repository charts/site --semver '>=1.0.0 <2.0.0' --env dev",
   ])
     .requiredOption('--workload <name>', 'the workload whose image follows the repository')
     .requiredOption('--repository <name>', 'repository path (organization registry: after /v2/<organization>/)')
@@ -100,12 +103,14 @@ export function registerWatch(program: Command): void {
       'alphabetical',
     )
     .option('--digest <tag>', 'policy: track the digest of this mutable tag')
+    .option('--chart', "the workload's chart version follows the repository (a chart-based workload), not its image")
     .requiredOption('--env <list>', 'environments updated automatically (others only record the discovery)')
     .option('--tenants <list>', 'tenants updated (default: every tenant of the project)')
     .action(
       act<AddFlags>(async (rt, flags) => {
         const body: WatchSubscriptionCreateRequest = {
           workload: flags.workload,
+          ...(flags.chart ? { kind: 'chart' as const } : {}),
           repository: flags.registry
             ? { source: 'external', registry: flags.registry, name: flags.repository }
             : { source: 'platform', name: flags.repository },
@@ -156,6 +161,7 @@ export function registerWatch(program: Command): void {
             { header: 'found', value: (r) => r.d.foundAt },
             { header: 'version', value: (r) => `${r.d.repository}:${r.d.tag}` },
             { header: 'workload', value: (r) => r.o?.workload ?? '-' },
+            { header: 'kind', value: (r) => r.o?.kind ?? '-' },
             { header: 'result', value: (r) => r.o?.result ?? r.d.status },
             { header: 'target', value: (r) => (r.t ? `${r.t.tenant}/${r.t.environment}` : '-') },
             { header: 'state', value: (r) => r.t?.state ?? '-' },

@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import { frozenMessage } from '../governance/governance-verdict';
-import { withTenantTag } from '../projects/workload-spec';
+import { withTenantOverride } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import {
   managedChanges,
@@ -15,13 +15,22 @@ import { readTree } from './git-plumbing';
 import { renderAll, serviceDir, type Target } from './manifests';
 import { loadWorkloads, patchOverrides, withPatchedWorkloads } from './override-patch';
 
-/** One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers. */
+/**
+ * One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers.
+ * `field: 'chart'`: `tag` is the chart version of a chart-based workload (a watched chart, issue 49), written as the
+ * targets' `chartVersion`.
+ */
 export interface ImageUpdate {
   workload: string;
   pairs: { tenant: string; environment: string }[];
   tag: string;
   requestId?: string;
+  field?: 'chart';
 }
+
+/** The override an update writes to each of its targets. */
+export const overrideOf = (u: Pick<ImageUpdate, 'tag' | 'field'>) =>
+  u.field === 'chart' ? { chartVersion: u.tag } : { tag: u.tag };
 
 /**
  * Image tags: one workload (bulk update), or several in one commit (`more`: inbound webhook requests grouped while a
@@ -43,8 +52,8 @@ declare module './commit-operation' {
 
 /** The workloads an image operation changes, the first one and the rest. */
 function imageUpdatesOf(op: ImageOperation): ImageUpdate[] {
-  const { workload, pairs, tag, requestId } = op;
-  return [{ workload, pairs, tag, requestId }, ...(op.more ?? [])];
+  const { workload, pairs, tag, requestId, field } = op;
+  return [{ workload, pairs, tag, requestId, ...(field ? { field } : {}) }, ...(op.more ?? [])];
 }
 
 /**
@@ -80,8 +89,8 @@ export async function applyImageUpdates<Op>(
     const now = await patchOverrides(scope.trx, scope.req.projectId, workload, (overrides) =>
       updates
         .filter((u) => u.workload === workload)
-        .flatMap((u) => u.pairs.map((pair) => ({ ...pair, tag: u.tag })))
-        .reduce((o, t) => withTenantTag(o, t.tenant, t.environment, t.tag), overrides),
+        .flatMap((u) => u.pairs.map((pair) => ({ ...pair, patch: overrideOf(u) })))
+        .reduce((o, t) => withTenantOverride(o, t.tenant, t.environment, t.patch), overrides),
     );
     patched.push(now);
   }
@@ -126,7 +135,7 @@ export function imageRecord(
     update.pairs.map((pair) => ({
       ...base,
       requestId: update.requestId ?? base.requestId,
-      action: 'image.update',
+      action: update.field === 'chart' ? 'chart.update' : 'image.update',
       category: webhook ? ('webhook' as const) : ('delivery' as const),
       tenantId: tenantIds.get(pair.tenant) ?? null,
       resourceType: 'workload',
@@ -136,7 +145,7 @@ export function imageRecord(
         workload: update.workload,
         tenant: pair.tenant,
         environment: pair.environment,
-        tag: update.tag,
+        ...(update.field === 'chart' ? { chartVersion: update.tag } : { tag: update.tag }),
         ...(webhook ? { subsystem: actor } : {}),
         ...op.details,
       },

@@ -186,7 +186,7 @@ export function renderTarget(
     files.set(`${dir}/${file}`, extra.content.endsWith('\n') ? extra.content : `${extra.content}\n`);
     resources.push(file);
   }
-  const source = rendered && workload.spec.source;
+  const source = rendered && spec.source;
   files.set(
     `${dir}/kustomization.yaml`,
     yaml({

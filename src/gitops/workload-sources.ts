@@ -74,7 +74,8 @@ export function createWorkloadSources(deps: { blobs: BlobStore; renderers: Rende
 
   async function chartArchive(db: Queryable, organizationId: string, source: WorkloadSource): Promise<Buffer> {
     const repository = await findRepository(db, organizationId, source.name);
-    const manifest = repository ? await findManifest(db, repository.id, source.version) : null;
+    // helm stores a version's `+` (build metadata) as `_` in the OCI tag, and reads it back the same way.
+    const manifest = repository ? await findManifest(db, repository.id, source.version.replace(/\+/g, '_')) : null;
     if (!manifest || manifest.configMediaType !== HELM_CONFIG) {
       throw new Unprocessable(`${describe(source)} is not in the organization registry`);
     }
@@ -108,31 +109,38 @@ export function createWorkloadSources(deps: { blobs: BlobStore; renderers: Rende
     async render(db: Queryable, organizationId: string, model: SourceModel): Promise<Map<string, RenderedTargets>> {
       const out = new Map<string, RenderedTargets>();
       for (const w of model.workloads) {
-        const source = w.spec.source;
-        if (!source) continue;
-        const archive = source.kind === 'chart' ? await chartArchive(db, organizationId, source) : null;
-        const files = source.kind === 'kustomize-base' ? await baseFiles(db, organizationId, source) : null;
+        if (!w.spec.source) continue;
+        const files =
+          w.spec.source.kind === 'kustomize-base' ? await baseFiles(db, organizationId, w.spec.source) : null;
+        // A chart target may run its own version (a watched chart update, `chartVersion`): each version read once.
+        const archives = new Map<string, Promise<Buffer>>();
+        const archiveOf = (source: WorkloadSource) => {
+          let archive = archives.get(source.version);
+          if (!archive) archives.set(source.version, (archive = chartArchive(db, organizationId, source)));
+          return archive;
+        };
         const memo = new Map<string, Promise<RenderedFile[]>>();
         const targets: RenderedTargets = new Map();
         for (const tenant of model.tenants)
           for (const env of model.environments) {
             const spec = effectiveSpec(w.spec, w.overrides, tenant, env.slug);
+            const source = spec.source ?? w.spec.source;
             const overrides = { image: spec.image, replicas: spec.replicas };
             const namespace = model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace;
-            const key = JSON.stringify([tenant, namespace, env.kubernetesVersion, overrides]);
+            const key = JSON.stringify([tenant, namespace, env.kubernetesVersion, overrides, source.version]);
             let rendered = memo.get(key);
             if (!rendered) {
-              rendered = archive
+              rendered = !files
                 ? renderChart(deps.renderers, organizationId, {
                     ref: `${source.name}:${source.version}`,
-                    archive,
+                    archive: await archiveOf(source),
                     releaseName: w.name,
                     namespace: model.destinations?.get(`${tenant}/${env.slug}`)?.argo.namespace ?? tenant,
                     kubernetesVersion: env.kubernetesVersion,
                     values: source.values ?? {},
                     overrides,
                   }).then(filesOf)
-                : renderBase(organizationId, files ?? {}, overrides).then(filesOf);
+                : renderBase(organizationId, files, overrides).then(filesOf);
               memo.set(key, rendered);
             }
             targets.set(`${tenant}/${env.slug}`, await rendered);

@@ -66,6 +66,8 @@ export interface WorkloadSpec {
 /** What an environment, or a tenant in an environment, may change. */
 export interface WorkloadOverride {
   tag?: string;
+  /** The chart version this target runs (a chart-based workload's `source.version`, set by a watched chart update). */
+  chartVersion?: string;
   replicas?: number;
   variables?: Record<string, string>;
   resources?: WorkloadResources;
@@ -116,6 +118,9 @@ function applyOverride(spec: WorkloadSpec, over: WorkloadOverride | undefined): 
   if (!over) return spec;
   return {
     ...spec,
+    ...(spec.source?.kind === 'chart' && over.chartVersion !== undefined
+      ? { source: { ...spec.source, version: over.chartVersion } }
+      : {}),
     image: { ...spec.image, tag: over.tag ?? spec.image.tag },
     replicas: over.replicas ?? spec.replicas,
     variables: { ...spec.variables, ...over.variables },
@@ -138,6 +143,7 @@ export function effectiveSpec(
 export interface WorkloadChange {
   workload: string;
   tag?: string;
+  chartVersion?: string;
   replicas?: number;
   /** Merged key by key into the tenant-and-environment variables. */
   variables?: Record<string, string>;

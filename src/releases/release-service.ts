@@ -106,6 +106,7 @@ function requestHash(slug: string, input: ReleaseCreateInput): string {
     changes: (input.changes ?? []).map((c) => ({
       workload: c.workload,
       tag: c.tag ?? null,
+      ...(c.chartVersion !== undefined ? { chartVersion: c.chartVersion } : {}),
       replicas: c.replicas ?? null,
       variables: c.variables ? Object.entries(c.variables).sort(([a], [b]) => (a < b ? -1 : 1)) : null,
     })),

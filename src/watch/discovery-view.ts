@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { commitsFate } from '../deployments/deployed-state-repository';
 import type { DiscoveryOutcome } from './watch-discovery';
-import type { WatchDiscovery, WatchTarget } from './watch-repository';
+import type { WatchDiscovery, WatchKind, WatchTarget } from './watch-repository';
 
 /**
  * Where a discovered version stands in one target (tenant and environment) of a workload that subscription updates:
@@ -23,6 +23,8 @@ export interface TargetFate {
 export interface OutcomeView {
   subscriptionId: string;
   workload: string;
+  /** What the subscription updates: the image tag or the chart version. */
+  kind: WatchKind;
   chosen: string | null;
   result: string;
   commit: string | null;
@@ -122,6 +124,7 @@ export async function discoveryViews(
       return {
         subscriptionId: o.subscriptionId,
         workload: ctx.workloads.get(sub.workloadId) ?? o.workload,
+        kind: sub.kind,
         chosen: o.chosen,
         result: o.result,
         commit: o.commit ?? null,

@@ -16,8 +16,12 @@ import {
   pendingDiscoveries,
   subscriptionsWatching,
   type WatchDiscovery,
+  type WatchKind,
   type WatchTarget,
 } from './watch-repository';
+
+/** What a chosen tag writes: a chart's OCI tag carries its version's `+` (build metadata) as `_`, as helm pushes it. */
+const valueOf = (kind: WatchKind, reference: string) => (kind === 'chart' ? reference.replace(/_/g, '+') : reference);
 
 export const WATCH_SUBSYSTEM = 'watch';
 
@@ -27,6 +31,8 @@ export interface DiscoveryOutcome {
   /** The subscription's project (its notifications are the project's). */
   projectId: string;
   workload: string;
+  /** What the subscription updates: the image tag, or the chart version (absent on outcomes recorded before charts). */
+  kind?: WatchKind;
   /** What the policy chooses among the repository's tags now (null: nothing qualifies). */
   chosen: string | null;
   /** `not-chosen` (the policy prefers another tag), or the image update's status (`committed`, `accepted`, ...). */
@@ -110,14 +116,15 @@ export function createWatchDiscovery(deps: {
   async function apply(
     discovery: WatchDiscovery,
     sub: WatchTarget,
-    base: Pick<DiscoveryOutcome, 'subscriptionId' | 'projectId' | 'workload' | 'chosen'>,
+    base: Pick<DiscoveryOutcome, 'subscriptionId' | 'projectId' | 'workload' | 'kind' | 'chosen'>,
     extra: { pairs?: Pair[]; key: string },
   ): Promise<DiscoveryOutcome> {
     const answer = await deps.imageUpdates.applyDiscovered({
       organizationId: sub.organizationId,
       projectId: sub.projectId,
       workload: base.workload,
-      tag: base.chosen as string,
+      tag: valueOf(sub.kind, base.chosen as string),
+      ...(sub.kind === 'chart' ? { field: 'chart' as const } : {}),
       environments: sub.environments,
       tenants: sub.tenants,
       ...extra,
@@ -137,6 +144,7 @@ export function createWatchDiscovery(deps: {
       subscriptionId: base.subscriptionId,
       projectId: base.projectId,
       workload: base.workload,
+      kind: sub.kind,
       chosen: base.chosen,
       result: String(answer.status ?? 'unknown'),
       commit,
@@ -215,6 +223,7 @@ export function createWatchDiscovery(deps: {
         subscriptionId: sub.id,
         projectId: sub.projectId,
         workload: await workloadOf(sub),
+        kind: sub.kind,
         chosen: choice?.reference ?? null,
       };
       // Only the pushed tag at its pushed digest is this discovery's to apply; another choice is another push's.

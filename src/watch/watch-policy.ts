@@ -4,7 +4,8 @@ import { compileSafePattern } from '../safe-regex';
 /**
  * How a subscription picks a version among a repository's tags (issue 49):
  * - `semver`: the highest tag inside `range` (npm's range grammar); pre-releases only with `includePrerelease`.
- *   Tags are read loosely (`v1.2.3` counts as 1.2.3) but the tag itself is what gets written.
+ *   Tags are read loosely (`v1.2.3` counts as 1.2.3; a chart's `1.2.3_build.1` as 1.2.3+build.1) but the tag itself is
+ *   what gets written.
  * - `regex`: tags the pattern matches (linear-time engine), ordered `alphabetical`, `numeric` (digit runs compared as
  *   numbers, so `build-10` is after `build-9`) or `created` (the image's creation time, then the tag).
  * - `digest`: one mutable tag, written as `tag@digest` so the running image cannot change behind Git's back.
@@ -58,7 +59,7 @@ export function choose(policy: WatchPolicy, candidates: readonly CandidateTag[])
       const options = { includePrerelease: policy.includePrerelease, loose: true };
       let best: { c: CandidateTag; v: semver.SemVer } | undefined;
       for (const c of candidates) {
-        const v = semver.parse(c.tag, { loose: true });
+        const v = versionOf(c.tag);
         if (!v || !semver.satisfies(v, policy.range, options)) continue;
         // Equal precedence (1.2.0 and v1.2.0, or build metadata): the newer image wins, then the tag, so the answer
         // does not depend on the order the tags came in.
@@ -86,6 +87,11 @@ export function choose(policy: WatchPolicy, candidates: readonly CandidateTag[])
     }
   }
 }
+
+/** A tag as a version, loosely; helm writes a chart version's `+` (build metadata) as `_` in its OCI tag. */
+const versionOf = (tag: string) =>
+  semver.parse(tag, { loose: true }) ??
+  (tag.includes('_') ? semver.parse(tag.replace(/_/g, '+'), { loose: true }) : null);
 
 function later(a: CandidateTag, b: CandidateTag): boolean {
   const d = a.createdAt.getTime() - b.createdAt.getTime();

@@ -15,9 +15,13 @@ export interface RepositoryRef {
   repository: string;
 }
 
+/** What a subscription updates: the workload's image tag, or a chart-based workload's chart version. */
+export type WatchKind = 'image' | 'chart';
+
 export interface WatchSubscription {
   id: string;
   workload: string;
+  kind: WatchKind;
   source: WatchSource;
   /** The external registry's name (absent for the organization registry). */
   registry?: string;
@@ -43,6 +47,7 @@ interface Row {
   organization_id: string;
   project_id: string;
   workload_id: string;
+  kind: WatchKind;
   source: WatchSource;
   registry_id: string | null;
   repository: string;
@@ -57,6 +62,7 @@ const COLUMNS = [
   'organization_id',
   'project_id',
   'workload_id',
+  'kind',
   'source',
   'registry_id',
   'repository',
@@ -71,6 +77,7 @@ const toTarget = (r: Row): WatchTarget => ({
   organizationId: r.organization_id,
   projectId: r.project_id,
   workloadId: r.workload_id,
+  kind: r.kind,
   source: r.source,
   registryId: r.registry_id,
   repository: r.repository,
@@ -131,6 +138,7 @@ export async function insertSubscription(
   db: Queryable,
   ids: { organizationId: string; projectId: string; workloadId: string },
   input: {
+    kind: WatchKind;
     source: WatchSource;
     registryId: string | null;
     repository: string;
@@ -145,6 +153,7 @@ export async function insertSubscription(
         organization_id: ids.organizationId,
         project_id: ids.projectId,
         workload_id: ids.workloadId,
+        kind: input.kind,
         source: input.source,
         registry_id: input.registryId,
         repository: input.repository,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import type { Page, PageRequest } from '../db/pagination';
 import { isUuid } from '../db/uuid';
-import { InvalidInput, NotFound } from '../errors';
+import { InvalidInput, NotFound, Unprocessable } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import { resourceAuditor } from '../iam/cross-org';
 import type { AuditService } from '../audit/audit-service';
@@ -20,11 +20,31 @@ import {
   insertSubscription,
   listSubscriptions,
   toSubscription,
+  type WatchKind,
   type WatchSubscription,
 } from './watch-repository';
+import type { Workload } from '../projects/workload-repository';
+
+/**
+ * Why a chart subscription cannot follow this workload or repository (422), or null. A chart version is an immutable
+ * semver tag: digest tracking of a mutable tag has no meaning for it. The organization registry's chart is the one the
+ * workload renders, so a subscription there watches that repository.
+ */
+function chartProblem(workload: Workload, repository: SubscriptionInput['repository'], policy: WatchPolicy) {
+  if (workload.source?.kind !== 'chart') return `workload ${workload.name} is not chart-based (its source is no chart)`;
+  if (policy.kind === 'digest') {
+    return 'policy: digest tracking follows a mutable image tag; a chart version is an immutable tag (use semver or regex)';
+  }
+  if (repository.source === 'platform' && repository.name !== workload.source.name) {
+    return `repository.name: workload ${workload.name} renders chart ${workload.source.name}, not ${repository.name}`;
+  }
+  return null;
+}
 
 export interface SubscriptionInput {
   workload: string;
+  /** `image` (default): the workload's image tag; `chart`: a chart-based workload's chart version. */
+  kind?: WatchKind;
   /** The organization registry's repository, or one of an external registry (by its name). */
   repository: { source: 'platform'; name: string } | { source: 'external'; registry: string; name: string };
   policy: WatchPolicy;
@@ -119,10 +139,14 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
       return db.transaction(async (trx) => {
         const workload = await findWorkload(trx, project.id, input.workload);
         if (!workload) throw new InvalidInput(`workload: ${input.workload} is not a workload of project ${slug}`);
+        const kind = input.kind ?? 'image';
+        const refused = kind === 'chart' ? chartProblem(workload, repo, policy) : null;
+        if (refused) throw new Unprocessable(refused);
         const id = await insertSubscription(
           trx,
           { organizationId: caller.organizationId, projectId: project.id, workloadId: workload.id },
           {
+            kind,
             source: repo.source,
             registryId: registry?.id ?? null,
             repository: repo.name,
@@ -140,6 +164,7 @@ export function createWatchService(deps: { db: Db; audit: AuditService; projects
           { id, slug: workload.name },
           {
             project: slug,
+            kind,
             source: created.source,
             ...(registry ? { registry: registry.name } : {}),
             repository: created.repository,

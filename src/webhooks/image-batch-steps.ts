@@ -5,7 +5,7 @@ import { finishRequests, unfinishedOf, type WebhookRequestRow } from './webhook-
 
 type Target = TargetRef & { tag?: string };
 const sameTarget = (a: TargetRef) => (b: TargetRef) =>
-  a.workload === b.workload && a.tenant === b.tenant && a.environment === b.environment;
+  a.workload === b.workload && a.tenant === b.tenant && a.environment === b.environment && a.field === b.field;
 
 /**
  * Plans a batch from those of `entries` whose requests still wait (a request already finished is not planned again),
@@ -25,7 +25,11 @@ export async function planWaiting(
   );
   const waiting = new Set(rows.map((r) => r.id));
   const live = entries.filter((e) => waiting.has(e.webhookId));
-  const targets = live.flatMap((e) => e.updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p }))));
+  const targets = live.flatMap((e) =>
+    e.updates.flatMap((u) =>
+      u.pairs.map((p) => ({ workload: u.workload, ...p, ...(u.field ? { field: u.field } : {}) })),
+    ),
+  );
   return { plan: planBatch(live, await committedMarks(trx, projectId, targets)), live, rows };
 }
 

@@ -11,11 +11,16 @@ export async function committedMarks(
   const rows = (await db('image_update_marks')
     .where({ project_id: projectId })
     .whereIn(
-      ['workload', 'tenant', 'environment'],
-      targets.map((t) => [t.workload, t.tenant, t.environment]),
+      ['workload', 'tenant', 'environment', 'field'],
+      targets.map((t) => [t.workload, t.tenant, t.environment, t.field ?? 'tag']),
     )
-    .select('workload', 'tenant', 'environment', 'signed_at')) as (TargetRef & { signed_at: Date })[];
-  return new Map(rows.map((r) => [targetKey(r), r.signed_at.getTime()]));
+    .select('workload', 'tenant', 'environment', 'field', 'signed_at')) as (TargetRef & {
+    field: string;
+    signed_at: Date;
+  })[];
+  return new Map(
+    rows.map((r) => [targetKey({ ...r, field: r.field === 'chart' ? 'chart' : undefined }), r.signed_at.getTime()]),
+  );
 }
 
 /**
@@ -31,11 +36,12 @@ export async function moveMarks(db: Queryable, projectId: string, marks: Committ
         workload: m.workload,
         tenant: m.tenant,
         environment: m.environment,
+        field: m.field ?? 'tag',
         tag: m.tag,
         signed_at: new Date(m.signedAt),
       })),
     )
-    .onConflict(['project_id', 'workload', 'tenant', 'environment'])
+    .onConflict(['project_id', 'workload', 'tenant', 'environment', 'field'])
     .merge(['tag', 'signed_at'])
     .where('image_update_marks.signed_at', '<=', db.raw('excluded.signed_at'));
 }

@@ -16,6 +16,8 @@ export interface TargetRef {
   workload: string;
   tenant: string;
   environment: string;
+  /** `chart`: the target's chart version (kept apart from its image tag). */
+  field?: 'chart';
 }
 
 /** A target's newest committed tag: a later batch moves it only to a request signed at the same time or later. */
@@ -31,7 +33,8 @@ export interface BatchPlan {
   superseded: Record<string, TargetRef[]>;
 }
 
-export const targetKey = (t: TargetRef) => `${t.workload}\u0000${t.tenant}\u0000${t.environment}`;
+export const targetKey = (t: TargetRef) =>
+  `${t.workload}\u0000${t.tenant}\u0000${t.environment}\u0000${t.field ?? 'tag'}`;
 
 /**
  * Group commit of one project's queued requests (in arrival order): per target the newest signed tag wins (the later
@@ -43,7 +46,7 @@ export function planBatch(entries: QueuedImageUpdate[], committed: Map<string, n
   for (const entry of entries) {
     for (const u of entry.updates) {
       for (const pair of u.pairs) {
-        const target = { workload: u.workload, ...pair };
+        const target = { workload: u.workload, ...pair, ...(u.field ? { field: u.field } : {}) };
         const key = targetKey(target);
         if ((committed.get(key) ?? -Infinity) > entry.signedAt) continue;
         const held = winners.get(key);
@@ -53,12 +56,14 @@ export function planBatch(entries: QueuedImageUpdate[], committed: Map<string, n
   }
   const updates = new Map<string, ImageUpdate>();
   for (const w of winners.values()) {
-    const id = `${w.entry.webhookId}/${w.target.workload}/${w.tag}`;
+    const { workload, field } = w.target;
+    const id = `${w.entry.webhookId}/${workload}/${field ?? 'tag'}/${w.tag}`;
     const update = updates.get(id) ?? {
-      workload: w.target.workload,
+      workload,
       tag: w.tag,
       pairs: [],
       requestId: w.entry.requestId,
+      ...(field ? { field } : {}),
     };
     update.pairs.push({ tenant: w.target.tenant, environment: w.target.environment });
     updates.set(id, update);
@@ -67,7 +72,7 @@ export function planBatch(entries: QueuedImageUpdate[], committed: Map<string, n
   for (const entry of entries) {
     superseded[entry.webhookId] = entry.updates.flatMap((u) =>
       u.pairs
-        .map((pair) => ({ workload: u.workload, ...pair }))
+        .map((pair) => ({ workload: u.workload, ...pair, ...(u.field ? { field: u.field } : {}) }))
         .filter((t) => winners.get(targetKey(t))?.entry !== entry),
     );
   }

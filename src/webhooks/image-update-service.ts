@@ -12,6 +12,7 @@ import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
 import type { WorkflowStarter } from '../temporal/start-workflow';
+import { overrideOf, type ImageUpdate } from '../gitops/image-operation';
 import type { QueuedImageUpdate } from './image-update-batch';
 import { imageUpdateSignal, imageUpdatesWorkflowId, imageUpdatesWorkflowType } from './image-update-workflow-contract';
 import {
@@ -157,7 +158,7 @@ export function createImageUpdateService(deps: {
   async function apply(
     project: Project,
     settings: Pick<WebhookSettingsRow, 'auto_update_environments'>,
-    payload: Pick<ShapeA | ShapeB, 'tag'>,
+    payload: Pick<ShapeA | ShapeB, 'tag'> & Pick<ImageUpdate, 'field'>,
     targets: { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> },
     meta: { webhookId: string; requestId: string; signedAt: number; hash: string },
   ) {
@@ -197,6 +198,7 @@ export function createImageUpdateService(deps: {
             tag: payload.tag,
             requestId: meta.requestId,
             pairs: committed,
+            ...(payload.field ? { field: payload.field } : {}),
           }));
 
     const releases = [];
@@ -208,8 +210,8 @@ export function createImageUpdateService(deps: {
         {
           environment: p.environment,
           tenantId: targets.tenantIds.get(p.tenant) as string,
-          title: `Image ${payload.tag} via webhook`,
-          changes: targets.workloads.map((workload) => ({ workload, tag: payload.tag })),
+          title: `${payload.field === 'chart' ? 'Chart' : 'Image'} ${payload.tag} via webhook`,
+          changes: targets.workloads.map((workload) => ({ workload, ...overrideOf(payload) })),
         },
         `webhook-${meta.hash.slice(0, 40)}-${p.tenant}-${p.environment}`,
       );
@@ -220,7 +222,9 @@ export function createImageUpdateService(deps: {
       requestId: meta.webhookId,
       project: project.slug,
       tag: payload.tag,
-      updated: updates.flatMap((u) => u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag }))),
+      updated: updates.flatMap((u) =>
+        u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag, ...(u.field ? { field: u.field } : {}) })),
+      ),
       releases,
       skipped,
     };
@@ -369,8 +373,10 @@ export function createImageUpdateService(deps: {
       organizationId: string;
       projectId: string;
       workload: string;
-      /** What the workload's tag becomes (`tag@digest` under digest tracking). */
+      /** What the workload's tag becomes (`tag@digest` under digest tracking), or its chart version (`field`). */
       tag: string;
+      /** `chart`: `tag` is the chart version of a chart-based workload. */
+      field?: 'chart';
       environments: string[];
       /** Tenant slugs; empty: every tenant of the project. */
       tenants: string[];
@@ -410,7 +416,7 @@ export function createImageUpdateService(deps: {
         const answer = await apply(
           project,
           { auto_update_environments: input.environments },
-          { tag: input.tag },
+          { tag: input.tag, ...(input.field ? { field: input.field } : {}) },
           { workloads: [input.workload], pairs, tenantIds },
           { webhookId: row.id, requestId: input.requestId, signedAt: input.foundAt.getTime(), hash },
         );

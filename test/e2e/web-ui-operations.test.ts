@@ -211,7 +211,7 @@ describe('the operations views in chromium', () => {
     await form.getByRole('button', { name: 'Create subscription' }).click();
     await page
       .getByRole('table', { name: 'Watch subscriptions' })
-      .getByRole('row', { name: /web shop\/web semver >=1\.0\.0 <2\.0\.0 dev all/ })
+      .getByRole('row', { name: /web image shop\/web semver >=1\.0\.0 <2\.0\.0 dev all/ })
       .waitFor();
 
     const layout = makeImageLayout({ 'version.txt': '1.4.0\n' });

@@ -22,6 +22,7 @@ function watchApi(nextCursor: string | null = null) {
       {
         subscriptionId: SUB_ID,
         workload: 'web',
+        kind: 'image' as const,
         chosen: '1.10.0',
         result: 'committed',
         commit: 'a'.repeat(40),
@@ -41,6 +42,7 @@ function watchApi(nextCursor: string | null = null) {
             ...sub!,
             id: SUB_ID,
             workload: 'web',
+            kind: 'image',
             source: 'platform',
             repository: 'shop/web',
             policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
@@ -86,6 +88,8 @@ describe('the automation view', () => {
       'shop/web:1.10.0',
     ]);
     expect(rows[0]).toHaveTextContent('not chosen (the policy prefers 1.10.0)');
+    // What the subscription updates: the image tag (or a chart-based workload's chart version).
+    expect(rows[0]!.children[3]).toHaveTextContent(/^image$/);
     expect(within(rows[1]!).getByText(/^acme\/dev/)).toHaveTextContent('acme/dev: not updated: pinned (rolled back)');
     expect(within(rows[1]!).getByText(/^globex\/dev/)).toHaveTextContent('globex/dev: verified (Synced and Healthy)');
     // prod is not an environment the subscription updates: there the version is only recorded.

@@ -326,6 +326,7 @@ describe('the CLI', () => {
     expect(line.split(/\s{2,}/)).toEqual([
       id,
       'worker',
+      'image',
       'shop/other',
       'regex ^b([0-9]+)$ numeric',
       'dev,prod',
@@ -347,12 +348,12 @@ describe('the CLI', () => {
       .map((l) => l.split(/\s{2,}/).slice(1));
     // The worker's digest tracking pushed `stable` twice since: web's policy did not choose it.
     expect(rows).toEqual([
-      ['shop/web:stable', 'web', 'not-chosen', '-', '-'],
-      ['shop/web:stable', 'web', 'not-chosen', '-', '-'],
-      ['shop/web:1.2.0', 'web', 'not-chosen', '-', '-'],
-      ['shop/web:1.3.0-rc.1', 'web', 'not-chosen', '-', '-'],
-      ['shop/web:1.10.0', 'web', 'committed', 'acme/dev', 'pinned', 'rolled back'],
-      ['shop/web:1.10.0', 'web', 'committed', 'globex/dev', 'verified'],
+      ['shop/web:stable', 'web', 'image', 'not-chosen', '-', '-'],
+      ['shop/web:stable', 'web', 'image', 'not-chosen', '-', '-'],
+      ['shop/web:1.2.0', 'web', 'image', 'not-chosen', '-', '-'],
+      ['shop/web:1.3.0-rc.1', 'web', 'image', 'not-chosen', '-', '-'],
+      ['shop/web:1.10.0', 'web', 'image', 'committed', 'acme/dev', 'pinned', 'rolled back'],
+      ['shop/web:1.10.0', 'web', 'image', 'committed', 'globex/dev', 'verified'],
     ]);
     const json = await run(['discoveries', '--workload', 'web', '--limit', '1', '-o', 'json']);
     const answer = JSON.parse(json.stdout) as { items: { tag: string }[]; nextCursor: string | null };

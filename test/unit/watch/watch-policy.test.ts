@@ -14,6 +14,11 @@ describe('watch policy: semver', () => {
     expect(choose(range, tags('1.10.0', '1.3.0-rc.1', '1.2.0'))?.reference).toBe('1.10.0');
   });
 
+  it("reads a chart tag's _ as + (helm's OCI tag of build metadata) and writes the tag as pushed", () => {
+    expect(choose(range, tags('1.2.0', '1.2.0_build.7', '1.1.0_x'))?.reference).toBe('1.2.0_build.7');
+    expect(choose(range, tags('2.0.0_build.1', '1.0.0'))?.reference).toBe('1.0.0');
+  });
+
   it('takes a pre-release only with includePrerelease', () => {
     const withPre = { ...range, includePrerelease: true };
     expect(choose(withPre, tags('1.2.0', '1.3.0-rc.1'))?.tag).toBe('1.3.0-rc.1');

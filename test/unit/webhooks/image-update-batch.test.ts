@@ -44,6 +44,20 @@ describe('planning a batch of queued image updates', () => {
     expect(batchCommit({ organizationId: 'o', projectId: 'p' }, [entry('old', 1_000, '1', ['acme'])], plan)).toBeNull();
   });
 
+  it("keeps a target's chart version apart from its image tag: neither supersedes the other", () => {
+    const chart = entry('chart', 1_000, '1.10.0', ['acme']);
+    chart.updates[0]!.field = 'chart';
+    const plan = planBatch([chart, entry('image', 2_000, '2', ['acme'])], new Map([[key('acme'), 3_000]]));
+    // The image tag's mark (3 s) holds back the older image request only.
+    expect(plan.updates).toEqual([
+      expect.objectContaining({ field: 'chart', tag: '1.10.0', pairs: [{ tenant: 'acme', environment: 'dev' }] }),
+    ]);
+    expect(plan.marks).toEqual([
+      { workload: 'web', tenant: 'acme', environment: 'dev', field: 'chart', tag: '1.10.0', signedAt: 1_000 },
+    ]);
+    expect(plan.superseded).toEqual({ chart: [], image: [{ workload: 'web', tenant: 'acme', environment: 'dev' }] });
+  });
+
   it('builds one commit keyed by the first request, every winner in it', () => {
     const live = [entry('a', 1_000, '1', ['acme']), entry('b', 2_000, '2', ['globex'])];
     const commit = batchCommit({ organizationId: 'o', projectId: 'p' }, live, planBatch(live, new Map()));

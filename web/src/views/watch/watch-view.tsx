@@ -63,7 +63,7 @@ function DiscoveryRows({ d }: { d: WatchDiscovery }) {
       <tr>
         <td>{when(d.foundAt)}</td>
         <th scope="row">{version}</th>
-        <td colSpan={4}>{d.status === 'pending' ? 'being evaluated' : d.status}</td>
+        <td colSpan={5}>{d.status === 'pending' ? 'being evaluated' : d.status}</td>
       </tr>
     );
   }
@@ -74,6 +74,7 @@ function DiscoveryRows({ d }: { d: WatchDiscovery }) {
           <td>{when(d.foundAt)}</td>
           <th scope="row">{version}</th>
           <td>{o.workload}</td>
+          <td>{o.kind}</td>
           <td>{o.result === 'not-chosen' ? `not chosen (the policy prefers ${o.chosen ?? 'none'})` : o.result}</td>
           <td>
             {o.targets.length === 0 ? (
@@ -145,6 +146,7 @@ export function WatchView() {
               nameOf={(s) => s.workload}
               columns={[
                 { header: 'Workload', rowHeader: true, cell: (s) => s.workload },
+                { header: 'Kind', cell: (s) => s.kind },
                 { header: 'Repository', cell: (s) => (s.registry ? `${s.registry}: ${s.repository}` : s.repository) },
                 { header: 'Policy', cell: (s) => <code>{policyText(s.policy)}</code> },
                 { header: 'Updates', cell: (s) => s.environments.join(', ') },
@@ -199,6 +201,11 @@ export function WatchView() {
                 },
                 { name: 'prerelease', label: 'Pre-releases count (semver)', kind: 'checkbox' },
                 {
+                  name: 'chart',
+                  label: 'Chart version follows (a chart-based workload; not digest), not the image',
+                  kind: 'checkbox',
+                },
+                {
                   name: 'environments',
                   label: `Environments updated (of ${envs.join(', ')})`,
                   required: true,
@@ -216,6 +223,7 @@ export function WatchView() {
                     params: { path: { slug } },
                     body: {
                       workload: values.workload ?? '',
+                      ...(values.chart === 'on' ? { kind: 'chart' as const } : {}),
                       repository: values.registry
                         ? { source: 'external', registry: values.registry, name: values.repository ?? '' }
                         : { source: 'platform', name: values.repository ?? '' },
@@ -260,6 +268,7 @@ export function WatchView() {
                 <th scope="col">Found</th>
                 <th scope="col">Version</th>
                 <th scope="col">Workload</th>
+                <th scope="col">Kind</th>
                 <th scope="col">Result</th>
                 <th scope="col">Targets</th>
                 <th scope="col">Only recorded in</th>
