@@ -95,22 +95,32 @@ export interface ThrottlingProxy {
   throttledAt: number[];
   /** While true, every request answers 429 with `Retry-After: retryAfterSeconds`. */
   throttle: { on: boolean; retryAfterSeconds: number };
+  /** Requests whose `METHOD /path` matches are parked unanswered (a client caught mid-request) until `release()`. */
+  hold(pattern: RegExp): void;
+  /** How many requests are parked now. */
+  held(): number;
+  /** Stops holding and forwards what was parked (a client that went away meanwhile gets nothing). */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
- * A real HTTP reverse proxy in front of the registry that can answer 429 with Retry-After for a while; it counts what
- * it forwards (a bench names its port).
+ * A real HTTP reverse proxy in front of the registry that can answer 429 with Retry-After for a while, or hold some
+ * requests unanswered; it counts what it forwards (a bench names its port).
  */
 export async function startThrottlingProxy(target: string, fixedPort?: number): Promise<ThrottlingProxy> {
   const counts = { requests: 0, throttled: 0, tagLists: 0 };
   const throttle = { on: false, retryAfterSeconds: 1 };
   const throttledAt: number[] = [];
   const requested: string[] = [];
+  let holding: RegExp | null = null;
+  let parked: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     counts.requests += 1;
-    requested.push(`${req.method ?? 'GET'} ${req.url ?? '/'}`);
+    const line = `${req.method ?? 'GET'} ${req.url ?? '/'}`;
+    requested.push(line);
     if (/\/tags\/list/.test(req.url ?? '')) counts.tagLists += 1;
+    if (holding?.test(line)) return void parked.push(() => forward(req, res));
     if (throttle.on) {
       counts.throttled += 1;
       throttledAt.push(Date.now());
@@ -119,6 +129,9 @@ export async function startThrottlingProxy(target: string, fixedPort?: number): 
         .end('{"errors":[{"code":"TOOMANYREQUESTS"}]}');
       return;
     }
+    forward(req, res);
+  });
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const upstream = http.request(
       `http://${target}${req.url ?? '/'}`,
       { method: req.method, headers: { ...req.headers, host: target } },
@@ -129,7 +142,7 @@ export async function startThrottlingProxy(target: string, fixedPort?: number): 
     );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
-  });
+  };
   const port = fixedPort ?? (await freePort());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
@@ -138,6 +151,16 @@ export async function startThrottlingProxy(target: string, fixedPort?: number): 
     requested,
     throttledAt,
     throttle,
+    hold: (pattern) => {
+      holding = pattern;
+    },
+    held: () => parked.length,
+    release: () => {
+      holding = null;
+      const waiting = parked;
+      parked = [];
+      waiting.forEach((go) => go());
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

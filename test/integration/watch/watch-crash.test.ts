@@ -17,10 +17,11 @@ import { pushLayout } from '../registry/oci-clients';
 import { makeImageLayout } from '../registry/oci-layout';
 
 /**
- * The poll of an external registry (issue 49) survives its worker process killed (SIGKILL) in the middle: the poll
- * found a version, recorded the discovery and is applying it (its commit waits on a held workload row) when the
- * process dies. The platform's own worker takes over (the activity heartbeats, so within seconds): the discovery is
- * evaluated once, with exactly one commit, and nothing is lost or recorded twice.
+ * The poll of an external registry (issue 49) survives its worker process killed (SIGKILL) in the middle: when the
+ * poll found a version, recorded the discovery and is applying it (its commit waits on a held workload row), and when
+ * it is still listing tags (the proxy holds the request) with nothing recorded. The platform's own worker takes over
+ * (the activity heartbeats, so within seconds): the discovery is evaluated once, with exactly one commit, and nothing
+ * is lost or recorded twice. Then the re-evaluation's own two cases, with the rows of a dead evaluator made by hand.
  */
 let registry: RunningRegistry;
 let proxy: ThrottlingProxy;
@@ -47,102 +48,126 @@ afterAll(async () => {
   await registry?.stop();
 });
 
-describe('a registry poll whose worker is killed mid-evaluation', () => {
-  it('is resumed by another worker: one discovery, evaluated once, exactly one commit', async () => {
-    const http = httpClient(platform.url);
-    const { org, members } = await makeOrg(platform, ['owner']);
-    const token = members.owner!.token;
-    await makeProject(platform, token, 'crashw', ['globex'], {
-      image: { repository: `${registry.host}/shop/web`, tag: '1.0.0' },
-    });
-    expect((await http.post('/api/v2/projects/crashw/delivery/generate', { token, body: {} })).status).toBe(200);
-    const policy = { releases: { autoDeploy: false } };
-    expect((await http.patch('/api/v2/projects/crashw/policy', { token, body: policy })).status).toBe(200);
-    const layout = makeImageLayout({ 'version.txt': '1.2.0\n' });
-    const pushed = await pushLayout(
-      layout.dir,
-      `${registry.host}/shop/web:1.2.0`,
-      `${registry.username}:${registry.password}`,
-    );
-    expect([pushed.ok, pushed.stderr]).toEqual([true, '']);
+/**
+ * An organization whose project `slug` runs `shop/<image>:1.0.0` in dev, 1.2.0 pushed to the external registry, the
+ * platform's worker stopped, and a subscription of the registry (`>=1.0.0 <2.0.0`, dev) whose poll waits for a worker.
+ */
+async function watchedProject(slug: string, image: string) {
+  const http = httpClient(platform.url);
+  const { org, members } = await makeOrg(platform, ['owner']);
+  const token = members.owner!.token;
+  await makeProject(platform, token, slug, ['globex'], {
+    image: { repository: `${registry.host}/shop/${image}`, tag: '1.0.0' },
+  });
+  expect((await http.post(`/api/v2/projects/${slug}/delivery/generate`, { token, body: {} })).status).toBe(200);
+  const policy = { releases: { autoDeploy: false } };
+  expect((await http.patch(`/api/v2/projects/${slug}/policy`, { token, body: policy })).status).toBe(200);
+  const layout = makeImageLayout({ 'version.txt': '1.2.0\n' });
+  const credentials = `${registry.username}:${registry.password}`;
+  const pushed = await pushLayout(layout.dir, `${registry.host}/shop/${image}:1.2.0`, credentials);
+  expect([pushed.ok, pushed.stderr]).toEqual([true, '']);
 
-    const db = platform.services.db;
-    const project = (await db('projects').where({ organization_id: org.id, slug: 'crashw' }).first('id')) as {
-      id: string;
-    };
-    const repo = platform.services.repositories.pathOf(org.id, project.id);
-    const before = Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim());
-    // Only a worker process runs the poll; its commit waits on the workload row held here (taken after the
-    // subscription: its foreign key check would wait on it too).
-    await platform.stopWorker();
-    const added = await http.post('/api/v2/watch/registries', {
-      token,
-      body: { name: 'hub', url: proxy.url, username: registry.username, password: registry.password },
-    });
-    expect([added.status, added.text]).toEqual([201, expect.any(String)]);
-    const sub = await http.post('/api/v2/projects/crashw/watch/subscriptions', {
-      token,
-      body: {
-        workload: 'web',
-        repository: { source: 'external', registry: 'hub', name: 'shop/web' },
-        policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
-        environments: ['dev'],
-      },
-    });
-    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+  const db = platform.services.db;
+  const project = (await db('projects').where({ organization_id: org.id, slug }).first('id')) as { id: string };
+  const repo = platform.services.repositories.pathOf(org.id, project.id);
+  const commits = async () => Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim());
+  const before = await commits();
+  // Only a worker process runs the poll.
+  await platform.stopWorker();
+  const added = await http.post('/api/v2/watch/registries', {
+    token,
+    body: { name: 'hub', url: proxy.url, username: registry.username, password: registry.password },
+  });
+  expect([added.status, added.text]).toEqual([201, expect.any(String)]);
+  const sub = await http.post(`/api/v2/projects/${slug}/watch/subscriptions`, {
+    token,
+    body: {
+      workload: 'web',
+      repository: { source: 'external', registry: 'hub', name: `shop/${image}` },
+      policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
+      environments: ['dev'],
+    },
+  });
+  expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+  return { org, db, project, repo, commits, before };
+}
+
+/** Runs the poll in a worker process until `caught` holds, kills it there (SIGKILL), then starts the platform's worker. */
+async function killedWhen(caught: () => Promise<boolean>, what: string, undo: () => Promise<void> | void) {
+  const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, WATCH_ENV(proxy.url)));
+  try {
+    await eventually(caught, 180_000, what);
+  } finally {
+    worker.kill('SIGKILL');
+    expect(await exited(worker)).toBe('SIGKILL');
+    await undo();
+  }
+  await platform.startWorker();
+}
+
+/**
+ * What another worker's retry of the poll leaves: the discovery of 1.2.0 evaluated once (one audit entry), with
+ * exactly one commit, the discovery's; later polls record nothing more.
+ */
+async function expectEvaluatedOnce(watched: Awaited<ReturnType<typeof watchedProject>>) {
+  const { org, db, repo, commits, before } = watched;
+  const found = (await eventually(
+    async () => {
+      const rows = (await db('watch_discoveries').where({ organization_id: org.id })) as {
+        id: string;
+        tag: string;
+        status: string;
+        outcomes: { result: string; commit?: string | null }[];
+      }[];
+      return rows.length === 1 && rows[0]!.status === 'evaluated' ? rows[0]! : null;
+    },
+    90_000,
+    'the discovery evaluated',
+  ))!;
+  expect(found.tag).toBe('1.2.0');
+  // Committed in the evaluation, or (a busy machine: the direct commit ran out of patience) queued to the image
+  // updates workflow, which commits it: either way exactly one commit, the discovery's.
+  const [outcome] = found.outcomes;
+  expect(found.outcomes).toEqual([expect.objectContaining({ result: expect.stringMatching(/^(committed|queued)$/) })]);
+  await eventually(async () => (await commits()) === before + 1, 90_000, 'the discovery committed');
+  const commit = (await gitText(repo, ['rev-parse', 'main'])).trim();
+  if (outcome!.result === 'committed') expect(outcome!.commit).toBe(commit);
+  expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: found.id })).toHaveLength(1);
+  const file = await gitText(repo, ['show', `${commit}:tenants/globex/dev/web/deployment.yaml`]);
+  expect(file).toContain(':1.2.0');
+  const lists = proxy.counts.tagLists;
+  await eventually(async () => proxy.counts.tagLists >= lists + 2, 30_000, 'two more polls');
+  expect(await db('watch_discoveries').where({ organization_id: org.id })).toHaveLength(1);
+  expect(await commits()).toBe(before + 1);
+}
+
+describe('a registry poll whose worker is killed', () => {
+  it('mid-evaluation is resumed by another worker: one discovery, evaluated once, exactly one commit', async () => {
+    const watched = await watchedProject('crashw', 'web');
+    const { org, db, project } = watched;
+    // The poll's commit waits on the workload row held here (taken after the subscription: its foreign key check
+    // would wait on it too); the poll recorded the discovery and is inside its evaluation when it is killed.
     const held = await db.transaction();
     await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
-    const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, WATCH_ENV(proxy.url)));
-    try {
-      // The poll recorded the discovery and is inside its evaluation (blocked on the row): kill it there.
-      await eventually(
-        async () => (await db('watch_discoveries').where({ organization_id: org.id, status: 'pending' })).length === 1,
-        180_000,
-        'a pending discovery',
-      );
-    } finally {
-      worker.kill('SIGKILL');
-      expect(await exited(worker)).toBe('SIGKILL');
-      await held.rollback();
-    }
-    await platform.startWorker();
-
-    const found = (await eventually(
-      async () => {
-        const rows = (await db('watch_discoveries').where({ organization_id: org.id })) as {
-          id: string;
-          tag: string;
-          status: string;
-          outcomes: { result: string; commit?: string | null }[];
-        }[];
-        return rows.length === 1 && rows[0]!.status === 'evaluated' ? rows[0]! : null;
-      },
-      90_000,
-      'the discovery evaluated',
-    ))!;
-    expect(found.tag).toBe('1.2.0');
-    // Committed in the evaluation, or (a busy machine: the direct commit ran out of patience) queued to the image
-    // updates workflow, which commits it: either way exactly one commit, the discovery's.
-    const [outcome] = found.outcomes;
-    expect(found.outcomes).toEqual([
-      expect.objectContaining({ result: expect.stringMatching(/^(committed|queued)$/) }),
-    ]);
-    await eventually(
-      async () => Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim()) === before + 1,
-      90_000,
-      'the discovery committed',
+    await killedWhen(
+      async () => (await db('watch_discoveries').where({ organization_id: org.id, status: 'pending' })).length === 1,
+      'a pending discovery',
+      () => held.rollback(),
     );
-    const commit = (await gitText(repo, ['rev-parse', 'main'])).trim();
-    if (outcome!.result === 'committed') expect(outcome!.commit).toBe(commit);
-    // One evaluation audited; one image update recorded for it.
-    expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: found.id })).toHaveLength(1);
-    const file = await gitText(repo, ['show', `${commit}:tenants/globex/dev/web/deployment.yaml`]);
-    expect(file).toContain(':1.2.0');
-    // Later polls keep finding nothing new.
-    const lists = proxy.counts.tagLists;
-    await eventually(async () => proxy.counts.tagLists >= lists + 2, 30_000, 'two more polls');
-    expect(await db('watch_discoveries').where({ organization_id: org.id })).toHaveLength(1);
-    expect(Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim())).toBe(before + 1);
+    await expectEvaluatedOnce(watched);
+  }, 480_000);
+
+  it('while listing tags, before it recorded anything, is resumed: one discovery, exactly one commit', async () => {
+    // The poll's tag list of this repository is held unanswered by the proxy: the worker dies inside the request.
+    proxy.hold(/\/v2\/shop\/listed\/tags\/list/);
+    const watched = await watchedProject('crashl', 'listed');
+    await killedWhen(
+      async () => proxy.held() > 0,
+      'a held tag list',
+      () => proxy.release(),
+    );
+    expect(await watched.db('watch_discoveries').where({ organization_id: watched.org.id })).toHaveLength(0);
+    await expectEvaluatedOnce(watched);
   }, 480_000);
 });
 
