@@ -176,12 +176,12 @@ it(`keeps a release queued behind a 62-hour freeze under ${HISTORY_BUDGET} event
   await keepRelease('frozen-62h', handle);
 }, 300_000);
 
-it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${HISTORY_BUDGET} events per run`, async () => {
-  freezeEndsAt = (await ts.env.currentTimeMs()) + 30 * DAY;
+/** Ann's promotion, `expiryMs` before it expires (`prefix` names its workflow id). */
+function startPromotion(prefix: string, expiryMs: number) {
   const promotionId = randomUUID();
-  const handle = await ts.env.client.workflow.start(promotionWorkflow, {
+  return ts.env.client.workflow.start(promotionWorkflow, {
     taskQueue: ts.taskQueue,
-    workflowId: `promotion-budget-${promotionId}`,
+    workflowId: `${prefix}-${promotionId}`,
     args: [
       {
         promotionId,
@@ -189,19 +189,30 @@ it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${
         projectId: 'project-1',
         requester: person('ann'),
         gitTaskQueue: ts.taskQueue,
-        timing: { recheckMs: 30_000, expiryMs: 40 * DAY, syncTimeoutMs: 6 * HOUR },
+        timing: { recheckMs: 30_000, expiryMs, syncTimeoutMs: 6 * HOUR },
       },
     ],
   });
+}
+
+/** Bob, an admin, approves the promotion once it is idle (its current run): the handle of that run. */
+async function bobApproves(workflowId: string) {
+  await untilIdle(ts.env.client, workflowId);
+  const current = ts.env.client.workflow.getHandle(workflowId);
+  await current.executeUpdate(approvePromotionUpdate, {
+    args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],
+  });
+  return current;
+}
+
+it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${HISTORY_BUDGET} events per run`, async () => {
+  freezeEndsAt = (await ts.env.currentTimeMs()) + 30 * DAY;
+  const handle = await startPromotion('promotion-budget', 40 * DAY);
   const outcome = await withinBudget(
     handle,
     (async () => {
       await ts.env.sleep(30 * DAY + HOUR);
-      await untilIdle(ts.env.client, handle.workflowId);
-      const current = ts.env.client.workflow.getHandle(handle.workflowId);
-      await current.executeUpdate(approvePromotionUpdate, {
-        args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],
-      });
+      const current = await bobApproves(handle.workflowId);
       for (const deadline = Date.now() + scaled(30_000); ;) {
         try {
           await current.executeUpdate(reportPromotionSyncUpdate, { args: [{ ...healthy, tenant: 'acme' }] });
@@ -230,30 +241,12 @@ it(`keeps a promotion blocked 30 days by a freeze, then by an approval, under ${
 
 it('waits 14 days for nothing but an approval with one timer (a few dozen events, no hourly re-check), then promotes', async () => {
   freezeEndsAt = 0;
-  const promotionId = randomUUID();
-  const handle = await ts.env.client.workflow.start(promotionWorkflow, {
-    taskQueue: ts.taskQueue,
-    workflowId: `promotion-approval-${promotionId}`,
-    args: [
-      {
-        promotionId,
-        organizationId: 'org-1',
-        projectId: 'project-1',
-        requester: person('ann'),
-        gitTaskQueue: ts.taskQueue,
-        timing: { recheckMs: 30_000, expiryMs: 15 * DAY, syncTimeoutMs: 6 * HOUR },
-      },
-    ],
-  });
+  const handle = await startPromotion('promotion-approval', 15 * DAY);
   const outcome = await withinBudget(
     handle,
     (async () => {
       await ts.env.sleep(14 * DAY);
-      await untilIdle(ts.env.client, handle.workflowId);
-      const current = ts.env.client.workflow.getHandle(handle.workflowId);
-      await current.executeUpdate(approvePromotionUpdate, {
-        args: [{ approver: { userId: 'user-bob', role: 'admin', teamIds: [] }, actor: person('bob') }],
-      });
+      const current = await bobApproves(handle.workflowId);
       await untilIdle(ts.env.client, handle.workflowId);
       await current.executeUpdate(reportPromotionSyncUpdate, { args: [{ ...healthy, tenant: 'acme' }] });
       return handle.result();
