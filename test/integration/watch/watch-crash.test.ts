@@ -8,7 +8,7 @@ import {
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
-import { deploymentEnv } from '../../helpers/platform-process';
+import { deploymentEnv, startApiProcess, stopPlatformProcess } from '../../helpers/platform-process';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { requestHash } from '../../../src/webhooks/signature';
@@ -250,4 +250,80 @@ describe('a re-evaluation of a discovery whose evaluator died', () => {
     expect(await commits()).toBe(before + 1);
     expect(((await db('webhook_requests').where({ id }).first()) as { status: string }).status).toBe('committed');
   }, 120_000);
+});
+
+describe('a push to the organization registry whose API process is killed before its evaluation finished', () => {
+  it('leaves a pending discovery the reconciler evaluates once: exactly one commit', async () => {
+    const http = httpClient(platform.url);
+    const { org, members } = await makeOrg(platform, ['owner']);
+    const token = members.owner!.token;
+    const host = new URL(platform.url).host;
+    await makeProject(platform, token, 'crashp', ['globex'], {
+      image: { repository: `${host}/${org.slug}/shop/web`, tag: '1.0.0' },
+    });
+    expect((await http.post('/api/v2/projects/crashp/delivery/generate', { token, body: {} })).status).toBe(200);
+    const sub = await http.post('/api/v2/projects/crashp/watch/subscriptions', {
+      token,
+      body: {
+        workload: 'web',
+        repository: { source: 'platform', name: 'shop/web' },
+        policy: { kind: 'semver', range: '>=1.0.0 <2.0.0', includePrerelease: false },
+        environments: ['dev'],
+      },
+    });
+    expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+    const db = platform.services.db;
+    const project = (await db('projects').where({ organization_id: org.id, slug: 'crashp' }).first('id')) as {
+      id: string;
+    };
+    const repo = platform.services.repositories.pathOf(org.id, project.id);
+    const commits = async () => Number((await gitText(repo, ['rev-list', '--count', 'main'])).trim());
+    const before = await commits();
+
+    // The push goes to an API process of its own, which evaluates the discovery after answering it; its commit waits
+    // on the workload row held here (and its commit wait outlasts the test: nothing hands the update over) when the
+    // process is killed with the update staged.
+    const held = await db.transaction();
+    await held('workloads').where({ project_id: project.id }).forUpdate().select('id');
+    const api = await startApiProcess(platform, { WEBHOOK_COMMIT_WAIT: '120s' });
+    try {
+      const layout = makeImageLayout({ 'version.txt': '1.2.0\n' });
+      const pushed = await pushLayout(
+        layout.dir,
+        `${new URL(api.url).host}/${org.slug}/shop/web:1.2.0`,
+        `token:${token}`,
+      );
+      expect([pushed.ok, pushed.stderr]).toEqual([true, '']);
+      await eventually(
+        async () => (await db('webhook_requests').where({ organization_id: org.id }).whereNotNull('work')).length === 1,
+        60_000,
+        'the update staged',
+      );
+    } finally {
+      await stopPlatformProcess(api, 'SIGKILL');
+      await held.rollback();
+    }
+    const [left] = (await db('watch_discoveries').where({ organization_id: org.id })) as {
+      id: string;
+      status: string;
+    }[];
+    expect(left!.status).toBe('pending');
+
+    // The worker's reconciler (every INVITATION_RECONCILE_INTERVAL) evaluates it: the re-evaluation finds the staged
+    // update and hands it to the image updates workflow, which commits it once.
+    expect(await platform.services.watchDiscovery.reconcile(0)).toBeGreaterThanOrEqual(1);
+    const row = (await db('watch_discoveries').where({ id: left!.id }).first()) as {
+      status: string;
+      outcomes: { result: string }[];
+    };
+    // Committed within the commit wait, or (a busy machine) still queued in the workflow, which commits it.
+    const result = expect.stringMatching(/^(committed|queued)$/);
+    expect([row.status, row.outcomes]).toEqual(['evaluated', [expect.objectContaining({ result })]]);
+    await eventually(async () => (await commits()) === before + 1, 60_000, 'the update committed');
+    const file = await gitText(repo, ['show', 'main:tenants/globex/dev/web/deployment.yaml']);
+    expect(file).toContain(':1.2.0');
+    expect(await db('audit_log').where({ action: 'watch.discovery.evaluate', resource_id: left!.id })).toHaveLength(1);
+    await platform.services.watchDiscovery.reconcile(0);
+    expect(await commits()).toBe(before + 1);
+  }, 300_000);
 });
