@@ -240,7 +240,9 @@ describe('shape A', () => {
       return null;
     }, 15_000);
     expect([late.status, late.body.error]).toEqual([401, 'request timestamp outside the 5-minute window']);
-    expect(new Set(earlier)).toEqual(new Set([409]));
+    // Never processed again: every answer before the 401 was the duplicate's 409 (on a busy machine the first request
+    // can take the whole 4 s, leaving no resend inside the window; the 409 itself: 'refuses the same signed request').
+    expect(earlier.filter((status) => status !== 409)).toEqual([]);
     expect(await head()).toBe(before);
   }, 60_000);
 
