@@ -1,5 +1,5 @@
 import type { DomainModule } from '../runtime/domain-module';
-import { provide } from '../runtime/service-provider';
+import { owned, provide } from '../runtime/service-provider';
 import { createExampleService, type ExampleService } from './example-service';
 
 declare module '../runtime/service-provider' {
@@ -10,18 +10,17 @@ declare module '../runtime/service-provider' {
 }
 
 /**
- * The skeleton of a new domain: `npm run new-domain -- <name>` copies this folder to src/<name> and its routes
- * (api/routes/domain-template) to api/routes/<name>, adds the module to src/runtime/modules.ts, its routes to
- * api/domain-routes.ts and their responses to schemas/route-responses.json. It provides its services (`provide(needs, build)`, `needs` naming other modules'
- * services, built first) and adds them to `DomainServices` above; its actions name their role floor here; its tables
- * come with a migration; workflows go to workflows/ and are listed here (workflows/index.ts is generated from this
- * list: `npm run build:workflow-index`, docs/CONTRIBUTING-SPINE.md).
+ * The skeleton of a new domain: `npm run new-domain -- <name>` writes every piece of the template under the new name
+ * (src/runtime/domain-scaffold.ts, docs/CONTRIBUTING-SPINE.md "The module shape") and adds it to the hand-kept lists.
+ * It provides its services (`provide(needs, build)`, `needs` naming other modules' services, built first) and adds them
+ * to `DomainServices` above; its actions name their role floor here; its tables come with their migration; its
+ * workflows are listed here (workflows/index.ts is generated from this list: `npm run build:workflow-index`).
  */
 export const exampleModule = {
   name: 'domain-template',
-  tables: [],
+  tables: ['example_items'],
   services: {
-    example: provide([], () => createExampleService()),
+    example: provide([], (core) => createExampleService(owned(core))),
   },
   actions: { 'org.example.read': 'viewer' },
 } satisfies DomainModule;

@@ -17,32 +17,42 @@ import { repoRoot } from '../../src/paths';
  * - lint: ESLint (typed rules reading that same program) and Prettier on the scaffolded files only, since the
  *   files the scaffold did not write are byte for byte those `npm test` already checks in this checkout;
  * - tests: the unit tests that read the tree rather than a fixed set of imports (UNIT_TESTS: the architecture tests,
- *   the route table against its declared responses, the action vocabulary, the workflow index, the test batches, the
- *   UI routes) and the probe's own generated tests. Every other test imports named files the scaffold does not
- *   change; the integration tier reads a new domain only through the route table, which the unit tests load, and
- *   through docs/authorization.md's generated route table, which the scaffold refreshes and this test compares.
+ *   among them the migrations' hashes and the tables' owners, the route table against its declared responses, the
+ *   action vocabulary, the workflow index, the test batches, the UI routes) and the probe's own generated tests
+ *   (PROBE_TESTS), run by the tiers' own harnesses: the integration one migrates a database with the probe's
+ *   migration and bundles the probe's workflows. Every other test imports named files the scaffold does not change;
+ *   the integration tier reads a new domain only through the route table, which the unit tests load, and through
+ *   docs/authorization.md's generated route table, which the scaffold refreshes and this test compares.
  * The generated-file checks (workflow index, commit operations, OpenAPI types) hold by construction: the scaffold has
  * just rerun their generators. Figures (docs/CONTRIBUTING-SPINE.md): before this shape, 86 s wall and 140 CPU-seconds
  * on a quiet 2-core machine; see there for today's.
  */
 const run = promisify(execFile);
 const ROOT = repoRoot();
-/** What the scaffold writes for `probe`, relative to the root: its folders, its list entries, the generated lists. */
+/**
+ * What the scaffold writes for `probe`, relative to the root: its folders, its files elsewhere, its list entries, the
+ * generated lists. Its migration is named after the time it is written: MIGRATION.
+ */
 const TOUCHED = [
   'api/domain-routes.ts',
   'api/routes/probe/probe-routes.ts',
   'client/openapi-types.generated.ts',
   'docs/authorization.md',
+  'migrations/hashes.json',
   'schemas/responses/probe-item-list.json',
   'schemas/route-responses.json',
   'src/probe/module.ts',
+  'src/probe/probe-repository.ts',
   'src/probe/probe-service.ts',
   'src/runtime/modules.ts',
+  'test/integration/probe/probe-items.test.ts',
 ];
+const MIGRATION = /^migrations\/\d{14}_probe_items\.ts$/;
 
 /**
- * The unit tests that enumerate modules, routes, responses, actions, tables, workflows, test files or UI routes
- * (found by grepping test/unit for readdirSync, MODULES, actionRoles, inertRouteTable, workflows/index and the like).
+ * The unit tests that enumerate modules, routes, responses, actions, tables, migrations, workflows, test files or UI
+ * routes (found by grepping test/unit for readdirSync, MODULES, actionRoles, inertRouteTable, workflows/index and the
+ * like).
  */
 const UNIT_TESTS = [
   'test/unit/architecture/',
@@ -52,6 +62,8 @@ const UNIT_TESTS = [
   'test/unit/testing/batch-plan.test.ts',
   'test/unit/web/ui-routes.test.ts',
 ];
+/** The probe's own tests, each run by its tier's harness. */
+const PROBE_TESTS = ['test/integration/probe/probe-items.test.ts'];
 
 /**
  * The rows docs/authorization.md gains, cells unpadded (test/integration/iam/authorization-doc.test.ts finds this
@@ -61,10 +73,17 @@ const PROBE_DOC_ROWS = [
   '+| GET | `/api/v2/probe-items` | organization | `org.probe.read` | viewer |',
   '+| `org.probe.read` | yes | yes | yes | yes |',
 ];
+/** What the test harnesses install on first use (Temporal's binaries, the registry tests' Python), when present. */
+const INSTALLED_TOOLS = ['.tools', '.venv-test'];
 
 let copy = '';
+/** The files the scaffold changed in the copy, as `git status` lists them. */
+let touched: string[] = [];
 
-/** This checkout's files (committed or not, ignored ones left out) copied to a temp dir, node_modules linked. */
+/**
+ * This checkout's files (committed or not, ignored ones left out) copied to a temp dir, node_modules and the tools
+ * the harnesses installed linked, so the copy's harnesses install nothing again.
+ */
 function copyCheckout(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'domain-scaffold-'));
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
@@ -75,8 +94,10 @@ function copyCheckout(): string {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.copyFileSync(path.join(ROOT, file), path.join(dir, file));
   }
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir });
+  for (const linked of ['node_modules', ...INSTALLED_TOOLS].filter((f) => fs.existsSync(path.join(ROOT, f)))) {
+    fs.symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
+  }
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
   git('init', '-q');
   git('add', '-A');
   git('-c', 'user.email=t@example.test', '-c', 'user.name=t', 'commit', '-qm', 'base');
@@ -101,6 +122,15 @@ beforeAll(async () => {
   copy = copyCheckout();
   const scaffolded = await inCopy('npm', ['run', '--silent', 'new-domain', '--', 'probe']);
   expect(scaffolded.code).toBe(0);
+  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+    cwd: copy,
+    encoding: 'utf8',
+  });
+  touched = status
+    .split('\n')
+    .filter((line) => line && !INSTALLED_TOOLS.includes(line.slice(3)))
+    .map((line) => line.slice(3))
+    .sort();
 }, 900_000);
 
 afterAll(() => {
@@ -108,19 +138,12 @@ afterAll(() => {
 });
 
 describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
-  it('touches only its folders, its list entries and the generated lists', () => {
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
-      cwd: copy,
-      encoding: 'utf8',
-    });
-    expect(
-      status
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => line.slice(3))
-        .sort(),
-    ).toEqual(TOUCHED);
-    expect(() => scaffoldDomain(copy, 'probe')).toThrow('src/probe exists already');
+  it('touches only its folders, its files elsewhere, its list entries and the generated lists', () => {
+    expect(touched.filter((file) => !MIGRATION.test(file))).toEqual(TOUCHED);
+    const migrations = fs.readdirSync(path.join(copy, 'migrations')).filter((f) => /^\d{14}_/.test(f));
+    // Named after the time it was written: after every migration before it.
+    expect(touched.filter((file) => MIGRATION.test(file))).toEqual([`migrations/${migrations.sort().at(-1)}`]);
+    expect(() => scaffoldDomain(copy, 'probe')).toThrow('exists already');
     expect(() => scaffoldDomain(copy, 'Bad Name')).toThrow('invalid domain name');
   });
 
@@ -130,18 +153,20 @@ describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
     expect(changed.map((line) => line.replace(/ +/g, ' '))).toEqual(PROBE_DOC_ROWS);
   });
 
-  it('passes the tree-reading unit tests and the static checks as generated', async () => {
+  it('passes the tree-reading unit tests, its own tests and the static checks as generated', async () => {
     const results = await Promise.all([
       inCopy(bin('jest'), ['--selectProjects', 'unit', '--silent', ...UNIT_TESTS]),
+      inCopy(bin('jest'), ['--silent', ...PROBE_TESTS]),
       inCopy(process.execPath, [
         '--import',
         'tsx',
         path.join(ROOT, 'test/tooling/helpers/scaffold-static-checks.ts'),
         copy,
-        ...TOUCHED,
+        ...touched,
       ]),
     ]);
     expect(results.filter((r) => r.code !== 0).map((r) => r.output)).toEqual([]);
     expect(results[0]!.output).toMatch(/Tests: +\d+ passed/);
+    expect(results[1]!.output).toContain(`Test Suites: ${PROBE_TESTS.length} passed, ${PROBE_TESTS.length} total`);
   }, 900_000);
 });

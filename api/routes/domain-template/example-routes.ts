@@ -1,18 +1,19 @@
 import type { RouteDef } from '../../route-def';
-import { orgCallerOf } from '../../request';
+import { orgCallerOf, pageOf } from '../../request';
 import type { ExampleService } from '../../../src/domain-template/example-service';
 
 /** The template's routes (copied by `npm run new-domain` with src/domain-template): thin handlers that call the service with the caller (api/request.ts). */
-export function exampleRoutes(service: ExampleService): RouteDef[] {
+export function exampleRoutes(service: ExampleService, pageMax: number): RouteDef[] {
   return [
     {
       method: 'get',
       path: '/api/v2/example-items',
-      summary: 'List the example items of the organization',
+      summary: 'The example items of the organization, by name',
       tag: 'example',
       access: { kind: 'organization', action: 'org.example.read' },
+      query: 'org-page-query',
       handler: async (ctx) => {
-        ctx.body = { items: await service.list(orgCallerOf(ctx)) };
+        ctx.body = await service.list(orgCallerOf(ctx), pageOf(ctx, pageMax));
       },
     },
   ];
