@@ -7,7 +7,7 @@ import {
   type FreezeHit,
   type GovernanceGate,
 } from '../governance/governance-verdict';
-import { pairKey, pinnedPairs } from '../pins/pin-repository';
+import { skipPinned } from '../pins/pin-repository';
 import type { Project } from '../projects/project-repository';
 import type { OrgCaller } from '../iam/caller';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
@@ -179,11 +179,7 @@ export function createCompareService(deps: {
    * environment. `grant` is the caller's break-glass session when it let a frozen pair through.
    */
   async function governed(caller: OrgCaller, project: Project, pairs: Pair[]) {
-    const pins = await pinnedPairs(db, project.id, pairs);
-    const skipped = pairs
-      .filter((p) => pins.has(pairKey(p.tenant, p.environment)))
-      .map((p) => ({ ...p, reason: `pinned: ${pins.get(pairKey(p.tenant, p.environment))!.reason}` }));
-    const kept = pairs.filter((p) => !pins.has(pairKey(p.tenant, p.environment)));
+    const { kept, skipped } = await skipPinned(db, project.id, pairs);
     const blocking: FreezeHit[] = [];
     let grant: BreakGlassGrant | null = null;
     for (const environment of [...new Set(kept.map((p) => p.environment))]) {
@@ -201,6 +197,9 @@ export function createCompareService(deps: {
   }
 
   return {
+    /** The bulk request's pairs checked against the project (400 naming every bad one), tenants by slug. */
+    bulkPairs: checkBulk,
+
     async compare(caller: OrgCaller, slug: string, q: CompareQuery) {
       const project = await projects.projectOf(caller, slug);
       const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));

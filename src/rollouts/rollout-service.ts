@@ -3,14 +3,15 @@ import type { Client } from '@temporalio/client';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { enabledApprovalPoliciesOf } from '../approval-policies/approval-policy-repository';
 import { Conflict, Forbidden, NotFound, Unprocessable } from '../errors';
-import { loadProject } from '../gitops/delivery-model';
+import { loadProject, type LoadedProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
 import { coveringSession } from '../break-glass/break-glass-repository';
 import type { ProjectService } from '../projects/project-service';
-import { planMoves } from '../promotions/promotion-plan';
+import { imageMoves, planMoves, type ImageChange } from '../promotions/promotion-plan';
+import { skipPinned } from '../pins/pin-repository';
 import type { Move, PromotionTiming } from '../promotions/promotion-workflow-contract';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
@@ -28,7 +29,7 @@ import {
   markRolloutWorkflowStarted,
   type RolloutRow,
 } from './rollout-repository';
-import { rolloutView } from './rollout-view';
+import { rolloutSourceText, rolloutView } from './rollout-view';
 import {
   ROLLOUT_FAILURE,
   abortRolloutUpdate,
@@ -55,8 +56,22 @@ export interface RolloutStartRequest {
   plan?: RolloutPlanInput;
 }
 
-/** What started a rollout: the rollouts API, or a promotion request to an environment with a plan. */
-type RolloutOrigin = 'rollout' | 'promotion';
+/** What a rollout moves: an environment's versions to another, or (no source environment) an image change. */
+type RolloutSubject = Omit<RolloutStartRequest, 'sourceEnvironment'> & {
+  sourceEnvironment: string | null;
+  change?: ImageChange;
+};
+
+type Pair = { tenant: string; environment: string };
+
+/** A bulk image update (POST /api/v2/projects/{slug}/bulk-update), its tenants by slug. */
+export interface BulkUpdate extends ImageChange {
+  pairs: Pair[];
+  rollout?: 'plan' | 'none';
+}
+
+/** What started a rollout: the rollouts API, a promotion request or a bulk update to an environment with a plan. */
+type RolloutOrigin = 'rollout' | 'promotion' | 'bulk-update';
 
 export type RolloutView = ReturnType<typeof rolloutView>;
 
@@ -115,7 +130,8 @@ export function createRolloutService(
           organizationId: row.organization_id,
           projectId: row.project_id,
           projectSlug,
-          sourceEnvironment: row.source_environment,
+          // The workflow names what it moves from by this text only (its current details, its children's summaries).
+          sourceEnvironment: rolloutSourceText(row),
           environment: row.environment,
           version: row.plan.version,
           requester: creatorOf(row),
@@ -128,42 +144,118 @@ export function createRolloutService(
       ],
       labels: { organizationId: row.organization_id, projectId: row.project_id, environment: row.environment },
       searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Running' }],
-      summary: `rollout ${row.source_environment} -> ${row.environment} in ${row.plan.waves.length} waves`,
+      summary: `rollout ${rolloutSourceText(row)} -> ${row.environment} in ${row.plan.waves.length} waves`,
       details: `Rollout \`${row.id}\` (/api/v2/rollouts/${row.id})`,
     });
     await markRolloutWorkflowStarted(db, row.id);
+  }
+
+  /** The project (not archived) as loaded for planning. */
+  async function loadedOf(caller: OrgCaller, slug: string) {
+    const project = await deps.projects.projectOf(caller, slug);
+    if (project.archived) throw new Conflict('the project is archived');
+    const loaded = await loadProject(db, caller.organizationId, project.id, deps);
+    if (!loaded) throw new NotFound('project not found');
+    return { project, loaded };
+  }
+
+  /** The project and what a request moves (422 when nothing would). */
+  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
+    const { project, loaded } = await loadedOf(caller, slug);
+    return { project, loaded, moves: planMoves(loaded, body) };
+  }
+
+  /**
+   * `plan` resolved over the tenants `moves` moves in `environment`: its waves, each with its gate's policies; 422
+   * naming every problem of the plan.
+   */
+  async function resolveOver(
+    caller: OrgCaller,
+    target: { project: Project; loaded: LoadedProject; environment: string },
+    plan: Omit<RolloutPlan, 'environment'>,
+    moves: Move[],
+  ): Promise<RolloutWave[]> {
+    const { project, loaded, environment } = target;
+    const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
+    const tenantSlugs = loaded.tenants.map((t) => t.slug);
+    const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
+    if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
+    const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
+    return rolloutWaves(resolveWaves(plan.waves, moving), plan.waves, loaded, environment, policies);
   }
 
   /**
    * The plan a request follows (the one it gives, else the target environment's; null: none) resolved over the
    * tenants that move: 422 naming every problem of the plan or when nothing would move.
    */
-  /** The project (not archived) and what a request moves (422 when nothing would). */
-  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
-    const project = await deps.projects.projectOf(caller, slug);
-    if (project.archived) throw new Conflict('the project is archived');
-    const loaded = await loadProject(db, caller.organizationId, project.id, deps);
-    if (!loaded) throw new NotFound('project not found');
-    return { project, loaded, moves: planMoves(loaded, body) };
-  }
-
   async function resolve(caller: OrgCaller, slug: string, body: RolloutStartRequest): Promise<Resolved | null> {
     const { project, loaded, moves } = await movesOf(caller, slug, body);
     const environment = body.targetEnvironment;
     const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
     const plan = body.plan ? normalizePlan(body.plan) : stored;
     if (!plan) return null;
-    const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
-    const tenantSlugs = loaded.tenants.map((t) => t.slug);
-    const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
-    if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
-    const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
-    const waves = rolloutWaves(resolveWaves(plan.waves, moving), plan.waves, loaded, environment, policies);
+    const waves = await resolveOver(caller, { project, loaded, environment }, plan, moves);
     return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
   }
 
+  /**
+   * A bulk image update's pairs of each environment with a rollout plan resolved as image rollouts over the plan:
+   * pinned pairs skipped (reported), and the tenants already at the tag leave no rollout (nothing moves). `rest`: the
+   * pairs of the environments without a plan, committed at once as before.
+   */
+  async function resolveBulk(caller: OrgCaller, slug: string, body: BulkUpdate) {
+    const { project, loaded } = await loadedOf(caller, slug);
+    const change = { workload: body.workload, tag: body.tag };
+    const rollouts: { environment: string; resolved: Resolved }[] = [];
+    const skipped: (Pair & { reason: string })[] = [];
+    const rest: Pair[] = [];
+    for (const environment of [...new Set(body.pairs.map((p) => p.environment))]) {
+      const pairs = body.pairs.filter((p) => p.environment === environment);
+      const plan = await findRolloutPlan(db, caller.organizationId, project.id, environment);
+      if (!plan) {
+        rest.push(...pairs);
+        continue;
+      }
+      const pinned = await skipPinned(db, project.id, pairs);
+      skipped.push(...pinned.skipped);
+      const moves = imageMoves(
+        loaded,
+        environment,
+        pinned.kept.map((p) => p.tenant),
+        change,
+      );
+      if (moves.length === 0) continue;
+      const waves = await resolveOver(caller, { project, loaded, environment }, plan, moves);
+      rollouts.push({ environment, resolved: { project, plan, moves, waves, planSource: 'environment' } });
+    }
+    return { project, change, rollouts, skipped, rest };
+  }
+
+  /**
+   * Skipping `environment`'s rollout plan (`rollout: "none"`): allowed only under the caller's open break-glass
+   * session covering the project and environment (403 otherwise); answers that session (null: there is no plan).
+   */
+  async function skipPlan(caller: OrgCaller, project: Project, environment: string): Promise<string | null> {
+    if (!(await findRolloutPlan(db, caller.organizationId, project.id, environment))) return null;
+    const userId = caller.principal.userId;
+    const session =
+      userId === null
+        ? null
+        : await coveringSession(
+            db,
+            { organizationId: caller.organizationId, userId, projectId: project.id, environment },
+            new Date(),
+          );
+    if (!session) {
+      throw new Forbidden(
+        `environment ${environment} has a rollout plan: skipping it (rollout "none") needs your open break-glass session covering it`,
+      );
+    }
+    return session.id;
+  }
+
   /** Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. */
-  async function begin(caller: OrgCaller, body: RolloutStartRequest, resolved: Resolved, via: RolloutOrigin) {
+  async function begin(caller: OrgCaller, body: RolloutSubject, resolved: Resolved, via: RolloutOrigin) {
     const { project, plan, moves, waves } = resolved;
     const environment = body.targetEnvironment;
     const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
@@ -180,6 +272,7 @@ export function createRolloutService(
           rollbackOnHalt: plan.rollbackOnHalt,
           liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
           version,
+          ...(body.change ? { change: body.change } : {}),
         },
         services: body.services ?? null,
         status: 'Running',
@@ -200,6 +293,7 @@ export function createRolloutService(
           workflowId: inserted.workflow_id,
           details: {
             sourceEnvironment: body.sourceEnvironment,
+            ...(body.change ? { change: body.change } : {}),
             environment,
             version,
             waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
@@ -240,25 +334,52 @@ export function createRolloutService(
         return { rollout: resolved && (await begin(caller, body, resolved, 'promotion')), skippedBy: null };
       }
       const project = await deps.projects.projectOf(caller, slug);
-      const environment = body.targetEnvironment;
-      if (!(await findRolloutPlan(db, caller.organizationId, project.id, environment))) {
-        return { rollout: null, skippedBy: null };
+      return { rollout: null, skippedBy: await skipPlan(caller, project, body.targetEnvironment) };
+    },
+
+    /**
+     * How a bulk image update goes: the pairs of each environment with a rollout plan as an image rollout over it
+     * (one commit per wave, `requestedAs: "bulk-update"`), the others by `commitRest` (the bulk update's one commit),
+     * called after every rollout resolved (a bad plan refuses the whole request) and before any is recorded.
+     * `rollout: "none"` skips the plans only under the caller's open break-glass session covering each (403
+     * otherwise, nothing done): every pair goes to `commitRest`. Tenants by slug.
+     */
+    async forBulkUpdate<T>(
+      caller: OrgCaller,
+      slug: string,
+      body: BulkUpdate,
+      commitRest: (pairs: Pair[]) => Promise<T>,
+    ): Promise<{ rest: T | null; rollouts: RolloutView[]; skipped: (Pair & { reason: string })[] }> {
+      if (body.rollout === 'none') {
+        const project = await deps.projects.projectOf(caller, slug);
+        for (const environment of new Set(body.pairs.map((p) => p.environment))) {
+          await skipPlan(caller, project, environment);
+        }
+        return { rest: await commitRest(body.pairs), rollouts: [], skipped: [] };
       }
-      const userId = caller.principal.userId;
-      const session =
-        userId === null
-          ? null
-          : await coveringSession(
-              db,
-              { organizationId: caller.organizationId, userId, projectId: project.id, environment },
-              new Date(),
-            );
-      if (!session) {
-        throw new Forbidden(
-          `environment ${environment} has a rollout plan: skipping it (rollout "none") needs your open break-glass session covering it`,
-        );
+      const { change, rollouts, skipped, rest } = await resolveBulk(caller, slug, body);
+      const committed = rest.length > 0 ? await commitRest(rest) : null;
+      const started = [];
+      for (const { environment, resolved } of rollouts) {
+        const subject = { sourceEnvironment: null, targetEnvironment: environment, change };
+        started.push(await begin(caller, subject, resolved, 'bulk-update'));
       }
-      return { rollout: null, skippedBy: session.id };
+      return { rest: committed, rollouts: started, skipped };
+    },
+
+    /** Per environment of a bulk image update with a rollout plan, the waves its image rollout would follow. */
+    async previewBulkUpdate(caller: OrgCaller, slug: string, body: BulkUpdate) {
+      if (body.rollout === 'none') return [];
+      const { project, rollouts } = await resolveBulk(caller, slug, body);
+      const freezes = (await freezesFor(db, caller.organizationId, project.id)).map(definitionOf);
+      return rollouts.map(({ environment, resolved }) => {
+        const target = { projectId: project.id, environment, tenants: resolved.moves.map((m) => m.tenant) };
+        return {
+          environment,
+          plan: resolved.planSource,
+          waves: wavePreviews(resolved.waves, activeFreezes(freezes, target, new Date())),
+        };
+      });
     },
 
     /**
