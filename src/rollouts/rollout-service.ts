@@ -1,25 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { approverProfile } from '../approval-policies/approval-gate';
-import { enabledApprovalPoliciesOf } from '../approval-policies/approval-policy-repository';
 import { Conflict, Forbidden, NotFound, Unprocessable } from '../errors';
-import { loadProject, type LoadedProject } from '../gitops/delivery-model';
+import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
-import { findProjectById, type Project } from '../projects/project-repository';
-import { coveringSession } from '../break-glass/break-glass-repository';
+import { findProjectById } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { imageMoves, planMoves, type ImageChange } from '../promotions/promotion-plan';
-import { skipPinned } from '../pins/pin-repository';
-import type { Move, PromotionTiming } from '../promotions/promotion-workflow-contract';
+import { planMoves, type ImageChange } from '../promotions/promotion-plan';
+import type { PromotionTiming } from '../promotions/promotion-workflow-contract';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { creatorOf, reconcileRows } from '../temporal/workflow-rows';
-import { rolloutWaves } from './rollout-gates';
-import { planReferences } from './plan-references';
-import { normalizePlan, planProblems, type RolloutPlan, type RolloutPlanInput } from './rollout-plan';
+import { normalizePlan, type RolloutPlanInput } from './rollout-plan';
 import { findRolloutPlan } from './rollout-plan-repository';
 import {
   findRollout,
@@ -30,6 +25,7 @@ import {
   type RolloutRow,
 } from './rollout-repository';
 import { rolloutSourceText, rolloutView } from './rollout-view';
+import { bulkRollouts, resolveOver, skipPlan, type BulkUpdate, type Pair, type Resolved } from './plan-resolution';
 import {
   ROLLOUT_FAILURE,
   abortRolloutUpdate,
@@ -39,9 +35,7 @@ import {
   rolloutWorkflowId,
   rolloutWorkflowType,
   skipSoakUpdate,
-  type RolloutWave,
 } from './rollout-workflow-contract';
-import { resolveWaves } from './wave-selection';
 import { wavePreviews } from './rollout-preview';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, freezesFor } from '../freezes/freeze-repository';
@@ -62,14 +56,6 @@ type RolloutSubject = Omit<RolloutStartRequest, 'sourceEnvironment'> & {
   change?: ImageChange;
 };
 
-type Pair = { tenant: string; environment: string };
-
-/** A bulk image update (POST /api/v2/projects/{slug}/bulk-update), its tenants by slug. */
-export interface BulkUpdate extends ImageChange {
-  pairs: Pair[];
-  rollout?: 'plan' | 'none';
-}
-
 /** What started a rollout: the rollouts API, a promotion request or a bulk update to an environment with a plan. */
 type RolloutOrigin = 'rollout' | 'promotion' | 'bulk-update';
 
@@ -82,15 +68,6 @@ const UPDATES = {
   abort: abortRolloutUpdate,
   'skip-soak': skipSoakUpdate,
 } as const;
-
-/** A plan resolved for a request: the project, the plan and where it came from, what moves, the waves. */
-export interface Resolved {
-  project: Project;
-  plan: Omit<RolloutPlan, 'environment'>;
-  planSource: 'request' | 'environment';
-  moves: Move[];
-  waves: RolloutWave[];
-}
 
 export type RolloutService = ReturnType<typeof createRolloutService>;
 
@@ -166,25 +143,6 @@ export function createRolloutService(
   }
 
   /**
-   * `plan` resolved over the tenants `moves` moves in `environment`: its waves, each with its gate's policies; 422
-   * naming every problem of the plan.
-   */
-  async function resolveOver(
-    caller: OrgCaller,
-    target: { project: Project; loaded: LoadedProject; environment: string },
-    plan: Omit<RolloutPlan, 'environment'>,
-    moves: Move[],
-  ): Promise<RolloutWave[]> {
-    const { project, loaded, environment } = target;
-    const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
-    const tenantSlugs = loaded.tenants.map((t) => t.slug);
-    const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
-    if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
-    const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
-    return rolloutWaves(resolveWaves(plan.waves, moving), plan.waves, loaded, environment, policies);
-  }
-
-  /**
    * The plan a request follows (the one it gives, else the target environment's; null: none) resolved over the
    * tenants that move: 422 naming every problem of the plan or when nothing would move.
    */
@@ -194,64 +152,8 @@ export function createRolloutService(
     const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
     const plan = body.plan ? normalizePlan(body.plan) : stored;
     if (!plan) return null;
-    const waves = await resolveOver(caller, { project, loaded, environment }, plan, moves);
+    const waves = await resolveOver(db, caller.organizationId, { project, loaded, environment }, plan, moves);
     return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
-  }
-
-  /**
-   * A bulk image update's pairs of each environment with a rollout plan resolved as image rollouts over the plan:
-   * pinned pairs skipped (reported), and the tenants already at the tag leave no rollout (nothing moves). `rest`: the
-   * pairs of the environments without a plan, committed at once as before.
-   */
-  async function resolveBulk(caller: OrgCaller, slug: string, body: BulkUpdate) {
-    const { project, loaded } = await loadedOf(caller, slug);
-    const change = { workload: body.workload, tag: body.tag };
-    const rollouts: { environment: string; resolved: Resolved }[] = [];
-    const skipped: (Pair & { reason: string })[] = [];
-    const rest: Pair[] = [];
-    for (const environment of [...new Set(body.pairs.map((p) => p.environment))]) {
-      const pairs = body.pairs.filter((p) => p.environment === environment);
-      const plan = await findRolloutPlan(db, caller.organizationId, project.id, environment);
-      if (!plan) {
-        rest.push(...pairs);
-        continue;
-      }
-      const pinned = await skipPinned(db, project.id, pairs);
-      skipped.push(...pinned.skipped);
-      const moves = imageMoves(
-        loaded,
-        environment,
-        pinned.kept.map((p) => p.tenant),
-        change,
-      );
-      if (moves.length === 0) continue;
-      const waves = await resolveOver(caller, { project, loaded, environment }, plan, moves);
-      rollouts.push({ environment, resolved: { project, plan, moves, waves, planSource: 'environment' } });
-    }
-    return { project, change, rollouts, skipped, rest };
-  }
-
-  /**
-   * Skipping `environment`'s rollout plan (`rollout: "none"`): allowed only under the caller's open break-glass
-   * session covering the project and environment (403 otherwise); answers that session (null: there is no plan).
-   */
-  async function skipPlan(caller: OrgCaller, project: Project, environment: string): Promise<string | null> {
-    if (!(await findRolloutPlan(db, caller.organizationId, project.id, environment))) return null;
-    const userId = caller.principal.userId;
-    const session =
-      userId === null
-        ? null
-        : await coveringSession(
-            db,
-            { organizationId: caller.organizationId, userId, projectId: project.id, environment },
-            new Date(),
-          );
-    if (!session) {
-      throw new Forbidden(
-        `environment ${environment} has a rollout plan: skipping it (rollout "none") needs your open break-glass session covering it`,
-      );
-    }
-    return session.id;
   }
 
   /** Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. */
@@ -334,7 +236,7 @@ export function createRolloutService(
         return { rollout: resolved && (await begin(caller, body, resolved, 'promotion')), skippedBy: null };
       }
       const project = await deps.projects.projectOf(caller, slug);
-      return { rollout: null, skippedBy: await skipPlan(caller, project, body.targetEnvironment) };
+      return { rollout: null, skippedBy: await skipPlan(db, caller, project, body.targetEnvironment) };
     },
 
     /**
@@ -353,11 +255,16 @@ export function createRolloutService(
       if (body.rollout === 'none') {
         const project = await deps.projects.projectOf(caller, slug);
         for (const environment of new Set(body.pairs.map((p) => p.environment))) {
-          await skipPlan(caller, project, environment);
+          await skipPlan(db, caller, project, environment);
         }
         return { rest: await commitRest(body.pairs), rollouts: [], skipped: [] };
       }
-      const { change, rollouts, skipped, rest } = await resolveBulk(caller, slug, body);
+      const { change, rollouts, skipped, rest } = await bulkRollouts(
+        db,
+        caller.organizationId,
+        await loadedOf(caller, slug),
+        body,
+      );
       const committed = rest.length > 0 ? await commitRest(rest) : null;
       const started = [];
       for (const { environment, resolved } of rollouts) {
@@ -370,7 +277,7 @@ export function createRolloutService(
     /** Per environment of a bulk image update with a rollout plan, the waves its image rollout would follow. */
     async previewBulkUpdate(caller: OrgCaller, slug: string, body: BulkUpdate) {
       if (body.rollout === 'none') return [];
-      const { project, rollouts } = await resolveBulk(caller, slug, body);
+      const { project, rollouts } = await bulkRollouts(db, caller.organizationId, await loadedOf(caller, slug), body);
       const freezes = (await freezesFor(db, caller.organizationId, project.id)).map(definitionOf);
       return rollouts.map(({ environment, resolved }) => {
         const target = { projectId: project.id, environment, tenants: resolved.moves.map((m) => m.tenant) };
