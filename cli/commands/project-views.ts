@@ -254,7 +254,7 @@ export function registerProjectViews(program: Command): void {
             id: p.id,
             project: slug,
             // What the approver decides, current -> proposed, a downgrade said first.
-            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
+            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment ?? 'image'} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
             by: p.createdBy,
           });
         }
