@@ -286,11 +286,13 @@ export function createCompareService(deps: {
       };
     },
 
+    /** `details`: added to each pair's image.update entry (the rollout plans a request skipped under break-glass). */
     async bulkApply(
       caller: OrgCaller,
       slug: string,
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string },
       key?: string,
+      details: Record<string, unknown> = {},
     ) {
       const { project, pairs } = await checkBulk(caller, slug, body);
       const { kept, skipped, blocking, grant } = await governed(caller, project, pairs);
@@ -312,7 +314,7 @@ export function createCompareService(deps: {
           workload: body.workload,
           pairs: kept,
           tag: body.tag,
-          details: breakGlassDetails(grant),
+          details: { ...breakGlassDetails(grant), ...details },
         },
       });
       return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds, skipped };

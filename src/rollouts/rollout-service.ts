@@ -250,14 +250,18 @@ export function createRolloutService(
       caller: OrgCaller,
       slug: string,
       body: BulkUpdate,
-      commitRest: (pairs: Pair[]) => Promise<T>,
+      commitRest: (pairs: Pair[], details: Record<string, unknown>) => Promise<T>,
     ): Promise<{ rest: T | null; rollouts: RolloutView[]; skipped: (Pair & { reason: string })[] }> {
       if (body.rollout === 'none') {
         const project = await deps.projects.projectOf(caller, slug);
+        const skippedPlans = [];
         for (const environment of new Set(body.pairs.map((p) => p.environment))) {
-          await skipPlan(db, caller, project, environment);
+          const breakGlassSessionId = await skipPlan(db, caller, project, environment);
+          if (breakGlassSessionId) skippedPlans.push({ environment, breakGlassSessionId });
         }
-        return { rest: await commitRest(body.pairs), rollouts: [], skipped: [] };
+        // Recorded on each image.update entry, as a promotion's request entry records the plan it skipped.
+        const details = skippedPlans.length > 0 ? { rolloutPlanSkipped: skippedPlans } : {};
+        return { rest: await commitRest(body.pairs, details), rollouts: [], skipped: [] };
       }
       const { change, rollouts, skipped, rest } = await bulkRollouts(
         db,
@@ -265,7 +269,7 @@ export function createRolloutService(
         await loadedOf(caller, slug),
         body,
       );
-      const committed = rest.length > 0 ? await commitRest(rest) : null;
+      const committed = rest.length > 0 ? await commitRest(rest, {}) : null;
       const started = [];
       for (const { environment, resolved } of rollouts) {
         const subject = { sourceEnvironment: null, targetEnvironment: environment, change };

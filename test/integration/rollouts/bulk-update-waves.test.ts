@@ -153,3 +153,29 @@ it('commits dev at once and moves prod wave by wave: wave 2 only after wave 1 ve
     change: { workload: 'web', tag: '2.0.0' },
   });
 }, 300_000);
+
+it('under an open break-glass session skipping the plan commits every pair at once, recorded on each entry', async () => {
+  const opened = await api.http.post<{ id: string }>('/api/v2/break-glass', {
+    token: owner,
+    body: { justification: 'hotfix for every tenant now', durationMinutes: 5, scope: { projects: [SLUG] } },
+  });
+  expect(opened.status).toBe(201);
+  const res = await api.http.post<{ commit: string; rollouts?: unknown }>(`/api/v2/projects/${SLUG}/bulk-update`, {
+    token: owner,
+    body: { ...BODY, tag: '3.0.0', rollout: 'none' },
+  });
+  expect([res.status, res.body.rollouts]).toEqual([200, undefined]);
+  expect((await commits())[0]).toEqual({
+    sha: res.body.commit,
+    subject: 'Update web to 3.0.0 for 4 tenant environment(s)',
+  });
+  expect(await rolloutCount()).toBe(1);
+  const entries = await api.http.get<{ items: { gitCommitSha: string | null; details: Record<string, unknown> }[] }>(
+    '/api/v2/audit-logs?action=image.update&limit=50',
+    { token: owner },
+  );
+  const own = entries.body.items.filter((e) => e.gitCommitSha === res.body.commit);
+  expect(own.map((e) => e.details.rolloutPlanSkipped)).toEqual(
+    Array.from({ length: 4 }, () => [{ environment: 'prod', breakGlassSessionId: opened.body.id }]),
+  );
+}, 120_000);
