@@ -16,6 +16,7 @@ import { unverifiedVersions } from '../src/deployments/source-verification';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import type { GovernanceGate } from '../src/governance/governance-verdict';
 import { promotionCauses } from '../src/promotions/promotion-causes';
+import { promotionSourceText } from '../src/promotions/promotion-source';
 import { workflowActor } from '../src/temporal/workflow-rows';
 import { promotionGroups, withMoves } from '../src/promotions/promotion-plan';
 import { dependencyGraph } from '../src/projects/workload-repository';
@@ -80,6 +81,27 @@ async function policiesFor(ports: ReleasePolicyPorts, trx: Tx, row: PromotionRow
     for (const policy of await ports.approvalPolicies(trx, target)) byId.set(policy.id, policy);
   }
   return [...byId.values()];
+}
+
+/** The source environment's side of an evaluation: tenants whose latest release there is not Healthy, unverified versions. */
+async function sourceFacts(trx: Tx, row: PromotionRow, environment: string) {
+  const unhealthy: { tenant: string; releaseId: string; status: string }[] = [];
+  for (const move of row.moves) {
+    const last = await latestDeployedRelease(trx, {
+      project_id: row.project_id,
+      tenant_id: move.tenantId,
+      environment,
+    });
+    if (last && last.status !== 'Healthy') {
+      unhealthy.push({ tenant: move.tenant, releaseId: last.id, status: last.status });
+    }
+  }
+  const { unverified, soakEndsAt } = await unverifiedVersions(
+    trx,
+    { projectId: row.project_id, environment },
+    row.moves,
+  );
+  return { unhealthy, unverified, soakEndsAt };
 }
 
 /** Each activity locks the promotion row, changes it and writes its audit entry (and spec event) in one transaction. */
@@ -222,28 +244,18 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           production,
         });
 
-        const unhealthy: { tenant: string; releaseId: string; status: string }[] = [];
-        for (const move of row.moves) {
-          const last = await latestDeployedRelease(trx, {
-            project_id: row.project_id,
-            tenant_id: move.tenantId,
-            environment: row.source_environment,
-          });
-          if (last && last.status !== 'Healthy') {
-            unhealthy.push({ tenant: move.tenant, releaseId: last.id, status: last.status });
-          }
-        }
-
-        const source = { projectId: row.project_id, environment: row.source_environment };
-        const { unverified, soakEndsAt } = await unverifiedVersions(trx, source, row.moves);
+        // A wave of an image rollout has no source environment: nothing upstream to be healthy or to have verified.
+        const source = row.source_environment === null ? null : await sourceFacts(trx, row, row.source_environment);
+        const { unhealthy, unverified, soakEndsAt } = source ?? { unhealthy: [], unverified: [], soakEndsAt: null };
         const busy = await holdingReleases(
           trx,
           row.project_id,
           environment,
           row.moves.map((m) => m.tenantId),
         );
+        const sourceText = promotionSourceText(row);
         const { causes, clearsAt } = promotionCauses({
-          sourceEnvironment: row.source_environment,
+          sourceEnvironment: sourceText,
           targetEnvironment: environment,
           freezes: verdict.blocked ? verdict.freezes : [],
           breakGlass: verdict.breakGlass !== null,
@@ -276,7 +288,7 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           approvalPolicies: policies,
           moves: row.moves,
           groups: promotionGroups(moved, await dependencyGraph(trx, row.project_id), environment, row.moves),
-          sourceEnvironment: row.source_environment,
+          sourceEnvironment: sourceText,
           targetEnvironment: environment,
         };
       });
@@ -344,7 +356,7 @@ export function createPromotionActivities(deps: PromotionActivityDeps) {
           await updatePromotion(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
           await enter(trx, { ...row, commit_sha: input.sha }, input.workflowId, 'Syncing', input.actor, input.reason);
           // An explicit promotion moves its targets forward on purpose: a rollback's pin on one of them is released.
-          const title = `promotion ${row.source_environment} -> ${row.target_environment}`;
+          const title = `promotion ${promotionSourceText(row)} -> ${row.target_environment}`;
           const by = { kind: 'promotion' as const, id: row.id, title, workflowId: input.workflowId };
           for (const move of row.moves) {
             const target = { projectId: row.project_id, tenantId: move.tenantId, environment: row.target_environment };

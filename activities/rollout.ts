@@ -5,11 +5,13 @@ import { Unprocessable } from '../src/errors';
 import { recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
 import { renderDigest } from '../src/gitops/commit-path';
 import type { CommitRequest } from '../src/gitops/commit-path';
-import { loadProject } from '../src/gitops/delivery-model';
+import { loadProject, type LoadedProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { derivedUuid } from '../src/notifications/derived-uuid';
-import { planMoves, withMoves } from '../src/promotions/promotion-plan';
+import { imageMoves, planMoves, withMoves } from '../src/promotions/promotion-plan';
+import type { Move } from '../src/promotions/promotion-workflow-contract';
+import { skipPinned } from '../src/pins/pin-repository';
 import { findPromotion, insertPromotion, markPromotionWorkflowStarted } from '../src/promotions/promotion-repository';
 import { promotionWorkflowId } from '../src/promotions/promotion-workflow-contract';
 import { lockRollout, MEASUREMENTS_KEPT, updateRollout, type RolloutRow } from '../src/rollouts/rollout-repository';
@@ -24,6 +26,40 @@ export interface RolloutActivityDeps {
 }
 
 const gone = (id: string) => ApplicationFailure.nonRetryable(`rollout ${id} not found`, 'RolloutGone');
+
+/**
+ * What one wave's promotion moves (null: nothing). A promotion's rollout takes the source environment's versions where
+ * the target runs others; an image rollout (no source environment) sets its change on the wave's tenants that run
+ * another tag, skipping (and reporting) those pinned now, as a bulk image update does.
+ */
+async function waveMoves(
+  trx: Tx,
+  row: RolloutRow,
+  loaded: LoadedProject,
+  tenants: string[],
+): Promise<{ moves: Move[]; skipped: { tenant: string; reason: string }[] } | null> {
+  const { source_environment: source, environment, plan } = row;
+  if (source === null) {
+    const pairs = tenants.map((tenant) => ({ tenant, environment }));
+    const { kept, skipped } = await skipPinned(trx, row.project_id, pairs);
+    const moves = plan.change
+      ? imageMoves(
+          loaded,
+          environment,
+          kept.map((p) => p.tenant),
+          plan.change,
+        )
+      : [];
+    return moves.length === 0 ? null : { moves, skipped: skipped.map(({ tenant, reason }) => ({ tenant, reason })) };
+  }
+  try {
+    const request = { sourceEnvironment: source, targetEnvironment: environment, tenants };
+    return { moves: planMoves(loaded, { ...request, services: row.services ?? undefined }), skipped: [] };
+  } catch (err) {
+    if (err instanceof Unprocessable) return null;
+    throw err;
+  }
+}
 
 /** The rollout workflow's side effects: each wave's promotion row, every step on the row with its audit entry. */
 export function createRolloutActivities(deps: RolloutActivityDeps) {
@@ -51,18 +87,13 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
         const wave = row.plan.waves[input.wave];
         const loaded = await load(trx, row);
         if (!wave || !loaded) throw gone(row.id);
-        let moves;
-        try {
-          const request = { sourceEnvironment: row.source_environment, targetEnvironment: row.environment };
-          moves = planMoves(loaded, { ...request, tenants: wave.tenants, services: row.services ?? undefined });
-        } catch (err) {
-          if (err instanceof Unprocessable) return null;
-          throw err;
-        }
+        const planned = await waveMoves(trx, row, loaded, wave.tenants);
+        if (!planned) return null;
+        const { moves, skipped } = planned;
         const workflowId = promotionWorkflowId(promotionId, {
           project: loaded.project.slug,
           tenants: moves.map((m) => m.tenant),
-          source: row.source_environment,
+          source: row.source_environment ?? 'image',
           target: row.environment,
         });
         const requester = creatorOf(row);
@@ -94,6 +125,7 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
             moves,
             rolloutId: row.id,
             wave: wave.name,
+            ...(skipped.length > 0 ? { skipped } : {}),
           },
         });
         const waves = row.waves.map((w, i) =>

@@ -78,7 +78,7 @@ export const DOMAIN_ROUTES: Readonly<Record<string, (services: ApiServices) => R
     ),
   diagnostics: (services) => diagnosticsRoutes(services),
   freezes: (services) => freezeRoutes(services.freezes),
-  gitops: (services) => gitopsRoutes(services.gitops, services.authorization),
+  gitops: (services) => gitopsRoutes(services.gitops, services.authorization, services.rollouts),
   identity: (services) => authRoutes(services.identity),
   invitations: (services) =>
     invitationRoutes(services.invitations, services.config.orgs.pageMax, services.identity.sessions),

@@ -312,6 +312,10 @@ export interface BulkUpdateRequest {
   ];
   tag: string;
   message?: string;
+  /**
+   * plan (default): the pairs of an environment with a rollout plan move in its waves, one commit per wave; none: skip the plans, every pair in one commit (needs your open break-glass session covering each such environment)
+   */
+  rollout?: 'plan' | 'none';
 }
 
 export interface CatalogListQueryRequest {

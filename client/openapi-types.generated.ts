@@ -12964,7 +12964,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Set a workload tag on tenant and environment pairs: one commit, one image.update audit entry per pair */
+    /** Set a workload tag on tenant and environment pairs: one commit, one image.update audit entry per pair; an environment with a rollout plan gets an image rollout in its waves */
     post: {
       parameters: {
         query?: never;
@@ -12987,7 +12987,8 @@ export interface paths {
            *         }
            *       ],
            *       "tag": "1.4.2",
-           *       "message": "string"
+           *       "message": "string",
+           *       "rollout": "plan"
            *     }
            */
           'application/json': components['schemas']['bulk-update'];
@@ -13008,6 +13009,16 @@ export interface paths {
              *       "commit": "string",
              *       "created": true,
              *       "message": "string",
+             *       "rollouts": [
+             *         {
+             *           "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *           "environment": "prod",
+             *           "links": {
+             *             "rollout": "string",
+             *             "ui": "string"
+             *           }
+             *         }
+             *       ],
              *       "skipped": [
              *         {
              *           "environment": "prod",
@@ -13052,7 +13063,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Files a bulk image update would change, with diffs, and the gates applying would meet: pins, freezes, approval policies (nothing is written) */
+    /** Files a bulk image update would change, with diffs, the gates applying would meet (pins, freezes, approval policies) and, per environment with a rollout plan, its waves (nothing is written) */
     post: {
       parameters: {
         query?: never;
@@ -13075,7 +13086,8 @@ export interface paths {
            *         }
            *       ],
            *       "tag": "1.4.2",
-           *       "message": "string"
+           *       "message": "string",
+           *       "rollout": "plan"
            *     }
            */
           'application/json': components['schemas']['bulk-update'];
@@ -13116,6 +13128,34 @@ export interface paths {
              *           "scope": "string",
              *           "startsAt": "2019-08-24T14:15:22Z",
              *           "stopTheLine": true
+             *         }
+             *       ],
+             *       "rollouts": [
+             *         {
+             *           "environment": "prod",
+             *           "plan": "environment",
+             *           "waves": [
+             *             {
+             *               "name": "string",
+             *               "selection": "string",
+             *               "tenants": [
+             *                 "string"
+             *               ],
+             *               "soakSeconds": 0,
+             *               "approvalGate": true,
+             *               "checks": [
+             *                 {
+             *                   "kind": "prometheus",
+             *                   "name": "string",
+             *                   "count": 0,
+             *                   "failureLimit": 0
+             *                 }
+             *               ],
+             *               "waitsFor": [
+             *                 "string"
+             *               ]
+             *             }
+             *           ]
              *         }
              *       ],
              *       "skipped": [
@@ -16014,7 +16054,7 @@ export interface paths {
              *       ],
              *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -16192,7 +16232,7 @@ export interface paths {
              *           ],
              *           "project": "shop",
              *           "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *           "sourceEnvironment": "dev",
+             *           "sourceEnvironment": "string",
              *           "status": "Evaluating",
              *           "statusReason": "string",
              *           "sync": {
@@ -17253,7 +17293,7 @@ export interface paths {
              *         {
              *           "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *           "project": "shop",
-             *           "sourceEnvironment": "dev",
+             *           "sourceEnvironment": "string",
              *           "environment": "prod",
              *           "version": "string",
              *           "status": "Running",
@@ -17391,7 +17431,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -20214,7 +20254,7 @@ export interface paths {
              *       ],
              *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -20415,7 +20455,7 @@ export interface paths {
              *       ],
              *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -20614,7 +20654,7 @@ export interface paths {
              *       ],
              *       "project": "shop",
              *       "projectId": "5a8591dd-4039-49df-9202-96385ba3eff8",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "status": "Evaluating",
              *       "statusReason": null,
              *       "sync": {
@@ -22043,7 +22083,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -22157,7 +22197,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -22269,7 +22309,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -22381,7 +22421,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -22493,7 +22533,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -22605,7 +22645,7 @@ export interface paths {
              * @example {
              *       "id": "497f6eca-6276-4993-bfeb-53cbbbba6f08",
              *       "project": "shop",
-             *       "sourceEnvironment": "dev",
+             *       "sourceEnvironment": "string",
              *       "environment": "prod",
              *       "version": "string",
              *       "status": "Running",
@@ -24756,6 +24796,11 @@ export interface components {
         /** @description The tenant: its project tenant id, its catalogue tenant id or its slug */
         tenant: string;
       }[];
+      /**
+       * @description plan (default): the pairs of an environment with a rollout plan move in its waves, one commit per wave; none: skip the plans, every pair in one commit (needs your open break-glass session covering each such environment)
+       * @enum {unknown}
+       */
+      rollout?: 'plan' | 'none';
       tag: string;
       workload: string;
     };
@@ -26917,6 +26962,13 @@ export interface components {
         path: string;
       }[];
       freezes: components['schemas']['freeze'][];
+      /** @description Present when a pair's environment has a rollout plan: per such environment, the waves its image rollout would follow */
+      rollouts?: {
+        environment: string;
+        /** @enum {unknown} */
+        plan: 'environment';
+        waves: components['schemas']['wave-preview'][];
+      }[];
       skipped: components['schemas']['skipped'][];
       tag: string;
       workload: string;
@@ -26926,6 +26978,16 @@ export interface components {
       commit: string | null;
       created: boolean;
       message?: string;
+      /** @description Present when a pair's environment has a rollout plan: the image rollout started per such environment (its pairs move in its waves, one commit per wave; docs/rollouts.md). `commit` is then the one commit of the other pairs (null: none). */
+      rollouts?: {
+        environment: string;
+        links: {
+          rollout: string;
+          ui: string;
+        };
+        /** Format: uuid */
+        rolloutId: string;
+      }[];
       skipped: components['schemas']['skipped'][];
     };
     'post-projects-by-slug-delivery-generate-result': {
@@ -27323,7 +27385,7 @@ export interface components {
       project: string;
       /** Format: uuid */
       projectId: string;
-      sourceEnvironment: string;
+      sourceEnvironment: string | null;
       /** @enum {string} */
       status: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
       statusReason: null | string;
@@ -27380,7 +27442,7 @@ export interface components {
         project: string;
         /** Format: uuid */
         projectId: string;
-        sourceEnvironment: string;
+        sourceEnvironment: string | null;
         /** @enum {string} */
         status: 'Evaluating' | 'Blocked' | 'Executing' | 'Syncing' | 'Healthy' | 'Failed' | 'Expired' | 'Cancelled';
         statusReason: string | null;
@@ -27841,7 +27903,7 @@ export interface components {
       id: string;
       project: string;
       rollbackOnHalt: boolean;
-      sourceEnvironment: string;
+      sourceEnvironment: string | null;
       /** @enum {unknown} */
       status: 'Running' | 'AwaitingApproval' | 'Paused' | 'Halted' | 'Completed' | 'Aborted';
       statusReason: string | null;

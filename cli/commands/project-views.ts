@@ -123,34 +123,43 @@ export function registerProjectViews(program: Command): void {
     .requiredOption('--tag <tag>', 'the new image tag')
     .option('-m, --message <text>', 'commit message')
     .option('--preview', 'show the files that would change, commit nothing')
+    .option('--rollout <plan|none>', "none: skip environments' rollout plans, one commit (break-glass only)")
     .action(
-      act<{ workload: string; pairs: string; tag: string; message?: string; preview?: boolean; yes?: boolean }>(
-        async (rt, flags) => {
-          const pairs = flags.pairs.split(',').map((pair) => {
-            const [tenant, environment, extra] = pair.trim().split(':');
-            if (!tenant || !environment || extra !== undefined) {
-              throw new CliError(`--pairs: "${pair}" is not tenant:environment`, EXIT.usage);
-            }
-            return { tenant, environment };
-          });
-          const body: BulkUpdateRequest = {
-            workload: flags.workload,
-            pairs: pairs as BulkUpdateRequest['pairs'],
-            tag: flags.tag,
-            ...(flags.message ? { message: flags.message } : {}),
-          };
-          const call = { path: { slug: rt.project() }, body };
-          const preview = () => rt.api.post('/api/v2/projects/{slug}/bulk-update/preview', call);
-          if (flags.preview) return printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await preview());
-          await confirm(rt, flags.yes, `set ${flags.workload} to ${flags.tag} on ${flags.pairs} in one commit`, () =>
-            showPreview(rt, preview),
-          );
-          const answer = await rt.api.post('/api/v2/projects/{slug}/bulk-update', call);
-          printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
-          // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update.
-          return answer.commit === null ? EXIT.nothingDone : EXIT.ok;
-        },
-      ),
+      act<{
+        workload: string;
+        pairs: string;
+        tag: string;
+        message?: string;
+        preview?: boolean;
+        rollout?: string;
+        yes?: boolean;
+      }>(async (rt, flags) => {
+        const pairs = flags.pairs.split(',').map((pair) => {
+          const [tenant, environment, extra] = pair.trim().split(':');
+          if (!tenant || !environment || extra !== undefined) {
+            throw new CliError(`--pairs: "${pair}" is not tenant:environment`, EXIT.usage);
+          }
+          return { tenant, environment };
+        });
+        const body: BulkUpdateRequest = {
+          workload: flags.workload,
+          pairs: pairs as BulkUpdateRequest['pairs'],
+          tag: flags.tag,
+          ...(flags.message ? { message: flags.message } : {}),
+          ...(flags.rollout ? { rollout: flags.rollout as BulkUpdateRequest['rollout'] } : {}),
+        };
+        const call = { path: { slug: rt.project() }, body };
+        const preview = () => rt.api.post('/api/v2/projects/{slug}/bulk-update/preview', call);
+        if (flags.preview) return printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, await preview());
+        await confirm(rt, flags.yes, `set ${flags.workload} to ${flags.tag} on ${flags.pairs} in one commit`, () =>
+          showPreview(rt, preview),
+        );
+        const answer = await rt.api.post('/api/v2/projects/{slug}/bulk-update', call);
+        printValue(rt.out, rt.output === 'table' ? 'yaml' : rt.output, answer);
+        // A pipeline must not read "every pair is pinned: nothing committed" as a deployed update; rollouts started
+        // in an environment's waves (docs/rollouts.md) are something done.
+        return answer.commit === null && !answer.rollouts?.length ? EXIT.nothingDone : EXIT.ok;
+      }),
     );
 
   waitOptions(
@@ -245,7 +254,7 @@ export function registerProjectViews(program: Command): void {
             id: p.id,
             project: slug,
             // What the approver decides, current -> proposed, a downgrade said first.
-            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
+            what: `${p.downgrade ? 'DOWNGRADE ' : ''}${p.sourceEnvironment ?? 'image'} -> ${p.targetEnvironment}: ${versionsText(p.versions ?? [])}`,
             by: p.createdBy,
           });
         }

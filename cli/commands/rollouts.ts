@@ -32,7 +32,7 @@ export function observeRollout(r: Rollout): Observation {
     : 'no waves';
   const detail = wave ? waveDetail(wave) : '';
   const line = `${r.status} ${where}${wave ? ` ${wave.state}` : ''}${detail ? ` — ${detail}` : ''}`;
-  const name = `rollout ${r.id} (${r.sourceEnvironment} -> ${r.environment}, ${r.version})`;
+  const name = `rollout ${r.id} (${r.sourceEnvironment ?? 'image'} -> ${r.environment}, ${r.version})`;
   if (r.status === 'Completed') return { line, end: { ok: true, message: `${name} completed: every wave verified` } };
   if (r.status === 'Halted') {
     const reason = r.statusReason ?? 'no reason given';
@@ -50,7 +50,7 @@ export function waitForRollout(rt: Runtime, id: string, flags: WaitFlags): Promi
 /** The waves of a rollout as rows: name, tenants, state and what each waits for or how it ended. */
 export function printWaves(rt: Runtime, r: Rollout): void {
   if (rt.output !== 'table') return printValue(rt.out, rt.output, r);
-  rt.out.write(`rollout ${r.id}: ${r.sourceEnvironment} -> ${r.environment}, ${r.version}, ${r.status}\n`);
+  rt.out.write(`rollout ${r.id}: ${r.sourceEnvironment ?? 'image'} -> ${r.environment}, ${r.version}, ${r.status}\n`);
   if (r.statusReason) rt.out.write(`  ${r.statusReason}\n`);
   printList(rt.out, 'table', r.waves, [
     { header: 'wave', value: (w) => w.name },
@@ -116,7 +116,7 @@ export function registerRollouts(program: Command): void {
         page.items,
         [
           { header: 'id', value: (r) => r.id },
-          { header: 'from -> to', value: (r) => `${r.sourceEnvironment} -> ${r.environment}` },
+          { header: 'from -> to', value: (r) => `${r.sourceEnvironment ?? 'image'} -> ${r.environment}` },
           { header: 'version', value: (r) => r.version },
           { header: 'status', value: (r) => r.status },
           { header: 'wave', value: (r) => `${Math.min(r.currentWave + 1, r.waves.length)}/${r.waves.length}` },

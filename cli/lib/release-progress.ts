@@ -102,7 +102,7 @@ export function observePromotion(p: PromotionView): Observation {
         ? `commit ${short(p.commitSha)}; waiting for the controller`
         : (p.statusReason ?? '');
   const line = `${p.status}${detail ? ` — ${detail}` : ''}`;
-  const name = `promotion ${p.id} (${p.sourceEnvironment} -> ${p.targetEnvironment})`;
+  const name = `promotion ${p.id} (${p.sourceEnvironment ?? 'image'} -> ${p.targetEnvironment})`;
   if (p.status === 'Healthy')
     return { line, end: { ok: true, message: `${name} is Healthy at ${short(p.commitSha)}` } };
   if (PROMOTION_BAD.has(p.status)) {

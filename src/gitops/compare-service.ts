@@ -7,7 +7,7 @@ import {
   type FreezeHit,
   type GovernanceGate,
 } from '../governance/governance-verdict';
-import { pairKey, pinnedPairs } from '../pins/pin-repository';
+import { skipPinned } from '../pins/pin-repository';
 import type { Project } from '../projects/project-repository';
 import type { OrgCaller } from '../iam/caller';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
@@ -179,11 +179,7 @@ export function createCompareService(deps: {
    * environment. `grant` is the caller's break-glass session when it let a frozen pair through.
    */
   async function governed(caller: OrgCaller, project: Project, pairs: Pair[]) {
-    const pins = await pinnedPairs(db, project.id, pairs);
-    const skipped = pairs
-      .filter((p) => pins.has(pairKey(p.tenant, p.environment)))
-      .map((p) => ({ ...p, reason: `pinned: ${pins.get(pairKey(p.tenant, p.environment))!.reason}` }));
-    const kept = pairs.filter((p) => !pins.has(pairKey(p.tenant, p.environment)));
+    const { kept, skipped } = await skipPinned(db, project.id, pairs);
     const blocking: FreezeHit[] = [];
     let grant: BreakGlassGrant | null = null;
     for (const environment of [...new Set(kept.map((p) => p.environment))]) {
@@ -201,6 +197,9 @@ export function createCompareService(deps: {
   }
 
   return {
+    /** The bulk request's pairs checked against the project (400 naming every bad one), tenants by slug. */
+    bulkPairs: checkBulk,
+
     async compare(caller: OrgCaller, slug: string, q: CompareQuery) {
       const project = await projects.projectOf(caller, slug);
       const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
@@ -287,11 +286,13 @@ export function createCompareService(deps: {
       };
     },
 
+    /** `details`: added to each pair's image.update entry (the rollout plans a request skipped under break-glass). */
     async bulkApply(
       caller: OrgCaller,
       slug: string,
       body: { workload: string; pairs: { tenant: string; environment: string }[]; tag: string; message?: string },
       key?: string,
+      details: Record<string, unknown> = {},
     ) {
       const { project, pairs } = await checkBulk(caller, slug, body);
       const { kept, skipped, blocking, grant } = await governed(caller, project, pairs);
@@ -313,7 +314,7 @@ export function createCompareService(deps: {
           workload: body.workload,
           pairs: kept,
           tag: body.tag,
-          details: breakGlassDetails(grant),
+          details: { ...breakGlassDetails(grant), ...details },
         },
       });
       return { commit: outcome.sha, created: outcome.created, auditIds: outcome.auditIds, skipped };

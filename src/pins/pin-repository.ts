@@ -86,3 +86,23 @@ export async function pinnedPairs(
       .map((r) => [pairKey(r.tenant_slug, r.environment), r]),
   );
 }
+
+/**
+ * The pairs split by their pins: those kept, and the pinned ones skipped with the pin's reason (what a bulk image
+ * update and an image rollout's waves leave alone and report).
+ */
+export async function skipPinned<P extends { tenant: string; environment: string }>(
+  db: Queryable,
+  projectId: string,
+  pairs: P[],
+): Promise<{ kept: P[]; skipped: (P & { reason: string })[] }> {
+  const pins = await pinnedPairs(db, projectId, pairs);
+  const pinOf = (p: P) => pins.get(pairKey(p.tenant, p.environment));
+  return {
+    kept: pairs.filter((p) => !pinOf(p)),
+    skipped: pairs.flatMap((p) => {
+      const pin = pinOf(p);
+      return pin ? [{ ...p, reason: `pinned: ${pin.reason}` }] : [];
+    }),
+  };
+}

@@ -4,6 +4,7 @@ import { refuseGoneTarget } from '../gitops/target-gone';
 import { loadWorkloads } from '../gitops/override-patch';
 import { applyMoves, movedChanges, movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadChange } from '../projects/workload-spec';
+import { findPromotion } from './promotion-repository';
 
 /**
  * A promotion: each tenant's changes set in its overrides of the target environment, then those tenants' files
@@ -12,6 +13,7 @@ import type { WorkloadChange } from '../projects/workload-spec';
 export interface PromotionOperation {
   type: 'promotion';
   promotionId: string;
+  /** The source environment, or for a wave of an image rollout the change it applies (`image web 2.0.0`). */
   sourceEnvironment: string;
   environment: string;
   moves: { tenant: string; changes: WorkloadChange[] }[];
@@ -28,9 +30,11 @@ declare module '../gitops/commit-operation' {
 export const promotionOperation: CommitOperationKind<PromotionOperation> = {
   type: 'promotion',
   load: (scope) => loadWorkloads(scope, movedWorkloads(scope.req.operation.moves)),
-  refuse({ req }, loaded) {
+  async refuse({ req, trx }, loaded) {
     const op = req.operation;
-    const environments = [op.environment, op.sourceEnvironment];
+    // A wave of an image rollout has no source environment (its `sourceEnvironment` names the change it applies).
+    const source = (await findPromotion(trx, req.organizationId, op.promotionId))?.source_environment ?? null;
+    const environments = [op.environment, ...(source === null ? [] : [source])];
     refuseGoneTarget(loaded, {
       environments,
       tenants: op.moves.map((m) => m.tenant),

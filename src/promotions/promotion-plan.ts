@@ -66,6 +66,40 @@ export function planMoves(loaded: LoadedProject, request: PromotionRequest): Mov
   return moves;
 }
 
+/** One workload set to one tag: what a bulk image update, and an image rollout (docs/rollouts.md), changes. */
+export interface ImageChange {
+  workload: string;
+  tag: string;
+}
+
+/**
+ * What an image change moves in `environment` for the given tenants (slugs): each tenant whose tag there differs, with
+ * the tag it runs now as `previous` (what a rollback sets back), as planMoves computes it for a promotion.
+ */
+export function imageMoves(
+  loaded: LoadedProject,
+  environment: string,
+  tenants: readonly string[],
+  change: ImageChange,
+): Move[] {
+  const workload = loaded.model.workloads.find((w) => w.name === change.workload);
+  if (!workload) return [];
+  return loaded.tenants
+    .filter((t) => tenants.includes(t.slug))
+    .flatMap((tenant) => {
+      const current = effectiveSpec(workload.spec, workload.overrides, tenant.slug, environment).image.tag;
+      if (current === change.tag) return [];
+      return [
+        {
+          tenant: tenant.slug,
+          tenantId: tenant.id,
+          changes: [{ workload: change.workload, tag: change.tag }],
+          previous: [{ workload: change.workload, tag: current }],
+        },
+      ];
+    });
+}
+
 /** The delivery model with every move applied to the target environment (what the promotion commits). */
 export function withMoves(model: DeliveryModel, environment: string, moves: Move[]): DeliveryModel {
   return moves.reduce((m, move) => withReleaseChanges(m, move.tenant, environment, move.changes), model);

@@ -8,7 +8,8 @@ export interface PromotionRow {
   sort_key: string;
   organization_id: string;
   project_id: string;
-  source_environment: string;
+  /** Null for a wave of an image rollout: it sets a tag, it takes no environment's versions. */
+  source_environment: string | null;
   target_environment: string;
   moves: Move[];
   status: PromotionStatus;

@@ -30,6 +30,7 @@ import {
   syncingPromotions,
   type PromotionRow,
 } from './promotion-repository';
+import { promotionSourceText } from './promotion-source';
 import { promotionDetail, promotionSummary, promotionVersions } from './promotion-views';
 import { versionsText } from '../deployments/version-change';
 import { stillAwaited } from '../deployments/sync-verdict';
@@ -87,7 +88,7 @@ export function createPromotionService(deps: PromotionServiceDeps) {
       ],
       labels: { organizationId: row.organization_id, projectId: row.project_id, environment: row.target_environment },
       searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Evaluating' }],
-      summary: `promote ${row.source_environment} -> ${row.target_environment}`,
+      summary: `promote ${promotionSourceText(row)} -> ${row.target_environment}`,
       details: `Promotion \`${row.id}\``,
     });
     await markPromotionWorkflowStarted(db, row.id);

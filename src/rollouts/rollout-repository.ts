@@ -1,4 +1,5 @@
 import type { Queryable, Tx } from '../db/knex';
+import type { ImageChange } from '../promotions/promotion-plan';
 import type { Measurement } from '../verification/check-spec';
 import type { RolloutStatus, RolloutWave, WaveState } from './rollout-workflow-contract';
 
@@ -14,9 +15,16 @@ export interface RolloutRow {
   id: string;
   organization_id: string;
   project_id: string;
-  source_environment: string;
+  /** Null for an image rollout (a bulk image update to an environment with a plan): `plan.change` is what it sets. */
+  source_environment: string | null;
   environment: string;
-  plan: { waves: RolloutWave[]; rollbackOnHalt: boolean; liftPinsWhenVerifiedUpstream: boolean; version: string };
+  plan: {
+    waves: RolloutWave[];
+    rollbackOnHalt: boolean;
+    liftPinsWhenVerifiedUpstream: boolean;
+    version: string;
+    change?: ImageChange;
+  };
   services: string[] | null;
   status: RolloutStatus;
   status_reason: string | null;

@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { approverProfile } from '../approval-policies/approval-gate';
-import { enabledApprovalPoliciesOf } from '../approval-policies/approval-policy-repository';
 import { Conflict, Forbidden, NotFound, Unprocessable } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
-import { findProjectById, type Project } from '../projects/project-repository';
-import { coveringSession } from '../break-glass/break-glass-repository';
+import { findProjectById } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { planMoves } from '../promotions/promotion-plan';
-import type { Move, PromotionTiming } from '../promotions/promotion-workflow-contract';
+import { planMoves, type ImageChange } from '../promotions/promotion-plan';
+import type { PromotionTiming } from '../promotions/promotion-workflow-contract';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { creatorOf, reconcileRows } from '../temporal/workflow-rows';
-import { rolloutWaves } from './rollout-gates';
-import { planReferences } from './plan-references';
-import { normalizePlan, planProblems, type RolloutPlan, type RolloutPlanInput } from './rollout-plan';
+import { normalizePlan, type RolloutPlanInput } from './rollout-plan';
 import { findRolloutPlan } from './rollout-plan-repository';
 import {
   findRollout,
@@ -28,7 +24,8 @@ import {
   markRolloutWorkflowStarted,
   type RolloutRow,
 } from './rollout-repository';
-import { rolloutView } from './rollout-view';
+import { rolloutSourceText, rolloutView } from './rollout-view';
+import { bulkRollouts, resolveOver, skipPlan, type BulkUpdate, type Pair, type Resolved } from './plan-resolution';
 import {
   ROLLOUT_FAILURE,
   abortRolloutUpdate,
@@ -38,9 +35,7 @@ import {
   rolloutWorkflowId,
   rolloutWorkflowType,
   skipSoakUpdate,
-  type RolloutWave,
 } from './rollout-workflow-contract';
-import { resolveWaves } from './wave-selection';
 import { wavePreviews } from './rollout-preview';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, freezesFor } from '../freezes/freeze-repository';
@@ -55,8 +50,14 @@ export interface RolloutStartRequest {
   plan?: RolloutPlanInput;
 }
 
-/** What started a rollout: the rollouts API, or a promotion request to an environment with a plan. */
-type RolloutOrigin = 'rollout' | 'promotion';
+/** What a rollout moves: an environment's versions to another, or (no source environment) an image change. */
+type RolloutSubject = Omit<RolloutStartRequest, 'sourceEnvironment'> & {
+  sourceEnvironment: string | null;
+  change?: ImageChange;
+};
+
+/** What started a rollout: the rollouts API, a promotion request or a bulk update to an environment with a plan. */
+type RolloutOrigin = 'rollout' | 'promotion' | 'bulk-update';
 
 export type RolloutView = ReturnType<typeof rolloutView>;
 
@@ -67,15 +68,6 @@ const UPDATES = {
   abort: abortRolloutUpdate,
   'skip-soak': skipSoakUpdate,
 } as const;
-
-/** A plan resolved for a request: the project, the plan and where it came from, what moves, the waves. */
-export interface Resolved {
-  project: Project;
-  plan: Omit<RolloutPlan, 'environment'>;
-  planSource: 'request' | 'environment';
-  moves: Move[];
-  waves: RolloutWave[];
-}
 
 export type RolloutService = ReturnType<typeof createRolloutService>;
 
@@ -115,7 +107,8 @@ export function createRolloutService(
           organizationId: row.organization_id,
           projectId: row.project_id,
           projectSlug,
-          sourceEnvironment: row.source_environment,
+          // The workflow names what it moves from by this text only (its current details, its children's summaries).
+          sourceEnvironment: rolloutSourceText(row),
           environment: row.environment,
           version: row.plan.version,
           requester: creatorOf(row),
@@ -128,42 +121,43 @@ export function createRolloutService(
       ],
       labels: { organizationId: row.organization_id, projectId: row.project_id, environment: row.environment },
       searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Running' }],
-      summary: `rollout ${row.source_environment} -> ${row.environment} in ${row.plan.waves.length} waves`,
+      summary: `rollout ${rolloutSourceText(row)} -> ${row.environment} in ${row.plan.waves.length} waves`,
       details: `Rollout \`${row.id}\` (/api/v2/rollouts/${row.id})`,
     });
     await markRolloutWorkflowStarted(db, row.id);
+  }
+
+  /** The project (not archived) as loaded for planning. */
+  async function loadedOf(caller: OrgCaller, slug: string) {
+    const project = await deps.projects.projectOf(caller, slug);
+    if (project.archived) throw new Conflict('the project is archived');
+    const loaded = await loadProject(db, caller.organizationId, project.id, deps);
+    if (!loaded) throw new NotFound('project not found');
+    return { project, loaded };
+  }
+
+  /** The project and what a request moves (422 when nothing would). */
+  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
+    const { project, loaded } = await loadedOf(caller, slug);
+    return { project, loaded, moves: planMoves(loaded, body) };
   }
 
   /**
    * The plan a request follows (the one it gives, else the target environment's; null: none) resolved over the
    * tenants that move: 422 naming every problem of the plan or when nothing would move.
    */
-  /** The project (not archived) and what a request moves (422 when nothing would). */
-  async function movesOf(caller: OrgCaller, slug: string, body: RolloutStartRequest) {
-    const project = await deps.projects.projectOf(caller, slug);
-    if (project.archived) throw new Conflict('the project is archived');
-    const loaded = await loadProject(db, caller.organizationId, project.id, deps);
-    if (!loaded) throw new NotFound('project not found');
-    return { project, loaded, moves: planMoves(loaded, body) };
-  }
-
   async function resolve(caller: OrgCaller, slug: string, body: RolloutStartRequest): Promise<Resolved | null> {
     const { project, loaded, moves } = await movesOf(caller, slug, body);
     const environment = body.targetEnvironment;
     const stored = body.plan ? null : await findRolloutPlan(db, caller.organizationId, project.id, environment);
     const plan = body.plan ? normalizePlan(body.plan) : stored;
     if (!plan) return null;
-    const policies = await enabledApprovalPoliciesOf(db, caller.organizationId, project.id);
-    const tenantSlugs = loaded.tenants.map((t) => t.slug);
-    const problems = planProblems(plan, await planReferences(db, caller.organizationId, project.id, plan, tenantSlugs));
-    if (problems.length > 0) throw new Unprocessable(`invalid rollout plan: ${problems.join('; ')}`);
-    const moving = loaded.tenants.filter((t) => moves.some((m) => m.tenant === t.slug));
-    const waves = rolloutWaves(resolveWaves(plan.waves, moving), plan.waves, loaded, environment, policies);
+    const waves = await resolveOver(db, caller.organizationId, { project, loaded, environment }, plan, moves);
     return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
   }
 
   /** Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. */
-  async function begin(caller: OrgCaller, body: RolloutStartRequest, resolved: Resolved, via: RolloutOrigin) {
+  async function begin(caller: OrgCaller, body: RolloutSubject, resolved: Resolved, via: RolloutOrigin) {
     const { project, plan, moves, waves } = resolved;
     const environment = body.targetEnvironment;
     const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
@@ -180,6 +174,7 @@ export function createRolloutService(
           rollbackOnHalt: plan.rollbackOnHalt,
           liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
           version,
+          ...(body.change ? { change: body.change } : {}),
         },
         services: body.services ?? null,
         status: 'Running',
@@ -200,6 +195,7 @@ export function createRolloutService(
           workflowId: inserted.workflow_id,
           details: {
             sourceEnvironment: body.sourceEnvironment,
+            ...(body.change ? { change: body.change } : {}),
             environment,
             version,
             waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
@@ -240,25 +236,61 @@ export function createRolloutService(
         return { rollout: resolved && (await begin(caller, body, resolved, 'promotion')), skippedBy: null };
       }
       const project = await deps.projects.projectOf(caller, slug);
-      const environment = body.targetEnvironment;
-      if (!(await findRolloutPlan(db, caller.organizationId, project.id, environment))) {
-        return { rollout: null, skippedBy: null };
+      return { rollout: null, skippedBy: await skipPlan(db, caller, project, body.targetEnvironment) };
+    },
+
+    /**
+     * How a bulk image update goes: the pairs of each environment with a rollout plan as an image rollout over it
+     * (one commit per wave, `requestedAs: "bulk-update"`), the others by `commitRest` (the bulk update's one commit),
+     * called after every rollout resolved (a bad plan refuses the whole request) and before any is recorded.
+     * `rollout: "none"` skips the plans only under the caller's open break-glass session covering each (403
+     * otherwise, nothing done): every pair goes to `commitRest`. Tenants by slug.
+     */
+    async forBulkUpdate<T>(
+      caller: OrgCaller,
+      slug: string,
+      body: BulkUpdate,
+      commitRest: (pairs: Pair[], details: Record<string, unknown>) => Promise<T>,
+    ): Promise<{ rest: T | null; rollouts: RolloutView[]; skipped: (Pair & { reason: string })[] }> {
+      if (body.rollout === 'none') {
+        const project = await deps.projects.projectOf(caller, slug);
+        const skippedPlans = [];
+        for (const environment of new Set(body.pairs.map((p) => p.environment))) {
+          const breakGlassSessionId = await skipPlan(db, caller, project, environment);
+          if (breakGlassSessionId) skippedPlans.push({ environment, breakGlassSessionId });
+        }
+        // Recorded on each image.update entry, as a promotion's request entry records the plan it skipped.
+        const details = skippedPlans.length > 0 ? { rolloutPlanSkipped: skippedPlans } : {};
+        return { rest: await commitRest(body.pairs, details), rollouts: [], skipped: [] };
       }
-      const userId = caller.principal.userId;
-      const session =
-        userId === null
-          ? null
-          : await coveringSession(
-              db,
-              { organizationId: caller.organizationId, userId, projectId: project.id, environment },
-              new Date(),
-            );
-      if (!session) {
-        throw new Forbidden(
-          `environment ${environment} has a rollout plan: skipping it (rollout "none") needs your open break-glass session covering it`,
-        );
+      const { change, rollouts, skipped, rest } = await bulkRollouts(
+        db,
+        caller.organizationId,
+        await loadedOf(caller, slug),
+        body,
+      );
+      const committed = rest.length > 0 ? await commitRest(rest, {}) : null;
+      const started = [];
+      for (const { environment, resolved } of rollouts) {
+        const subject = { sourceEnvironment: null, targetEnvironment: environment, change };
+        started.push(await begin(caller, subject, resolved, 'bulk-update'));
       }
-      return { rollout: null, skippedBy: session.id };
+      return { rest: committed, rollouts: started, skipped };
+    },
+
+    /** Per environment of a bulk image update with a rollout plan, the waves its image rollout would follow. */
+    async previewBulkUpdate(caller: OrgCaller, slug: string, body: BulkUpdate) {
+      if (body.rollout === 'none') return [];
+      const { project, rollouts } = await bulkRollouts(db, caller.organizationId, await loadedOf(caller, slug), body);
+      const freezes = (await freezesFor(db, caller.organizationId, project.id)).map(definitionOf);
+      return rollouts.map(({ environment, resolved }) => {
+        const target = { projectId: project.id, environment, tenants: resolved.moves.map((m) => m.tenant) };
+        return {
+          environment,
+          plan: resolved.planSource,
+          waves: wavePreviews(resolved.waves, activeFreezes(freezes, target, new Date())),
+        };
+      });
     },
 
     /**

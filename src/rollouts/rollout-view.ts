@@ -1,4 +1,13 @@
+import { imageChangeText } from '../promotions/promotion-source';
 import type { RolloutRow } from './rollout-repository';
+
+/** What a rollout moves from, in words: its source environment, or an image rollout's change (`image web 2.0.0`). */
+export function rolloutSourceText(row: RolloutRow): string {
+  return row.source_environment ?? (row.plan.change ? imageChangeText(row.plan.change) : 'image');
+}
+
+/** Where a request that started a rollout points: the rollout in the API and in the web UI. */
+export const rolloutLinks = (id: string) => ({ rollout: `/api/v2/rollouts/${id}`, ui: `/rollouts/${id}` });
 
 /** A rollout as the API shows it: each wave with its tenants, what it waits for, its promotions and measurements. */
 export function rolloutView(row: RolloutRow, projectSlug: string) {

@@ -2,6 +2,8 @@ import type { BulkUpdateRequest } from '../../request-types.generated';
 import type { CompareQuery, DiffType } from '../../../src/gitops/compare-service';
 import type { GitopsDomain } from '../../../src/gitops/gitops-domain';
 import type { AuthorizationChain } from '../../../src/iam/authorization-chain';
+import type { RolloutService } from '../../../src/rollouts/rollout-service';
+import { rolloutLinks } from '../../../src/rollouts/rollout-view';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, idempotencyKeyOf, orgCallerOf, paramOf, queryOf } from '../../request';
 
@@ -69,7 +71,11 @@ function fileRoutes(files: GitopsDomain['files']): RouteDef[] {
   ];
 }
 
-function deliveryRoutes(gitops: GitopsDomain, authorization: Pick<AuthorizationChain, 'approvalRefusals'>): RouteDef[] {
+function deliveryRoutes(
+  gitops: GitopsDomain,
+  authorization: Pick<AuthorizationChain, 'approvalRefusals'>,
+  rollouts: Pick<RolloutService, 'forBulkUpdate' | 'previewBulkUpdate'>,
+): RouteDef[] {
   const tag = 'delivery';
   return [
     {
@@ -152,32 +158,51 @@ function deliveryRoutes(gitops: GitopsDomain, authorization: Pick<AuthorizationC
       method: 'post',
       path: `${PROJECT}/bulk-update/preview`,
       summary:
-        'Files a bulk image update would change, with diffs, and the gates applying would meet: pins, freezes, approval policies (nothing is written)',
+        'Files a bulk image update would change, with diffs, the gates applying would meet (pins, freezes, approval policies) and, per environment with a rollout plan, its waves (nothing is written)',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.images.preview' },
       body: 'bulk-update',
       handler: async (ctx) => {
-        const caller = orgCallerOf(ctx);
-        const slug = paramOf(ctx, 'slug');
+        const [caller, slug, body] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<BulkUpdateRequest>(ctx)];
         // What the apply route's approval-policy link would refuse, asked with this same body.
         const gates = () => authorization.approvalRefusals(caller.principal, `projects.${slug}.images.update`, ctx);
-        ctx.body = await gitops.compare.bulkPreview(caller, slug, bodyOf<BulkUpdateRequest>(ctx), gates);
+        const preview = await gitops.compare.bulkPreview(caller, slug, body, gates);
+        const { pairs } = await gitops.compare.bulkPairs(caller, slug, body);
+        const waves = await rollouts.previewBulkUpdate(caller, slug, { ...body, pairs });
+        ctx.body = waves.length > 0 ? { ...preview, rollouts: waves } : preview;
       },
     },
     {
       method: 'post',
       path: `${PROJECT}/bulk-update`,
-      summary: 'Set a workload tag on tenant and environment pairs: one commit, one image.update audit entry per pair',
+      summary:
+        'Set a workload tag on tenant and environment pairs: one commit, one image.update audit entry per pair; an environment with a rollout plan gets an image rollout in its waves',
       tag,
       access: { kind: 'organization', action: 'projects.{slug}.images.update' },
       body: 'bulk-update',
       handler: async (ctx) => {
-        ctx.body = await gitops.compare.bulkApply(
-          orgCallerOf(ctx),
-          paramOf(ctx, 'slug'),
-          bodyOf<BulkUpdateRequest>(ctx),
-          idempotencyKeyOf(ctx),
-        );
+        const [caller, slug, body] = [orgCallerOf(ctx), paramOf(ctx, 'slug'), bodyOf<BulkUpdateRequest>(ctx)];
+        const key = idempotencyKeyOf(ctx);
+        const { pairs } = await gitops.compare.bulkPairs(caller, slug, body);
+        // Environments with a rollout plan move wave by wave (docs/rollouts.md); the others in one commit, as before.
+        const apply = (rest: typeof pairs, details: Record<string, unknown>) =>
+          gitops.compare.bulkApply(caller, slug, { ...body, pairs: rest }, key, details);
+        const outcome = await rollouts.forBulkUpdate(caller, slug, { ...body, pairs }, apply);
+        const { rest, skipped } = outcome;
+        if (outcome.rollouts.length === 0 && skipped.length === 0 && rest) {
+          ctx.body = rest;
+          return;
+        }
+        const committed = rest ?? { commit: null, created: false, auditIds: [], skipped: [] };
+        ctx.body = {
+          ...committed,
+          skipped: [...committed.skipped, ...skipped],
+          rollouts: outcome.rollouts.map((r) => ({
+            rolloutId: r.id,
+            environment: r.environment,
+            links: rolloutLinks(r.id),
+          })),
+        };
       },
     },
   ];
@@ -225,6 +250,11 @@ function remoteRoutes(remote: GitopsDomain['remote']): RouteDef[] {
 export function gitopsRoutes(
   gitops: GitopsDomain,
   authorization: Pick<AuthorizationChain, 'approvalRefusals'>,
+  rollouts: Pick<RolloutService, 'forBulkUpdate' | 'previewBulkUpdate'>,
 ): RouteDef[] {
-  return [...fileRoutes(gitops.files), ...deliveryRoutes(gitops, authorization), ...remoteRoutes(gitops.remote)];
+  return [
+    ...fileRoutes(gitops.files),
+    ...deliveryRoutes(gitops, authorization, rollouts),
+    ...remoteRoutes(gitops.remote),
+  ];
 }

@@ -7,6 +7,7 @@ import type {
 import type { PromotionService } from '../../../src/promotions/promotion-service';
 import type { RolloutPlanInput } from '../../../src/rollouts/rollout-plan';
 import type { RolloutService } from '../../../src/rollouts/rollout-service';
+import { rolloutLinks } from '../../../src/rollouts/rollout-view';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
@@ -43,7 +44,7 @@ export function promotionRoutes(promotions: PromotionService, rollouts: RolloutS
         // An environment with a rollout plan: a rollout in its waves (docs/rollouts.md), not every tenant at once.
         const { rollout, skippedBy } = await rollouts.forPromotion(caller, slug, body);
         if (!rollout) return created(ctx, await promotions.request(caller, slug, body, skippedBy));
-        const links = { rollout: `/api/v2/rollouts/${rollout.id}`, ui: `/rollouts/${rollout.id}` };
+        const links = rolloutLinks(rollout.id);
         ctx.set('Location', links.rollout);
         created(ctx, { rolloutId: rollout.id, rollout, links });
       },

@@ -70,7 +70,7 @@ async function waitingFor(email: string): Promise<Waiting[]> {
             kind: 'promotion' as const,
             id: m.id,
             project: p.slug,
-            title: `Promotion ${m.sourceEnvironment} → ${m.targetEnvironment}`,
+            title: `Promotion ${m.sourceEnvironment ?? 'image'} → ${m.targetEnvironment}`,
             requestedBy: m.createdBy,
             versions: m.versions ?? [],
           })),

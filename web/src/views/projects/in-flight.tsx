@@ -13,7 +13,7 @@ export function InFlight({ cell }: { cell: Cell }) {
       )}
       {cell.promotion && (
         <Link className="tag flight" to={`/promotions/${cell.promotion.id}`}>
-          promotion from {cell.promotion.sourceEnvironment} <StatusBadge status={cell.promotion.status} />
+          promotion from {cell.promotion.sourceEnvironment ?? 'image'} <StatusBadge status={cell.promotion.status} />
         </Link>
       )}
       {cell.rollout && (

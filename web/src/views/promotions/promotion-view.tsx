@@ -38,7 +38,7 @@ export function PromotionView() {
             <Link to={`/projects/${p.project}/promotions`}>{p.project} promotions</Link>
           </p>
           <h1>
-            Promotion {p.sourceEnvironment} → {p.targetEnvironment} <StatusBadge status={p.status} />
+            Promotion {p.sourceEnvironment ?? 'image'} → {p.targetEnvironment} <StatusBadge status={p.status} />
           </h1>
           {p.statusReason && <p>{p.statusReason}</p>}
           {(p.causes ?? []).length > 0 && (

@@ -136,7 +136,7 @@ export function PromotionsView() {
         {list.data?.items.map((m) => (
           <li key={m.id} className="card">
             <Link to={`/promotions/${m.id}`}>
-              {m.sourceEnvironment} → {m.targetEnvironment}
+              {m.sourceEnvironment ?? 'image'} → {m.targetEnvironment}
             </Link>{' '}
             <StatusBadge status={m.status} /> <span className="muted">by {m.createdBy}</span>
           </li>

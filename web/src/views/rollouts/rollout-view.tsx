@@ -142,7 +142,7 @@ export function RolloutView() {
         {(r) => (
           <>
             <h1>
-              Rollout {r.sourceEnvironment} → {r.environment}: {r.version} <StatusBadge status={r.status} />
+              Rollout {r.sourceEnvironment ?? 'image'} → {r.environment}: {r.version} <StatusBadge status={r.status} />
             </h1>
             <p>
               <Link to={`/projects/${r.project}/rollouts`}>All rollouts of {r.project}</Link>

@@ -37,7 +37,7 @@ export function RolloutsView() {
                   rowHeader: true,
                   cell: (r) => (
                     <Link to={`/rollouts/${r.id}`}>
-                      {r.sourceEnvironment} → {r.environment}: {r.version}
+                      {r.sourceEnvironment ?? 'image'} → {r.environment}: {r.version}
                     </Link>
                   ),
                 },
