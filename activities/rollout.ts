@@ -8,7 +8,7 @@ import type { CommitRequest } from '../src/gitops/commit-path';
 import { loadProject, type LoadedProject } from '../src/gitops/delivery-model';
 import { renderAll } from '../src/gitops/manifests';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
-import { derivedUuid } from '../src/notifications/derived-uuid';
+import { derivedUuid } from '../src/db/derived-uuid';
 import { imageMoves, planMoves, withMoves } from '../src/promotions/promotion-plan';
 import type { Move } from '../src/promotions/promotion-workflow-contract';
 import { skipPinned } from '../src/pins/pin-repository';

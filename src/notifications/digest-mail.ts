@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import type { MailMessage } from '../mail/mailer';
 import { findMember } from '../orgs/membership-repository';
 import { claimSend, wasSent } from './delivery-repository';
-import { derivedUuid } from './derived-uuid';
+import { derivedUuid } from '../db/derived-uuid';
 import { insertInApp } from './inbox-repository';
 import { digestChannelsOf, type DigestItem } from './notification-workflow-contract';
 import type { OrgMailer } from './org-mailer';

@@ -6,7 +6,7 @@ import { findChannel } from './channel-repository';
 import { findIncidentById } from './escalation-repository';
 import { recipientsOf, type ChannelDeliver } from './channel-sender';
 import { claimSend, wasSent } from './delivery-repository';
-import { derivedUuid } from './derived-uuid';
+import { derivedUuid } from '../db/derived-uuid';
 import { emailOf } from './email-message';
 import { insertInApp } from './inbox-repository';
 import { ackLink } from './incident-link';

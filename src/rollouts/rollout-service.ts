@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { derivedUuid } from '../db/derived-uuid';
+import { isUniqueViolation } from '../db/knex';
 import type { Client } from '@temporalio/client';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { Conflict, Forbidden, NotFound, Unprocessable } from '../errors';
@@ -156,56 +158,68 @@ export function createRolloutService(
     return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
   }
 
-  /** Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. */
-  async function begin(caller: OrgCaller, body: RolloutSubject, resolved: Resolved, via: RolloutOrigin) {
+  /**
+   * Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. Under
+   * an Idempotency-Key (`key`) its id derives from the key and the environment: a retry answers the rollout the first
+   * request started (a concurrent one loses the insert and answers it too) and starts nothing more.
+   */
+  async function begin(caller: OrgCaller, body: RolloutSubject, resolved: Resolved, via: RolloutOrigin, key?: string) {
     const { project, plan, moves, waves } = resolved;
     const environment = body.targetEnvironment;
     const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
-    const id = randomUUID();
-    const row = await db.transaction(async (trx) => {
-      const inserted = await insertRollout(trx, {
-        id,
-        organization_id: caller.organizationId,
-        project_id: project.id,
-        source_environment: body.sourceEnvironment,
-        environment,
-        plan: {
-          waves,
-          rollbackOnHalt: plan.rollbackOnHalt,
-          liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
-          version,
-          ...(body.change ? { change: body.change } : {}),
-        },
-        services: body.services ?? null,
-        status: 'Running',
-        current_wave: 0,
-        waves: waves.map(() => ({ state: 'Pending', promotionIds: [], measurements: [], reason: null })),
-        workflow_id: rolloutWorkflowId(id, project.slug, environment),
-        created_by: caller.principal.userId,
-        created_by_actor: auditActor(caller).actor,
-      });
-      await audit.append(
-        trx,
-        orgEntry(caller, {
-          action: 'rollout.start',
-          category: 'deployment',
-          projectId: project.id,
-          resourceType: 'rollout',
-          resourceId: id,
-          workflowId: inserted.workflow_id,
-          details: {
-            sourceEnvironment: body.sourceEnvironment,
-            ...(body.change ? { change: body.change } : {}),
-            environment,
+    const id = key ? derivedUuid(`rollout:${caller.organizationId}:${project.id}:${environment}:${key}`) : randomUUID();
+    const started = key ? await findRollout(db, caller.organizationId, id) : null;
+    if (started) return rolloutView(started, project.slug);
+    const row = await db
+      .transaction(async (trx) => {
+        const inserted = await insertRollout(trx, {
+          id,
+          organization_id: caller.organizationId,
+          project_id: project.id,
+          source_environment: body.sourceEnvironment,
+          environment,
+          plan: {
+            waves,
+            rollbackOnHalt: plan.rollbackOnHalt,
+            liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
             version,
-            waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
-            requestedAs: via,
+            ...(body.change ? { change: body.change } : {}),
           },
-        }),
-      );
-      return inserted;
-    });
-    await ensureWorkflow(row, project.slug);
+          services: body.services ?? null,
+          status: 'Running',
+          current_wave: 0,
+          waves: waves.map(() => ({ state: 'Pending', promotionIds: [], measurements: [], reason: null })),
+          workflow_id: rolloutWorkflowId(id, project.slug, environment),
+          created_by: caller.principal.userId,
+          created_by_actor: auditActor(caller).actor,
+        });
+        await audit.append(
+          trx,
+          orgEntry(caller, {
+            action: 'rollout.start',
+            category: 'deployment',
+            projectId: project.id,
+            resourceType: 'rollout',
+            resourceId: id,
+            workflowId: inserted.workflow_id,
+            details: {
+              sourceEnvironment: body.sourceEnvironment,
+              ...(body.change ? { change: body.change } : {}),
+              environment,
+              version,
+              waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
+              requestedAs: via,
+            },
+          }),
+        );
+        return inserted;
+      })
+      .catch(async (err: unknown) => {
+        const raced = key && isUniqueViolation(err) ? await findRollout(db, caller.organizationId, id) : null;
+        if (!raced) throw err;
+        return raced;
+      });
+    if (row.workflow_started_at === null) await ensureWorkflow(row, project.slug);
     return rolloutView(row, project.slug);
   }
 
@@ -251,6 +265,8 @@ export function createRolloutService(
       slug: string,
       body: BulkUpdate,
       commitRest: (pairs: Pair[], details: Record<string, unknown>) => Promise<T>,
+      /** The request's Idempotency-Key: a retry answers the rollouts the first one started. */
+      key?: string,
     ): Promise<{ rest: T | null; rollouts: RolloutView[]; skipped: (Pair & { reason: string })[] }> {
       if (body.rollout === 'none') {
         const project = await deps.projects.projectOf(caller, slug);
@@ -273,7 +289,7 @@ export function createRolloutService(
       const started = [];
       for (const { environment, resolved } of rollouts) {
         const subject = { sourceEnvironment: null, targetEnvironment: environment, change };
-        started.push(await begin(caller, subject, resolved, 'bulk-update'));
+        started.push(await begin(caller, subject, resolved, 'bulk-update', key));
       }
       return { rest: committed, rollouts: started, skipped };
     },

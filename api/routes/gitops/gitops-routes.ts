@@ -187,7 +187,7 @@ function deliveryRoutes(
         // Environments with a rollout plan move wave by wave (docs/rollouts.md); the others in one commit, as before.
         const apply = (rest: typeof pairs, details: Record<string, unknown>) =>
           gitops.compare.bulkApply(caller, slug, { ...body, pairs: rest }, key, details);
-        const outcome = await rollouts.forBulkUpdate(caller, slug, { ...body, pairs }, apply);
+        const outcome = await rollouts.forBulkUpdate(caller, slug, { ...body, pairs }, apply, key);
         const { rest, skipped } = outcome;
         if (outcome.rollouts.length === 0 && skipped.length === 0 && rest) {
           ctx.body = rest;

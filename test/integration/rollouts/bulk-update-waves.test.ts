@@ -8,7 +8,7 @@ import { rolloutSteps } from './rollout-harness';
  * Issue 48 (docs/rollouts.md "Plans followed by promotions, releases and bulk updates", decision 0013): a bulk image
  * update of web to prod, which has a 2-wave plan, starts an image rollout: wave 1's tenant committed first, wave 2's
  * only after wave 1 verified; its pairs in dev (no plan) are committed at once, in one commit, in the same request.
- * The preview lists the 2 waves. Skipping the plan (`rollout: "none"`) without break-glass answers 403 and changes
+ * A retry under the same Idempotency-Key starts nothing more. The preview lists the 2 waves. Skipping the plan (`rollout: "none"`) without break-glass answers 403 and changes
  * nothing.
  */
 let platform: TestPlatform;
@@ -97,11 +97,17 @@ it('skipping the plan without an open break-glass session answers 403 and change
 
 it('commits dev at once and moves prod wave by wave: wave 2 only after wave 1 verified', async () => {
   const before = await commits();
-  const res = await api.http.post<{
-    commit: string | null;
-    skipped: unknown[];
-    rollouts: { rolloutId: string; environment: string; links: { rollout: string; ui: string } }[];
-  }>(`/api/v2/projects/${SLUG}/bulk-update`, { token: owner, body: BODY });
+  const request = () =>
+    api.http.post<{
+      commit: string | null;
+      skipped: unknown[];
+      rollouts: { rolloutId: string; environment: string; links: { rollout: string; ui: string } }[];
+    }>(`/api/v2/projects/${SLUG}/bulk-update`, {
+      token: owner,
+      body: BODY,
+      headers: { 'Idempotency-Key': 'bulk-waves-1' },
+    });
+  const res = await request();
   expect(res.status).toBe(200);
   const id = res.body.rollouts[0]!.rolloutId;
   expect(res.body.rollouts).toEqual([
@@ -112,6 +118,14 @@ it('commits dev at once and moves prod wave by wave: wave 2 only after wave 1 ve
   expect(afterRequest.slice(1)).toEqual(before);
   expect(afterRequest[0]).toEqual({ sha: res.body.commit, subject: 'Update web to 2.0.0 for 2 tenant environment(s)' });
   expect(await differing()).toEqual(['t1', 't2']);
+  // A retry under the same Idempotency-Key answers the same commit and rollout, and starts nothing more.
+  const retried = await request();
+  expect([retried.status, retried.body.commit, retried.body.rollouts]).toEqual([
+    200,
+    res.body.commit,
+    res.body.rollouts,
+  ]);
+  expect([await commits(), await rolloutCount()]).toEqual([afterRequest, 1]);
 
   const rollout = await flow.get(id);
   expect([rollout.waves.map((w) => w.tenants), rollout.statusReason]).toEqual([[['t1'], ['t2']], null]);

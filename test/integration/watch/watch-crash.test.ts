@@ -93,7 +93,7 @@ async function watchedProject(slug: string, image: string) {
 }
 
 /** Runs the poll in a worker process until `caught` holds, kills it there (SIGKILL), then starts the platform's worker. */
-async function killedWhen(caught: () => Promise<boolean>, what: string, undo: () => Promise<void> | void) {
+async function killedWhen(caught: () => Promise<boolean>, what: string, undo: () => PromiseLike<unknown> | void) {
   const worker = spawnScript('scripts/serve.ts', ['worker'], deploymentEnv(platform, WATCH_ENV(proxy.url)));
   try {
     await eventually(caught, 180_000, what);
