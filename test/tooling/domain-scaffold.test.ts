@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { scaffoldDomain } from '../../src/runtime/domain-scaffold';
 import { repoRoot } from '../../src/paths';
 
 /**
@@ -34,6 +33,8 @@ const ROOT = repoRoot();
  * generated lists. Its migration is named after the time it is written: MIGRATION.
  */
 const TOUCHED = [
+  'activities/domain-activities.ts',
+  'activities/probe-item.ts',
   'api/domain-routes.ts',
   'api/routes/probe/probe-routes.ts',
   'client/openapi-types.generated.ts',
@@ -44,8 +45,15 @@ const TOUCHED = [
   'src/probe/module.ts',
   'src/probe/probe-repository.ts',
   'src/probe/probe-service.ts',
+  'src/probe/probe-workflow-contract.ts',
   'src/runtime/modules.ts',
   'test/integration/probe/probe-items.test.ts',
+  'test/unit/temporal/workflow-types.test.ts',
+  'test/workflows/fixtures/probe-histories/probe-item.json',
+  'test/workflows/probe/probe-item-crash-scene.ts',
+  'test/workflows/worker-crash-scenes.ts',
+  'workflows/index.ts',
+  'workflows/probe-item.ts',
 ];
 const MIGRATION = /^migrations\/\d{14}_probe_items\.ts$/;
 
@@ -62,8 +70,17 @@ const UNIT_TESTS = [
   'test/unit/testing/batch-plan.test.ts',
   'test/unit/web/ui-routes.test.ts',
 ];
-/** The probe's own tests, each run by its tier's harness. */
-const PROBE_TESTS = ['test/integration/probe/probe-items.test.ts'];
+/**
+ * The probe's own tests and the workflows tier's tests that read every workflow type, fixture folder or patch
+ * (PROBE_TEST_NAMES picks them out of their files: the other scenes and histories replay the same workflow code as
+ * in this checkout), each run by its tier's harness.
+ */
+const PROBE_TESTS = [
+  'test/integration/probe/probe-items.test.ts',
+  'test/workflows/worker-crash-families.test.ts',
+  'test/workflows/workflow-replay.test.ts',
+];
+const PROBE_TEST_NAMES = 'probe|every workflow type|every fixture folder|every patch';
 
 /**
  * The rows docs/authorization.md gains, cells unpadded (test/integration/iam/authorization-doc.test.ts finds this
@@ -138,13 +155,18 @@ afterAll(() => {
 });
 
 describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
-  it('touches only its folders, its files elsewhere, its list entries and the generated lists', () => {
+  it('touches only its folders, its files elsewhere, its list entries and the generated lists', async () => {
     expect(touched.filter((file) => !MIGRATION.test(file))).toEqual(TOUCHED);
     const migrations = fs.readdirSync(path.join(copy, 'migrations')).filter((f) => /^\d{14}_/.test(f));
     // Named after the time it was written: after every migration before it.
     expect(touched.filter((file) => MIGRATION.test(file))).toEqual([`migrations/${migrations.sort().at(-1)}`]);
-    expect(() => scaffoldDomain(copy, 'probe')).toThrow('exists already');
-    expect(() => scaffoldDomain(copy, 'Bad Name')).toThrow('invalid domain name');
+    const refused = await Promise.all(
+      ['probe', 'Bad Name'].map((name) => inCopy('npm', ['run', '--silent', 'new-domain', '--', name])),
+    );
+    expect(refused.map((r) => [r.code, r.output.trim()])).toEqual([
+      [1, 'src/probe exists already'],
+      [1, 'invalid domain name Bad Name: use kebab-case'],
+    ]);
   });
 
   it("refreshes docs/authorization.md's generated tables: the probe's route and action rows, nothing else", () => {
@@ -156,7 +178,7 @@ describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
   it('passes the tree-reading unit tests, its own tests and the static checks as generated', async () => {
     const results = await Promise.all([
       inCopy(bin('jest'), ['--selectProjects', 'unit', '--silent', ...UNIT_TESTS]),
-      inCopy(bin('jest'), ['--silent', ...PROBE_TESTS]),
+      inCopy(bin('jest'), ['--silent', '-t', PROBE_TEST_NAMES, ...PROBE_TESTS]),
       inCopy(process.execPath, [
         '--import',
         'tsx',

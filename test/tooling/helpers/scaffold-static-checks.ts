@@ -43,10 +43,12 @@ async function lint(root: string, built: ts.Program, files: string[]): Promise<s
   );
 }
 
+/** The files Prettier formats (as `prettier --check`, leaving out what .prettierignore names) that it would change. */
 async function unformatted(root: string, files: string[]): Promise<string[]> {
   const checked = await Promise.all(
     files.map(async (file) => {
       const filepath = path.join(root, file);
+      if ((await prettier.getFileInfo(filepath, { ignorePath: path.join(root, '.prettierignore') })).ignored) return [];
       const options = await prettier.resolveConfig(filepath);
       const formatted = await prettier.check(fs.readFileSync(filepath, 'utf8'), { ...options, filepath });
       return formatted ? [] : [`${file}: not formatted as prettier formats it`];
