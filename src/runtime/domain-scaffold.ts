@@ -13,8 +13,10 @@ const TEMPLATES = [
   'api/routes/domain-template',
   'activities/example-item.ts',
   'workflows/example-item.ts',
+  'web/src/views/domain-template',
   'test/integration/domain-template',
   'test/workflows/domain-template',
+  'web/test/example-items-view.test.tsx.template',
 ];
 /** Template files written away from their folder, by suffix: where the one named `<base><suffix>` goes. */
 const PLACED: [RegExp, (base: string, domain: { name: string; now: string }) => string][] = [
@@ -27,12 +29,13 @@ const PLACED: [RegExp, (base: string, domain: { name: string; now: string }) => 
 ];
 const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-/** `text` with `line` added after its last import and `entry` last in the list that ends at `close`. */
-function appended(file: string, text: string, line: string, close: string, entry: string): string {
-  const imports = text.lastIndexOf("';\n", text.indexOf('\n\n')) + "';\n".length;
+/** `text` with `entry` last in the list that ends at `close`, and `line` (the import it needs) after its last import. */
+function appended(file: string, text: string, close: string, entry: string, line?: string): string {
   const end = text.lastIndexOf(close);
-  if (imports < "';\n".length || end < 0) throw new Error(`${file} is not in the expected shape`);
-  return `${text.slice(0, imports)}${line}\n${text.slice(imports, end)}\n  ${entry},${text.slice(end)}`;
+  const imports = text.lastIndexOf("';\n", text.indexOf('\n\n')) + "';\n".length;
+  if (end < 0 || (line && imports < "';\n".length)) throw new Error(`${file} is not in the expected shape`);
+  const listed = `${text.slice(0, end)}\n  ${entry},${text.slice(end)}`;
+  return line ? `${listed.slice(0, imports)}${line}\n${listed.slice(imports)}` : listed;
 }
 
 /** `text`, a JSON object, with `key: value` added last, the layout of the entries before it kept. */
@@ -107,34 +110,40 @@ export async function scaffoldDomain(root: string, name: string, now = new Date(
   const hash = createHash('sha256')
     .update(fs.readFileSync(path.join(root, migration)))
     .digest('hex');
-  const list = (line: string, close: string, entry: string) => (file: string, text: string) =>
-    appended(file, text, line, close, entry);
+  const list = (close: string, entry: string, line?: string) => (file: string, text: string) =>
+    appended(file, text, close, entry, line);
   const edits: Record<string, (file: string, text: string) => string> = {
-    'src/runtime/modules.ts': list(`import { ${id}Module } from '../${name}/module';`, '\n] as const', `${id}Module`),
+    'src/runtime/modules.ts': list('\n] as const', `${id}Module`, `import { ${id}Module } from '../${name}/module';`),
     'api/domain-routes.ts': list(
-      `import { ${id}Routes } from './routes/${name}/${name}-routes';`,
       '\n};',
       `${key}: (services) => ${id}Routes(services.${id}, services.config.orgs.pageMax)`,
+      `import { ${id}Routes } from './routes/${name}/${name}-routes';`,
     ),
     'activities/domain-activities.ts': list(
-      `import { create${Id}ItemActivities } from './${name}-item';`,
       '\n};',
       `${key}: create${Id}ItemActivities`,
+      `import { create${Id}ItemActivities } from './${name}-item';`,
     ),
+    // The app's routes, each view loaded on its own, and their first segments, which the API answers with the app.
+    'web/src/routes.tsx': list(
+      "\n      { path: '*'",
+      `{ path: '/${name}', ...view(() => import('./views/${name}/${name}-items-view'), '${Id}ItemsView') }`,
+    ),
+    'api/web-ui/ui-routes.ts': list('\n] as const;', `'${name}'`),
     // The declared response of every route (src/http/response-schemas.ts).
     'schemas/route-responses.json': (_file, text) =>
       withEntry(text, `GET /api/v2/${name}-items`, { status: 200, samples: 0, schema: `${name}-item-list` }),
     // test/unit/architecture/migration-immutability.test.ts.
     'migrations/hashes.json': (_file, text) => withEntry(text, path.basename(migration), hash),
     'test/unit/temporal/workflow-types.test.ts': list(
-      `import { ${id}ItemWorkflowType } from '../../../src/${name}/${name}-workflow-contract';`,
       '\n];',
       `${id}ItemWorkflowType`,
+      `import { ${id}ItemWorkflowType } from '../../../src/${name}/${name}-workflow-contract';`,
     ),
     'test/workflows/worker-crash-scenes.ts': list(
-      `import { ${id}ItemCrashScene } from './${name}/${name}-item-crash-scene';`,
       '\n];',
       `${id}ItemCrashScene`,
+      `import { ${id}ItemCrashScene } from './${name}/${name}-item-crash-scene';`,
     ),
   };
   for (const [file, edit] of Object.entries(edits)) {
