@@ -69,27 +69,40 @@ async function write(root: string, file: string, text: string): Promise<void> {
 
 /**
  * Writes a new domain from the template into the paths its name gives (src/<name>, api/routes/<name>, its migration,
- * workflow, activities and tests) and adds it to the hand-kept lists: modules, routes, activities, declared responses,
- * migration hashes, workflow types, crash scenes. Answers the files written, relative to `root`.
+ * workflow, activities, view and tests) and adds it to the hand-kept lists: modules, routes, activities, UI routes,
+ * declared responses, migration hashes, workflow types, crash scenes. Answers the files written, relative to `root`.
  */
 export async function scaffoldDomain(root: string, name: string, now = new Date()): Promise<string[]> {
   if (!NAME.test(name) || name === 'domain-template') throw new Error(`invalid domain name ${name}: use kebab-case`);
   const id = name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
   const Id = id.charAt(0).toUpperCase() + id.slice(1);
   const domain = { name, now: now.toISOString().replace(/\D/g, '').slice(0, 14) };
-  const renamePath = (file: string) => file.replaceAll('domain-template', name).replaceAll('example', name);
+  // In one pass, so that a name holding `example` is not renamed again; the longest spelling first.
+  const spellings: Record<string, string> = {
+    // The template's service, optional only because no module list holds the template (its comment goes below).
+    'example?: ExampleService': `${id}: ${Id}Service`,
+    'domain-template': name,
+    'org.example.': `org.${name}.`,
+    "tag: 'example'": `tag: '${name}'`,
+    // Prose.
+    'example domain': `${name} domain`,
+    'example item': `${name} item`,
+    example_: `${name.replaceAll('-', '_')}_`,
+    'example-': `${name}-`,
+    Example: Id,
+    example: id,
+  };
+  const spelled = new RegExp(
+    Object.keys(spellings)
+      .map((spelling) => spelling.replace(/[.?]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  const renamePath = (file: string) => file.replace(/domain-template|example/g, name);
   const rename = (text: string) =>
     text
-      // The template's service is optional only because no module list holds the template.
-      .replace(/\n *\/\*\* The template's service[^\n]*\n/, `\n    /** The ${name} domain's service. */\n`)
-      .replaceAll('example?: ExampleService', 'example: ExampleService')
-      .replaceAll('domain-template', name)
-      .replaceAll('org.example.', `org.${name}.`)
-      .replaceAll("tag: 'example'", `tag: '${name}'`)
-      .replaceAll('example_', `${name.replaceAll('-', '_')}_`)
-      .replaceAll('example-', `${name}-`)
-      .replaceAll('Example', Id)
-      .replaceAll('example', id);
+      .replace(spelled, (found) => spellings[found]!)
+      .replace(/\n *\/\*\* The template's service[^\n]*\n/, `\n    /** The ${name} domain's service. */\n`);
   const target = (file: string) => {
     const renamed = renamePath(file);
     const placed = PLACED.find(([suffix]) => suffix.test(renamed));
@@ -110,9 +123,9 @@ export async function scaffoldDomain(root: string, name: string, now = new Date(
   const hash = createHash('sha256')
     .update(fs.readFileSync(path.join(root, migration)))
     .digest('hex');
-  const list = (close: string, entry: string, line?: string) => (file: string, text: string) =>
+  const list = (close: string, entry: string, line?: string) => (text: string, file: string) =>
     appended(file, text, close, entry, line);
-  const edits: Record<string, (file: string, text: string) => string> = {
+  const edits: Record<string, (text: string, file: string) => string> = {
     'src/runtime/modules.ts': list('\n] as const', `${id}Module`, `import { ${id}Module } from '../${name}/module';`),
     'api/domain-routes.ts': list(
       '\n};',
@@ -131,10 +144,10 @@ export async function scaffoldDomain(root: string, name: string, now = new Date(
     ),
     'api/web-ui/ui-routes.ts': list('\n] as const;', `'${name}'`),
     // The declared response of every route (src/http/response-schemas.ts).
-    'schemas/route-responses.json': (_file, text) =>
+    'schemas/route-responses.json': (text) =>
       withEntry(text, `GET /api/v2/${name}-items`, { status: 200, samples: 0, schema: `${name}-item-list` }),
     // test/unit/architecture/migration-immutability.test.ts.
-    'migrations/hashes.json': (_file, text) => withEntry(text, path.basename(migration), hash),
+    'migrations/hashes.json': (text) => withEntry(text, path.basename(migration), hash),
     'test/unit/temporal/workflow-types.test.ts': list(
       '\n];',
       `${id}ItemWorkflowType`,
@@ -147,7 +160,7 @@ export async function scaffoldDomain(root: string, name: string, now = new Date(
     ),
   };
   for (const [file, edit] of Object.entries(edits)) {
-    await write(root, file, edit(file, fs.readFileSync(path.join(root, file), 'utf8')));
+    await write(root, file, edit(fs.readFileSync(path.join(root, file), 'utf8'), file));
   }
   return [...written, ...Object.keys(edits)];
 }
