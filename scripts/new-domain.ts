@@ -32,12 +32,12 @@ async function regenerate(root: string): Promise<string[]> {
 }
 
 /**
- * `npm run new-domain -- <name>`: a new domain folder from the template, added to the module, route and response
- * lists, then the generated lists rewritten (docs/CONTRIBUTING-SPINE.md, "The module shape").
+ * `npm run new-domain -- <name>`: a new domain from the template, added to the hand-kept lists, then the generated
+ * lists rewritten (docs/CONTRIBUTING-SPINE.md, "The module shape").
  */
 async function main(name: string): Promise<void> {
   const root = repoRoot();
-  const written = scaffoldDomain(root, name);
+  const written = await scaffoldDomain(root, name);
   for (const file of [...written, ...(await regenerate(root))]) process.stdout.write(`${file}\n`);
 }
 

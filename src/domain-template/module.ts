@@ -10,15 +10,16 @@ declare module '../runtime/service-provider' {
 }
 
 /**
- * The skeleton of a new domain: `npm run new-domain -- <name>` writes every piece of the template under the new name
- * (src/runtime/domain-scaffold.ts, docs/CONTRIBUTING-SPINE.md "The module shape") and adds it to the hand-kept lists.
- * It provides its services (`provide(needs, build)`, `needs` naming other modules' services, built first) and adds them
- * to `DomainServices` above; its actions name their role floor here; its tables come with their migration; its
- * workflows are listed here (workflows/index.ts is generated from this list: `npm run build:workflow-index`).
+ * What src/domain-template plugs into the platform (src/runtime/domain-module.ts), as `npm run new-domain` writes it
+ * (src/runtime/domain-scaffold.ts, docs/CONTRIBUTING-SPINE.md "The module shape"). It provides its services
+ * (`provide(needs, build)`, `needs` naming other modules' services, built first) and adds them to `DomainServices`
+ * above; its actions name their role floor here; its tables come with their migration; its workflows are listed here
+ * (workflows/index.ts is generated from this list: `npm run build:workflow-index`).
  */
 export const exampleModule = {
   name: 'domain-template',
   tables: ['example_items'],
+  workflows: ['exampleItemWorkflow'],
   services: {
     example: provide([], (core) => createExampleService(owned(core))),
   },

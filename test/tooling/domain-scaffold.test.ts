@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { scaffoldDomain } from '../../src/runtime/domain-scaffold';
 import { repoRoot } from '../../src/paths';
 
 /**
@@ -11,18 +10,23 @@ import { repoRoot } from '../../src/paths';
  * entries and nothing else, and the copy then passes what `npm test` checks of the files it touched. That is the same
  * verdict as `npm test` in the copy, at a fraction of its cost, because the scaffold changes nothing else any check
  * reads:
- * - types: one TypeScript program of the copy's tsconfig.json, so every file that imports a changed list is compiled
- *   again, exactly the errors `tsc -p tsconfig.json --noEmit` reports (web/ reads only the regenerated OpenAPI types,
- *   which gain a path and change no existing one);
- * - lint: ESLint (typed rules reading that same program) and Prettier on the scaffolded files only, since the
- *   files the scaffold did not write are byte for byte those `npm test` already checks in this checkout;
+ * - types: the copy's two TypeScript programs (tsconfig.json, and web/tsconfig.json for the web app and its tests),
+ *   so every file that imports a changed list or the regenerated OpenAPI types is compiled again: exactly the errors
+ *   `npm run typecheck` reports;
+ * - lint: ESLint (typed rules reading those programs) and Prettier (leaving out what .prettierignore names) on the
+ *   scaffolded files only, since the files the scaffold did not write are byte for byte those `npm test` already
+ *   checks in this checkout;
  * - tests: the unit tests that read the tree rather than a fixed set of imports (UNIT_TESTS: the architecture tests,
- *   among them the migrations' hashes and the tables' owners, the route table against its declared responses, the
- *   action vocabulary, the workflow index, the test batches, the UI routes) and the probe's own generated tests
- *   (PROBE_TESTS), run by the tiers' own harnesses: the integration one migrates a database with the probe's
- *   migration and bundles the probe's workflows. Every other test imports named files the scaffold does not change;
- *   the integration tier reads a new domain only through the route table, which the unit tests load, and through
- *   docs/authorization.md's generated route table, which the scaffold refreshes and this test compares.
+ *   among them the migrations' hashes, the tables' owners and the layers, the route table against its declared
+ *   responses, the action vocabulary, the declared workflow types, the test batches, the UI routes), and the probe's
+ *   own tests with the workflows tier's tests that read every workflow type, fixture folder or patch (PROBE_TESTS),
+ *   each run by its tier's harness: the integration one migrates its database with the probe's migration, and both
+ *   bundle the probe's workflow with the others. The other scenes and histories of those files replay workflow code
+ *   the scaffold does not change. Every other test imports named files the scaffold does not change: the integration
+ *   tier reads a new domain only through the route table, which the unit tests load (its tests of every route, the
+ *   role matrix, hostile input, HTTP basics and API keys, meet the probe's as one more organization list route with a
+ *   viewer floor, the shape of GET /api/v2/teams), and through docs/authorization.md's generated route table, which
+ *   the scaffold refreshes and this test compares; no component or end-to-end test reads web/src/routes.tsx.
  * The generated-file checks (workflow index, commit operations, OpenAPI types) hold by construction: the scaffold has
  * just rerun their generators. Figures (docs/CONTRIBUTING-SPINE.md): before this shape, 86 s wall and 140 CPU-seconds
  * on a quiet 2-core machine; see there for today's.
@@ -34,8 +38,11 @@ const ROOT = repoRoot();
  * generated lists. Its migration is named after the time it is written: MIGRATION.
  */
 const TOUCHED = [
+  'activities/domain-activities.ts',
+  'activities/probe-item.ts',
   'api/domain-routes.ts',
   'api/routes/probe/probe-routes.ts',
+  'api/web-ui/ui-routes.ts',
   'client/openapi-types.generated.ts',
   'docs/authorization.md',
   'migrations/hashes.json',
@@ -44,8 +51,18 @@ const TOUCHED = [
   'src/probe/module.ts',
   'src/probe/probe-repository.ts',
   'src/probe/probe-service.ts',
+  'src/probe/probe-workflow-contract.ts',
   'src/runtime/modules.ts',
   'test/integration/probe/probe-items.test.ts',
+  'test/unit/temporal/workflow-types.test.ts',
+  'test/workflows/fixtures/probe-histories/probe-item.json',
+  'test/workflows/probe/probe-item-crash-scene.ts',
+  'test/workflows/worker-crash-scenes.ts',
+  'web/src/routes.tsx',
+  'web/src/views/probe/probe-items-view.tsx',
+  'web/test/probe-items-view.test.tsx',
+  'workflows/index.ts',
+  'workflows/probe-item.ts',
 ];
 const MIGRATION = /^migrations\/\d{14}_probe_items\.ts$/;
 
@@ -62,8 +79,18 @@ const UNIT_TESTS = [
   'test/unit/testing/batch-plan.test.ts',
   'test/unit/web/ui-routes.test.ts',
 ];
-/** The probe's own tests, each run by its tier's harness. */
-const PROBE_TESTS = ['test/integration/probe/probe-items.test.ts'];
+/**
+ * The probe's own tests and the workflows tier's tests that read every workflow type, fixture folder or patch
+ * (PROBE_TEST_NAMES picks them out of their files: the other scenes and histories replay the same workflow code as
+ * in this checkout), each run by its tier's harness.
+ */
+const PROBE_TESTS = [
+  'test/integration/probe/probe-items.test.ts',
+  'test/workflows/worker-crash-families.test.ts',
+  'test/workflows/workflow-replay.test.ts',
+  'web/test/probe-items-view.test.tsx',
+];
+const PROBE_TEST_NAMES = 'probe|every workflow type|every fixture folder|every patch';
 
 /**
  * The rows docs/authorization.md gains, cells unpadded (test/integration/iam/authorization-doc.test.ts finds this
@@ -138,13 +165,18 @@ afterAll(() => {
 });
 
 describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
-  it('touches only its folders, its files elsewhere, its list entries and the generated lists', () => {
+  it('touches only its folders, its files elsewhere, its list entries and the generated lists', async () => {
     expect(touched.filter((file) => !MIGRATION.test(file))).toEqual(TOUCHED);
     const migrations = fs.readdirSync(path.join(copy, 'migrations')).filter((f) => /^\d{14}_/.test(f));
     // Named after the time it was written: after every migration before it.
     expect(touched.filter((file) => MIGRATION.test(file))).toEqual([`migrations/${migrations.sort().at(-1)}`]);
-    expect(() => scaffoldDomain(copy, 'probe')).toThrow('exists already');
-    expect(() => scaffoldDomain(copy, 'Bad Name')).toThrow('invalid domain name');
+    const refused = await Promise.all(
+      ['probe', 'Bad Name'].map((name) => inCopy('npm', ['run', '--silent', 'new-domain', '--', name])),
+    );
+    expect(refused.map((r) => [r.code, r.output.trim()])).toEqual([
+      [1, 'src/probe exists already'],
+      [1, 'invalid domain name Bad Name: use kebab-case'],
+    ]);
   });
 
   it("refreshes docs/authorization.md's generated tables: the probe's route and action rows, nothing else", () => {
@@ -156,7 +188,7 @@ describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
   it('passes the tree-reading unit tests, its own tests and the static checks as generated', async () => {
     const results = await Promise.all([
       inCopy(bin('jest'), ['--selectProjects', 'unit', '--silent', ...UNIT_TESTS]),
-      inCopy(bin('jest'), ['--silent', ...PROBE_TESTS]),
+      inCopy(bin('jest'), ['--silent', '-t', PROBE_TEST_NAMES, ...PROBE_TESTS]),
       inCopy(process.execPath, [
         '--import',
         'tsx',

@@ -53,6 +53,15 @@ type Activities = Pick<
 /** One activity attempt whose completion is the effect `label`; reads pass null (they change nothing). */
 export type Attempt = <T>(label: string | null, effect: () => T) => Promise<T>;
 
+/**
+ * A scaffolded domain's scene (test/workflows/<domain>/<domain>-item-crash-scene.ts, written by `npm run new-domain`
+ * and listed in DOMAIN_SCENES below): the stubs of its workflow's activities, and its scene.
+ */
+export interface DomainCrashScene {
+  stubs(attempt: Attempt): object;
+  scene(env: () => TestWorkflowEnvironment): Scene;
+}
+
 export interface Scene {
   name: string;
   type: WorkflowType;
@@ -133,6 +142,7 @@ export function crashStubs(attempt: Attempt): Activities {
       })),
     failImageRequests: () => attempt('fail image requests', () => undefined),
     noteImageRequestsWaiting: () => attempt('note waiting', () => undefined),
+    ...(Object.assign({}, ...DOMAIN_SCENES.map((domain) => domain.stubs(attempt))) as object),
   };
 }
 
@@ -341,5 +351,11 @@ export function crashScenes(env: () => TestWorkflowEnvironment, effects: () => s
       effects: ['commit w1', 'commit w2'],
       result: undefined,
     },
+    ...DOMAIN_SCENES.map((domain) => domain.scene(env)),
   ];
 }
+
+/** The scenes of the domains `npm run new-domain` wrote. */
+const DOMAIN_SCENES: DomainCrashScene[] = [
+  // Each new domain's scene is added here by `npm run new-domain`.
+];

@@ -2,7 +2,7 @@ import type { RouteDef } from '../../route-def';
 import { orgCallerOf, pageOf } from '../../request';
 import type { ExampleService } from '../../../src/domain-template/example-service';
 
-/** The template's routes (copied by `npm run new-domain` with src/domain-template): thin handlers that call the service with the caller (api/request.ts). */
+/** The example domain's routes, as `npm run new-domain` writes them: thin handlers that call the service with the caller (api/request.ts). */
 export function exampleRoutes(service: ExampleService, pageMax: number): RouteDef[] {
   return [
     {

@@ -1,10 +1,11 @@
 /**
  * The static checks of `npm test` (`npm run typecheck`, `npm run lint`'s ESLint and Prettier) on a scaffolded copy
- * of the checkout, in one process (test/tooling/domain-scaffold.test.ts): ONE TypeScript program built from the
- * copy's tsconfig.json gives both the type errors `tsc --noEmit` reports and the type information ESLint's typed rules
- * read (typescript-eslint's `programs`, instead of a project service building the program again), ESLint and Prettier
- * look only at the files named. Usage: `node --import tsx scaffold-static-checks.ts <copy> <file>...`; prints each
- * problem found and exits 1 when there is one.
+ * of the checkout, in one process (test/tooling/domain-scaffold.test.ts): the TypeScript programs of the copy's two
+ * projects (tsconfig.json, and web/tsconfig.json for the web app and its tests), each built once, give both the type
+ * errors `tsc` reports and the type information ESLint's typed rules read (typescript-eslint's `programs`, instead of
+ * a project service building them again); ESLint and Prettier look only at the files named. Usage:
+ * `node --import tsx scaffold-static-checks.ts <copy> <file>...`; prints each problem found and exits 1 when there is
+ * one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,10 +13,19 @@ import { ESLint } from 'eslint';
 import prettier from 'prettier';
 import ts from 'typescript';
 
-function program(root: string): { program: ts.Program; errors: string[] } {
-  const configFile = path.join(root, 'tsconfig.json');
+/** The TypeScript projects `npm run typecheck` checks: the server's, and the web app's with its jsdom tests. */
+const PROJECTS = ['tsconfig.json', 'web/tsconfig.json'];
+
+function program(root: string, project: string): { program: ts.Program; errors: string[] } {
+  const configFile = path.join(root, project);
   const config = ts.readConfigFile(configFile, (file) => ts.sys.readFile(file));
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root, { noEmit: true }, configFile);
+  const parsed = ts.parseJsonConfigFileContent(
+    config.config,
+    ts.sys,
+    path.dirname(configFile),
+    { noEmit: true },
+    configFile,
+  );
   const built = ts.createProgram({
     rootNames: parsed.fileNames,
     options: parsed.options,
@@ -31,11 +41,11 @@ function program(root: string): { program: ts.Program; errors: string[] } {
   return { program: built, errors: diagnostics.map((d) => ts.formatDiagnostic(d, host).trim()) };
 }
 
-async function lint(root: string, built: ts.Program, files: string[]): Promise<string[]> {
+async function lint(root: string, programs: ts.Program[], files: string[]): Promise<string[]> {
   const eslint = new ESLint({
     cwd: root,
     warnIgnored: false,
-    overrideConfig: { languageOptions: { parserOptions: { programs: [built], projectService: false } } },
+    overrideConfig: { languageOptions: { parserOptions: { programs, projectService: false } } },
   });
   const results = await eslint.lintFiles(files.filter((f) => /\.tsx?$/.test(f)));
   return results.flatMap((r) =>
@@ -43,10 +53,12 @@ async function lint(root: string, built: ts.Program, files: string[]): Promise<s
   );
 }
 
+/** The files Prettier formats (as `prettier --check`, leaving out what .prettierignore names) that it would change. */
 async function unformatted(root: string, files: string[]): Promise<string[]> {
   const checked = await Promise.all(
     files.map(async (file) => {
       const filepath = path.join(root, file);
+      if ((await prettier.getFileInfo(filepath, { ignorePath: path.join(root, '.prettierignore') })).ignored) return [];
       const options = await prettier.resolveConfig(filepath);
       const formatted = await prettier.check(fs.readFileSync(filepath, 'utf8'), { ...options, filepath });
       return formatted ? [] : [`${file}: not formatted as prettier formats it`];
@@ -57,8 +69,10 @@ async function unformatted(root: string, files: string[]): Promise<string[]> {
 
 async function main([root, ...files]: string[]): Promise<number> {
   if (!root || files.length === 0) throw new Error('usage: scaffold-static-checks.ts <copy> <file>...');
-  const { program: built, errors } = program(root);
-  const problems = [...errors, ...(await lint(root, built, files)), ...(await unformatted(root, files))];
+  const built = PROJECTS.map((project) => program(root, project));
+  const programs = built.map((b) => b.program);
+  const errors = built.flatMap((b) => b.errors);
+  const problems = [...errors, ...(await lint(root, programs, files)), ...(await unformatted(root, files))];
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   return problems.length === 0 ? 0 : 1;
 }
