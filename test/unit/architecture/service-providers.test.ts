@@ -1,8 +1,8 @@
 import type { CoreServices } from '../../../src/runtime/services';
 import {
-  provide,
   resolveServices,
   ServiceGraphError,
+  type ServiceName,
   type ServiceProvider,
   type ServiceProviders,
 } from '../../../src/runtime/service-provider';
@@ -13,12 +13,18 @@ import { ACTION_ROLES } from '../../../src/iam/action-roles';
 
 const core = { config: { name: 'core' } } as unknown as CoreServices;
 
-/** A provider over names the test invents (the resolver works on names, the types on the real DomainServices). */
-function fake(needs: string[], build: (deps: Record<string, unknown>) => unknown): ServiceProvider<never> {
-  return provide(needs as never[], build as never);
+/**
+ * A provider over names the test invents: the resolver works on names, the types on the real DomainServices, so the
+ * invented names are read as service names and the deps as a plain record.
+ */
+function fake(needs: string[], build: (deps: Record<string, unknown>) => unknown): ServiceProvider<unknown> {
+  return { needs: needs as ServiceName[], build: (deps) => build({ ...deps }) };
 }
 
-function modules(...list: [string, Record<string, ServiceProvider<never>>][]) {
+/** A kernel that builds `authorization` (only its name counts for the resolver). */
+const KERNEL_AUTHORIZATION = { authorization: undefined };
+
+function modules(...list: [string, Record<string, ServiceProvider<unknown>>][]) {
   return list.map(([name, services]) => ({ name, services: services as ServiceProviders }));
 }
 
@@ -66,7 +72,7 @@ describe('service providers', () => {
     const twice = modules(['x', { a: fake([], () => 1) }], ['y', { a: fake([], () => 2) }]);
     expect(() => resolveServices(core, twice, {})).toThrow('service a is provided by both x and y');
     const kernel = modules(['x', { authorization: fake([], () => 1) }]);
-    expect(() => resolveServices(core, kernel, { authorization: {} as never })).toThrow(
+    expect(() => resolveServices(core, kernel, KERNEL_AUTHORIZATION)).toThrow(
       'service authorization is provided by both the kernel and x',
     );
   });
@@ -82,7 +88,7 @@ describe('service providers', () => {
         ]),
       ) as ServiceProviders,
     }));
-    resolveServices(core, recording, { authorization: {} as never });
+    resolveServices(core, recording, KERNEL_AUTHORIZATION);
     expect(names).toContain('removal');
     expect(names.indexOf('projects')).toBeLessThan(names.indexOf('releases'));
   });
