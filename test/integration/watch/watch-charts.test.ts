@@ -11,6 +11,7 @@ import { eventually } from '../../helpers/net';
 import { scratchDir } from '../../helpers/scratch-dir';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
+import { watchEnv } from './watch-env';
 
 /**
  * Chart subscriptions (issue 49): charts packaged and pushed with the real helm (v3.17 from
@@ -102,15 +103,7 @@ beforeAll(async () => {
   helmHome = scratchDir('helm-home-');
   registry = await startDockerRegistry();
   platform = await startTestPlatform({
-    env: {
-      NOTIFY_ALLOW_HTTP: 'true',
-      NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
-      NOTIFY_ALLOWED_PORTS: registry.host.split(':')[1]!,
-      WATCH_POLL_MIN_INTERVAL: '100ms',
-      WATCH_POLL_INTERVAL: '500ms',
-      WATCH_BACKOFF_INITIAL: '400ms',
-      WATCH_BACKOFF_MAX: '1s',
-    },
+    env: watchEnv(registry.host.split(':')[1]!),
   });
   http = httpClient(platform.url);
   org = await makeOrg(platform, ['owner']);

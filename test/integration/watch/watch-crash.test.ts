@@ -15,6 +15,7 @@ import { requestHash } from '../../../src/webhooks/signature';
 import { makeProject } from '../gitops/gitops-harness';
 import { pushLayout } from '../registry/oci-clients';
 import { makeImageLayout } from '../registry/oci-layout';
+import { watchEnv } from './watch-env';
 
 /**
  * The poll of an external registry (issue 49) survives its worker process killed (SIGKILL) in the middle: when the
@@ -27,15 +28,7 @@ let registry: RunningRegistry;
 let proxy: ThrottlingProxy;
 let platform: TestPlatform;
 
-const WATCH_ENV = (proxyUrl: string) => ({
-  NOTIFY_ALLOW_HTTP: 'true',
-  NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
-  NOTIFY_ALLOWED_PORTS: new URL(proxyUrl).port,
-  WATCH_POLL_MIN_INTERVAL: '100ms',
-  WATCH_POLL_INTERVAL: '500ms',
-  WATCH_BACKOFF_INITIAL: '400ms',
-  WATCH_BACKOFF_MAX: '1s',
-});
+const WATCH_ENV = (proxyUrl: string) => watchEnv(new URL(proxyUrl).port);
 
 beforeAll(async () => {
   registry = await startDockerRegistry();

@@ -14,6 +14,7 @@ import {
 import { cloneInto, cloneUrl, gitCli, makeProject } from '../gitops/gitops-harness';
 import { pushLayout } from '../registry/oci-clients';
 import { makeImageLayout } from '../registry/oci-layout';
+import { watchEnv } from './watch-env';
 
 /**
  * External registries (issue 49): Debian's docker-registry with htpasswd basic auth behind a real HTTP proxy that can
@@ -111,13 +112,7 @@ beforeAll(async () => {
   proxy = await startThrottlingProxy(registry.host);
   platform = await startTestPlatform({
     env: {
-      NOTIFY_ALLOW_HTTP: 'true',
-      NOTIFY_ALLOW_PRIVATE_TARGETS: 'true',
-      NOTIFY_ALLOWED_PORTS: new URL(proxy.url).port,
-      WATCH_POLL_MIN_INTERVAL: '100ms',
-      WATCH_POLL_INTERVAL: '500ms',
-      WATCH_BACKOFF_INITIAL: '400ms',
-      WATCH_BACKOFF_MAX: '1s',
+      ...watchEnv(new URL(proxy.url).port),
       // Two tags a page: the tag lists below are paginated (Link header).
       WATCH_TAG_PAGE_SIZE: '2',
     },
