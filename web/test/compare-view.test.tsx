@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { CompareView } from '../src/views/compare/compare-view';
 import { answer, FakeApi, signedIn } from './fake-api';
 import { shopProject } from './project-fixtures';
@@ -74,5 +74,26 @@ describe('compare screen', () => {
     expect(call!.query.get('from')).toBe('dev');
     expect(call!.query.get('to')).toBe('prod');
     expect(call!.query.get('changedOnly')).toBe('true');
+  });
+
+  it('keeps both of two filter changes that come before the router re-renders', async () => {
+    const api = compareApi();
+    renderView(<CompareView />, {
+      api,
+      route: '/projects/:slug/compare',
+      at: '/projects/shop/compare?from=dev&to=prod',
+    });
+    await screen.findByRole('status');
+    // One act: the difference kind and the switch both change before the view renders again (a fast hand in a browser).
+    act(() => {
+      fireEvent.change(screen.getByLabelText('Difference', { exact: true }), { target: { value: 'image' } });
+      fireEvent.click(screen.getByRole('switch', { name: 'Changed only' }));
+    });
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Changed only' })).not.toBeChecked());
+    await waitFor(() => {
+      const last = api.sent('GET', '/api/v2/projects/shop/compare').at(-1)!;
+      expect(last.query.get('changedOnly')).toBe('false');
+      expect(last.query.get('type')).toBe('image');
+    });
   });
 });

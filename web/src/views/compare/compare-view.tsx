@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Switch } from 'react-aria-components';
 import { useParams, useSearchParams } from 'react-router';
 import type { paths } from '../../../../client/openapi-types.generated';
@@ -126,10 +126,17 @@ export function CompareView() {
         }),
       ),
   });
+  // A select then the switch can come faster than the router re-renders: each change builds on the address last
+  // asked for until the rendered one catches up, or building on the rendered params would drop the first change.
+  const asked = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    if (asked.current?.toString() === params.toString()) asked.current = null;
+  });
   const setParam = (key: 'from' | 'to' | 'tenant' | 'service' | 'type' | 'all') => (value: string) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(asked.current ?? params);
     if (value) next.set(key, value);
     else next.delete(key);
+    asked.current = next;
     setParams(next, { replace: true });
   };
   const setChangedOnly = (on: boolean) => setParam('all')(on ? '' : '1');
