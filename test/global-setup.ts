@@ -11,10 +11,10 @@ import { startDevServer } from '../src/embedded/temporal-server';
 import { createLogger } from '../src/logging/logger';
 import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
-import { saveHarnessState } from './helpers/harness-state';
-import { WORKFLOWS_BUNDLE_ENV, bundleToFile } from './helpers/time-skipping';
+import { outerHarnessState, saveHarnessState, WORKFLOWS_BUNDLE_ENV } from './helpers/harness-state';
+import { bundleToFile } from './helpers/time-skipping';
 import { orasPython } from './integration/registry/oci-clients';
-import { ensureTestTools, ensureWebBuild } from './helpers/web-build';
+import { ensureTestTools, ensureWebBuild, WITHOUT_WEB_BUILD } from './helpers/web-build';
 
 /**
  * Starts what every integration test shares: PostgreSQL (DATABASE_URL if set, else embedded), a migrated template
@@ -25,7 +25,11 @@ export default async function globalSetup(): Promise<void> {
   const log = createLogger('warn');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-test-'));
   fs.chmodSync(workDir, 0o755);
-  let adminUrl = process.env.DATABASE_URL;
+  // A run inside a test of this run (test/tooling/domain-scaffold.test.ts runs jest in a scaffolded copy) shares the
+  // outer run's PostgreSQL and Temporal servers, as the outer run's files do: its files still get their own databases
+  // (from its own template), task queues and folders, and its teardown stops only what it started.
+  const outer = outerHarnessState();
+  let adminUrl = process.env.DATABASE_URL ?? outer?.adminUrl;
   let pgPid: number | null = null;
   if (!adminUrl) {
     // Throwaway databases: no durability (no fsync, no full-page writes), so creating and dropping one per test file
@@ -50,18 +54,7 @@ export default async function globalSetup(): Promise<void> {
   await migrateLatest(db);
   await db.destroy();
 
-  const { temporal: temporalConfig } = loadConfig(process.env);
-  const cliPath = locateTemporalCli(repoRoot(), temporalConfig.cliPath, temporalConfig.cliSearchPath, (m) =>
-    log.info(m),
-  );
-  const temporal = await startDevServer({
-    cliPath,
-    port: await freePort(),
-    uiPort: null,
-    namespace: 'default',
-    dbFile: null,
-    logFile: path.join(workDir, 'temporal.log'),
-  });
+  const temporal = outer ? { address: outer.temporalAddress, pid: null } : await startTemporal(workDir, log);
   const bundlePath = path.join(workDir, 'workflow-bundle.js');
   // A full run set up the workflows tier first (test/workflows-setup.ts), which bundled the same code: a copy of it
   // saves the bundling's CPU-seconds (this folder's copy outlives the workflows tier's teardown).
@@ -69,9 +62,10 @@ export default async function globalSetup(): Promise<void> {
   if (bundled && fs.existsSync(bundled)) fs.copyFileSync(bundled, bundlePath);
   else await bundleToFile(require.resolve('../workflows'), bundlePath);
 
-  // Installed once here, before any test worker starts: the current web app in dist/web, Debian's chromium and skopeo
-  // (apt-get when missing), the `oras` PyPI package in .venv-test.
-  ensureWebBuild();
+  // Installed once here, before any test worker starts: the current web app in dist/web (unless the run serves no web
+  // app: WITHOUT_WEB_BUILD, the scaffold test's copy), Debian's chromium and skopeo (apt-get when missing), the `oras`
+  // PyPI package in .venv-test.
+  if (process.env[WITHOUT_WEB_BUILD] !== '1') ensureWebBuild();
   ensureTestTools();
   orasPython();
 
@@ -80,11 +74,28 @@ export default async function globalSetup(): Promise<void> {
     adminUrl,
     templateDb: template,
     temporalAddress: temporal.address,
-    temporalPid: temporal.process.pid ?? null,
+    temporalPid: temporal.pid,
     postgresPid: pgPid,
     bundlePath,
   });
   process.stdout.write(`\ntest harness ready in ${Date.now() - started} ms (temporal ${temporal.address})\n`);
+}
+
+/** An in-memory Temporal dev server of this run: its address and process id. */
+async function startTemporal(workDir: string, log: ReturnType<typeof createLogger>) {
+  const { temporal: temporalConfig } = loadConfig(process.env);
+  const cliPath = locateTemporalCli(repoRoot(), temporalConfig.cliPath, temporalConfig.cliSearchPath, (m) =>
+    log.info(m),
+  );
+  const server = await startDevServer({
+    cliPath,
+    port: await freePort(),
+    uiPort: null,
+    namespace: 'default',
+    dbFile: null,
+    logFile: path.join(workDir, 'temporal.log'),
+  });
+  return { address: server.address, pid: server.process.pid ?? null };
 }
 
 export function withDatabase(url: string, database: string): string {

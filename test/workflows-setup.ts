@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { locateTimeSkippingServer } from '../src/embedded/temporal-cli';
 import { repoRoot } from '../src/paths';
-import { WORKFLOWS_BUNDLE_ENV, bundleToFile } from './helpers/time-skipping';
+import { WORKFLOWS_BUNDLE_ENV } from './helpers/harness-state';
+import { bundleToFile } from './helpers/time-skipping';
 
 /**
  * The workflows tier's one set-up, before any test worker starts: finds the time-skipping server, installing it under

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { WORKFLOWS_BUNDLE_ENV } from './helpers/time-skipping';
+import { WORKFLOWS_BUNDLE_ENV } from './helpers/harness-state';
 
 /** Removes the workflows bundle test/workflows-setup.ts built for the run. */
 export default function workflowsTeardown(): void {

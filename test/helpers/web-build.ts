@@ -4,6 +4,9 @@ import path from 'node:path';
 import { repoRoot } from '../../src/paths';
 import { newestMtime as newest } from './newest-mtime';
 
+/** Set to 1, global setup builds no web app (a run with no browser test and no served UI). */
+export const WITHOUT_WEB_BUILD = 'PLATFORM_TEST_WITHOUT_WEB_BUILD';
+
 /**
  * Builds the web app into dist/web when it is missing or older than its sources (web/, client/), as `npm run build`
  * does, so the API the tests start serves the current UI. Quiet when it is current.

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../src/paths';
+import { WORKFLOWS_BUNDLE_ENV } from '../helpers/harness-state';
+import { WITHOUT_WEB_BUILD } from '../helpers/web-build';
 
 /**
  * `npm run new-domain -- probe` (issues 29 and 45) in a copy of this checkout: it writes the domain and its list
@@ -133,7 +135,14 @@ function copyCheckout(): string {
 
 /** Runs `command` in the copy; answers its exit code and output (a failure's output names what failed). */
 async function inCopy(command: string, args: string[]): Promise<{ code: number; output: string }> {
-  const env = { ...process.env, TEST_BATCHES: '', JEST_WORKER_ID: '' };
+  // Its harnesses bundle the copy's workflows (not this run's bundle) and build no web app: no test it runs serves one.
+  const env = {
+    ...process.env,
+    TEST_BATCHES: '',
+    JEST_WORKER_ID: '',
+    [WORKFLOWS_BUNDLE_ENV]: '',
+    [WITHOUT_WEB_BUILD]: '1',
+  };
   try {
     const { stdout, stderr } = await run(command, args, { cwd: copy, env, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, output: stdout + stderr };
