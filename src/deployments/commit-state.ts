@@ -1,6 +1,6 @@
 import type { Tx } from '../db/knex';
-import type { FileChanges } from '../gitops/commit-writer';
-import { gitText, readTree } from '../gitops/git-plumbing';
+import type { FileChanges } from '../git/commit-writer';
+import { gitText, readTree } from '../git/git-plumbing';
 import { serviceDir, type Target } from '../gitops/manifests';
 import { applicationContents, applicationsTouched } from './application-digest';
 import { filesAfter, type CommittedFiles } from './committed-files';

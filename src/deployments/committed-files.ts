@@ -1,4 +1,4 @@
-import type { FileChanges } from '../gitops/commit-writer';
+import type { FileChanges } from '../git/commit-writer';
 import { serviceDir, type Target } from '../gitops/manifests';
 
 /** The Applications a commit changed, and the files directly in their directories after the commit. */

@@ -19,9 +19,9 @@ import type { UsageScope } from '../projects/usage-scope';
 import type { WorkloadService } from '../projects/workload-service';
 import type { CommitClient } from '../gitops/commit-client';
 import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
-import { readTree, resolveRef } from '../gitops/git-plumbing';
+import { readTree, resolveRef } from '../git/git-plumbing';
 import { isManaged, renderAll, targetOf, type Target } from '../gitops/manifests';
-import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 
 /** What uses an environment, tenant, workload or binding: each list names what removing it would strand. */
 export interface TargetUsage {

@@ -11,10 +11,10 @@ import { renderDigest } from './commit-path';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { bootstrapManifests } from './bootstrap';
 import { validateDelivery } from './delivery-validation';
-import { readTree, resolveRef } from './git-plumbing';
+import { readTree, resolveRef } from '../git/git-plumbing';
 import { isManaged, renderAll, targetOf, type DeliveryModel, type Target } from './manifests';
 import type { WorkloadSources } from './workload-sources';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 import { unifiedDiff } from './unified-diff';
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'unchanged';

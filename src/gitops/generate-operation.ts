@@ -1,7 +1,7 @@
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import { renderDigest } from './render-digest';
 import { managedChanges, type CommitOperationKind } from './commit-operation';
-import { readTree } from './git-plumbing';
+import { readTree } from '../git/git-plumbing';
 import { isManaged, MANAGED_ROOTS, renderAll } from './manifests';
 
 /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */

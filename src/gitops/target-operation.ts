@@ -1,7 +1,7 @@
 import { overridePatchOf, withTenantOverride, type WorkloadChange } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import { managedChanges, type OperationScope } from './commit-operation';
-import { readTree } from './git-plumbing';
+import { readTree } from '../git/git-plumbing';
 import { applicationPath, renderAll, serviceDir, targetsOf, type Target } from './manifests';
 import type { LoadedProject } from './delivery-model';
 import { patchOverrides, withPatchedWorkloads } from './override-patch';

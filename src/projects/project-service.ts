@@ -6,7 +6,7 @@ import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { Page, PageRequest } from '../db/pagination';
 import { findEnvironment } from '../platform-config/environment-repository';
 import { gitUrlOf } from '../gitops/delivery-model';
-import type { RepositoryStore } from '../gitops/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import { SUPPORTED_K8S_VERSIONS, isSupportedVersion } from '../validation';
 import { slugKey } from './project-errors';
 import type { EnvironmentArgoSettings, ProjectArgoSettings, SyncPolicy } from './argocd-settings';
