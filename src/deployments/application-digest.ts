@@ -1,5 +1,5 @@
-import { renderDigest } from '../gitops/render-digest';
-import { serviceDir, targetOf, type Target } from '../gitops/manifests';
+import { renderDigest } from '../delivery-layout/render-digest';
+import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
 import { valuesAt } from '../releases/rollback-plan';
 
 /**

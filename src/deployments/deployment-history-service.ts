@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { InvalidInput } from '../errors';
-import { applicationName } from '../gitops/application-name';
+import { applicationName } from '../delivery-layout/application-name';
 import type { OrgCaller } from '../iam/caller';
 import type { ProjectService } from '../projects/project-service';
 import { releaseKinds } from '../releases/release-repository';

@@ -33,7 +33,7 @@ import type { WorkloadSources } from './workload-sources';
 export type { CommitActor, CommitOperation, CommitRequest } from './commit-operation';
 export type { ImageUpdate } from './image-operation';
 export { CommitRefused } from './commit-failure';
-export { renderDigest } from './render-digest';
+export { renderDigest } from '../delivery-layout/render-digest';
 
 export interface CommitOutcome {
   /** The commit that holds the change: new, found again on a retry, or null when nothing changed. */

@@ -12,7 +12,8 @@ import {
 import type { FileChanges } from '../git/commit-writer';
 import type { LoadedProject } from './delivery-model';
 import { readTree } from '../git/git-plumbing';
-import { renderAll, serviceDir, type Target } from './manifests';
+import { renderAll } from './manifests';
+import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { loadWorkloads, patchOverrides, withPatchedWorkloads } from './override-patch';
 
 /**

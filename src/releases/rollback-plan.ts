@@ -1,6 +1,6 @@
 import { parseYaml } from '../parse/bounded-parse';
 import { Conflict, InvalidInput } from '../errors';
-import { serviceDir } from '../gitops/manifests';
+import { serviceDir } from '../delivery-layout/target-paths';
 import type { WorkloadChange } from '../projects/workload-spec';
 import type { ReleaseRow } from './release-repository';
 

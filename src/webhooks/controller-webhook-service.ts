@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
 import { Conflict, InvalidInput, NotFound, Unauthorized } from '../errors';
-import { parseApplicationName } from '../gitops/application-name';
+import { parseApplicationName } from '../delivery-layout/application-name';
 import { orgEntry, type OrgCaller } from '../iam/caller';
 import { findProjectEnvironment } from '../projects/project-environment-repository';
 import { findProjectBySlug } from '../projects/project-repository';

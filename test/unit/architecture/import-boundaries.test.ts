@@ -19,7 +19,6 @@ const INFRASTRUCTURE = new Set(['audit', 'db', 'errors', 'logging', 'rate-limit'
  * when one of them disappears, so the list only shrinks.
  */
 const KNOWN_BACK_EDGES = [
-  'deployments -> gitops', // application-digest.ts and commit-state.ts read the commit path's manifests
   'deployments -> releases', // application-digest.ts renders a rollback plan; sync-verdict.ts reads release status
   'projects -> gitops', // project-service.ts builds the delivery model of a new project
   'registry -> catalog', // chart-render.ts applies kustomize overrides of the catalog
