@@ -5,7 +5,7 @@ import type { OrgCaller } from '../iam/caller';
 import { orgResource, type OrgDomainDeps } from '../iam/cross-org';
 import type { Page, PageRequest } from '../db/pagination';
 import { findEnvironment } from '../platform-config/environment-repository';
-import { gitUrlOf } from '../gitops/delivery-model';
+import { gitUrlOf } from './git-url';
 import type { RepositoryStore } from '../git/repository-store';
 import { SUPPORTED_K8S_VERSIONS, isSupportedVersion } from '../validation';
 import { slugKey } from './project-errors';
