@@ -20,7 +20,6 @@ const INFRASTRUCTURE = new Set(['audit', 'db', 'errors', 'logging', 'rate-limit'
  */
 const KNOWN_BACK_EDGES = [
   'deployments -> releases', // application-digest.ts renders a rollback plan; sync-verdict.ts reads release status
-  'registry -> catalog', // chart-render.ts applies kustomize overrides of the catalog
 ];
 
 /**
