@@ -67,8 +67,8 @@ import {
   releaseWorkflowType,
   reportSyncUpdate,
   type ReleaseTiming,
-  type SyncReport,
 } from './release-workflow-contract';
+import type { SyncReport } from '../deployments/sync-report';
 
 export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporal: Client;

@@ -11,7 +11,8 @@ import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 import { versionSummary } from '../deployments/version-change';
 import { lastVerifiedPoint } from '../deployments/rollback-point';
 import { withReleaseChanges } from './release-changes';
-import { rollbackPoint, valuesAt } from './rollback-plan';
+import { rollbackPoint } from './rollback-plan';
+import { valuesAt } from '../deployments/workload-values';
 import { releaseVersions } from './release-versions';
 import { findRelease, targetHistory } from './release-repository';
 

@@ -11,7 +11,7 @@ import { listProjectTenants } from '../projects/project-tenant-repository';
 import { findWorkload, listWorkloads } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
 import { waiterForTarget } from '../releases/revision-waiters';
-import type { SyncReport } from '../releases/release-workflow-contract';
+import type { SyncReport } from '../deployments/sync-report';
 import { positionOf } from '../deployments/deployed-state-repository';
 import { lockDeployedTarget, recordReport } from '../deployments/report-state';
 import { liftPinsVerifiedUpstream } from '../rollouts/pin-lifting';
