@@ -36,8 +36,8 @@ import {
   type ReleaseFreezeCheck,
   type ReleaseTurn,
   type ReleaseStatus,
-  type SyncReport,
 } from '../src/releases/release-workflow-contract';
+import type { SyncReport } from '../src/deployments/sync-report';
 import type { ValidationEngine } from '../src/validation';
 import {
   breakGlassDetails,

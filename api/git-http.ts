@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { Next } from 'koa';
 import { InvalidInput, NotFound, Unauthorized } from '../src/errors';
-import type { RepositoryStore } from '../src/gitops/repository-store';
+import type { RepositoryStore } from '../src/git/repository-store';
 import type { Authenticator } from '../src/iam/authenticator';
 import type { AuthorizationChain } from '../src/iam/authorization-chain';
 import type { Principal } from '../src/iam/principal';

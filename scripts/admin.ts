@@ -17,7 +17,7 @@ import {
 } from '../src/admin/operator-commands';
 import { NoEmbeddedDatabase, resolveDatabase } from '../src/runtime/embedded';
 import { grantAppRole } from '../src/admin/app-role';
-import { createRepositoryStore } from '../src/gitops/repository-store';
+import { createRepositoryStore } from '../src/git/repository-store';
 import { createBlobStore } from '../src/registry/create-blob-store';
 import { createRegistryService } from '../src/registry/registry-service';
 

@@ -44,8 +44,8 @@ import {
   type PreparedRelease,
   type ReleaseStatus,
   type ReleaseWorkflowInput,
-  type SyncReport,
 } from '../src/releases/release-workflow-contract';
+import type { SyncReport } from '../src/deployments/sync-report';
 import type { AuditActor } from '../src/audit/types';
 
 const acts = proxyActivities<ReturnType<typeof createActivities>>({

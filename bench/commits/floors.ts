@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { gitBinary } from '../../src/gitops/git-binary';
-import { git } from '../../src/gitops/git-plumbing';
+import { gitBinary } from '../../src/git/git-binary';
+import { git } from '../../src/git/git-plumbing';
 import { elapsedMs } from '../validate/stats';
 
 const run = promisify(execFile);

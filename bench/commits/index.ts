@@ -18,7 +18,7 @@ import path from 'node:path';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
 import { commitOperationKinds } from '../../src/runtime/commit-operations';
 import { recordCommit } from '../../src/gitops/commit-record-repository';
-import { readBranch } from '../../src/gitops/commit-writer';
+import { readBranch } from '../../src/git/commit-writer';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 import { startBenchPlatform } from '../validate/platform';

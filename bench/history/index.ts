@@ -22,6 +22,7 @@ import {
   type MetricsQuery,
 } from '../../src/deployments/delivery-metrics-repository';
 import { changedTargetsPage, matrixPageAt, windowEvents } from '../../src/deployments/deployment-history-repository';
+import { RELEASE_KINDS_SQL } from '../../src/releases/release-repository';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       to: new Date(),
       failureWindowSeconds: 3600,
       groupBy: 'environment',
+      releases: RELEASE_KINDS_SQL,
     };
     const queries: Record<string, (i: number) => Promise<unknown>> = {
       'matrix now (reference)': () => matrixPage(db, org, project.id, {}, { limit: 50 }),

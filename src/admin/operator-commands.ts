@@ -5,7 +5,7 @@ import type { Db } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { findUnauditedCommits, type UnauditedCommit } from '../gitops/unaudited-commits';
 import { findLostCommits, type LostCommit } from '../gitops/lost-commits';
-import type { RepositoryStore } from '../gitops/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import { hashPassword } from '../identity/password-hash';
 import type { PasswordPolicy } from '../identity/password-policy';
 import { ORG_ROLES, isOrgRole } from '../iam/principal';

@@ -1,6 +1,6 @@
-import { renderDigest } from '../gitops/render-digest';
-import { serviceDir, targetOf, type Target } from '../gitops/manifests';
-import { valuesAt } from '../releases/rollback-plan';
+import { renderDigest } from '../delivery-layout/render-digest';
+import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
+import { valuesAt } from './workload-values';
 
 /**
  * What an Application's rendered content is, as both the platform and a controller see it: the files of its source

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/knex';
-import type { FileChanges } from '../gitops/commit-writer';
-import { gitText, readTree } from '../gitops/git-plumbing';
-import { serviceDir, type Target } from '../gitops/manifests';
+import type { FileChanges } from '../git/commit-writer';
+import { gitText, readTree } from '../git/git-plumbing';
+import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { applicationContents, applicationsTouched } from './application-digest';
 import { filesAfter, type CommittedFiles } from './committed-files';
 import { appendEvents, recordRevision, saveDesired } from './deployed-state-repository';

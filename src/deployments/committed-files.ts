@@ -1,5 +1,5 @@
-import type { FileChanges } from '../gitops/commit-writer';
-import { serviceDir, type Target } from '../gitops/manifests';
+import type { FileChanges } from '../git/commit-writer';
+import { serviceDir, type Target } from '../delivery-layout/target-paths';
 
 /** The Applications a commit changed, and the files directly in their directories after the commit. */
 export interface CommittedFiles {

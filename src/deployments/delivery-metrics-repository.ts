@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/knex';
 import type { MatrixFilter } from './deployed-state-repository';
 import { TENANT_SLUGS_SQL } from '../projects/project-tenant-repository';
-import { RELEASE_KINDS_SQL } from '../releases/release-repository';
 
 /**
  * Delivery metrics (issue 47, docs/deployments.md#delivery-metrics) computed by PostgreSQL from
@@ -23,6 +22,11 @@ export interface MetricsQuery {
   /** A deployment followed within this many seconds by a rollback or a Degraded report of it failed. */
   failureWindowSeconds: number;
   groupBy: MetricGroup;
+  /**
+   * The releases as a derived table (id, project_id, kind, created_at) for the queries to join: src/releases owns the
+   * table and builds it (RELEASE_KINDS_SQL); the module's wiring passes it in, as src/deployments sits below releases.
+   */
+  releases: string;
 }
 
 /** One aggregate row: `key` null for all groups, `week` (its Monday, UTC) null for the whole window. */
@@ -83,7 +87,7 @@ const grouped = (q: MetricsQuery, select: string, from: string) => {
 };
 
 /** A commit whose release is a rollback (alias `e`, joined as `rb`). */
-const ROLLBACK_JOIN = `LEFT JOIN ${RELEASE_KINDS_SQL} rb ON e.kind = 'commit' AND e.source_kind = 'release'
+const rollbackJoin = (q: MetricsQuery) => `LEFT JOIN ${q.releases} rb ON e.kind = 'commit' AND e.source_kind = 'release'
   AND rb.project_id = e.project_id AND rb.kind = 'rollback' AND CAST(rb.id AS text) = e.source_id`;
 
 /**
@@ -96,7 +100,7 @@ export async function deploymentFigures(db: Queryable, q: MetricsQuery): Promise
   const sql = `WITH ev AS (
       SELECT e.id, e.tenant_id, e.environment, e.service, e.kind, e.position, e.digest, e.health_status, e.at,
         rb.id IS NOT NULL AS rollback
-      FROM deployed_target_events e ${ROLLBACK_JOIN}
+      FROM deployed_target_events e ${rollbackJoin(q)}
       WHERE ${s.sql} AND e.kind IN ('commit', 'report') AND e.at > :from AND e.at <= :horizon
     ), dep AS (
       SELECT c.*, lead(c.at) OVER w AS next_at, lead(c.position) OVER w AS next_position,
@@ -134,7 +138,7 @@ export async function leadTimeFigures(db: Queryable, q: MetricsQuery): Promise<L
       JOIN LATERAL (SELECT f.at, f.source_kind, f.source_id FROM deployed_target_events f
         WHERE f.project_id = e.project_id AND f.kind = 'commit' AND f.service = e.service AND f.version = e.version
         ORDER BY f.at, f.id LIMIT 1) f ON true
-      LEFT JOIN ${RELEASE_KINDS_SQL} rel ON f.source_kind = 'release' AND rel.project_id = e.project_id
+      LEFT JOIN ${q.releases} rel ON f.source_kind = 'release' AND rel.project_id = e.project_id
         AND CAST(rel.id AS text) = f.source_id
       WHERE ${s.sql} AND e.kind = 'verified' AND e.version IS NOT NULL AND e.at > :from AND e.at <= :to
         AND NOT EXISTS (SELECT 1 FROM deployed_target_events p WHERE p.project_id = e.project_id
@@ -162,7 +166,7 @@ export async function incidentFigures(db: Queryable, q: MetricsQuery): Promise<I
   const s = scoped(q);
   const sql = `WITH sig AS (
       SELECT e.id, e.project_id, e.tenant_id, e.environment, e.service, e.at
-      FROM deployed_target_events e ${ROLLBACK_JOIN}
+      FROM deployed_target_events e ${rollbackJoin(q)}
       WHERE ${s.sql} AND e.at > :from AND e.at <= :to
         AND ((e.kind = 'report' AND e.health_status = 'Degraded') OR rb.id IS NOT NULL)
     ), x AS (

@@ -110,12 +110,22 @@ function figuresOf(
  * Delivery metrics of a project over a window (issue 47): deployment frequency, lead time for changes, change failure
  * rate and time to restore, for the whole window and per group (environment, tenant or service), and per week.
  */
-export function createDeliveryMetrics(deps: { db: Db; projects: Pick<ProjectService, 'projectOf'> }) {
+export function createDeliveryMetrics(deps: {
+  db: Db;
+  projects: Pick<ProjectService, 'projectOf'>;
+  releases: MetricsQuery['releases'];
+}) {
   return {
     async metrics(caller: OrgCaller, slug: string, filter: MatrixFilter, q: MetricsRequest) {
       const params = metricsParams(q, new Date());
       const project = await deps.projects.projectOf(caller, slug);
-      const query: MetricsQuery = { organizationId: caller.organizationId, projectId: project.id, filter, ...params };
+      const query: MetricsQuery = {
+        organizationId: caller.organizationId,
+        projectId: project.id,
+        filter,
+        releases: deps.releases,
+        ...params,
+      };
       const [deployments, leadTimes, incidents] = await Promise.all([
         deploymentFigures(deps.db, query),
         leadTimeFigures(deps.db, query),

@@ -1,10 +1,9 @@
 import type { Db } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { InvalidInput } from '../errors';
-import { applicationName } from '../gitops/application-name';
+import { applicationName } from '../delivery-layout/application-name';
 import type { OrgCaller } from '../iam/caller';
 import type { ProjectService } from '../projects/project-service';
-import { releaseKinds } from '../releases/release-repository';
 import type { MatrixFilter } from './deployed-state-repository';
 import { targetChanges } from './deployment-changes';
 import { changedTargetsPage, matrixPageAt, windowEvents } from './deployment-history-repository';
@@ -50,10 +49,23 @@ export function windowOf(q: { from?: string; to?: string }, now: Date): { from: 
 }
 
 /**
+ * The kind and title of some releases of an organization, by id (a rollback is a release of kind `rollback`):
+ * src/releases answers, as it owns the table; the module's wiring passes the lookup in (deployments sits below it).
+ */
+export type ReleaseKinds = (
+  organizationId: string,
+  ids: string[],
+) => Promise<Map<string, { kind: string; title: string }>>;
+
+/**
  * The deployments history (issue 47): the matrix as it was at an instant, and what changed per Application between
  * two instants (version changes with their cause, actor, audit entries and commit; health transitions).
  */
-export function createDeploymentHistory(deps: { db: Db; projects: Pick<ProjectService, 'projectOf'> }) {
+export function createDeploymentHistory(deps: {
+  db: Db;
+  projects: Pick<ProjectService, 'projectOf'>;
+  releaseKinds: ReleaseKinds;
+}) {
   const { db } = deps;
   return {
     async matrixAt(caller: OrgCaller, slug: string, filter: MatrixFilter, page: PageRequest, at: string) {
@@ -79,7 +91,7 @@ export function createDeploymentHistory(deps: { db: Db; projects: Pick<ProjectSe
       const targets = await changedTargetsPage(db, caller.organizationId, project.id, filter, page, window);
       const events = await windowEvents(db, project.id, targets.items, window, CHANGES_PER_TARGET + 1);
       const releaseIds = events.filter((e) => e.source_kind === 'release' && e.source_id).map((e) => e.source_id!);
-      const releases = await releaseKinds(db, caller.organizationId, [...new Set(releaseIds)]);
+      const releases = await deps.releaseKinds(caller.organizationId, [...new Set(releaseIds)]);
       const byTarget = new Map<string, typeof events>();
       for (const e of events) {
         const key = `${e.tenant_id}/${e.environment}/${e.service}`;

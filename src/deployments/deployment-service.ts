@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit-service';
 import type { Db } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { NotFound } from '../errors';
-import { applicationName } from '../gitops/application-name';
+import { applicationName } from '../delivery-layout/application-name';
 import { orgEntry, type OrgCaller } from '../iam/caller';
 import { findProjectEnvironment } from '../projects/project-environment-repository';
 import type { ProjectService } from '../projects/project-service';

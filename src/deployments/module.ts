@@ -1,5 +1,6 @@
 import type { DomainModule } from '../runtime/domain-module';
 import { provide } from '../runtime/service-provider';
+import { RELEASE_KINDS_SQL, releaseKinds } from '../releases/release-repository';
 import { createDeliveryMetrics } from './delivery-metrics';
 import { createDeploymentHistory } from './deployment-history-service';
 import { createDeploymentService, type DeploymentService } from './deployment-service';
@@ -23,11 +24,16 @@ export const deploymentsModule = {
     deployments: provide(['projects'], (deps) =>
       createDeploymentService({ db: deps.db, audit: deps.audit, projects: deps.projects.projects }),
     ),
+    // The history and the metrics name releases: src/releases' reads, passed in (deployments sits below releases).
     deploymentHistory: provide(['projects'], (deps) =>
-      createDeploymentHistory({ db: deps.db, projects: deps.projects.projects }),
+      createDeploymentHistory({
+        db: deps.db,
+        projects: deps.projects.projects,
+        releaseKinds: (organizationId, ids) => releaseKinds(deps.db, organizationId, ids),
+      }),
     ),
     deliveryMetrics: provide(['projects'], (deps) =>
-      createDeliveryMetrics({ db: deps.db, projects: deps.projects.projects }),
+      createDeliveryMetrics({ db: deps.db, projects: deps.projects.projects, releases: RELEASE_KINDS_SQL }),
     ),
   },
   actions: {

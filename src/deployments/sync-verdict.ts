@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/types';
 import type { Queryable } from '../db/knex';
-import type { SyncReport } from '../releases/release-workflow-contract';
+import type { SyncReport } from './sync-report';
 import { SUBSYSTEM } from '../iam/subsystems';
 import {
   changedServices,

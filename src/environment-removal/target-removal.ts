@@ -19,9 +19,10 @@ import type { UsageScope } from '../projects/usage-scope';
 import type { WorkloadService } from '../projects/workload-service';
 import type { CommitClient } from '../gitops/commit-client';
 import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
-import { readTree, resolveRef } from '../gitops/git-plumbing';
-import { isManaged, renderAll, targetOf, type Target } from '../gitops/manifests';
-import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
+import { readTree, resolveRef } from '../git/git-plumbing';
+import { renderAll } from '../gitops/manifests';
+import { isManaged, targetOf, type Target } from '../delivery-layout/target-paths';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 
 /** What uses an environment, tenant, workload or binding: each list names what removing it would strand. */
 export interface TargetUsage {

@@ -1,8 +1,9 @@
 import { dumpYaml } from '../parse/bounded-parse';
 import { defaultSyncPolicy, IN_CLUSTER_SERVER, type SyncPolicy } from '../projects/argocd-settings';
-import { applicationName } from './application-name';
+import { applicationName } from '../delivery-layout/application-name';
 import { destinationKey, namespaceOf, type Destination } from './destinations';
-import type { DeliveryModel, Target } from './manifests';
+import type { DeliveryModel } from './manifests';
+import type { Target } from '../delivery-layout/target-paths';
 
 /**
  * The Argo CD objects the generator writes (docs/argocd.md): one Application per target, one AppProject per project

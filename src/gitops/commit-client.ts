@@ -12,7 +12,7 @@ import { startAfterCommit } from './after-commit';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type { CommitOperation, CommitRequest } from './commit-operation';
 import { runCommit, type CommitOutcome, type CommitPathDeps } from './commit-path';
-import { IDEMPOTENCY_KEY_PATTERN } from './commit-writer';
+import { IDEMPOTENCY_KEY_PATTERN } from '../git/commit-writer';
 
 export interface CommitInput {
   message: string;

@@ -3,9 +3,9 @@ import type { Tx } from '../db/knex';
 import type { CommitSource } from '../deployments/commit-state';
 import type { DomainEventInput } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
-import type { FileChanges } from './commit-writer';
+import type { FileChanges } from '../git/commit-writer';
 import type { DeliveryContext, LoadedProject } from './delivery-model';
-import { isManaged } from './manifests';
+import { isManaged } from '../delivery-layout/target-paths';
 
 /**
  * What the one commit path writes, by operation: each committing domain adds its operation's shape here from its own

@@ -14,19 +14,26 @@ import type {
   OperationKinds,
   OperationScope,
 } from './commit-operation';
-import { buildCommit, findCommitByKey, moveBranch, readBranch, restoreBranch, type FileChanges } from './commit-writer';
+import {
+  buildCommit,
+  findCommitByKey,
+  moveBranch,
+  readBranch,
+  restoreBranch,
+  type FileChanges,
+} from '../git/commit-writer';
 import { commitRecordState, recordCommit, recordedHead } from './commit-record-repository';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { findRemote } from './remote-repository';
 import { wantsMaintenance } from './repository-maintenance';
 import { lockRepository, repositoryLockKey } from './repository-lock';
-import type { RepositoryStore } from './repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import type { WorkloadSources } from './workload-sources';
 
 export type { CommitActor, CommitOperation, CommitRequest } from './commit-operation';
 export type { ImageUpdate } from './image-operation';
 export { CommitRefused } from './commit-failure';
-export { renderDigest } from './render-digest';
+export { renderDigest } from '../delivery-layout/render-digest';
 
 export interface CommitOutcome {
   /** The commit that holds the change: new, found again on a retry, or null when nothing changed. */

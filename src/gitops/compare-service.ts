@@ -19,10 +19,11 @@ import { withTenantTag } from '../projects/workload-spec';
 import type { Db } from '../db/knex';
 import type { CommitClient } from './commit-client';
 import { loadProject, type LoadedProject } from './delivery-model';
-import { readTree, resolveRef } from './git-plumbing';
-import { renderAll, serviceDir, targetOf, type Target } from './manifests';
+import { readTree, resolveRef } from '../git/git-plumbing';
+import { renderAll } from './manifests';
+import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
 import type { WorkloadSources } from './workload-sources';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 import { unifiedDiff } from './unified-diff';
 import { targetSourceOf, type TargetSource } from './target-source';
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { projectBindings } from '../clusters/agent-binding-repository';
 import { listProjectEnvironments } from '../projects/project-environment-repository';
+import { gitUrlOf } from '../projects/git-url';
 import { findProjectById, type Project } from '../projects/project-repository';
 import { listProjectTenants, type ProjectTenant } from '../projects/project-tenant-repository';
 import { listWorkloads, type Workload } from '../projects/workload-repository';
@@ -24,10 +25,6 @@ export interface LoadedProject {
   model: DeliveryModel;
   /** Tenant-and-environment pairs that render to the same cluster and namespace without being allowed to. */
   destinationConflicts: string[];
-}
-
-export function gitUrlOf(publicUrl: string, project: Pick<Project, 'organizationSlug' | 'slug'>): string {
-  return `${publicUrl}/git/r/${project.organizationSlug}/${project.slug}.git`;
 }
 
 /** A workload as the delivery model renders it. */

@@ -1,7 +1,7 @@
 import type { ValidationEngine, ValidationResult } from '../validation';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
 import type { ProjectPolicy } from '../projects/project-repository';
-import { isKubernetesManifest, targetOf } from './manifests';
+import { isKubernetesManifest, targetOf } from '../delivery-layout/target-paths';
 
 export interface FileValidationResult extends ValidationResult {
   file: string;

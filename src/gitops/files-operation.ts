@@ -1,5 +1,5 @@
 import type { CommitOperationKind } from './commit-operation';
-import { gitUrlOf } from './delivery-model';
+import { gitUrlOf } from '../projects/git-url';
 import { findProjectById } from '../projects/project-repository';
 
 /** Files written and deleted as they are (the files API, environment removal). */

@@ -3,10 +3,10 @@ import { InvalidInput, NotFound } from '../errors';
 import type { OrgCaller } from '../iam/caller';
 import type { ProjectService } from '../projects/project-service';
 import type { CommitClient } from './commit-client';
-import { gitText, listFiles, readBlobs, resolveRef } from './git-plumbing';
+import { gitText, listFiles, readBlobs, resolveRef } from '../git/git-plumbing';
 import { pushesOf, type PushResult } from './remote-repository';
 import { checkRepositoryPath } from '../parse/repository-path';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 
 /** Refs the files API accepts: a branch, a tag or a commit id, never an option or a range. */
 const REF_PATTERN = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;

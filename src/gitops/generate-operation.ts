@@ -1,8 +1,9 @@
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
-import { renderDigest } from './render-digest';
+import { renderDigest } from '../delivery-layout/render-digest';
 import { managedChanges, type CommitOperationKind } from './commit-operation';
-import { readTree } from './git-plumbing';
-import { isManaged, MANAGED_ROOTS, renderAll } from './manifests';
+import { readTree } from '../git/git-plumbing';
+import { renderAll } from './manifests';
+import { isManaged, MANAGED_ROOTS } from '../delivery-layout/target-paths';
 
 /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
 export interface GenerateOperation {

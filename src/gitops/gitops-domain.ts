@@ -14,7 +14,7 @@ import { createCompareService } from './compare-service';
 import { createDeliveryService } from './delivery-service';
 import { createFilesService } from './files-service';
 import { createRemoteService } from './remote-service';
-import type { RepositoryStore } from './repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 
 export type GitopsDomain = ReturnType<typeof createGitopsDomain>;
 

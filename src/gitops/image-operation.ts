@@ -9,10 +9,11 @@ import {
   type OperationRecord,
   type OperationScope,
 } from './commit-operation';
-import type { FileChanges } from './commit-writer';
+import type { FileChanges } from '../git/commit-writer';
 import type { LoadedProject } from './delivery-model';
-import { readTree } from './git-plumbing';
-import { renderAll, serviceDir, type Target } from './manifests';
+import { readTree } from '../git/git-plumbing';
+import { renderAll } from './manifests';
+import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { loadWorkloads, patchOverrides, withPatchedWorkloads } from './override-patch';
 
 /**

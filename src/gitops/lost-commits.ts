@@ -1,8 +1,8 @@
 import { auditedCommitShas } from '../audit/audit-repository';
 import type { Queryable } from '../db/knex';
-import { branchHistory } from './branch-history';
+import { branchHistory } from '../git/branch-history';
 import { projectsWithCommits, recordedCommitShas } from './commit-record-repository';
-import type { RepositoryStore } from './repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 
 export interface LostCommit {
   organizationId: string;

@@ -3,13 +3,13 @@ import { provide } from '../runtime/service-provider';
 import { createGitopsDomain, type GitopsDomain } from './gitops-domain';
 import { commitPathDepsOf, type CommitPathDeps } from './commit-path';
 import { commitOperationKinds } from '../runtime/commit-operations';
-import { createRepositoryStore, type RepositoryStore } from './repository-store';
+import { createRepositoryStore, type RepositoryStore } from '../git/repository-store';
 import { createVolumeGuard } from './volume-guard';
 import { createWorkloadSources, type WorkloadSources } from './workload-sources';
 
 declare module '../runtime/service-provider' {
   interface DomainServices {
-    /** Where hosted Git repositories live (src/gitops/repository-store.ts). */
+    /** Where hosted Git repositories live (src/git/repository-store.ts). */
     repositories: RepositoryStore;
     /** Renders workloads referencing an organization chart or kustomize base (src/gitops/workload-sources.ts). */
     sources: WorkloadSources;

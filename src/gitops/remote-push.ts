@@ -1,9 +1,9 @@
 import type { Db } from '../db/knex';
 import { checkGitRemote, TargetRefused, type OutboundPolicy } from '../net/outbound-policy';
-import { git, GitError } from './git-plumbing';
+import { git, GitError } from '../git/git-plumbing';
 import { findRemote, recordPush, remoteTokenAad, type PushStatus } from './remote-repository';
 import type { SecretBox } from '../identity/mfa/secret-box';
-import { MAIN_BRANCH, type RepositoryStore } from './repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 import { lockRepository } from './repository-lock';
 
 export interface PushDeps {

@@ -1,5 +1,5 @@
-import { git } from './git-plumbing';
-import type { RepositoryStore } from './repository-store';
+import { git } from '../git/git-plumbing';
+import type { RepositoryStore } from '../git/repository-store';
 
 /** Which repositories a maintenance run covers: one (after a large or a periodic commit), or all (the schedule). */
 export interface MaintenanceTarget {

@@ -1,11 +1,12 @@
 import { overridePatchOf, withTenantOverride, type WorkloadChange } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import { managedChanges, type OperationScope } from './commit-operation';
-import { readTree } from './git-plumbing';
-import { applicationPath, renderAll, serviceDir, targetsOf, type Target } from './manifests';
+import { readTree } from '../git/git-plumbing';
+import { renderAll, targetsOf } from './manifests';
+import { applicationPath, serviceDir, type Target } from '../delivery-layout/target-paths';
 import type { LoadedProject } from './delivery-model';
 import { patchOverrides, withPatchedWorkloads } from './override-patch';
-import { renderDigest } from './render-digest';
+import { renderDigest } from '../delivery-layout/render-digest';
 
 /**
  * What a release and a promotion share: changes set in some tenants' overrides of one environment, then those

@@ -1,4 +1,4 @@
-import { chartValues } from '../catalog/kustomize-render';
+import { chartValues } from '../tools/kustomize-render';
 import type { WorkloadSource, WorkloadSpec } from '../projects/workload-spec';
 
 /**

@@ -1,7 +1,7 @@
 import { auditedCommitShas } from '../audit/audit-repository';
 import type { Queryable } from '../db/knex';
-import { branchHistory } from './branch-history';
-import type { RepositoryStore } from './repository-store';
+import { branchHistory } from '../git/branch-history';
+import type { RepositoryStore } from '../git/repository-store';
 
 export interface UnauditedCommit {
   organizationId: string;

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../db/knex';
 import type { Logger } from '../logging/logger';
+import type { RepositoryGuard } from '../git/repository-store';
 import { allProjectRefs } from '../projects/project-repository';
 import { installationId, recordVolumeClaim, volumeClaimed } from './installation-repository';
 import { readMarker, REPOSITORY_MARKER, ROOT_MARKER, writeMarker, type VolumeMarker } from './volume-marker';
@@ -18,15 +19,9 @@ export class RepositoryVolumeRefused extends Error {
  * database says) and the folder holds the repositories the database names (or the database names none): the one-time
  * adoption of a volume from before markers. An empty or foreign folder is refused, and the process is not ready.
  */
-export interface VolumeGuard {
+export interface VolumeGuard extends RepositoryGuard {
   /** Null when the root is this installation's (claiming it when it may), else why not (the readiness check). */
   check(): Promise<string | null>;
-  /** Throws RepositoryVolumeRefused unless the root is this installation's. */
-  requireVolume(): Promise<void>;
-  /** Checks a repository's marker once per process (writing it for a repository from before markers). */
-  verifyRepository(organizationId: string, projectId: string, dir: string): Promise<void>;
-  /** Marks a repository just created. */
-  markRepository(organizationId: string, projectId: string, dir: string): Promise<void>;
 }
 
 export function createVolumeGuard(deps: { root: string; db: Db; log?: Logger }): VolumeGuard {

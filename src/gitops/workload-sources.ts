@@ -3,7 +3,7 @@ import type { Queryable } from '../db/knex';
 import { Unprocessable } from '../errors';
 import { dumpYaml, parseJson } from '../parse/bounded-parse';
 import { findCatalogVersion } from '../catalog/catalog-repository';
-import { applyOverrides, objectsOf, type KubeObject } from '../catalog/kustomize-render';
+import { applyOverrides, objectsOf, type KubeObject } from '../tools/kustomize-render';
 import type { Renderers } from '../tools/renderers';
 import { kustomizeBuild } from '../tools/kustomize-build';
 import type { BlobStore } from '../registry/blob-store';

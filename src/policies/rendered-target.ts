@@ -1,7 +1,8 @@
 import type { Queryable } from '../db/knex';
 import { InvalidInput, NotFound } from '../errors';
 import { loadProject, type DeliveryContext } from '../gitops/delivery-model';
-import { isKubernetesManifest, renderAll } from '../gitops/manifests';
+import { renderAll } from '../gitops/manifests';
+import { isKubernetesManifest } from '../delivery-layout/target-paths';
 import { namesTenant } from '../projects/tenant-ref';
 
 /**

@@ -1,5 +1,5 @@
 import type { SourceCheck } from './workload-spec';
-import type { RepositoryStore } from '../gitops/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import type { OrgDomainDeps } from '../iam/cross-org';
 import { createProjectService } from './project-service';
 import { createProjectTenantService } from './project-tenant-service';

@@ -1,7 +1,7 @@
 import { InvalidInput, Unprocessable } from '../errors';
 import type { LoadedProject } from '../gitops/delivery-model';
 import { renderAll, type DeliveryModel } from '../gitops/manifests';
-import { renderDigest } from '../gitops/render-digest';
+import { renderDigest } from '../delivery-layout/render-digest';
 import { movedTargets } from '../gitops/target-operation';
 import { orderByDependencies, type DependencyNode } from '../projects/workload-order';
 import { tenantSlugsOf } from '../projects/tenant-ref';

@@ -6,7 +6,8 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
 import type { BreakGlassGrant } from '../governance/governance-verdict';
 import type { WorkloadChange } from '../projects/workload-spec';
-import type { ApprovalPolicySnapshot, ApproverProfile, SyncReport } from '../releases/release-workflow-contract';
+import type { ApprovalPolicySnapshot, ApproverProfile } from '../releases/release-workflow-contract';
+import type { SyncReport } from '../deployments/sync-report';
 import { workflowType } from '../temporal/workflow-type';
 
 /**

@@ -9,7 +9,7 @@ import {
   objectsOf,
   type KubeObject,
   type RenderOverrides,
-} from '../catalog/kustomize-render';
+} from '../tools/kustomize-render';
 import { CHART_ARCHIVE_LIMITS, filesOfTarGz } from '../archive/tar-gz';
 import { RendererMissing } from '../tools/renderer-process';
 import type { Renderers } from '../tools/renderers';

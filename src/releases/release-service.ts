@@ -8,7 +8,7 @@ import { isUniqueViolation, type Tx } from '../db/knex';
 import type { PageRequest } from '../db/pagination';
 import { Conflict, Forbidden, InvalidInput, NotFound, Unprocessable } from '../errors';
 import { recordDomainEvent } from '../events/domain-event-repository';
-import { IDEMPOTENCY_KEY_PATTERN } from '../gitops/commit-writer';
+import { IDEMPOTENCY_KEY_PATTERN } from '../git/commit-writer';
 import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById, type Project } from '../projects/project-repository';
@@ -23,7 +23,7 @@ import { workflowLink } from '../temporal/workflow-link';
 import { loadProject } from '../gitops/delivery-model';
 import { movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadSources } from '../gitops/workload-sources';
-import type { RepositoryStore } from '../gitops/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import { awaitedProgress } from '../deployments/sync-verdict';
 import {
   breakGlassDetails,
@@ -67,8 +67,8 @@ import {
   releaseWorkflowType,
   reportSyncUpdate,
   type ReleaseTiming,
-  type SyncReport,
 } from './release-workflow-contract';
+import type { SyncReport } from '../deployments/sync-report';
 
 export interface ReleaseServiceDeps extends OrgDomainDeps {
   temporal: Client;

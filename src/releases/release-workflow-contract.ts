@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AuditActor } from '../audit/types';
+import type { SyncReport } from '../deployments/sync-report';
 import type { BreakGlassGrant, FreezeHit } from '../governance/governance-verdict';
 import type { CommitGroup } from '../projects/workload-order';
 import type { WorkloadChange } from '../projects/workload-spec';
@@ -160,17 +161,6 @@ export interface DeployReleaseRequest {
 export interface CancelReleaseRequest {
   actor: AuditActor;
   reason?: string;
-}
-
-export const SYNC_STATUSES = ['Synced', 'OutOfSync', 'Unknown', 'Error'] as const;
-export const HEALTH_STATUSES = ['Healthy', 'Progressing', 'Degraded', 'Suspended', 'Missing', 'Unknown'] as const;
-export interface SyncReport {
-  /** The commit the controller synced: must be the release's commit. */
-  revision: string;
-  syncStatus: (typeof SYNC_STATUSES)[number];
-  healthStatus: (typeof HEALTH_STATUSES)[number];
-  message?: string;
-  actor: AuditActor;
 }
 
 export const approveReleaseUpdate = defineUpdate<ReleaseActionResult, [ApproveReleaseRequest]>('approveRelease');

@@ -5,13 +5,14 @@ import type { ProjectTenantService } from '../projects/project-tenant-service';
 import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { groupChanges } from '../gitops/delivery-service';
-import { readTree, resolveRef } from '../gitops/git-plumbing';
+import { readTree, resolveRef } from '../git/git-plumbing';
 import { renderAll } from '../gitops/manifests';
-import { MAIN_BRANCH, type RepositoryStore } from '../gitops/repository-store';
+import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
 import { versionSummary } from '../deployments/version-change';
 import { lastVerifiedPoint } from '../deployments/rollback-point';
 import { withReleaseChanges } from './release-changes';
-import { rollbackPoint, valuesAt } from './rollback-plan';
+import { rollbackPoint } from './rollback-plan';
+import { valuesAt } from '../deployments/workload-values';
 import { releaseVersions } from './release-versions';
 import { findRelease, targetHistory } from './release-repository';
 

@@ -1,5 +1,5 @@
 import { InvalidInput } from '../errors';
-import { HEALTH_STATUSES, SYNC_STATUSES } from '../releases/release-workflow-contract';
+import { HEALTH_STATUSES, SYNC_STATUSES } from '../deployments/sync-report';
 
 /** The controller's event (spec "Inbound webhooks"): the Application's name, namespace, sync and health. */
 export interface ControllerEvent {

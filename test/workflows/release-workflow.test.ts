@@ -19,8 +19,8 @@ import {
   type ApprovalPolicySnapshot,
   type PreparedRelease,
   type ReleaseWorkflowInput,
-  type SyncReport,
 } from '../../src/releases/release-workflow-contract';
+import type { SyncReport } from '../../src/deployments/sync-report';
 import { releaseWorkflow } from '../../workflows/release';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { heldActivity, untilCalled } from '../helpers/held-activity';

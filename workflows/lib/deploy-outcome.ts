@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
 import type { AuditActor } from '../../src/audit/types';
-import type { SyncReport } from '../../src/releases/release-workflow-contract';
+import type { SyncReport } from '../../src/deployments/sync-report';
 
 export interface SyncOutcome {
   status: 'Healthy' | 'Failed';

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildCommit, moveBranch, readBranch } from '../../../src/gitops/commit-writer';
-import { createRepositoryStore } from '../../../src/gitops/repository-store';
+import { buildCommit, moveBranch, readBranch } from '../../../src/git/commit-writer';
+import { createRepositoryStore } from '../../../src/git/repository-store';
 
 /** The branch moves by git's lock-file protocol: a lock git holds is waited for, one a dead process left is removed. */
 let dataDir: string;

@@ -10,8 +10,8 @@ import {
   type CommitRequest,
 } from '../../../src/gitops/commit-path';
 import { commitOperationKinds } from '../../../src/runtime/commit-operations';
-import { readBranch } from '../../../src/gitops/commit-writer';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { readBranch } from '../../../src/git/commit-writer';
+import { gitText } from '../../../src/git/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
 import { makeProject } from './gitops-harness';
 

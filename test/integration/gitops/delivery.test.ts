@@ -5,7 +5,7 @@ import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { createGitActivities } from '../../../activities/git';
-import { applicationName } from '../../../src/gitops/application-name';
+import { applicationName } from '../../../src/delivery-layout/application-name';
 import type { CommitRequest } from '../../../src/gitops/commit-path';
 import { listDomainEvents } from '../../../src/events/domain-event-repository';
 import { cloneInto, cloneUrl, filesOf, gitCli, makeProject } from './gitops-harness';

@@ -7,7 +7,7 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { scaled } from '../../helpers/time-scale';
 import { releaseClient } from '../releases/release-harness';
 import { promotionClient } from '../promotions/promotion-harness';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { gitText } from '../../../src/git/git-plumbing';
 import { makeProject } from './gitops-harness';
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';

@@ -4,8 +4,8 @@ import { makeOrg } from '../../helpers/fixtures';
 import { scratchDir } from '../../helpers/scratch-dir';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../../src/gitops/commit-path';
-import { gitText } from '../../../src/gitops/git-plumbing';
-import { createRepositoryStore } from '../../../src/gitops/repository-store';
+import { gitText } from '../../../src/git/git-plumbing';
+import { createRepositoryStore } from '../../../src/git/repository-store';
 import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { makeProject } from './gitops-harness';
 

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { buildCommit, moveBranch } from '../../../src/gitops/commit-writer';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { buildCommit, moveBranch } from '../../../src/git/commit-writer';
+import { gitText } from '../../../src/git/git-plumbing';
 import { ensureMaintenanceSchedule } from '../../../src/gitops/maintenance-schedule';
 import { maintainRepositories } from '../../../src/gitops/repository-maintenance';
-import { createRepositoryStore } from '../../../src/gitops/repository-store';
+import { createRepositoryStore } from '../../../src/git/repository-store';
 
 let platform: TestPlatform;
 let dataDir: string;

@@ -4,8 +4,8 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { COMMIT_FAILURE } from '../../../src/gitops/commit-failure';
 import { commitPathDepsOf, runCommit, type CommitRequest } from '../../../src/gitops/commit-path';
 import { commitOperationKinds } from '../../../src/runtime/commit-operations';
-import { resolveRef } from '../../../src/gitops/git-plumbing';
-import { MAIN_BRANCH } from '../../../src/gitops/repository-store';
+import { resolveRef } from '../../../src/git/git-plumbing';
+import { MAIN_BRANCH } from '../../../src/git/repository-store';
 import { makeProject } from '../gitops/gitops-harness';
 
 /** The one commit path refuses a bulk image update into a target frozen after the request was accepted. */

@@ -2,7 +2,7 @@ import { exited, spawnScript } from '../../helpers/child-process';
 import { makeOrg } from '../../helpers/fixtures';
 import { deploymentEnv } from '../../helpers/platform-process';
 import type { TestPlatform } from '../../helpers/test-platform';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { gitText } from '../../../src/git/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from './promotion-harness';
 

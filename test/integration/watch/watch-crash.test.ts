@@ -10,7 +10,7 @@ import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { deploymentEnv, startApiProcess, stopPlatformProcess } from '../../helpers/platform-process';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { gitText } from '../../../src/git/git-plumbing';
 import { requestHash } from '../../../src/webhooks/signature';
 import { makeProject } from '../gitops/gitops-harness';
 import { pushLayout } from '../registry/oci-clients';

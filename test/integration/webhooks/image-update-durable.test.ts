@@ -6,7 +6,7 @@ import { holdRepositoryLock, waitingBackend } from '../../helpers/repository-loc
 import { httpClient } from '../../helpers/http-client';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { gitText } from '../../../src/git/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { startApiProcess, stopPlatformProcess as stop } from '../../helpers/platform-process';
 import { DIGEST, shapeBHeaders } from './webhook-signing';

@@ -3,7 +3,8 @@
  * environments and workloads with ports, variables, resources and overrides, names at their longest) is rendered with
  * the generator itself and each Kubernetes manifest validated for the oldest and the newest supported release.
  */
-import { isKubernetesManifest, renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
+import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
+import { isKubernetesManifest } from '../../../src/delivery-layout/target-paths';
 import type { ContainerPort, WorkloadSpec } from '../../../src/projects/workload-spec';
 import { engine } from './corpus';
 

@@ -3,12 +3,24 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gitBinary } from './git-binary';
-import type { VolumeGuard } from './volume-guard';
 
 const run = promisify(execFile);
 
 /** The branch every hosted repository delivers from. */
 export const MAIN_BRANCH = 'main';
+
+/**
+ * What the store asks before it touches a repository folder: that the volume, and the repository on it, are this
+ * installation's (src/gitops/volume-guard.ts proves it with markers; each call throws when they are not).
+ */
+export interface RepositoryGuard {
+  /** Throws unless the root is this installation's. */
+  requireVolume(): Promise<void>;
+  /** Checks a repository's marker once per process (writing it for a repository from before markers). */
+  verifyRepository(organizationId: string, projectId: string, dir: string): Promise<void>;
+  /** Marks a repository just created. */
+  markRepository(organizationId: string, projectId: string, dir: string): Promise<void>;
+}
 
 /**
  * The one module that knows where hosted repositories live: `<root>/<organization id>/<project id>.git` under the
@@ -42,7 +54,7 @@ export interface HostedRepository {
  * repository is created only on a volume proven this installation's, and `exists` (what every reader and the commit
  * path ask first) checks the repository's marker: a foreign folder throws RepositoryVolumeRefused (503).
  */
-export function createRepositoryStore(root: string, guard?: VolumeGuard): RepositoryStore {
+export function createRepositoryStore(root: string, guard?: RepositoryGuard): RepositoryStore {
   const store: RepositoryStore = {
     organizationRoot: (organizationId) => path.join(root, organizationId),
     nameOf: (projectId) => `${projectId}.git`,

@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildCommit, moveBranch, type CommitMeta } from '../../../src/gitops/commit-writer';
-import { fastImportCommit } from '../../../src/gitops/fast-import-commit';
-import { gitText, listFiles, readBlobs, readTree } from '../../../src/gitops/git-plumbing';
-import { closeObjectReaders, readObject } from '../../../src/gitops/object-reader';
-import { writeObject, writeTree } from '../../../src/gitops/object-writer';
+import { buildCommit, moveBranch, type CommitMeta } from '../../../src/git/commit-writer';
+import { fastImportCommit } from '../../../src/git/fast-import-commit';
+import { gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
+import { closeObjectReaders, readObject } from '../../../src/git/object-reader';
+import { writeObject, writeTree } from '../../../src/git/object-writer';
 import { scratchDir } from '../../helpers/scratch-dir';
 
 const run = promisify(execFile);

@@ -1,4 +1,8 @@
-import { applicationName, parseApplicationName, type ApplicationParts } from '../../../src/gitops/application-name';
+import {
+  applicationName,
+  parseApplicationName,
+  type ApplicationParts,
+} from '../../../src/delivery-layout/application-name';
 
 /** Boundary slugs of every shape a DNS label can take: 1 char, digits, inner hyphens, the longest allowed. */
 const LABELS = ['a', '0', 'a-b', 'ab--cd', 'x1-2y', 'z'.repeat(63), `a${'-'.repeat(61)}b`];
