@@ -4,7 +4,8 @@
  * one plain closing line, `jest: N passed, N failed, N skipped`, that any reader (human or tool) recognises.
  *
  * A batch of files (test/batches) counts as one file in its tier, and its files, timed by the batch
- * (test/batches/run-batch.ts), are listed among the slowest by their own paths. UPDATE_TEST_DURATIONS=1 writes those
+ * (test/batches/run-batch.ts), are listed among the slowest by their own paths, with the CPU time each used (its
+ * worker's and its ended child processes': the machine's share it took; the shared servers count for none). UPDATE_TEST_DURATIONS=1 writes those
  * times to test/batches/durations.json, from which the next runs deal the files into batches.
  */
 const fs = require('node:fs');
@@ -38,14 +39,14 @@ class SummaryReporter {
     fs.rmSync(this.fileTimesDir, { recursive: true, force: true });
   }
 
-  /** The batched files' times, as the batches of this run left them (`<tier>-<n>.json`: ms by path). */
+  /** The batched files' times, as the batches of this run left them (`<tier>-<n>.json`: {ms, cpuMs} by path). */
   batchedTimes() {
     const times = [];
     const dir = this.fileTimesDir;
     for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
       const tier = name.replace(/-\d+\.json$/, '');
-      for (const [file, ms] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')))) {
-        times.push({ file, tier, ms });
+      for (const [file, t] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')))) {
+        times.push({ file, tier, ms: t.ms, cpuMs: t.cpuMs });
       }
     }
     return times;
@@ -71,9 +72,18 @@ class SummaryReporter {
     if (process.env.UPDATE_TEST_DURATIONS === '1') this.writeDurations(batched);
     const listed = [...files.filter((f) => !f.file.startsWith(`test${path.sep}batches${path.sep}`)), ...batched];
     const out = [];
-    out.push(`\nslowest ${Math.min(SLOWEST, listed.length)} test files:`);
+    out.push(`\nslowest ${Math.min(SLOWEST, listed.length)} test files (wall, CPU of the batched ones):`);
     for (const f of listed.sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
-      out.push(`  ${seconds(f.ms).padStart(8)}  ${f.tier.padEnd(11)} ${f.file}`);
+      const cpu = f.cpuMs === undefined ? '' : seconds(f.cpuMs);
+      out.push(`  ${seconds(f.ms).padStart(8)}  ${cpu.padStart(8)}  ${f.tier.padEnd(11)} ${f.file}`);
+    }
+    const byCpu = batched.filter((f) => f.cpuMs !== undefined).sort((a, b) => b.cpuMs - a.cpuMs);
+    if (byCpu.length > 0) {
+      const total = byCpu.reduce((sum, f) => sum + f.cpuMs, 0);
+      out.push(`most CPU of the batched files (${seconds(total)} in all):`);
+      for (const f of byCpu.slice(0, SLOWEST)) {
+        out.push(`  ${seconds(f.cpuMs).padStart(8)}  ${f.tier.padEnd(11)} ${f.file}`);
+      }
     }
     out.push('time per tier (files, sum of file times, wall span):');
     const tiers = new Map();
