@@ -13,7 +13,7 @@ import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
 import { outerHarnessState, saveHarnessState, WORKFLOWS_BUNDLE_ENV } from './helpers/harness-state';
 import { bundleToFile } from './helpers/time-skipping';
-import { orasPython } from './integration/registry/oci-clients';
+import { installOras } from './integration/registry/oci-clients';
 import { ensureTestTools, ensureWebBuild, WITHOUT_WEB_BUILD } from './helpers/web-build';
 
 /**
@@ -25,6 +25,16 @@ export default async function globalSetup(): Promise<void> {
   const log = createLogger('warn');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-test-'));
   fs.chmodSync(workDir, 0o755);
+  // Installed once here, before any test worker starts, while the servers start (a fresh machine downloads packages
+  // meanwhile): the current web app in dist/web (unless the run serves no web app: WITHOUT_WEB_BUILD, the scaffold
+  // test's copy), Debian's chromium, skopeo and the other tools (apt-get when missing), `oras` in .venv-test.
+  const tools = Promise.all([
+    process.env[WITHOUT_WEB_BUILD] === '1' ? null : ensureWebBuild(),
+    ensureTestTools(),
+    installOras(),
+  ]);
+  // Awaited below; a failure of the servers' start first must not leave its rejection unhandled.
+  tools.catch(() => undefined);
   // A run inside a test of this run (test/tooling/domain-scaffold.test.ts runs jest in a scaffolded copy) shares the
   // outer run's PostgreSQL and Temporal servers, as the outer run's files do: its files still get their own databases
   // (from its own template), task queues and folders, and its teardown stops only what it started.
@@ -62,12 +72,7 @@ export default async function globalSetup(): Promise<void> {
   if (bundled && fs.existsSync(bundled)) fs.copyFileSync(bundled, bundlePath);
   else await bundleToFile(require.resolve('../workflows'), bundlePath);
 
-  // Installed once here, before any test worker starts: the current web app in dist/web (unless the run serves no web
-  // app: WITHOUT_WEB_BUILD, the scaffold test's copy), Debian's chromium and skopeo (apt-get when missing), the `oras`
-  // PyPI package in .venv-test.
-  if (process.env[WITHOUT_WEB_BUILD] !== '1') ensureWebBuild();
-  ensureTestTools();
-  orasPython();
+  await tools;
 
   saveHarnessState({
     workDir,

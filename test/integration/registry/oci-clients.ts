@@ -1,32 +1,31 @@
-import { execFile, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../../../src/paths';
+import { quietly } from '../../helpers/web-build';
 
 const run = promisify(execFile);
 
 /**
- * Python with the `oras` PyPI package, in the project-local .venv-test: created by the global setup, before any test
- * worker starts (a test file only finds it).
+ * Python with the `oras` PyPI package, in the project-local .venv-test: installed by the global setup (installOras),
+ * before any test worker starts (a test file only finds it).
  */
 export function orasPython(): string {
-  const venv = path.join(repoRoot(), '.venv-test');
-  const python = path.join(venv, 'bin', 'python');
-  if (!fs.existsSync(path.join(venv, 'lib')) || !hasOras(python)) {
-    execFileSync('python3', ['-m', 'venv', venv], { stdio: 'ignore' });
-    execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', 'oras'], { stdio: 'ignore' });
-  }
-  return python;
+  return path.join(repoRoot(), '.venv-test', 'bin', 'python');
 }
 
-function hasOras(python: string): boolean {
-  try {
-    execFileSync(python, ['-c', 'import oras.client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+/** Creates .venv-test with the `oras` package when it is missing (the global setup). */
+export async function installOras(): Promise<void> {
+  const python = orasPython();
+  if (
+    await run(python, ['-c', 'import oras.client']).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  await quietly('python3', ['-m', 'venv', path.dirname(path.dirname(python))]);
+  await quietly(path.join(path.dirname(python), 'pip'), ['install', '--quiet', 'oras']);
 }
 
 export async function tool(command: string, args: string[]) {
