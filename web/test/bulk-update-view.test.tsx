@@ -27,6 +27,7 @@ function preview(values: Partial<ReturnType<typeof answer<typeof PREVIEW, 'post'
     approvalPolicies: [],
     breakGlass: null,
     blocked: false,
+    rollouts: [],
     ...values,
   });
 }
@@ -45,7 +46,11 @@ describe('bulk update screen', () => {
   it('shows the files that change and what is left out, then applies the previewed body in one commit', async () => {
     const api = shopProject(signedIn(new FakeApi()))
       .on(PREVIEW, 'post', preview({}))
-      .on(APPLY, 'post', answer(APPLY, 'post', { commit: '0123456789abcdef', skipped: [], created: true }));
+      .on(
+        APPLY,
+        'post',
+        answer(APPLY, 'post', { commit: '0123456789abcdef', skipped: [], created: true, rollouts: [] }),
+      );
     const user = await previewFor(api);
 
     expect(screen.getByRole('heading', { name: /Preview:/ })).toHaveTextContent('Preview: 1 files change');
@@ -83,5 +88,61 @@ describe('bulk update screen', () => {
     expect(alerts[1]).toHaveTextContent('Applying is refused by an approval policy:');
     expect(within(alerts[1]!).getByRole('listitem')).toHaveTextContent('approval policy “prod-approvers” needs 2');
     expect(screen.getByRole('button', { name: 'Apply in one commit' })).toBeDisabled();
+  });
+
+  it("lists the waves of an environment's plan, then links the rollout the apply started", async () => {
+    const rolloutId = 'f0000000-0000-4000-8000-0000000000ee';
+    const wave = (name: string, tenants: string[], waitsFor: string[]) => ({
+      name,
+      selection: `tenants ${tenants.join(', ')}`,
+      tenants,
+      soakSeconds: 600,
+      approvalGate: false,
+      checks: [],
+      waitsFor,
+    });
+    // Every pair moves in a rollout: no commit, and no message (the schema's example has one).
+    const { message: _message, ...started } = answer(APPLY, 'post', {
+      commit: null,
+      skipped: [],
+      created: false,
+      rollouts: [
+        {
+          rolloutId,
+          environment: 'prod',
+          links: { rollout: `/api/v2/rollouts/${rolloutId}`, ui: `/rollouts/${rolloutId}` },
+        },
+      ],
+    });
+    const api = shopProject(signedIn(new FakeApi()))
+      .on(
+        PREVIEW,
+        'post',
+        preview({
+          files: [],
+          skipped: [],
+          rollouts: [
+            {
+              environment: 'prod',
+              plan: 'environment',
+              waves: [wave('canary', ['acme'], []), wave('rest', ['globex'], ['wave canary verified', 'soak 10m'])],
+            },
+          ],
+        }),
+      )
+      .on(APPLY, 'post', started);
+    const user = await previewFor(api);
+
+    expect(
+      screen.getByRole('heading', { name: "prod: an image rollout in 2 waves (prod's plan)" }),
+    ).toBeInTheDocument();
+    const waves = within(screen.getByRole('list', { name: 'prod rollout waves' }));
+    expect(waves.getAllByRole('listitem').at(0)).toHaveTextContent('canary (tenants acme): acme');
+    expect(screen.getByRole('list', { name: 'rest waits for' })).toHaveTextContent('wave canary verifiedsoak 10m');
+
+    await user.click(screen.getByRole('button', { name: 'Apply and start the rollouts' }));
+    const links = within(await screen.findByRole('list', { name: 'Rollouts started' }));
+    expect(links.getByRole('link', { name: 'Rollout in prod' })).toHaveAttribute('href', `/rollouts/${rolloutId}`);
+    expect(screen.getByRole('status')).toHaveTextContent('No commit yet: the pairs move in their rollouts.');
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Checkbox, CheckboxGroup, Label } from 'react-aria-components';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, ok } from '../../api/client';
 import type { BulkPreview, BulkResult } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
@@ -8,6 +8,7 @@ import { Choice, optionsOf } from '../../components/choice';
 import { ErrorNote, Field } from '../../components/form';
 import { ProjectNav } from '../../components/project-nav';
 import { UnifiedDiff } from '../../components/unified-diff';
+import { WaveList } from '../../components/wave-list';
 import { useAction } from '../../components/use-action';
 
 const pairOf = (key: string) => {
@@ -54,6 +55,14 @@ function PreviewPanel({ preview }: { preview: BulkPreview }) {
           </ul>
         </div>
       )}
+      {(preview.rollouts ?? []).map((r) => (
+        <div key={r.environment}>
+          <h3>
+            {r.environment}: an image rollout in {r.waves.length} waves ({r.environment}&apos;s plan)
+          </h3>
+          <WaveList waves={r.waves} label={`${r.environment} rollout waves`} />
+        </div>
+      ))}
       {preview.files.map((f) => (
         <div key={f.path}>
           <h3 className="path">{f.path}</h3>
@@ -64,7 +73,10 @@ function PreviewPanel({ preview }: { preview: BulkPreview }) {
   );
 }
 
-/** A workload's image tag set for chosen tenant and environment pairs: preview the files, then apply in one commit. */
+/**
+ * A workload's image tag set for chosen tenant and environment pairs: preview the files, then apply in one commit; the
+ * pairs of an environment with a rollout plan move in its waves instead (an image rollout each, linked once started).
+ */
 export function BulkUpdateView() {
   const { slug = '' } = useParams();
   const parts = useProjectParts(slug);
@@ -119,7 +131,7 @@ export function BulkUpdateView() {
             onPress={() => void apply()}
             isDisabled={action.pending || !preview || preview.blocked}
           >
-            Apply in one commit
+            {(preview?.rollouts ?? []).length > 0 ? 'Apply and start the rollouts' : 'Apply in one commit'}
           </Button>
         </div>
         <ErrorNote error={action.error} />
@@ -133,7 +145,21 @@ export function BulkUpdateView() {
               Commit <code>{result.commit}</code>
             </p>
           ) : (
-            <p>{result.message ?? 'Nothing committed.'}</p>
+            <p>
+              {result.message ??
+                ((result.rollouts ?? []).length > 0
+                  ? 'No commit yet: the pairs move in their rollouts.'
+                  : 'Nothing committed.')}
+            </p>
+          )}
+          {(result.rollouts ?? []).length > 0 && (
+            <ul aria-label="Rollouts started">
+              {result.rollouts!.map((r) => (
+                <li key={r.rolloutId}>
+                  <Link to={r.links.ui}>Rollout in {r.environment}</Link>: its waves move the pairs of {r.environment}
+                </li>
+              ))}
+            </ul>
           )}
           {result.skipped.map((s) => (
             <p key={`${s.tenant}/${s.environment}`}>

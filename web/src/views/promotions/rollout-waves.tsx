@@ -1,4 +1,5 @@
 import type { paths } from '../../../../client/openapi-types.generated';
+import { WaveList } from '../../components/wave-list';
 
 type Preview =
   paths['/api/v2/projects/{slug}/promotion/preview']['post']['responses'][200]['content']['application/json'];
@@ -16,19 +17,7 @@ export function RolloutWaves({ preview, target }: { preview: Preview | undefined
       <h3>
         Rollout in {rollout.waves.length} waves ({rollout.plan === 'environment' ? `${target}'s plan` : 'given plan'})
       </h3>
-      <ol aria-label="Rollout waves" className="stack">
-        {rollout.waves.map((w) => (
-          <li key={w.name}>
-            <strong>{w.name}</strong> ({w.selection}): {w.tenants.join(', ') || 'no tenant'}
-            <ul aria-label={`${w.name} waits for`}>
-              {w.waitsFor.length === 0 ? <li>nothing: it starts at once</li> : null}
-              {w.waitsFor.map((reason) => (
-                <li key={reason}>{reason}</li>
-              ))}
-            </ul>
-          </li>
-        ))}
-      </ol>
+      <WaveList waves={rollout.waves} label="Rollout waves" />
     </>
   );
 }
