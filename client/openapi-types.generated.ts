@@ -17858,6 +17858,12 @@ export interface paths {
              *               ],
              *               "recordedOnly": [
              *                 "string"
+             *               ],
+             *               "rollouts": [
+             *                 {
+             *                   "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *                   "environment": "prod"
+             *                 }
              *               ]
              *             }
              *           ]
@@ -28645,6 +28651,12 @@ export interface components {
           kind: 'image' | 'chart';
           recordedOnly: string[];
           result: string;
+          /** @description Present when an environment the subscription updates has a rollout plan: the image rollout the update started there (its waves update those targets; docs/rollouts.md) */
+          rollouts?: {
+            environment: string;
+            /** Format: uuid */
+            rolloutId: string;
+          }[];
           /** Format: uuid */
           subscriptionId: string;
           targets: {

@@ -1,18 +1,21 @@
 import { makeOrg } from '../../helpers/fixtures';
+import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { gitText } from '../../../src/gitops/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
+import { pushLayout } from '../registry/oci-clients';
+import { makeImageLayout } from '../registry/oci-layout';
 import { shapeBHeaders } from '../webhooks/webhook-signing';
 import { rolloutSteps } from './rollout-harness';
 
 /**
  * Issues 48 and 49 (docs/rollouts.md "Plans followed by ...", decision 0014): the signed image-update webhook and a
- * watch subscription's discoveries update an auto-update environment with a rollout plan (prod: canary t1, then the
- * rest) through an image rollout per workload, its first wave committed first; dev (no plan) is committed at once by
- * the request. A resend or a second evaluation starts nothing new and answers the same rollouts. A newer tag
- * supersedes the rollout in flight: it ends Superseded (its wave Blocked for an approval cancelled), commits nothing
- * more, and the newer one moves every tenant on.
+ * watch subscription's discoveries (tags pushed with skopeo to the platform's registry) update an auto-update
+ * environment with a rollout plan (prod: canary t1, then the rest) through an image rollout per workload, its first
+ * wave committed first; dev (no plan) is committed at once by the request. A resend or a second evaluation starts
+ * nothing new and answers the same rollouts. A newer tag supersedes the rollout in flight: it ends Superseded (its
+ * wave Blocked for an approval cancelled), commits nothing more, and the newer one moves every tenant on.
  */
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
@@ -22,6 +25,9 @@ let admin: string;
 let secret: string;
 let organizationId: string;
 let projectId: string;
+let subscriptionId: string;
+/** Web's repository in the platform's registry: what the webhook names and the watch subscription watches. */
+let image: string;
 const SLUG = 'imgwaves';
 const WEBHOOK = '/api/v1/webhooks/image-update';
 
@@ -49,7 +55,8 @@ beforeAll(async () => {
   owner = org.members.owner!.token;
   admin = org.members.admin!.token;
   flow = rolloutSteps(api, owner);
-  await makeProject(platform, owner, SLUG, ['t1', 't2']);
+  image = `${new URL(platform.url).host}/${org.org.slug}/${SLUG}/web`;
+  await makeProject(platform, owner, SLUG, ['t1', 't2'], { image: { repository: image, tag: '1.0.0' } });
   expect((await api.http.post(`/api/v2/projects/${SLUG}/delivery/generate`, { token: owner, body: {} })).status).toBe(
     200,
   );
@@ -71,6 +78,17 @@ beforeAll(async () => {
   });
   expect(settings.status).toBe(201);
   secret = settings.body.secret;
+  const sub = await api.http.post<{ id: string }>(`/api/v2/projects/${SLUG}/watch/subscriptions`, {
+    token: owner,
+    body: {
+      workload: 'web',
+      repository: { source: 'platform', name: `${SLUG}/web` },
+      policy: { kind: 'semver', range: '>=3.0.0', includePrerelease: false },
+      environments: ['prod'],
+    },
+  });
+  expect([sub.status, sub.text]).toEqual([201, expect.any(String)]);
+  subscriptionId = sub.body.id;
 }, 120_000);
 afterAll(async () => {
   await platform.close();
@@ -79,7 +97,7 @@ afterAll(async () => {
 /** A shape B request for `tag` of web to every tenant of `environments`, signed now. */
 function signed(tag: string, environments: string[]) {
   const body = JSON.stringify({
-    image: 'registry.example.com/shop/web',
+    image,
     tag,
     digest: `sha256:${'ab'.repeat(32)}`,
     project: SLUG,
@@ -195,36 +213,57 @@ it('a newer tag supersedes the rollout in flight: it commits nothing more, the n
   ]);
 }, 120_000);
 
-it('a watch discovery goes the same way; a newer one cancels the older rollout wave still waiting for approval', async () => {
+interface Discovery {
+  id: string;
+  tag: string;
+  status: string;
+  outcomes: { result: string; commit: string | null; rollouts?: { rolloutId: string; environment: string }[] }[];
+}
+
+/** Pushes `tag` of web to the platform's registry; answers its discovery once the subscription evaluated it. */
+async function pushed(tag: string): Promise<Discovery> {
+  const layout = makeImageLayout({ 'version.txt': `${tag}\n` });
+  const res = await pushLayout(layout.dir, `${image}:${tag}`, `token:${owner}`);
+  expect([res.ok, res.stderr]).toEqual([true, '']);
+  return eventually(
+    async () => {
+      const found = await api.http.get<{ items: Discovery[] }>(`/api/v2/projects/${SLUG}/watch/discoveries`, {
+        token: owner,
+      });
+      const discovery = found.body.items.find((d) => d.tag === tag);
+      return discovery?.status === 'evaluated' ? discovery : null;
+    },
+    30_000,
+    `discovery of ${tag} evaluated`,
+  );
+}
+
+it('a pushed tag a watch chooses goes the same way; a newer one cancels the older rollout wave waiting for approval', async () => {
   // Prod's promotions (so each wave's) now wait for one admin's approval.
   await api.prodApprovalPolicy(owner, SLUG, 'prod needs an admin');
-  const discover = async (tag: string, key: string) => {
-    const answer = await platform.services.webhooks.imageUpdates.applyDiscovered({
-      organizationId,
-      projectId,
-      workload: 'web',
-      tag,
-      environments: ['prod'],
-      tenants: [],
-      key,
-      foundAt: new Date(),
-      requestId: `watch-${key}`,
-    });
-    const { status, commit, duplicate } = answer;
-    return { status, commit, duplicate, rollouts: answer.rollouts as RolloutRef[] };
-  };
-  const found = await discover('3.0.0', 'discovery-1:subscription');
-  expect([found.status, found.commit]).toEqual(['accepted', null]);
-  const third = found.rollouts[0]!.rolloutId;
-  expect(found.rollouts).toEqual([rolloutRef(third)]);
-  // Evaluated again (a reconciler's retry): a duplicate, the same rollout, nothing new.
-  const again = await discover('3.0.0', 'discovery-1:subscription');
-  expect([again.duplicate, again.rollouts]).toEqual([true, found.rollouts]);
+  const found = await pushed('3.0.0');
+  const [outcome] = found.outcomes;
+  expect([outcome!.result, outcome!.commit]).toEqual(['accepted', null]);
+  const third = outcome!.rollouts![0]!.rolloutId;
+  expect(outcome!.rollouts).toEqual([{ rolloutId: third, environment: 'prod' }]);
+  // Evaluated again (a reconciler's retry, under the discovery's key): a duplicate, the same rollout, nothing new.
+  const again = await platform.services.webhooks.imageUpdates.applyDiscovered({
+    organizationId,
+    projectId,
+    workload: 'web',
+    tag: '3.0.0',
+    environments: ['prod'],
+    tenants: [],
+    key: `${found.id}:${subscriptionId}`,
+    foundAt: new Date(),
+    requestId: 'evaluated-again',
+  });
+  expect([again.duplicate, again.rollouts]).toEqual([true, [rolloutRef(third)]]);
   const waiting = await flow.until(third, (r) => r.waves[0]!.promotionIds.length > 0, 'wave 1 promotion');
   const blocked = await api.status(owner, waiting.waves[0]!.promotionIds[0]!, 'Blocked');
 
-  const newer = await discover('3.1.0', 'discovery-2:subscription');
-  const fourth = newer.rollouts[0]!.rolloutId;
+  const newer = await pushed('3.1.0');
+  const fourth = newer.outcomes[0]!.rollouts![0]!.rolloutId;
   expect((await flow.get(third)).status).toBe('Superseded');
   // Its wave's promotion had not committed: cancelled, so it never will.
   expect((await api.status(owner, blocked.id, 'Cancelled')).commitSha).toBeNull();
