@@ -69,14 +69,14 @@ export async function insertRollout(trx: Tx, rollout: NewRollout): Promise<Rollo
  */
 export async function openImageRollouts(
   trx: Tx,
-  target: { projectId: string; environment: string; change: ImageChange },
+  target: { organizationId: string; projectId: string; environment: string; change: ImageChange },
 ): Promise<string[]> {
-  const { projectId, environment, change } = target;
+  const { organizationId, projectId, environment, change } = target;
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
     `image-rollouts:${projectId}/${environment}/${change.workload}`,
   ]);
   const rows = (await trx('rollouts')
-    .where({ project_id: projectId, environment })
+    .where({ organization_id: organizationId, project_id: projectId, environment })
     .whereNull('source_environment')
     .whereIn('status', OPEN_ROLLOUT_STATUSES)
     .whereRaw("plan->'change'->>'workload' = ?", [change.workload])

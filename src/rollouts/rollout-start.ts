@@ -109,7 +109,7 @@ export function createRolloutStart(
     if (started) return rolloutView(started, project.slug);
     const row = await db
       .transaction(async (trx) => {
-        const target = { projectId: project.id, environment };
+        const target = { organizationId: caller.organizationId, projectId: project.id, environment };
         const supersedes = body.change ? await openImageRollouts(trx, { ...target, change: body.change }) : [];
         const inserted = await insertRollout(trx, {
           id,
