@@ -12,10 +12,15 @@ import { derivedUuid } from '../src/db/derived-uuid';
 import { imageMoves, planMoves, withMoves } from '../src/promotions/promotion-plan';
 import type { Move } from '../src/promotions/promotion-workflow-contract';
 import { skipPinned } from '../src/pins/pin-repository';
-import { findPromotion, insertPromotion, markPromotionWorkflowStarted } from '../src/promotions/promotion-repository';
+import {
+  findPromotion,
+  insertPromotion,
+  markPromotionsSuperseded,
+  markPromotionWorkflowStarted,
+} from '../src/promotions/promotion-repository';
 import { promotionWorkflowId } from '../src/promotions/promotion-workflow-contract';
 import { lockRollout, MEASUREMENTS_KEPT, updateRollout, type RolloutRow } from '../src/rollouts/rollout-repository';
-import type { RolloutStep } from '../src/rollouts/rollout-workflow-contract';
+import { FINAL_ROLLOUT_STATUSES, type RolloutStep } from '../src/rollouts/rollout-workflow-contract';
 import { creatorOf } from '../src/temporal/workflow-rows';
 
 export interface RolloutActivityDeps {
@@ -84,6 +89,8 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
         const promotionId = derivedUuid(`rollout:${row.id}:${input.wave}:${input.attempt}`);
         const existing = await findPromotion(trx, row.organization_id, promotionId);
         if (existing) return { promotionId, workflowId: existing.workflow_id };
+        // Superseded by a newer image rollout of the same workload and environment: no wave of it starts any more.
+        if (row.status === 'Superseded') return null;
         const wave = row.plan.waves[input.wave];
         const loaded = await load(trx, row);
         if (!wave || !loaded) throw gone(row.id);
@@ -152,13 +159,24 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
             measurements: measurements.slice(-MEASUREMENTS_KEPT),
           };
         });
-        const reason = step.status === 'Running' ? null : (step.reason ?? row.status_reason);
+        // A final status stays: `Superseded` is written by its Update while a step of the run may still be recording.
+        const final = FINAL_ROLLOUT_STATUSES.includes(row.status);
+        const reason = final
+          ? row.status_reason
+          : step.status === 'Running'
+            ? null
+            : (step.reason ?? row.status_reason);
         await updateRollout(trx, row.id, {
-          status: step.status,
+          status: final ? row.status : step.status,
           status_reason: reason,
           current_wave: step.wave,
           waves,
         });
+        // Superseded: its waves' promotions are refused at their commit from now on (none lands after the newer's).
+        if (step.supersededBy) {
+          const promotionIds = row.waves.flatMap((w) => w.promotionIds);
+          await markPromotionsSuperseded(trx, promotionIds, step.supersededBy);
+        }
         const wave = row.plan.waves[step.wave];
         const entry = await audit.append(trx, {
           organizationId: row.organization_id,
@@ -178,6 +196,7 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
             waveState: step.waveState ?? null,
             reason: step.reason ?? null,
             measurement: step.measurement ?? null,
+            ...(step.supersededBy ? { supersededBy: step.supersededBy } : {}),
           },
         });
         if (step.event) {
@@ -203,6 +222,8 @@ export function createRolloutActivities(deps: RolloutActivityDeps) {
      */
     async prepareRolloutRollback(input: { rolloutId: string; workflowId: string; reason: string }) {
       return locked(input.rolloutId, async (trx, row): Promise<CommitRequest | null> => {
+        // Superseded: the newer rollout moves these tenants on; setting them back would move them backward.
+        if (row.status === 'Superseded') return null;
         const moves = new Map<
           string,
           { tenant: string; tenantId: string; changes: { workload: string; tag: string }[] }

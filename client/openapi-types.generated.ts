@@ -2942,6 +2942,18 @@ export interface paths {
              *         }
              *       ],
              *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *       "rollouts": [
+             *         {
+             *           "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *           "environment": "prod",
+             *           "workload": "string",
+             *           "status": "Running",
+             *           "links": {
+             *             "rollout": "string",
+             *             "ui": "string"
+             *           }
+             *         }
+             *       ],
              *       "skipped": [
              *         {
              *           "detail": "string",
@@ -2985,6 +2997,18 @@ export interface paths {
              *         }
              *       ],
              *       "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *       "rollouts": [
+             *         {
+             *           "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *           "environment": "prod",
+             *           "workload": "string",
+             *           "status": "Running",
+             *           "links": {
+             *             "rollout": "string",
+             *             "ui": "string"
+             *           }
+             *         }
+             *       ],
              *       "skipped": [
              *         {
              *           "detail": "string",
@@ -3073,6 +3097,18 @@ export interface paths {
              *           }
              *         ],
              *         "requestId": "d385ab22-0f51-4b97-9ecd-b8ff3fd4fcb6",
+             *         "rollouts": [
+             *           {
+             *             "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *             "environment": "prod",
+             *             "workload": "string",
+             *             "status": "Running",
+             *             "links": {
+             *               "rollout": "string",
+             *               "ui": "string"
+             *             }
+             *           }
+             *         ],
              *         "skipped": [
              *           {
              *             "environment": "prod",
@@ -17822,6 +17858,12 @@ export interface paths {
              *               ],
              *               "recordedOnly": [
              *                 "string"
+             *               ],
+             *               "rollouts": [
+             *                 {
+             *                   "rolloutId": "ab9de33e-f7ba-4624-8582-14e9db0b0077",
+             *                   "environment": "prod"
+             *                 }
              *               ]
              *             }
              *           ]
@@ -25953,6 +25995,19 @@ export interface components {
         | 'Expired';
       tenant: string;
     };
+    /** @description An image rollout the request started for an auto-update environment with a rollout plan (docs/rollouts.md): its waves commit the pairs, one commit per wave. `status` is the rollout's when the request started it (a resend answers the same); `links.rollout` has it now. */
+    'image-update-rollout': {
+      environment: string;
+      links: {
+        rollout: string;
+        ui: string;
+      };
+      /** Format: uuid */
+      rolloutId: string;
+      /** @enum {unknown} */
+      status: 'Running' | 'AwaitingApproval' | 'Paused' | 'Halted' | 'Completed' | 'Aborted' | 'Superseded';
+      workload: string;
+    };
     incident: {
       /** Format: date-time */
       acknowledgedAt: string | null;
@@ -27153,6 +27208,8 @@ export interface components {
       releases: components['schemas']['image-update-release'][];
       /** Format: uuid */
       requestId: string;
+      /** @description Present when an auto-update environment has a rollout plan: the image rollout started per workload and such environment (their pairs are not in `updated`; `commit` is the commit of the other pairs, null when none). */
+      rollouts?: components['schemas']['image-update-rollout'][];
       skipped: {
         detail?: string;
         environment: string;
@@ -27862,6 +27919,7 @@ export interface components {
         releases: components['schemas']['image-update-release'][];
         /** Format: uuid */
         requestId: string;
+        rollouts?: components['schemas']['image-update-rollout'][];
         skipped: components['schemas']['skipped'][];
         status: string;
         tag: string;
@@ -27905,7 +27963,7 @@ export interface components {
       rollbackOnHalt: boolean;
       sourceEnvironment: string | null;
       /** @enum {unknown} */
-      status: 'Running' | 'AwaitingApproval' | 'Paused' | 'Halted' | 'Completed' | 'Aborted';
+      status: 'Running' | 'AwaitingApproval' | 'Paused' | 'Halted' | 'Completed' | 'Aborted' | 'Superseded';
       statusReason: string | null;
       /** Format: date-time */
       updatedAt: string;
@@ -28593,6 +28651,12 @@ export interface components {
           kind: 'image' | 'chart';
           recordedOnly: string[];
           result: string;
+          /** @description Present when an environment the subscription updates has a rollout plan: the image rollout the update started there (its waves update those targets; docs/rollouts.md) */
+          rollouts?: {
+            environment: string;
+            /** Format: uuid */
+            rolloutId: string;
+          }[];
           /** Format: uuid */
           subscriptionId: string;
           targets: {

@@ -1,3 +1,5 @@
+// Over 400 lines: one rollout's wave loop and the Updates that steer it (pause, resume, skip-soak, abort, approve,
+// supersede) share its state in one closure.
 import {
   ApplicationFailure,
   allHandlersFinished,
@@ -27,11 +29,13 @@ import {
   resumeRolloutUpdate,
   rolloutStateQuery,
   skipSoakUpdate,
+  supersedeRolloutUpdate,
   type RolloutActionRequest,
   type RolloutResume,
   type RolloutStatus,
   type RolloutStep,
   type RolloutWorkflowInput,
+  type SupersedeRolloutRequest,
 } from '../src/rollouts/rollout-workflow-contract';
 import type { AuditActor } from '../src/audit/types';
 
@@ -54,7 +58,8 @@ const refuse = (message: string, type: string) => ApplicationFailure.nonRetryabl
  * controller's Synced and Healthy reports, exactly as any promotion), the soak (a durable timer), the verification
  * checks (measured `count` times, `intervalSeconds` apart), then the next wave. A failed wave or check halts: the
  * rollout notifies, rolls the deployed waves back in one commit when the plan says so, and waits to be resumed or
- * aborted. Long soaks and verifications continue as new at a step boundary.
+ * aborted. Long soaks and verifications continue as new at a step boundary. A newer image rollout of the same workload
+ * and environment supersedes it (an Update): it ends `Superseded` before its next commit, rolling nothing back.
  */
 export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ status: RolloutStatus }> {
   const { workflowId } = workflowInfo();
@@ -72,6 +77,9 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
   };
   let status: RolloutStatus = s.halted ? 'Halted' : s.paused ? 'Paused' : 'Running';
   let aborted: AuditActor | null = null;
+  /** Set by the supersede Update, before its entry is recorded: no wave starts after it. */
+  let superseded: SupersedeRolloutRequest | null = null;
+  const stopping = () => aborted !== null || superseded !== null;
   let skipSoak = false;
   let waiting = 'starting';
   const waves = input.waves;
@@ -94,6 +102,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
 
   const open = () => {
     if (finished()) throw refuse(`rollout is ${status}`, ROLLOUT_FAILURE.finished);
+    if (superseded) throw refuse(`rollout is superseded by rollout ${superseded.by}`, ROLLOUT_FAILURE.finished);
     if (aborted) throw refuse('rollout is being aborted', ROLLOUT_FAILURE.finished);
   };
   /** An action's audit entry is written before it takes effect, so the entry precedes what it causes. */
@@ -165,6 +174,29 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
     },
     { validator: (_req: RolloutActionRequest) => open() },
   );
+  // A rollout being aborted is superseded all the same: its wave in flight must not commit after the newer rollout's.
+  const validateSupersede = () => {
+    if (finished() || superseded) throw refuse(`rollout is ${status}`, ROLLOUT_FAILURE.finished);
+  };
+  setHandler(
+    supersedeRolloutUpdate,
+    async (req) => {
+      validateSupersede();
+      superseded = req;
+      await acts.recordRolloutStep({
+        rolloutId: input.rolloutId,
+        workflowId,
+        status: 'Superseded',
+        wave: s.wave,
+        action: 'rollout.supersede',
+        actor: req.actor,
+        reason: req.reason,
+        supersededBy: req.by,
+      });
+      return { status: 'Superseded' as const, wave: s.wave };
+    },
+    { validator: (_req: SupersedeRolloutRequest) => validateSupersede() },
+  );
   const validateApproval = (approver: Parameters<typeof canApprove>[1]) => {
     open();
     if (status !== 'AwaitingApproval') {
@@ -193,6 +225,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
   const tooLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
   const carryOn = async () => {
     await condition(allHandlersFinished);
+    if (superseded) return stop();
     return continueAsNew<typeof rolloutWorkflow>({ ...input, resume: s });
   };
   const end = async (
@@ -208,23 +241,42 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
     return { status };
   };
   const abort = () => end('Aborted', aborted ?? SYSTEM, 'rollout.abort', 'aborted');
-  /** Holds while paused; false when aborted meanwhile. */
+  /** Ends the run: Superseded (its Update recorded the entry and the row's status), else Aborted. */
+  const stop = async () => {
+    if (!superseded) return abort();
+    show('Superseded', `superseded by rollout ${superseded.by}`);
+    await condition(allHandlersFinished);
+    return { status };
+  };
+  /** Holds while paused; false when aborted or superseded meanwhile. */
   const unpaused = async () => {
     if (s.paused) {
       show('Paused', 'paused: waiting to be resumed');
-      await condition(() => !s.paused || aborted !== null);
+      await condition(() => !s.paused || stopping());
     }
-    return aborted === null;
+    return !stopping();
   };
-  /** Halts (notified; the deployed waves rolled back when the plan says so) until resumed; false when aborted. */
+  /**
+   * Halts (notified; the deployed waves rolled back when the plan says so) until resumed; false when aborted or
+   * superseded. A rollback commit refused because the rollout was superseded meanwhile is not made: the newer rollout
+   * moves those tenants on.
+   */
   const halt = async (reason: string) => {
     s.halted = reason;
     show('Halted', `halted: ${reason}; waiting to be resumed or aborted`);
     await record({ action: 'rollout.halt', actor: SYSTEM, reason, waveState: 'Failed', event: 'rollout.halted' });
     if (input.rollbackOnHalt && s.promotions.length > 0) {
       const request = await acts.prepareRolloutRollback({ rolloutId: input.rolloutId, workflowId, reason });
-      if (request) {
-        const { sha } = await commitOnGitQueue(request, input.gitTaskQueue);
+      const sha =
+        request &&
+        (await commitOnGitQueue(request, input.gitTaskQueue).then(
+          (made) => made.sha,
+          (err: unknown) => {
+            if (superseded) return null;
+            throw err;
+          },
+        ));
+      if (sha) {
         await record({
           action: 'rollout.rollback',
           actor: SYSTEM,
@@ -235,35 +287,37 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
       s.promotions = [];
       s.rolledBack = true;
     }
-    await condition(() => s.halted === null || aborted !== null);
+    await condition(() => s.halted === null || stopping());
     if (s.rolledBack) {
       Object.assign(s, { wave: 0, phase: 'gate', attempts: 0, approvals: [], rolledBack: false });
     }
-    return aborted === null;
+    return !stopping();
   };
 
   while (s.wave < waves.length) {
     const wave = waves[s.wave]!;
     const place = `wave ${s.wave + 1} (${wave.name})`;
-    if (aborted) return abort();
+    if (stopping()) return stop();
     if (s.phase === 'gate') {
-      if (!(await unpaused())) return abort();
+      if (!(await unpaused())) return stop();
       if (wave.gatePolicies.length > 0 && !quorum(wave.gatePolicies, s.approvals).met) {
         show('AwaitingApproval', approvalsDetails(wave.gatePolicies, s.approvals));
         await record({ action: 'rollout.wave.gate', actor: SYSTEM, waveState: 'AwaitingApproval' });
-        await condition(() => quorum(wave.gatePolicies, s.approvals).met || aborted !== null);
-        if (aborted) return abort();
+        await condition(() => quorum(wave.gatePolicies, s.approvals).met || stopping());
+        if (stopping()) return stop();
       }
       s.phase = 'deploy';
     }
     if (s.phase === 'deploy') {
-      if (!(await unpaused())) return abort();
+      if (!(await unpaused())) return stop();
       s.attempts += 1;
       show(
         'Running',
         `deploying: promotion of ${wave.tenants.length} tenant(s), then their Synced and Healthy reports`,
       );
       const started = await acts.startRolloutWave({ rolloutId: input.rolloutId, wave: s.wave, attempt: s.attempts });
+      // Superseded meanwhile, the activity started nothing (a wave it did start is refused at its commit).
+      if (started === null && superseded) return stop();
       if (started === null) {
         await record({ action: 'rollout.wave.skip', actor: SYSTEM, waveState: 'Skipped', reason: 'nothing to move' });
       } else {
@@ -290,8 +344,10 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
             },
           ),
         });
+        // Superseded while the wave deployed: no halt (its commit may have been refused for it), no further wave.
+        if (superseded) return stop();
         if (child.status !== 'Healthy') {
-          if (!(await halt(`${place}: its promotion ended ${child.status}`))) return abort();
+          if (!(await halt(`${place}: its promotion ended ${child.status}`))) return stop();
           continue;
         }
       }
@@ -309,12 +365,12 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
     }
     if (s.phase === 'soak') {
       const endsAt = s.soakEndsAt ?? Date.now();
-      while (Date.now() < endsAt && !skipSoak && aborted === null) {
+      while (Date.now() < endsAt && !skipSoak && !stopping()) {
         if (tooLong()) return carryOn();
         show(status === 'Paused' ? 'Paused' : 'Running', `soaking until ${new Date(endsAt).toISOString()}`);
-        await condition(() => skipSoak || aborted !== null, endsAt - Date.now());
+        await condition(() => skipSoak || stopping(), endsAt - Date.now());
       }
-      if (aborted) return abort();
+      if (stopping()) return stop();
       skipSoak = false;
       s.phase = 'verify';
       s.progress = wave.checks.map(() => ({ taken: 0, failed: 0 }));
@@ -325,7 +381,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
         const progress = s.progress[i] ?? { taken: 0, failed: 0 };
         while (failed === null && progress.taken < check.count) {
           if (tooLong()) return carryOn();
-          if (!(await unpaused())) return abort();
+          if (!(await unpaused())) return stop();
           show(
             'Running',
             `verifying ${check.name}: ${progress.taken} of ${check.count} measured, ${progress.failed} failed`,
@@ -353,7 +409,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
       }
       if (failed !== null) {
         s.progress = wave.checks.map(() => ({ taken: 0, failed: 0 }));
-        if (!(await halt(failed))) return abort();
+        if (!(await halt(failed))) return stop();
         continue;
       }
       const reason = `${place} verified`;
@@ -367,5 +423,6 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
       Object.assign(s, { wave: s.wave + 1, phase: 'gate', soakEndsAt: null, progress: [], attempts: 0, approvals: [] });
     }
   }
+  if (superseded) return stop();
   return end('Completed', SYSTEM, 'rollout.complete', 'every wave verified', 'rollout.completed');
 }

@@ -23,7 +23,8 @@ function waveDetail(w: Wave): string {
 
 /**
  * A rollout's progress as one line (the current wave, its tenants, its state and what it waits for); its end: Completed
- * is good; Halted (it then waits for resume or abort) and Aborted end the wait badly.
+ * is good; Halted (it then waits for resume or abort), Aborted and Superseded (a newer image rollout of the workload
+ * replaced it, named in its status reason) end the wait badly.
  */
 export function observeRollout(r: Rollout): Observation {
   const wave = r.waves[Math.min(r.currentWave, r.waves.length - 1)];
@@ -39,6 +40,8 @@ export function observeRollout(r: Rollout): Observation {
     return { line, end: { ok: false, message: `${name} halted: ${reason}; resume or abort it` } };
   }
   if (r.status === 'Aborted') return { line, end: { ok: false, message: `${name} aborted: ${r.statusReason ?? ''}` } };
+  if (r.status === 'Superseded')
+    return { line, end: { ok: false, message: `${name} ${r.statusReason ?? 'superseded'}` } };
   return { line };
 }
 

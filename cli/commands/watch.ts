@@ -38,7 +38,10 @@ function policyOf(flags: AddFlags): WatchSubscriptionCreateRequest['policy'] {
   return { kind: 'digest', tag: flags.digest as string };
 }
 
-/** One row per target a discovery's outcome concerned (or one for the outcome when it concerned none). */
+/**
+ * One row per target a discovery's outcome concerned, and per image rollout it started (every tenant of its
+ * environment, state `rollout`, the rollout's id as detail: its waves update those targets), or one for the outcome when it concerned none.
+ */
 interface Row {
   d: WatchDiscovery;
   o: WatchDiscovery['outcomes'][number] | null;
@@ -50,8 +53,15 @@ function rowsOf(items: WatchDiscovery[]): Row[] {
   for (const d of items) {
     if (d.outcomes.length === 0) rows.push({ d, o: null, t: null });
     for (const o of d.outcomes) {
-      if (o.targets.length === 0) rows.push({ d, o, t: null });
-      for (const t of o.targets) rows.push({ d, o, t });
+      const rollouts = (o.rollouts ?? []).map((r) => ({
+        tenant: '*',
+        environment: r.environment,
+        state: 'rollout',
+        detail: r.rolloutId,
+      }));
+      const targets = [...o.targets, ...rollouts];
+      if (targets.length === 0) rows.push({ d, o, t: null });
+      for (const t of targets) rows.push({ d, o, t });
     }
   }
   return rows;

@@ -10,6 +10,8 @@ export const COMMIT_FAILURE = {
   frozen: 'TargetFrozen',
   /** The release's or promotion's environment or tenant left the project (src/gitops/target-gone.ts). */
   targetGone: 'TargetGone',
+  /** A wave of an image rollout that a newer one of the same workload and environment superseded (docs/rollouts.md). */
+  superseded: 'RolloutSuperseded',
 } as const;
 
 /** A write the commit path refuses: an answer, not a fault (the activity fails it non-retryable with `type`). */

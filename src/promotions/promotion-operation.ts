@@ -1,4 +1,5 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
+import { COMMIT_FAILURE, CommitRefused } from '../gitops/commit-failure';
 import type { CommitOperationKind } from '../gitops/commit-operation';
 import { refuseGoneTarget } from '../gitops/target-gone';
 import { loadWorkloads } from '../gitops/override-patch';
@@ -32,8 +33,16 @@ export const promotionOperation: CommitOperationKind<PromotionOperation> = {
   load: (scope) => loadWorkloads(scope, movedWorkloads(scope.req.operation.moves)),
   async refuse({ req, trx }, loaded) {
     const op = req.operation;
+    const promotion = await findPromotion(trx, req.organizationId, op.promotionId);
+    // Read under the repository's lock: a commit this refuses would have landed after the newer rollout's.
+    if (promotion?.superseded_by) {
+      throw new CommitRefused(
+        COMMIT_FAILURE.superseded,
+        `its image rollout was superseded by rollout ${promotion.superseded_by}`,
+      );
+    }
     // A wave of an image rollout has no source environment (its `sourceEnvironment` names the change it applies).
-    const source = (await findPromotion(trx, req.organizationId, op.promotionId))?.source_environment ?? null;
+    const source = promotion?.source_environment ?? null;
     const environments = [op.environment, ...(source === null ? [] : [source])];
     refuseGoneTarget(loaded, {
       environments,

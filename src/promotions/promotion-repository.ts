@@ -25,6 +25,8 @@ export interface PromotionRow {
   created_by_actor: string;
   committed_at: Date | null;
   finished_at: Date | null;
+  /** A wave of an image rollout a newer one superseded: that rollout's id; the commit path refuses its commit. */
+  superseded_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -83,6 +85,15 @@ export async function updatePromotion(db: Queryable, id: string, changes: Promot
       sync: json(changes.sync),
       updated_at: db.fn.now(),
     });
+}
+
+/**
+ * The wave promotions of a superseded image rollout, in the transaction that records the superseding: from then on
+ * the commit path refuses their commit (promotion-operation.ts), so none lands after the newer rollout's.
+ */
+export async function markPromotionsSuperseded(trx: Tx, ids: string[], by: string): Promise<void> {
+  if (ids.length === 0) return;
+  await trx('promotions').whereIn('id', ids).whereNull('superseded_by').update({ superseded_by: by });
 }
 
 export async function markPromotionWorkflowStarted(db: Queryable, id: string): Promise<void> {

@@ -1,7 +1,12 @@
 import type { Queryable, Tx } from '../db/knex';
 import type { ImageChange } from '../promotions/promotion-plan';
 import type { Measurement } from '../verification/check-spec';
-import type { RolloutStatus, RolloutWave, WaveState } from './rollout-workflow-contract';
+import {
+  OPEN_ROLLOUT_STATUSES,
+  type RolloutStatus,
+  type RolloutWave,
+  type WaveState,
+} from './rollout-workflow-contract';
 
 /** What the row keeps of one wave: its state, promotions (one per deploy attempt), commit and measurements. */
 export interface WaveRecord {
@@ -24,6 +29,8 @@ export interface RolloutRow {
     liftPinsWhenVerifiedUpstream: boolean;
     version: string;
     change?: ImageChange;
+    /** An image rollout: the older ones of its workload and environment (another tag, in flight) it supersedes. */
+    supersedes?: string[];
   };
   services: string[] | null;
   status: RolloutStatus;
@@ -53,6 +60,30 @@ export async function insertRollout(trx: Tx, rollout: NewRollout): Promise<Rollo
     })
     .returning('*')) as RolloutRow[];
   return row!;
+}
+
+/**
+ * The image rollouts of `change.workload` in `environment` still in flight with another tag: the ones an image rollout
+ * of `change` inserted next in this transaction supersedes. The lock, held to the end of the transaction, makes every
+ * such insert see the ones before it, so of any two the later one supersedes the earlier.
+ */
+export async function openImageRollouts(
+  trx: Tx,
+  target: { organizationId: string; projectId: string; environment: string; change: ImageChange },
+): Promise<string[]> {
+  const { organizationId, projectId, environment, change } = target;
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+    `image-rollouts:${projectId}/${environment}/${change.workload}`,
+  ]);
+  const rows = (await trx('rollouts')
+    .where({ organization_id: organizationId, project_id: projectId, environment })
+    .whereNull('source_environment')
+    .whereIn('status', OPEN_ROLLOUT_STATUSES)
+    .whereRaw("plan->'change'->>'workload' = ?", [change.workload])
+    .whereRaw("plan->'change'->>'tag' <> ?", [change.tag])
+    .orderBy('created_at')
+    .select('id')) as { id: string }[];
+  return rows.map((r) => r.id);
 }
 
 export async function findRollout(db: Queryable, organizationId: string, id: string): Promise<RolloutRow | null> {

@@ -1,9 +1,11 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
+import { COMMIT_FAILURE, CommitRefused } from '../gitops/commit-failure';
 import type { CommitOperationKind } from '../gitops/commit-operation';
 import { refuseGoneTarget } from '../gitops/target-gone';
 import { applyMoves, movedChanges } from '../gitops/target-operation';
 import { pinTarget } from '../pins/pin-repository';
 import type { WorkloadChange } from '../projects/workload-spec';
+import { findRollout } from './rollout-repository';
 
 /**
  * A halted rollout's rollback (plan option `rollbackOnHalt`): every tenant of the waves it deployed set back to the
@@ -27,8 +29,16 @@ declare module '../gitops/commit-operation' {
 
 export const rolloutRollbackOperation: CommitOperationKind<RolloutRollbackOperation> = {
   type: 'rollout-rollback',
-  refuse({ req }, loaded) {
+  async refuse({ req, trx }, loaded) {
     const op = req.operation;
+    // Read under the repository's lock: the newer rollout moves these tenants on, setting them back would undo that.
+    const rollout = await findRollout(trx, req.organizationId, op.rolloutId);
+    if (rollout?.status === 'Superseded') {
+      throw new CommitRefused(
+        COMMIT_FAILURE.superseded,
+        `rollout ${op.rolloutId} was superseded: nothing to roll back`,
+      );
+    }
     refuseGoneTarget(loaded, {
       environments: [op.environment],
       tenants: op.moves.map((m) => m.tenant),

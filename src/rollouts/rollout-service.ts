@@ -1,32 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { derivedUuid } from '../db/derived-uuid';
-import { isUniqueViolation } from '../db/knex';
 import type { Client } from '@temporalio/client';
 import { approverProfile } from '../approval-policies/approval-gate';
 import { Conflict, Forbidden, NotFound, Unprocessable } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
-import { auditActor, orgEntry, uuidKey, type OrgCaller } from '../iam/caller';
+import { auditActor, uuidKey, type OrgCaller } from '../iam/caller';
 import { scopedLookup, type OrgDomainDeps } from '../iam/cross-org';
 import { findProjectById } from '../projects/project-repository';
 import type { ProjectService } from '../projects/project-service';
-import { planMoves, type ImageChange } from '../promotions/promotion-plan';
+import { planMoves } from '../promotions/promotion-plan';
 import type { PromotionTiming } from '../promotions/promotion-workflow-contract';
-import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
-import { creatorOf, reconcileRows } from '../temporal/workflow-rows';
-import { normalizePlan, type RolloutPlanInput } from './rollout-plan';
+import { reconcileRows } from '../temporal/workflow-rows';
+import { normalizePlan } from './rollout-plan';
 import { findRolloutPlan } from './rollout-plan-repository';
-import {
-  findRollout,
-  insertRollout,
-  listRollouts,
-  listUnstartedRollouts,
-  markRolloutWorkflowStarted,
-  type RolloutRow,
-} from './rollout-repository';
-import { rolloutSourceText, rolloutView } from './rollout-view';
+import { findRollout, listRollouts, listUnstartedRollouts } from './rollout-repository';
+import { createRolloutStart, type RolloutStartRequest } from './rollout-start';
+import { rolloutView } from './rollout-view';
 import { bulkRollouts, resolveOver, skipPlan, type BulkUpdate, type Pair, type Resolved } from './plan-resolution';
 import {
   ROLLOUT_FAILURE,
@@ -34,32 +24,11 @@ import {
   approveWaveUpdate,
   pauseRolloutUpdate,
   resumeRolloutUpdate,
-  rolloutWorkflowId,
-  rolloutWorkflowType,
   skipSoakUpdate,
 } from './rollout-workflow-contract';
 import { wavePreviews } from './rollout-preview';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, freezesFor } from '../freezes/freeze-repository';
-
-export interface RolloutStartRequest {
-  sourceEnvironment: string;
-  targetEnvironment: string;
-  /** Through a promotion request: the tenants it names (slugs or ids); absent: every tenant. */
-  tenants?: string[];
-  services?: string[];
-  /** An explicit plan; absent: the target environment's plan. */
-  plan?: RolloutPlanInput;
-}
-
-/** What a rollout moves: an environment's versions to another, or (no source environment) an image change. */
-type RolloutSubject = Omit<RolloutStartRequest, 'sourceEnvironment'> & {
-  sourceEnvironment: string | null;
-  change?: ImageChange;
-};
-
-/** What started a rollout: the rollouts API, a promotion request or a bulk update to an environment with a plan. */
-type RolloutOrigin = 'rollout' | 'promotion' | 'bulk-update';
 
 export type RolloutView = ReturnType<typeof rolloutView>;
 
@@ -93,41 +62,13 @@ export function createRolloutService(
     sources: WorkloadSources;
   },
 ) {
-  const { db, audit, temporal } = deps;
+  const { db, temporal } = deps;
+  const { begin, ensureWorkflow } = createRolloutStart(deps);
   const rolloutOf = scopedLookup(
     deps,
     { table: 'rollouts', column: 'id', resourceType: 'rollout', category: 'deployment', parse: uuidKey },
     findRollout,
   );
-
-  async function ensureWorkflow(row: RolloutRow, projectSlug: string): Promise<void> {
-    await deps.workflows.start(rolloutWorkflowType, {
-      workflowId: row.workflow_id,
-      args: [
-        {
-          rolloutId: row.id,
-          organizationId: row.organization_id,
-          projectId: row.project_id,
-          projectSlug,
-          // The workflow names what it moves from by this text only (its current details, its children's summaries).
-          sourceEnvironment: rolloutSourceText(row),
-          environment: row.environment,
-          version: row.plan.version,
-          requester: creatorOf(row),
-          waves: row.plan.waves,
-          rollbackOnHalt: row.plan.rollbackOnHalt,
-          gitTaskQueue: taskQueue(deps.taskQueuePrefix, 'git'),
-          promotionTiming: deps.promotionTiming,
-          historyLimit: deps.historyLimit,
-        },
-      ],
-      labels: { organizationId: row.organization_id, projectId: row.project_id, environment: row.environment },
-      searchAttributes: [{ key: SEARCH_ATTRIBUTES.resourceStatus, value: 'Running' }],
-      summary: `rollout ${rolloutSourceText(row)} -> ${row.environment} in ${row.plan.waves.length} waves`,
-      details: `Rollout \`${row.id}\` (/api/v2/rollouts/${row.id})`,
-    });
-    await markRolloutWorkflowStarted(db, row.id);
-  }
 
   /** The project (not archived) as loaded for planning. */
   async function loadedOf(caller: OrgCaller, slug: string) {
@@ -156,71 +97,6 @@ export function createRolloutService(
     if (!plan) return null;
     const waves = await resolveOver(db, caller.organizationId, { project, loaded, environment }, plan, moves);
     return { project, plan, moves, waves, planSource: body.plan ? 'request' : 'environment' };
-  }
-
-  /**
-   * Records the rollout over the resolved plan (its `rollout.start` entry in the same transaction), starts it. Under
-   * an Idempotency-Key (`key`) its id derives from the key and the environment: a retry answers the rollout the first
-   * request started (a concurrent one loses the insert and answers it too) and starts nothing more.
-   */
-  async function begin(caller: OrgCaller, body: RolloutSubject, resolved: Resolved, via: RolloutOrigin, key?: string) {
-    const { project, plan, moves, waves } = resolved;
-    const environment = body.targetEnvironment;
-    const version = [...new Set(moves.flatMap((m) => m.changes.map((c) => c.tag ?? '')))].join(',');
-    const id = key ? derivedUuid(`rollout:${caller.organizationId}:${project.id}:${environment}:${key}`) : randomUUID();
-    const started = key ? await findRollout(db, caller.organizationId, id) : null;
-    if (started) return rolloutView(started, project.slug);
-    const row = await db
-      .transaction(async (trx) => {
-        const inserted = await insertRollout(trx, {
-          id,
-          organization_id: caller.organizationId,
-          project_id: project.id,
-          source_environment: body.sourceEnvironment,
-          environment,
-          plan: {
-            waves,
-            rollbackOnHalt: plan.rollbackOnHalt,
-            liftPinsWhenVerifiedUpstream: plan.liftPinsWhenVerifiedUpstream,
-            version,
-            ...(body.change ? { change: body.change } : {}),
-          },
-          services: body.services ?? null,
-          status: 'Running',
-          current_wave: 0,
-          waves: waves.map(() => ({ state: 'Pending', promotionIds: [], measurements: [], reason: null })),
-          workflow_id: rolloutWorkflowId(id, project.slug, environment),
-          created_by: caller.principal.userId,
-          created_by_actor: auditActor(caller).actor,
-        });
-        await audit.append(
-          trx,
-          orgEntry(caller, {
-            action: 'rollout.start',
-            category: 'deployment',
-            projectId: project.id,
-            resourceType: 'rollout',
-            resourceId: id,
-            workflowId: inserted.workflow_id,
-            details: {
-              sourceEnvironment: body.sourceEnvironment,
-              ...(body.change ? { change: body.change } : {}),
-              environment,
-              version,
-              waves: waves.map((w) => ({ name: w.name, tenants: w.tenants, soakSeconds: w.soakSeconds })),
-              requestedAs: via,
-            },
-          }),
-        );
-        return inserted;
-      })
-      .catch(async (err: unknown) => {
-        const raced = key && isUniqueViolation(err) ? await findRollout(db, caller.organizationId, id) : null;
-        if (!raced) throw err;
-        return raced;
-      });
-    if (row.workflow_started_at === null) await ensureWorkflow(row, project.slug);
-    return rolloutView(row, project.slug);
   }
 
   return {
@@ -292,6 +168,38 @@ export function createRolloutService(
         started.push(await begin(caller, subject, resolved, 'bulk-update', key));
       }
       return { rest: committed, rollouts: started, skipped };
+    },
+
+    /**
+     * How an image update from the signed webhook or a watch subscription goes to its auto-update environments: per
+     * workload, the pairs of each environment with a rollout plan as an image rollout over the plan
+     * (`requestedAs: "image-update"`), its id derived from `key` (the request's row), the workload and the
+     * environment, so a resend or a re-plan of the request starts nothing twice. `rest`: the pairs of the environments
+     * without a plan, which the caller commits at once. Every plan is resolved before any rollout starts. Tenants by
+     * slug; the caller skipped pinned and frozen pairs.
+     */
+    async forImageUpdate(
+      caller: OrgCaller,
+      slug: string,
+      body: { workloads: string[]; tag: string; pairs: Pair[] },
+      key: string,
+    ): Promise<{ rollouts: (RolloutView & { workload: string })[]; rest: Pair[] }> {
+      const loaded = await loadedOf(caller, slug);
+      const planned = [];
+      for (const workload of body.workloads) {
+        planned.push(
+          await bulkRollouts(db, caller.organizationId, loaded, { workload, tag: body.tag, pairs: body.pairs }),
+        );
+      }
+      const rollouts = [];
+      for (const { change, rollouts: resolvedOnes } of planned) {
+        for (const { environment, resolved } of resolvedOnes) {
+          const subject = { sourceEnvironment: null, targetEnvironment: environment, change };
+          const view = await begin(caller, subject, resolved, 'image-update', `image-update:${key}:${change.workload}`);
+          rollouts.push({ ...view, workload: change.workload });
+        }
+      }
+      return { rollouts, rest: planned[0]?.rest ?? body.pairs };
     },
 
     /** Per environment of a bulk image update with a rollout plan, the waves its image rollout would follow. */

@@ -11,9 +11,22 @@ import type { Measurement } from '../verification/check-spec';
 import { workflowType } from '../temporal/workflow-type';
 import type { ResolvedWave } from './wave-selection';
 
-export const ROLLOUT_STATUSES = ['Running', 'AwaitingApproval', 'Paused', 'Halted', 'Completed', 'Aborted'] as const;
+export const ROLLOUT_STATUSES = [
+  'Running',
+  'AwaitingApproval',
+  'Paused',
+  'Halted',
+  'Completed',
+  'Aborted',
+  'Superseded',
+] as const;
 export type RolloutStatus = (typeof ROLLOUT_STATUSES)[number];
-export const FINAL_ROLLOUT_STATUSES: readonly RolloutStatus[] = ['Completed', 'Aborted'];
+/** `Superseded`: an image rollout a newer one of the same workload and environment replaced (docs/rollouts.md). */
+export const FINAL_ROLLOUT_STATUSES: readonly RolloutStatus[] = ['Completed', 'Aborted', 'Superseded'];
+/** The statuses of a rollout still in flight: the ones a newer image rollout supersedes. */
+export const OPEN_ROLLOUT_STATUSES: readonly RolloutStatus[] = ROLLOUT_STATUSES.filter(
+  (s) => !FINAL_ROLLOUT_STATUSES.includes(s),
+);
 
 /** What one wave is doing (the row's `waves[i].state`, the API and `--wait`). */
 export type WaveState =
@@ -88,12 +101,21 @@ export interface RolloutStep {
   reason?: string;
   promotionId?: string;
   measurement?: Measurement;
+  /** rollout.supersede: the newer image rollout that replaced this one. */
+  supersededBy?: string;
   /** Notify: the domain event of this step (rollout.halted, rollout.completed, rollout.wave.verified). */
   event?: 'rollout.halted' | 'rollout.completed' | 'rollout.wave.verified';
 }
 
 export interface RolloutActionRequest {
   actor: AuditActor;
+  reason: string;
+}
+/** An image rollout replaced by a newer one of the same workload and environment (rollout-service `supersede`). */
+export interface SupersedeRolloutRequest {
+  actor: AuditActor;
+  /** The newer rollout's id. */
+  by: string;
   reason: string;
 }
 export interface ApproveWaveRequest {
@@ -109,6 +131,8 @@ export interface RolloutActionResult {
 export const pauseRolloutUpdate = defineUpdate<RolloutActionResult, [RolloutActionRequest]>('pauseRollout');
 export const resumeRolloutUpdate = defineUpdate<RolloutActionResult, [RolloutActionRequest]>('resumeRollout');
 export const abortRolloutUpdate = defineUpdate<RolloutActionResult, [RolloutActionRequest]>('abortRollout');
+/** Ends the rollout `Superseded` before its next commit, rolling nothing back (the newer rollout moves on). */
+export const supersedeRolloutUpdate = defineUpdate<RolloutActionResult, [SupersedeRolloutRequest]>('supersedeRollout');
 export const skipSoakUpdate = defineUpdate<RolloutActionResult, [RolloutActionRequest]>('skipSoak');
 export const approveWaveUpdate = defineUpdate<RolloutActionResult, [ApproveWaveRequest]>('approveWave');
 export const rolloutStateQuery = defineQuery<{

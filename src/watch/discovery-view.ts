@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { commitsFate } from '../deployments/deployed-state-repository';
-import type { DiscoveryOutcome } from './watch-discovery';
+import type { DiscoveryOutcome, RolloutRef } from './watch-discovery';
 import type { WatchDiscovery, WatchKind, WatchTarget } from './watch-repository';
 
 /**
@@ -32,6 +32,8 @@ export interface OutcomeView {
   targets: TargetFate[];
   /** Environments of the project the subscription does not update: there the discovery is only recorded. */
   recordedOnly: string[];
+  /** The image rollouts it started (environments with a rollout plan): their waves update those targets. */
+  rollouts?: RolloutRef[];
 }
 
 export interface DiscoveryView {
@@ -131,6 +133,7 @@ export async function discoveryViews(
         ...(o.error !== undefined ? { error: o.error } : {}),
         targets: targetsOf(o),
         recordedOnly: ctx.environments.filter((e) => !sub.environments.includes(e)),
+        ...(o.rollouts ? { rollouts: o.rollouts } : {}),
       };
     }),
   }));

@@ -45,10 +45,13 @@ export interface DiscoveryOutcome {
   skipped?: SkippedTarget[];
   /** Targets a freeze holds: applied when the freeze ends (retried), unless a newer version supersedes this one. */
   held?: Pair[];
+  /** The image rollouts the update started (environments with a rollout plan): their waves update those targets. */
+  rollouts?: RolloutRef[];
   error?: string;
 }
 
 type Pair = { tenant: string; environment: string };
+export type RolloutRef = { rolloutId: string; environment: string };
 export type UpdatedTarget = Pair & { tag: string; commit: string | null };
 export type SkippedTarget = Pair & { reason: string; detail?: string };
 
@@ -140,6 +143,10 @@ export function createWatchDiscovery(deps: {
       tag: u.tag,
       commit,
     }));
+    const rollouts = ((answer.rollouts as RolloutRef[] | undefined) ?? []).map(({ rolloutId, environment }) => ({
+      rolloutId,
+      environment,
+    }));
     return {
       subscriptionId: base.subscriptionId,
       projectId: base.projectId,
@@ -151,6 +158,7 @@ export function createWatchDiscovery(deps: {
       updated,
       skipped,
       held,
+      ...(rollouts.length > 0 ? { rollouts } : {}),
       ...(answer.error !== undefined ? { error: String(answer.error) } : {}),
     };
   }
@@ -191,6 +199,7 @@ export function createWatchDiscovery(deps: {
               result: o.result,
               commit: o.commit ?? null,
               held: o.held ?? [],
+              ...(o.rollouts ? { rollouts: o.rollouts } : {}),
             })),
           },
         }),
@@ -279,6 +288,9 @@ export function createWatchDiscovery(deps: {
         updated: [...(outcome.updated ?? []), ...(retried.updated ?? [])],
         skipped: [...(outcome.skipped ?? []).filter((p) => !applied.has(pairKey(p))), ...(retried.skipped ?? [])],
         held: [...still, ...(retried.held ?? [])],
+        ...(outcome.rollouts || retried.rollouts
+          ? { rollouts: [...(outcome.rollouts ?? []), ...(retried.rollouts ?? [])] }
+          : {}),
       });
     }
     if (changed) await record(discovery, outcomes, 'held', retriedNow);

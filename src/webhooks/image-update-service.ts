@@ -11,6 +11,8 @@ import { listProjectTenants } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
+import type { RolloutService } from '../rollouts/rollout-service';
+import { rolloutLinks } from '../rollouts/rollout-view';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { overrideOf, type ImageUpdate } from '../gitops/image-operation';
 import type { QueuedImageUpdate } from './image-update-batch';
@@ -79,6 +81,8 @@ export function createImageUpdateService(deps: {
   db: Db;
   secrets: SecretBox;
   releases: Pick<ReleaseService, 'create'>;
+  /** Auto-update environments with a rollout plan move in its waves (image rollouts). */
+  rollouts: Pick<RolloutService, 'forImageUpdate'>;
   /** Starts (or signals) the project's image-update workflow. */
   workflows: Pick<WorkflowStarter, 'signalWithStart'>;
   gitTaskQueue: string;
@@ -187,8 +191,22 @@ export function createImageUpdateService(deps: {
       else open.push(p);
     }
     const auto = new Set(settings.auto_update_environments);
-    const committed = open.filter((p) => auto.has(p.environment));
+    const autoPairs = open.filter((p) => auto.has(p.environment));
     const released = open.filter((p) => !auto.has(p.environment));
+    const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
+    // Auto-update environments with a rollout plan move in its waves: an image rollout per workload and environment,
+    // its id derived from this request's row (a resend or re-plan starts nothing twice). A chart version is not an
+    // image rollout's change: it is committed at once, as before.
+    const planned =
+      payload.field === 'chart' || autoPairs.length === 0
+        ? { rollouts: [], rest: autoPairs }
+        : await deps.rollouts.forImageUpdate(
+            caller,
+            project.slug,
+            { workloads: targets.workloads, tag: payload.tag, pairs: autoPairs },
+            meta.webhookId,
+          );
+    const committed = planned.rest;
 
     const updates =
       committed.length === 0
@@ -202,7 +220,6 @@ export function createImageUpdateService(deps: {
           }));
 
     const releases = [];
-    const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
     for (const p of released) {
       const { release } = await deps.releases.create(
         caller,
@@ -227,6 +244,18 @@ export function createImageUpdateService(deps: {
       ),
       releases,
       skipped,
+      // Present when an environment's rollout plan took pairs (docs/rollouts.md): its waves commit them, not this request.
+      ...(planned.rollouts.length > 0
+        ? {
+            rollouts: planned.rollouts.map((r) => ({
+              rolloutId: r.id,
+              environment: r.environment,
+              workload: r.workload,
+              status: r.status,
+              links: rolloutLinks(r.id),
+            })),
+          }
+        : {}),
     };
     if (updates.length === 0) {
       const result = { ...base, status: 'accepted', commit: null };

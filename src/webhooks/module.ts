@@ -25,7 +25,7 @@ export const webhooksModule = {
     },
   ],
   services: {
-    webhooks: provide(['projects', 'releases', 'promotions', 'governance', 'commitPath'], (deps) =>
+    webhooks: provide(['projects', 'releases', 'promotions', 'rollouts', 'governance', 'commitPath'], (deps) =>
       createWebhookDomain({
         db: deps.db,
         audit: deps.audit,
@@ -33,6 +33,7 @@ export const webhooksModule = {
         projects: deps.projects.projects,
         releases: deps.releases,
         promotions: deps.promotions,
+        rollouts: deps.rollouts,
         governance: deps.governance,
         workflows: deps.workflows,
         gitTaskQueue: taskQueue(deps.config.temporal.taskQueuePrefix, 'git'),

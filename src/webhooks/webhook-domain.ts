@@ -6,6 +6,7 @@ import type { SecretBox } from '../identity/mfa/secret-box';
 import type { ProjectService } from '../projects/project-service';
 import type { ReleaseService } from '../releases/release-service';
 import type { PromotionService } from '../promotions/promotion-service';
+import type { RolloutService } from '../rollouts/rollout-service';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { createControllerWebhookService, type ControllerWebhookService } from './controller-webhook-service';
@@ -33,6 +34,7 @@ export function createWebhookDomain(deps: {
   projects: Pick<ProjectService, 'projectOf'>;
   releases: Pick<ReleaseService, 'create' | 'reportSync'>;
   promotions: Pick<PromotionService, 'waitingFor' | 'reportSync' | 'sourceReported'>;
+  rollouts: Pick<RolloutService, 'forImageUpdate'>;
   governance: GovernanceGate;
   workflows: Pick<WorkflowStarter, 'signalWithStart' | 'start'>;
   /** The `git` task queue, where the image-update workflow's commits run. */
@@ -52,6 +54,7 @@ export function createWebhookDomain(deps: {
     db,
     secrets,
     releases: deps.releases,
+    rollouts: deps.rollouts,
     workflows: deps.workflows,
     gitTaskQueue: deps.gitTaskQueue,
     commitPatienceMs: deps.commitPatienceMs,

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../activities/git';
 import type { AuditActor } from '../../src/audit/types';
+import { COMMIT_FAILURE } from '../../src/gitops/commit-failure';
 import type { PromotionSyncReport } from '../../src/promotions/promotion-workflow-contract';
 import type { VerificationCheck } from '../../src/verification/check-spec';
 import {
@@ -13,6 +15,7 @@ import {
   resumeRolloutUpdate,
   rolloutStateQuery,
   skipSoakUpdate,
+  supersedeRolloutUpdate,
   type RolloutWave,
   type RolloutWorkflowInput,
 } from '../../src/rollouts/rollout-workflow-contract';
@@ -25,7 +28,8 @@ import { historiesOf } from '../helpers/workflow-histories';
 /**
  * The rollout workflow's logic on the time-skipping server: each wave a child promotion workflow (the real one, over
  * stub activities), its soak, its checks (a stub measureCheck), approval gates, pause/resume/skip-soak/abort, halt on a
- * Degraded report or a failed check with one rollback commit, and continue-as-new through a 7-day soak. Histories are
+ * Degraded report or a failed check with one rollback commit, superseding by a newer image rollout (no further wave,
+ * no rollback), and continue-as-new through a 7-day soak. Histories are
  * kept under test/workflows/fixtures/rollout-histories (UPDATE_WORKFLOW_HISTORIES=1) for the replay test.
  */
 type Stubs = Pick<
@@ -57,6 +61,10 @@ const promotions = new Map<string, string[]>();
 let degraded = new Set<string>();
 let measurementPasses: (check: string, n: number) => boolean = () => true;
 let measured = 0;
+/** Wave promotions stay Blocked by a freeze (for an hour) while true. */
+let frozen = false;
+/** The commit path refuses promotion commits as superseded (promotions.superseded_by set) while true. */
+let refuseAsSuperseded = false;
 
 function stubs(): Stubs {
   return {
@@ -90,8 +98,8 @@ function stubs(): Stubs {
       },
     }),
     evaluatePromotion: async ({ promotionId }) => ({
-      causes: [],
-      clearsAt: null,
+      causes: frozen ? [{ cause: 'freeze', message: 'frozen: release freeze' }] : [],
+      clearsAt: frozen ? Date.now() + 3_600_000 : null,
       digest: 'd'.repeat(64),
       breakGlass: null,
       approvalPolicies: [],
@@ -115,6 +123,10 @@ function stubs(): Stubs {
       })),
     commitToRepository: async (request) => {
       const op = request.operation;
+      if (refuseAsSuperseded && op.type === 'promotion') {
+        calls.push('commit refused: superseded');
+        throw ApplicationFailure.nonRetryable('its image rollout was superseded', COMMIT_FAILURE.superseded);
+      }
       calls.push(`commit ${op.type} ${'moves' in op ? op.moves.map((m) => m.tenant).join('+') : ''}`);
       return { sha: SHA, created: true, auditIds: [], remote: false };
     },
@@ -172,6 +184,8 @@ async function start(name: string, waves: RolloutWave[], rollbackOnHalt = false)
   degraded = new Set();
   measurementPasses = () => true;
   measured = 0;
+  frozen = false;
+  refuseAsSuperseded = false;
   currentWaves = waves;
   const rolloutId = randomUUID();
   const input: RolloutWorkflowInput = {
@@ -210,6 +224,12 @@ async function until(
 const why = (reason: string) => ({
   args: [{ actor: person('ops'), reason }] as [{ actor: AuditActor; reason: string }],
 });
+const NEWER = 'f0000000-0000-4000-8000-000000000002';
+const supersede = {
+  args: [{ actor: person('ci'), by: NEWER, reason: `superseded by rollout ${NEWER} (image web 2.1.0)` }] as [
+    { actor: AuditActor; by: string; reason: string },
+  ],
+};
 
 describe('rollout workflow', () => {
   it('deploys, soaks and verifies wave by wave, in order, and completes', async () => {
@@ -306,6 +326,34 @@ describe('rollout workflow', () => {
     expect(measured).toBe(7);
     expect(calls.filter((c) => c.startsWith('commit'))).toEqual(['commit promotion t1']);
     await keep('check-failed', h);
+  });
+
+  it('ends Superseded when a newer image rollout supersedes it while soaking: no further wave, nothing rolled back', async () => {
+    const h = await start('superseded', [wave('one', ['t1']), wave('two', ['t2'])], true);
+    await until(h, (s) => s.phase === 'soak');
+    expect(await h.executeUpdate(supersedeRolloutUpdate, supersede)).toEqual({ status: 'Superseded', wave: 0 });
+    expect(await h.result()).toEqual({ status: 'Superseded' });
+    expect(calls).toEqual([
+      'wave 1 start (attempt 1)',
+      'commit promotion t1',
+      'rollout.wave.soak Soaking',
+      'rollout.supersede',
+    ]);
+    await keep('superseded', h);
+  });
+
+  it('superseded while its wave waits out a freeze, its refused commit ends it Superseded, not Halted', async () => {
+    const h = await start('superseded-in-flight', [wave('one', ['t1']), wave('two', ['t2'])], true);
+    frozen = true;
+    await until(h, (s) => s.phase === 'deploy' && calls.includes('wave 1 start (attempt 1)'));
+    // The Update marks the wave's promotion refused at its commit (here: the stub refuses from now on).
+    refuseAsSuperseded = true;
+    await h.executeUpdate(supersedeRolloutUpdate, supersede);
+    expect(await refusal(h.executeUpdate(pauseRolloutUpdate, why('no')))).toBe(ROLLOUT_FAILURE.finished);
+    frozen = false;
+    expect(await h.result()).toEqual({ status: 'Superseded' });
+    expect(calls).toEqual(['wave 1 start (attempt 1)', 'rollout.supersede', 'commit refused: superseded']);
+    await keep('superseded-in-flight', h);
   });
 
   it('stays under 2,000 events per run through a 7-day soak and a week of measurements', async () => {

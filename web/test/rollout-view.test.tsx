@@ -7,8 +7,14 @@ import { renderView } from './render-view';
 const ONE = '/api/v2/rollouts/{id}' as const;
 const ID = 'f0000000-0000-4000-8000-000000000001';
 
+const REASONS = {
+  Running: null,
+  Halted: 'wave 2 (half) failed error-rate',
+  Superseded: 'superseded by rollout f0000000-0000-4000-8000-000000000002 (image web 2.1.0)',
+};
+
 /** A rollout in wave 2's soak after wave 1 was verified by two passing measurements and one failed then passed. */
-function rolloutApi(status: 'Running' | 'Halted' = 'Running') {
+function rolloutApi(status: 'Running' | 'Halted' | 'Superseded' = 'Running') {
   const base = answer(ONE, 'get');
   const [wave] = base.waves;
   const check = { kind: 'prometheus' as const, name: 'error-rate', count: 3, failureLimit: 1 };
@@ -24,7 +30,7 @@ function rolloutApi(status: 'Running' | 'Halted' = 'Running') {
       environment: 'prod',
       version: '2.0.0',
       status,
-      statusReason: status === 'Halted' ? 'wave 2 (half) failed error-rate' : null,
+      statusReason: REASONS[status],
       currentWave: 1,
       waves: [
         {
@@ -105,5 +111,14 @@ describe('the rollout view', () => {
     expect(await screen.findByText(/wave 2 \(half\) failed error-rate/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Resume' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Pause' })).toBeNull();
+  });
+
+  it('a superseded rollout says which rollout superseded it and offers no action', async () => {
+    renderView(<RolloutView />, { api: rolloutApi('Superseded'), route: '/rollouts/:id', at: `/rollouts/${ID}` });
+    expect(await screen.findByText(/superseded by rollout f0000000-0000-4000-8000-000000000002/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Superseded');
+    expect(screen.queryByRole('region', { name: 'Actions' })).toBeNull();
+    expect(screen.queryByLabelText('Reason (kept in the audit log)')).toBeNull();
+    expect(within(screen.getByRole('list', { name: 'Waves' })).getAllByRole('listitem')[1]).not.toHaveClass('current');
   });
 });

@@ -57,6 +57,11 @@ function watchApi(nextCursor: string | null = null) {
       'get',
       answer(DISCOVERIES, 'get', {
         items: [
+          discovery('1.11.0', {
+            result: 'accepted',
+            commit: null,
+            rollouts: [{ rolloutId: 'f0000000-0000-4000-8000-000000000009', environment: 'prod' }],
+          }),
           discovery('1.2.0', { result: 'not-chosen' }),
           discovery('1.10.0', {
             targets: [
@@ -84,9 +89,17 @@ describe('the automation view', () => {
     const found = await screen.findByRole('table', { name: 'Versions found' });
     const rows = within(found).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      'shop/web:1.11.0',
       'shop/web:1.2.0',
       'shop/web:1.10.0',
     ]);
+    // An environment with a rollout plan: the version goes there in a rollout's waves, linked.
+    const rollout = rows.shift()!;
+    expect(within(rollout).getByRole('link', { name: 'in a rollout' })).toHaveAttribute(
+      'href',
+      '/rollouts/f0000000-0000-4000-8000-000000000009',
+    );
+    expect(rollout).toHaveTextContent('prod: in a rollout, wave by wave (its plan)');
     expect(rows[0]).toHaveTextContent('not chosen (the policy prefers 1.10.0)');
     // What the subscription updates: the image tag (or a chart-based workload's chart version).
     expect(rows[0]!.children[3]).toHaveTextContent(/^image$/);

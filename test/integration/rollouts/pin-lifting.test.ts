@@ -4,11 +4,13 @@ import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
 import { releaseClient } from '../releases/release-harness';
 import { shapeBHeaders } from '../webhooks/webhook-signing';
+import { rolloutSteps } from './rollout-harness';
 
 /**
  * Issue 48 item 6 (docs/rollouts.md): production is rolled back and pinned; the image webhook skips it. The version it
  * rolled back from, verified again in dev, lifts nothing; a newer version verified in dev lifts the pin (the prod plan
- * says `liftPinsWhenVerifiedUpstream`), audited, and the next webhook commits to production again.
+ * says `liftPinsWhenVerifiedUpstream`), audited, and the next webhook updates production again: through prod's plan,
+ * as an image rollout whose wave commits it (decision 0014).
  */
 let platform: TestPlatform;
 let api: ReturnType<typeof promotionClient>;
@@ -47,10 +49,11 @@ async function webhook(tag: string) {
     tenants: ['acme'],
     timestamp: new Date().toISOString(),
   });
-  const res = await api.http.post<{ commit: string | null; skipped?: { reason: string }[] }>(
-    '/api/v1/webhooks/image-update',
-    { rawBody: body, headers: shapeBHeaders(secret, body) },
-  );
+  const res = await api.http.post<{
+    commit: string | null;
+    skipped?: { reason: string }[];
+    rollouts?: { rolloutId: string }[];
+  }>('/api/v1/webhooks/image-update', { rawBody: body, headers: shapeBHeaders(secret, body) });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -62,7 +65,7 @@ const pins = async () =>
     })
   ).body.items;
 
-it('lifts the rollback pin when a newer version is verified upstream, and the next webhook commits', async () => {
+it('lifts the rollback pin when a newer version is verified upstream, and the next webhook updates prod', async () => {
   await api.releaseTo(owner, 'lift', 'prod', acme, '1.1.0');
   await api.releaseTo(owner, 'lift', 'prod', acme, '1.2.0');
   const rollback = await api.http.post<{ id: string }>(`/api/v2/tenants/${acme}/envs/prod/rollback`, {
@@ -94,6 +97,7 @@ it('lifts the rollback pin when a newer version is verified upstream, and the ne
     },
   });
   const resumed = await webhook('1.3.0');
-  expect(resumed.commit).toMatch(/^[0-9a-f]{40}$/);
-  expect(resumed.skipped ?? []).toEqual([]);
+  expect([resumed.commit, resumed.skipped ?? [], resumed.rollouts?.length]).toEqual([null, [], 1]);
+  const sha = await rolloutSteps(api, owner).deployWave('lift', resumed.rollouts![0]!.rolloutId, 0);
+  expect(sha).toMatch(/^[0-9a-f]{40}$/);
 }, 240_000);

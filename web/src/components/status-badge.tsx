@@ -9,6 +9,7 @@ const TONES: Record<string, string> = {
   Degraded: 'bad',
   Expired: 'muted',
   Cancelled: 'muted',
+  Superseded: 'muted',
   Connected: 'good',
   Disconnected: 'bad',
   success: 'good',

@@ -68,7 +68,7 @@ export function cellReader({ pins, freezes, releases, promotions, deployments, r
   const deployed = new Map(deployments.map((d) => [`${d.tenant}/${d.environment}/${d.service}`, d]));
   const waving = new Map<string, NonNullable<Cell['rollout']>>();
   for (const r of rollouts) {
-    if (r.status === 'Completed' || r.status === 'Aborted') continue;
+    if (r.status === 'Completed' || r.status === 'Aborted' || r.status === 'Superseded') continue;
     r.waves.forEach((w, i) => {
       for (const tenant of w.tenants) {
         const key = `${tenant}/${r.environment}`;

@@ -14,7 +14,7 @@ import { MeasurementChart } from './measurement-chart';
 type Wave = Rollout['waves'][number];
 type Verb = 'pause' | 'resume' | 'abort' | 'skip-soak';
 
-const FINAL = new Set(['Completed', 'Aborted']);
+const FINAL = new Set(['Completed', 'Aborted', 'Superseded']);
 
 /** What a wave waits for or how it ended, in words. */
 function waveNote(w: Wave): string {

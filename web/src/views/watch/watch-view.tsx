@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { api, messageOf, ok } from '../../api/client';
 import type { WatchDiscovery, WatchSubscription } from '../../api/models';
 import { useProjectParts } from '../../api/project-queries';
@@ -77,7 +77,7 @@ function DiscoveryRows({ d }: { d: WatchDiscovery }) {
           <td>{o.kind}</td>
           <td>{o.result === 'not-chosen' ? `not chosen (the policy prefers ${o.chosen ?? 'none'})` : o.result}</td>
           <td>
-            {o.targets.length === 0 ? (
+            {o.targets.length === 0 && !o.rollouts ? (
               '—'
             ) : (
               <ul className="plain">
@@ -85,6 +85,11 @@ function DiscoveryRows({ d }: { d: WatchDiscovery }) {
                   <li key={`${t.tenant}/${t.environment}`} data-target={`${t.tenant}/${t.environment}`}>
                     {t.tenant}/{t.environment}: {STATE_WORDS[t.state] ?? t.state}
                     {t.detail ? ` (${t.detail})` : ''}
+                  </li>
+                ))}
+                {(o.rollouts ?? []).map((r) => (
+                  <li key={r.rolloutId} data-target={`*/${r.environment}`}>
+                    {r.environment}: <Link to={`/rollouts/${r.rolloutId}`}>in a rollout</Link>, wave by wave (its plan)
                   </li>
                 ))}
               </ul>
