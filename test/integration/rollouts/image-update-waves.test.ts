@@ -1,7 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { eventually } from '../../helpers/net';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
-import { gitText } from '../../../src/gitops/git-plumbing';
+import { gitText } from '../../../src/git/git-plumbing';
 import { makeProject } from '../gitops/gitops-harness';
 import { promotionClient } from '../promotions/promotion-harness';
 import { pushLayout } from '../registry/oci-clients';
