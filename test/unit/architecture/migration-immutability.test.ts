@@ -40,4 +40,12 @@ describe('merged migrations', () => {
   it('are all on the list', () => {
     expect(Object.keys(current).filter((file) => !(file in recorded))).toEqual([]);
   });
+
+  it('are named no later than now, so a new one (named when it is written, as the scaffold does) runs last', () => {
+    const at = (file: string) => {
+      const [, y, mo, d, h, mi, se] = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)_/.exec(file)!.map(Number);
+      return Date.UTC(y!, mo! - 1, d, h, mi, se);
+    };
+    expect(Object.keys(current).filter((file) => at(file) > Date.now())).toEqual([]);
+  });
 });
