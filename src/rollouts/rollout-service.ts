@@ -13,7 +13,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { reconcileRows } from '../temporal/workflow-rows';
 import { normalizePlan } from './rollout-plan';
-import { findRolloutPlan } from './rollout-plan-repository';
+import { findRolloutPlan, listRolloutPlans } from './rollout-plan-repository';
 import { findRollout, listRollouts, listUnstartedRollouts } from './rollout-repository';
 import { createRolloutStart, type RolloutStartRequest } from './rollout-start';
 import { rolloutView } from './rollout-view';
@@ -184,6 +184,13 @@ export function createRolloutService(
       body: { workloads: string[]; tag: string; pairs: Pair[] },
       key: string,
     ): Promise<{ rollouts: (RolloutView & { workload: string })[]; rest: Pair[] }> {
+      // Most updates meet no plan: they are answered before the project's delivery model is loaded (the webhook's
+      // request -> commit path stays as short as it was).
+      const project = await deps.projects.projectOf(caller, slug);
+      const plans = await listRolloutPlans(db, caller.organizationId, project.id);
+      if (!body.pairs.some((p) => plans.some((plan) => plan.environment === p.environment))) {
+        return { rollouts: [], rest: body.pairs };
+      }
       const loaded = await loadedOf(caller, slug);
       const planned = [];
       for (const workload of body.workloads) {
