@@ -30,16 +30,10 @@ beforeAll(async () => {
   owner = (await makeOrg(platform, ['owner'])).members.owner!.token;
   flow = rolloutSteps(api, owner);
   await makeProject(platform, owner, SLUG, ['t1', 't2']);
-  const plan = await api.http.put(`/api/v2/projects/${SLUG}/environments/prod/rollout-plan`, {
-    token: owner,
-    body: {
-      waves: [
-        { name: 'canary', tenants: ['t1'], soakSeconds: 1 },
-        { name: 'rest', percent: 100 },
-      ],
-    },
-  });
-  expect([plan.status, plan.text]).toEqual([200, expect.any(String)]);
+  await flow.putProdPlan(SLUG, [
+    { name: 'canary', tenants: ['t1'], soakSeconds: 1 },
+    { name: 'rest', percent: 100 },
+  ]);
 }, 120_000);
 afterAll(async () => {
   await platform.close();

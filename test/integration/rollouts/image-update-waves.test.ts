@@ -62,16 +62,10 @@ beforeAll(async () => {
   );
   const project = await platform.services.db('projects').where({ organization_id: organizationId, slug: SLUG }).first();
   projectId = (project as { id: string }).id;
-  const plan = await api.http.put(`/api/v2/projects/${SLUG}/environments/prod/rollout-plan`, {
-    token: owner,
-    body: {
-      waves: [
-        { name: 'canary', tenants: ['t1'], soakSeconds: 600 },
-        { name: 'rest', percent: 100 },
-      ],
-    },
-  });
-  expect([plan.status, plan.text]).toEqual([200, expect.any(String)]);
+  await flow.putProdPlan(SLUG, [
+    { name: 'canary', tenants: ['t1'], soakSeconds: 600 },
+    { name: 'rest', percent: 100 },
+  ]);
   const settings = await api.http.put<{ secret: string }>(`/api/v2/projects/${SLUG}/webhook-settings`, {
     token: owner,
     body: { autoUpdateEnvironments: ['dev', 'prod'] },

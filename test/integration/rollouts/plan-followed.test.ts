@@ -45,16 +45,10 @@ async function project(slug: string, envPlan = true) {
   const ids = await makeProject(platform, owner, slug, TENANTS);
   for (const tenant of TENANTS) await api.releaseToDev(owner, slug, ids[tenant]!, '2.0.0');
   if (!envPlan) return;
-  const plan = await api.http.put(`/api/v2/projects/${slug}/environments/prod/rollout-plan`, {
-    token: owner,
-    body: {
-      waves: [
-        { name: 'canary', tenants: ['t1'], soakSeconds: 1 },
-        { name: 'rest', percent: 100, approvalGate: true },
-      ],
-    },
-  });
-  expect([plan.status, plan.text]).toEqual([200, expect.any(String)]);
+  await flow.putProdPlan(slug, [
+    { name: 'canary', tenants: ['t1'], soakSeconds: 1 },
+    { name: 'rest', percent: 100, approvalGate: true },
+  ]);
 }
 
 const counts = async (slug: string) => {

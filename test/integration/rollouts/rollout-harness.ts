@@ -25,6 +25,14 @@ export function rolloutSteps(api: ReturnType<typeof promotionClient>, owner: str
   return {
     get,
     until,
+    /** Sets prod's rollout plan of the project to `waves` (200 expected). */
+    async putProdPlan(slug: string, waves: Record<string, unknown>[]) {
+      const plan = await api.http.put(`/api/v2/projects/${slug}/environments/prod/rollout-plan`, {
+        token: owner,
+        body: { waves },
+      });
+      expect([plan.status, plan.text]).toEqual([200, expect.any(String)]);
+    },
     /** Starts a rollout of dev's versions to prod over `plan` (an explicit plan in the request). */
     start: (slug: string, plan: Record<string, unknown>) =>
       api.http.post<Rollout>(`/api/v2/projects/${slug}/rollouts`, {
