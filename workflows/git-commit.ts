@@ -187,11 +187,21 @@ export async function afterCommit(
  * Pushes a commit to the project's external remote, retried with backoff; every attempt's result is recorded (the
  * commit list shows the latest). A remote that keeps failing ends as `failed`; the hosted repository is unaffected.
  */
-export async function gitPushWorkflow(input: { request: PushRequest; taskQueue: string }): Promise<PushOutcome> {
+export async function gitPushWorkflow(input: {
+  request: PushRequest;
+  taskQueue: string;
+  /** The first retry's wait (2 s unless given: tests shorten it, as the time-skipping server waits out backoffs). */
+  retryInitialIntervalMs?: number;
+}): Promise<PushOutcome> {
   const { pushToRemote } = proxyActivities<GitActivities>({
     taskQueue: input.taskQueue,
     startToCloseTimeout: '5 minutes',
-    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+    retry: {
+      initialInterval: input.retryInitialIntervalMs ?? '2 seconds',
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      maximumAttempts: 5,
+    },
   });
   try {
     return await pushToRemote(input.request);

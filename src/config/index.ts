@@ -45,6 +45,11 @@ export interface TemporalConfig {
   metricsPort: number;
   /** Prefixed to every task queue name, so several deployments (or test files) can share one namespace. */
   taskQueuePrefix: string;
+  /**
+   * TEMPORAL_RECONNECT_MAX: the longest wait between the client's reconnect attempts after it lost the frontend
+   * (gRPC's own default is 120 s, so after an outage of a minute the API stayed not ready for tens of seconds more).
+   */
+  reconnectMaxBackoffMs: number;
   /** Prebuilt workflow bundle; unset means dist/workflow-bundle.js for compiled code, else bundling from source. */
   workflowBundlePath: string | undefined;
 }
@@ -141,6 +146,7 @@ export function loadConfig(env: Env): Config {
       httpPort: readInt(env, 'TEMPORAL_HTTP_PORT', 7243, 1, 65535),
       metricsPort: readInt(env, 'TEMPORAL_METRICS_PORT', 7244, 1, 65535),
       taskQueuePrefix: readString(env, 'TEMPORAL_TASK_QUEUE_PREFIX', ''),
+      reconnectMaxBackoffMs: readDurationMs(env, 'TEMPORAL_RECONNECT_MAX', 5_000),
       workflowBundlePath: readOptional(env, 'WORKFLOW_BUNDLE_PATH'),
     },
     logLevel: readEnum<LogLevel>(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),

@@ -54,11 +54,20 @@ export const clientInterceptors = () => [
   closedChannelGuard(),
 ];
 
+/** gRPC's reconnect backoff (1 s, growing 1.6x) capped at TEMPORAL_RECONNECT_MAX instead of its own 120 s. */
+export function reconnectChannelArgs(config: Pick<TemporalConfig, 'reconnectMaxBackoffMs'>) {
+  return {
+    'grpc.initial_reconnect_backoff_ms': Math.min(1000, config.reconnectMaxBackoffMs),
+    'grpc.max_reconnect_backoff_ms': config.reconnectMaxBackoffMs,
+  };
+}
+
 export async function connectClient(config: TemporalConfig, address: string): Promise<Client> {
   const connection = await Connection.connect({
     ...connectionOptions(config, address),
     connectTimeout: '10s',
     interceptors: clientInterceptors(),
+    channelArgs: reconnectChannelArgs(config),
   });
   return new Client({ connection, namespace: config.namespace });
 }

@@ -82,8 +82,11 @@ export interface RunningPrometheus {
 /**
  * Debian's Prometheus (`/usr/bin/prometheus`, scripts/ensure-test-tools.sh) on a free loopback port, with a scratch
  * configuration scraping `targets` every `scrapeSeconds` and its storage in a temporary folder removed by `close`.
- * Resolves once it answers ready.
+ * Resolves once it answers ready and has scraped every target twice.
  */
+/** How many targets were scraped up at least twice in the last minute. */
+const SCRAPED_TWICE = 'count(count_over_time(up[1m]) >= 2 and up == 1)';
+
 export async function startPrometheus(opts: { targets: string[]; scrapeSeconds?: number }): Promise<RunningPrometheus> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-'));
   const interval = `${opts.scrapeSeconds ?? 1}s`;
@@ -124,10 +127,15 @@ export async function startPrometheus(opts: { targets: string[]; scrapeSeconds?:
     await eventually(
       async () => {
         if (child.exitCode !== null) throw new Error(`prometheus exited ${child.exitCode}: ${output}`);
-        return (await fetch(`${url}/-/ready`)).status === 200;
+        if ((await fetch(`${url}/-/ready`)).status !== 200) return false;
+        // Ready is not scraped: Prometheus applies its targets on a 5 s tick, so the first samples come about 7 s
+        // after ready, and a rate() needs two of them. A check measured before then met "no sample" (issue 51).
+        const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(SCRAPED_TWICE)}`);
+        const answer = (await res.json()) as { data?: { result?: { value: [number, string] }[] } };
+        return Number(answer.data?.result?.[0]?.value[1] ?? 0) === opts.targets.length;
       },
       30_000,
-      'prometheus ready',
+      'prometheus ready, every target scraped twice',
     );
   } catch (err) {
     await close();

@@ -145,9 +145,17 @@ it('commits on the git queue and starts the push of a project with a remote; a f
   const failing = await ts.env.client.workflow.start(gitPushWorkflow, {
     taskQueue: ts.taskQueue,
     workflowId: `git-push-failing-${randomUUID()}`,
-    args: [{ request: { organizationId: 'org-1', projectId: 'project-1', sha: SHA }, taskQueue: ts.taskQueue }],
+    // The time-skipping server waits out an activity's retry backoff in real time (2 + 4 + 8 + 16 s by default).
+    args: [
+      {
+        request: { organizationId: 'org-1', projectId: 'project-1', sha: SHA },
+        taskQueue: ts.taskQueue,
+        retryInitialIntervalMs: 10,
+      },
+    ],
   });
   expect((await failing.result()).status).toBe('failed');
+  expect(calls.filter((c) => c.startsWith('push ')).length).toBe(1 + 5);
   pushFails = false;
   await keep('git-push-failed', failing);
 });
