@@ -64,6 +64,7 @@ export async function runPlatform(config: Config, endpoints: Endpoints, roles: P
       deps: services,
       metrics: services.metrics,
       shutdownGraceMs: config.workerShutdownGraceMs,
+      stickyTimeoutMs: config.workerStickyTimeoutMs,
       bundlePath: config.temporal.workflowBundlePath,
     });
     worker = pair.platform;

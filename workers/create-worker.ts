@@ -37,6 +37,8 @@ interface WorkerOptions {
   deps: ActivityDeps & GitActivityDeps;
   metrics: Metrics;
   shutdownGraceMs: number;
+  /** WORKER_STICKY_TIMEOUT (src/config). */
+  stickyTimeoutMs: number;
   /** Prebuilt bundle path; defaults to dist/workflow-bundle.js when present, else bundles from source. */
   bundlePath?: string;
 }
@@ -69,6 +71,7 @@ export async function createProcessWorkers(
       ...instrument(createActivities(opts.deps), opts.metrics),
       commitToRepository: gitActivities.commitToRepository,
     },
+    stickyQueueScheduleToStartTimeout: opts.stickyTimeoutMs,
     ...shutdown,
   });
   const git = await Worker.create({

@@ -82,6 +82,12 @@ export interface Config {
   trustedProxyCount: number;
   auditPageMax: number;
   workerShutdownGraceMs: number;
+  /**
+   * WORKER_STICKY_TIMEOUT: how long a workflow's next task waits on the queue of the worker that ran its last one
+   * (which has its history cached) before any worker may take it. A worker killed mid-workflow stalls its workflows
+   * this long. The SDK's 10s by default.
+   */
+  workerStickyTimeoutMs: number;
   exposeMetrics: boolean;
   /** Port of the /metrics and /healthz listener of a worker-only process; 0 disables it. */
   workerMetricsPort: number;
@@ -157,6 +163,7 @@ export function loadConfig(env: Env): Config {
     trustedProxyCount: readInt(env, 'TRUSTED_PROXY_COUNT', 0, 0, 10),
     auditPageMax: readInt(env, 'AUDIT_PAGE_MAX', 200, 1, 1000),
     workerShutdownGraceMs: readDurationMs(env, 'WORKER_SHUTDOWN_GRACE', 10_000),
+    workerStickyTimeoutMs: readDurationMs(env, 'WORKER_STICKY_TIMEOUT', 10_000),
     exposeMetrics: readBool(env, 'METRICS_ENABLED', true),
     workerMetricsPort: readInt(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     jwt: loadJwtConfig(env, publicUrl),

@@ -26,6 +26,8 @@ export function deploymentEnv(platform: TestPlatform, env: Record<string, string
     ...sharedSettings(platform.config),
     WORKFLOW_BUNDLE_PATH: harnessState().bundlePath,
     LOG_LEVEL: 'warn',
+    // These processes are the ones tests kill: their workflows move to a live worker after 2 s, not the SDK's 10 s.
+    WORKER_STICKY_TIMEOUT: '2s',
     ...env,
   };
 }

@@ -103,6 +103,7 @@ export async function startTestPlatform(
         deps: services,
         metrics: services.metrics,
         shutdownGraceMs: 1000,
+        stickyTimeoutMs: config.workerStickyTimeoutMs,
         bundlePath: harnessState().bundlePath,
       });
       platform.worker = worker;
