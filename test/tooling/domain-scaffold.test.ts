@@ -198,13 +198,7 @@ describe('a domain scaffolded by `npm run new-domain -- probe`', () => {
     const results = await Promise.all([
       inCopy(bin('jest'), ['--selectProjects', 'unit', '--silent', ...UNIT_TESTS]),
       inCopy(bin('jest'), ['--silent', '-t', PROBE_TEST_NAMES, ...PROBE_TESTS]),
-      inCopy(process.execPath, [
-        '--import',
-        'tsx',
-        path.join(ROOT, 'test/tooling/helpers/scaffold-static-checks.ts'),
-        copy,
-        ...touched,
-      ]),
+      inCopy(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/static-checks.ts'), copy, ...touched]),
     ]);
     expect(results.filter((r) => r.code !== 0).map((r) => r.output)).toEqual([]);
     expect(results[0]!.output).toMatch(/Tests: +\d+ passed/);

@@ -1,12 +1,14 @@
 /**
- * The static checks of `npm test` (`npm run typecheck`, `npm run lint`'s ESLint and Prettier) on a scaffolded copy
- * of the checkout, in one process (test/tooling/domain-scaffold.test.ts): the TypeScript programs of the copy's two
- * projects (tsconfig.json, and web/tsconfig.json for the web app and its tests), each built once, give both the type
- * errors `tsc` reports (of the files the scaffold can affect: `affected`) and the type information ESLint's typed rules
- * read (typescript-eslint's `programs`, instead of
- * a project service building them again); ESLint and Prettier look only at the files named. Usage:
- * `node --import tsx scaffold-static-checks.ts <copy> <file>...`; prints each problem found and exits 1 when there is
- * one.
+ * The static checks of `npm test` in one process: the TypeScript programs of the two projects (tsconfig.json, and
+ * web/tsconfig.json for the web app and its jsdom tests), each built once, give both the errors `tsc` reports and the
+ * type information ESLint's typed rules read (typescript-eslint's `programs`, instead of its project service building
+ * both programs again: about 30 CPU-seconds less a run, docs/CONTRIBUTING-SPINE.md). Usage:
+ * - `node --import tsx scripts/static-checks.ts`: the checkout, every file (`scripts/checks.sh`, which runs Prettier
+ *   over the whole tree beside it);
+ * - `node --import tsx scripts/static-checks.ts <root> <file>...`: a copy of the checkout in which only the named files
+ *   changed (test/tooling/domain-scaffold.test.ts): the types of those files and of every file importing them, ESLint
+ *   and Prettier on the named files.
+ * Prints each problem found and exits 1 when there is one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,8 @@ import ts from 'typescript';
 /** The TypeScript projects `npm run typecheck` checks: the server's, and the web app's with its jsdom tests. */
 const PROJECTS = ['tsconfig.json', 'web/tsconfig.json'];
 
-function program(root: string, project: string, touched: ReadonlySet<string>) {
+/** `project`'s program, and its errors in the files `checked` picks (all of them when it is not given). */
+function program(root: string, project: string, checked?: (built: ts.Program) => readonly ts.SourceFile[]) {
   const configFile = path.join(root, project);
   const config = ts.readConfigFile(configFile, (file) => ts.sys.readFile(file));
   const parsed = ts.parseJsonConfigFileContent(
@@ -38,24 +41,24 @@ function program(root: string, project: string, touched: ReadonlySet<string>) {
     getCurrentDirectory: () => root,
     getNewLine: () => '\n',
   };
-  const checked = affected(built, touched);
+  const files = checked?.(built) ?? built.getSourceFiles();
   const diagnostics = [
     ...parsed.errors,
     ...built.getConfigFileParsingDiagnostics(),
     ...built.getOptionsDiagnostics(),
     ...built.getGlobalDiagnostics(),
     ...built.getSourceFiles().flatMap((file) => built.getSyntacticDiagnostics(file)),
-    ...checked.flatMap((file) => built.getSemanticDiagnostics(file)),
+    ...files.flatMap((file) => built.getSemanticDiagnostics(file)),
   ];
   return {
     program: built,
-    checked: checked.length,
+    checked: files.length,
     errors: diagnostics.map((d) => ts.formatDiagnostic(d, host).trim()),
   };
 }
 
 /**
- * The files of `built` whose types the scaffold can change: the files it touched and every file that imports one of
+ * The files of `built` whose types a change of `touched` can change: those files and every file that imports one of
  * them, directly or through others (a file's type errors depend only on it and what it imports, and the scaffold
  * declares no globals). Checking only these gives the errors checking every file gives, in a fraction of the time.
  */
@@ -84,13 +87,14 @@ function affected(built: ts.Program, touched: ReadonlySet<string>): ts.SourceFil
   return ours.filter((f) => reached.has(path.resolve(f.fileName)));
 }
 
-async function lint(root: string, programs: ts.Program[], files: string[]): Promise<string[]> {
+/** ESLint's problems in `patterns` (files or folders, as on its command line), its typed rules reading `programs`. */
+async function lint(root: string, programs: ts.Program[], patterns: string[]): Promise<string[]> {
   const eslint = new ESLint({
     cwd: root,
     warnIgnored: false,
     overrideConfig: { languageOptions: { parserOptions: { programs, projectService: false } } },
   });
-  const results = await eslint.lintFiles(files.filter((f) => /\.tsx?$/.test(f)));
+  const results = await eslint.lintFiles(patterns);
   return results.flatMap((r) =>
     r.messages.map((m) => `${path.relative(root, r.filePath)}:${m.line}:${m.column} ${m.ruleId ?? ''} ${m.message}`),
   );
@@ -110,13 +114,17 @@ async function unformatted(root: string, files: string[]): Promise<string[]> {
   return checked.flat();
 }
 
-async function main([root, ...files]: string[]): Promise<number> {
-  if (!root || files.length === 0) throw new Error('usage: scaffold-static-checks.ts <copy> <file>...');
+async function main(args: string[]): Promise<number> {
+  const [root = process.cwd(), ...files] = args;
   const touched = new Set(files.map((f) => path.resolve(root, f)));
-  const built = PROJECTS.map((project) => program(root, project, touched));
+  const only = files.length === 0 ? undefined : (built: ts.Program) => affected(built, touched);
+  const built = PROJECTS.map((project) => program(root, project, only));
   const programs = built.map((b) => b.program);
-  const errors = built.flatMap((b) => b.errors);
-  const problems = [...errors, ...(await lint(root, programs, files)), ...(await unformatted(root, files))];
+  const problems = [
+    ...built.flatMap((b) => b.errors),
+    ...(await lint(root, programs, files.length === 0 ? ['.'] : files.filter((f) => /\.tsx?$/.test(f)))),
+    ...(files.length === 0 ? [] : await unformatted(root, files)),
+  ];
   for (const problem of problems) process.stdout.write(`${problem}\n`);
   process.stderr.write(`type-checked ${built.map((b, i) => `${b.checked} files of ${PROJECTS[i]}`).join(', ')}\n`);
   return problems.length === 0 ? 0 : 1;
