@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { derivedUuid } from '../db/derived-uuid';
+import { unavailableDependency } from '../http/unavailable-dependency';
 import { isUniqueViolation } from '../db/knex';
 import { auditActor, orgEntry, type OrgCaller } from '../iam/caller';
 import type { OrgDomainDeps } from '../iam/cross-org';
@@ -45,8 +46,17 @@ export type RolloutSubject = Omit<RolloutStartRequest, 'sourceEnvironment'> & {
 export type RolloutOrigin = 'rollout' | 'promotion' | 'bulk-update' | 'image-update';
 
 /**
+ * A start that met Temporal unreachable: the rollout is recorded (row and entry committed), so the request is answered
+ * and the service's reconciler starts the workflow once Temporal answers again (a webhook from CI, a promotion request
+ * or a bulk update does not fail on an outage it need not wait out). Any other failure is the request's.
+ */
+function leftToReconciler(err: unknown): void {
+  if (unavailableDependency(err) !== 'Temporal') throw err;
+}
+
+/**
  * A rollout's start: its row with its `rollout.start` entry in one transaction, then its workflow (row first, the
- * start right after; the service's reconciler starts what a crash left unstarted), an image rollout superseding the
+ * start right after; the service's reconciler starts what a crash or a Temporal outage left unstarted), an image rollout superseding the
  * older ones of its workload and environment first (rollout-superseding.ts).
  */
 export function createRolloutStart(
@@ -160,7 +170,7 @@ export function createRolloutStart(
         if (!raced) throw err;
         return raced;
       });
-    if (row.workflow_started_at === null) await ensureWorkflow(row, project.slug);
+    if (row.workflow_started_at === null) await ensureWorkflow(row, project.slug).catch(leftToReconciler);
     return rolloutView(row, project.slug);
   }
 

@@ -60,10 +60,11 @@ function untilStopped(run: Promise<void>): Promise<void> {
 /**
  * The real app on an ephemeral port, a real worker, an isolated database: tests call it over HTTP.
  * `env` overrides configuration the way an operator would; `database` makes it a second process of the deployment
- * that owns that database (its own DATA_DIR and task queues; the owner drops the database).
+ * that owns that database (its own DATA_DIR and task queues; the owner drops the database); `temporalAddress` is where
+ * the API's client reaches Temporal (a proxy the test cuts), its worker still connecting to the run's server.
  */
 export async function startTestPlatform(
-  opts: { env?: Record<string, string>; worker?: boolean; database?: TestDatabase } = {},
+  opts: { env?: Record<string, string>; worker?: boolean; database?: TestDatabase; temporalAddress?: string } = {},
 ) {
   installTemporalRuntime();
   const database = opts.database ?? (await createTestDatabase());
@@ -72,7 +73,7 @@ export async function startTestPlatform(
   const log = createLogger(config.logLevel);
   const services = await createApiServices(
     config,
-    { databaseUrl: database.url, temporalAddress: harnessState().temporalAddress },
+    { databaseUrl: database.url, temporalAddress: opts.temporalAddress ?? harnessState().temporalAddress },
     log,
   );
   await services.validation.init();
