@@ -24,7 +24,6 @@ import {
 } from '../git/commit-writer';
 import { commitRecordState, recordCommit, recordedHead } from './commit-record-repository';
 import { loadProject, type LoadedProject } from './delivery-model';
-import { findRemote } from './remote-repository';
 import { wantsMaintenance } from './repository-maintenance';
 import { lockRepository, repositoryLockKey } from './repository-lock';
 import type { RepositoryStore } from '../git/repository-store';
@@ -224,7 +223,7 @@ async function commitOne(
     records.keySha ??
     (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
   const recorded = await commitEntryIds(trx, req.workflowId, req.idempotencyKey);
-  const remote = (await findRemote(trx, req.projectId)) !== null;
+  const remote = records.remote;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await kind.refuse?.(scope, loaded);

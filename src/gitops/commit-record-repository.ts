@@ -10,16 +10,20 @@ export interface CommitRecordState {
   keySha: string | null;
   /** The newest recorded commit of the repository, or null (none yet: a new repository, or one older than the table). */
   head: string | null;
+  /** The project has an external remote (`project_remotes`): its commits are pushed there. */
+  remote: boolean;
 }
 
+/** The record state of a write, in one round trip of the commit path (issue 46: one query where there were two). */
 export async function commitRecordState(db: Queryable, projectId: string, key: string): Promise<CommitRecordState> {
   const { rows } = (await db.raw(
     `SELECT (SELECT sha FROM git_commits WHERE project_id = ? AND idempotency_key = ?) AS key_sha,
-            (SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1) AS head`,
-    [projectId, key, projectId],
-  )) as { rows: { key_sha: string | null; head: string | null }[] };
+            (SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1) AS head,
+            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote`,
+    [projectId, key, projectId, projectId],
+  )) as { rows: { key_sha: string | null; head: string | null; remote: boolean }[] };
   const row = rows[0];
-  return { keySha: row?.key_sha ?? null, head: row?.head ?? null };
+  return { keySha: row?.key_sha ?? null, head: row?.head ?? null, remote: row?.remote === true };
 }
 
 /** The newest recorded commit of the repository (the head the database vouches for), or null. */
