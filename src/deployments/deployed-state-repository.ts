@@ -89,11 +89,21 @@ export async function recordRevision(
   db: Queryable,
   r: { organizationId: string; projectId: string; sha: string },
 ): Promise<number> {
-  await db('deployment_revisions')
-    .insert({ organization_id: r.organizationId, project_id: r.projectId, sha: r.sha })
-    .onConflict(['project_id', 'sha'])
-    .ignore();
-  return (await positionOf(db, r.projectId, r.sha)) as number;
+  // One statement (issue 46): the new row's position, or the one a retried commit recorded before (the outer SELECT
+  // reads the snapshot before the insert, so one branch answers). A row another transaction committed while this
+  // statement ran is in neither (the commit path's repository lock rules that out): read again then.
+  const { rows } = (await db.raw(
+    `WITH inserted AS (
+       INSERT INTO deployment_revisions (organization_id, project_id, sha) VALUES (?, ?, ?)
+       ON CONFLICT (project_id, sha) DO NOTHING RETURNING position
+     )
+     SELECT position FROM inserted
+     UNION ALL
+     SELECT position FROM deployment_revisions WHERE project_id = ? AND sha = ?
+     LIMIT 1`,
+    [r.organizationId, r.projectId, r.sha, r.projectId, r.sha],
+  )) as { rows: { position: string }[] };
+  return rows[0] ? Number(rows[0].position) : ((await positionOf(db, r.projectId, r.sha)) as number);
 }
 
 /** Where a commit stands in the project's commit order; null for a commit the commit path did not record. */
