@@ -8,9 +8,10 @@
 const os = require('node:os');
 
 /**
- * Two workers a core while the machine has room (the load average below the cores): most of a file's time is spent
- * waiting on PostgreSQL, Temporal, git and browsers, and a quiet 2-core run with 3 workers left a fifth of the CPU
- * idle. One and a half a core on a busy machine, where a fourth worker only lengthens every file (docs/CONTRIBUTING-SPINE.md).
+ * Two workers a core while the machine has room, one and a half a core on a busy machine: most of a file's time is
+ * spent waiting on PostgreSQL, Temporal, git and browsers, and a quiet 2-core run with 3 workers left a fifth of the
+ * CPU idle, where on a busy one a fourth worker only lengthens every file (docs/CONTRIBUTING-SPINE.md). `npm test`
+ * judges it by the CPU's idle share (scripts/test.sh); run directly, by the load average against the cores.
  */
 function defaultWorkers() {
   const cores = os.availableParallelism();
