@@ -55,7 +55,7 @@ export const clientInterceptors = () => [
 ];
 
 /** gRPC's reconnect backoff (1 s, growing 1.6x) capped at TEMPORAL_RECONNECT_MAX instead of its own 120 s. */
-export function reconnectChannelArgs(config: Pick<TemporalConfig, 'reconnectMaxBackoffMs'>) {
+function reconnectChannelArgs(config: Pick<TemporalConfig, 'reconnectMaxBackoffMs'>) {
   return {
     'grpc.initial_reconnect_backoff_ms': Math.min(1000, config.reconnectMaxBackoffMs),
     'grpc.max_reconnect_backoff_ms': config.reconnectMaxBackoffMs,
