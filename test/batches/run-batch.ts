@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { batchFiles, type BatchedTier } from './batch-plan';
 import { cpuMsSoFar } from './cpu-time';
+import { removeScratchDirs } from '../helpers/scratch-dir';
 
 const root = path.resolve(__dirname, '../..');
 /** Where each batch leaves its files' wall and CPU times for test/summary-reporter.js (its fileTimesDir). */
@@ -25,6 +26,9 @@ export function runBatch(tier: BatchedTier, index: number): void {
       require(path.join(root, file));
       afterAll(() => {
         times[file] = { ms: Date.now() - started, cpuMs: Math.round(cpuMsSoFar() - cpuStarted) };
+        // scratch-dir.ts registers its own cleanup once, in the first file that imports it: later files of the batch
+        // share that module, so their folders are removed here.
+        removeScratchDirs();
       });
     });
   }
