@@ -79,14 +79,14 @@ export interface RunningPrometheus {
   close(): Promise<void>;
 }
 
+/** How many targets were scraped up at least twice in the last minute. */
+const SCRAPED_TWICE = 'count(count_over_time(up[1m]) >= 2 and up == 1)';
+
 /**
  * Debian's Prometheus (`/usr/bin/prometheus`, scripts/ensure-test-tools.sh) on a free loopback port, with a scratch
  * configuration scraping `targets` every `scrapeSeconds` and its storage in a temporary folder removed by `close`.
  * Resolves once it answers ready and has scraped every target twice.
  */
-/** How many targets were scraped up at least twice in the last minute. */
-const SCRAPED_TWICE = 'count(count_over_time(up[1m]) >= 2 and up == 1)';
-
 export async function startPrometheus(opts: { targets: string[]; scrapeSeconds?: number }): Promise<RunningPrometheus> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prometheus-'));
   const interval = `${opts.scrapeSeconds ?? 1}s`;
