@@ -105,11 +105,17 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   };
   setHandler(promotionStateQuery, () => ({ status, commitSha }));
 
-  const validateApproval = (approver: Parameters<typeof canApprove>[1]) => {
+  /**
+   * `beforeAnswer`: the validator's look. The evaluation writes the row's Blocked before its answer (the policies)
+   * reaches this run; an approval sent in between because the row said so is accepted, and the handler checks it
+   * against the policies once the answer is in.
+   */
+  const validateApproval = (approver: Parameters<typeof canApprove>[1], beforeAnswer: boolean) => {
     requireOpen();
     if (status !== 'Blocked' && status !== 'Evaluating') {
       throw refuse(`promotion is ${status}, not waiting for approvals`, PROMOTION_FAILURE.notBlocked);
     }
+    if (evaluation === null && beforeAnswer) return;
     const policies = evaluation?.approvalPolicies ?? [];
     if (policies.length === 0) {
       throw refuse('no approval policy covers this promotion', PROMOTION_FAILURE.noApprovalNeeded);
@@ -131,6 +137,7 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
   setHandler(
     approvePromotionUpdate,
     async (req) => {
+      if (evaluation === null) await condition(() => evaluation !== null || finished() || cancelledBy !== null);
       await turns.exclusively(
         async () => {
           await acts.recordPromotionApproval({ ...target, ...req });
@@ -138,11 +145,11 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
           approvers.push(req.approver);
           approvalsArrived += 1;
         },
-        () => validateApproval(req.approver),
+        () => validateApproval(req.approver, false),
       );
       return { status };
     },
-    { validator: (req) => validateApproval(req.approver) },
+    { validator: (req) => validateApproval(req.approver, true) },
   );
 
   const validateCancel = () => {

@@ -70,6 +70,8 @@ let evaluations: Cause[][] = [];
 const calls: string[] = [];
 /** Holds the final activity open: the window between an accepted cancel and its final status. */
 const finishHeld = heldActivity();
+/** Holds an evaluation open after its row turned Blocked: the window before its answer reaches the workflow. */
+const evaluationHeld = heldActivity();
 
 function evaluation(causes: Cause[]): Evaluation {
   return {
@@ -102,6 +104,7 @@ function stubs(): PromotionActivities {
     evaluatePromotion: async () => {
       const causes = evaluations.length > 1 ? evaluations.shift()! : (evaluations[0] ?? []);
       calls.push(`evaluate ${causes.map((c) => c.cause).join(',') || 'clear'}`);
+      await evaluationHeld.passage();
       return evaluation(causes);
     },
     transitionPromotion: async (i) => {
@@ -246,6 +249,39 @@ describe('promotion workflow', () => {
       finishHeld.release();
     }
     expect(calls).toEqual(['evaluate approvals', 'status Cancelled']);
+  });
+
+  it('takes an approval sent while the evaluation that blocked it is still answering, then checks it', async () => {
+    // The row turns Blocked inside the first evaluation; a person approving at once must not meet "no approval policy
+    // covers this promotion" (an image-update wave's approval once did, under load).
+    evaluationHeld.hold();
+    const h = await start('approved-while-evaluating', [[APPROVALS], []]);
+    try {
+      await untilCalled(calls, 'evaluate approvals');
+      const approve = (name: string, role: 'admin' | 'member') =>
+        h.startUpdate(approvePromotionUpdate, {
+          args: [{ approver: { userId: `user-${name}`, role, teamIds: [] }, actor: person(name) }],
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        });
+      const bob = await approve('bob', 'admin');
+      const dan = await approve('dan', 'member');
+      evaluationHeld.release();
+      // Both were accepted before the policies were known; dan, not eligible, is refused once they are.
+      expect(await refusal(dan.result())).toBe(PROMOTION_FAILURE.notEligible);
+      await bob.result();
+    } finally {
+      evaluationHeld.release();
+    }
+    await until(h, 'Syncing');
+    await h.executeUpdate(reportPromotionSyncUpdate, report('acme', 'Healthy'));
+    await h.executeUpdate(reportPromotionSyncUpdate, report('globex', 'Healthy'));
+    expect(await h.result()).toEqual({ status: 'Healthy' });
+    expect(calls.slice(0, 4)).toEqual([
+      'evaluate approvals',
+      'approve bob@example.test',
+      'evaluate clear',
+      'status Executing',
+    ]);
   });
 
   it('counts the reports found when the commit was noted, and waits only for the other tenants', async () => {

@@ -265,7 +265,8 @@ it('a pushed tag a watch chooses goes the same way; a newer one cancels the olde
   const promotionId = wave.waves[0]!.promotionIds[0]!;
   await api.status(owner, promotionId, 'Blocked');
   const approved = await api.http.post(`/api/v2/promotions/${promotionId}/approve`, { token: admin, body: {} });
-  // With the answer's reason: a fresh-clone run once got 409 here (2026-11-30, not reproduced yet).
+  // A fresh-clone run once got 409 here: the row said Blocked before the workflow had the evaluation's policies
+  // (test/workflows/promotion-workflow.test.ts "still answering" reproduces it). The answer's text says why if again.
   expect([approved.status, approved.text]).toEqual([200, expect.any(String)]);
   await flow.deployWave(SLUG, fourth, 0);
   expect(await prodTags()).toEqual({ t1: '3.1.0', t2: '2.1.0' });
