@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 import { repoRoot } from '../../src/paths';
 import { newestMtime } from './newest-mtime';
 
@@ -12,17 +12,25 @@ import { newestMtime } from './newest-mtime';
  */
 const ROOT = repoRoot();
 const LOCK = path.join(ROOT, 'dist', '.tooling-build.lock');
-/** A file tsc writes on every build: its time is the build's. */
+/** A file every build writes: its time is the build's. */
 const COMPILED_MARK = path.join(ROOT, 'dist', 'scripts', 'serve.js');
 
 export function builtAt(file: string): number {
   return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
 }
 
+/**
+ * The folders tsconfig.build.json compiles, and client/ (shared with the web app): tsc compiles the files of it the
+ * others import.
+ */
+function buildFolders(): string[] {
+  const config = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+  return [...config.include, 'client'];
+}
+
 /** The newest source time of the folders tsconfig.build.json compiles. */
 export function newestSource(): number {
-  const config = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
-  return Math.max(...config.include.map((folder) => newestMtime(path.join(ROOT, folder))));
+  return Math.max(...buildFolders().map((folder) => newestMtime(path.join(ROOT, folder))));
 }
 
 function holderAlive(): boolean {
@@ -59,15 +67,35 @@ export function withBuildLock(build: () => void): void {
   }
 }
 
-/** Compiles dist/ with tsc when a source is newer than it (call it holding the build lock). */
+/** The TypeScript sources of the folders tsconfig.build.json compiles (declaration files left out). */
+function buildSources(): string[] {
+  return buildFolders().flatMap((folder) =>
+    fs
+      .readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+      .map((file) => path.join(ROOT, folder, file)),
+  );
+}
+
+/**
+ * Compiles dist/ when a source is newer than it (call it holding the build lock): each file transpiled on its own by
+ * esbuild, to the same CommonJS layout `npm run build`'s tsc writes, in about a second where tsc took 22 CPU-seconds
+ * even without its type check. Nothing is lost: `npm test`'s static checks type-check the same files, jest runs them
+ * transpiled file by file too (SWC), and the CLI's launcher runs them bundled by esbuild.
+ */
 export function compileWhenStale(sources = newestSource()): void {
   if (builtAt(COMPILED_MARK) >= sources) return;
-  execFileSync(
-    process.execPath,
-    // No type check: `npm test`'s static checks type-check the same files (and tsc emits the same files either way).
-    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noCheck'],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
+  buildSync({
+    entryPoints: buildSources(),
+    outdir: path.join(ROOT, 'dist'),
+    outbase: ROOT,
+    tsconfig: path.join(ROOT, 'tsconfig.build.json'),
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 /** The compiled form of a project script (`scripts/serve.ts` -> dist/scripts/serve.js), built first when stale. */

@@ -1,6 +1,6 @@
 /**
  * The bundled command (the bin's launcher of dist/src/validation/cli/bundle.js, compiled from its V8 code cache)
- * answers byte for byte what the unbundled module tsc makes of src/validation/cli.ts answers: same stdout, stderr and
+ * answers byte for byte what the unbundled module compiled from src/validation/cli.ts answers: same stdout, stderr and
  * exit status, in every output format, on valid, invalid, unreadable and wrong input.
  */
 import fs from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * The delivery-validate command as CI runs it: the package's bin, the launcher of the bundled CLI (`npm run build`'s
- * tsc, validator generation and bundle), rebuilt here first when a source is newer than dist, then spawned with `node`.
- * COMPILED is the unbundled module tsc makes of src/validation/cli.ts, which the bundle must answer exactly like.
+ * compile, validator generation and bundle), rebuilt here first when a source is newer than dist, then spawned with
+ * `node`. COMPILED is the unbundled module compiled from src/validation/cli.ts, which the bundle must answer exactly
+ * like.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
