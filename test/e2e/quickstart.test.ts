@@ -9,8 +9,8 @@ import { eventually } from '../helpers/net';
 import { awayFromStepEdge, totp } from '../integration/identity/identity-harness';
 
 /**
- * docs/quickstart.md, executed: every `sh` block, in order, in one bash, against the embedded platform started from
- * these sources (the `npm start` of the page's `console` block, without its build). `npm` in the blocks runs in the
+ * docs/quickstart.md, executed: every `sh` block, in order, in one bash, against the embedded platform started as
+ * the `npm start` of the page's `console` block runs it (dist/scripts/start.js, built for the run). `npm` in the blocks runs in the
  * repository and `delivery` is bin/delivery.js, as `npm link` makes it (the shims below); the blocks' own polling loops
  * run under a deadline. Issue 32's traps it covers: a
  * tenant named by slug in a release, the controller's Healthy report by curl, a clone that stores no token.

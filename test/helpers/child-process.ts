@@ -4,11 +4,12 @@ import { repoRoot } from '../../src/paths';
 import { compiledScript } from './built-dist';
 
 /**
- * The entry points operators run compiled (`npm run api|worker` is `node dist/scripts/serve.js`): run from dist/ here
- * too, built once per run (test/helpers/built-dist.ts). Loading the compiled tree costs a process about 2 CPU-seconds
- * where tsx's loader costs 4, and the crash, multi-process and self-check tests start dozens of them.
+ * The entry points operators run compiled (`npm run api|worker` is `node dist/scripts/serve.js`, `npm start` ends in
+ * `node dist/scripts/start.js`): run from dist/ here too, built once per run (test/helpers/built-dist.ts). Loading the
+ * compiled tree costs a process about 2 CPU-seconds where tsx's loader costs 4, and the crash, multi-process,
+ * self-check and embedded-start tests start dozens of them.
  */
-const COMPILED_IN_PRODUCTION = new Set(['scripts/serve.ts']);
+const COMPILED_IN_PRODUCTION = new Set(['scripts/serve.ts', 'scripts/start.ts']);
 
 /**
  * Runs one of the project's TypeScript entry points as a real child process, the way operators run them: compiled, or
