@@ -8,7 +8,10 @@ import { embeddedEnv } from '../helpers/embedded-env';
 import { eventually } from '../helpers/net';
 import { processFamily, processGroupOf, stillAlive } from '../../src/embedded/process-tree';
 
-/** `npm start` on embedded defaults, as a user runs it: dist/scripts/start.js (built for the run; `npm start` builds first). */
+/**
+ * `npm start` on embedded defaults, as a user runs it: dist/scripts/start.js (built for the run; `npm start` builds
+ * first).
+ */
 let dataDir: string;
 let env: Record<string, string>;
 
