@@ -15,6 +15,7 @@ import { outerHarnessState, saveHarnessState, WORKFLOWS_BUNDLE_ENV } from './hel
 import { bundleToFile } from './helpers/time-skipping';
 import { installOras } from './integration/registry/oci-clients';
 import { ensureTestTools, ensureWebBuild, WITHOUT_WEB_BUILD } from './helpers/web-build';
+import { compileForRun } from './helpers/built-dist';
 
 /**
  * Starts what every integration test shares: PostgreSQL (DATABASE_URL if set, else embedded), a migrated template
@@ -33,6 +34,8 @@ export default async function globalSetup(): Promise<void> {
     ensureTestTools(),
     installOras(),
   ]);
+  // dist/ for the API and worker processes tests start (test/helpers/built-dist.ts): about a second of esbuild.
+  compileForRun();
   // Awaited below; a failure of the servers' start first must not leave its rejection unhandled.
   tools.catch(() => undefined);
   // A run inside a test of this run (test/tooling/domain-scaffold.test.ts runs jest in a scaffolded copy) shares the

@@ -98,8 +98,20 @@ export function compileWhenStale(sources = newestSource()): void {
   });
 }
 
-/** The compiled form of a project script (`scripts/serve.ts` -> dist/scripts/serve.js), built first when stale. */
+/**
+ * The compiled form of a project script (`scripts/serve.ts` -> dist/scripts/serve.js), built first when stale. A test
+ * asks for it in the middle of its work, with its in-process platform's connections open, so it must not stop the
+ * event loop: the integration tier's global setup compiled dist/ before any worker started, and a current dist/ is
+ * used without waiting for the build lock (the tooling tier holds it while it builds the validators). A test blocked
+ * for a minute behind that lock under load came back to a pooled keep-alive connection its own server had just
+ * timed out: its next request failed with ECONNRESET.
+ */
 export function compiledScript(script: string): string {
-  withBuildLock(() => compileWhenStale());
+  if (builtAt(COMPILED_MARK) < newestSource()) withBuildLock(() => compileWhenStale());
   return path.join(ROOT, 'dist', script.replace(/\.ts$/, '.js'));
+}
+
+/** Compiles dist/ once for the run, before the test workers start (the integration tier's global setup). */
+export function compileForRun(): void {
+  withBuildLock(() => compileWhenStale());
 }

@@ -54,6 +54,11 @@ export async function runScript(script: string, args: string[], env: Record<stri
   return { code, output: child.output() };
 }
 
+/** Kills a child that is still running (a test's cleanup after a failure left it alive); nothing otherwise. */
+export function killIfRunning(child: ChildProcess | undefined): void {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
 /** Stops a child started with a wrapper, and the process the wrapper forked, by their process group. */
 export async function killGroup(child: ChildProcess): Promise<void> {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
