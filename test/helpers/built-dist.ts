@@ -102,9 +102,9 @@ export function compileWhenStale(sources = newestSource()): void {
  * The compiled form of a project script (`scripts/serve.ts` -> dist/scripts/serve.js), built first when stale. A test
  * asks for it in the middle of its work, with its in-process platform's connections open, so it must not stop the
  * event loop: the integration tier's global setup compiled dist/ before any worker started, and a current dist/ is
- * used without waiting for the build lock (the tooling tier holds it while it builds the validators). A test blocked
- * for a minute behind that lock under load came back to a pooled keep-alive connection its own server had just
- * timed out: its next request failed with ECONNRESET.
+ * used without waiting for the build lock (the tooling tier holds it while it builds the validators). A test stopped
+ * for a minute under load (by the build, or behind that lock) can come back to a pooled keep-alive connection its own
+ * server has just timed out, and its next request then fails with ECONNRESET.
  */
 export function compiledScript(script: string): string {
   if (builtAt(COMPILED_MARK) < newestSource()) withBuildLock(() => compileWhenStale());
