@@ -12,8 +12,11 @@ import { newestMtime } from './newest-mtime';
  */
 const ROOT = repoRoot();
 const LOCK = path.join(ROOT, 'dist', '.tooling-build.lock');
-/** A file every build writes: its time is the build's. */
-const COMPILED_MARK = path.join(ROOT, 'dist', 'scripts', 'serve.js');
+/**
+ * Written once a build has written every file (esbuild writes them in parallel): its time is the build's, so a
+ * process is never started from a half-written dist/.
+ */
+const COMPILED_MARK = path.join(ROOT, 'dist', '.tests-built');
 
 export function builtAt(file: string): number {
   return fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0;
@@ -96,6 +99,7 @@ export function compileWhenStale(sources = newestSource()): void {
     sourcemap: true,
     logLevel: 'warning',
   });
+  fs.writeFileSync(COMPILED_MARK, '');
 }
 
 /**

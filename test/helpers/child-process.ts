@@ -54,9 +54,12 @@ export async function runScript(script: string, args: string[], env: Record<stri
   return { code, output: child.output() };
 }
 
-/** Kills a child that is still running (a test's cleanup after a failure left it alive); nothing otherwise. */
-export function killIfRunning(child: ChildProcess | undefined): void {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+/** Kills a child that is still running (a test's cleanup after a failure left it alive) and waits for its exit. */
+export async function killIfRunning(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const done = exited(child);
+  child.kill('SIGKILL');
+  await done;
 }
 
 /** Stops a child started with a wrapper, and the process the wrapper forked, by their process group. */

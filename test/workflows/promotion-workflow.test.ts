@@ -282,6 +282,7 @@ describe('promotion workflow', () => {
       'evaluate clear',
       'status Executing',
     ]);
+    await keep('approved-while-evaluating', h);
   });
 
   it('counts the reports found when the commit was noted, and waits only for the other tenants', async () => {

@@ -75,7 +75,8 @@ interface CommitterPath {
 const workflowPath: CommitterPath = {
   name: 'the commit activity across a worker crash',
   async start(key) {
-    return { victim: spawnWorker(), answer: write(key) };
+    // A failed request becomes its message, answered after the takeover (and never an unhandled rejection).
+    return { victim: spawnWorker(), answer: write(key).catch((err: Error) => `no answer: ${err.message}`) };
   },
   async takeOver(key, answer) {
     // Another worker takes over: Temporal retries the activity once the dead one stops heartbeating.
@@ -145,9 +146,9 @@ describe.each([workflowPath, directPath])('$name', (path) => {
       await expectOneAuditedCommit(key(1), res.body.commit);
     } finally {
       // A failure above must not leave the audit table locked for the file's other tests (under load it once did, and
-      // every later test of the file failed behind it).
+      // every later test of the file failed behind it). The victim dies first: released, it would commit.
+      await killIfRunning(victim);
       if (!held.isCompleted()) await held.rollback();
-      killIfRunning(victim);
     }
   }, 150_000);
 
@@ -184,8 +185,8 @@ describe.each([workflowPath, directPath])('$name', (path) => {
       expect(await gitText(repo, ['rev-list', 'main'])).not.toContain(orphan);
       await expectOneAuditedCommit(key(2), res.body.commit);
     } finally {
+      await killIfRunning(victim);
       if (!held.isCompleted()) await held.rollback();
-      killIfRunning(victim);
       await db.raw('DROP TRIGGER test_hold_commit ON audit_log');
       await db.raw('DROP FUNCTION test_hold_commit()');
     }
@@ -243,8 +244,8 @@ describe('a release whose local commit dies with its worker', () => {
       expect(deploys).toEqual([{ git_commit_sha: release.commitSha }]);
       expect(await findUnauditedCommits(platform.services.db, platform.services.repositories)).toEqual([]);
     } finally {
+      await killIfRunning(worker);
       if (!held.isCompleted()) await held.rollback();
-      killIfRunning(worker);
       await platform.stopWorker();
     }
   }, 180_000);
