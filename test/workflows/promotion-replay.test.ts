@@ -31,6 +31,8 @@ it('has a recorded history for every promotion path', () => {
       'approval-14-days',
       // Issue 48: two groups linked by dependsOn committed one after another (the promotion-service-order patch).
       'service-order',
+      // Issue 51: an approval sent while the evaluation that blocked the promotion was still answering, taken.
+      'approved-while-evaluating',
     ].sort(),
   );
 });
