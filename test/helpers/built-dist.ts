@@ -111,7 +111,8 @@ export function compileWhenStale(sources = newestSource()): void {
  * server has just timed out, and its next request then fails with ECONNRESET.
  */
 export function compiledScript(script: string): string {
-  if (builtAt(COMPILED_MARK) < newestSource()) withBuildLock(() => compileWhenStale());
+  const sources = newestSource();
+  if (builtAt(COMPILED_MARK) < sources) withBuildLock(() => compileWhenStale(sources));
   return path.join(ROOT, 'dist', script.replace(/\.ts$/, '.js'));
 }
 
