@@ -6,6 +6,7 @@ import pg from 'pg';
 import { exited, runScript, spawnScript } from '../helpers/child-process';
 import { embeddedEnv } from '../helpers/embedded-env';
 import { eventually } from '../helpers/net';
+import { untilAnswering } from '../helpers/ready';
 import { processFamily, processGroupOf, stillAlive } from '../../src/embedded/process-tree';
 
 /**
@@ -35,14 +36,7 @@ function portOpen(port: number): Promise<boolean> {
 
 async function startPlatform(options: { ownProcessGroup?: boolean } = {}) {
   const child = spawnScript('scripts/start.ts', [], env, options);
-  await eventually(
-    async () => {
-      const res = await fetch(`http://127.0.0.1:${env.PORT}/readyz`).catch(() => null);
-      return res?.status === 200;
-    },
-    60_000,
-    `readiness (output: ${child.output()})`,
-  );
+  await untilAnswering(child, `http://127.0.0.1:${env.PORT}/readyz`, 60_000);
   return child;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { repoRoot } from '../../src/paths';
 import { exited, spawnScript } from '../helpers/child-process';
 import { embeddedEnv } from '../helpers/embedded-env';
-import { eventually } from '../helpers/net';
+import { untilAnswering } from '../helpers/ready';
 import { awayFromStepEdge, totp } from '../integration/identity/identity-harness';
 
 /**
@@ -32,11 +32,7 @@ beforeAll(async () => {
   fs.mkdirSync(env.DATA_DIR!, { mode: 0o755 });
   const child = spawnScript('scripts/start.ts', [], env);
   platform = child;
-  await eventually(
-    async () => (await fetch(`http://127.0.0.1:${env.PORT}/readyz`).catch(() => null))?.status === 200,
-    90_000,
-    `readiness (output: ${child.output()})`,
-  );
+  await untilAnswering(child, `http://127.0.0.1:${env.PORT}/readyz`, 90_000);
 }, 120_000);
 
 afterAll(async () => {

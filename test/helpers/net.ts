@@ -5,7 +5,7 @@ export { freePort } from '../../src/net/free-port';
 export async function eventually<T>(
   probe: () => Promise<T | null | undefined | false>,
   timeoutMs = 20_000,
-  what = 'condition',
+  what: string | (() => string) = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + scaled(timeoutMs);
   let lastError: unknown;
@@ -18,5 +18,7 @@ export async function eventually<T>(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+  throw new Error(
+    `timed out waiting for ${typeof what === 'string' ? what : what()}${lastError ? `: ${String(lastError)}` : ''}`,
+  );
 }

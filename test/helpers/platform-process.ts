@@ -1,6 +1,7 @@
 import { exited, spawnScript } from './child-process';
 import { harnessState } from './harness-state';
-import { eventually, freePort } from './net';
+import { freePort } from './net';
+import { untilAnswering } from './ready';
 import { sharedSettings, testEnv, type TestPlatform } from './test-platform';
 
 export type ProcessRole = 'api' | 'worker';
@@ -43,14 +44,7 @@ export async function startPlatformProcess(role: ProcessRole, env: Record<string
   const full = { ...env, [portVar]: port };
   const child = spawnScript('scripts/serve.ts', [role], full);
   const url = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited: ${child.output()}`);
-      return (await fetch(role === 'api' ? `${url}/healthz` : `${url}/metrics`).catch(() => null))?.ok;
-    },
-    120_000,
-    `${role} process on ${port}: ${child.output()}`,
-  );
+  await untilAnswering(child, role === 'api' ? `${url}/healthz` : `${url}/metrics`, 120_000);
   return { role, child, url, env: full };
 }
 
