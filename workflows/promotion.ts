@@ -260,7 +260,10 @@ export async function promotionWorkflow(input: PromotionWorkflowInput): Promise<
       mayContinue: bounded,
     });
     if (wait.kind === 'continue') {
-      await condition(allHandlersFinished);
+      // A cancel accepted while the last evaluation answered ends the promotion in this run: its handler answers
+      // once the promotion ends, so waiting for every handler would wait forever (and a new run would drop it).
+      await condition(() => allHandlersFinished() || cancelledBy !== null);
+      if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled while blocked');
       return continueAsNew<typeof promotionWorkflow>({
         ...input,
         resume: { expiresAt, approvers, evaluations, recheckMs: wait.recheckMs },

@@ -328,12 +328,18 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   }
   const deployer: AuditActor = resume?.deployer ?? deployedBy ?? input.requester;
   const held = prepared;
-  /** A long wait goes on in a fresh run with what this one decided (approvals, deployer, the validated changes). */
-  const carryOn = (stage: 'frozen' | 'queued', recheckMs: number) =>
-    continueAsNew<typeof releaseWorkflow>({
+  /**
+   * A long wait goes on in a fresh run with what this one decided (approvals, deployer, the validated changes). A cancel
+   * accepted while the last look answered ends the release in this run instead: a new run would never hear of it.
+   */
+  const carryOn = async (stage: 'frozen' | 'queued', recheckMs: number) => {
+    await condition(() => allHandlersFinished() || cancelledBy !== null);
+    if (cancelledBy) return finish('Cancelled', cancelledBy, `cancelled while ${stage}`);
+    return continueAsNew<typeof releaseWorkflow>({
       ...input,
       resume: { stage, prepared: held, deployer, approvals, decidedBy, recheckMs },
     });
+  };
   const waiting = {
     stopped: () => cancelledBy !== null,
     mayContinue: bounded,

@@ -223,9 +223,10 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
   );
 
   const tooLong = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > input.historyLimit;
+  /** Continues as new at a step boundary; an abort or supersede that landed meanwhile ends this run instead. */
   const carryOn = async () => {
     await condition(allHandlersFinished);
-    if (superseded) return stop();
+    if (stopping()) return stop();
     return continueAsNew<typeof rolloutWorkflow>({ ...input, resume: s });
   };
   const end = async (

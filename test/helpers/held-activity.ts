@@ -1,3 +1,5 @@
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
 import { scaled } from './time-scale';
 /**
  * Holds a stub activity open while a workflow test acts in the window it leaves (e.g. between an accepted cancel and
@@ -25,4 +27,17 @@ export async function untilCalled(calls: readonly string[], entry: string, timeo
     if (Date.now() > deadline) throw new Error(`activity call "${entry}" never came`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Whether the workflow of the running (stub) activity will see its run at the continue-as-new cap when this activity's
+ * answer reaches it: the events so far, plus the activity's started and completed events and the workflow task that
+ * takes the answer (scheduled, started), reach `cap`.
+ */
+export async function answerMeetsRunCap(client: Client, cap: number): Promise<boolean> {
+  const execution = Context.current().info.workflowExecution;
+  if (!execution) throw new Error('not the activity of a workflow');
+  const { workflowId, runId } = execution;
+  const { historyLength } = await client.workflow.getHandle(workflowId, runId).describe();
+  return historyLength + 4 >= cap;
 }

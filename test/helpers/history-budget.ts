@@ -99,3 +99,19 @@ export async function withinBudget<T>(handle: WorkflowHandle, done: Promise<T>, 
     finished = true;
   }
 }
+
+/**
+ * The history length a run's workflow code saw when the last answer of activity `activityName` reached it: the event
+ * id of the workflow task that took it (what `workflowInfo().historyLength` tells a cap check). 0 when none answered.
+ */
+export async function lengthSeenByLastAnswer(handle: WorkflowHandle, activityName: string): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const scheduled = events
+    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityName)
+    .at(-1)?.eventId;
+  const answered = events.findIndex(
+    (e) => scheduled != null && String(e.activityTaskCompletedEventAttributes?.scheduledEventId) === String(scheduled),
+  );
+  if (answered < 0) return 0;
+  return Number(events.slice(answered).find((e) => e.workflowTaskStartedEventAttributes)?.eventId ?? 0);
+}

@@ -33,6 +33,8 @@ it('has a recorded history for every promotion path', () => {
       'service-order',
       // Issue 51: an approval sent while the evaluation that blocked the promotion was still answering, taken.
       'approved-while-evaluating',
+      // Issue 51: a cancel accepted while the evaluation that made a long run continue as new answered, taken.
+      'cancelled-at-continue',
     ].sort(),
   );
 });

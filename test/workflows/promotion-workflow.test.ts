@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
 import path from 'node:path';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import type { createActivities } from '../../activities';
@@ -19,7 +20,9 @@ import {
 } from '../../src/promotions/promotion-workflow-contract';
 import { promotionWorkflow } from '../../workflows/promotion';
 import { timeSkippingWorker } from '../helpers/time-skipping';
-import { heldActivity, untilCalled } from '../helpers/held-activity';
+import { answerMeetsRunCap, heldActivity, untilCalled } from '../helpers/held-activity';
+import { RUN_EVENT_CAP } from '../../workflows/lib/wait-until-clear';
+import { lengthSeenByLastAnswer, runHistoryLengths } from '../helpers/history-budget';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { eventually } from '../helpers/net';
 import { historyKeeper } from '../helpers/workflow-histories';
@@ -72,11 +75,20 @@ const calls: string[] = [];
 const finishHeld = heldActivity();
 /** Holds an evaluation open after its row turned Blocked: the window before its answer reaches the workflow. */
 const evaluationHeld = heldActivity();
+/**
+ * Holds the first evaluation whose answer finds the run at the continue-as-new cap (armed by the test that needs it):
+ * the window in which that run decides to continue as new.
+ */
+const atCapHeld = heldActivity();
+let holdAtCap = false;
+/** A freeze's end, this long after each evaluation (server time); null: no known end. */
+let freezeClearsInMs: number | null = null;
 
 function evaluation(causes: Cause[]): Evaluation {
+  const now = Context.current().info.currentAttemptScheduledTimestampMs;
   return {
     causes,
-    clearsAt: null,
+    clearsAt: freezeClearsInMs === null ? null : now + freezeClearsInMs,
     digest: 'd'.repeat(64),
     breakGlass: null,
     approvalPolicies: [policy],
@@ -105,6 +117,11 @@ function stubs(): PromotionActivities {
       const causes = evaluations.length > 1 ? evaluations.shift()! : (evaluations[0] ?? []);
       calls.push(`evaluate ${causes.map((c) => c.cause).join(',') || 'clear'}`);
       await evaluationHeld.passage();
+      if (holdAtCap && (await answerMeetsRunCap(ts.env.client, RUN_EVENT_CAP))) {
+        holdAtCap = false;
+        calls.push('evaluation at the cap');
+        await atCapHeld.passage();
+      }
       return evaluation(causes);
     },
     transitionPromotion: async (i) => {
@@ -157,12 +174,13 @@ async function start(name: string, causes: Cause[][], expiryMs?: number) {
   });
 }
 
+/** Waits for a status; a commit outlasting an outage's first attempts takes its retries' real seconds first. */
 async function until(handle: WorkflowHandle<typeof promotionWorkflow>, status: string) {
-  for (let i = 0; i < 200; i += 1) {
-    if ((await handle.query(promotionStateQuery)).status === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`promotion never reached ${status}`);
+  await eventually(
+    async () => (await handle.query(promotionStateQuery)).status === status,
+    20_000,
+    `promotion reaching ${status}`,
+  );
 }
 
 const keep = historyKeeper(HISTORY_DIR, 'UPDATE_PROMOTION_HISTORIES');
@@ -284,6 +302,35 @@ describe('promotion workflow', () => {
     ]);
     await keep('approved-while-evaluating', h);
   });
+
+  it('ends Cancelled on a cancel sent while the evaluation that makes a long run continue as new is answering', async () => {
+    // A freeze ending a millisecond after each look keeps the run evaluating until it is long. A cancel accepted while the
+    // last evaluation answers once left the run waiting for its handler, and the handler for the run's end: neither
+    // came (and a run that continued as new would have dropped the cancel).
+    freezeClearsInMs = 1;
+    holdAtCap = true;
+    atCapHeld.hold();
+    try {
+      const h = await start('cancelled-at-continue', [[FREEZE]]);
+      await untilCalled(calls, 'evaluation at the cap', 60_000);
+      const cancel = await h.startUpdate(cancelPromotionUpdate, {
+        args: [{ actor: person('bob') }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      atCapHeld.release();
+      expect(await cancel.result()).toEqual({ status: 'Cancelled' });
+      expect(await h.result()).toEqual({ status: 'Cancelled' });
+      expect(calls.slice(-2)).toEqual(['evaluation at the cap', 'status Cancelled']);
+      // One run, and the workflow task that took the held answer found it at the cap (its cap check chose to continue).
+      expect(await lengthSeenByLastAnswer(h, 'evaluatePromotion')).toBeGreaterThanOrEqual(RUN_EVENT_CAP);
+      expect(await runHistoryLengths(ts.env.client, h.workflowId)).toHaveLength(1);
+      await keep('cancelled-at-continue', h);
+    } finally {
+      atCapHeld.release();
+      holdAtCap = false;
+      freezeClearsInMs = null;
+    }
+  }, 120_000);
 
   it('counts the reports found when the commit was noted, and waits only for the other tenants', async () => {
     reportedBeforeNoted = [report('acme', 'Healthy').args[0]];

@@ -51,6 +51,8 @@ const ISSUE_43_PATHS = ['approval-during-transition', 'outage-then-committed', '
  * one after another, each waited Healthy; and a Degraded first group that stops before the second.
  */
 const ISSUE_48_PATHS = ['service-order', 'service-order-degraded'];
+/** Issue 51: a cancel accepted while the freeze check that made a long run continue as new answered, taken. */
+const ISSUE_51_PATHS = ['cancelled-at-continue'];
 
 it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
   const expected = [
@@ -59,6 +61,7 @@ it('has a recorded history for every release path, from before and after the dir
     ...BOUNDED_PATHS,
     ...ISSUE_43_PATHS,
     ...ISSUE_48_PATHS,
+    ...ISSUE_51_PATHS,
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });

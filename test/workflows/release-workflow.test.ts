@@ -23,7 +23,9 @@ import {
 import type { SyncReport } from '../../src/deployments/sync-report';
 import { releaseWorkflow } from '../../workflows/release';
 import { timeSkippingWorker } from '../helpers/time-skipping';
-import { heldActivity, untilCalled } from '../helpers/held-activity';
+import { answerMeetsRunCap, heldActivity, untilCalled } from '../helpers/held-activity';
+import { RUN_EVENT_CAP } from '../../workflows/lib/wait-until-clear';
+import { lengthSeenByLastAnswer, runHistoryLengths } from '../helpers/history-budget';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { historyKeeper } from '../helpers/workflow-histories';
 import { eventually } from '../helpers/net';
@@ -78,6 +80,12 @@ let frozenChecks = 0;
 const finishHeld = heldActivity();
 /** Holds the row's turn to PendingApproval open: the window where the row says so and the workflow not yet. */
 const pendingHeld = heldActivity();
+/**
+ * Holds the first freeze check whose answer finds the run at the continue-as-new cap (armed by the test that needs
+ * it): the window in which that run decides to continue as new.
+ */
+const atCapHeld = heldActivity();
+let holdAtCap = false;
 /** What markReleaseCommitted finds already reported (a fast controller), for the test that needs it. */
 let reportedBeforeNoted: SyncReport | null = null;
 const calls: string[] = [];
@@ -112,6 +120,11 @@ function stubs(): ReleaseActivities {
       if (frozenChecks === 0) return { freezes: [], reason: null, clearsAt: null };
       frozenChecks -= 1;
       calls.push('frozen');
+      if (holdAtCap && (await answerMeetsRunCap(ts.env.client, RUN_EVENT_CAP))) {
+        holdAtCap = false;
+        calls.push('freeze check at the cap');
+        await atCapHeld.passage();
+      }
       // The freeze ends at once: the workflow looks again right away.
       return { freezes: [], reason: 'frozen by Launch (launch week)', clearsAt: Date.now() };
     },
@@ -178,12 +191,13 @@ async function start(name: string) {
   return Object.assign(handle, { releaseId: args.releaseId });
 }
 
+/** Waits for a status; a commit outlasting an outage's first attempts takes its retries' real seconds first. */
 async function until(handle: WorkflowHandle<typeof releaseWorkflow>, status: string) {
-  for (let i = 0; i < 200; i += 1) {
-    if ((await handle.query(releaseStateQuery)).status === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`release never reached ${status}`);
+  await eventually(
+    async () => (await handle.query(releaseStateQuery)).status === status,
+    20_000,
+    `release reaching ${status}`,
+  );
 }
 
 /** Keeps the history of one path for the replay test (only when asked). */
@@ -343,6 +357,35 @@ describe('release workflow', () => {
     expect(await handle.result()).toEqual({ status: 'Healthy' });
     await keep('frozen-then-committed', handle);
   });
+
+  it('ends Cancelled on a cancel sent while the freeze check that makes a long run continue as new is answering', async () => {
+    // A freeze that ends at each look keeps the run checking until it is long. A cancel accepted while the last check
+    // answered was dropped by the run continuing as new: the new run knew nothing of it.
+    prepared = preparedWith();
+    frozenChecks = 1_000;
+    holdAtCap = true;
+    atCapHeld.hold();
+    try {
+      const h = await start('cancelled-at-continue');
+      await untilCalled(calls, 'freeze check at the cap', 60_000);
+      const cancel = await h.startUpdate(cancelReleaseUpdate, {
+        args: [{ actor: person('bob') }],
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      atCapHeld.release();
+      expect(await cancel.result()).toEqual({ status: 'Cancelled' });
+      expect(await h.result()).toEqual({ status: 'Cancelled' });
+      expect(calls.slice(-2)).toEqual(['freeze check at the cap', 'end Cancelled']);
+      // One run, and the workflow task that took the held answer found it at the cap (its cap check chose to continue).
+      expect(await lengthSeenByLastAnswer(h, 'checkReleaseFreezes')).toBeGreaterThanOrEqual(RUN_EVENT_CAP);
+      expect(await runHistoryLengths(ts.env.client, h.workflowId)).toHaveLength(1);
+      await keep('cancelled-at-continue', h);
+    } finally {
+      atCapHeld.release();
+      holdAtCap = false;
+      frozenChecks = 0;
+    }
+  }, 120_000);
 
   it('ends Healthy without waiting when the controller reported before the commit was noted', async () => {
     prepared = preparedWith();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { createActivities } from '../../activities';
 import type { GitActivities } from '../../activities/git';
@@ -20,7 +20,8 @@ import {
   type RolloutWorkflowInput,
 } from '../../src/rollouts/rollout-workflow-contract';
 import { rolloutWorkflow } from '../../workflows/rollout';
-import { expectBoundedRuns } from '../helpers/history-budget';
+import { expectBoundedRuns, lengthSeenByLastAnswer, runHistoryLengths } from '../helpers/history-budget';
+import { answerMeetsRunCap, heldActivity, untilCalled } from '../helpers/held-activity';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { updateRefusal as refusal } from '../helpers/update-refusal';
 import { historiesOf } from '../helpers/workflow-histories';
@@ -65,6 +66,13 @@ let measured = 0;
 let frozen = false;
 /** The commit path refuses promotion commits as superseded (promotions.superseded_by set) while true. */
 let refuseAsSuperseded = false;
+/**
+ * Holds the first measurement whose answer finds the run past this history limit (armed by the test that needs it),
+ * and the abort's request entry: the windows in which a run continues as new while an abort is being accepted.
+ */
+let holdPastLimit: number | null = null;
+const measurementHeld = heldActivity();
+const abortRequestHeld = heldActivity();
 
 function stubs(): Stubs {
   return {
@@ -78,6 +86,7 @@ function stubs(): Stubs {
     recordRolloutStep: async (step) => {
       if (step.action !== 'rollout.wave.measure')
         calls.push(`${step.action}${step.waveState ? ` ${step.waveState}` : ''}`);
+      if (step.action === 'rollout.abort.request') await abortRequestHeld.passage();
     },
     prepareRolloutRollback: async (input) => ({
       organizationId: 'org-1',
@@ -132,6 +141,11 @@ function stubs(): Stubs {
     },
     measureCheck: async ({ check }) => {
       measured += 1;
+      if (holdPastLimit !== null && (await answerMeetsRunCap(ts.env.client, holdPastLimit + 1))) {
+        holdPastLimit = null;
+        calls.push('measurement past the limit');
+        await measurementHeld.passage();
+      }
       return {
         check: check.name,
         at: new Date().toISOString(),
@@ -178,7 +192,7 @@ const gate = {
 };
 let currentWaves: RolloutWave[] = [];
 
-async function start(name: string, waves: RolloutWave[], rollbackOnHalt = false) {
+async function start(name: string, waves: RolloutWave[], rollbackOnHalt = false, historyLimit = 1_500) {
   calls.length = 0;
   promotions.clear();
   degraded = new Set();
@@ -201,7 +215,7 @@ async function start(name: string, waves: RolloutWave[], rollbackOnHalt = false)
     rollbackOnHalt,
     gitTaskQueue: ts.taskQueue,
     promotionTiming: { recheckMs: 30_000, expiryMs: 24 * 3_600_000, syncTimeoutMs: 6 * 3_600_000 },
-    historyLimit: 1_500,
+    historyLimit,
   };
   return ts.env.client.workflow.start(rolloutWorkflow, {
     taskQueue: ts.taskQueue,
@@ -355,6 +369,42 @@ describe('rollout workflow', () => {
     expect(calls).toEqual(['wave 1 start (attempt 1)', 'rollout.supersede', 'commit refused: superseded']);
     await keep('superseded-in-flight', h);
   });
+
+  it('ends Aborted on an abort accepted while a long run decides to continue as new', async () => {
+    // The abort's handler records its request, then marks the run aborted; a run that continued as new meanwhile
+    // dropped it: the abort was answered and audited, and the rollout went on.
+    const limit = 120;
+    holdPastLimit = limit;
+    measurementHeld.hold();
+    abortRequestHeld.hold();
+    try {
+      const h = await start(
+        'aborted-at-continue',
+        [wave('one', ['t1'], { soakSeconds: 0, checks: [check(500)] })],
+        false,
+        limit,
+      );
+      const result = h.result();
+      await untilCalled(calls, 'measurement past the limit', 60_000);
+      const abort = await h.startUpdate(abortRolloutUpdate, {
+        ...why('stop'),
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      await untilCalled(calls, 'rollout.abort.request');
+      measurementHeld.release();
+      abortRequestHeld.release();
+      await abort.result();
+      expect(await result).toEqual({ status: 'Aborted' });
+      expect(calls.at(-1)).toBe('rollout.abort');
+      expect(await lengthSeenByLastAnswer(h, 'measureCheck')).toBeGreaterThan(limit);
+      expect(await runHistoryLengths(ts.env.client, h.workflowId)).toHaveLength(1);
+      await keep('aborted-at-continue', h);
+    } finally {
+      measurementHeld.release();
+      abortRequestHeld.release();
+      holdPastLimit = null;
+    }
+  }, 120_000);
 
   it('stays under 2,000 events per run through a 7-day soak and a week of measurements', async () => {
     const week = 7 * 24 * 3600;
