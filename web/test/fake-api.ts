@@ -22,22 +22,25 @@ interface Entry {
   method: string;
   pattern: RegExp;
   status: number;
-  body: () => unknown;
+  body: (call: Call) => unknown;
 }
 
 export class FakeApi {
   readonly calls: Call[] = [];
   private readonly entries: Entry[] = [];
 
-  /** Answers `method path` (the OpenAPI path, `{id}` matching any segment) with `body`, or with `status` and error. */
+  /**
+   * Answers `method path` (the OpenAPI path, `{id}` matching any segment) with `body` (or what a function of the
+   * request answers: a page per cursor), or with `status` and error.
+   */
   on<P extends keyof paths, M extends Method>(
     path: P,
     method: M,
-    body: Answer<P, M> | (() => Answer<P, M>),
+    body: Answer<P, M> | ((call: Call) => Answer<P, M>),
     status = 200,
   ): this {
     const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
-    const bodyOf = typeof body === 'function' ? (body as () => unknown) : () => body;
+    const bodyOf = typeof body === 'function' ? (body as (call: Call) => unknown) : () => body;
     this.entries.unshift({ method: method.toUpperCase(), pattern, status, body: bodyOf });
     return this;
   }
@@ -58,18 +61,19 @@ export class FakeApi {
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url, 'http://localhost');
     const text = await request.text();
-    this.calls.push({
+    const call: Call = {
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
       body: text ? (JSON.parse(text) as unknown) : undefined,
-    });
+    };
+    this.calls.push(call);
     const entry = this.entries.find((e) => e.method === request.method && e.pattern.test(url.pathname));
     if (!entry) {
       return Response.json({ error: `no answer for ${request.method} ${url.pathname} in this test` }, { status: 404 });
     }
     if (entry.status === 204) return new Response(null, { status: 204 });
-    return Response.json(entry.body(), { status: entry.status });
+    return Response.json(entry.body(call), { status: entry.status });
   };
 }
 

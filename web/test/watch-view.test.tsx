@@ -14,7 +14,7 @@ function watchApi(nextCursor: string | null = null) {
   const [found] = answer(DISCOVERIES, 'get').items;
   const discovery = (tag: string, outcome: Partial<NonNullable<typeof found>['outcomes'][number]>) => ({
     ...found!,
-    id: `f000000${tag.length}-0000-4000-8000-000000000001`,
+    id: `f000000${tag.length}-0000-4000-8000-00000000${tag.replace(/\./g, '').padStart(4, '0')}`,
     repository: 'shop/web',
     tag,
     status: 'evaluated' as const,
@@ -52,32 +52,33 @@ function watchApi(nextCursor: string | null = null) {
         ],
       }),
     )
-    .on(
-      DISCOVERIES,
-      'get',
-      answer(DISCOVERIES, 'get', {
-        items: [
-          discovery('1.11.0', {
-            result: 'accepted',
-            commit: null,
-            rollouts: [{ rolloutId: 'f0000000-0000-4000-8000-000000000009', environment: 'prod' }],
-          }),
-          discovery('1.2.0', { result: 'not-chosen' }),
-          discovery('1.10.0', {
-            targets: [
-              { tenant: 'acme', environment: 'dev', state: 'pinned', detail: 'rolled back' },
-              {
-                tenant: 'globex',
-                environment: 'dev',
-                state: 'verified',
-                commit: 'a'.repeat(40),
-                verifiedAt: '2026-11-29T12:00:00Z',
-              },
+    .on(DISCOVERIES, 'get', (call) =>
+      // The page after `nextCursor` holds an older version.
+      call.query.get('cursor') === nextCursor && nextCursor !== null
+        ? answer(DISCOVERIES, 'get', { items: [discovery('1.9.0', { result: 'not-chosen' })], nextCursor: null })
+        : answer(DISCOVERIES, 'get', {
+            items: [
+              discovery('1.11.0', {
+                result: 'accepted',
+                commit: null,
+                rollouts: [{ rolloutId: 'f0000000-0000-4000-8000-000000000009', environment: 'prod' }],
+              }),
+              discovery('1.2.0', { result: 'not-chosen' }),
+              discovery('1.10.0', {
+                targets: [
+                  { tenant: 'acme', environment: 'dev', state: 'pinned', detail: 'rolled back' },
+                  {
+                    tenant: 'globex',
+                    environment: 'dev',
+                    state: 'verified',
+                    commit: 'a'.repeat(40),
+                    verifiedAt: '2026-11-29T12:00:00Z',
+                  },
+                ],
+              }),
             ],
+            nextCursor,
           }),
-        ],
-        nextCursor,
-      }),
     );
 }
 
@@ -115,11 +116,12 @@ describe('the automation view', () => {
     renderView(<WatchView />, { api, route: '/projects/:slug/watch', at: '/projects/shop/watch' });
     await screen.findByRole('table', { name: 'Versions found' });
     await user.click(screen.getByRole('button', { name: 'Older versions' }));
-    await waitFor(() =>
-      expect(
-        api.sent('GET', '/api/v2/projects/shop/watch/discoveries').some((c) => c.query.get('cursor') === 'next-page'),
-      ).toBe(true),
-    );
+    // The older page's version follows the first page's.
+    const found = screen.getByRole('table', { name: 'Versions found' });
+    expect(await within(found).findByRole('rowheader', { name: 'shop/web:1.9.0' })).toBeInTheDocument();
+    expect(
+      api.sent('GET', '/api/v2/projects/shop/watch/discoveries').some((c) => c.query.get('cursor') === 'next-page'),
+    ).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'New subscription' }));
     const form = screen.getByRole('form', { name: 'New subscription' });
