@@ -18,7 +18,7 @@ interface PoolClient {
 /** knex's `?` placeholders as node-postgres's `$n`, the way knex's pg dialect turns them (an escaped `\?` stays). */
 export function positionalSql(sql: string): string {
   let n = 0;
-  return sql.replace(/(\\*)(\?)/g, (match: string, escapes: string) => (escapes.length % 2 ? '?' : `$${++n}`));
+  return sql.replace(/(\\*)(\?)/g, (_match: string, escapes: string) => (escapes.length % 2 ? '?' : `$${++n}`));
 }
 
 /** A statement knex compiled, ready for node-postgres: `$n` placeholders and the name it is prepared under. */

@@ -262,7 +262,7 @@ export function createSessionService(deps: SessionDeps) {
       }));
     },
 
-    async revoke(userId: string, email: string, sessionId: string, meta: RequestMeta) {
+    async revoke(userId: string, sessionId: string, meta: RequestMeta) {
       await db.transaction(async (trx) => {
         const family = await liveFamily(trx, userId, sessionId);
         if (!family || !(await revokeFamily(trx, family.id, 'revoked_by_user'))) {

@@ -1,3 +1,5 @@
+// Over 400 lines: one feature's journeys, sharing one platform (or test environment) and the fixtures its setup makes
+// once.
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import path from 'node:path';

@@ -134,9 +134,7 @@ export function authSessionRoutes(identity: Identity): RouteDef[] {
       access: { kind: 'authenticated', action: 'auth.sessions.revoke' },
       status: 204,
       handler: async (ctx) => {
-        const id = String(ctx.params.id);
-        const principal = ctx.state.principal;
-        await identity.sessions.revoke(userIdOf(ctx), principal?.email ?? '', id, requestMeta(ctx));
+        await identity.sessions.revoke(userIdOf(ctx), String(ctx.params.id), requestMeta(ctx));
         ctx.status = 204;
       },
     },
