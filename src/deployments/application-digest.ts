@@ -25,11 +25,28 @@ export function applicationsTouched(paths: string[]): Target[] {
   return [...seen.values()];
 }
 
-/** Digest and version of each target's directory in a tree (path -> text). */
+/** The Application directory (`tenants/<tenant>/<environment>/<service>`) a path lies under, or null. */
+function directoryOf(path: string): string | null {
+  const parts = path.split('/', 5);
+  return parts[0] === 'tenants' && parts.length === 5 ? parts.slice(0, 4).join('/') : null;
+}
+
+/**
+ * Digest and version of each target's directory in a tree (path -> text). The files are sorted into their directories
+ * in one pass: a generate of 1,000 Applications filtered its 5,000 files once per Application (5 million comparisons,
+ * the largest share of the generate's CPU).
+ */
 export function applicationContents(files: Map<string, string>, targets: Target[]): ApplicationContent[] {
+  const byDirectory = new Map<string, Map<string, string>>();
+  for (const [path, content] of files) {
+    const dir = directoryOf(path);
+    if (dir === null) continue;
+    let own = byDirectory.get(dir);
+    if (!own) byDirectory.set(dir, (own = new Map()));
+    own.set(path, content);
+  }
   return targets.map((target) => {
-    const dir = `${serviceDir(target)}/`;
-    const own = new Map([...files].filter(([path]) => path.startsWith(dir)));
+    const own = byDirectory.get(serviceDir(target)) ?? new Map<string, string>();
     return { target, digest: own.size === 0 ? null : renderDigest(own), version: versionOf(own, target) };
   });
 }
