@@ -18,6 +18,7 @@ export interface CommitSource {
  * committed): the commit's place in the project's order, and for each Application whose source directory the commit
  * changed, its new digest and version as desired state, with the commit in its history. Idempotent: a retried commit
  * records nothing twice. A desired change ends the previous verification (the new content is not verified yet).
+ * Answers whether the commit changed an Application (only then has it events whose audit entries noteCommitAudit names).
  */
 export async function recordCommittedState(
   trx: Tx,
@@ -33,15 +34,15 @@ export async function recordCommittedState(
     /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
     changes?: FileChanges;
   },
-): Promise<void> {
+): Promise<boolean> {
   const position = await recordRevision(trx, commit);
   const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
   const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
-  if (commit.touched && applications(commit.touched).length === 0) return;
+  if (commit.touched && applications(commit.touched).length === 0) return false;
   const known = commit.changes && filesAfter(commit.changes, applications);
   const { targets, files } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
-  if (targets.length === 0) return;
+  if (targets.length === 0) return false;
   const at = new Date();
   const contents = applicationContents(files, targets).map((content) => ({
     ...content,
@@ -87,6 +88,7 @@ export async function recordCommittedState(
         healthy_since: null,
       })),
   );
+  return true;
 }
 
 /** The Applications a commit changed and their directories' files, asked of git (the commit's diff and tree). */

@@ -242,14 +242,16 @@ async function commitOne(
     });
   }
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
+  let changedApplications = false;
   if (sha) {
     const source = kind.source(req);
     // A new commit's Applications are recorded from the files its changes were computed from (no git process).
-    await recordCommittedState(trx, { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes });
+    const state = { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes };
+    changedApplications = await recordCommittedState(trx, state);
   }
   const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
   // The deployments history names the audit entries of the commit that changed each Application (issue 47).
-  if (sha) await noteCommitAudit(trx, { projectId: req.projectId, sha, auditIds });
+  if (sha && changedApplications) await noteCommitAudit(trx, { projectId: req.projectId, sha, auditIds });
   await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
   if (!created || !sha) return { sha, created, auditIds, remote };
