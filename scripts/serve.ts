@@ -15,8 +15,14 @@ const roles: Record<string, PlatformRoles> = {
 
 async function main(config: Config, selected: PlatformRoles): Promise<void> {
   const log = createLogger(config.logLevel, { process: role });
-  const platform = await runPlatform(config, externalEndpoints(config), selected, log);
-  onShutdownSignal(log, config.shutdownDrainDelayMs + config.shutdownGraceMs * 3 + 15_000, () => platform.stop());
+  // Before the start: /readyz answers 200 before it ends, and a SIGTERM sent then must stop the process in order, not
+  // kill it. A signal during the start waits for it.
+  const starting = runPlatform(config, externalEndpoints(config), selected, log);
+  onShutdownSignal(log, config.shutdownDrainDelayMs + config.shutdownGraceMs * 3 + 15_000, async () => {
+    const started = await starting.catch(() => null);
+    await started?.stop();
+  });
+  const platform = await starting;
   log.info('started', { role, url: platform.http?.url });
 }
 

@@ -1,27 +1,42 @@
 import path from 'node:path';
 import { ConfigError, configFromProcess, exitOnConfigError, type Config } from '../src/config';
-import { createLogger, errorFields } from '../src/logging/logger';
+import { createLogger, errorFields, type Logger } from '../src/logging/logger';
 import { resolveEndpoints } from '../src/runtime/embedded';
 import { runPlatform } from './platform';
 import { onShutdownSignal } from '../src/runtime/signals';
+
+/** The embedded services and the platform on them, and how to stop both. */
+async function startAll(config: Config, log: Logger) {
+  const endpoints = await resolveEndpoints(config, log);
+  let running;
+  try {
+    running = await runPlatform(config, endpoints, { api: true, worker: true, migrate: true }, log);
+  } catch (err) {
+    await endpoints.stop();
+    throw err;
+  }
+  const platform = running;
+  const stop = async () => {
+    await platform.stop();
+    await endpoints.stop();
+  };
+  return { endpoints, running, stop };
+}
 
 /** `npm start`: everything in one command, embedded PostgreSQL and Temporal unless external ones are configured. */
 async function main(config: Config): Promise<void> {
   const log = createLogger(config.logLevel, { process: 'platform' });
   const started = Date.now();
-  const endpoints = await resolveEndpoints(config, log);
-  let platform;
-  try {
-    platform = await runPlatform(config, endpoints, { api: true, worker: true, migrate: true }, log);
-  } catch (err) {
-    await endpoints.stop();
-    throw err;
-  }
-  const running = platform;
+  // Before anything starts: /readyz answers 200 before the start ends, and a SIGTERM sent on it (an orchestrator, a
+  // test) once met no handler and killed the process, leaving PostgreSQL and the dev server running. A signal during
+  // the start waits for it, then stops what it started.
+  const starting = startAll(config, log);
   onShutdownSignal(log, config.shutdownGraceMs * 3 + 15_000, async () => {
-    await running.stop();
-    await endpoints.stop();
+    // A start that failed stopped what it had started (main's failure path exits).
+    const started = await starting.catch(() => null);
+    await started?.stop();
   });
+  const { endpoints, running } = await starting;
   // The public URL is what a browser must open (the refresh Origin check accepts it); by default it is where we listen.
   const listening = running.http?.url ?? '-';
   const api =

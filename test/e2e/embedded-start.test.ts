@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import pg from 'pg';
-import { exited, runScript, spawnScript } from '../helpers/child-process';
+import { exited, killIfRunning, runScript, spawnScript } from '../helpers/child-process';
 import { embeddedEnv } from '../helpers/embedded-env';
 import { eventually } from '../helpers/net';
 import { untilAnswering } from '../helpers/ready';
 import { processFamily, processGroupOf, stillAlive } from '../../src/embedded/process-tree';
+import { processRecordFile, stopOrphan } from '../../src/embedded/process-record';
+import { createLogger } from '../../src/logging/logger';
 
 /**
  * `npm start` on embedded defaults, as a user runs it: dist/scripts/start.js (built for the run; `npm start` builds
@@ -21,7 +23,13 @@ beforeAll(async () => {
   fs.chmodSync(dataDir, 0o755);
   env = await embeddedEnv(dataDir);
 });
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(async () => {
+  // A test that failed half-way may have left its platform's PostgreSQL and dev server running: stopped by their records.
+  const log = createLogger('error');
+  await stopOrphan(processRecordFile(dataDir, 'postgres'), 'postgres', 'SIGINT', log);
+  await stopOrphan(processRecordFile(dataDir, 'temporal'), 'temporal', 'SIGTERM', log);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -144,6 +152,25 @@ describe('after a crash', () => {
 
     const next = await startPlatform();
     await stopPlatform(next);
+  }, 180_000);
+});
+
+describe('a stop during the start', () => {
+  it('waits for the start, stops what it started in order and exits 0 (no handler once killed it outright)', async () => {
+    const starting = spawnScript('scripts/start.ts', [], env, { ownProcessGroup: true });
+    try {
+      // PostgreSQL answers while the dev server, the migrations and the workers are still to come.
+      await eventually(async () => portOpen(Number(env.EMBEDDED_PG_PORT)), 60_000, 'the embedded PostgreSQL');
+      const family = processFamily(starting.pid!);
+      starting.kill('SIGTERM');
+      expect(await exited(starting)).toBe(0);
+      await eventually(async () => stillAlive(family).length === 0, 30_000, `processes left: ${stillAlive(family)}`);
+      for (const port of PORTS.map((name) => env[name])) {
+        expect(await portOpen(Number(port))).toBe(false);
+      }
+    } finally {
+      await killIfRunning(starting);
+    }
   }, 180_000);
 });
 
