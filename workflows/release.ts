@@ -127,6 +127,8 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   let syncOutcome: SyncOutcome | null = null;
   /** True while the row's transition to PendingApproval runs (see validateDecision). */
   let enteringApprovals = false;
+  /** The same for the turn to AwaitingDeploy: a deploy sent because the row said so is accepted. */
+  let enteringDeploy = false;
 
   /**
    * The status the workflow holds, and shows in the Temporal UI (the row is changed by the activities): the search
@@ -213,6 +215,8 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
 
   const validateDeploy = () => {
     requireOpen();
+    // While the row turns AwaitingDeploy the workflow still holds the status before: the handler waits for the turn.
+    if (enteringDeploy) return;
     if (status === 'PendingApproval') {
       throw refuse('release is waiting for approvals; it cannot be deployed yet', RELEASE_FAILURE.notAwaitingDeploy);
     }
@@ -322,7 +326,9 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   }
 
   if (!resume && !prepared.autoDeploy) {
+    enteringDeploy = true;
     await step(() => setStatus('AwaitingDeploy', SYSTEM, 'waiting for someone to deploy it'));
+    enteringDeploy = false;
     await condition(() => deployedBy !== null || cancelledBy !== null);
     if (cancelledBy) return finish('Cancelled', cancelledBy, 'cancelled before deploy');
   }

@@ -51,8 +51,11 @@ const ISSUE_43_PATHS = ['approval-during-transition', 'outage-then-committed', '
  * one after another, each waited Healthy; and a Degraded first group that stops before the second.
  */
 const ISSUE_48_PATHS = ['service-order', 'service-order-degraded'];
-/** Issue 51: a cancel accepted while the freeze check that made a long run continue as new answered, taken. */
-const ISSUE_51_PATHS = ['cancelled-at-continue'];
+/**
+ * Issue 51: a cancel accepted while the freeze check that made a long run continue as new answered, taken; a deploy
+ * accepted while the row turned AwaitingDeploy, before the workflow held that status.
+ */
+const ISSUE_51_PATHS = ['cancelled-at-continue', 'deploy-during-transition'];
 
 it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
   const expected = [

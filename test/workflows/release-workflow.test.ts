@@ -78,7 +78,10 @@ let turnsUntilAcquired = 0;
 let frozenChecks = 0;
 /** Holds the final activity open: the window between an accepted cancel and its final status. */
 const finishHeld = heldActivity();
-/** Holds the row's turn to PendingApproval open: the window where the row says so and the workflow not yet. */
+/**
+ * Holds the row's turn to a waiting status (PendingApproval, AwaitingDeploy) open: the window where the row says so and
+ * the workflow not yet.
+ */
 const pendingHeld = heldActivity();
 /**
  * Holds the first freeze check whose answer finds the run at the continue-as-new cap (armed by the test that needs
@@ -100,7 +103,7 @@ function stubs(): ReleaseActivities {
     },
     transitionRelease: async (i) => {
       calls.push(`status ${i.to}`);
-      if (i.to === 'PendingApproval') await pendingHeld.passage();
+      if (i.to === 'PendingApproval' || i.to === 'AwaitingDeploy') await pendingHeld.passage();
     },
     finishRelease: async (i) => {
       calls.push(`end ${i.to}`);
@@ -446,6 +449,24 @@ describe('release workflow', () => {
       expect((await approval).status).not.toBe('PendingApproval');
       expect(calls.slice(1, 3)).toEqual(['status PendingApproval', 'approve bob@example.test']);
       await keep('approval-during-transition', h);
+      await h.terminate('test over');
+    } finally {
+      pendingHeld.release();
+    }
+  });
+
+  it('accepts a deploy that arrives while its row turns AwaitingDeploy, before the workflow holds that status', async () => {
+    // A worker restarted in that window answered 409 (the row said AwaitingDeploy, the workflow not yet), under load.
+    prepared = preparedWith({ autoDeploy: false });
+    pendingHeld.hold();
+    try {
+      const h = await start('deploy-during-transition');
+      await untilCalled(calls, 'status AwaitingDeploy');
+      const deploy = h.executeUpdate(deployReleaseUpdate, { args: [{ actor: person('bob') }] });
+      pendingHeld.release();
+      expect((await deploy).status).toMatch(/Deploying|Syncing/);
+      expect(calls.slice(1, 3)).toEqual(['status AwaitingDeploy', 'acquire']);
+      await keep('deploy-during-transition', h);
       await h.terminate('test over');
     } finally {
       pendingHeld.release();
