@@ -33,8 +33,8 @@ async function main(config: Config): Promise<void> {
   const starting = startAll(config, log);
   onShutdownSignal(log, config.shutdownGraceMs * 3 + 15_000, async () => {
     // A start that failed stopped what it had started (main's failure path exits).
-    const started = await starting.catch(() => null);
-    await started?.stop();
+    const run = await starting.catch(() => null);
+    await run?.stop();
   });
   const { endpoints, running } = await starting;
   // The public URL is what a browser must open (the refresh Origin check accepts it); by default it is where we listen.
