@@ -1,6 +1,6 @@
 import { renderDigest } from '../delivery-layout/render-digest';
 import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
-import { valuesAt } from './workload-values';
+import { tagAt } from './workload-values';
 
 /**
  * What an Application's rendered content is, as both the platform and a controller see it: the files of its source
@@ -54,7 +54,7 @@ export function applicationContents(files: Map<string, string>, targets: Target[
 /** The tag the Deployment of the directory runs (null: none, or a file the generator did not write and YAML cannot read). */
 function versionOf(files: Map<string, string>, t: Target): string | null {
   try {
-    return valuesAt(files, t.tenant, t.environment, [t.service])[0]?.tag ?? null;
+    return tagAt(files, t);
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { parseYaml } from '../parse/bounded-parse';
-import { serviceDir } from '../delivery-layout/target-paths';
+import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import type { WorkloadChange } from '../projects/workload-spec';
 
 type Doc = {
@@ -12,6 +12,27 @@ function tagOf(image: string): string | null {
   const name = image.slice(image.lastIndexOf('/') + 1).split('@')[0] ?? '';
   const colon = name.lastIndexOf(':');
   return colon < 0 ? null : name.slice(colon + 1);
+}
+
+/** The tag and replicas of the Deployment a directory holds; null when it holds none. */
+function deploymentValues(files: Map<string, string>, dir: string): Pick<WorkloadChange, 'tag' | 'replicas'> | null {
+  const deployment = files.get(`${dir}/deployment.yaml`);
+  if (deployment === undefined) return null;
+  const doc = parseYaml(deployment, `${dir}/deployment.yaml`) as Doc;
+  const image = doc.spec?.template?.spec?.containers?.[0]?.image;
+  const tag = typeof image === 'string' ? tagOf(image) : null;
+  return {
+    ...(tag ? { tag } : {}),
+    ...(typeof doc.spec?.replicas === 'number' ? { replicas: doc.spec.replicas } : {}),
+  };
+}
+
+/**
+ * The tag a target's Deployment runs in a tree (its Application's version), reading that file alone; null when it has
+ * none. Throws when the file is not YAML.
+ */
+export function tagAt(files: Map<string, string>, target: Target): string | null {
+  return deploymentValues(files, serviceDir(target))?.tag ?? null;
 }
 
 /**
@@ -28,14 +49,9 @@ export function valuesAt(
   const changes: WorkloadChange[] = [];
   for (const workload of workloads) {
     const dir = serviceDir({ tenant, environment, service: workload });
-    const deployment = files.get(`${dir}/deployment.yaml`);
-    if (deployment === undefined) continue;
-    const doc = parseYaml(deployment, `${dir}/deployment.yaml`) as Doc;
-    const image = doc.spec?.template?.spec?.containers?.[0]?.image;
-    const change: WorkloadChange = { workload };
-    const tag = typeof image === 'string' ? tagOf(image) : null;
-    if (tag) change.tag = tag;
-    if (typeof doc.spec?.replicas === 'number') change.replicas = doc.spec.replicas;
+    const values = deploymentValues(files, dir);
+    if (values === null) continue;
+    const change: WorkloadChange = { workload, ...values };
     const config = files.get(`${dir}/configmap.yaml`);
     const data = config === undefined ? undefined : (parseYaml(config, `${dir}/configmap.yaml`) as Doc).data;
     if (data && typeof data === 'object') change.variables = data as Record<string, string>;

@@ -125,12 +125,10 @@ export function createDeliveryService(deps: DeliveryDeps) {
     async preview(caller: OrgCaller, slug: string, filter: PreviewFilter) {
       const project = await projects.projectOf(caller, slug);
       const { loaded, head, current, rendered } = await state(project);
-      const selected = new Map(
-        [...rendered].filter(([path]) => {
-          const target = targetOf(path);
-          return target !== null && matches(target, filter);
-        }),
-      );
+      const selected = rendered.filtered((path) => {
+        const target = targetOf(path);
+        return target !== null && matches(target, filter);
+      });
       const validation = validateDelivery(
         deps.validation,
         selected,

@@ -2,6 +2,7 @@ import type { ValidationEngine, ValidationResult } from '../validation';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
 import type { ProjectPolicy } from '../projects/project-repository';
 import { isKubernetesManifest, targetOf } from '../delivery-layout/target-paths';
+import { RenderedFiles } from './rendered-files';
 
 export interface FileValidationResult extends ValidationResult {
   file: string;
@@ -29,7 +30,7 @@ const MAX_RESULTS = 1000;
  * Validates the generated Kubernetes manifests (Deployments, Services, ConfigMaps; kustomize and Argo CD files are the
  * generator's own) of the environments `selected` picks, each against its environment's Kubernetes version, and
  * applies the project policy: errors block unless `validation.errors` is `warn`, deprecations block when
- * `validation.deprecations` is `block`.
+ * `validation.deprecations` is `block`. A generated manifest of a RenderedFiles is validated from its object.
  */
 export function validateDelivery(
   engine: ValidationEngine,
@@ -47,7 +48,13 @@ export function validateDelivery(
     const version = target ? versions.get(target.environment) : undefined;
     if (!target || !version || !isKubernetesManifest(file)) continue;
     count += 1;
-    for (const r of engine.validate(text, version, { bestPractices: false }).results) {
+    const value = files instanceof RenderedFiles ? files.objects.get(file) : undefined;
+    const options = { bestPractices: false };
+    const response =
+      value === undefined
+        ? engine.validate(text, version, options)
+        : engine.validateWritten(text, value, version, options);
+    for (const r of response.results) {
       const deprecation = r.severity === 'warning' && r.path === 'apiVersion';
       if (r.severity === 'error') summary.errors += 1;
       else if (r.severity === 'warning') summary.warnings += 1;

@@ -6,6 +6,7 @@ import { application, yaml } from './argocd-objects';
 import { renderProjectFiles } from './argocd-roots';
 import type { Destination } from './destinations';
 import type { RenderedTargets } from './workload-sources';
+import { RenderedFiles } from './rendered-files';
 import { sourceAnnotations } from './target-source';
 
 /** What the generator renders into the repository layout (src/delivery-layout/target-paths.ts): a project's model. */
@@ -88,13 +89,13 @@ function service(project: string, t: Target, spec: WorkloadSpec) {
 }
 
 /** The generated Deployment, and Service and ConfigMap when the workload has ports and variables: their file names. */
-function renderGenerated(model: DeliveryModel, t: Target, spec: WorkloadSpec, files: Map<string, string>): string[] {
+function renderGenerated(model: DeliveryModel, t: Target, spec: WorkloadSpec, files: RenderedFiles): string[] {
   const dir = serviceDir(t);
   const hasConfig = Object.keys(spec.variables).length > 0;
   const resources = ['deployment.yaml'];
-  files.set(`${dir}/deployment.yaml`, yaml(deployment(model.project, t, spec, hasConfig)));
+  files.setObject(`${dir}/deployment.yaml`, deployment(model.project, t, spec, hasConfig));
   if (spec.ports.length > 0) {
-    files.set(`${dir}/service.yaml`, yaml(service(model.project, t, spec)));
+    files.setObject(`${dir}/service.yaml`, service(model.project, t, spec));
     resources.push('service.yaml');
   }
   if (hasConfig) {
@@ -105,21 +106,21 @@ function renderGenerated(model: DeliveryModel, t: Target, spec: WorkloadSpec, fi
       metadata: { name: `${t.service}-config`, labels: labels(model.project, t) },
       data,
     };
-    files.set(`${dir}/configmap.yaml`, yaml(configMap));
+    files.setObject(`${dir}/configmap.yaml`, configMap);
     resources.push('configmap.yaml');
   }
   return resources;
 }
 
-/** The files of one target: path -> YAML text. */
-export function renderTarget(
+/** The files of one target, path -> YAML text, written into `files`. */
+function renderTarget(
   model: DeliveryModel,
   workload: DeliveryModel['workloads'][number],
   t: Target,
-): Map<string, string> {
+  files: RenderedFiles,
+): void {
   const spec = effectiveSpec(workload.spec, workload.overrides, t.tenant, t.environment);
   const dir = serviceDir(t);
-  const files = new Map<string, string>();
   const resources: string[] = [];
   const rendered = workload.rendered?.get(`${t.tenant}/${t.environment}`);
   if (rendered) {
@@ -144,7 +145,6 @@ export function renderTarget(
     }),
   );
   files.set(applicationPath(t), yaml(application(model, t, dir)));
-  return files;
 }
 
 /** Every target of the model: each tenant in each environment runs each workload. */
@@ -160,12 +160,33 @@ export function targetsOf(model: DeliveryModel): Target[] {
  * The whole generated tree of a project, or the targets `filter` picks; the project's Argo CD files (AppProjects,
  * bootstrap roots) are part of either, so a release or promotion commits a destination change they carry.
  */
-export function renderAll(model: DeliveryModel, filter: (t: Target) => boolean = () => true): Map<string, string> {
-  const files = renderProjectFiles(model);
+export function renderAll(model: DeliveryModel, filter?: (t: Target) => boolean): RenderedFiles {
+  if (filter) return renderTree(model, filter);
+  const fingerprint = modelFingerprint(model);
+  if (lastWholeTree?.fingerprint !== fingerprint) lastWholeTree = { fingerprint, files: renderTree(model, () => true) };
+  return lastWholeTree.files.copy();
+}
+
+/**
+ * The last whole tree this process rendered, by its model's fingerprint: a generate renders the project to validate
+ * it, then the commit path renders the model it loads under the repository's lock to check the digest, and a preview
+ * before a generate renders the same model again (issue 46: each render of 1,000 Applications took a second).
+ */
+let lastWholeTree: { fingerprint: string; files: RenderedFiles } | null = null;
+
+/** A digest of everything a render reads: the model, its Maps (destinations, rendered sources) as entry lists. */
+function modelFingerprint(model: DeliveryModel): string {
+  const json = JSON.stringify(model, (_key, value: unknown) => (value instanceof Map ? [...value] : value));
+  return createHash('sha256').update(json).digest('hex');
+}
+
+function renderTree(model: DeliveryModel, filter: (t: Target) => boolean): RenderedFiles {
+  const files = new RenderedFiles();
+  for (const [path, text] of renderProjectFiles(model)) files.set(path, text);
   const byName = new Map(model.workloads.map((w) => [w.name, w]));
   for (const t of targetsOf(model).filter(filter)) {
     const workload = byName.get(t.service);
-    if (workload) for (const [path, text] of renderTarget(model, workload, t)) files.set(path, text);
+    if (workload) renderTarget(model, workload, t, files);
   }
   return files;
 }

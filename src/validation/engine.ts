@@ -13,6 +13,7 @@ import type { DeprecationList, ResourceListEntry, SchemaTree, ValidationResponse
 import {
   resourcesOf,
   validateManifest,
+  validateWrittenManifest,
   validateResources,
   type ManifestContext,
   type ResourceReport,
@@ -76,6 +77,19 @@ export class ValidationEngine {
 
   validate(yamlText: string, version: string, options: ValidateOptions = {}): ValidationResponse {
     return validateManifest(yamlText, this.context(version, options));
+  }
+
+  /**
+   * A manifest this process dumped from `value` (the generator's own: src/gitops/rendered-files.ts): the answer
+   * validate(yamlText) gives, without parsing the text back.
+   */
+  validateWritten(
+    yamlText: string,
+    value: unknown,
+    version: string,
+    options: ValidateOptions = {},
+  ): ValidationResponse {
+    return validateWrittenManifest(yamlText, value, this.context(version, options));
   }
 
   /**

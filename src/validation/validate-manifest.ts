@@ -8,7 +8,7 @@ import type { Deprecations } from './deprecations';
 import { ManifestRejected } from './errors';
 import { isRecord, ownField, recordField, stringField, type JsonRecord } from './json';
 import type { ManifestLimits } from './manifest/limits';
-import { parseManifest, type ParsedDocument } from './manifest/parse-manifest';
+import { parseManifest, writtenDocument, type ParsedDocument } from './manifest/parse-manifest';
 import type { VersionSchemas } from './registry/version-schemas';
 import type { ValidationResponse, ValidationResult } from './types';
 
@@ -152,7 +152,16 @@ function summarize(results: readonly ValidationResult[]): ValidationResponse['su
  * goes wrong becomes a result, never an exception.
  */
 export function validateManifest(yamlText: string, ctx: ManifestContext): ValidationResponse {
-  const results = validateResources(manifestResources(yamlText, ctx.limits), ctx).flatMap((r) => r.results);
+  return responseOf(manifestResources(yamlText, ctx.limits), ctx);
+}
+
+/** validateManifest of a manifest this process dumped from `value` (writtenDocument): the same answer, no parse. */
+export function validateWrittenManifest(yamlText: string, value: unknown, ctx: ManifestContext): ValidationResponse {
+  return responseOf(resourcesOf([writtenDocument(yamlText, value, ctx.limits)], ctx.limits), ctx);
+}
+
+function responseOf(resources: readonly ManifestResource[], ctx: ManifestContext): ValidationResponse {
+  const results = validateResources(resources, ctx).flatMap((r) => r.results);
   const summary = summarize(results);
   return { valid: summary.errors === 0, results: boundResults(results, ctx.limits), summary };
 }

@@ -58,13 +58,30 @@ function syntaxMessage(error: unknown, firstLine: number): string {
  * Every exception is caught: nothing thrown by the parser escapes as anything but a result or a rejection.
  */
 export function parseManifest(text: string, limits: ManifestLimits): ParsedDocument[] {
-  if (text.length > limits.maxBytes || Buffer.byteLength(text, 'utf8') > limits.maxBytes) {
-    throw new ManifestRejected('TOO_LARGE', `manifest is larger than ${limits.maxBytes} bytes`);
-  }
+  checkSize(text, limits);
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const chunks = splitDocuments(source, limits.maxDocuments);
   const budget: TreeBudget = { nodes: 0, aliases: 0 };
   return chunks.map((chunk, index) => parseDocument(chunk, index, limits, budget));
+}
+
+function checkSize(text: string, limits: ManifestLimits): void {
+  if (text.length > limits.maxBytes || Buffer.byteLength(text, 'utf8') > limits.maxBytes) {
+    throw new ManifestRejected('TOO_LARGE', `manifest is larger than ${limits.maxBytes} bytes`);
+  }
+}
+
+/**
+ * The one document this process dumped `value` into (`text`: the generator's own manifests), as parseManifest reads it
+ * back, without parsing it: the same size limit on the text, and the same checks of the tree, whose null values are
+ * dropped, on a plain-data copy of the value (js-yaml dumps no key whose value is undefined, and an undefined item as
+ * null: JSON's rules, which the copy follows).
+ */
+export function writtenDocument(text: string, value: unknown, limits: ManifestLimits): ParsedDocument {
+  checkSize(text, limits);
+  const copy = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
+  if (copy !== null) inspectTree(copy, limits, { nodes: 0, aliases: 0 });
+  return { index: 0, value: copy ?? undefined };
 }
 
 /**

@@ -1,0 +1,52 @@
+/**
+ * renderAll keeps the last whole tree it rendered, by its model's fingerprint (issue 46): a generate renders the same
+ * model to validate it and again in the commit path. The tree it answers must be what a render of that model gives,
+ * never an earlier model's, and a caller's change to it must not reach the next caller.
+ */
+import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
+import { ACCEPTANCE, deliveryModel, SPEC } from './delivery-models';
+
+const DEPLOYMENT = 'tenants/acme/dev/api/deployment.yaml';
+const APPLICATION = 'applications/acme/dev/api.yaml';
+
+function withTag(model: DeliveryModel, tag: string): DeliveryModel {
+  return { ...model, workloads: [{ name: 'api', spec: { ...SPEC, image: { ...SPEC.image, tag } }, overrides: {} }] };
+}
+
+describe('renderAll of a whole tree', () => {
+  it('answers an equal tree for an equal model, each caller its own copy with the objects', () => {
+    const first = renderAll(deliveryModel(ACCEPTANCE));
+    first.set(DEPLOYMENT, 'changed by the first caller\n');
+    first.delete(APPLICATION);
+    const second = renderAll(deliveryModel(ACCEPTANCE));
+    expect(second).not.toBe(first);
+    expect(second.get(DEPLOYMENT)).toContain('image: registry.example.com/shop/api:1.0.0');
+    expect(second.has(APPLICATION)).toBe(true);
+    expect(second.objects.has(DEPLOYMENT)).toBe(true);
+    expect(first.objects.has(DEPLOYMENT)).toBe(false);
+  });
+
+  it("renders a changed model anew: a workload's tag, a destination in a Map", () => {
+    const model = deliveryModel(ACCEPTANCE);
+    expect(renderAll(model).get(DEPLOYMENT)).toContain(':1.0.0');
+    expect(renderAll(withTag(model, '2.0.0')).get(DEPLOYMENT)).toContain(':2.0.0');
+    const moved = deliveryModel({
+      ...ACCEPTANCE,
+      bindings: [{ cluster: 'eu-dev', tenants: [], environments: ['dev'] }],
+    });
+    expect(renderAll(moved).get(APPLICATION)).not.toBe(renderAll(model).get(APPLICATION));
+    expect(renderAll(model).get(DEPLOYMENT)).toContain(':1.0.0');
+  });
+
+  it('renders a filtered tree without the whole one', () => {
+    const model = withTag(deliveryModel(ACCEPTANCE), '3.0.0');
+    const one = renderAll(model, (t) => t.tenant === 'acme' && t.environment === 'dev');
+    expect(one.get(DEPLOYMENT)).toContain(':3.0.0');
+    expect([...one.keys()].filter((path) => path.startsWith('tenants/'))).toEqual([
+      'tenants/acme/dev/api/deployment.yaml',
+      'tenants/acme/dev/api/service.yaml',
+      'tenants/acme/dev/api/configmap.yaml',
+      'tenants/acme/dev/api/kustomization.yaml',
+    ]);
+  });
+});
