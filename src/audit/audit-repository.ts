@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import type { Queryable } from '../db/knex';
 import { isUuid } from '../db/uuid';
 import { GENESIS_HASH, entryHash } from './hash-chain';
@@ -114,6 +115,21 @@ export async function insertEntry(
 }
 
 /**
+ * Takes the chain's advisory lock (held until the transaction ends) and reads the chain's newest hash, in one round
+ * trip: two statements in one simple-protocol query (no bind parameters, so the values are quoted literals). Under READ
+ * COMMITTED each statement of a query string takes its own snapshot, so the read runs after the lock is granted and
+ * sees the entries of the writer the lock waited for; one statement doing both would read from the snapshot it took
+ * before its wait (test/integration/audit/audit-log.test.ts).
+ */
+async function lockedChainHead(trx: Knex.Transaction, chain: string): Promise<string | null> {
+  const results = (await trx.raw(
+    `SELECT pg_advisory_xact_lock(hashtextextended(${pg.escapeLiteral(`audit:${chain}`)}, 0));
+     SELECT hash FROM audit_log WHERE chain = ${pg.escapeLiteral(chain)} ORDER BY seq DESC LIMIT 1`,
+  )) as { rows: { hash?: string }[] }[];
+  return results[1]?.rows[0]?.hash ?? null;
+}
+
+/**
  * Appends several entries of one organization's chain, in order, with one lock, one read of the chain head and one
  * insert (a commit that records many image updates writes them all at once).
  */
@@ -127,10 +143,7 @@ export async function insertEntries(
   if (inputs.some((input) => chainOf(input.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
   }
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`audit:${chain}`]);
-  const head = (await trx('audit_log').where({ chain }).orderBy('seq', 'desc').first('hash')) as
-    { hash: string } | undefined;
-  let prevHash = head?.hash ?? GENESIS_HASH;
+  let prevHash = (await lockedChainHead(trx, chain)) ?? GENESIS_HASH;
   const entries: AuditEntry[] = [];
   const rows = inputs.map((input) => {
     const entry = inputToEntry(input, now);
@@ -287,14 +300,16 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
   return row?.id ?? null;
 }
 
-/** The entries one write of the commit path made (its workflow and idempotency key), oldest first. */
-export async function commitEntryIds(db: Queryable, workflowId: string, commitKey: string): Promise<string[]> {
-  const rows = (await db('audit_log')
+/**
+ * The ids of the entries one write of the commit path made (its workflow and idempotency key), oldest first: a query
+ * the commit path embeds in its record state's (src/gitops/commit-record-repository.ts), one round trip for both.
+ */
+export function commitEntryIdsQuery(db: Queryable, workflowId: string, commitKey: string): Knex.QueryBuilder {
+  return db('audit_log')
     .where({ workflow_id: workflowId })
     .whereRaw("details->>'commitKey' = ?", [commitKey])
     .orderBy('seq')
-    .select('id')) as { id: string }[];
-  return rows.map((r) => r.id);
+    .select('id');
 }
 
 /** The commit SHAs a project's audit entries name (what `verify-audit` checks each repository's commits against). */

@@ -1,4 +1,4 @@
-import { commitEntryIds } from '../audit/audit-repository';
+import { commitEntryIdsQuery } from '../audit/audit-repository';
 import type { AuditService } from '../audit/audit-service';
 import type { Db, Tx } from '../db/knex';
 import { recordDomainEvent } from '../events/domain-event-repository';
@@ -22,10 +22,10 @@ import {
   restoreBranch,
   type FileChanges,
 } from '../git/commit-writer';
-import { commitRecordState, recordCommit, recordedHead } from './commit-record-repository';
+import { commitRecordState, recordCommit, recordedHeadLocked } from './commit-record-repository';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { wantsMaintenance } from './repository-maintenance';
-import { lockRepository, repositoryLockKey } from './repository-lock';
+import { lockStatement, repositoryLockKey } from './repository-lock';
 import type { RepositoryStore } from '../git/repository-store';
 import type { WorkloadSources } from './workload-sources';
 
@@ -98,8 +98,8 @@ const PASS_LIMIT = 32;
  *   (organization and project ids, never its path: src/gitops/repository-lock.ts) is held (in the transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
  * - Written in passes: the writes that arrive for a repository while a pass of this process writes it wait, and the
  *   next pass writes them back to back under one lock and one transaction, one commit each (each with its own
- *   trailers, audit entries and record, in a savepoint of its own: a refused write leaves the others be). The branch
- *   moves once, to the pass's last commit.
+ *   trailers, audit entries and record, in a savepoint of its own when the pass has several: a refused write leaves
+ *   the others be). The branch moves once, to the pass's last commit.
  * - A commit and its audit entries are one unit: the commit object is built first (no ref moves), then the audit
  *   entries and the commit record (`git_commits`) are written, and the branch moves last, right before the
  *   transaction commits. If the transaction then fails, the branch is put back (and each write of a failed pass of
@@ -159,22 +159,27 @@ async function writeAll(
   moved: { from?: string | null; to?: string },
 ): Promise<(() => void)[]> {
   const { organizationId, projectId } = batch[0]!.req;
-  // Keyed by identity, never by `repo`: another process may reach the same folder by another path (issue 43, H1).
-  await lockRepository(trx, 'git', organizationId, projectId);
+  // The lock is keyed by identity, never by `repo`: another process may reach the same folder by another path (issue
+  // 43, H1). The recorded head is read once the lock is held, in the same round trip.
+  const head = await recordedHeadLocked(trx, lockStatement('git', organizationId, projectId), projectId);
   // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
   // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
   if (!(await deps.repositories.exists(organizationId, projectId))) throw new RepositoryMissing(repo);
-  const head = await recordedHead(trx, projectId);
   // The branch cannot move before this transaction ends: every writer takes the lock above first.
   const start = await settledParent(repo, head);
   let parent = start;
   const settled: (() => void)[] = [];
   for (const { req, resolve, reject } of batch) {
     try {
-      const outcome = await trx.transaction((savepoint) => commitOne(deps, savepoint, repo, req, parent));
+      // A write alone in its pass needs no savepoint (a round trip each way less): its failure rolls the pass back.
+      const outcome = await (batch.length === 1
+        ? commitOne(deps, trx, repo, req, parent)
+        : trx.transaction((savepoint) => commitOne(deps, savepoint, repo, req, parent)));
       if (outcome.created) parent = outcome.sha;
       settled.push(() => resolve(outcome));
     } catch (err) {
+      // Then `pass` rejects it once the transaction rolled back; a write of several leaves the others be.
+      if (batch.length === 1) throw err;
       settled.push(() => reject(err));
     }
   }
@@ -218,12 +223,12 @@ async function commitOne(
   const scope: OperationScope<CommitOperation> = { trx, req, ctx };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-  const records = await commitRecordState(trx, req.projectId, req.idempotencyKey);
+  const entries = commitEntryIdsQuery(trx, req.workflowId, req.idempotencyKey);
+  const records = await commitRecordState(trx, req.projectId, req.idempotencyKey, entries);
   const existing =
     records.keySha ??
     (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
-  const recorded = await commitEntryIds(trx, req.workflowId, req.idempotencyKey);
-  const remote = records.remote;
+  const { remote, entryIds: recorded } = records;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await kind.refuse?.(scope, loaded);

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
 import type { Queryable } from '../db/knex';
 
 /**
@@ -12,25 +14,46 @@ export interface CommitRecordState {
   head: string | null;
   /** The project has an external remote (`project_remotes`): its commits are pushed there. */
   remote: boolean;
+  /** The audit entries the write already made (`entries`, the audit module's query), oldest first. */
+  entryIds: string[];
 }
 
-/** The record state of a write, in one round trip of the commit path (issue 46: one query where there were two). */
-export async function commitRecordState(db: Queryable, projectId: string, key: string): Promise<CommitRecordState> {
+/**
+ * The record state of a write, with the ids `entries` (the audit module's query of the write's entries) selects, in one
+ * round trip of the commit path (issue 46: one query where there were three).
+ */
+export async function commitRecordState(
+  db: Queryable,
+  projectId: string,
+  key: string,
+  entries: Knex.QueryBuilder,
+): Promise<CommitRecordState> {
   const { rows } = (await db.raw(
     `SELECT (SELECT sha FROM git_commits WHERE project_id = ? AND idempotency_key = ?) AS key_sha,
             (SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1) AS head,
-            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote`,
-    [projectId, key, projectId, projectId],
-  )) as { rows: { key_sha: string | null; head: string | null; remote: boolean }[] };
+            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote,
+            ARRAY(?) AS entry_ids`,
+    [projectId, key, projectId, projectId, entries],
+  )) as { rows: { key_sha: string | null; head: string | null; remote: boolean; entry_ids: string[] }[] };
   const row = rows[0];
-  return { keySha: row?.key_sha ?? null, head: row?.head ?? null, remote: row?.remote === true };
+  return {
+    keySha: row?.key_sha ?? null,
+    head: row?.head ?? null,
+    remote: row?.remote === true,
+    entryIds: row?.entry_ids ?? [],
+  };
 }
 
-/** The newest recorded commit of the repository (the head the database vouches for), or null. */
-export async function recordedHead(db: Queryable, projectId: string): Promise<string | null> {
-  const row = (await db('git_commits').where({ project_id: projectId }).orderBy('seq', 'desc').first('sha')) as
-    { sha: string } | undefined;
-  return row?.sha ?? null;
+/**
+ * Runs `lock` (lockStatement: the repository's lock), then reads the newest recorded commit of the repository (the
+ * head the database vouches for), or null: one round trip, two statements of one query string, each with its own
+ * snapshot under READ COMMITTED, so the read sees the commits of the writer the lock waited for.
+ */
+export async function recordedHeadLocked(trx: Queryable, lock: string, projectId: string): Promise<string | null> {
+  const results = (await trx.raw(
+    `${lock}; SELECT sha FROM git_commits WHERE project_id = ${pg.escapeLiteral(projectId)} ORDER BY seq DESC LIMIT 1`,
+  )) as { rows: { sha?: string }[] }[];
+  return results[1]?.rows[0]?.sha ?? null;
 }
 
 /** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */

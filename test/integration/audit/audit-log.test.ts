@@ -1,4 +1,5 @@
 import { verifyChains } from '../../../src/audit/verify-chain';
+import { eventually } from '../../helpers/net';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -14,16 +15,18 @@ beforeAll(async () => {
 });
 afterAll(() => platform.close());
 
-async function append(organizationId: string, action: string, extra: Record<string, unknown> = {}) {
-  return platform.services.audit.appendStandalone({
+const entryOf = (organizationId: string, action: string) =>
+  ({
     organizationId,
     actorType: 'user',
     actor: 'alice@example.test',
     action,
     category: 'deployment',
     details: { n: 1 },
-    ...extra,
-  });
+  }) as const;
+
+async function append(organizationId: string, action: string, extra: Record<string, unknown> = {}) {
+  return platform.services.audit.appendStandalone({ ...entryOf(organizationId, action), ...extra });
 }
 
 describe('append-only storage', () => {
@@ -74,6 +77,55 @@ describe('hash chain verification', () => {
     } finally {
       await db.raw('ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete');
     }
+  });
+
+  it('stays one chain when writers wait for its lock: each reads the head after the writer it waited for', async () => {
+    const { org } = await makeOrg(platform);
+    const db = platform.services.db;
+    let appended!: () => void;
+    const first = new Promise<void>((resolve) => (appended = resolve));
+    // The first writer appends and holds the chain's lock until three more writers wait for it.
+    const holder = db.transaction(async (trx) => {
+      await platform.services.audit.append(trx, entryOf(org.id, 'release.create'));
+      appended();
+      await eventually(
+        async () => {
+          // Waits for this chain's lock only (an advisory lock's 64-bit key is its classid and objid).
+          const { rows } = (await db.raw(
+            `SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+               AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)`,
+            [`audit:${org.id}`],
+          )) as { rows: { waiting: number }[] };
+          return (rows[0]?.waiting ?? 0) >= 3;
+        },
+        20_000,
+        'three writers waiting for the chain lock',
+      );
+    });
+    await first;
+    const actions = ['release.approve', 'release.deploy', 'release.verify'];
+    const waiters = actions.map((action) => append(org.id, action));
+    await Promise.all([holder, ...waiters]);
+    const rows = (await db('audit_log')
+      .where({ chain: org.id })
+      .orderBy('seq')
+      .select('action', 'prev_hash', 'hash')) as {
+      action: string;
+      prev_hash: string;
+      hash: string;
+    }[];
+    // The holder's entry first; the waiters in whatever order the lock was granted to them.
+    expect(rows.at(-4)?.action).toBe('release.create');
+    expect(
+      rows
+        .slice(-3)
+        .map((r) => r.action)
+        .sort(),
+    ).toEqual([...actions].sort());
+    // Each entry links to the one before it (the organization's own creation entries first): none read the head from
+    // before its wait.
+    expect(rows.slice(1).map((r) => r.prev_hash)).toEqual(rows.slice(0, -1).map((r) => r.hash));
+    expect((await verifyChains(db, org.id)).ok).toBe(true);
   });
 
   it('records createdAt with millisecond precision in UTC', async () => {

@@ -79,6 +79,27 @@ it('puts the branch back when the transaction fails after the branch moved (fail
   expect(await unaudited()).toEqual([]);
 });
 
+it('leaves nothing of a lone write that fails after its audit entry (a pass of one runs without a savepoint)', async () => {
+  const db = platform.services.db;
+  // The files kind, failing in JavaScript after the write's audit entry (no SQL error aborts the transaction for it).
+  const files = deps.operations.get('files')!;
+  const failing: CommitPathDeps = {
+    ...deps,
+    operations: new Map([
+      ...deps.operations,
+      ['files', { ...files, settle: () => Promise.reject(new Error('injected failure at settle')) }],
+    ]),
+  };
+  const before = await readBranch(repo);
+  await expect(runCommit(failing, request('unit-lone', 'lone'))).rejects.toThrow('injected failure at settle');
+  expect(await readBranch(repo)).toBe(before);
+  expect(await db('audit_log').where({ workflow_id: 'test-unit-unit-lone' }).select('id')).toEqual([]);
+  expect(await db('git_commits').where({ idempotency_key: 'unit-lone' })).toEqual([]);
+  const again = await runCommit(deps, request('unit-lone', 'lone'));
+  expect(again.created).toBe(true);
+  expect(await db('audit_log').where({ workflow_id: 'test-unit-unit-lone' }).pluck('id')).toEqual(again.auditIds);
+});
+
 it('finds a commit without an audit entry (verify-audit exits 1), and the next write takes it off the branch', async () => {
   const recorded = await readBranch(repo);
   expect(recorded).not.toBeNull();
