@@ -49,7 +49,11 @@ export async function commitRecordState(
  * head the database vouches for), or null: one round trip, two statements of one query string, each with its own
  * snapshot under READ COMMITTED, so the read sees the commits of the writer the lock waited for.
  */
-export async function recordedHeadLocked(trx: Queryable, lock: string, projectId: string): Promise<string | null> {
+export async function recordedHeadLocked(
+  trx: Knex.Transaction,
+  lock: string,
+  projectId: string,
+): Promise<string | null> {
   const results = (await trx.raw(
     `${lock}; SELECT sha FROM git_commits WHERE project_id = ${pg.escapeLiteral(projectId)} ORDER BY seq DESC LIMIT 1`,
   )) as { rows: { sha?: string }[] }[];
