@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import type { Queryable } from '../db/knex';
+import { readUnderLock } from '../db/read-under-lock';
 import { isUuid } from '../db/uuid';
 import { GENESIS_HASH, entryHash } from './hash-chain';
 import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
@@ -115,21 +115,6 @@ export async function insertEntry(
 }
 
 /**
- * Takes the chain's advisory lock (held until the transaction ends) and reads the chain's newest hash, in one round
- * trip: two statements in one simple-protocol query (no bind parameters, so the values are quoted literals). Under READ
- * COMMITTED each statement of a query string takes its own snapshot, so the read runs after the lock is granted and
- * sees the entries of the writer the lock waited for; one statement doing both would read from the snapshot it took
- * before its wait (test/integration/audit/audit-log.test.ts).
- */
-async function lockedChainHead(trx: Knex.Transaction, chain: string): Promise<string | null> {
-  const results = (await trx.raw(
-    `SELECT pg_advisory_xact_lock(hashtextextended(${pg.escapeLiteral(`audit:${chain}`)}, 0));
-     SELECT hash FROM audit_log WHERE chain = ${pg.escapeLiteral(chain)} ORDER BY seq DESC LIMIT 1`,
-  )) as { rows: { hash?: string }[] }[];
-  return results[1]?.rows[0]?.hash ?? null;
-}
-
-/**
  * Appends several entries of one organization's chain, in order, with one lock, one read of the chain head and one
  * insert (a commit that records many image updates writes them all at once).
  */
@@ -143,7 +128,15 @@ export async function insertEntries(
   if (inputs.some((input) => chainOf(input.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
   }
-  let prevHash = (await lockedChainHead(trx, chain)) ?? GENESIS_HASH;
+  // The lock, then the chain's newest hash, in one round trip (test/integration/audit/audit-log.test.ts fails when the
+  // read shares the lock's statement).
+  const head = await readUnderLock<{ hash: string }>(
+    trx,
+    `audit:${chain}`,
+    'SELECT hash FROM audit_log WHERE chain = ? ORDER BY seq DESC LIMIT 1',
+    [chain],
+  );
+  let prevHash = head?.hash ?? GENESIS_HASH;
   const entries: AuditEntry[] = [];
   const rows = inputs.map((input) => {
     const entry = inputToEntry(input, now);

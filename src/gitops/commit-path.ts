@@ -25,7 +25,7 @@ import {
 import { commitRecordState, recordCommit, recordedHeadLocked } from './commit-record-repository';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { wantsMaintenance } from './repository-maintenance';
-import { lockStatement, repositoryLockKey } from './repository-lock';
+import { repositoryLockKey } from './repository-lock';
 import type { RepositoryStore } from '../git/repository-store';
 import type { WorkloadSources } from './workload-sources';
 
@@ -161,7 +161,7 @@ async function writeAll(
   const { organizationId, projectId } = batch[0]!.req;
   // The lock is keyed by identity, never by `repo`: another process may reach the same folder by another path (issue
   // 43, H1). The recorded head is read once the lock is held, in the same round trip.
-  const head = await recordedHeadLocked(trx, lockStatement('git', organizationId, projectId), projectId);
+  const head = await recordedHeadLocked(trx, repositoryLockKey('git', organizationId, projectId), projectId);
   // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
   // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
   if (!(await deps.repositories.exists(organizationId, projectId))) throw new RepositoryMissing(repo);

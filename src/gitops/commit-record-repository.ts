@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
 import type { Queryable } from '../db/knex';
+import { readUnderLock } from '../db/read-under-lock';
 
 /**
  * What PostgreSQL knows of a repository's commits (table `git_commits`, written in the commit's transaction together
@@ -45,19 +45,21 @@ export async function commitRecordState(
 }
 
 /**
- * Runs `lock` (lockStatement: the repository's lock), then reads the newest recorded commit of the repository (the
- * head the database vouches for), or null: one round trip, two statements of one query string, each with its own
- * snapshot under READ COMMITTED, so the read sees the commits of the writer the lock waited for.
+ * Takes the repository's lock (`lockKey`: repositoryLockKey), then reads its newest recorded commit (the head the
+ * database vouches for), or null: one round trip, the read after the lock's wait (readUnderLock).
  */
 export async function recordedHeadLocked(
   trx: Knex.Transaction,
-  lock: string,
+  lockKey: string,
   projectId: string,
 ): Promise<string | null> {
-  const results = (await trx.raw(
-    `${lock}; SELECT sha FROM git_commits WHERE project_id = ${pg.escapeLiteral(projectId)} ORDER BY seq DESC LIMIT 1`,
-  )) as { rows: { sha?: string }[] }[];
-  return results[1]?.rows[0]?.sha ?? null;
+  const head = await readUnderLock<{ sha: string }>(
+    trx,
+    lockKey,
+    'SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1',
+    [projectId],
+  );
+  return head?.sha ?? null;
 }
 
 /** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Queryable } from '../db/knex';
 
 /** What a repository lock serializes: commits (the commit path) or pushes to the external remote. */
@@ -13,15 +12,6 @@ export function repositoryLockKey(purpose: RepositoryLockPurpose, organizationId
   return `${purpose}:${organizationId}/${projectId}`;
 }
 
-/**
- * The statement that takes the repository's lock for the rest of its transaction, its key a quoted literal: a caller
- * may send it with the statements that must run once it holds the lock, in one round trip (recordedHeadLocked).
- */
-export function lockStatement(purpose: RepositoryLockPurpose, organizationId: string, projectId: string): string {
-  const key = pg.escapeLiteral(repositoryLockKey(purpose, organizationId, projectId));
-  return `SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-}
-
 /** Takes the repository's lock for the rest of the transaction `trx`. */
 export async function lockRepository(
   trx: Queryable,
@@ -29,5 +19,7 @@ export async function lockRepository(
   organizationId: string,
   projectId: string,
 ): Promise<void> {
-  await trx.raw(lockStatement(purpose, organizationId, projectId));
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+    repositoryLockKey(purpose, organizationId, projectId),
+  ]);
 }
