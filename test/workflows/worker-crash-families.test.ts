@@ -9,6 +9,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import * as workflows from '../../workflows';
 import { repoRoot } from '../../src/paths';
 import { eventually } from '../helpers/net';
+import { scaled } from '../helpers/time-scale';
 import { bundle, startTimeSkipping } from '../helpers/time-skipping';
 import { crashScenes, crashStubs, type WorkflowType } from './worker-crash-scenes';
 
@@ -52,11 +53,11 @@ function stubs(worker: 'first' | 'second') {
   });
 }
 
+/**
+ * The scene's own time-skipping server: started for each scene and stopped after it, so that no scene meets what an
+ * earlier one left in the server (its runs, its time-skipping lock count: temporalio/sdk-java#2246), about 0.3 s each.
+ */
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  env = await startTimeSkipping();
-}, 60_000);
-afterAll(() => env?.teardown());
 
 async function startWorker(taskQueue: string, which: 'first' | 'second') {
   const worker = await Worker.create({
@@ -71,17 +72,55 @@ async function startWorker(taskQueue: string, which: 'first' | 'second') {
   return { worker, running: worker.run() };
 }
 
+/** What the run looked like at the last probe of a wait, for the message of a wait that ran out. */
+let lastSeen = 'nothing read yet';
+
 /** The run waits (on a timer, a signal or an Update): no workflow task after its last one, no activity in flight. */
 async function atRest(handle: WorkflowHandle): Promise<boolean> {
-  const types = (await handle.fetchHistory()).events?.map((e) => e.eventType) ?? [];
+  const types = (await handle.fetchHistory()).events?.map((e) => e.eventType ?? 0) ?? [];
   const completed = types.lastIndexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
   const pending = types
     .slice(completed + 1)
     .some(
       (t) => t === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED || t === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
     );
-  const described = await handle.describe();
-  return completed >= 0 && !pending && (described.raw.pendingActivities ?? []).length === 0;
+  const activities = (await handle.describe()).raw.pendingActivities ?? [];
+  lastSeen = `history ${types.map((t) => EventType[t]?.replace('EVENT_TYPE_', '')).join(' ')}; pending activities ${
+    activities
+      .map((a) => `${a.activityType?.name} attempt ${a.attempt} ${a.state} ${a.lastFailure?.message ?? ''}`)
+      .join(', ') || 'none'
+  }; effects ${effects.join(' ')}; attempts ${attempts.join(', ')}`;
+  return completed >= 0 && !pending && activities.length === 0;
+}
+
+/** The run's result, or after `ms` (scaled) an error that says what the run looked like then. */
+async function resultWithin(handle: WorkflowHandle, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      atRest(handle).then(
+        () => reject(new Error(`no result in ${scaled(ms)} ms (${lastSeen})`)),
+        (err: unknown) => reject(new Error(`no result in ${scaled(ms)} ms (reading the run: ${String(err)})`)),
+      );
+    }, scaled(ms));
+  });
+  try {
+    return await Promise.race([handle.result(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `wait` unless `worker` stops first: a worker that fails (a fatal error, a shutdown that cannot end) fails the scene
+ * at once with its own error instead of leaving the wait to run out.
+ */
+function whileRunning<T>(worker: { running: Promise<void> }, wait: Promise<T>): Promise<T> {
+  const stopped = worker.running.then(() => {
+    throw new Error('the second worker stopped before the scene ended');
+  });
+  stopped.catch(() => undefined);
+  return Promise.race([wait, stopped]);
 }
 
 const scenes = crashScenes(
@@ -89,44 +128,57 @@ const scenes = crashScenes(
   () => effects,
 );
 
+/** Moves the run on from the middle with the second worker up, to its result or, for a run that never ends, to rest. */
+async function finish(scene: (typeof scenes)[number], handle: WorkflowHandle): Promise<void> {
+  await scene.then?.(handle);
+  if ('result' in scene) {
+    expect(await resultWithin(handle, 30_000)).toEqual(scene.result);
+    return;
+  }
+  await eventually(
+    // The run read first, so that the message of a wait that runs out shows its last state.
+    async () => (await atRest(handle)) && effects.join() === scene.effects.join(),
+    20_000,
+    () => `the run at rest (${lastSeen})`,
+  );
+  if (scene.atRest) expect(await scene.atRest(handle)).toEqual(scene.rest);
+  await handle.terminate('crash test done');
+}
+
 it.each(scenes)(
   '$name',
   async (scene) => {
     effects.length = 0;
     attempts.length = 0;
+    lastSeen = 'nothing read yet';
     hangOn = scene.hangOn;
-    const taskQueue = `crash-${randomUUID()}`;
-    const first = await startWorker(taskQueue, 'first');
-    const handle = await scene.start(taskQueue);
-    await eventually(
-      async () => {
-        const inside = scene.hangOn === null ? await atRest(handle) : attempts.includes(`first ${scene.hangOn}`);
-        return inside && effects.join() === scene.parked.join();
-      },
-      20_000,
-      'the run in the middle',
-    );
-    first.worker.shutdown();
-    await first.running;
-    expect((await handle.describe()).status.name).toBe('RUNNING');
-
-    const second = await startWorker(taskQueue, 'second');
+    env = await startTimeSkipping();
     try {
-      await scene.then?.(handle);
-      if ('result' in scene) {
-        expect(await handle.result()).toEqual(scene.result);
-      } else {
-        await eventually(
-          async () => effects.join() === scene.effects.join() && (await atRest(handle)),
-          20_000,
-          'the run at rest',
-        );
-        if (scene.atRest) expect(await scene.atRest(handle)).toEqual(scene.rest);
-        await handle.terminate('crash test done');
+      const taskQueue = `crash-${randomUUID()}`;
+      const first = await startWorker(taskQueue, 'first');
+      const handle = await scene.start(taskQueue);
+      await eventually(
+        async () => {
+          const rest = await atRest(handle);
+          const inside = scene.hangOn === null ? rest : attempts.includes(`first ${scene.hangOn}`);
+          return inside && effects.join() === scene.parked.join();
+        },
+        20_000,
+        () => `the run in the middle (${lastSeen})`,
+      );
+      first.worker.shutdown();
+      await first.running;
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+
+      const second = await startWorker(taskQueue, 'second');
+      try {
+        await whileRunning(second, finish(scene, handle));
+      } finally {
+        second.worker.shutdown();
+        await second.running;
       }
     } finally {
-      second.worker.shutdown();
-      await second.running;
+      await env.teardown();
     }
     expect(effects).toEqual(scene.effects);
     // The second worker finished it: it ran the rest (or retried the attempt the first one never finished).

@@ -306,7 +306,7 @@ export function crashScenes(env: () => TestWorkflowEnvironment, effects: () => s
       type: 'invitationWorkflow',
       start: async (taskQueue) => {
         const invitationId = randomUUID();
-        // The server's clock: the scenes before skipped days.
+        // The server's clock, which time skipping moves ahead of the wall clock.
         const now = await env().currentTimeMs();
         return client().workflow.start(invitationWorkflow, {
           taskQueue,
