@@ -63,12 +63,18 @@ function withExamples(node: unknown): unknown {
   return copy;
 }
 
+/** The schemas `#/components/schemas/<name>` references point at, prepared once for any number of examples. */
+export type ExampleComponents = { readonly prepared: JSONSchema7 };
+
+export function exampleComponents(components: Record<string, unknown>): ExampleComponents {
+  return { prepared: withExamples({ components: { schemas: components } }) as JSONSchema7 };
+}
+
 /**
- * An example of a schema (a request body or query, a response body), generated from the schema the server uses.
- * `components` are the schemas its `#/components/schemas/<name>` references point at.
+ * An example of a schema (a request body or query, a response body), generated from the schema the server uses,
+ * its references resolved among `components`.
  */
-export function exampleOf(schema: Node, components?: Record<string, unknown>): unknown {
+export function exampleOf(schema: Node, components?: ExampleComponents): unknown {
   const prepared = withExamples(schema) as JSONSchema7;
-  const spec = components ? (withExamples({ components: { schemas: components } }) as JSONSchema7) : prepared;
-  return sample(prepared, { quiet: true, skipReadOnly: true }, spec);
+  return sample(prepared, { quiet: true, skipReadOnly: true }, components?.prepared ?? prepared);
 }
