@@ -41,13 +41,6 @@ interface WorkerOptions {
   stickyTimeoutMs: number;
   /** Prebuilt bundle path; defaults to dist/workflow-bundle.js when present, else bundles from source. */
   bundlePath?: string;
-  /**
-   * Runs workflow code on the calling thread (the SDK's `debugMode`, with its 5 s deadlock timeout kept) instead of a
-   * worker thread of its own: for a process that creates many short-lived workers, the test harness's in-process
-   * platforms, where each worker thread loaded the SDK and compiled the workflow bundle again (about 0.35 CPU-s a
-   * worker; on the calling thread V8 compiles the bundle once per process). Worker processes leave it unset.
-   */
-  workflowsOnCallingThread?: boolean;
 }
 
 /** The two workers of a worker process: the `platform` queue's workflows and activities, and the `git` queue's. */
@@ -79,7 +72,6 @@ export async function createProcessWorkers(
       commitToRepository: gitActivities.commitToRepository,
     },
     stickyQueueScheduleToStartTimeout: opts.stickyTimeoutMs,
-    ...(opts.workflowsOnCallingThread ? { debugMode: true, isolateExecutionTimeout: '5 s' } : {}),
     ...shutdown,
   });
   const git = await Worker.create({

@@ -106,7 +106,6 @@ export async function startTestPlatform(
         shutdownGraceMs: 1000,
         stickyTimeoutMs: config.workerStickyTimeoutMs,
         bundlePath: harnessState().bundlePath,
-        workflowsOnCallingThread: true,
       });
       platform.worker = worker;
       stopGitWorker = () => gitWorker.shutdown();
