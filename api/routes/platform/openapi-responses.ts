@@ -47,14 +47,18 @@ export function responseComponents(responses: ResponseSchemas, taken: string[]):
  */
 const preparedComponents = new WeakMap<ResponseSchemas, ExampleComponents>();
 
-/** An example of response schema `id`, generated from it (references resolved among the response schemas). */
+/**
+ * An example of response schema `id`, generated from it (references resolved among the response schemas). A copy the
+ * caller owns: the sampler may hand back a schema's own example value, which now lives in the shared components.
+ */
 export function responseExample(responses: ResponseSchemas, id: string): unknown {
   let components = preparedComponents.get(responses);
   if (!components) {
     components = exampleComponents(responseComponents(responses, []));
     preparedComponents.set(responses, components);
   }
-  return exampleOf({ $ref: `#/components/schemas/${id}` }, components);
+  // A JSON copy (the example is JSON; the component tier's jsdom has no structuredClone).
+  return JSON.parse(JSON.stringify(exampleOf({ $ref: `#/components/schemas/${id}` }, components))) as unknown;
 }
 
 /** The success entry of a route's `responses`: its real status, and its body's schema with an example. */
