@@ -3,8 +3,14 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from '../../src/paths';
 
-/** Debian's chromium, launched by path (scripts/ensure-test-tools.sh installs it); no browser download. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's chromium headless shell, launched by path (scripts/ensure-test-tools.sh installs it); no browser download.
+ * It is the engine Playwright launches for headless runs by default (Chromium's "old headless", the same Blink and V8
+ * without the browser's UI layers): a browser test file used 8.2 CPU-s of browser processes with it against 12.6 with
+ * the full browser (`test/e2e/web-ui-versions.test.ts`, process accounting, 2 runs each; docs/CONTRIBUTING-SPINE.md).
+ * `CHROMIUM_PATH=/usr/bin/chromium` runs the tests in the full browser.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /** Headless chromium with a fresh profile (playwright makes a new user-data-dir per launch and removes it). */
 export function launchChromium(): Promise<Browser> {
