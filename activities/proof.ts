@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { findWorkflowEntry } from '../src/audit/audit-repository';
 import type { AuditService } from '../src/audit/audit-service';
 import type { Db } from '../src/db/knex';
+import { takeAdvisoryLock } from '../src/db/advisory-lock';
 
 export interface ProofActivityDeps {
   db: Db;
@@ -18,7 +19,7 @@ export function createProofActivities({ db, audit }: ProofActivityDeps) {
     /** Idempotent: a retried attempt finds the entry its earlier attempt committed and returns it. */
     async recordProof(input: { runId: string; organizationId: string | null; workflowId: string; steps: number }) {
       return db.transaction(async (trx) => {
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`proof:${input.workflowId}`]);
+        await takeAdvisoryLock(trx, `proof:${input.workflowId}`);
         const existing = await findWorkflowEntry(trx, input.workflowId, 'system.proof.complete');
         if (existing) return existing;
         const entry = await audit.append(trx, {

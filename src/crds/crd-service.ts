@@ -4,6 +4,7 @@ import { Conflict, NotFound } from '../errors';
 import { auditActor, type OrgCaller } from '../iam/caller';
 import { timestampsOf } from '../db/owned-rows';
 import type { CrdRecord, ValidationEngine } from '../validation';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 /** Upper bound on CRDs per organization, so one tenant cannot make every validation call slow. */
 export const MAX_CRDS_PER_ORGANIZATION = 200;
@@ -60,7 +61,7 @@ export function createCrdService(db: Db, audit: AuditService, engine: Validation
       const record = engine.checkCrd(yamlText);
       const { organizationId } = caller;
       return db.transaction(async (trx) => {
-        await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`crds:${organizationId}`]);
+        await takeAdvisoryLock(trx, `crds:${organizationId}`);
         const existing = (await rows(trx, organizationId).where({ name: record.name }).first('id')) as
           { id: string } | undefined;
         if (!existing) {

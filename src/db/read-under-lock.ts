@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Knex } from 'knex';
+import { LOCK_STATEMENT } from './advisory-lock';
 
 /**
  * Takes the transaction-level advisory lock `lockKey` (held until `trx` ends), then runs `read` and answers its first
@@ -14,11 +15,12 @@ export async function readUnderLock<Row>(
   read: string,
   values: string[],
 ): Promise<Row | undefined> {
+  const literals = [lockKey, ...values];
   let next = 0;
-  const statement = read.replace(/\?/g, () => pg.escapeLiteral(values[next++] ?? ''));
-  if (next !== values.length) throw new Error(`readUnderLock: ${next} placeholders for ${values.length} values`);
-  const results = (await trx.raw(
-    `SELECT pg_advisory_xact_lock(hashtextextended(${pg.escapeLiteral(lockKey)}, 0)); ${statement}`,
-  )) as { rows: Row[] }[];
+  const statements = `${LOCK_STATEMENT.exclusive}; ${read}`.replace(/\?/g, () =>
+    pg.escapeLiteral(literals[next++] ?? ''),
+  );
+  if (next !== literals.length) throw new Error(`readUnderLock: ${next - 1} placeholders for ${values.length} values`);
+  const results = (await trx.raw(statements)) as { rows: Row[] }[];
   return results[1]?.rows[0];
 }

@@ -8,6 +8,7 @@ import {
   versionAt,
 } from './deployed-state-repository';
 import { reportOrder, type ReportOutcome } from './report-order';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 export interface ControllerReport {
   organizationId: string;
@@ -30,9 +31,7 @@ export async function lockDeployedTarget(
   trx: Tx,
   t: { projectId: string; tenantId: string; environment: string },
 ): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
-    `deployed-target:${t.projectId}:${t.tenantId}:${t.environment}`,
-  ]);
+  await takeAdvisoryLock(trx, `deployed-target:${t.projectId}:${t.tenantId}:${t.environment}`);
 }
 
 const isHealthy = (r: { syncStatus: string; healthStatus: string }) =>

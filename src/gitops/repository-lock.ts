@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 /** What a repository lock serializes: commits (the commit path) or pushes to the external remote. */
 export type RepositoryLockPurpose = 'git' | 'git-push';
@@ -19,7 +20,5 @@ export async function lockRepository(
   organizationId: string,
   projectId: string,
 ): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
-    repositoryLockKey(purpose, organizationId, projectId),
-  ]);
+  await takeAdvisoryLock(trx, repositoryLockKey(purpose, organizationId, projectId));
 }

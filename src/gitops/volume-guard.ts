@@ -6,6 +6,7 @@ import type { RepositoryGuard } from '../git/repository-store';
 import { allProjectRefs } from '../projects/project-repository';
 import { installationId, recordVolumeClaim, volumeClaimed } from './installation-repository';
 import { readMarker, REPOSITORY_MARKER, ROOT_MARKER, writeMarker, type VolumeMarker } from './volume-marker';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 /** The Git volume (or a repository folder on it) is not this installation's: 503, never a read or a write there. */
 export class RepositoryVolumeRefused extends Error {
@@ -34,7 +35,7 @@ export function createVolumeGuard(deps: { root: string; db: Db; log?: Logger }):
   /** Marks the root (and the repositories the database names that it holds), when it may. */
   async function claim(): Promise<string | null> {
     return db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', ['git-volume:claim']);
+      await takeAdvisoryLock(trx, 'git-volume:claim');
       const installation = await ownId();
       if ((await readMarker(root, ROOT_MARKER))?.installationId === installation) return null;
       if (await volumeClaimed(trx)) {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { deleteOwned, insertOne, timestampsOf, updateOwned } from '../db/owned-rows';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 /** One stage of the organization's delivery path (dev, staging, production, ...), in promotion order. */
 export interface Environment {
@@ -61,7 +62,7 @@ export function catalogueEntries(db: Queryable) {
 
 /** Serialises catalogue changes of one organization (positions are read, then shifted). */
 export async function lockCatalogue(db: Queryable, organizationId: string): Promise<void> {
-  await db.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`environments:${organizationId}`]);
+  await takeAdvisoryLock(db, `environments:${organizationId}`);
 }
 
 export async function shiftPositions(db: Queryable, organizationId: string, from: number, by: 1 | -1): Promise<void> {

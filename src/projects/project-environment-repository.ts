@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { catalogueEntries } from '../platform-config/environment-repository';
 import { effectiveSyncPolicy, type EnvironmentArgoSettings, type SyncPolicy } from './argocd-settings';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 export type KubernetesVersionSource = 'manual' | 'agent';
 
@@ -174,7 +175,7 @@ export async function deleteProjectEnvironment(db: Queryable, projectId: string,
 
 /** Serialises order changes of one project's environments. */
 export async function lockProjectEnvironments(db: Queryable, projectId: string): Promise<void> {
-  await db.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`project-environments:${projectId}`]);
+  await takeAdvisoryLock(db, `project-environments:${projectId}`);
 }
 
 /** The stored Argo CD settings of one project environment (what a change merges into). */

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { isDigest } from './digest';
 import type { ManifestFields } from './manifest';
+import { takeAdvisoryLock, type LockMode } from '../db/advisory-lock';
 
 export interface OciRepository {
   id: string;
@@ -83,9 +84,8 @@ export async function organizationBytes(db: Queryable, organizationId: string): 
  * Serializes the garbage collector's check-and-remove of a blob (`exclusive`) with the commit-and-link of a push
  * (`shared`, pushes of the same digest do not wait on one another), until the transaction ends.
  */
-export async function lockBlob(trx: Queryable, digest: string, mode: 'shared' | 'exclusive'): Promise<void> {
-  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  await trx.raw(`SELECT ${fn}(hashtextextended(?, 0))`, [`registry-blob:${digest}`]);
+export async function lockBlob(trx: Queryable, digest: string, mode: LockMode): Promise<void> {
+  await takeAdvisoryLock(trx, `registry-blob:${digest}`, mode);
 }
 
 /** Whether any repository links the digest (garbage collection keeps it). */

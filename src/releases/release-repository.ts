@@ -4,6 +4,7 @@ import { keysetPage, type Page, type PageRequest } from '../db/pagination';
 import { containsElement, type UsageScope } from '../projects/usage-scope';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { FINAL_STATUSES, HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 export type ReleaseKind = 'release' | 'rollback';
 
@@ -202,9 +203,7 @@ export async function listDecisions(db: Queryable, releaseId: string): Promise<D
  * processes.
  */
 export async function lockTarget(trx: Tx, row: Pick<ReleaseRow, 'project_id' | 'tenant_id' | 'environment'>) {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
-    `release-target:${row.project_id}:${row.tenant_id}:${row.environment}`,
-  ]);
+  await takeAdvisoryLock(trx, `release-target:${row.project_id}:${row.tenant_id}:${row.environment}`);
 }
 
 /** The releases of a target holding it or waiting for it: holders first, then the queue in order. */

@@ -7,6 +7,7 @@ import {
   type RolloutWave,
   type WaveState,
 } from './rollout-workflow-contract';
+import { takeAdvisoryLock } from '../db/advisory-lock';
 
 /** What the row keeps of one wave: its state, promotions (one per deploy attempt), commit and measurements. */
 export interface WaveRecord {
@@ -72,9 +73,7 @@ export async function openImageRollouts(
   target: { organizationId: string; projectId: string; environment: string; change: ImageChange },
 ): Promise<string[]> {
   const { organizationId, projectId, environment, change } = target;
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
-    `image-rollouts:${projectId}/${environment}/${change.workload}`,
-  ]);
+  await takeAdvisoryLock(trx, `image-rollouts:${projectId}/${environment}/${change.workload}`);
   const rows = (await trx('rollouts')
     .where({ organization_id: organizationId, project_id: projectId, environment })
     .whereNull('source_environment')
