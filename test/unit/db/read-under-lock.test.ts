@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { readUnderLock } from '../../../src/db/read-under-lock';
+
+/** A transaction that records the query strings sent and answers the lock's row, then `rows`. */
+function recordingTrx(rows: unknown[]) {
+  const sent: unknown[][] = [];
+  const trx = {
+    raw: (...args: unknown[]) => (sent.push(args), Promise.resolve([{ rows: [{}] }, { rows }])),
+  } as unknown as Knex.Transaction;
+  return { trx, sent };
+}
+
+describe('readUnderLock', () => {
+  it("sends the lock, then the read, as one query string of quoted literals, and answers the read's first row", async () => {
+    const { trx, sent } = recordingTrx([{ id: 'r1' }, { id: 'r2' }]);
+    const row = await readUnderLock(trx, "git:o'1", 'SELECT id FROM t WHERE a = ? AND b = ?', ['x', "it's"]);
+    expect(row).toEqual({ id: 'r1' });
+    expect(sent).toEqual([
+      ["SELECT pg_advisory_xact_lock(hashtextextended('git:o''1', 0)); SELECT id FROM t WHERE a = 'x' AND b = 'it''s'"],
+    ]);
+  });
+
+  it('refuses a read whose placeholders do not match its values, sending nothing', async () => {
+    const { trx, sent } = recordingTrx([]);
+    await expect(readUnderLock(trx, 'k', 'SELECT 1 WHERE a = ?', ['x', 'y'])).rejects.toThrow(
+      'readUnderLock: 1 placeholders for 2 values',
+    );
+    await expect(readUnderLock(trx, 'k', 'SELECT 1 WHERE a = ? AND b = ?', ['x'])).rejects.toThrow(
+      'readUnderLock: 2 placeholders for 1 values',
+    );
+    expect(sent).toEqual([]);
+  });
+});
