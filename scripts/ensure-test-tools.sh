@@ -7,7 +7,12 @@
 set -euo pipefail
 browser="${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}"
 missing=()
-[ -x "$browser" ] || missing+=(chromium-headless-shell fonts-liberation)
+# The Debian package the path names (CHROMIUM_PATH=/usr/bin/chromium: the full browser), else the headless shell.
+case "$(basename "$browser")" in
+chromium) package=chromium ;;
+*) package=chromium-headless-shell ;;
+esac
+[ -x "$browser" ] || missing+=("$package" fonts-liberation)
 command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)
 command -v faketime >/dev/null 2>&1 || missing+=(faketime)
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
