@@ -1,7 +1,8 @@
 /**
  * Where a one-file commit's time goes (issue 46), on the platform's own commit path:
- *   npm run bench:commit-profile [-- --commits 200]
- * Runs `commits` one-file writes one after another through runCommit and splits each into its PostgreSQL round trips
+ *   npm run bench:commit-profile [-- --commits 200 --writers 1]
+ * Runs `commits` one-file writes through runCommit, `writers` at a time (1: one after another; more: the passes of
+ * several writes that concurrent writers make), and splits each into its PostgreSQL round trips
  * (every query the knex pool sends, with its duration, from knex's query events) and the rest (git objects and refs on
  * disk, and JavaScript); prints the per-commit figures and the queries by statement shape, slowest first.
  */
@@ -28,6 +29,7 @@ const shapeOf = (sql: string) =>
 
 async function main(): Promise<void> {
   const commits = arg('commits', 200);
+  const writers = arg('writers', 1);
   const platform = await startBenchPlatform({}, { worker: false });
   try {
     const s = platform.services;
@@ -74,14 +76,21 @@ async function main(): Promise<void> {
 
     const each: number[] = [];
     const all = process.hrtime.bigint();
-    for (let i = 0; i < commits; i++) {
-      const one = process.hrtime.bigint();
-      await write(i);
-      each.push(elapsedMs(one));
-    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: writers }, async () => {
+        for (let i = next++; i < commits; i = next++) {
+          const one = process.hrtime.bigint();
+          await write(i);
+          each.push(elapsedMs(one));
+        }
+      }),
+    );
     const total = elapsedMs(all);
     const sorted = [...each].sort((a, b) => a - b);
-    line(`${commits} one-file commits through runCommit, one after another`);
+    line(
+      `${commits} one-file commits through runCommit, ${writers === 1 ? 'one after another' : `${writers} writers at a time`}`,
+    );
     line(
       `  per commit: ${(total / commits).toFixed(2)} ms (p50 ${percentile(sorted, 50).toFixed(2)}, p95 ${percentile(sorted, 95).toFixed(2)})`,
     );

@@ -123,9 +123,24 @@ export async function insertEntries(
   inputs: AuditEntryInput[],
   now = new Date(),
 ): Promise<AuditEntry[]> {
-  if (inputs.length === 0) return [];
-  const chain = chainOf(inputs[0]!.organizationId);
-  if (inputs.some((input) => chainOf(input.organizationId) !== chain)) {
+  const entries = prepareEntries(inputs, now);
+  await insertPrepared(trx, entries);
+  return entries;
+}
+
+/** The entries of `inputs` with their ids and time, not written yet (insertPrepared writes them). */
+export function prepareEntries(inputs: AuditEntryInput[], now = new Date()): AuditEntry[] {
+  return inputs.map((input) => inputToEntry(input, now));
+}
+
+/**
+ * Writes prepared entries of one chain at its end, in order: the chain's hashes are computed here, from the head the
+ * lock lets this transaction read (a commit pass prepares its writes' entries as it goes and writes them at its end).
+ */
+export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const chain = chainOf(entries[0]!.organizationId);
+  if (entries.some((entry) => chainOf(entry.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
   }
   // The lock, then the chain's newest hash, in one round trip (test/integration/audit/audit-log.test.ts fails when the
@@ -137,10 +152,7 @@ export async function insertEntries(
     [chain],
   );
   let prevHash = head?.hash ?? GENESIS_HASH;
-  const entries: AuditEntry[] = [];
-  const rows = inputs.map((input) => {
-    const entry = inputToEntry(input, now);
-    entries.push(entry);
+  const rows = entries.map((entry) => {
     const hash = entryHash(prevHash, chain, entry);
     const row = {
       id: entry.id,
@@ -169,7 +181,6 @@ export async function insertEntries(
   });
   // One multi-row VALUES insert takes its seq values in row order, so the chain's order is the order above.
   await trx('audit_log').insert(rows);
-  return entries;
 }
 
 export interface AuditPage {
@@ -297,12 +308,26 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
  * The ids of the entries one write of the commit path made (its workflow and idempotency key), oldest first: a query
  * the commit path embeds in its record state's (src/gitops/commit-record-repository.ts), one round trip for both.
  */
-export function commitEntryIdsQuery(db: Queryable, workflowId: string, commitKey: string): Knex.QueryBuilder {
-  return db('audit_log')
-    .where({ workflow_id: workflowId })
-    .whereRaw("details->>'commitKey' = ?", [commitKey])
-    .orderBy('seq')
-    .select('id');
+/**
+ * The audit entries each write of a commit pass made (found by its workflow id and its `commitKey`), oldest first: a
+ * query of rows (commit_key, entry_ids) for the commit path's record read to join.
+ */
+export function commitEntryIdsQuery(
+  db: Queryable,
+  writes: { workflowId: string; commitKey: string }[],
+): Knex.QueryBuilder {
+  const unnest = db.raw('unnest(?::text[], ?::text[]) AS w (workflow_id, commit_key)', [
+    writes.map((w) => w.workflowId),
+    writes.map((w) => w.commitKey),
+  ]);
+  return db
+    .from(unnest)
+    .select(
+      'w.commit_key',
+      db.raw(
+        "ARRAY(SELECT a.id FROM audit_log a WHERE a.workflow_id = w.workflow_id AND a.details->>'commitKey' = w.commit_key ORDER BY a.seq) AS entry_ids",
+      ),
+    );
 }
 
 /** The commit SHAs a project's audit entries name (what `verify-audit` checks each repository's commits against). */

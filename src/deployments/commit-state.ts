@@ -4,7 +4,24 @@ import { gitText, readTree } from '../git/git-plumbing';
 import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { applicationContents, applicationsTouched } from './application-digest';
 import { filesAfter, type CommittedFiles } from './committed-files';
-import { appendEvents, recordRevision, saveDesired } from './deployed-state-repository';
+import { appendEvents, saveDesired } from './deployed-state-repository';
+
+/** A commit's place in the project's order (`deployment_revisions`): its identity. */
+export interface RevisionKey {
+  organizationId: string;
+  projectId: string;
+  sha: string;
+}
+
+/**
+ * Records commits' places in the project's order: now, when the commit's position is needed, or later with the other
+ * records of its pass (a commit that changed no Application). `now` records the later ones first: the order stays the
+ * commits' order.
+ */
+export interface RevisionRecorder {
+  now(trx: Tx, revision: RevisionKey): Promise<number>;
+  later(revision: RevisionKey): void;
+}
 
 /** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
 export interface CommitSource {
@@ -33,16 +50,24 @@ export async function recordCommittedState(
     touched?: string[];
     /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
     changes?: FileChanges;
+    /** Puts the commit's objects in the repository before they are read from it (a pass's pending objects). */
+    flush: () => Promise<void>;
+    revisions: RevisionRecorder;
   },
 ): Promise<boolean> {
-  const position = await recordRevision(trx, commit);
   const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
   const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
+  const noApplication = () => {
+    commit.revisions.later(commit);
+    return false;
+  };
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
-  if (commit.touched && applications(commit.touched).length === 0) return false;
+  if (commit.touched && applications(commit.touched).length === 0) return noApplication();
   const known = commit.changes && filesAfter(commit.changes, applications);
+  if (!known) await commit.flush();
   const { targets, files } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
-  if (targets.length === 0) return false;
+  if (targets.length === 0) return noApplication();
+  const position = await commit.revisions.now(trx, commit);
   const at = new Date();
   const contents = applicationContents(files, targets).map((content) => ({
     ...content,

@@ -106,6 +106,19 @@ export async function recordRevision(
   return rows[0] ? Number(rows[0].position) : ((await positionOf(db, r.projectId, r.sha)) as number);
 }
 
+/**
+ * Records several commits in commit order (their places are not needed: a commit pass's commits that changed no
+ * Application); one a retried commit recorded before is left as it is.
+ */
+export async function recordRevisions(
+  db: Queryable,
+  revisions: { organizationId: string; projectId: string; sha: string }[],
+): Promise<void> {
+  if (revisions.length === 0) return;
+  const rows = revisions.map((r) => ({ organization_id: r.organizationId, project_id: r.projectId, sha: r.sha }));
+  await db('deployment_revisions').insert(rows).onConflict(['project_id', 'sha']).ignore();
+}
+
 /** Where a commit stands in the project's commit order; null for a commit the commit path did not record. */
 export async function positionOf(db: Queryable, projectId: string, sha: string): Promise<number | null> {
   const row = (await db('deployment_revisions').where({ project_id: projectId, sha }).first('position')) as

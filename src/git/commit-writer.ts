@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitText } from './git-plumbing';
 import { fastImportCommit } from './fast-import-commit';
-import { writeObject, writeTree } from './object-writer';
+import { looseObjects, writeTree, type ObjectStore } from './object-writer';
 import { MAIN_BRANCH } from './repository-store';
 
 export interface FileChanges {
@@ -46,13 +46,15 @@ const PACKED_COMMIT_FILES = 100;
 /**
  * Builds the commit of `parent` plus `changes` without moving any ref: the blobs, the trees of the changed paths only
  * (every other entry kept by its id) and the commit. Returns the commit, or null when the changes leave the parent's
- * tree as it is (never an empty commit; unreferenced objects go at the next maintenance).
+ * tree as it is (never an empty commit; unreferenced objects go at the next maintenance). The objects go to `store`:
+ * loose objects unless a pass keeps them for one pack (pending-objects.ts).
  */
 export async function buildCommit(
   repo: string,
   parent: string | null,
   changes: FileChanges,
   meta: CommitMeta,
+  store: ObjectStore = looseObjects(repo),
 ): Promise<string | null> {
   const deletes = changes.deletes.filter((file) => !changes.writes.has(file));
   if (parent === null && changes.writes.size === 0) return null;
@@ -60,13 +62,15 @@ export async function buildCommit(
   const author = `${identPart(meta.author.name) || 'unknown'} <${identPart(meta.author.email) || 'unknown@delivery-platform.invalid'}>`;
   const commit = { author: `${author} ${when}`, committer: `${COMMITTER} ${when}`, message: commitMessage(meta) };
   if (changes.writes.size + deletes.length >= PACKED_COMMIT_FILES) {
+    // fast-import reads the parent from the repository.
+    await store.flush();
     return fastImportCommit(repo, parent, { writes: changes.writes, deletes }, commit);
   }
-  const { tree, parentTree } = await writeTree(repo, parent, changes.writes, deletes);
+  const { tree, parentTree } = await writeTree(store, parent, changes.writes, deletes);
   if (tree === parentTree) return null;
   const header = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : [])];
   const body = `${header.join('\n')}\nauthor ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
-  return writeObject(repo, 'commit', Buffer.from(body, 'utf8'));
+  return store.put('commit', Buffer.from(body, 'utf8'));
 }
 
 /** A lock older than this was left by a process that died between taking and renaming it (writers hold it for ms). */

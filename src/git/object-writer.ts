@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { parseTree, readObject, type RawTreeEntry } from './object-reader';
+import { parseTree, readObject, type GitObject, type RawTreeEntry } from './object-reader';
 
 /** The id of the tree with no entries (the same in every repository). */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -36,6 +36,23 @@ export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body
   }
   return sha;
 }
+
+/**
+ * Where a commit's objects go and are read back from: the repository's loose objects (`looseObjects`), or the pack a
+ * pass of several commits writes once (pending-objects.ts).
+ */
+export interface ObjectStore {
+  put(type: 'blob' | 'tree' | 'commit', body: Buffer): string;
+  read(sha: string): Promise<GitObject | null>;
+  /** Puts what `put` kept in the repository, for readers outside this store (a `git` process, a read by path). */
+  flush(): Promise<void>;
+}
+
+export const looseObjects = (repo: string): ObjectStore => ({
+  put: (type, body) => writeObject(repo, type, body),
+  read: (sha) => readObject(repo, sha),
+  flush: () => Promise.resolve(),
+});
 
 /** A folder's pending changes: files written or removed directly in it, and its subfolders' changes. */
 interface Folder {
@@ -84,15 +101,15 @@ function treeBody(entries: RawTreeEntry[]): Buffer {
  * written again, every other entry is kept by its id. Returns null when nothing is left in it (git keeps no empty
  * folder), the same id when nothing changed.
  */
-async function rewriteTree(repo: string, tree: string | null, changes: Folder): Promise<string | null> {
-  const read = tree ? await readObject(repo, tree) : null;
-  if (tree && read?.type !== 'tree') throw new Error(`tree ${tree} is missing from ${repo}`);
+async function rewriteTree(store: ObjectStore, tree: string | null, changes: Folder): Promise<string | null> {
+  const read = tree ? await store.read(tree) : null;
+  if (tree && read?.type !== 'tree') throw new Error(`tree ${tree} is missing`);
   const entries = new Map((read ? parseTree(read.body) : []).map((e) => [e.name, e]));
   for (const name of changes.deletes) entries.delete(name);
   const subtrees = await Promise.all(
     [...changes.folders].map(async ([name, folder]) => {
       const known = entries.get(name);
-      return [name, await rewriteTree(repo, known?.mode === '40000' ? known.sha : null, folder)] as const;
+      return [name, await rewriteTree(store, known?.mode === '40000' ? known.sha : null, folder)] as const;
     }),
   );
   for (const [name, sha] of subtrees) {
@@ -100,19 +117,19 @@ async function rewriteTree(repo: string, tree: string | null, changes: Folder): 
     else entries.delete(name);
   }
   for (const [name, content] of changes.writes) {
-    entries.set(name, { mode: '100644', name, sha: writeObject(repo, 'blob', Buffer.from(content)) });
+    entries.set(name, { mode: '100644', name, sha: store.put('blob', Buffer.from(content)) });
   }
   if (entries.size === 0) return null;
   const body = treeBody([...entries.values()]);
   if (read && body.equals(read.body)) return tree;
-  return writeObject(repo, 'tree', body);
+  return store.put('tree', body);
 }
 
 /** The root tree of `commit`. */
-export async function treeOf(repo: string, commit: string): Promise<string> {
-  const object = await readObject(repo, commit);
+export async function treeOf(store: ObjectStore, commit: string): Promise<string> {
+  const object = await store.read(commit);
   const match = object?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(object.body.toString('latin1')) : null;
-  if (!match?.[1]) throw new Error(`commit ${commit} is missing from ${repo}`);
+  if (!match?.[1]) throw new Error(`commit ${commit} is missing`);
   return match[1];
 }
 
@@ -121,13 +138,13 @@ export async function treeOf(repo: string, commit: string): Promise<string> {
  * the object database; EMPTY_TREE when nothing is left.
  */
 export async function writeTree(
-  repo: string,
+  store: ObjectStore,
   parent: string | null,
   writes: Map<string, string>,
   deletes: string[],
 ): Promise<{ tree: string; parentTree: string | null }> {
-  const parentTree = parent ? await treeOf(repo, parent) : null;
-  const tree = (await rewriteTree(repo, parentTree, changeTree(writes, deletes))) ?? EMPTY_TREE;
-  if (tree === EMPTY_TREE) writeObject(repo, 'tree', Buffer.alloc(0));
+  const parentTree = parent ? await treeOf(store, parent) : null;
+  const tree = (await rewriteTree(store, parentTree, changeTree(writes, deletes))) ?? EMPTY_TREE;
+  if (tree === EMPTY_TREE) store.put('tree', Buffer.alloc(0));
   return { tree, parentTree };
 }

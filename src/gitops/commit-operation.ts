@@ -46,11 +46,18 @@ export interface OperationContext extends DeliveryContext {
   governance: GovernanceGate;
 }
 
-/** One write in progress, as an operation's hooks see it: the commit's transaction and the request. */
+/**
+ * What the writes of one pass read once for all of them (`key` names it): only what none of them changes, since a
+ * later write gets the value the first one read.
+ */
+export type PassOnce = <T>(key: string, read: () => Promise<T>) => Promise<T>;
+
+/** One write in progress, as an operation's hooks see it: the commit's transaction, the request and its pass. */
 export interface OperationScope<Op> {
   trx: Tx;
   req: CommitRequest<Op>;
   ctx: OperationContext;
+  once: PassOnce;
 }
 
 /** The audit entries of a write and the domain events that name them (the ids are known once the entries exist). */
@@ -72,6 +79,12 @@ export interface CommitOperationKind<Op extends { type: string }> {
   refuse?(scope: OperationScope<Op>, loaded: LoadedProject): Promise<void> | void;
   /** The database side, applied again on a retry (idempotent): returns the project as it then is. */
   apply?(scope: OperationScope<Op>, loaded: LoadedProject): Promise<LoadedProject>;
+  /**
+   * The changes are computed from the request alone, never from the repository: a pass of several writes may then keep
+   * its commits' objects in memory until its end (src/git/pending-objects.ts). Without it, the pass's earlier commits
+   * are written to the repository before each of the operation's writes.
+   */
+  readonly readsNothing?: true;
   /** The tree changes against `parent`'s tree. */
   changes(scope: OperationScope<Op>, loaded: LoadedProject, repo: string, parent: string | null): Promise<FileChanges>;
   /** The audit entries (from `base`: actor, workflow, commit SHA, project) and events of the write. */

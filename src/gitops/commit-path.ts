@@ -1,5 +1,4 @@
-import { commitEntryIdsQuery } from '../audit/audit-repository';
-import type { AuditService } from '../audit/audit-service';
+import { commitEntryIdsQuery, prepareEntries } from '../audit/audit-repository';
 import type { Db, Tx } from '../db/knex';
 import { recordDomainEvent } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
@@ -13,6 +12,7 @@ import type {
   CommitRequest,
   OperationKinds,
   OperationScope,
+  PassOnce,
 } from './commit-operation';
 import {
   buildCommit,
@@ -22,7 +22,10 @@ import {
   restoreBranch,
   type FileChanges,
 } from '../git/commit-writer';
-import { commitRecordState, recordCommit, recordedHeadLocked } from './commit-record-repository';
+import { looseObjects, type ObjectStore } from '../git/object-writer';
+import { PendingObjects } from '../git/pending-objects';
+import { passRecordState, recordedHeadLocked, type PassRecordState } from './commit-record-repository';
+import { PassRecords } from './pass-records';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { wantsMaintenance } from './repository-maintenance';
 import { repositoryLockKey } from './repository-lock';
@@ -64,7 +67,6 @@ export class RepositoryMissing extends Error {
 
 export interface CommitPathDeps {
   db: Db;
-  audit: AuditService;
   repositories: RepositoryStore;
   publicUrl: string;
   sources: WorkloadSources;
@@ -77,14 +79,14 @@ export interface CommitPathDeps {
 
 /** The commit path's dependencies from the built services (the git activities, tests and benches). */
 export function commitPathDepsOf(
-  services: Pick<CommitPathDeps, 'db' | 'audit' | 'repositories' | 'sources' | 'governance'> & {
+  services: Pick<CommitPathDeps, 'db' | 'repositories' | 'sources' | 'governance'> & {
     config: { publicUrl: string };
   },
   operations: OperationKinds,
 ): CommitPathDeps {
-  const { db, audit, repositories, sources, governance } = services;
+  const { db, repositories, sources, governance } = services;
   const publicUrl = services.config.publicUrl;
-  return { db, audit, repositories, publicUrl, sources, governance, operations, waiting: new Map() };
+  return { db, repositories, publicUrl, sources, governance, operations, waiting: new Map() };
 }
 
 /** The most writes one pass takes: a bound on how long the pass holds its transaction and the repository lock. */
@@ -98,8 +100,10 @@ const PASS_LIMIT = 32;
  *   (organization and project ids, never its path: src/gitops/repository-lock.ts) is held (in the transaction) from reading the branch to moving it, and the branch moves with compare-and-swap.
  * - Written in passes: the writes that arrive for a repository while a pass of this process writes it wait, and the
  *   next pass writes them back to back under one lock and one transaction, one commit each (each with its own
- *   trailers, audit entries and record, in a savepoint of its own when the pass has several: a refused write leaves
- *   the others be). The branch moves once, to the pass's last commit.
+ *   trailers, audit entries and record). A write refused before it wrote anything leaves the others be; one that
+ *   fails after fails the pass, whose writes then run again each alone. The commits' objects go into one pack, and
+ *   their audit entries and records are inserted together, at the pass's end (issue 46). The branch moves once, to the
+ *   pass's last commit.
  * - A commit and its audit entries are one unit: the commit object is built first (no ref moves), then the audit
  *   entries and the commit record (`git_commits`) are written, and the branch moves last, right before the
  *   transaction commits. If the transaction then fails, the branch is put back (and each write of a failed pass of
@@ -168,23 +172,35 @@ async function writeAll(
   // The branch cannot move before this transaction ends: every writer takes the lock above first.
   const start = await settledParent(repo, head);
   let parent = start;
+  // A pass of several keeps its objects for one pack (issue 46: one file pair where each commit wrote four files);
+  // a write alone writes loose objects, so that passes of one do not make a pack each.
+  const store = batch.length === 1 ? looseObjects(repo) : new PendingObjects(repo);
+  const records = new PassRecords();
+  const writes = batch.map(({ req }) => ({ workflowId: req.workflowId, commitKey: req.idempotencyKey }));
+  const known = await passRecordState(trx, projectId, commitEntryIdsQuery(trx, writes));
+  const read = new Map<string, Promise<unknown>>();
+  const once: PassOnce = <T>(key: string, value: () => Promise<T>) => {
+    if (!read.has(key)) read.set(key, value());
+    return read.get(key) as Promise<T>;
+  };
   const settled: (() => void)[] = [];
   for (const { req, resolve, reject } of batch) {
+    const progress = { wrote: false };
     try {
-      // A write alone in its pass needs no savepoint (a round trip each way less): its failure rolls the pass back.
-      const outcome = await (batch.length === 1
-        ? commitOne(deps, trx, repo, req, parent)
-        : trx.transaction((savepoint) => commitOne(deps, savepoint, repo, req, parent)));
+      const outcome = await commitOne(deps, trx, repo, req, parent, { store, records, known, head, once, progress });
       if (outcome.created) parent = outcome.sha;
       settled.push(() => resolve(outcome));
     } catch (err) {
-      // Then `pass` rejects it once the transaction rolled back; a write of several leaves the others be.
-      if (batch.length === 1) throw err;
+      // A write refused before it wrote anything leaves the others be (no savepoint: a round trip each way less); one
+      // that wrote fails the pass, and `pass` rejects it once the transaction rolled back (or drain runs each again).
+      if (batch.length === 1 || progress.wrote) throw err;
       settled.push(() => reject(err));
     }
   }
+  await records.write(trx);
   if (parent !== start && parent) {
     // Last, right before the transaction commits: a failure after this puts the branch back (pass).
+    await store.flush();
     Object.assign(moved, { from: start, to: parent });
     await moveBranch(repo, parent, start);
   }
@@ -210,29 +226,49 @@ function kindOf(deps: CommitPathDeps, op: CommitOperation): CommitOperationKind<
   return kind;
 }
 
-/** One write of a pass, in its savepoint, on `parent` (the branch, or the pass's previous commit). */
+/**
+ * What a write shares with its pass: where its objects and records go, what the database knew of the pass's writes and
+ * its head when the pass began, and whether this write wrote to the database yet.
+ */
+interface PassShare {
+  store: ObjectStore;
+  records: PassRecords;
+  known: PassRecordState;
+  head: string | null;
+  once: PassOnce;
+  progress: { wrote: boolean };
+}
+
+/** One write of a pass, on `parent` (the branch, or the pass's previous commit). */
 async function commitOne(
   deps: CommitPathDeps,
   trx: Tx,
   repo: string,
   req: CommitRequest,
   parent: string | null,
+  { store, records: pass, known, head, once, progress }: PassShare,
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
+  // An operation that reads the repository reads the pass's earlier commits there.
+  if (!kind.readsNothing) await store.flush();
   const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
-  const scope: OperationScope<CommitOperation> = { trx, req, ctx };
+  const scope: OperationScope<CommitOperation> = { trx, req, ctx, once };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
-  const entries = commitEntryIdsQuery(trx, req.workflowId, req.idempotencyKey);
-  const records = await commitRecordState(trx, req.projectId, req.idempotencyKey, entries);
+  const records = known.writes.get(req.idempotencyKey) ?? { keySha: null, entryIds: [] };
+  const remote = known.remote;
+  // A repository older than the records (none yet) is searched for the key's commit.
   const existing =
     records.keySha ??
-    (records.head === null && parent ? await findCommitByKey(repo, req.idempotencyKey, parent) : null);
-  const { remote, entryIds: recorded } = records;
+    (head === null && !pass.recordsCommits && parent
+      ? await store.flush().then(() => findCommitByKey(repo, req.idempotencyKey, parent))
+      : null);
+  const recorded = records.entryIds;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
   if (!existing) await kind.refuse?.(scope, loaded);
 
+  progress.wrote = kind.apply !== undefined;
   const mutated = kind.apply ? await kind.apply(scope, loaded) : loaded;
   let sha = existing;
   let touched: string[] | undefined;
@@ -240,35 +276,45 @@ async function commitOne(
   if (!existing) {
     changes = await kind.changes(scope, mutated, repo, parent);
     touched = [...changes.writes.keys(), ...changes.deletes];
-    sha = await buildCommit(repo, parent, changes, {
-      author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
-      message: req.message,
-      trailers: trailersOf(req),
-    });
+    sha = await buildCommit(
+      repo,
+      parent,
+      changes,
+      {
+        author: { name: req.actor.actor, email: req.actor.email ?? `${req.actor.actor}@delivery-platform.invalid` },
+        message: req.message,
+        trailers: trailersOf(req),
+      },
+      store,
+    );
   }
+  progress.wrote = true;
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
   let changedApplications = false;
   if (sha) {
     const source = kind.source(req);
     // A new commit's Applications are recorded from the files its changes were computed from (no git process).
-    const state = { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes };
+    const flush = () => store.flush();
+    const state = { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes, flush, revisions: pass };
     changedApplications = await recordCommittedState(trx, state);
   }
-  const auditIds = recorded.length > 0 ? recorded : await writeRecord(deps.audit, scope, kind, mutated, sha);
+  const auditIds = recorded.length > 0 ? recorded : await writeRecord(pass, scope, kind, mutated, sha);
   // The deployments history names the audit entries of the commit that changed each Application (issue 47).
   if (sha && changedApplications) await noteCommitAudit(trx, { projectId: req.projectId, sha, auditIds });
   await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
-  if (!created || !sha) return { sha, created, auditIds, remote };
-  const { organizationId, projectId, idempotencyKey } = req;
-  const seq = await recordCommit(trx, { organizationId, projectId, idempotencyKey, sha, parentSha: parent });
-  return {
+  const outcome: CommitOutcome = { sha, created, auditIds, remote };
+  if (!created || !sha) return outcome;
+  const row = {
+    organization_id: req.organizationId,
+    project_id: req.projectId,
+    idempotency_key: req.idempotencyKey,
     sha,
-    created,
-    auditIds,
-    remote,
-    ...(wantsMaintenance(touched?.length ?? 0, seq) ? { maintenance: true } : {}),
+    parent_sha: parent,
   };
+  // The record's sequence number comes at the pass's end, before the outcome is handed out.
+  pass.commit({ row, recorded: (seq) => wantsMaintenance(touched?.length ?? 0, seq) && (outcome.maintenance = true) });
+  return outcome;
 }
 
 function trailersOf(req: CommitRequest): [string, string][] {
@@ -282,9 +328,12 @@ function trailersOf(req: CommitRequest): [string, string][] {
   return trailers;
 }
 
-/** The operation's audit entries and events, in the commit's transaction; each entry names its write (`commitKey`). */
+/**
+ * The operation's audit entries (kept for the pass's end) and events, in the commit's transaction; each entry names
+ * its write (`commitKey`).
+ */
 async function writeRecord(
-  audit: AuditService,
+  pass: PassRecords,
   scope: OperationScope<CommitOperation>,
   kind: CommitOperationKind<CommitOperation>,
   loaded: LoadedProject,
@@ -305,11 +354,11 @@ async function writeRecord(
   };
   const record = kind.record(scope, loaded, base);
   // A retried write finds its own entries by `commitKey`.
-  const written = await audit.appendMany(
-    trx,
+  const entries = prepareEntries(
     record.entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
   );
-  const ids = written.map((entry) => entry.id);
+  pass.audit(entries);
+  const ids = entries.map((entry) => entry.id);
   for (const event of record.events?.(ids) ?? []) {
     await recordDomainEvent(trx, { organizationId: req.organizationId, projectId: req.projectId, ...event });
   }

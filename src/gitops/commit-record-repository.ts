@@ -3,44 +3,43 @@ import type { Queryable } from '../db/knex';
 import { readUnderLock } from '../db/read-under-lock';
 
 /**
- * What PostgreSQL knows of a repository's commits (table `git_commits`, written in the commit's transaction together
- * with its audit entries): the commit of an idempotency key, and the newest recorded commit, the head the database
- * vouches for.
+ * What PostgreSQL knows of a write (tables `git_commits` and `audit_log`, written in the commit's transaction): the
+ * commit its idempotency key wrote, and the audit entries it made.
  */
-export interface CommitRecordState {
+export interface WriteRecordState {
   /** The commit this idempotency key wrote, or null. */
   keySha: string | null;
-  /** The newest recorded commit of the repository, or null (none yet: a new repository, or one older than the table). */
-  head: string | null;
-  /** The project has an external remote (`project_remotes`): its commits are pushed there. */
-  remote: boolean;
-  /** The audit entries the write already made (`entries`, the audit module's query), oldest first. */
+  /** The audit entries the write already made, oldest first. */
   entryIds: string[];
 }
 
+/** What a pass knows of its writes' records, and whether the project has an external remote. */
+export interface PassRecordState {
+  /** By idempotency key. */
+  writes: Map<string, WriteRecordState>;
+  /** The project has an external remote (`project_remotes`): its commits are pushed there. */
+  remote: boolean;
+}
+
 /**
- * The record state of a write, with the ids `entries` (the audit module's query of the write's entries) selects, in one
- * round trip of the commit path (issue 46: one query where there were three).
+ * The record state of every write of a pass, with the ids `entries` (the audit module's query of the writes' entries)
+ * selects, in one round trip for the pass (issue 46: one query for all the writes where each write sent its own).
  */
-export async function commitRecordState(
+export async function passRecordState(
   db: Queryable,
   projectId: string,
-  key: string,
   entries: Knex.QueryBuilder,
-): Promise<CommitRecordState> {
+): Promise<PassRecordState> {
   const { rows } = (await db.raw(
-    `SELECT (SELECT sha FROM git_commits WHERE project_id = ? AND idempotency_key = ?) AS key_sha,
-            (SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1) AS head,
-            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote,
-            ARRAY(?) AS entry_ids`,
-    [projectId, key, projectId, projectId, entries],
-  )) as { rows: { key_sha: string | null; head: string | null; remote: boolean; entry_ids: string[] }[] };
-  const row = rows[0];
+    `SELECT e.commit_key, e.entry_ids,
+            (SELECT sha FROM git_commits g WHERE g.project_id = ? AND g.idempotency_key = e.commit_key) AS key_sha,
+            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote
+       FROM (?) AS e`,
+    [projectId, projectId, entries],
+  )) as { rows: { commit_key: string; entry_ids: string[]; key_sha: string | null; remote: boolean }[] };
   return {
-    keySha: row?.key_sha ?? null,
-    head: row?.head ?? null,
-    remote: row?.remote === true,
-    entryIds: row?.entry_ids ?? [],
+    writes: new Map(rows.map((r) => [r.commit_key, { keySha: r.key_sha, entryIds: r.entry_ids }])),
+    remote: rows[0]?.remote === true,
   };
 }
 

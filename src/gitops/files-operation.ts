@@ -17,9 +17,13 @@ declare module './commit-operation' {
 
 export const filesOperation: CommitOperationKind<FilesOperation> = {
   type: 'files',
-  /** A files write renders nothing: the project row is all it needs (its delivery model stays empty). */
-  async load({ trx, req, ctx }) {
-    const project = await findProjectById(trx, req.organizationId, req.projectId);
+  readsNothing: true,
+  /**
+   * A files write renders nothing: the project row is all it needs (its delivery model stays empty), read once for its
+   * pass (no write of files changes it).
+   */
+  async load({ trx, req, ctx, once }) {
+    const project = await once('project', () => findProjectById(trx, req.organizationId, req.projectId));
     if (!project) return null;
     const model = {
       project: project.slug,

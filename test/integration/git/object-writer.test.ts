@@ -6,7 +6,8 @@ import { buildCommit, moveBranch, type CommitMeta } from '../../../src/git/commi
 import { fastImportCommit } from '../../../src/git/fast-import-commit';
 import { gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
 import { closeObjectReaders, readObject } from '../../../src/git/object-reader';
-import { writeObject, writeTree } from '../../../src/git/object-writer';
+import { looseObjects, writeObject, writeTree } from '../../../src/git/object-writer';
+import { PendingObjects } from '../../../src/git/pending-objects';
 import { scratchDir } from '../../helpers/scratch-dir';
 
 const run = promisify(execFile);
@@ -95,6 +96,45 @@ it('writes large changes through fast-import into a pack and small ones as loose
   expect(await count()).toMatch(/^packs: 1$/m);
 });
 
+it('keeps the commits of a pass in memory, read back from there, and writes them as one pack git verifies', async () => {
+  const repo = await bareRepo();
+  const root = await buildCommit(repo, null, { writes: files([['a/b.yaml', 'b\n']]), deletes: [] }, meta);
+  await moveBranch(repo, root!, null);
+  const count = async () => gitText(repo, ['count-objects', '-v']);
+  const loose = /^count: (\d+)$/m.exec(await count())?.[1];
+
+  const pass = new PendingObjects(repo);
+  let parent = root;
+  // Each commit builds on the one before, whose trees only the pass's memory holds; a large blob needs the size header's
+  // continuation bytes, an empty file none.
+  const changes: [string, string][] = [
+    ['a/c.yaml', 'c\n'],
+    ['big.txt', 'x'.repeat(70_000)],
+    ['a/empty', ''],
+  ];
+  for (const [file, content] of changes) {
+    parent = await buildCommit(repo, parent, { writes: files([[file, content]]), deletes: [] }, meta, pass);
+  }
+  expect(await readObject(repo, parent!)).toBeNull();
+  expect(new RegExp(`^count: ${loose}$`, 'm').test(await count())).toBe(true);
+  expect(await count()).toMatch(/^packs: 0$/m);
+
+  await pass.flush();
+  expect(new RegExp(`^count: ${loose}$`, 'm').test(await count())).toBe(true);
+  expect(await count()).toMatch(/^packs: 1$/m);
+  const [index] = fs.readdirSync(path.join(repo, 'objects', 'pack')).filter((name) => name.endsWith('.idx'));
+  await run('git', ['--git-dir', repo, 'verify-pack', path.join(repo, 'objects', 'pack', index!)]);
+  // The long-lived reader finds the new pack, and git reads every file of the last commit.
+  expect((await readObject(repo, parent!))?.type).toBe('commit');
+  await moveBranch(repo, parent!, root);
+  expect(await readTree(repo, parent, '')).toEqual(new Map([['a/b.yaml', 'b\n'], ...changes]));
+  expect(await gitText(repo, ['show', `${parent}:big.txt`])).toBe('x'.repeat(70_000));
+  await run('git', ['--git-dir', repo, 'fsck', '--strict', '--no-dangling']);
+  // A pass that wrote nothing writes no pack.
+  await new PendingObjects(repo).flush();
+  expect(await count()).toMatch(/^packs: 1$/m);
+});
+
 it('reads trees as ls-tree and cat-file do, and sees objects written and packed after it started', async () => {
   const repo = await bareRepo();
   const writes = files([
@@ -127,7 +167,7 @@ it('reads trees as ls-tree and cat-file do, and sees objects written and packed 
   expect(read.map((o) => o?.body.toString())).toEqual(shas.map((_, i) => `${i}`));
 
   // Packed and pruned after the reader started: found in the new pack.
-  const { tree } = await writeTree(repo, head, files([['late.md', 'late\n']]), []);
+  const { tree } = await writeTree(looseObjects(repo), head, files([['late.md', 'late\n']]), []);
   await run('git', ['--git-dir', repo, 'repack', '-a', '-d', '-q']);
   await run('git', ['--git-dir', repo, 'prune-packed']);
   const late = await readObject(repo, tree);

@@ -195,6 +195,59 @@ it('writes concurrent writes to one repository as one commit each, and a failed 
   expect(await unaudited()).toEqual([]);
 }, 60_000);
 
+it('writes a pass of several as one pack, and a write failing after it wrote fails the pass, whose others land alone', async () => {
+  const db = platform.services.db;
+  const files = deps.operations.get('files')!;
+  // Fails in JavaScript after its audit entry was prepared and its commit built: past the point a write can fail alone.
+  const failing: CommitPathDeps = {
+    ...deps,
+    operations: new Map([
+      ...deps.operations,
+      [
+        'files',
+        {
+          ...files,
+          settle: ({ req }) =>
+            req.message === 'fails late' ? Promise.reject(new Error('injected failure at settle')) : Promise.resolve(),
+        },
+      ],
+    ]),
+  };
+  const packs = () => fs.readdirSync(`${repo}/objects/pack`).filter((name) => name.endsWith('.idx')).length;
+  const before = packs();
+  const keys = Array.from({ length: 6 }, (_, i) => `late-${i}`);
+  // The first write runs alone; the others wait for the next pass and run in it together.
+  const together = await Promise.all(keys.map((key) => runCommit(failing, request(key, key))));
+  expect(packs()).toBe(before + 1);
+  const last = together.at(-1)!.sha!;
+  expect(fs.existsSync(`${repo}/objects/${last.slice(0, 2)}/${last.slice(2)}`)).toBe(false);
+  expect(await readBranch(repo)).toBe(last);
+  await gitText(repo, ['fsck', '--strict', '--no-dangling']);
+  // The audit entries of a pass, inserted together, keep the writes' order in the chain.
+  const order = (await db('audit_log')
+    .whereIn(
+      'workflow_id',
+      keys.map((key) => `test-unit-${key}`),
+    )
+    .orderBy('seq')
+    .pluck('workflow_id')) as string[];
+  expect(order).toEqual(keys.map((key) => `test-unit-${key}`));
+
+  const tip = await readBranch(repo);
+  const second = ['late-a', 'late-b', 'late-poison', 'late-c'];
+  const results = await Promise.allSettled(
+    second.map((key) => runCommit(failing, request(key, key === 'late-poison' ? 'fails late' : key))),
+  );
+  expect(results[2]).toMatchObject({ status: 'rejected', reason: { message: 'injected failure at settle' } });
+  const landed = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+  expect(landed.map((outcome) => outcome.created)).toEqual([true, true, true]);
+  const log = await gitText(repo, ['log', '--format=%H', `${tip}..main`]);
+  expect(log.trim().split('\n').reverse()).toEqual(landed.map((outcome) => outcome.sha));
+  expect(await db('audit_log').where({ workflow_id: 'test-unit-late-poison' })).toEqual([]);
+  expect(await db('git_commits').where({ idempotency_key: 'late-poison' })).toEqual([]);
+  expect(await unaudited()).toEqual([]);
+}, 60_000);
+
 it('stops a commit whose repository the volume lacks, never starting a fresh one (issue 34)', async () => {
   const tip = await readBranch(repo);
   // What a process whose DATA_DIR is not the shared volume sees: the database names the project, the volume has no
