@@ -7,8 +7,9 @@
  *     every round between the platform's figures (the physical floor every ratio is against), and the 5-process
  *     plumbing loop in shell (a secondary reference, and the bare one-file commit for latencies);
  *   - the one commit path (runCommit: lock, records, audit entries, git), one writer and `writers` concurrent ones;
- *   - the whole write over HTTP (route, workflow, activity), one writer (latency p50/p95 against the bare one-file
- *     commit of the plumbing loop) and `writers` concurrent ones;
+ *   - the whole write over HTTP (route, authorization, commit in the API process), from a client process of its own
+ *     (bench/http-writers.ts), one writer (latency p50/p95 against the bare one-file commit of the plumbing loop) and
+ *     `writers` concurrent ones;
  *   - the commit path on a repository with `history` commits against the fresh one.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import { commitOperationKinds } from '../../src/runtime/commit-operations';
 import { recordCommit } from '../../src/gitops/commit-record-repository';
 import { readBranch } from '../../src/git/commit-writer';
 import { apiCaller } from '../api-call';
+import { httpCalls } from '../http-writers';
 import { runBench } from '../run-bench';
 import { startBenchPlatform } from '../validate/platform';
 import { elapsedMs, line, percentile } from '../validate/stats';
@@ -120,17 +122,23 @@ async function main(): Promise<void> {
     const sequential = commits / spent.one;
     const concurrent = commits / spent.many;
 
-    const put = (i: number) =>
-      call('PUT', '/api/v2/projects/fresh/files/content', { path: `h/${i}.md`, content: `${i}\n`, message: 'http' });
-    const ms: number[] = [];
+    const puts = (from: number, writers: number) =>
+      httpCalls({
+        baseUrl: platform.baseUrl,
+        token: platform.token,
+        method: 'PUT',
+        route: '/api/v2/projects/fresh/files/content',
+        bodies: Array.from({ length: commits }, (_, i) => ({
+          path: `h/${from + i}.md`,
+          content: `${i}\n`,
+          message: 'http',
+        })),
+        writers,
+      });
     await floorRound();
-    const http1 = await concurrently(commits, 1, async (i) => {
-      const start = process.hrtime.bigint();
-      await put(i);
-      ms.push(elapsedMs(start));
-    });
+    const { perSecond: http1, ms } = await puts(0, 1);
     await floorRound();
-    const httpMany = await concurrently(commits, writers, (i) => put(commits + i));
+    const { perSecond: httpMany } = await puts(commits, writers);
     await floorRound();
 
     const fi = {
@@ -145,7 +153,7 @@ async function main(): Promise<void> {
     rate(`commit path (runCommit), ${writers} writers (interleaved)`, concurrent, fi);
     line(`  goal: ${writers} writers in-process >= 20% of fast-import (1/5)`);
     line(`  ${writers} writers: ${(concurrent / sequential).toFixed(2)}x the commits/s of 1 writer`);
-    rate('HTTP write (route + workflow + commit), 1 writer', http1, fi);
+    rate('HTTP write (route + commit), 1 writer', http1, fi);
     rate(`HTTP write, ${writers} writers`, httpMany, fi);
     line(`  goal: ${writers} writers over HTTP >= 10% of fast-import (1/10)`);
     latency('HTTP write -> commit, 1 writer', ms, floorP95);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { parseTree, readObject, type GitObject, type RawTreeEntry } from './object-reader';
+import { readObject, type GitObject } from './object-reader';
 
 /** The id of the tree with no entries (the same in every repository). */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -86,14 +86,46 @@ function changeTree(writes: Map<string, string>, deletes: string[]): Folder {
   return root;
 }
 
-/** git's order of tree entries: by name as bytes, a folder's name compared as if it ended in '/'. */
-const sortKey = (entry: RawTreeEntry) => Buffer.from(entry.mode === '40000' ? `${entry.name}/` : entry.name, 'utf8');
+/**
+ * A tree object's entry: its bytes as the tree holds them (`<mode> <name>\0<20-byte id>`, kept as they are when the
+ * entry does not change) and git's sort key: the name's bytes, a folder's as if it ended in '/' (a latin1 string of
+ * the bytes compares as the bytes do).
+ */
+interface TreeEntry {
+  bytes: Buffer;
+  key: string;
+  folder: boolean;
+}
 
-function treeBody(entries: RawTreeEntry[]): Buffer {
-  const sorted = [...entries].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
-  return Buffer.concat(
-    sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]),
-  );
+/** The entries of a tree object's body by name, without copying their bytes (issue 46: cost per changed path). */
+function entriesOf(body: Buffer): Map<string, TreeEntry> {
+  const entries = new Map<string, TreeEntry>();
+  for (let offset = 0; offset < body.length;) {
+    const space = body.indexOf(0x20, offset);
+    const nul = body.indexOf(0, space);
+    const name = body.subarray(space + 1, nul);
+    // Only a folder's mode (40000) starts with 4: files are 100644, 100755, 120000 (a link), 160000 (a submodule).
+    const folder = body[offset] === 0x34;
+    const end = nul + 21;
+    entries.set(name.toString('utf8'), {
+      bytes: body.subarray(offset, end),
+      key: folder ? `${name.toString('latin1')}/` : name.toString('latin1'),
+      folder,
+    });
+    offset = end;
+  }
+  return entries;
+}
+
+function newEntry(mode: '40000' | '100644', name: string, sha: string): TreeEntry {
+  const bytes = Buffer.concat([Buffer.from(`${mode} ${name}\0`, 'utf8'), Buffer.from(sha, 'hex')]);
+  const key = Buffer.from(name, 'utf8').toString('latin1');
+  return { bytes, key: mode === '40000' ? `${key}/` : key, folder: mode === '40000' };
+}
+
+function treeBody(entries: Iterable<TreeEntry>): Buffer {
+  const sorted = [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return Buffer.concat(sorted.map((entry) => entry.bytes));
 }
 
 /**
@@ -104,23 +136,24 @@ function treeBody(entries: RawTreeEntry[]): Buffer {
 async function rewriteTree(store: ObjectStore, tree: string | null, changes: Folder): Promise<string | null> {
   const read = tree ? await store.read(tree) : null;
   if (tree && read?.type !== 'tree') throw new Error(`tree ${tree} is missing`);
-  const entries = new Map((read ? parseTree(read.body) : []).map((e) => [e.name, e]));
+  const entries = read ? entriesOf(read.body) : new Map<string, TreeEntry>();
   for (const name of changes.deletes) entries.delete(name);
   const subtrees = await Promise.all(
     [...changes.folders].map(async ([name, folder]) => {
       const known = entries.get(name);
-      return [name, await rewriteTree(store, known?.mode === '40000' ? known.sha : null, folder)] as const;
+      const sha = known?.folder ? known.bytes.subarray(-20).toString('hex') : null;
+      return [name, await rewriteTree(store, sha, folder)] as const;
     }),
   );
   for (const [name, sha] of subtrees) {
-    if (sha) entries.set(name, { mode: '40000', name, sha });
+    if (sha) entries.set(name, newEntry('40000', name, sha));
     else entries.delete(name);
   }
   for (const [name, content] of changes.writes) {
-    entries.set(name, { mode: '100644', name, sha: store.put('blob', Buffer.from(content)) });
+    entries.set(name, newEntry('100644', name, store.put('blob', Buffer.from(content))));
   }
   if (entries.size === 0) return null;
-  const body = treeBody([...entries.values()]);
+  const body = treeBody(entries.values());
   if (read && body.equals(read.body)) return tree;
   return store.put('tree', body);
 }

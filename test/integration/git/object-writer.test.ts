@@ -45,6 +45,11 @@ it('builds the same trees as git fast-import, in git order, passing fsck --stric
     ['tenants/acme/prod/web deployment.yaml', 'kind: Deployment\n'],
     ['tenants/acme/dev/web.yaml', 'kind: Service\n'],
     ['applications/acme/prod/web.yaml', 'kind: Application\n'],
+    // Beyond ASCII: git orders names by their UTF-8 bytes.
+    ['ü/x.yaml', 'u\n'],
+    ['z€.md', 'euro\n'],
+    ['z\u{1F600}.md', 'astral\n'],
+    ['z\uFF21.md', 'wide\n'],
   ]);
   const root = await buildCommit(repo, null, { writes: first, deletes: [] }, meta);
   expect(root).toMatch(/^[0-9a-f]{40}$/);
