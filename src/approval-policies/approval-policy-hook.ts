@@ -97,6 +97,11 @@ export function approvalPolicyHook(deps: ApprovalHookDeps): ApprovalPolicyHook {
       const match = GATED.exec(action);
       const organizationId = principal.organizationId;
       if (!match || organizationId === null) return;
+      // The pairs a body names (an image update's, a file's deployed folder); a generate's come from its render.
+      const named =
+        match[2] === 'images.update' ? pairsOf(context) : match[2] === 'files.write' ? filePairsOf(context) : null;
+      // A file outside every deployed folder (or an update naming no pair) deploys nowhere: nothing to look up.
+      if (named?.length === 0) return;
       // An unknown project passes here and answers 404 from its route.
       const project = await findProjectBySlug(deps.db, organizationId, match[1] ?? '');
       if (!project) return;
@@ -104,12 +109,7 @@ export function approvalPolicyHook(deps: ApprovalHookDeps): ApprovalPolicyHook {
       if (policies.length === 0) return;
       const loaded = await loadProject(deps.db, organizationId, project.id, deps);
       if (!loaded) return;
-      const pairs =
-        match[2] === 'images.update'
-          ? pairsOf(context)
-          : match[2] === 'files.write'
-            ? filePairsOf(context)
-            : await generatedPairs(loaded, policies);
+      const pairs = named ?? (await generatedPairs(loaded, policies));
       for (const pair of pairs) {
         const policy = coveringPolicy(loaded, policies, pair);
         if (policy) throw refusal(policy, pair);
