@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
+import { deflateObject } from './object-compression';
 import { readObject, type GitObject } from './object-reader';
 
 /** The id of the tree with no entries (the same in every repository). */
@@ -26,8 +26,7 @@ export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body
   fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
   try {
-    // Level 1, as git deflates loose objects (`core.looseCompression` defaults to best speed).
-    fs.writeFileSync(temp, deflateSync(object, { level: 1 }), { mode: 0o444 });
+    fs.writeFileSync(temp, deflateObject(type, object), { mode: 0o444 });
     fs.renameSync(temp, file);
   } catch (err) {
     // A failed write (a full disk) must not leave a partial temporary file behind on the volume (issue 43).

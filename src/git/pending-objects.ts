@@ -28,9 +28,10 @@ export class PendingObjects implements ObjectStore {
   }
 
   /** Writes the kept objects as one pack; afterwards they are read from the repository like any other. */
-  async flush(): Promise<void> {
-    if (this.objects.size === 0) return;
-    await writePack(this.repo, [...this.objects.values()]);
+  flush(): Promise<void> {
+    if (this.objects.size === 0) return Promise.resolve();
+    writePack(this.repo, [...this.objects.values()]);
     this.objects.clear();
+    return Promise.resolve();
   }
 }
