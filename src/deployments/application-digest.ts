@@ -36,7 +36,11 @@ function directoryOf(path: string): string | null {
  * in one pass: a generate of 1,000 Applications filtered its 5,000 files once per Application (5 million comparisons,
  * the largest share of the generate's CPU).
  */
-export function applicationContents(files: Map<string, string>, targets: Target[]): ApplicationContent[] {
+export function applicationContents(
+  files: Map<string, string>,
+  targets: Target[],
+  objects?: ReadonlyMap<string, unknown>,
+): ApplicationContent[] {
   const byDirectory = new Map<string, Map<string, string>>();
   for (const [path, content] of files) {
     const dir = directoryOf(path);
@@ -47,14 +51,17 @@ export function applicationContents(files: Map<string, string>, targets: Target[
   }
   return targets.map((target) => {
     const own = byDirectory.get(serviceDir(target)) ?? new Map<string, string>();
-    return { target, digest: own.size === 0 ? null : renderDigest(own), version: versionOf(own, target) };
+    return { target, digest: own.size === 0 ? null : renderDigest(own), version: versionOf(own, target, objects) };
   });
 }
 
-/** The tag the Deployment of the directory runs (null: none, or a file the generator did not write and YAML cannot read). */
-function versionOf(files: Map<string, string>, t: Target): string | null {
+/**
+ * The tag the Deployment of the directory runs (null: none, or a file the generator did not write and YAML cannot read),
+ * from its object when the generator's (`objects`), else from its text.
+ */
+function versionOf(files: Map<string, string>, t: Target, objects?: ReadonlyMap<string, unknown>): string | null {
   try {
-    return tagAt(files, t);
+    return tagAt(files, t, objects);
   } catch {
     return null;
   }

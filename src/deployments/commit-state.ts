@@ -65,11 +65,11 @@ export async function recordCommittedState(
   if (commit.touched && applications(commit.touched).length === 0) return noApplication();
   const known = commit.changes && filesAfter(commit.changes, applications);
   if (!known) await commit.flush();
-  const { targets, files } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
+  const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
   if (targets.length === 0) return noApplication();
   const position = await commit.revisions.now(trx, commit);
   const at = new Date();
-  const contents = applicationContents(files, targets).map((content) => ({
+  const contents = applicationContents(files, targets, objects).map((content) => ({
     ...content,
     key: {
       organization_id: commit.organizationId,

@@ -5,6 +5,8 @@ import { serviceDir, type Target } from '../delivery-layout/target-paths';
 export interface CommittedFiles {
   targets: Target[];
   files: Map<string, string>;
+  /** The objects of generated files among them (FileChanges.objects): read instead of parsing their text. */
+  objects?: ReadonlyMap<string, unknown>;
 }
 
 const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/') + 1);
@@ -31,5 +33,5 @@ export function filesAfter(changes: FileChanges, applications: (paths: string[])
   const files = new Map<string, string>();
   for (const [file, text] of base.files) if (dirs.has(dirOf(file)) && !deletes.has(file)) files.set(file, text);
   for (const [file, text] of changes.writes) if (dirs.has(dirOf(file))) files.set(file, text);
-  return { targets, files };
+  return { targets, files, ...(changes.objects ? { objects: changes.objects } : {}) };
 }

@@ -14,6 +14,11 @@ export interface FileChanges {
    * Application directory under one of `folders` (the deployed-state record then needs no git process).
    */
   base?: { folders: string[]; files: Map<string, string> };
+  /**
+   * The objects the operation dumped into its generated files' text, by path (RenderedFiles): a reader of the commit's
+   * manifests uses them instead of parsing that text back.
+   */
+  objects?: ReadonlyMap<string, unknown>;
 }
 
 export interface CommitMeta {

@@ -3,6 +3,7 @@ import type { Tx } from '../db/knex';
 import type { CommitSource } from '../deployments/commit-state';
 import type { DomainEventInput } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
+import { RenderedFiles } from './rendered-files';
 import type { FileChanges } from '../git/commit-writer';
 import type { DeliveryContext, LoadedProject } from './delivery-model';
 import { isManaged } from '../delivery-layout/target-paths';
@@ -123,5 +124,10 @@ export function managedChanges(
 ): FileChanges {
   const writes = new Map([...rendered].filter(([file, text]) => current.get(file) !== text));
   const deletes = [...current.keys()].filter((file) => isManaged(file) && !rendered.has(file));
-  return { writes, deletes, ...(folders ? { base: { folders, files: current } } : {}) };
+  return {
+    writes,
+    deletes,
+    ...(folders ? { base: { folders, files: current } } : {}),
+    ...(rendered instanceof RenderedFiles ? { objects: rendered.objects } : {}),
+  };
 }
