@@ -49,6 +49,14 @@ afterAll(() => platform.close());
 
 const unaudited = () => findUnauditedCommits(platform.services.db, platform.services.repositories);
 
+/** The commit path with the files kind failing in JavaScript at `settle` (after its audit entry) for `fails` writes. */
+function failingAtSettle(fails: (req: CommitRequest) => boolean): CommitPathDeps {
+  const files = deps.operations.get('files')!;
+  const settle = ({ req }: { req: CommitRequest }) =>
+    fails(req) ? Promise.reject(new Error('injected failure at settle')) : Promise.resolve();
+  return { ...deps, operations: new Map([...deps.operations, ['files', { ...files, settle }]]) };
+}
+
 it('puts the branch back when the transaction fails after the branch moved (failure injected at the commit)', async () => {
   const db = platform.services.db;
   // A deferred constraint trigger fails the database COMMIT itself: after the commit path wrote its Git commit,
@@ -82,14 +90,7 @@ it('puts the branch back when the transaction fails after the branch moved (fail
 it('leaves nothing of a lone write that fails after its audit entry (a pass of one runs without a savepoint)', async () => {
   const db = platform.services.db;
   // The files kind, failing in JavaScript after the write's audit entry (no SQL error aborts the transaction for it).
-  const files = deps.operations.get('files')!;
-  const failing: CommitPathDeps = {
-    ...deps,
-    operations: new Map([
-      ...deps.operations,
-      ['files', { ...files, settle: () => Promise.reject(new Error('injected failure at settle')) }],
-    ]),
-  };
+  const failing = failingAtSettle(() => true);
   const before = await readBranch(repo);
   await expect(runCommit(failing, request('unit-lone', 'lone'))).rejects.toThrow('injected failure at settle');
   expect(await readBranch(repo)).toBe(before);
@@ -197,22 +198,8 @@ it('writes concurrent writes to one repository as one commit each, and a failed 
 
 it('writes a pass of several as one pack, and a write failing after it wrote fails the pass, whose others land alone', async () => {
   const db = platform.services.db;
-  const files = deps.operations.get('files')!;
   // Fails in JavaScript after its audit entry was prepared and its commit built: past the point a write can fail alone.
-  const failing: CommitPathDeps = {
-    ...deps,
-    operations: new Map([
-      ...deps.operations,
-      [
-        'files',
-        {
-          ...files,
-          settle: ({ req }) =>
-            req.message === 'fails late' ? Promise.reject(new Error('injected failure at settle')) : Promise.resolve(),
-        },
-      ],
-    ]),
-  };
+  const failing = failingAtSettle((req) => req.message === 'fails late');
   const packs = () => fs.readdirSync(`${repo}/objects/pack`).filter((name) => name.endsWith('.idx')).length;
   const before = packs();
   const keys = Array.from({ length: 6 }, (_, i) => `late-${i}`);
