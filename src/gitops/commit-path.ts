@@ -184,11 +184,20 @@ async function writeAll(
     return read.get(key) as Promise<T>;
   };
   const settled: (() => void)[] = [];
+  // The same write twice in one pass (a retry beside its original): the second finds the first's outcome, as it would
+  // find its record in a later pass (the pass's records are written at its end, after both).
+  const byKey = new Map<string, CommitOutcome>();
   for (const { req, resolve, reject } of batch) {
+    const earlier = byKey.get(req.idempotencyKey);
+    if (earlier) {
+      settled.push(() => resolve({ ...earlier, created: false }));
+      continue;
+    }
     const progress = { wrote: false };
     try {
       const outcome = await commitOne(deps, trx, repo, req, parent, { store, records, known, head, once, progress });
       if (outcome.created) parent = outcome.sha;
+      byKey.set(req.idempotencyKey, outcome);
       settled.push(() => resolve(outcome));
     } catch (err) {
       // A write refused before it wrote anything leaves the others be (no savepoint: a round trip each way less); one

@@ -235,6 +235,22 @@ it('writes a pass of several as one pack, and a write failing after it wrote fai
   expect(await unaudited()).toEqual([]);
 }, 60_000);
 
+it('answers the same write twice in one pass with one commit, one record and one audit entry', async () => {
+  const db = platform.services.db;
+  // The first write runs alone; the other three wait and run as one pass, two of them the same write.
+  const [, first, again, other] = await Promise.all([
+    runCommit(deps, request('twice-lead', 'lead')),
+    runCommit(deps, request('twice', 'twice')),
+    runCommit(deps, request('twice', 'twice')),
+    runCommit(deps, request('twice-other', 'other')),
+  ]);
+  expect(first).toMatchObject({ created: true });
+  expect(again).toEqual({ ...first, created: false });
+  expect(other.created).toBe(true);
+  expect(await db('git_commits').where({ idempotency_key: 'twice' }).pluck('sha')).toEqual([first.sha]);
+  expect(await db('audit_log').where({ workflow_id: 'test-unit-twice' }).pluck('id')).toEqual(first.auditIds);
+});
+
 it('stops a commit whose repository the volume lacks, never starting a fresh one (issue 34)', async () => {
   const tip = await readBranch(repo);
   // What a process whose DATA_DIR is not the shared volume sees: the database names the project, the volume has no
