@@ -138,6 +138,15 @@ it('keeps the commits of a pass in memory, read back from there, and writes them
   // A pass that wrote nothing writes no pack.
   await new PendingObjects(repo).flush();
   expect(await count()).toMatch(/^packs: 1$/m);
+
+  // A large commit in a pass goes through fast-import, which reads its parent from the repository: the pass's commits
+  // kept in memory are written first.
+  const next = new PendingObjects(repo);
+  const small = await buildCommit(repo, parent, { writes: files([['s.md', 's\n']]), deletes: [] }, meta, next);
+  const large = files(Array.from({ length: 120 }, (_, i) => [`many/f${i}.yaml`, `n: ${i}\n`] as [string, string]));
+  const packed = await buildCommit(repo, small, { writes: large, deletes: [] }, meta, next);
+  expect((await gitText(repo, ['rev-parse', `${packed}^`])).trim()).toBe(small);
+  expect(await gitText(repo, ['show', `${packed}:s.md`])).toBe('s\n');
 });
 
 it('reads trees as ls-tree and cat-file do, and sees objects written and packed after it started', async () => {
