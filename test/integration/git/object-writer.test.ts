@@ -4,10 +4,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildCommit, moveBranch, type CommitMeta } from '../../../src/git/commit-writer';
 import { fastImportCommit } from '../../../src/git/fast-import-commit';
-import { gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
+import { blobId, gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
 import { closeObjectReaders, readObject } from '../../../src/git/object-reader';
 import { looseObjects, writeObject, writeTree } from '../../../src/git/object-writer';
 import { PendingObjects } from '../../../src/git/pending-objects';
+import { writePack } from '../../../src/git/pack-writer';
 import { scratchDir } from '../../helpers/scratch-dir';
 
 const run = promisify(execFile);
@@ -206,4 +207,23 @@ it('leaves no temporary file behind when a write fails (a full disk)', async () 
     .readdirSync(path.join(repo, 'objects'), { recursive: true, encoding: 'utf8' })
     .filter((name) => path.basename(name).startsWith('tmp_obj_'));
   expect(leftovers).toEqual([]);
+});
+
+it('leaves neither a temporary file nor a pack without its index when a pass pack fails to write (a full disk)', async () => {
+  const repo = await bareRepo();
+  const real = fs.writeFileSync.bind(fs);
+  // The pack is written, then the disk fills while its index is written.
+  const spy = jest.spyOn(fs, 'writeFileSync').mockImplementation((file, data, options) => {
+    if (!String(file).endsWith('.idx')) return real(file, data, options);
+    real(file, Buffer.from(data as Uint8Array).subarray(0, 4));
+    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  });
+  try {
+    const blob = Buffer.from('a full disk\n');
+    const sha = blobId(blob);
+    expect(() => writePack(repo, [{ sha, type: 'blob', body: blob }])).toThrow(/ENOSPC/);
+  } finally {
+    spy.mockRestore();
+  }
+  expect(fs.readdirSync(path.join(repo, 'objects', 'pack'))).toEqual([]);
 });
