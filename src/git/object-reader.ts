@@ -161,7 +161,11 @@ export function parseTree(body: Buffer): RawTreeEntry[] {
   return entries;
 }
 
-/** Ends every reader of this process (tests, shutdown). */
-export function closeObjectReaders(): void {
-  for (const reader of [...readers.values()]) reader.close();
+/**
+ * Ends the readers of this process (tests, shutdown): every one, or those of the repositories under `root` (a stopping
+ * platform's: a reader keeps the repository's packs mapped, so its volume could not be unmounted).
+ */
+export function closeObjectReaders(root?: string): void {
+  const under = root === undefined ? null : `${root.replace(/\/+$/, '')}/`;
+  for (const reader of [...readers.values()]) if (under === null || reader.repo.startsWith(under)) reader.close();
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { closeObjectReaders } from '../git/object-reader';
 import { createAuditService, type AuditService } from '../audit/audit-service';
 import type { Config } from '../config';
 import { createCrdService, type CrdService } from '../crds/crd-service';
@@ -149,6 +150,7 @@ export async function createServices(config: Config, endpoints: Endpoints, log?:
 }
 
 export async function closeServices(services: CoreServices & { standing?: { close(): Promise<void> } }) {
+  closeObjectReaders(services.config.gitops.repositoriesDir);
   await services.standing?.close();
   await services.pgNotifications.close();
   await services.mailer.close();

@@ -13,6 +13,7 @@ import { commitOperationKinds } from '../../../src/runtime/commit-operations';
 import { readBranch } from '../../../src/git/commit-writer';
 import { gitText } from '../../../src/git/git-plumbing';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
+import { maintainRepositories } from '../../../src/gitops/repository-maintenance';
 import { makeProject } from './gitops-harness';
 
 /**
@@ -203,7 +204,7 @@ it('writes a pass of several as one pack, and a write failing after it wrote fai
   const packs = () => fs.readdirSync(`${repo}/objects/pack`).filter((name) => name.endsWith('.idx')).length;
   const before = packs();
   const keys = Array.from({ length: 6 }, (_, i) => `late-${i}`);
-  // The first write runs alone; the others wait for the next pass and run in it together.
+  // The first write runs alone (loose objects); the others wait for the next pass and run in it together (a pack).
   const together = await Promise.all(keys.map((key) => runCommit(failing, request(key, key))));
   expect(packs()).toBe(before + 1);
   const last = together.at(-1)!.sha!;
@@ -249,6 +250,28 @@ it('answers the same write twice in one pass with one commit, one record and one
   expect(other.created).toBe(true);
   expect(await db('git_commits').where({ idempotency_key: 'twice' }).pluck('sha')).toEqual([first.sha]);
   expect(await db('audit_log').where({ workflow_id: 'test-unit-twice' }).pluck('id')).toEqual(first.auditIds);
+});
+
+it('asks for maintenance once the packs of passes crowd the repository, and maintenance merges them', async () => {
+  const db = platform.services.db;
+  const packs = () => fs.readdirSync(`${repo}/objects/pack`).filter((name) => name.endsWith('.idx')).length;
+  const rounds: { packs: number; maintenance: boolean; periodic: boolean }[] = [];
+  for (let i = 0; packs() <= 26; i++) {
+    // Three at once: the first runs alone (loose objects), the other two in one pass (one pack).
+    const keys = [0, 1, 2].map((k) => `crowd-${i}-${k}`);
+    const outcomes = await Promise.all(keys.map((key) => runCommit(deps, request(key, key))));
+    const seqs = (await db('git_commits').whereIn('idempotency_key', keys).pluck('seq')) as string[];
+    rounds.push({
+      packs: packs(),
+      maintenance: outcomes.some((outcome) => outcome.maintenance === true),
+      // The periodic turn (every 500th record) asks as well.
+      periodic: seqs.some((seq) => BigInt(seq) % 500n === 0n),
+    });
+  }
+  for (const round of rounds) expect(round.maintenance).toBe(round.packs > 24 || round.periodic);
+  await maintainRepositories(platform.services.repositories, null);
+  expect(packs()).toBeLessThanOrEqual(2);
+  await gitText(repo, ['fsck', '--strict', '--no-dangling']);
 });
 
 it('stops a commit whose repository the volume lacks, never starting a fresh one (issue 34)', async () => {

@@ -5,7 +5,8 @@ import { startTestPlatform, type TestPlatform } from '../../helpers/test-platfor
 import { buildCommit, moveBranch } from '../../../src/git/commit-writer';
 import { gitText } from '../../../src/git/git-plumbing';
 import { ensureMaintenanceSchedule } from '../../../src/gitops/maintenance-schedule';
-import { maintainRepositories } from '../../../src/gitops/repository-maintenance';
+import { maintainRepositories, packsCrowded } from '../../../src/gitops/repository-maintenance';
+import { PendingObjects } from '../../../src/git/pending-objects';
 import { createRepositoryStore } from '../../../src/git/repository-store';
 
 let platform: TestPlatform;
@@ -46,6 +47,36 @@ it('repacks every hosted repository that git says needs it', async () => {
   for (const repo of repos) expect(await packs(repo)).toBe(1);
   expect(await maintainRepositories(store, { organizationId: 'org-a', projectId: 'p1' })).toBe(1);
   expect(await maintainRepositories(store, { organizationId: 'org-a', projectId: 'missing' })).toBe(0);
+});
+
+it('merges the small packs of commit passes, asked for once they crowd the repository', async () => {
+  const store = createRepositoryStore(path.join(dataDir, 'git'));
+  const repo = await store.ensure('org-c', 'p3');
+  const meta = { author: { name: 'a', email: 'a@b' }, message: 'm', trailers: [] };
+  const seed = { writes: new Map(Array.from({ length: 150 }, (_, f) => [`base/f${f}.md`, `${f}\n`])), deletes: [] };
+  let parent = await buildCommit(repo, null, seed, meta);
+  await moveBranch(repo, parent!, null);
+  // One pack a pass, as the commit path writes them.
+  for (let i = 0; i < 26; i++) {
+    const pass = new PendingObjects(repo);
+    const sha = await buildCommit(
+      repo,
+      parent,
+      { writes: new Map([[`w/${i}.md`, `${i}\n`]]), deletes: [] },
+      meta,
+      pass,
+    );
+    await pass.flush();
+    await moveBranch(repo, sha!, parent);
+    parent = sha;
+    expect(packsCrowded(repo)).toBe(i + 2 > 24);
+  }
+  expect(await packs(repo)).toBe(27);
+  expect(await maintainRepositories(store, { organizationId: 'org-c', projectId: 'p3' })).toBe(1);
+  expect(await packs(repo)).toBeLessThanOrEqual(2);
+  expect(packsCrowded(repo)).toBe(false);
+  await gitText(repo, ['fsck', '--strict', '--no-dangling']);
+  expect(await gitText(repo, ['show', 'main:w/25.md'])).toBe('25\n');
 });
 
 it('creates the maintenance schedule once and keeps its interval current', async () => {
