@@ -9,12 +9,12 @@ export interface MaintenanceTarget {
 }
 
 /**
- * Merges the small packs commit passes leave (one a pass), once they crowd the repository, into a geometric progression (`git repack --geometric=2`:
- * only as many of the smallest as keep each pack at least twice the size of the next smaller one, so the cost follows
- * the small packs, not the repository), then packs the repository when git thinks it needs it (`git gc --auto`: loose
- * objects past gc.auto, packs past gc.autoPackLimit), in the foreground so the activity's end is the work's end. Safe
- * beside writers: a pack written meanwhile is left as it is, and gc keeps recent unreferenced objects (a commit being
- * built) for gc.pruneExpire.
+ * Merges the small packs commit passes leave (one a pass), once they crowd the repository, into a geometric
+ * progression (`git repack --geometric=2`: only as many of the smallest as keep each pack at least twice the size of
+ * the next smaller one, so the cost follows the small packs, not the repository), then packs the repository when git
+ * thinks it needs it (`git gc --auto`: loose objects past gc.auto, packs past gc.autoPackLimit), in the foreground so
+ * the activity's end is the work's end. Safe beside writers: a pack written meanwhile is left as it is, and gc keeps
+ * recent unreferenced objects (a commit being built) for gc.pruneExpire.
  */
 export async function maintainRepository(path: string): Promise<void> {
   if (packsCrowded(path)) await git(path, ['repack', '--geometric=2', '-d', '-q']);
