@@ -51,7 +51,7 @@ export async function recordCommittedState(
     /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
     changes?: FileChanges;
     /** Puts the commit's objects in the repository before they are read from it (a pass's pending objects). */
-    flush: () => Promise<void>;
+    flush: () => void;
     revisions: RevisionRecorder;
   },
 ): Promise<boolean> {
@@ -64,7 +64,7 @@ export async function recordCommittedState(
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
   if (commit.touched && applications(commit.touched).length === 0) return noApplication();
   const known = commit.changes && filesAfter(commit.changes, applications);
-  if (!known) await commit.flush();
+  if (!known) commit.flush();
   const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
   if (targets.length === 0) return noApplication();
   const position = await commit.revisions.now(trx, commit);

@@ -68,7 +68,7 @@ export async function buildCommit(
   const commit = { author: `${author} ${when}`, committer: `${COMMITTER} ${when}`, message: commitMessage(meta) };
   if (changes.writes.size + deletes.length >= PACKED_COMMIT_FILES) {
     // fast-import reads the parent from the repository.
-    await store.flush();
+    store.flush();
     return fastImportCommit(repo, parent, { writes: changes.writes, deletes }, commit);
   }
   const { tree, parentTree } = await writeTree(store, parent, changes.writes, deletes);

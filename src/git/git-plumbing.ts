@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { objectId } from './object-writer';
 import { gitBinary } from './git-binary';
 import { parseTree, readObject } from './object-reader';
 
@@ -153,6 +153,5 @@ export async function readTree(
 
 /** The blob ids `git hash-object` would give these contents (no object is written). */
 export function blobId(content: string | Buffer): string {
-  const body = Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8');
-  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+  return objectId('blob', Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'));
 }

@@ -7,6 +7,11 @@ import { readObject, type GitObject } from './object-reader';
 /** The id of the tree with no entries (the same in every repository). */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
+/** The id git gives an object: the SHA-1 of `<type> <size>\0<body>`. */
+export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer): string {
+  return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
+}
+
 /**
  * Writes one object as a loose object, the way git writes one: zlib-deflated `<type> <size>\0<body>` under
  * `objects/<2>/<38>`, written to a temporary file and renamed into place (read-only, like git's). An object already
@@ -19,7 +24,7 @@ const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
  */
 export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body: Buffer): string {
   const object = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
-  const sha = createHash('sha1').update(object).digest('hex');
+  const sha = objectId(type, body);
   const dir = path.join(repo, 'objects', sha.slice(0, 2));
   const file = path.join(dir, sha.slice(2));
   if (fs.existsSync(file)) return sha;
@@ -44,13 +49,13 @@ export interface ObjectStore {
   put(type: 'blob' | 'tree' | 'commit', body: Buffer): string;
   read(sha: string): Promise<GitObject | null>;
   /** Puts what `put` kept in the repository, for readers outside this store (a `git` process, a read by path). */
-  flush(): Promise<void>;
+  flush(): void;
 }
 
 export const looseObjects = (repo: string): ObjectStore => ({
   put: (type, body) => writeObject(repo, type, body),
   read: (sha) => readObject(repo, sha),
-  flush: () => Promise.resolve(),
+  flush: () => undefined,
 });
 
 /** A folder's pending changes: files written or removed directly in it, and its subfolders' changes. */

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readObject, type GitObject } from './object-reader';
-import type { ObjectStore } from './object-writer';
+import { objectId, type ObjectStore } from './object-writer';
 import { writePack, type PackObject } from './pack-writer';
 
 /**
@@ -11,12 +10,14 @@ import { writePack, type PackObject } from './pack-writer';
  */
 export class PendingObjects implements ObjectStore {
   private readonly objects = new Map<string, PackObject>();
+  /** Whether a flush wrote a pack (the repository's pack count grew). */
+  packed = false;
 
   constructor(readonly repo: string) {}
 
   /** Keeps the object; returns its id (the one git gives it). */
   put(type: PackObject['type'], body: Buffer): string {
-    const sha = createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
+    const sha = objectId(type, body);
     if (!this.objects.has(sha)) this.objects.set(sha, { sha, type, body });
     return sha;
   }
@@ -28,10 +29,10 @@ export class PendingObjects implements ObjectStore {
   }
 
   /** Writes the kept objects as one pack; afterwards they are read from the repository like any other. */
-  flush(): Promise<void> {
-    if (this.objects.size === 0) return Promise.resolve();
+  flush(): void {
+    if (this.objects.size === 0) return;
     writePack(this.repo, [...this.objects.values()]);
     this.objects.clear();
-    return Promise.resolve();
+    this.packed = true;
   }
 }

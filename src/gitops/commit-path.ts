@@ -175,7 +175,8 @@ async function writeAll(
   // A pass of several keeps its objects for one pack (issue 46: one file pair where each commit wrote four files);
   // a write alone writes loose objects (measured no slower, bench:commit-profile), so that a repository written one
   // commit at a time does not gather a pack a commit.
-  const store = batch.length === 1 ? looseObjects(repo) : new PendingObjects(repo);
+  const pending = batch.length === 1 ? null : new PendingObjects(repo);
+  const store = pending ?? looseObjects(repo);
   const records = new PassRecords();
   const writes = batch.map(({ req }) => ({ workflowId: req.workflowId, commitKey: req.idempotencyKey }));
   const known = await passRecordState(trx, projectId, commitEntryIdsQuery(trx, writes));
@@ -210,13 +211,13 @@ async function writeAll(
   await records.write(trx);
   if (parent !== start && parent) {
     // Last, right before the transaction commits: a failure after this puts the branch back (pass).
-    await store.flush();
+    store.flush();
     Object.assign(moved, { from: start, to: parent });
     await moveBranch(repo, parent, start);
     // Too many packs of passes (busy concurrent writers): the pass's last write asks for the repository's maintenance,
     // which merges them.
     const last = [...byKey.values()].reverse().find((outcome) => outcome.created);
-    if (last && packsCrowded(repo)) last.maintenance = true;
+    if (last && pending?.packed && packsCrowded(repo)) last.maintenance = true;
   }
   return settled;
 }
@@ -264,19 +265,17 @@ async function commitOne(
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
   // An operation that reads the repository reads the pass's earlier commits there.
-  if (!kind.readsNothing) await store.flush();
+  if (!kind.readsNothing) store.flush();
   const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
   const scope: OperationScope<CommitOperation> = { trx, req, ctx, once };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   const records = known.writes.get(req.idempotencyKey) ?? { keySha: null, entryIds: [] };
   const remote = known.remote;
-  // A repository older than the records (none yet) is searched for the key's commit.
-  const existing =
-    records.keySha ??
-    (head === null && !pass.recordsCommits && parent
-      ? await store.flush().then(() => findCommitByKey(repo, req.idempotencyKey, parent))
-      : null);
+  // A repository older than the records (none yet) is searched for the key's commit, by a git process.
+  const unrecorded = records.keySha === null && head === null && !pass.recordsCommits ? parent : null;
+  if (unrecorded) store.flush();
+  const existing = records.keySha ?? (unrecorded ? await findCommitByKey(repo, req.idempotencyKey, unrecorded) : null);
   const recorded = records.entryIds;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };
   if (loaded.project.archived && !existing) throw new CommitRefused(COMMIT_FAILURE.archived, 'the project is archived');
