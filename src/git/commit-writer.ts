@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git, gitText } from './git-plumbing';
-import { fastImportCommit } from './fast-import-commit';
+import { fastImportCommit, type TreeAhead } from './fast-import-commit';
 import { looseObjects, writeTree, type ObjectStore } from './object-writer';
 import { MAIN_BRANCH } from './repository-store';
 
@@ -19,6 +19,11 @@ export interface FileChanges {
    * manifests uses them instead of parsing that text back.
    */
   objects?: ReadonlyMap<string, unknown>;
+  /**
+   * The tree these changes give on the parent, built ahead beside the caller's other work (fast-import-commit.ts
+   * fastImportTree; a generate's, during its validation); null when that failed, and the commit builds it itself.
+   */
+  ahead?: Promise<TreeAhead | null>;
 }
 
 export interface CommitMeta {
@@ -46,7 +51,7 @@ export function commitMessage(meta: Pick<CommitMeta, 'message' | 'trailers'>): s
  * in this process as loose objects. Measured (bench:commits): a one-file commit in-process takes a fraction of the
  * process start alone, while thousands of loose objects cost more than one pack and make gc's work.
  */
-const PACKED_COMMIT_FILES = 100;
+export const PACKED_COMMIT_FILES = 100;
 
 /**
  * Builds the commit of `parent` plus `changes` without moving any ref: the blobs, the trees of the changed paths only
@@ -66,6 +71,11 @@ export async function buildCommit(
   const when = `${Math.floor(Date.now() / 1000)} +0000`;
   const author = `${identPart(meta.author.name) || 'unknown'} <${identPart(meta.author.email) || 'unknown@delivery-platform.invalid'}>`;
   const commit = { author: `${author} ${when}`, committer: `${COMMITTER} ${when}`, message: commitMessage(meta) };
+  const ahead = await changes.ahead;
+  if (ahead) {
+    if (ahead.tree === ahead.parentTree) return null;
+    return commitObject(store, ahead.tree ?? store.put('tree', Buffer.alloc(0)), parent, commit);
+  }
   if (changes.writes.size + deletes.length >= PACKED_COMMIT_FILES) {
     // fast-import reads the parent from the repository.
     store.flush();
@@ -73,6 +83,15 @@ export async function buildCommit(
   }
   const { tree, parentTree } = await writeTree(store, parent, changes.writes, deletes);
   if (tree === parentTree) return null;
+  return commitObject(store, tree, parent, commit);
+}
+
+function commitObject(
+  store: ObjectStore,
+  tree: string,
+  parent: string | null,
+  commit: { author: string; committer: string; message: string },
+): string {
   const header = [`tree ${tree}`, ...(parent ? [`parent ${parent}`] : [])];
   const body = `${header.join('\n')}\nauthor ${commit.author}\ncommitter ${commit.committer}\n\n${commit.message}`;
   return store.put('commit', Buffer.from(body, 'utf8'));

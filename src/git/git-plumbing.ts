@@ -8,7 +8,8 @@ import { parseTree, readObject } from './object-reader';
  * written straight into the object database and the branch moves with a compare-and-swap `update-ref`.
  */
 export interface GitRun {
-  input?: string | Buffer;
+  /** Standard input: data, or an open file's descriptor (the child reads it on its own, the event loop busy or not). */
+  input?: string | Buffer | { fd: number };
   env?: Record<string, string>;
   /** Exit codes that are answers, not failures (e.g. 1 for "not found"). */
   okCodes?: number[];
@@ -25,23 +26,26 @@ export class GitError extends Error {
 }
 
 export function git(repo: string, args: string[], opts: GitRun = {}): Promise<{ stdout: Buffer; code: number }> {
+  const input = opts.input ?? '';
+  const fd = typeof input === 'object' && !Buffer.isBuffer(input) ? input.fd : null;
   return new Promise((resolve, reject) => {
     const child = spawn(gitBinary(), ['--git-dir', repo, ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LC_ALL: 'C', ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     let err = '';
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
       if (code === 0 || (code !== null && opts.okCodes?.includes(code))) {
         resolve({ stdout: Buffer.concat(out), code: code ?? 0 });
       } else reject(new GitError(args, code, err));
     });
+    if (!child.stdin) return;
     child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
+    child.stdin.end(input);
   });
 }
 

@@ -8,6 +8,8 @@ import { applicationName } from '../delivery-layout/application-name';
 import { destinationOf } from './argocd-objects';
 import type { CommitClient } from './commit-client';
 import { renderDigest } from './commit-path';
+import { managedChanges } from './commit-operation';
+import { buildTreeAhead } from './generate-ahead';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { bootstrapManifests } from './bootstrap';
 import { validateDelivery } from './delivery-validation';
@@ -118,7 +120,23 @@ export function createDeliveryService(deps: DeliveryDeps) {
       ? await resolveRef(repo, MAIN_BRANCH)
       : null;
     const current = await readTree(repo, head);
-    return { loaded, head, current, rendered: renderAll(loaded.model) };
+    return { loaded, repo, head, current, rendered: renderAll(loaded.model) };
+  }
+
+  /** The files validated for the environments that ask for it on this action, under the project's policy. */
+  function validate(
+    project: Project,
+    loaded: LoadedProject,
+    files: Map<string, string>,
+    on: 'validateOnPreview' | 'validateOnGenerate',
+  ) {
+    return validateDelivery(
+      deps.validation,
+      files,
+      loaded.environments,
+      (e) => e.delivery[on],
+      project.policy.validation,
+    );
   }
 
   return {
@@ -129,13 +147,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         const target = targetOf(path);
         return target !== null && matches(target, filter);
       });
-      const validation = validateDelivery(
-        deps.validation,
-        selected,
-        loaded.environments,
-        (e) => e.delivery.validateOnPreview,
-        project.policy.validation,
-      );
+      const validation = validate(project, loaded, selected, 'validateOnPreview');
       return {
         commit: head,
         digest: renderDigest(rendered),
@@ -159,34 +171,35 @@ export function createDeliveryService(deps: DeliveryDeps) {
      */
     async generate(caller: OrgCaller, slug: string, body: { message?: string }, key?: string) {
       const project = await projects.projectOf(caller, slug);
-      const { loaded, current, rendered } = await state(project);
+      const { loaded, repo, head, current, rendered } = await state(project);
       if (loaded.environments.length === 0 || loaded.tenants.length === 0 || loaded.workloads.length === 0) {
         throw new InvalidInput('the project needs at least one environment, tenant and workload to generate');
       }
       if (loaded.destinationConflicts.length > 0) throw new Conflict(loaded.destinationConflicts.join('; '));
-      const validation = validateDelivery(
-        deps.validation,
-        rendered,
-        loaded.environments,
-        (e) => e.delivery.validateOnGenerate,
-        project.policy.validation,
-      );
-      const counts = countChanges(current, rendered);
-      if (validation.blocked)
-        return { blocked: true as const, commit: null, created: false, changes: counts, validation };
-      // Nothing to write: answer without a commit workflow (the commit path would find the same and commit nothing).
-      if (counts.added + counts.modified + counts.deleted === 0)
-        return { blocked: false as const, commit: null, created: false, changes: counts, validation };
-      const outcome = await deps.commit(caller, project, {
-        message: body.message ?? `Generate delivery manifests for ${project.slug}`,
-        idempotencyKey: key,
-        operation: {
-          type: 'generate',
-          digest: renderDigest(rendered),
-          details: { changes: counts, validation: { ...validation.summary, blocked: false } },
-        },
-      });
-      return { blocked: false as const, commit: outcome.sha, created: outcome.created, changes: counts, validation };
+      const digest = renderDigest(rendered);
+      // The commit's tree is built on the other core while this one validates; forgotten once this answers.
+      const forget = buildTreeAhead(repo, head, digest, managedChanges(current, rendered));
+      try {
+        const validation = validate(project, loaded, rendered, 'validateOnGenerate');
+        const counts = countChanges(current, rendered);
+        if (validation.blocked)
+          return { blocked: true as const, commit: null, created: false, changes: counts, validation };
+        // Nothing to write: answer without a commit workflow (the commit path would find the same and commit nothing).
+        if (counts.added + counts.modified + counts.deleted === 0)
+          return { blocked: false as const, commit: null, created: false, changes: counts, validation };
+        const outcome = await deps.commit(caller, project, {
+          message: body.message ?? `Generate delivery manifests for ${project.slug}`,
+          idempotencyKey: key,
+          operation: {
+            type: 'generate',
+            digest,
+            details: { changes: counts, validation: { ...validation.summary, blocked: false } },
+          },
+        });
+        return { blocked: false as const, commit: outcome.sha, created: outcome.created, changes: counts, validation };
+      } finally {
+        forget();
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import { renderDigest } from '../delivery-layout/render-digest';
 import { managedChanges, type CommitOperationKind } from './commit-operation';
 import { readTree } from '../git/git-plumbing';
 import { renderAll } from './manifests';
+import { treeAhead } from './generate-ahead';
 import { isManaged, MANAGED_ROOTS } from '../delivery-layout/target-paths';
 
 /** Regenerate every managed file; `digest` is what the caller validated (see renderDigest). */
@@ -29,7 +30,9 @@ export const generateOperation: CommitOperationKind<GenerateOperation> = {
       );
     }
     const current = await readTree(repo, parent, MANAGED_ROOTS, isManaged);
-    return managedChanges(current, rendered, [...MANAGED_ROOTS]);
+    const changes = managedChanges(current, rendered, [...MANAGED_ROOTS]);
+    const tree = treeAhead(repo, parent, req.operation.digest);
+    return tree ? { ...changes, ahead: tree } : changes;
   },
   record({ req }, loaded, base) {
     const details = { project: loaded.project.slug, ...req.operation.details };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildCommit, moveBranch, type CommitMeta } from '../../../src/git/commit-writer';
-import { fastImportCommit } from '../../../src/git/fast-import-commit';
+import { fastImportCommit, fastImportTree } from '../../../src/git/fast-import-commit';
 import { blobId, gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
 import { closeObjectReaders, readObject } from '../../../src/git/object-reader';
 import { looseObjects, writeObject, writeTree } from '../../../src/git/object-writer';
@@ -100,6 +100,57 @@ it('writes large changes through fast-import into a pack and small ones as loose
   // One blob, two trees (big/ and the root), one commit: loose, read from beside the pack.
   expect(await count()).toMatch(/^count: 4$/m);
   expect(await count()).toMatch(/^packs: 1$/m);
+});
+
+it('commits a tree built ahead by a fast-import that read its stream while this thread was busy', async () => {
+  const repo = await bareRepo();
+  const root = await buildCommit(
+    repo,
+    null,
+    {
+      writes: files([
+        ['keep/k.yaml', 'k\n'],
+        ['old/o.yaml', 'o\n'],
+      ]),
+      deletes: [],
+    },
+    meta,
+  );
+  await moveBranch(repo, root!, null);
+  // 150 files of 600 bytes: more than a pipe holds, which would stall the import until the event loop ran again.
+  const writes = files(
+    Array.from({ length: 150 }, (_, i) => [`big/f${i}.yaml`, `n: ${i}\n${'x'.repeat(600)}\n`] as [string, string]),
+  );
+  const changes = { writes, deletes: ['old/o.yaml'] };
+  const packDir = path.join(repo, 'objects', 'pack');
+  fs.mkdirSync(packDir, { recursive: true });
+  const indexes = () => fs.readdirSync(packDir).filter((file) => file.endsWith('.idx')).length;
+  const ahead = fastImportTree(repo, root, changes);
+  // This thread never yields until the pack is there (or 30 s passed): the import read its stream on its own.
+  const deadline = Date.now() + 30_000;
+  while (indexes() === 0 && Date.now() < deadline);
+  expect(indexes()).toBe(1);
+  const tree = await ahead;
+  expect(tree.tree).toBe(await gitsTree(repo, root, writes, changes.deletes));
+  expect(tree.parentTree).toBe((await gitText(repo, ['rev-parse', `${root}^{tree}`])).trim());
+  const made = await buildCommit(repo, root, { ...changes, ahead: Promise.resolve(tree) }, meta);
+  expect((await gitText(repo, ['rev-parse', `${made}^{tree}`])).trim()).toBe(tree.tree);
+  expect((await gitText(repo, ['rev-parse', `${made}^`])).trim()).toBe(root);
+  await moveBranch(repo, made!, root);
+  await run('git', ['--git-dir', repo, 'fsck', '--strict', '--no-dangling', 'main']);
+  // A tree built ahead that is the parent's makes no commit; one that failed (null) is built as usual.
+  const same = fastImportTree(repo, made, {
+    writes: files([['big/f1.yaml', writes.get('big/f1.yaml')!]]),
+    deletes: [],
+  });
+  expect(await buildCommit(repo, made, { writes: new Map(), deletes: [], ahead: same }, meta)).toBeNull();
+  const fallback = await buildCommit(
+    repo,
+    made,
+    { writes: files([['big/f1.yaml', 'n: one\n']]), deletes: [], ahead: Promise.resolve(null) },
+    meta,
+  );
+  expect(await gitText(repo, ['show', `${fallback}:big/f1.yaml`])).toBe('n: one\n');
 });
 
 it('keeps the commits of a pass in memory, read back from there, and writes them as one pack git verifies', async () => {
