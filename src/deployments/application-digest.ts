@@ -16,13 +16,14 @@ export interface ApplicationContent {
 
 /** The Applications whose source directory holds one of these paths (Application manifests themselves excluded). */
 export function applicationsTouched(paths: string[]): Target[] {
-  const seen = new Map<string, Target>();
+  // One look-up per folder, not per file: a generate's 5,000 paths lie in 1,000 folders.
+  const seen = new Map<string, Target | null>();
   for (const path of paths) {
     if (!path.startsWith('tenants/')) continue;
-    const target = targetOf(path);
-    if (target) seen.set(serviceDir(target), target);
+    const folder = path.slice(0, path.lastIndexOf('/'));
+    if (!seen.has(folder)) seen.set(folder, targetOf(path));
   }
-  return [...seen.values()];
+  return [...seen.values()].filter((target) => target !== null);
 }
 
 /** The Application directory (`tenants/<tenant>/<environment>/<service>`) a path lies under, or null. */

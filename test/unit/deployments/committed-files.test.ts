@@ -42,3 +42,22 @@ describe('filesAfter (deployed state from the files a change was computed from)'
     expect(filesAfter({ writes, deletes: [], base }, applicationsTouched)).toBeNull();
   });
 });
+
+describe('applicationsTouched', () => {
+  it('names each Application folder once, in the order first met, and nothing for other paths', () => {
+    const paths = [
+      'tenants/acme/prod/api/deployment.yaml',
+      'tenants/acme/prod/api/nested/extra.yaml',
+      'tenants/acme/prod/web/service.yaml',
+      'tenants/acme/prod/api/service.yaml',
+      'tenants/acme/prod/readme.md',
+      'applications/acme/prod/api.yaml',
+      'tenants/globex/dev/api/kustomization.yaml',
+    ];
+    expect(applicationsTouched(paths)).toEqual([
+      { tenant: 'acme', environment: 'prod', service: 'api' },
+      { tenant: 'acme', environment: 'prod', service: 'web' },
+      { tenant: 'globex', environment: 'dev', service: 'api' },
+    ]);
+  });
+});
