@@ -10,10 +10,12 @@ import { gitText, readTree } from '../../../src/git/git-plumbing';
 import { makeProject } from './gitops-harness';
 
 let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform({ worker: false });
+}, 120_000);
 afterAll(() => platform.close());
 
 it("commits a large generate with the tree built during its validation, the render's files exactly", async () => {
-  platform = await startTestPlatform({ worker: false });
   const http = httpClient(platform.url);
   const { org, members } = await makeOrg(platform, ['owner']);
   const token = members.owner!.token;
