@@ -71,7 +71,8 @@ export async function buildCommit(
   const when = `${Math.floor(Date.now() / 1000)} +0000`;
   const author = `${identPart(meta.author.name) || 'unknown'} <${identPart(meta.author.email) || 'unknown@delivery-platform.invalid'}>`;
   const commit = { author: `${author} ${when}`, committer: `${COMMITTER} ${when}`, message: commitMessage(meta) };
-  const ahead = await changes.ahead;
+  // Only a change that has a tree built ahead waits for it: every other commit goes on without an extra turn.
+  const ahead = changes.ahead && (await changes.ahead);
   if (ahead) {
     if (ahead.tree === ahead.parentTree) return null;
     return commitObject(store, ahead.tree ?? store.put('tree', Buffer.alloc(0)), parent, commit);
