@@ -34,8 +34,8 @@ export interface CommitSource {
  * The deployed-state side of a commit, in the commit's transaction (the one commit path calls it with what it
  * committed): the commit's place in the project's order, and for each Application whose source directory the commit
  * changed, its new digest and version as desired state, with the commit in its history. Idempotent: a retried commit
- * records nothing twice. A desired change ends the previous verification (the new content is not verified yet).
- * Answers whether the commit changed an Application (only then has it events whose audit entries noteCommitAudit names).
+ * records nothing twice. A desired change ends the previous verification (the new content is not verified yet). Each
+ * commit event names the commit's audit entries (issue 47's deployments history), written with the event.
  */
 export async function recordCommittedState(
   trx: Tx,
@@ -46,6 +46,8 @@ export async function recordCommittedState(
     projectId: string;
     tenants: { id: string; slug: string }[];
     source: CommitSource;
+    /** The audit entries of the commit's write. */
+    auditIds: string[];
     /** The paths the commit wrote or deleted, when the caller knows them (a superset of what it changed). */
     touched?: string[];
     /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
@@ -54,13 +56,10 @@ export async function recordCommittedState(
     flush: () => void;
     revisions: RevisionRecorder;
   },
-): Promise<boolean> {
+): Promise<void> {
   const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
   const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
-  const noApplication = () => {
-    commit.revisions.later(commit);
-    return false;
-  };
+  const noApplication = () => commit.revisions.later(commit);
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
   if (commit.touched && applications(commit.touched).length === 0) return noApplication();
   const known = commit.changes && filesAfter(commit.changes, applications);
@@ -93,6 +92,7 @@ export async function recordCommittedState(
       sourceKind: commit.source.kind,
       sourceId: commit.source.id,
       actor: commit.source.actor,
+      auditIds: commit.auditIds,
       at,
     })),
   );
@@ -113,7 +113,6 @@ export async function recordCommittedState(
         healthy_since: null,
       })),
   );
-  return true;
 }
 
 /** The Applications a commit changed and their directories' files, asked of git (the commit's diff and tree). */

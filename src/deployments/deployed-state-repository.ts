@@ -53,6 +53,8 @@ export interface TargetEvent {
   healthStatus?: string | null;
   /** A report's own timestamp (the controller's clock); `at` is when the platform recorded the event. */
   reportedAt?: Date | null;
+  /** A commit event's audit entries: those of the commit that wrote the Application (none: null). */
+  auditIds?: string[];
   at: Date;
 }
 
@@ -161,6 +163,7 @@ const eventRow = (e: TargetEvent) => ({
   sync_status: e.syncStatus ?? null,
   health_status: e.healthStatus ?? null,
   reported_at: e.reportedAt ?? null,
+  audit_ids: e.auditIds?.length ? e.auditIds : null,
   at: e.at,
 });
 
@@ -180,18 +183,6 @@ export async function appendEvents(db: Queryable, events: TargetEvent[]): Promis
     service: string;
   }[];
   return new Set(rows.map((r) => `${r.tenant_id}/${r.environment}/${r.service}`));
-}
-
-/** Names the audit entries of a commit on the commit events it wrote (the commit path writes them after the events). */
-export async function noteCommitAudit(
-  db: Queryable,
-  c: { projectId: string; sha: string; auditIds: string[] },
-): Promise<void> {
-  if (c.auditIds.length === 0) return;
-  await db('deployed_target_events')
-    .where({ project_id: c.projectId, revision: c.sha, kind: 'commit' })
-    .whereNull('audit_ids')
-    .update({ audit_ids: c.auditIds });
 }
 
 export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {

@@ -3,7 +3,6 @@ import type { Db, Tx } from '../db/knex';
 import { recordDomainEvent } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import { recordCommittedState } from '../deployments/commit-state';
-import { noteCommitAudit } from '../deployments/deployed-state-repository';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type {
   AuditBase,
@@ -302,18 +301,16 @@ async function commitOne(
     );
   }
   progress.wrote = true;
-  // What runs where (issue 27): the Applications this commit changed, in the commit's transaction.
-  let changedApplications = false;
+  const auditIds = recorded.length > 0 ? recorded : await writeRecord(pass, scope, kind, mutated, sha);
+  // What runs where (issue 27): the Applications this commit changed, in the commit's transaction, each event naming
+  // the commit's audit entries (issue 47).
   if (sha) {
     const source = kind.source(req);
     // A new commit's Applications are recorded from the files its changes were computed from (no git process).
     const flush = () => store.flush();
-    const state = { repo, sha, ...req, tenants: mutated.tenants, source, touched, changes, flush, revisions: pass };
-    changedApplications = await recordCommittedState(trx, state);
+    const state = { repo, sha, ...req, tenants: mutated.tenants, source, auditIds, touched, changes, flush };
+    await recordCommittedState(trx, { ...state, revisions: pass });
   }
-  const auditIds = recorded.length > 0 ? recorded : await writeRecord(pass, scope, kind, mutated, sha);
-  // The deployments history names the audit entries of the commit that changed each Application (issue 47).
-  if (sha && changedApplications) await noteCommitAudit(trx, { projectId: req.projectId, sha, auditIds });
   await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
   const outcome: CommitOutcome = { sha, created, auditIds, remote };
