@@ -1,7 +1,8 @@
 import { buffer } from 'node:stream/consumers';
 import type { Queryable } from '../db/knex';
 import { Unprocessable } from '../errors';
-import { dumpYaml, parseJson } from '../parse/bounded-parse';
+import { parseJson } from '../parse/bounded-parse';
+import { dumpFileYaml } from '../parse/file-yaml';
 import { findCatalogVersion } from '../catalog/catalog-repository';
 import { applyOverrides, objectsOf, type KubeObject } from '../tools/kustomize-render';
 import type { Renderers } from '../tools/renderers';
@@ -54,7 +55,7 @@ export function filesOf(objects: KubeObject[]): RenderedFile[] {
     let file = `${slug(obj.kind) || 'object'}-${slug(obj.metadata?.name) || i}.yaml`;
     for (let n = 2; used.has(file); n += 1) file = file.replace(/(?:-\d+)?\.yaml$/, `-${n}.yaml`);
     used.add(file);
-    return { file, content: dumpYaml(obj, { lineWidth: -1, noRefs: true, quotingType: '"' }) };
+    return { file, content: dumpFileYaml(obj) };
   });
 }
 

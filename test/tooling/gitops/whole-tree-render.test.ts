@@ -4,6 +4,8 @@
  * never an earlier model's, and a caller's change to it must not reach the next caller.
  */
 import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
+import { CORE_SCHEMA, dump, load } from 'js-yaml';
+import { FILE_YAML } from '../../../src/parse/file-yaml';
 import { ACCEPTANCE, deliveryModel, SPEC } from './delivery-models';
 
 const DEPLOYMENT = 'tenants/acme/dev/api/deployment.yaml';
@@ -49,4 +51,15 @@ describe('renderAll of a whole tree', () => {
       'tenants/acme/dev/api/kustomization.yaml',
     ]);
   });
+});
+
+it("writes every generated file as js-yaml's dump with the same options does (issue 46: the files' bytes stay)", () => {
+  const rendered = renderAll(deliveryModel(ACCEPTANCE));
+  expect(rendered.objects.size).toBeGreaterThan(0);
+  const yamlFiles = [...rendered].filter(([path]) => path.endsWith('.yaml'));
+  expect(yamlFiles.length).toBeGreaterThan(rendered.objects.size);
+  for (const [path, text] of yamlFiles) {
+    const value = rendered.objects.get(path) ?? load(text, { schema: CORE_SCHEMA });
+    expect({ path, text: dump(value, FILE_YAML) }).toEqual({ path, text });
+  }
 });
