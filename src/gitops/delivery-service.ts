@@ -7,7 +7,6 @@ import type { ValidationEngine } from '../validation';
 import { applicationName } from '../delivery-layout/application-name';
 import { destinationOf } from './argocd-objects';
 import type { CommitClient } from './commit-client';
-import { renderDigest } from './commit-path';
 import { managedChanges } from './commit-operation';
 import { buildTreeAhead } from './generate-ahead';
 import { loadProject, type LoadedProject } from './delivery-model';
@@ -150,7 +149,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const validation = validate(project, loaded, selected, 'validateOnPreview');
       return {
         commit: head,
-        digest: renderDigest(rendered),
+        digest: rendered.digest(),
         destinationConflicts: loaded.destinationConflicts,
         destinations: destinationsOf(loaded.model, filter),
         ...groupChanges(project.slug, current, rendered, filter),
@@ -176,7 +175,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         throw new InvalidInput('the project needs at least one environment, tenant and workload to generate');
       }
       if (loaded.destinationConflicts.length > 0) throw new Conflict(loaded.destinationConflicts.join('; '));
-      const digest = renderDigest(rendered);
+      const digest = rendered.digest();
       // The commit's tree is built on the other core while this one validates; forgotten once this answers.
       const forget = buildTreeAhead(repo, head, digest, managedChanges(current, rendered));
       try {

@@ -1,5 +1,4 @@
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
-import { renderDigest } from '../delivery-layout/render-digest';
 import { managedChanges, type CommitOperationKind } from './commit-operation';
 import { readTree } from '../git/git-plumbing';
 import { renderAll } from './manifests';
@@ -23,7 +22,7 @@ export const generateOperation: CommitOperationKind<GenerateOperation> = {
   type: 'generate',
   async changes({ req }, loaded, repo, parent) {
     const rendered = renderAll(loaded.model);
-    if (renderDigest(rendered) !== req.operation.digest) {
+    if (rendered.digest() !== req.operation.digest) {
       throw new CommitRefused(
         COMMIT_FAILURE.deliveryChanged,
         'the project changed between validation and commit; generate again',

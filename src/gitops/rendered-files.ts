@@ -1,3 +1,4 @@
+import { renderDigest } from '../delivery-layout/render-digest';
 import { yaml } from './argocd-objects';
 
 /**
@@ -9,6 +10,13 @@ import { yaml } from './argocd-objects';
 export class RenderedFiles extends Map<string, string> {
   /** The generated manifests' objects by path, each the value its text was dumped from. */
   readonly objects = new Map<string, unknown>();
+  /** This tree's renderDigest once asked (a generate asks twice of the same render), until the tree changes. */
+  private knownDigest: string | undefined;
+
+  digest(): string {
+    this.knownDigest ??= renderDigest(this);
+    return this.knownDigest;
+  }
 
   /** Writes `value` as the YAML text of `path`, keeping the value beside it. */
   setObject(path: string, value: unknown): void {
@@ -18,13 +26,21 @@ export class RenderedFiles extends Map<string, string> {
 
   /** Text written over a generated file no longer says what its object does: the object goes. */
   override set(path: string, text: string): this {
+    this.knownDigest = undefined;
     this.objects.delete(path);
     return super.set(path, text);
   }
 
   override delete(path: string): boolean {
+    this.knownDigest = undefined;
     this.objects.delete(path);
     return super.delete(path);
+  }
+
+  override clear(): void {
+    this.knownDigest = undefined;
+    this.objects.clear();
+    super.clear();
   }
 
   /** The files `keep` picks, with their objects. */
@@ -36,7 +52,9 @@ export class RenderedFiles extends Map<string, string> {
 
   /** A copy the caller may change without touching this tree. */
   copy(): RenderedFiles {
-    return this.filtered(() => true);
+    const out = this.filtered(() => true);
+    out.knownDigest = this.knownDigest;
+    return out;
   }
 
   private copyEntry(from: RenderedFiles, path: string, text: string): void {
