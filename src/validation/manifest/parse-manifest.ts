@@ -2,7 +2,7 @@ import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
 import { ManifestRejected } from '../errors';
 import { AliasMeter } from './alias-meter';
 import type { ManifestLimits } from './limits';
-import { plainCopy } from './plain-copy';
+import { writtenTree } from './written-tree';
 import { inspectTree, type TreeBudget } from './safe-tree';
 import { splitDocuments, type DocumentChunk } from './split-documents';
 
@@ -80,9 +80,7 @@ function checkSize(text: string, limits: ManifestLimits): void {
  */
 export function writtenDocument(text: string, value: unknown, limits: ManifestLimits): ParsedDocument {
   checkSize(text, limits);
-  const copy = plainCopy(value) ?? null;
-  if (copy !== null) inspectTree(copy, limits, { nodes: 0, aliases: 0 });
-  return { index: 0, value: copy ?? undefined };
+  return { index: 0, value: writtenTree(value, limits) ?? undefined };
 }
 
 /**

@@ -1,9 +1,15 @@
-import { plainCopy } from '../../../src/validation/manifest/plain-copy';
+import { DEFAULT_LIMITS, type ManifestLimits } from '../../../src/validation/manifest/limits';
+import { inspectTree } from '../../../src/validation/manifest/safe-tree';
+import { writtenTree } from '../../../src/validation/manifest/written-tree';
 
-const viaJson = (value: unknown): unknown => {
+/** The long way: JSON's copy, then inspectTree on it (which drops null entries and enforces the limits). */
+const viaJson = (value: unknown, limits: ManifestLimits = DEFAULT_LIMITS): unknown => {
   const text = JSON.stringify(value) as string | undefined;
-  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  const parsed = text === undefined ? undefined : (JSON.parse(text) as unknown);
+  if (parsed !== null && parsed !== undefined) inspectTree(parsed, limits, { nodes: 0, aliases: 0 });
+  return parsed;
 };
+const written = (value: unknown, limits: ManifestLimits = DEFAULT_LIMITS) => writtenTree(value, limits);
 
 class Box {
   constructor(readonly inside: number) {}
@@ -38,11 +44,23 @@ const cases: [string, unknown][] = [
   ['a function alone', () => 1],
   ['symbol keys', { [Symbol('k')]: 1, plain: 2 }],
   ['integer-like keys', { b: 1, 2: 'two', a: 3, 1: 'one' }],
+  ['null entries at every depth', { a: null, b: [null, { c: null, d: [NaN] }], e: { f: NaN, g: { h: null } } }],
 ];
 
-describe('plainCopy: JSON.parse(JSON.stringify(value)) without the text', () => {
+/** Trees around a limit: a chain `depth` objects deep, and a list of `items` values in one object. */
+const chain = (depth: number): unknown => (depth === 0 ? 'leaf' : { next: chain(depth - 1) });
+const wide = (items: number) => ({ list: Array.from({ length: items }, (_, i) => (i % 2 ? null : { n: i })) });
+const outcome = (f: () => unknown) => {
+  try {
+    return { value: f() };
+  } catch (err) {
+    return { error: `${(err as Error).constructor.name}: ${(err as Error).message}` };
+  }
+};
+
+describe('writtenTree: JSON.parse(JSON.stringify(value)) as inspectTree leaves it, without the text', () => {
   it.each(cases)('copies %s as JSON does', (_, value) => {
-    const copied = plainCopy(value);
+    const copied = written(value);
     expect(copied).toStrictEqual(viaJson(value));
     if (copied !== null && typeof copied === 'object')
       expect(Object.keys(copied)).toEqual(Object.keys(viaJson(value) as object));
@@ -51,16 +69,47 @@ describe('plainCopy: JSON.parse(JSON.stringify(value)) without the text', () => 
   it('shares nothing with the value: a change to the copy leaves the value as it was', () => {
     const labels = { app: 'web' };
     const value = { metadata: { labels }, spec: { selector: { matchLabels: labels } } };
-    const copied = plainCopy(value) as typeof value;
+    const copied = written(value) as typeof value;
     copied.metadata.labels.app = 'changed';
     expect(labels.app).toBe('web');
     expect(copied.spec.selector.matchLabels.app).toBe('web');
+    const withNull = { a: null, b: 1 };
+    expect(written(withNull)).toEqual({ b: 1 });
+    expect(withNull).toEqual({ a: null, b: 1 });
+  });
+
+  it('answers what inspectTree answers on either side of the depth and node limits', () => {
+    const limits: ManifestLimits = { ...DEFAULT_LIMITS, maxDepth: 5, maxNodes: 40 };
+    const trees = [
+      chain(4),
+      chain(5),
+      chain(6),
+      wide(24),
+      wide(25),
+      wide(26),
+      { deep: [chain(3)] },
+      { deep: [chain(4)] },
+    ];
+    for (const tree of trees) {
+      expect(outcome(() => written(tree, limits))).toStrictEqual(outcome(() => viaJson(tree, limits)));
+    }
+    // The limits' edges are among them: 5 objects deep and 40 values pass, one more fails.
+    expect(outcome(() => written(chain(5), limits))).toHaveProperty('value');
+    expect(outcome(() => written(chain(6), limits))).toHaveProperty(
+      'error',
+      'ManifestRejected: manifest nests deeper than 5 levels',
+    );
+    expect(outcome(() => written(wide(25), limits))).toHaveProperty('value');
+    expect(outcome(() => written(wide(26), limits))).toHaveProperty(
+      'error',
+      'ManifestRejected: manifest has more than 40 values',
+    );
   });
 
   it("answers JSON's own error for what JSON refuses", () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = { back: cyclic };
-    expect(() => plainCopy(cyclic)).toThrow(TypeError);
-    expect(() => plainCopy({ big: BigInt(1) })).toThrow(TypeError);
+    expect(() => written(cyclic)).toThrow(TypeError);
+    expect(() => written({ big: BigInt(1) })).toThrow(TypeError);
   });
 });
