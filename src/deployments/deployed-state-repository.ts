@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { insertRecordset, type RecordsetColumn } from '../db/recordset-insert';
 
 /** One Application of a project: tenant, environment and service. */
 export interface TargetKey {
@@ -146,6 +147,27 @@ export async function saveTarget(
     .merge(Object.keys(changes));
 }
 
+const EVENT_COLUMNS: RecordsetColumn[] = [
+  ['organization_id', 'uuid'],
+  ['project_id', 'uuid'],
+  ['tenant_id', 'uuid'],
+  ['environment', 'text'],
+  ['service', 'text'],
+  ['kind', 'text'],
+  ['revision', 'text'],
+  ['position', 'bigint'],
+  ['digest', 'text'],
+  ['version', 'text'],
+  ['source_kind', 'text'],
+  ['source_id', 'text'],
+  ['actor', 'text'],
+  ['sync_status', 'text'],
+  ['health_status', 'text'],
+  ['reported_at', 'timestamptz'],
+  ['audit_ids', 'text[]'],
+  ['at', 'timestamptz'],
+];
+
 const eventRow = (e: TargetEvent) => ({
   organization_id: e.organizationId,
   project_id: e.projectId,
@@ -173,15 +195,14 @@ const eventRow = (e: TargetEvent) => ({
  */
 export async function appendEvents(db: Queryable, events: TargetEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const rows = (await db('deployed_target_events')
-    .insert(events.map(eventRow))
-    .onConflict(db.raw("(project_id, tenant_id, environment, service, revision) WHERE kind = 'commit'"))
-    .ignore()
-    .returning(['tenant_id', 'environment', 'service'])) as {
-    tenant_id: string;
-    environment: string;
-    service: string;
-  }[];
+  const rows = await insertRecordset<{ tenant_id: string; environment: string; service: string }>(
+    db,
+    'deployed_target_events',
+    EVENT_COLUMNS,
+    events.map(eventRow),
+    `ON CONFLICT (project_id, tenant_id, environment, service, revision) WHERE kind = 'commit' DO NOTHING
+     RETURNING tenant_id, environment, service`,
+  );
   return new Set(rows.map((r) => `${r.tenant_id}/${r.environment}/${r.service}`));
 }
 
@@ -201,6 +222,24 @@ const DESIRED_COLUMNS = [
   'healthy_since',
 ] as const;
 
+const DESIRED_ROW_COLUMNS: RecordsetColumn[] = [
+  ['organization_id', 'uuid'],
+  ['tenant_slug', 'text'],
+  ['project_id', 'uuid'],
+  ['tenant_id', 'uuid'],
+  ['environment', 'text'],
+  ['service', 'text'],
+  ['desired_revision', 'text'],
+  ['desired_position', 'bigint'],
+  ['desired_digest', 'text'],
+  ['desired_version', 'text'],
+  ['source_kind', 'text'],
+  ['source_id', 'text'],
+  ['actor', 'text'],
+  ['desired_at', 'timestamptz'],
+  ['healthy_since', 'timestamptz'],
+];
+
 /** Sets the desired state of many Applications in one statement (inserting the rows that do not exist yet). */
 export async function saveDesired(
   db: Queryable,
@@ -209,10 +248,14 @@ export async function saveDesired(
     Pick<DeployedTargetRow, (typeof DESIRED_COLUMNS)[number]>)[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  await db('deployed_targets')
-    .insert(rows.map(({ projectId, tenantId, ...rest }) => ({ project_id: projectId, tenant_id: tenantId, ...rest })))
-    .onConflict(['project_id', 'tenant_id', 'environment', 'service'])
-    .merge(DESIRED_COLUMNS);
+  await insertRecordset(
+    db,
+    'deployed_targets',
+    DESIRED_ROW_COLUMNS,
+    rows.map(({ projectId, tenantId, ...rest }) => ({ project_id: projectId, tenant_id: tenantId, ...rest })),
+    `ON CONFLICT (project_id, tenant_id, environment, service)
+     DO UPDATE SET ${DESIRED_COLUMNS.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ')}`,
+  );
 }
 
 /** The version of the newest commit that wrote the Application at or before `position`. */
