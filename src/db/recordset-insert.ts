@@ -5,9 +5,9 @@ export type RecordsetColumn = readonly [name: string, type: string];
 
 /**
  * `INSERT INTO table (columns) SELECT ... FROM jsonb_to_recordset($1)` + `tail` (an ON CONFLICT or RETURNING clause):
- * every row in one JSON parameter rather than a binding per value (issue 46: a generate's 1,000-row statements spent
- * more time building and sending 17,000 bindings than PostgreSQL spent inserting). Rows are written in their order;
- * each row's keys name columns (a missing key is null); Dates travel as ISO text, arrays as arrays.
+ * every row in one JSON parameter rather than a binding per value (issue 46: building and sending the 17,000 bindings
+ * of a generate's 1,000-row statement was about a fifth of its time). Rows are written in their order; each row's keys
+ * name columns (a missing key is null); Dates travel as ISO text, arrays as arrays.
  */
 export async function insertRecordset<Row>(
   db: Queryable,
