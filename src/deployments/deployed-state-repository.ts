@@ -210,17 +210,19 @@ export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolea
   return (await appendEvents(db, [e])).size > 0;
 }
 
-const DESIRED_COLUMNS = [
-  'desired_revision',
-  'desired_position',
-  'desired_digest',
-  'desired_version',
-  'source_kind',
-  'source_id',
-  'actor',
-  'desired_at',
-  'healthy_since',
-] as const;
+/** The desired-state columns a commit sets, with their SQL types. */
+const DESIRED_TYPES = {
+  desired_revision: 'text',
+  desired_position: 'bigint',
+  desired_digest: 'text',
+  desired_version: 'text',
+  source_kind: 'text',
+  source_id: 'text',
+  actor: 'text',
+  desired_at: 'timestamptz',
+  healthy_since: 'timestamptz',
+} as const;
+const DESIRED_COLUMNS = Object.keys(DESIRED_TYPES) as (keyof typeof DESIRED_TYPES)[];
 
 const DESIRED_ROW_COLUMNS: RecordsetColumn[] = [
   ['organization_id', 'uuid'],
@@ -229,15 +231,7 @@ const DESIRED_ROW_COLUMNS: RecordsetColumn[] = [
   ['tenant_id', 'uuid'],
   ['environment', 'text'],
   ['service', 'text'],
-  ['desired_revision', 'text'],
-  ['desired_position', 'bigint'],
-  ['desired_digest', 'text'],
-  ['desired_version', 'text'],
-  ['source_kind', 'text'],
-  ['source_id', 'text'],
-  ['actor', 'text'],
-  ['desired_at', 'timestamptz'],
-  ['healthy_since', 'timestamptz'],
+  ...Object.entries(DESIRED_TYPES),
 ];
 
 /** Sets the desired state of many Applications in one statement (inserting the rows that do not exist yet). */
@@ -245,7 +239,7 @@ export async function saveDesired(
   db: Queryable,
   rows: (Pick<DeployedTargetRow, 'organization_id' | 'tenant_slug'> &
     TargetKey &
-    Pick<DeployedTargetRow, (typeof DESIRED_COLUMNS)[number]>)[],
+    Pick<DeployedTargetRow, keyof typeof DESIRED_TYPES>)[],
 ): Promise<void> {
   if (rows.length === 0) return;
   await insertRecordset(

@@ -15,7 +15,7 @@ export const BOOTSTRAP_PROJECT_FILE = 'bootstrap/appproject.yaml';
 export const API_VERSION = 'argoproj.io/v1alpha1';
 
 /** A generated file's YAML text (a 1,000-Application generate writes 5,000 of them). */
-export const yaml = (doc: unknown) => dumpFileYaml(doc);
+export const yaml = dumpFileYaml;
 
 /** The destination of a target; without resolved destinations, the documented default. */
 export function destinationOf(model: DeliveryModel, t: Pick<Target, 'tenant' | 'environment'>): Destination {
