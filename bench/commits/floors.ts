@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { gitBinary } from '../../src/git/git-binary';
+import { gitBinary, gitEnv } from '../../src/git/git-binary';
 import { git } from '../../src/git/git-plumbing';
 import { elapsedMs } from '../validate/stats';
 
 const run = promisify(execFile);
+/** The floors' git processes run as the platform's do (its malloc tuning included: src/git/git-binary.ts). */
+const env = { ...process.env, GLIBC_TUNABLES: gitEnv().GLIBC_TUNABLES };
 
 /**
  * The physical floors of a commit on this disk, measured on a copy of the benched repository: what git itself needs,
@@ -13,7 +15,7 @@ const run = promisify(execFile);
 
 /** A fresh bare copy of `repo` (hard links: same disk, same objects). */
 export async function copyOf(repo: string, dir: string): Promise<string> {
-  await run(gitBinary(), ['clone', '--quiet', '--bare', '--local', repo, dir]);
+  await run(gitBinary(), ['clone', '--quiet', '--bare', '--local', repo, dir], { env });
   return dir;
 }
 
@@ -36,7 +38,7 @@ for i in $(seq 1 "$2"); do
   echo $(( ($(date +%s%N) - s) / 1000 ))
 done`;
   const start = process.hrtime.bigint();
-  const { stdout } = await run('bash', ['-c', script, 'floor', repo, String(commits)]);
+  const { stdout } = await run('bash', ['-c', script, 'floor', repo, String(commits)], { env });
   const total = elapsedMs(start);
   return {
     perSecond: commits / (total / 1000),

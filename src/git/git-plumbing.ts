@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { objectId } from './object-writer';
-import { gitBinary } from './git-binary';
+import { gitBinary, gitEnv } from './git-binary';
 import { parseTree, readObject } from './object-reader';
 
 /**
@@ -30,7 +30,7 @@ export function git(repo: string, args: string[], opts: GitRun = {}): Promise<{ 
   const fd = typeof input === 'object' && !Buffer.isBuffer(input) ? input.fd : null;
   return new Promise((resolve, reject) => {
     const child = spawn(gitBinary(), ['--git-dir', repo, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LC_ALL: 'C', ...opts.env },
+      env: { ...gitEnv(), ...opts.env },
       stdio: [fd ?? 'pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

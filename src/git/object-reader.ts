@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { gitBinary } from './git-binary';
+import { gitBinary, gitEnv } from './git-binary';
 
 /** An object as `git cat-file --batch` gives it. */
 export interface GitObject {
@@ -44,7 +44,7 @@ class BatchReader {
     private readonly onClose: (reader: BatchReader) => void,
   ) {
     this.child = spawn(gitBinary(), ['--git-dir', repo, 'cat-file', '--batch'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', LC_ALL: 'C' },
+      env: gitEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stdout.on('data', (chunk: Buffer) => this.take(chunk));
