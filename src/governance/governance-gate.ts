@@ -11,44 +11,57 @@ import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-rep
  * part of the question so a freeze may later name the actions it stops.
  */
 export function createGovernanceGate(clock: () => Date = () => new Date()): GovernanceGate {
-  return {
-    async check(db, target, _action, actorUserId, at = clock()) {
-      const freezes: FreezeHit[] = [];
-      const line = await findStopTheLine(db, target.organizationId);
-      if (line.enabled) {
-        freezes.push({
-          id: STOP_THE_LINE_ID,
-          name: 'Stop the line',
-          reason: line.reason,
-          scope: 'organization',
-          stopTheLine: true,
-          startsAt: line.changedAt,
-          endsAt: null,
-        });
+  const gate: GovernanceGate = {
+    async check(db, target, action, actorUserId, at = clock()) {
+      const [verdict] = await gate.checkEach(db, target, [target], action, actorUserId, at);
+      return verdict!;
+    },
+    async checkEach(db, project, targets, _action, actorUserId, at = clock()) {
+      if (targets.length === 0) return [];
+      const line = await findStopTheLine(db, project.organizationId);
+      const stopped: FreezeHit[] = line.enabled
+        ? [
+            {
+              id: STOP_THE_LINE_ID,
+              name: 'Stop the line',
+              reason: line.reason,
+              scope: 'organization',
+              stopTheLine: true,
+              startsAt: line.changedAt,
+              endsAt: null,
+            },
+          ]
+        : [];
+      const windows = (await freezesFor(db, project.organizationId, project.projectId)).map(definitionOf);
+      const verdicts = [];
+      for (const scope of targets) {
+        const target = { ...project, environment: scope.environment, tenants: scope.tenants };
+        const freezes = [...stopped];
+        for (const { freeze, occurrence } of activeFreezes(windows, target, at)) {
+          freezes.push({
+            id: freeze.id,
+            name: freeze.name,
+            reason: freeze.reason,
+            scope: freeze.scope,
+            stopTheLine: false,
+            startsAt: occurrence.start.toISOString(),
+            endsAt: occurrence.end.toISOString(),
+          });
+        }
+        const session = actorUserId ? await coveringSession(db, { ...target, userId: actorUserId }, at) : null;
+        const breakGlass = session
+          ? {
+              sessionId: session.id,
+              justification: session.justification,
+              userId: session.userId,
+              actor: session.actor,
+              endsAt: session.endsAt,
+            }
+          : null;
+        verdicts.push(verdictOf(freezes, breakGlass));
       }
-      const windows = (await freezesFor(db, target.organizationId, target.projectId)).map(definitionOf);
-      for (const { freeze, occurrence } of activeFreezes(windows, target, at)) {
-        freezes.push({
-          id: freeze.id,
-          name: freeze.name,
-          reason: freeze.reason,
-          scope: freeze.scope,
-          stopTheLine: false,
-          startsAt: occurrence.start.toISOString(),
-          endsAt: occurrence.end.toISOString(),
-        });
-      }
-      const session = actorUserId ? await coveringSession(db, { ...target, userId: actorUserId }, at) : null;
-      const breakGlass = session
-        ? {
-            sessionId: session.id,
-            justification: session.justification,
-            userId: session.userId,
-            actor: session.actor,
-            endsAt: session.endsAt,
-          }
-        : null;
-      return verdictOf(freezes, breakGlass);
+      return verdicts;
     },
   };
+  return gate;
 }

@@ -46,6 +46,18 @@ export interface GovernanceGate {
     actorUserId: string | null,
     at?: Date,
   ): Promise<GateVerdict>;
+  /**
+   * The verdicts of several targets of one project (each tenant-and-environment pair of an image update), the same as
+   * `check` of each, with the project's freezes read once rather than once a target.
+   */
+  checkEach(
+    db: Queryable,
+    project: { organizationId: string; projectId: string },
+    targets: Pick<GateTarget, 'environment' | 'tenants'>[],
+    action: GovernedAction,
+    actorUserId: string | null,
+    at?: Date,
+  ): Promise<GateVerdict[]>;
 }
 
 /**

@@ -180,18 +180,18 @@ export function createRolloutService(
      */
     async forImageUpdate(
       caller: OrgCaller,
-      slug: string,
+      /** The caller's project, as the webhook found it (no second read of it on the request's path). */
+      project: { id: string; slug: string },
       body: { workloads: string[]; tag: string; pairs: Pair[] },
       key: string,
     ): Promise<{ rollouts: (RolloutView & { workload: string })[]; rest: Pair[] }> {
       // Most updates meet no plan: they are answered before the project's delivery model is loaded (the webhook's
       // request -> commit path stays as short as it was).
-      const project = await deps.projects.projectOf(caller, slug);
       const plans = await listRolloutPlans(db, caller.organizationId, project.id);
       if (!body.pairs.some((p) => plans.some((plan) => plan.environment === p.environment))) {
         return { rollouts: [], rest: body.pairs };
       }
-      const loaded = await loadedOf(caller, slug);
+      const loaded = await loadedOf(caller, project.slug);
       const planned = [];
       for (const workload of body.workloads) {
         planned.push(

@@ -158,6 +158,12 @@ export function createImageUpdateService(deps: {
     };
   }
 
+  /** The freezes' verdict on each tenant-and-environment pair, for an image update (no actor: no break-glass). */
+  function verdictsOf(organizationId: string, projectId: string, pairs: Pair[]) {
+    const targets = pairs.map((p) => ({ environment: p.environment, tenants: [p.tenant] }));
+    return deps.governance.checkEach(db, { organizationId, projectId }, targets, 'images.update', null);
+  }
+
   /** The update itself, once the request is verified, fresh, new and inside the filters. */
   async function apply(
     project: Project,
@@ -175,21 +181,12 @@ export function createImageUpdateService(deps: {
     });
     // A frozen target is refused and named (no break-glass: the request comes from CI, not a person).
     const open: Pair[] = [];
-    for (const p of unpinned) {
-      const verdict = await deps.governance.check(
-        db,
-        {
-          organizationId: project.organizationId,
-          projectId: project.id,
-          environment: p.environment,
-          tenants: [p.tenant],
-        },
-        'images.update',
-        null,
-      );
+    const verdicts = await verdictsOf(project.organizationId, project.id, unpinned);
+    unpinned.forEach((p, i) => {
+      const verdict = verdicts[i]!;
       if (verdict.blocked) skipped.push({ ...p, reason: 'frozen', detail: frozenMessage(verdict.freezes) });
       else open.push(p);
-    }
+    });
     const auto = new Set(settings.auto_update_environments);
     const autoPairs = open.filter((p) => auto.has(p.environment));
     const released = open.filter((p) => !auto.has(p.environment));
@@ -202,7 +199,7 @@ export function createImageUpdateService(deps: {
         ? { rollouts: [], rest: autoPairs }
         : await deps.rollouts.forImageUpdate(
             caller,
-            project.slug,
+            project,
             { workloads: targets.workloads, tag: payload.tag, pairs: autoPairs },
             meta.webhookId,
           );
@@ -459,12 +456,8 @@ export function createImageUpdateService(deps: {
 
     /** The targets a freeze (or stop the line) still holds for image updates, of the ones given. */
     async frozenPairs(organizationId: string, projectId: string, pairs: Pair[]): Promise<Pair[]> {
-      const frozen: Pair[] = [];
-      for (const p of pairs) {
-        const target = { organizationId, projectId, environment: p.environment, tenants: [p.tenant] };
-        if ((await deps.governance.check(db, target, 'images.update', null)).blocked) frozen.push(p);
-      }
-      return frozen;
+      const verdicts = await verdictsOf(organizationId, projectId, pairs);
+      return pairs.filter((_, i) => verdicts[i]!.blocked);
     },
 
     /** Hands over what API processes staged but could not give to Temporal (run by the worker's reconciler). */
