@@ -2,14 +2,16 @@
  * Release figures (issue 10, Performance):
  *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
- * project of tenants x environments targets with one workload, then measures:
+ * project of tenants x environments targets with one workload, then measures, its client in a process of its own
+ * (release-driver.ts, as a platform's clients are):
  *   1. latency: releases without approval, one after another, from the create call to the commit (as the client sees
  *      it, polling the release, and as the row records it), p50 and p95 (goal p95 < 1 s on the dev server);
  *   2. throughput: the same number of releases, `parallel` at a time on different targets, each taken to Healthy with
  *      a sync report: releases completed per second;
  *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker, and the
  *      create -> commit p95 as a multiple of the floor's p95 (issue 35 goal: <= 3x on a quiet machine);
- *   4. the steps, beside the ratio: the sequential releases' time in each activity and in its queue, the workflow
+ *   4. the CPU each costs in this process (API, worker and client), the Temporal server and PostgreSQL;
+ *   5. the steps, beside the ratio: the sequential releases' time in each activity and in its queue, the workflow
  *      tasks, and up to the commit the time in activities against scheduling (bench/temporal-steps.ts).
  * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  */
@@ -21,7 +23,8 @@ import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 import { addWorkload, makeShopProject } from '../shop-project';
 import { StepTimes } from '../temporal-steps';
-import { releaseClient, type Release, type Target } from './release-client';
+import { cpuShares } from '../cpu-shares';
+import { driveReleases } from './release-driver';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,24 +54,25 @@ async function main(): Promise<void> {
     const targets = tenants.flatMap((tenantId) => environments.map((environment) => ({ tenantId, environment })));
     line(`project: ${targets.length} targets (${tenantCount} tenants x ${environmentCount} environments), 1 workload`);
 
-    const driver = await releaseClient(platform.baseUrl, call);
-    const release = (target: Target) => driver.release('shop', 'web', target);
-    const healthy = (r: Release) => driver.healthy('shop', 'web', r);
+    // The client in a process of its own (release-driver.ts); each drive continues the tags of the one before.
+    const job = { baseUrl: platform.baseUrl, token: platform.token, project: 'shop', workload: 'web' };
+    let used = 0;
+    const drive = async (count: number, lanes: number, on = targets) => {
+      const driven = await driveReleases({ ...job, targets: on, count, lanes, after: used });
+      used += count;
+      return driven;
+    };
 
     // Warm-up: the first release of a process loads schemas and bundles.
-    await healthy((await release(targets[0]!)).r);
+    await drive(1, 1);
 
-    const client: number[] = [];
-    const server: number[] = [];
     const steps = new StepTimes();
-    const sequential: string[] = [];
-    for (let i = 0; i < releases; i++) {
-      const { clientMs, serverMs, r } = await release(targets[i % targets.length]!);
-      client.push(clientMs);
-      server.push(serverMs);
-      sequential.push(r.workflowId);
-      await healthy(r);
-    }
+    const sequentialCpu = cpuShares();
+    const driven = await drive(releases, 1);
+    const client = driven.releases.map((r) => r.clientMs);
+    const server = driven.releases.map((r) => r.serverMs);
+    const sequential = driven.releases.map((r) => r.workflowId);
+    const releaseCpu = sequentialCpu.per(releases);
     line(`latency, ${releases} releases one after another, no approval:`);
     line(describe('  create call -> commit seen by the client', client));
     line(describe('  created_at -> committed_at (row)', server));
@@ -78,22 +82,14 @@ async function main(): Promise<void> {
     );
     line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'}`);
 
-    const started = process.hrtime.bigint();
-    let next = 0;
-    const lane = async (target: Target) => {
-      while (next < releases) {
-        next += 1;
-        await healthy((await release(target)).r);
-      }
-    };
-    await Promise.all(targets.slice(0, parallel).map(lane));
-    const seconds = elapsedMs(started) / 1000;
+    const { seconds } = await drive(releases, parallel, targets.slice(0, parallel));
     line(
       `throughput, ${releases} releases ${parallel} at a time on different targets, each to Healthy: ` +
         `${(releases / seconds).toFixed(1)} releases/s (${seconds.toFixed(1)} s)`,
     );
 
     const floor: number[] = [];
+    const floorCpu = cpuShares();
     for (let i = 0; i < 20; i++) {
       const start = process.hrtime.bigint();
       const handle = await platform.services.workflows.start(pingWorkflow, {
@@ -104,6 +100,10 @@ async function main(): Promise<void> {
       floor.push(elapsedMs(start));
     }
     line(describe('floor: no-op workflow start -> result', floor));
+    line(
+      `CPU of a sequential release (to Healthy): ${releaseCpu}, its client ${(driven.cpuMs / releases).toFixed(1)} ms; ` +
+        `of a no-op workflow: ${floorCpu.per(floor.length)}`,
+    );
     const p95Of = (ms: number[]) =>
       percentile(
         [...ms].sort((a, b) => a - b),

@@ -20,11 +20,12 @@ export interface Target {
 /**
  * Releases as a client drives them: `release` creates one on a target and polls it until its commit (answering the
  * client's and the row's milliseconds), `healthy` reports the release's Application Synced and Healthy at its commit
- * through the controller webhook, so the target's next release does not wait its turn.
+ * through the controller webhook, so the target's next release does not wait its turn. Tags are 1.0.N, N counting
+ * from `after` + 1 (a client that follows another on the same targets starts where it stopped).
  */
-export async function releaseClient(baseUrl: string, call: ReturnType<typeof apiCaller>) {
+export async function releaseClient(baseUrl: string, call: ReturnType<typeof apiCaller>, after = 0) {
   const { token: controllerToken } = await call<{ token: string }>('POST', '/api/v2/org/cdcontroller-token');
-  let version = 0;
+  let version = after;
   let reportedAt = 0;
   return {
     async release(project: string, workload: string, target: Target) {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import { InvalidInput } from '../errors';
 import type { OrgRole } from '../iam/principal';
 import type { BreakGlassScope } from './break-glass-workflow-contract';
@@ -142,21 +143,36 @@ export async function listSessions(
  * The user's open session covering a project and environment at `at` (the newest if several): not closed, opened
  * at or before `at`, ending after it, and its scope naming the project and environment (empty = every one).
  */
-export async function coveringSession(
+/** The user's sessions open at `at` that cover the project (any of its environments), newest first, as a RowsQuery. */
+export function openSessionRows(
   db: Queryable,
-  target: { organizationId: string; userId: string; projectId: string; environment: string },
+  target: { organizationId: string; userId: string; projectId: string },
   at: Date,
-): Promise<BreakGlassSession | null> {
-  const row = (await db('break_glass_sessions')
+): RowsQuery<BreakGlassSession> {
+  const query = db('break_glass_sessions')
     .where({ organization_id: target.organizationId, user_id: target.userId })
     .whereNull('closed_at')
     .andWhere('opened_at', '<=', at)
     .andWhere('ends_at', '>', at)
     .andWhereRaw("(project_ids = '[]'::jsonb OR project_ids \\? ?)", [target.projectId])
-    .andWhereRaw("(environments = '[]'::jsonb OR environments \\? ?)", [target.environment])
     .orderBy('opened_at', 'desc')
-    .first()) as SessionRow | undefined;
-  return row ? toSession(row) : null;
+    .select('*');
+  return rowsQuery<SessionRow, BreakGlassSession>(query, ['opened_at', 'ends_at', 'closed_at'], toSession);
+}
+
+/** The newest of the open sessions (`openSessionRows`) that covers the environment. */
+export function sessionCovering(sessions: BreakGlassSession[], environment: string): BreakGlassSession | null {
+  const covers = ({ scope }: BreakGlassSession) =>
+    scope.environments.length === 0 || scope.environments.includes(environment);
+  return sessions.find(covers) ?? null;
+}
+
+export async function coveringSession(
+  db: Queryable,
+  target: { organizationId: string; userId: string; projectId: string; environment: string },
+  at: Date,
+): Promise<BreakGlassSession | null> {
+  return sessionCovering(await readRows(openSessionRows(db, target, at)), target.environment);
 }
 
 export const DEFAULT_ALLOWED_ROLES: OrgRole[] = ['owner', 'admin'];

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { insertOne } from '../db/owned-rows';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 
 /** Which project, tenants and environments (rows of the projects module, by id) a cluster serves. */
 export interface BindingRow {
@@ -87,19 +88,23 @@ export async function boundEnvironmentIds(db: Queryable, clusterId: string): Pro
 }
 
 /** A project's bindings with their cluster's name, oldest first (what the delivery generator resolves). */
-export async function projectBindings(
+export function projectBindingRows(
   db: Queryable,
   organizationId: string,
   projectId: string,
-): Promise<{ clusterName: string; tenantIds: string[]; environmentIds: string[] }[]> {
-  const rows = (await db('agent_bindings as b')
+): RowsQuery<{ clusterName: string; tenantIds: string[]; environmentIds: string[] }> {
+  const query = db('agent_bindings as b')
     .join('clusters as c', 'c.id', 'b.cluster_id')
     .where({ 'b.organization_id': organizationId, 'b.project_id': projectId })
     .orderBy([{ column: 'b.created_at' }, { column: 'b.id' }])
-    .select('c.name', 'b.tenant_ids', 'b.environment_ids')) as {
-    name: string;
-    tenant_ids: string[];
-    environment_ids: string[];
-  }[];
-  return rows.map((r) => ({ clusterName: r.name, tenantIds: r.tenant_ids, environmentIds: r.environment_ids }));
+    .select('c.name', 'b.tenant_ids', 'b.environment_ids');
+  return rowsQuery(query, [], (r: { name: string; tenant_ids: string[]; environment_ids: string[] }) => ({
+    clusterName: r.name,
+    tenantIds: r.tenant_ids,
+    environmentIds: r.environment_ids,
+  }));
+}
+
+export function projectBindings(db: Queryable, organizationId: string, projectId: string) {
+  return readRows(projectBindingRows(db, organizationId, projectId));
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { deleteOwned, timestampsOf } from '../db/owned-rows';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import type { FreezeDefinition } from './freeze-evaluation';
 
 /** A freeze window as stored: one-off (`endsAt`) or recurring (`rrule`, `timeZone`, `durationMinutes`). */
@@ -160,8 +161,13 @@ export async function countFreezes(db: Queryable, organizationId: string): Promi
  * The freezes that can reach a project: its own and the organization-wide ones (without a project, or with one,
  * the list of projects `coversTarget` checks). Without a project: the organization-wide ones only.
  */
-export async function freezesFor(db: Queryable, organizationId: string, projectId: string | null) {
-  const rows = (await db('freeze_windows')
+/** The freezes that may hold the project (its own and the organization-wide), as a RowsQuery (the governance gate). */
+export function freezeRowsFor(
+  db: Queryable,
+  organizationId: string,
+  projectId: string | null,
+): RowsQuery<FreezeRecord> {
+  const query = db('freeze_windows')
     .where({ organization_id: organizationId })
     .andWhere((q) => {
       q.whereNull('project_id');
@@ -169,8 +175,12 @@ export async function freezesFor(db: Queryable, organizationId: string, projectI
     })
     .orderBy(['starts_at', 'id'])
     .limit(MAX_FREEZES_PER_ORGANIZATION)
-    .select(COLUMNS)) as FreezeRow[];
-  return rows.map(rowToFreeze);
+    .select(COLUMNS);
+  return rowsQuery<FreezeRow, FreezeRecord>(query, ['starts_at', 'ends_at', 'created_at', 'updated_at'], rowToFreeze);
+}
+
+export function freezesFor(db: Queryable, organizationId: string, projectId: string | null) {
+  return readRows(freezeRowsFor(db, organizationId, projectId));
 }
 
 /** The evaluation's view of a stored freeze. */
@@ -206,16 +216,28 @@ export interface StopTheLine {
   changedAt: string | null;
 }
 
+/** The organization's stop-the-line switch as a RowsQuery: no row when it was never turned on (`stopTheLineOf`). */
+export function stopTheLineRows(db: Queryable, organizationId: string): RowsQuery<StopTheLine> {
+  const query = db('freeze_switches').where({ organization_id: organizationId }).limit(1).select('*');
+  return rowsQuery(
+    query,
+    ['changed_at'],
+    (row: { enabled: boolean; reason: string; changed_by_actor: string; changed_at: Date }) => ({
+      enabled: row.enabled,
+      reason: row.reason,
+      changedBy: row.changed_by_actor,
+      changedAt: row.changed_at.toISOString(),
+    }),
+  );
+}
+
+/** The switch from its rows: off when the organization never set it. */
+export function stopTheLineOf(rows: StopTheLine[]): StopTheLine {
+  return rows[0] ?? { enabled: false, reason: '', changedBy: null, changedAt: null };
+}
+
 export async function findStopTheLine(db: Queryable, organizationId: string): Promise<StopTheLine> {
-  const row = (await db('freeze_switches').where({ organization_id: organizationId }).first()) as
-    { enabled: boolean; reason: string; changed_by_actor: string; changed_at: Date } | undefined;
-  if (!row) return { enabled: false, reason: '', changedBy: null, changedAt: null };
-  return {
-    enabled: row.enabled,
-    reason: row.reason,
-    changedBy: row.changed_by_actor,
-    changedAt: row.changed_at.toISOString(),
-  };
+  return stopTheLineOf(await readRows(stopTheLineRows(db, organizationId)));
 }
 
 export async function storeStopTheLine(

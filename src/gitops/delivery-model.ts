@@ -1,10 +1,11 @@
 import type { Queryable } from '../db/knex';
-import { projectBindings } from '../clusters/agent-binding-repository';
-import { listProjectEnvironments } from '../projects/project-environment-repository';
+import { projectBindingRows } from '../clusters/agent-binding-repository';
+import { readTogether } from '../db/rows-together';
+import { projectEnvironmentRows } from '../projects/project-environment-repository';
 import { gitUrlOf } from '../projects/git-url';
-import { findProjectById, type Project } from '../projects/project-repository';
-import { listProjectTenants, type ProjectTenant } from '../projects/project-tenant-repository';
-import { listWorkloads, type Workload } from '../projects/workload-repository';
+import { projectRows, type Project } from '../projects/project-repository';
+import { projectTenantRows, type ProjectTenant } from '../projects/project-tenant-repository';
+import { workloadRows, type Workload } from '../projects/workload-repository';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
 import { resolveDestinations } from './destinations';
 import type { DeliveryModel } from './manifests';
@@ -56,17 +57,22 @@ export async function loadProject(
   ctx: DeliveryContext,
   workloadNames?: readonly string[],
 ): Promise<LoadedProject | null> {
-  const project = await findProjectById(db, organizationId, projectId);
+  // One statement for the five reads (issue 46: a release, promotion or image update loads this before its commit).
+  const read = await readTogether(db, {
+    project: projectRows(db, organizationId, projectId),
+    tenants: projectTenantRows(db, organizationId, projectId),
+    environments: projectEnvironmentRows(db, projectId),
+    workloads: workloadRows(db, projectId, workloadNames),
+    bindings: projectBindingRows(db, organizationId, projectId),
+  });
+  const [project] = read.project;
   if (!project) return null;
-  // One after the other: `db` may be a transaction, whose single connection runs one query at a time.
-  const tenants = await listProjectTenants(db, organizationId, projectId);
-  const environments = await listProjectEnvironments(db, projectId);
-  const workloads = await listWorkloads(db, projectId, workloadNames);
+  const { tenants, environments, workloads } = read;
   const tenantSlugs = new Map(tenants.map((t) => [t.id, t.slug]));
   const envSlugs = new Map(environments.map((e) => [e.id, e.environment]));
   const slugsOf = (ids: string[], slugs: Map<string, string>) =>
     ids.flatMap((id) => (slugs.has(id) ? [slugs.get(id) as string] : []));
-  const bindings = (await projectBindings(db, organizationId, projectId)).map((b) => ({
+  const bindings = read.bindings.map((b) => ({
     cluster: b.clusterName,
     tenants: slugsOf(b.tenantIds, tenantSlugs),
     environments: slugsOf(b.environmentIds, envSlugs),

@@ -1,7 +1,8 @@
 import { STOP_THE_LINE_ID, verdictOf, type FreezeHit, type GovernanceGate } from './governance-verdict';
-import { coveringSession } from '../break-glass/break-glass-repository';
+import { openSessionRows, sessionCovering } from '../break-glass/break-glass-repository';
+import { readTogether } from '../db/rows-together';
 import { activeFreezes } from '../freezes/freeze-evaluation';
-import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-repository';
+import { definitionOf, freezeRowsFor, stopTheLineOf, stopTheLineRows } from '../freezes/freeze-repository';
 
 /**
  * What governed actions ask before they run (and again at commit time, in the caller's transaction): the freezes in
@@ -10,6 +11,9 @@ import { definitionOf, findStopTheLine, freezesFor } from '../freezes/freeze-rep
  * frozen: break-glass also bypasses approval waits. Every governed action is gated the same way today; `action` is
  * part of the question so a freeze may later name the actions it stops.
  */
+/** A user id no session has: without an actor the sessions' part of the statement finds nothing. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
+
 export function createGovernanceGate(clock: () => Date = () => new Date()): GovernanceGate {
   const gate: GovernanceGate = {
     async check(db, target, action, actorUserId, at = clock()) {
@@ -18,7 +22,13 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
     },
     async checkEach(db, project, targets, _action, actorUserId, at = clock()) {
       if (targets.length === 0) return [];
-      const line = await findStopTheLine(db, project.organizationId);
+      // The switch, the windows and the actor's open sessions in one statement (issue 46), whatever the pair count.
+      const read = await readTogether(db, {
+        line: stopTheLineRows(db, project.organizationId),
+        windows: freezeRowsFor(db, project.organizationId, project.projectId),
+        sessions: openSessionRows(db, { ...project, userId: actorUserId ?? NO_USER }, at),
+      });
+      const line = stopTheLineOf(read.line);
       const stopped: FreezeHit[] = line.enabled
         ? [
             {
@@ -32,7 +42,7 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
             },
           ]
         : [];
-      const windows = (await freezesFor(db, project.organizationId, project.projectId)).map(definitionOf);
+      const windows = read.windows.map(definitionOf);
       const verdicts = [];
       for (const scope of targets) {
         const target = { ...project, environment: scope.environment, tenants: scope.tenants };
@@ -48,7 +58,7 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
             endsAt: occurrence.end.toISOString(),
           });
         }
-        const session = actorUserId ? await coveringSession(db, { ...target, userId: actorUserId }, at) : null;
+        const session = actorUserId ? sessionCovering(read.sessions, scope.environment) : null;
         const breakGlass = session
           ? {
               sessionId: session.id,

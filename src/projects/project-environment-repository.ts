@@ -3,6 +3,7 @@ import { insertOne, timestampsOf } from '../db/owned-rows';
 import { catalogueEntries } from '../platform-config/environment-repository';
 import { effectiveSyncPolicy, type EnvironmentArgoSettings, type SyncPolicy } from './argocd-settings';
 import { takeAdvisoryLock } from '../db/advisory-lock';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 
 export type KubernetesVersionSource = 'manual' | 'agent';
 
@@ -82,8 +83,14 @@ function environments(db: Queryable, projectId: string) {
     );
 }
 
-export async function listProjectEnvironments(db: Queryable, projectId: string): Promise<ProjectEnvironment[]> {
-  return ((await environments(db, projectId).orderBy('pe.position')) as Row[]).map(rowToEnvironment);
+/** The project's environments in order, as a RowsQuery (read with others in one statement: delivery-model.ts). */
+export function projectEnvironmentRows(db: Queryable, projectId: string): RowsQuery<ProjectEnvironment> {
+  const query = environments(db, projectId).orderBy('pe.position');
+  return rowsQuery<Row, ProjectEnvironment>(query, ['created_at', 'updated_at'], rowToEnvironment);
+}
+
+export function listProjectEnvironments(db: Queryable, projectId: string): Promise<ProjectEnvironment[]> {
+  return readRows(projectEnvironmentRows(db, projectId));
 }
 
 /** The slugs of the organization's projects that use one environment catalogue entry, in order. */

@@ -4,6 +4,7 @@ import { isoText, isoTimestamp } from '../db/iso-timestamp';
 import { compiledStatements } from '../db/compiled-statements';
 import { keysetOrder, keysetParams, keysetResult, type Page, type PageRequest } from '../db/pagination';
 import { organizationSlugs } from '../orgs/org-repository';
+import { rowsQuery, type RowsQuery } from '../db/rows-together';
 import { DEFAULT_NAMESPACE_TEMPLATE, type ProjectArgoSettings } from './argocd-settings';
 
 export type ValidationMode = 'block' | 'warn';
@@ -129,6 +130,11 @@ export async function insertProject(
 export async function findProjectBySlug(db: Queryable, organizationId: string, slug: string): Promise<Project | null> {
   const row = (await projects(db, organizationId).where('p.slug', slug).first()) as ProjectRow | undefined;
   return row ? rowToProject(row) : null;
+}
+
+/** The project by id as a RowsQuery (read with others in one statement: src/gitops/delivery-model.ts). */
+export function projectRows(db: Queryable, organizationId: string, id: string): RowsQuery<Project> {
+  return rowsQuery(projects(db, organizationId, true).where('p.id', id), [], rowToProject);
 }
 
 export async function findProjectById(db: Queryable, organizationId: string, id: string): Promise<Project | null> {

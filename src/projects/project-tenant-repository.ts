@@ -2,6 +2,7 @@ import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { refuseAtLimit, type RowLimit } from '../db/row-limit';
 import { isUuid } from '../db/uuid';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 
 /** A tenant a project deploys for; `catalogueTenantId` is its entry in the organization's tenant catalogue. */
 export interface ProjectTenant {
@@ -76,9 +77,14 @@ export const TENANTS_PER_PROJECT: RowLimit = {
   message: 'a project holds at most 1000 tenants (limit "tenants per project")',
 };
 
-export async function listProjectTenants(db: Queryable, organizationId: string, projectId: string) {
-  const rows = (await tenants(db, organizationId).where('pt.project_id', projectId).orderBy('pt.slug')) as Row[];
-  return rows.map(rowToTenant);
+/** The project's tenants by slug, as a RowsQuery (read with others in one statement: src/gitops/delivery-model.ts). */
+export function projectTenantRows(db: Queryable, organizationId: string, projectId: string): RowsQuery<ProjectTenant> {
+  const query = tenants(db, organizationId).where('pt.project_id', projectId).orderBy('pt.slug');
+  return rowsQuery<Row, ProjectTenant>(query, ['created_at', 'updated_at'], rowToTenant);
+}
+
+export function listProjectTenants(db: Queryable, organizationId: string, projectId: string) {
+  return readRows(projectTenantRows(db, organizationId, projectId));
 }
 
 /** 409 naming the limit when the project already holds as many tenants as it may. */

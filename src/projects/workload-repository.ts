@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { refuseAtLimit, type RowLimit } from '../db/row-limit';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import type { DependencyNode } from './workload-order';
 import type { WorkloadOverrides, WorkloadSpec } from './workload-spec';
 
@@ -44,11 +45,14 @@ function rowToWorkload(row: Row): Workload {
 }
 
 /** The project's workloads by name, or only those `names` lists (a release reads what it changes, issue 46). */
-export async function listWorkloads(db: Queryable, projectId: string, names?: readonly string[]): Promise<Workload[]> {
+export function workloadRows(db: Queryable, projectId: string, names?: readonly string[]): RowsQuery<Workload> {
   const query = db('workloads').where({ project_id: projectId });
   if (names) void query.whereIn('name', [...names]);
-  const rows = (await query.orderBy('name').select(COLUMNS)) as Row[];
-  return rows.map(rowToWorkload);
+  return rowsQuery<Row, Workload>(query.orderBy('name').select(COLUMNS), ['created_at', 'updated_at'], rowToWorkload);
+}
+
+export function listWorkloads(db: Queryable, projectId: string, names?: readonly string[]): Promise<Workload[]> {
+  return readRows(workloadRows(db, projectId, names));
 }
 
 /** 409 naming the limit when the project already holds as many workloads as it may. */

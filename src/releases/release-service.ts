@@ -306,19 +306,6 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return row;
   }
 
-  /** What a new release moves, current -> proposed, from the changed workloads as they are now. */
-  async function currentToProposed(
-    caller: OrgCaller,
-    projectId: string,
-    tenant: string,
-    environment: string,
-    changes: WorkloadChange[],
-  ): Promise<ReleaseVersion[]> {
-    const changed = movedWorkloads([{ tenant, changes }]);
-    const loaded = await loadProject(db, caller.organizationId, projectId, deps, changed);
-    return loaded ? releaseVersions(loaded.model, tenant, environment, changes) : [];
-  }
-
   /** Refuses (409, naming the freezes) an action on a frozen target unless the caller's break-glass covers it. */
   async function refuseFrozen(
     caller: OrgCaller,
@@ -377,12 +364,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         { projectId: project.id, environment, tenant: tenant.slug },
         'release.deploy',
       );
-      await refuseBlockedByValidation(
-        { db, validation: deps.evaluation.validation, publicUrl: deps.publicUrl, sources: deps.sources },
-        caller.organizationId,
-        project.id,
-        { tenantSlug: tenant.slug, environment, changes },
-      );
+      // The changed workloads as they are now, loaded once: validated here, and what the release moves from.
+      const changed = movedWorkloads([{ tenant: tenant.slug, changes }]);
+      const loaded = await loadProject(db, caller.organizationId, project.id, deps, changed);
+      if (!loaded) throw new NotFound('project not found');
+      refuseBlockedByValidation(deps.evaluation.validation, loaded, { tenantSlug: tenant.slug, environment, changes });
       const row = await start(caller, {
         project,
         tenant,
@@ -393,7 +379,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         hash,
         kind: 'release',
         rollbackOf: null,
-        versions: await currentToProposed(caller, project.id, tenant.slug, environment, changes),
+        versions: releaseVersions(loaded.model, tenant.slug, environment, changes),
         details: breakGlassDetails(grant),
       });
       return { release: await detail(row), created: true };

@@ -1,9 +1,6 @@
-import type { Db } from '../db/knex';
-import { NotFound, Unprocessable } from '../errors';
-import { loadProject } from '../gitops/delivery-model';
-import { movedWorkloads } from '../gitops/target-operation';
+import { Unprocessable } from '../errors';
+import type { LoadedProject } from '../gitops/delivery-model';
 import type { DeliveryValidation, FileValidationResult } from '../gitops/delivery-validation';
-import type { WorkloadSources } from '../gitops/workload-sources';
 import type { ValidationEngine } from '../validation';
 import { validateRelease, validationBlockReason, type ReleaseTarget } from './release-evaluation';
 
@@ -34,17 +31,14 @@ export function validationView(validation: DeliveryValidation) {
  * deprecations under `validation.deprecations = block`): 422 with the validation result, and nothing is created (no
  * row, no workflow, no audit entry). Under `warn` the release is created and its details show the results. The
  * release's prepare activity checks again, so a project changed after this answer still cannot commit a blocked one.
+ * `loaded` holds at least the workloads the release changes (the create call loads them once for this and its versions).
  */
-export async function refuseBlockedByValidation(
-  deps: { db: Db; validation: ValidationEngine; publicUrl: string; sources: WorkloadSources },
-  organizationId: string,
-  projectId: string,
+export function refuseBlockedByValidation(
+  engine: ValidationEngine,
+  loaded: LoadedProject,
   target: Pick<ReleaseTarget, 'tenantSlug' | 'environment' | 'changes'>,
-): Promise<void> {
-  const changed = movedWorkloads([{ tenant: target.tenantSlug, changes: target.changes }]);
-  const loaded = await loadProject(deps.db, organizationId, projectId, deps, changed);
-  if (!loaded) throw new NotFound('project not found');
-  const { validation } = validateRelease(deps.validation, loaded, target);
+): void {
+  const { validation } = validateRelease(engine, loaded, target);
   if (!validation.blocked) return;
   throw new Unprocessable(`release blocked by ${validationBlockReason(validation)}`, {
     validation: validationView(validation),

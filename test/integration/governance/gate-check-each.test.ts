@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { coveringSession, insertSession } from '../../../src/break-glass/break-glass-repository';
 import { makeOrg } from '../../helpers/fixtures';
 import { httpClient } from '../../helpers/http-client';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
@@ -5,7 +7,8 @@ import { makeProject } from '../gitops/gitops-harness';
 
 /**
  * Issue 46: an image update asks the gate about each tenant-and-environment pair. `checkEach` answers them all as
- * `check` answers each, with the project's freezes and stop-the-line switch read once rather than once a pair.
+ * `check` answers each, with the project's freezes, stop-the-line switch and the actor's break-glass sessions read in
+ * one statement rather than once a pair.
  */
 let platform: TestPlatform;
 
@@ -54,8 +57,35 @@ it('gives every pair the verdict check gives it, reading the freezes once', asyn
   for (const [i, pair] of pairs.entries()) {
     expect(verdicts[i]).toEqual(await s.governance.check(s.db, { ...project, ...pair }, 'images.update', null));
   }
-  // The stop-the-line switch and the freeze windows: two reads for the four pairs.
-  expect(queries).toHaveLength(2);
+  // The stop-the-line switch, the freeze windows and the actor's sessions: one statement for the four pairs.
+  expect(queries).toHaveLength(1);
+
+  // An actor's break-glass session scoped to prod covers the prod pair only, found by the same one statement.
+  const userId = members.owner!.user.id;
+  const opened = new Date(now - 30_000);
+  await insertSession(s.db, {
+    id: randomUUID(),
+    organizationId: org.id,
+    userId,
+    actor: `user:${members.owner!.user.email}`,
+    justification: 'hotfix',
+    durationMinutes: 60,
+    scope: { projectIds: [projectId], environments: ['prod'] },
+    workflowId: `break-glass-${randomUUID()}`,
+    openedAt: opened.toISOString(),
+    endsAt: new Date(now + 3_600_000).toISOString(),
+  });
+  queries.length = 0;
+  s.db.on('query', count);
+  const asActor = await s.governance.checkEach(s.db, project, pairs, 'images.update', userId);
+  s.db.off('query', count);
+  expect(queries).toHaveLength(1);
+  expect(asActor.map((v) => v.breakGlass?.justification ?? null)).toEqual([null, null, 'hotfix', null]);
+  for (const [i, pair] of pairs.entries()) {
+    expect(asActor[i]).toEqual(await s.governance.check(s.db, { ...project, ...pair }, 'images.update', userId));
+    const alone = await coveringSession(s.db, { ...project, userId, environment: pair.environment }, new Date());
+    expect(alone?.justification ?? null).toBe(asActor[i]!.breakGlass?.justification ?? null);
+  }
 
   // The organization's switch freezes every pair, named first.
   const line = await httpClient(platform.url).put('/api/v2/freezes/stop-the-line', {

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+
+/** CPU seconds per clock tick of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+/** CPU milliseconds (user + system, every thread) used so far: this process (API and worker), Temporal, PostgreSQL. */
+function cpuNow(): Map<string, number> {
+  const totals = new Map<string, number>([
+    ['platform', 0],
+    ['temporal', 0],
+    ['postgres', 0],
+  ]);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended while listed
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    const group = Number(entry) === process.pid ? 'platform' : comm.startsWith('temporal') ? 'temporal' : comm;
+    if (totals.has(group)) totals.set(group, totals.get(group)! + (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+  }
+  return totals;
+}
+
+/**
+ * The CPU a phase costs in each process (this one: API and worker; the Temporal server; every PostgreSQL process), per
+ * unit of work: `cpuShares()` before, `per(n)` after, answering "platform 12.0 ms, temporal ...". A process that ends
+ * during the phase loses its share (PostgreSQL backends: the benches keep their pools open); a client process counts
+ * its own (bench/release/release-driver.ts).
+ */
+export function cpuShares() {
+  const before = cpuNow();
+  return {
+    per(units: number): string {
+      const after = cpuNow();
+      return [...after]
+        .map(([group, ms]) => `${group} ${((ms - (before.get(group) ?? 0)) / units).toFixed(1)} ms`)
+        .join(', ');
+    },
+  };
+}

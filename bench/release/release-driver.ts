@@ -1,0 +1,71 @@
+/**
+ * bench:release's client in a process of its own (issue 46), as bench/http-writers.ts is bench:commits': a platform's
+ * clients are other processes, so the client's work (a poll of the release every 10 ms, fetch, JSON) must not share
+ * the event loop of the API and worker it measures. The parent forks this file (`driveReleases`); the child takes
+ * `count` releases to Healthy, `lanes` at a time: one lane goes round the targets, several keep one target each.
+ */
+import { fork } from 'node:child_process';
+import { apiCaller } from '../api-call';
+import { elapsedMs } from '../validate/stats';
+import { releaseClient, type Target } from './release-client';
+
+interface Job {
+  baseUrl: string;
+  token: string;
+  project: string;
+  workload: string;
+  targets: Target[];
+  count: number;
+  lanes: number;
+  /** Tags already used on these targets (the 1.0.N of earlier drives). */
+  after: number;
+}
+
+export interface Driven {
+  /** Each release: create call -> commit seen by the client, created_at -> committed_at, its workflow. */
+  releases: { clientMs: number; serverMs: number; workflowId: string }[];
+  seconds: number;
+  /** The client process's CPU (user + system) over the drive. */
+  cpuMs: number;
+}
+
+async function drive(job: Job): Promise<Driven> {
+  const driver = await releaseClient(job.baseUrl, apiCaller(job.baseUrl, job.token), job.after);
+  const releases: Driven['releases'] = [];
+  let next = 0;
+  const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: job.lanes }, async (_, lane) => {
+      for (let i = next++; i < job.count; i = next++) {
+        const target = job.lanes === 1 ? job.targets[i % job.targets.length]! : job.targets[lane]!;
+        const { clientMs, serverMs, r } = await driver.release(job.project, job.workload, target);
+        releases.push({ clientMs, serverMs, workflowId: r.workflowId });
+        await driver.healthy(job.project, job.workload, r);
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return { releases, seconds: elapsedMs(start) / 1000, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Takes `count` releases to Healthy from a child process, `lanes` at a time. */
+export function driveReleases(job: Job): Promise<Driven> {
+  return new Promise((resolve, reject) => {
+    const child = fork(__filename, ['--child'], { stdio: 'inherit' });
+    child.once('message', (answer: { driven?: Driven; error?: string }) =>
+      answer.driven ? resolve(answer.driven) : reject(new Error(answer.error)),
+    );
+    child.once('exit', (code) => reject(new Error(`the release client process exited with ${code}`)));
+    child.send(job);
+  });
+}
+
+if (process.argv[2] === '--child') {
+  process.once('message', (job: Job) => {
+    drive(job).then(
+      (driven) => process.send?.({ driven }, () => process.exit(0)),
+      (err: unknown) => process.send?.({ error: String(err) }, () => process.exit(1)),
+    );
+  });
+}
