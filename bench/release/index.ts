@@ -1,7 +1,8 @@
 /**
  * Release figures (issue 10, Performance):
- *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10]
- * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), makes a
+ *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10 --worker-process]
+ * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded; with
+ * `--worker-process` the worker in a process of its own, `serve worker`, as the Helm chart deploys it), makes a
  * project of tenants x environments targets with one workload, then measures, its client in a process of its own
  * (release-driver.ts, as a platform's clients are):
  *   1. latency: releases without approval, one after another, from the create call to the commit (as the client sees
@@ -25,6 +26,7 @@ import { addWorkload, makeShopProject } from '../shop-project';
 import { StepTimes } from '../temporal-steps';
 import { cpuShares } from '../cpu-shares';
 import { driveReleases } from './release-driver';
+import { startServeProcess } from '../serve-process';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,9 +45,17 @@ async function main(): Promise<void> {
   const tenantCount = arg('tenants', 5);
   const environmentCount = arg('environments', 2);
   const parallel = arg('parallel', 10);
-  const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: true });
+  const workerProcess = process.argv.includes('--worker-process');
+  const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: !workerProcess });
   const call = apiCaller(platform.baseUrl, platform.token);
+  const worker = workerProcess ? await startServeProcess('worker', platform.joinEnv) : null;
+  const named: Record<string, number> = worker ? { worker: worker.pid } : {};
   try {
+    line(
+      worker
+        ? 'API in this process, the worker in its own (`serve worker`: the Helm chart topology)'
+        : 'API and worker in this process (`npm start`)',
+    );
     const { environments, tenants } = await makeShopProject(call, {
       environments: environmentCount,
       tenants: tenantCount,
@@ -67,7 +77,7 @@ async function main(): Promise<void> {
     await drive(1, 1);
 
     const steps = new StepTimes();
-    const sequentialCpu = cpuShares();
+    const sequentialCpu = cpuShares(named);
     const driven = await drive(releases, 1);
     const client = driven.releases.map((r) => r.clientMs);
     const server = driven.releases.map((r) => r.serverMs);
@@ -89,7 +99,7 @@ async function main(): Promise<void> {
     );
 
     const floor: number[] = [];
-    const floorCpu = cpuShares();
+    const floorCpu = cpuShares(named);
     for (let i = 0; i < 20; i++) {
       const start = process.hrtime.bigint();
       const handle = await platform.services.workflows.start(pingWorkflow, {
@@ -117,6 +127,7 @@ async function main(): Promise<void> {
     for (const id of sequential) await steps.addWorkflow(platform.services.temporal, id, 'commitToRepository');
     steps.print('steps of the sequential releases (workflow histories):');
   } finally {
+    await worker?.stop();
     await platform.stop();
   }
 }

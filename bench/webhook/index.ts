@@ -24,7 +24,7 @@
  * every other request (issue 34: no update lost or reordered whichever API took it), and each ramp step runs twice,
  * through the first API alone and through both, printing the ratio of completed rates.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,9 +36,8 @@ import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
 import { shapeAHeaders } from '../image-webhook';
 import { StepTimes } from '../temporal-steps';
+import { startServeProcess } from '../serve-process';
 import { imageUpdatesWorkflowId } from '../../src/webhooks/image-update-workflow-contract';
-import { freePort } from '../../src/net/free-port';
-import { repoRoot } from '../../src/paths';
 
 const run = promisify(execFile);
 
@@ -64,22 +63,6 @@ interface Sent {
 }
 
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
-
-/** A second API process joining the bench platform; resolves with its URL once /healthz answers. */
-async function startApiProcess(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot(), 'scripts/serve.ts'), 'api'], {
-    cwd: repoRoot(),
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 120_000; ;) {
-    if ((await fetch(`${url}/healthz`).catch(() => null))?.ok) return { url, stop: () => child.kill('SIGTERM') };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`API process on ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
 
 const describe = (label: string, ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -109,9 +92,9 @@ async function main(): Promise<void> {
   const direct = arg('direct', 'true') !== 'false';
   const platform = await startBenchPlatform({ WEBHOOK_DIRECT_COMMIT: String(direct) }, { worker: true });
   const call = apiCaller(platform.baseUrl, platform.token);
-  const others: Awaited<ReturnType<typeof startApiProcess>>[] = [];
+  const others: Awaited<ReturnType<typeof startServeProcess>>[] = [];
   try {
-    for (let i = 1; i < apis; i++) others.push(await startApiProcess(platform.joinEnv));
+    for (let i = 1; i < apis; i++) others.push(await startServeProcess('api', platform.joinEnv));
     const allUrls = [platform.baseUrl, ...others.map((o) => o.url)];
     let urls = allUrls;
     line(
@@ -308,7 +291,7 @@ async function main(): Promise<void> {
         `goal >= 50/s: ${best.rate >= 50 ? 'met' : 'MISSED'}; peers poll every 2 to 5 minutes)`,
     );
   } finally {
-    for (const other of others) other.stop();
+    await Promise.all(others.map((other) => other.stop()));
     await platform.stop();
   }
 }

@@ -5,9 +5,10 @@ import { Conflict, InvalidInput, NotFound, Unauthorized, Unprocessable } from '.
 import type { SecretBox } from '../identity/mfa/secret-box';
 import { pairKey, pinnedPairs } from '../pins/pin-repository';
 import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
-import { listProjectEnvironments } from '../projects/project-environment-repository';
+import { readTogether } from '../db/rows-together';
+import { projectEnvironmentRows } from '../projects/project-environment-repository';
 import { findProjectById, projectRefsBySlug, type Project } from '../projects/project-repository';
-import { listProjectTenants } from '../projects/project-tenant-repository';
+import { projectTenantRows } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { findWorkload, workloadsUsingImage } from '../projects/workload-repository';
 import type { ReleaseService } from '../releases/release-service';
@@ -112,6 +113,14 @@ export function createImageUpdateService(deps: {
     return found;
   }
 
+  /** The project's tenants and environments, in one statement (issue 46: a statement fewer a request). */
+  function tenantsAndEnvironments(project: Project) {
+    return readTogether(db, {
+      tenants: projectTenantRows(db, project.organizationId, project.id),
+      environments: projectEnvironmentRows(db, project.id),
+    });
+  }
+
   async function candidatesOf(routing: ReturnType<typeof routingOf>) {
     if ('project' in routing)
       return { ids: (await projectRefsBySlug(db, routing.project)).map((p) => p.id), workloads: [] };
@@ -125,10 +134,10 @@ export function createImageUpdateService(deps: {
     payload: ShapeA | ShapeB,
     usingImage: { projectId: string; name: string }[],
   ) {
-    const tenantRows = await listProjectTenants(db, project.organizationId, project.id);
+    const { tenants: tenantRows, environments } = await tenantsAndEnvironments(project);
     const tenantIds = new Map(tenantRows.map((t) => [t.slug, t.id]));
     const tenants = tenantRows.map((t) => t.slug);
-    const envs = (await listProjectEnvironments(db, project.id)).map((e) => e.environment);
+    const envs = environments.map((e) => e.environment);
     if (payload.shape === 'A') {
       const workloads = usingImage
         .filter((w) => w.projectId === project.id)
@@ -415,9 +424,9 @@ export function createImageUpdateService(deps: {
     }): Promise<Record<string, unknown>> {
       const project = await findProjectById(db, input.organizationId, input.projectId);
       if (!project || project.archived) return { status: 'refused', error: 'project not found or archived' };
-      const tenantRows = await listProjectTenants(db, project.organizationId, project.id);
+      const { tenants: tenantRows, environments } = await tenantsAndEnvironments(project);
       const tenantIds = new Map(tenantRows.map((t) => [t.slug, t.id]));
-      const envs = new Set((await listProjectEnvironments(db, project.id)).map((e) => e.environment));
+      const envs = new Set(environments.map((e) => e.environment));
       const tenants = input.tenants.length > 0 ? input.tenants : tenantRows.map((t) => t.slug);
       const pairs = (
         input.pairs ?? tenants.flatMap((tenant) => input.environments.map((environment) => ({ tenant, environment })))
