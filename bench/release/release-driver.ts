@@ -1,11 +1,12 @@
 /**
  * bench:release's client in a process of its own (issue 46), as bench/http-writers.ts is bench:commits': a platform's
  * clients are other processes, so the client's work (a poll of the release every 10 ms, fetch, JSON) must not share
- * the event loop of the API and worker it measures. The parent forks this file (`driveReleases`); the child takes
- * `count` releases to Healthy, `lanes` at a time: one lane goes round the targets, several keep one target each.
+ * the event loop of the API and worker it measures. The parent forks this file (`driveReleases`, bench/child-job.ts);
+ * the child takes `count` releases to Healthy, `lanes` at a time: one lane goes round the targets, several keep one
+ * target each.
  */
-import { fork } from 'node:child_process';
 import { apiCaller } from '../api-call';
+import { answerJobs, runInChild } from '../child-job';
 import { elapsedMs } from '../validate/stats';
 import { releaseClient, type Target } from './release-client';
 
@@ -51,21 +52,7 @@ async function drive(job: Job): Promise<Driven> {
 
 /** Takes `count` releases to Healthy from a child process, `lanes` at a time. */
 export function driveReleases(job: Job): Promise<Driven> {
-  return new Promise((resolve, reject) => {
-    const child = fork(__filename, ['--child'], { stdio: 'inherit' });
-    child.once('message', (answer: { driven?: Driven; error?: string }) =>
-      answer.driven ? resolve(answer.driven) : reject(new Error(answer.error)),
-    );
-    child.once('exit', (code) => reject(new Error(`the release client process exited with ${code}`)));
-    child.send(job);
-  });
+  return runInChild(__filename, job, 'release client');
 }
 
-if (process.argv[2] === '--child') {
-  process.once('message', (job: Job) => {
-    drive(job).then(
-      (driven) => process.send?.({ driven }, () => process.exit(0)),
-      (err: unknown) => process.send?.({ error: String(err) }, () => process.exit(1)),
-    );
-  });
-}
+answerJobs(drive);
