@@ -94,6 +94,12 @@ export interface ReleaseCreateInput {
   changes?: WorkloadChange[];
 }
 
+/** A release row with its project, as `found` reads them. */
+export interface FoundRelease {
+  row: ReleaseRow;
+  project: Project;
+}
+
 export type ReleaseService = ReturnType<typeof createReleaseService>;
 
 /** The body a key stands for: the same key with another body is refused (422), never applied. */
@@ -182,8 +188,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return project;
   }
 
-  async function detail(row: ReleaseRow) {
-    const project = await projectOfRow(row);
+  async function detail(row: ReleaseRow, known?: Project) {
+    const project = known ?? (await projectOfRow(row));
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
     const progress = await awaitedProgress(db, {
       projectId: row.project_id,
@@ -463,13 +469,18 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       return { items: result.items.map((r) => releaseSummary(r, project.slug)), nextCursor: result.nextCursor };
     },
 
-    async get(caller: OrgCaller, id: string) {
-      return detail(await releaseOf(caller, id));
+    /**
+     * A release of the caller's organization with its project (404 for a missing id or another organization's): what
+     * a by-id route checks the action on (`projects.{slug}.releases.*`) and a read answers from, read once a request.
+     */
+    async found(caller: OrgCaller, id: string): Promise<FoundRelease> {
+      const row = await releaseOf(caller, id);
+      return { row, project: await projectOfRow(row) };
     },
 
-    /** The project of a release, for the route's action (`projects.{slug}.releases.*`); 404 like a missing id. */
-    async actionScope(caller: OrgCaller, id: string): Promise<{ slug: string }> {
-      return { slug: (await projectOfRow(await releaseOf(caller, id))).slug };
+    /** The release as the API shows it. */
+    view(found: FoundRelease) {
+      return detail(found.row, found.project);
     },
 
     async approve(caller: OrgCaller, id: string, comment: string | undefined) {

@@ -5,7 +5,7 @@ import type {
   ReleaseListQueryRequest,
   ReleaseRejectRequest,
 } from '../../request-types.generated';
-import type { ReleaseService } from '../../../src/releases/release-service';
+import type { FoundRelease, ReleaseService } from '../../../src/releases/release-service';
 import type { AppContext } from '../../context';
 import type { RouteDef } from '../../route-def';
 import { bodyOf, created, idempotencyKeyOf, orgCallerOf, pageOf, paramOf, queryOf } from '../../request';
@@ -16,8 +16,14 @@ const ONE = '/api/v2/releases/:id';
 /** Releases (/api/v2/projects/{slug}/releases, /api/v2/releases/{id}); docs/releases.md. */
 export function releaseRoutes(releases: ReleaseService, pageMax: number): RouteDef[] {
   const tag = 'releases';
-  // By-id routes act on `projects.<slug>.releases.*`, the slug being the release's project.
-  const scope = (ctx: AppContext) => releases.actionScope(orgCallerOf(ctx), paramOf(ctx, 'id'));
+  // By-id routes act on `projects.<slug>.releases.*`, the slug being the release's project. The read answers from the
+  // release and project the access check read (one read of each a request: the release page and `--wait` poll it).
+  const found = new WeakMap<AppContext, FoundRelease>();
+  const scope = async (ctx: AppContext) => {
+    const release = await releases.found(orgCallerOf(ctx), paramOf(ctx, 'id'));
+    found.set(ctx, release);
+    return { slug: release.project.slug };
+  };
   const byId = (verb: string) => ({ kind: 'organization' as const, action: `projects.{slug}.releases.${verb}`, scope });
   const id = (ctx: AppContext) => paramOf(ctx, 'id');
   return [
@@ -74,7 +80,7 @@ export function releaseRoutes(releases: ReleaseService, pageMax: number): RouteD
       tag,
       access: byId('read'),
       handler: async (ctx) => {
-        ctx.body = await releases.get(orgCallerOf(ctx), id(ctx));
+        ctx.body = await releases.view(found.get(ctx) ?? (await releases.found(orgCallerOf(ctx), id(ctx))));
       },
     },
     {

@@ -452,10 +452,37 @@ describe('Idempotency-Key on create (attack row A-46)', () => {
 });
 
 describe('organization scope', () => {
-  it('answers another organization 404 for a release id and its actions', async () => {
+  it('answers another organization 404 for a release id and its actions, and reads a release once a request', async () => {
     const created = await api.create(owner, 'shop', { environment: 'dev', tenantId: tenants.acme, title: 'mine' });
     const outsider = other.members.owner!.token;
     expect((await api.http.get(`/api/v2/releases/${created.body.id}`, { token: outsider })).status).toBe(404);
+    // The read answers from the release and project its access check read: one read of each a request. A project of
+    // its own and a release at rest (Syncing), so nothing else reads them meanwhile.
+    const restingTenants = await makeProject(platform, owner, 'scope-read', ['acme']);
+    const { id: projectId } = (await platform.services
+      .db('projects')
+      .where({ organization_id: org.org.id, slug: 'scope-read' })
+      .first('id')) as { id: string };
+    const { body: resting } = await api.create(owner, 'scope-read', {
+      environment: 'dev',
+      tenantId: restingTenants.acme!,
+      title: 'read once',
+    });
+    await api.status(owner, resting.id, 'Syncing');
+    const reads: string[] = [];
+    const count = (q: { sql: string; bindings?: unknown[] }) => {
+      const ours = q.bindings?.includes(resting.id) || q.bindings?.includes(projectId);
+      if (ours && /from "releases"|from "projects"/.test(q.sql)) reads.push(q.sql);
+    };
+    platform.services.db.on('query', count);
+    const read = await api.http.get<{ id: string; project: string }>(`/api/v2/releases/${resting.id}`, {
+      token: viewer,
+    });
+    platform.services.db.off('query', count);
+    expect(read.status).toBe(200);
+    expect([read.body.id, read.body.project]).toEqual([resting.id, 'scope-read']);
+    expect(reads.filter((sql) => sql.includes('from "releases"'))).toHaveLength(1);
+    expect(reads.filter((sql) => sql.includes('from "projects"'))).toHaveLength(1);
     expect((await api.http.post(`/api/v2/releases/${created.body.id}/deploy`, { token: outsider })).status).toBe(404);
     expect((await api.http.get('/api/v2/projects/shop/releases', { token: outsider })).status).toBe(404);
     const list = await api.http.get<{ items: { id: string }[] }>(
