@@ -118,6 +118,42 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     });
   }
 
+  /** The freezes holding the release now (none: it may take its turn); held, it is Queued with them as its reason. */
+  async function freezesHolding(trx: Tx, row: ReleaseRow, input: Target & { actor: AuditActor }) {
+    const verdict = await gateOf(trx, row);
+    if (!verdict.blocked) return { freezes: [], reason: null, clearsAt: null } satisfies ReleaseFreezeCheck;
+    const reason = frozenMessage(verdict.freezes);
+    if (row.status !== 'Queued' || row.status_reason !== reason) {
+      await enter(trx, row, input.workflowId, 'Queued', input.actor, reason);
+    }
+    return { freezes: verdict.freezes, reason, clearsAt: freezesClearAt(verdict.freezes) } satisfies ReleaseFreezeCheck;
+  }
+
+  /** The release's turn on its target: Deploying when nothing is ahead of it, else Queued behind the last one ahead. */
+  async function turnOf(trx: Tx, row: ReleaseRow, input: Target & { actor: AuditActor }): Promise<ReleaseTurn> {
+    if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
+    await lockTarget(trx, row);
+    const queuedAt = row.queued_at ?? new Date();
+    if (row.queued_at === null) await updateRelease(trx, row.id, { queued_at: queuedAt });
+    const isAhead = (r: LineEntry) =>
+      HOLDING_STATUSES.includes(r.status) ||
+      (r.queued_at !== null &&
+        (r.queued_at.getTime() < queuedAt.getTime() ||
+          (r.queued_at.getTime() === queuedAt.getTime() && r.id < row.id)));
+    const ahead = (await targetLine(trx, row)).filter((r) => r.id !== row.id && isAhead(r));
+    const behind = ahead[ahead.length - 1]?.id ?? null;
+    const behindTitle = ahead[ahead.length - 1]?.title ?? null;
+    if (behind === null) {
+      await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined);
+      return { acquired: true, behind: null };
+    }
+    if (row.status !== 'Queued' || row.waiting_behind !== behind) {
+      const reason = `waiting for release "${behindTitle ?? ''}" (${behind}) to finish`;
+      await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, { waiting_behind: behind });
+    }
+    return { acquired: false, behind, behindTitle };
+  }
+
   async function record(
     trx: Tx,
     row: ReleaseRow,
@@ -361,15 +397,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      * release that waits for a freeze shows Queued with the freeze as its reason (one audit entry per new reason).
      */
     async checkReleaseFreezes(input: Target & { actor: AuditActor }): Promise<ReleaseFreezeCheck> {
-      return locked(input.releaseId, async (trx, row) => {
-        const verdict = await gateOf(trx, row);
-        if (!verdict.blocked) return { freezes: [], reason: null, clearsAt: null };
-        const reason = frozenMessage(verdict.freezes);
-        if (row.status !== 'Queued' || row.status_reason !== reason) {
-          await enter(trx, row, input.workflowId, 'Queued', input.actor, reason);
-        }
-        return { freezes: verdict.freezes, reason, clearsAt: freezesClearAt(verdict.freezes) };
-      });
+      return locked(input.releaseId, (trx, row) => freezesHolding(trx, row, input));
     },
 
     async transitionRelease(input: Target & { to: ReleaseStatus; actor: AuditActor; reason?: string }) {
@@ -444,31 +472,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      * (in the order releases became ready) and says behind which release it waits.
      */
     async acquireReleaseTarget(input: Target & { actor: AuditActor }): Promise<ReleaseTurn> {
-      return locked(input.releaseId, async (trx, row) => {
-        if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
-        await lockTarget(trx, row);
-        const queuedAt = row.queued_at ?? new Date();
-        if (row.queued_at === null) await updateRelease(trx, row.id, { queued_at: queuedAt });
-        const isAhead = (r: LineEntry) =>
-          HOLDING_STATUSES.includes(r.status) ||
-          (r.queued_at !== null &&
-            (r.queued_at.getTime() < queuedAt.getTime() ||
-              (r.queued_at.getTime() === queuedAt.getTime() && r.id < row.id)));
-        const ahead = (await targetLine(trx, row)).filter((r) => r.id !== row.id && isAhead(r));
-        const behind = ahead[ahead.length - 1]?.id ?? null;
-        const behindTitle = ahead[ahead.length - 1]?.title ?? null;
-        if (behind === null) {
-          await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined);
-          return { acquired: true, behind: null };
-        }
-        if (row.status !== 'Queued' || row.waiting_behind !== behind) {
-          const reason = `waiting for release "${behindTitle ?? ''}" (${behind}) to finish`;
-          await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, {
-            waiting_behind: behind,
-          });
-        }
-        return { acquired: false, behind, behindTitle };
-      });
+      return locked(input.releaseId, (trx, row) => turnOf(trx, row, input));
     },
 
     /**
@@ -522,8 +526,12 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
      * through Temporal fewer between approval and commit (issue 35).
      */
     async takeReleaseTurn(input: Target & { actor: AuditActor }): Promise<ReleaseFreezeAndTurn> {
-      const freeze = await activities.checkReleaseFreezes(input);
-      return { freeze, turn: freeze.reason === null ? await activities.acquireReleaseTarget(input) : null };
+      // One transaction for both (issue 46): a check that holds nothing writes nothing, so the turn follows it under the
+      // same row lock.
+      return locked(input.releaseId, async (trx, row) => {
+        const freeze = await freezesHolding(trx, row, input);
+        return { freeze, turn: freeze.reason === null ? await turnOf(trx, row, input) : null };
+      });
     },
   };
   return activities;

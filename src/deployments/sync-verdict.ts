@@ -57,7 +57,15 @@ export async function awaitedVerdict(
     allServices: () => Promise<string[]>;
   },
 ): Promise<AwaitVerdict> {
-  const position = await positionOf(db, t.projectId, t.revision);
+  return verdictAt(db, t, await positionOf(db, t.projectId, t.revision));
+}
+
+/** awaitedVerdict with the revision's place in the deployment order already read (null: before the record). */
+async function verdictAt(
+  db: Queryable,
+  t: Parameters<typeof awaitedVerdict>[1],
+  position: number | null,
+): Promise<AwaitVerdict> {
   const services = position === null ? await t.allServices() : await changedServices(db, t, t.revision);
   const rows = new Map((await targetsOf(db, t, services)).map((r) => [r.service, r]));
   const counts = (row: DeployedTargetRow | undefined): row is DeployedTargetRow =>
@@ -121,9 +129,10 @@ export async function reportedAlready(
   db: Queryable,
   t: { projectId: string; tenantId: string; environment: string; revision: string },
 ): Promise<SyncReport | null> {
-  const verdict = await awaitedVerdict(db, { ...t, allServices: async () => [] });
   // A commit made before deployed state was recorded has no known Applications: the webhook tells it.
-  if ((await positionOf(db, t.projectId, t.revision)) === null) return null;
+  const position = await positionOf(db, t.projectId, t.revision);
+  if (position === null) return null;
+  const verdict = await verdictAt(db, { ...t, allServices: async () => [] }, position);
   return syncReportOf(verdict, t.revision, CONTROLLER_ACTOR);
 }
 
