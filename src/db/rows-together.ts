@@ -27,9 +27,11 @@ type RowsOf<P> = { [K in keyof P]: P[K] extends RowsQuery<infer T> ? T[] : never
 
 /**
  * Several selects in one statement, one round trip and one plan instead of one each (issue 46: what a release or an
- * image update loads before its commit): each becomes a JSON array column, in the order its own ORDER BY gives (an
- * aggregate over a sorted subquery keeps the order). Rows come back as the driver gives them alone: JSON and arrays
- * parsed, timestamps as Dates (millisecond precision, like the driver's).
+ * image update loads before its commit): each becomes a JSON array column, in the order its own ORDER BY gives
+ * (PostgreSQL aggregates a sorted subquery's rows in that order, what its documentation offers for ordering an
+ * aggregate's input; test/integration/gitops/load-project-together.test.ts checks every list's order). Rows come back
+ * as the driver gives them alone: JSON and arrays parsed, timestamps as Dates (millisecond precision, like the
+ * driver's).
  */
 export async function readTogether<P extends Record<string, RowsQuery<unknown>>>(
   db: Queryable,

@@ -4,6 +4,9 @@ import { readTogether } from '../db/rows-together';
 import { activeFreezes } from '../freezes/freeze-evaluation';
 import { definitionOf, freezeRowsFor, stopTheLineOf, stopTheLineRows } from '../freezes/freeze-repository';
 
+/** A user id no session has: without an actor the sessions' part of the statement finds nothing. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
+
 /**
  * What governed actions ask before they run (and again at commit time, in the caller's transaction): the freezes in
  * force for the target (the organization's stop-the-line switch, organization-wide and project windows) and the
@@ -11,9 +14,6 @@ import { definitionOf, freezeRowsFor, stopTheLineOf, stopTheLineRows } from '../
  * frozen: break-glass also bypasses approval waits. Every governed action is gated the same way today; `action` is
  * part of the question so a freeze may later name the actions it stops.
  */
-/** A user id no session has: without an actor the sessions' part of the statement finds nothing. */
-const NO_USER = '00000000-0000-0000-0000-000000000000';
-
 export function createGovernanceGate(clock: () => Date = () => new Date()): GovernanceGate {
   const gate: GovernanceGate = {
     async check(db, target, action, actorUserId, at = clock()) {

@@ -388,7 +388,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         versions: releaseVersions(loaded.model, tenant.slug, environment, changes),
         details: breakGlassDetails(grant),
       });
-      return { release: await detail(row), created: true };
+      return { release: await detail(row, project), created: true };
     },
 
     /** What creating the release would meet (validation, policies, approvals, freezes, pin), changing nothing. */
