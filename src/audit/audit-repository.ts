@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
-import { readUnderLock } from '../db/read-under-lock';
+import { lockStatementFor, sqlLiteral } from '../db/read-under-lock';
 import { isUuid } from '../db/uuid';
-import { GENESIS_HASH, entryHash } from './hash-chain';
+import { GENESIS_HASH, canonicalJson } from './hash-chain';
 import type { AuditCategory, AuditEntry, AuditEntryInput, AuditQuery, ActorType, AuditStatus } from './types';
 
 export interface AuditRow {
@@ -133,6 +133,29 @@ export function prepareEntries(inputs: AuditEntryInput[], now = new Date()): Aud
   return inputs.map((input) => inputToEntry(input, now));
 }
 
+/** An entry's columns in the statement that appends it, each with the type its literal is read as; `canonical` is the
+ * canonical JSON its hash covers (not a column). */
+const ENTRY_COLUMNS: [string, string][] = [
+  ['id', 'uuid'],
+  ['organization_id', 'uuid'],
+  ['project_id', 'uuid'],
+  ['tenant_id', 'uuid'],
+  ['user_id', 'uuid'],
+  ['actor_type', 'text'],
+  ['actor', 'text'],
+  ['action', 'text'],
+  ['category', 'text'],
+  ['resource_type', 'text'],
+  ['resource_id', 'text'],
+  ['status', 'text'],
+  ['details', 'jsonb'],
+  ['git_commit_sha', 'text'],
+  ['workflow_id', 'text'],
+  ['request_id', 'text'],
+  ['created_at', 'timestamptz'],
+  ['canonical', 'text'],
+];
+
 /**
  * Writes prepared entries of one chain at its end, in order: the chain's hashes are computed here, from the head the
  * lock lets this transaction read (a commit pass prepares its writes' entries as it goes and writes them at its end).
@@ -143,44 +166,53 @@ export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[
   if (entries.some((entry) => chainOf(entry.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
   }
-  // The lock, then the chain's newest hash, in one round trip (test/integration/audit/audit-log.test.ts fails when the
-  // read shares the lock's statement).
-  const head = await readUnderLock<{ hash: string }>(
-    trx,
-    `audit:${chain}`,
-    'SELECT hash FROM audit_log WHERE chain = ? ORDER BY seq DESC LIMIT 1',
-    [chain],
-  );
-  let prevHash = head?.hash ?? GENESIS_HASH;
-  const rows = entries.map((entry) => {
-    const hash = entryHash(prevHash, chain, entry);
-    const row = {
-      id: entry.id,
-      chain,
-      organization_id: entry.organizationId,
-      project_id: entry.projectId,
-      tenant_id: entry.tenantId,
-      user_id: entry.userId,
-      actor_type: entry.actorType,
-      actor: entry.actor,
-      action: entry.action,
-      category: entry.category,
-      resource_type: entry.resourceType,
-      resource_id: entry.resourceId,
-      status: entry.status,
-      details: JSON.stringify(entry.details),
-      git_commit_sha: entry.gitCommitSha,
-      workflow_id: entry.workflowId,
-      request_id: entry.requestId,
-      created_at: entry.createdAt,
-      prev_hash: prevHash,
-      hash,
-    };
-    prevHash = hash;
-    return row;
+  // One round trip (issue 46): the chain's lock, then one statement that reads the chain's head after the lock (its
+  // own snapshot: test/integration/audit/audit-log.test.ts fails when the read shares the lock's statement), chains
+  // each entry's hash from it in order (hash-chain.ts's entryHash, computed by PostgreSQL's sha256 over the same
+  // bytes) and inserts the rows in that order (their seq values too).
+  const cells = entries.map((entry, i) => {
+    const values: (string | null)[] = [
+      entry.id,
+      entry.organizationId,
+      entry.projectId,
+      entry.tenantId,
+      entry.userId,
+      entry.actorType,
+      entry.actor,
+      entry.action,
+      entry.category,
+      entry.resourceType,
+      entry.resourceId,
+      entry.status,
+      JSON.stringify(entry.details),
+      entry.gitCommitSha,
+      entry.workflowId,
+      entry.requestId,
+      entry.createdAt,
+      canonicalJson(entry),
+    ];
+    return `(${i + 1}, ${values.map((value, c) => `${sqlLiteral(value)}::${ENTRY_COLUMNS[c]![1]}`).join(', ')})`;
   });
-  // One multi-row VALUES insert takes its seq values in row order, so the chain's order is the order above.
-  await trx('audit_log').insert(rows);
+  const columns = ENTRY_COLUMNS.map(([column]) => column);
+  const link = (prev: string) =>
+    `encode(sha256(convert_to(${prev} || E'\\n' || ${sqlLiteral(chain)} || E'\\n' || v.canonical, 'UTF8')), 'hex')`;
+  const append = `WITH RECURSIVE
+    v (n, ${columns.join(', ')}) AS (VALUES ${cells.join(', ')}),
+    c (n, prev_hash, hash) AS (
+      SELECT 1, h.prev, ${link('h.prev')}
+        FROM (SELECT coalesce((SELECT hash FROM audit_log WHERE chain = ${sqlLiteral(chain)} ORDER BY seq DESC LIMIT 1),
+                              ${sqlLiteral(GENESIS_HASH)}) AS prev) AS h
+        JOIN v ON v.n = 1
+      UNION ALL
+      SELECT v.n, c.hash, ${link('c.hash')} FROM c JOIN v ON v.n = c.n + 1
+    )
+    INSERT INTO audit_log (chain, ${columns.filter((c) => c !== 'canonical').join(', ')}, prev_hash, hash)
+    SELECT ${sqlLiteral(chain)}, ${columns
+      .filter((c) => c !== 'canonical')
+      .map((c) => `v.${c}`)
+      .join(', ')}, c.prev_hash, c.hash
+      FROM v JOIN c USING (n) ORDER BY n`;
+  await trx.raw(`${lockStatementFor(`audit:${chain}`)}; ${append}`);
 }
 
 export interface AuditPage {

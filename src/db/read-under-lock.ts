@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { Knex } from 'knex';
 import { LOCK_STATEMENT } from './advisory-lock';
 
@@ -15,12 +14,26 @@ export async function readUnderLock<Row>(
   read: string,
   values: string[],
 ): Promise<Row | undefined> {
-  const literals = [lockKey, ...values];
   let next = 0;
-  const statements = `${LOCK_STATEMENT.exclusive}; ${read}`.replace(/\?/g, () =>
-    pg.escapeLiteral(literals[next++] ?? ''),
-  );
-  if (next !== literals.length) throw new Error(`readUnderLock: ${next - 1} placeholders for ${values.length} values`);
-  const results = (await trx.raw(statements)) as { rows: Row[] }[];
+  const statement = read.replace(/\?/g, () => sqlLiteral(values[next++] ?? ''));
+  if (next !== values.length) throw new Error(`readUnderLock: ${next} placeholders for ${values.length} values`);
+  const results = (await trx.raw(`${lockStatementFor(lockKey)}; ${statement}`)) as { rows: Row[] }[];
   return results[1]?.rows[0];
+}
+
+/** The exclusive transaction-level lock statement for `key`, its key as a literal (for a query string of several). */
+export function lockStatementFor(key: string): string {
+  return LOCK_STATEMENT.exclusive.replace('?', () => sqlLiteral(key));
+}
+
+/**
+ * A value as a quoted SQL literal (NULL for null), for a query string of several statements, which takes no bind
+ * parameters: an escape string with its backslashes doubled, its quotes doubled and each `?` written `\x3F`, since
+ * knex turns every `?` of a raw query into a `$n` placeholder (and drops the backslashes before an escaped one), even
+ * inside a literal and with no bindings. A NUL character is refused: it would end the query string early.
+ */
+export function sqlLiteral(value: string | null): string {
+  if (value === null) return 'NULL';
+  if (value.includes('\0')) throw new Error('a NUL character cannot be sent in a query string');
+  return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''").replace(/\?/g, '\\x3F')}'`;
 }

@@ -1,3 +1,4 @@
+import { insertEntries } from '../../../src/audit/audit-repository';
 import { verifyChains } from '../../../src/audit/verify-chain';
 import { eventually } from '../../helpers/net';
 import { makeOrg } from '../../helpers/fixtures';
@@ -77,6 +78,63 @@ describe('hash chain verification', () => {
     } finally {
       await db.raw('ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete');
     }
+  });
+
+  it('appends any text as given, one and several at a time, in one round trip with a chain that verifies', async () => {
+    const { org } = await makeOrg(platform);
+    const awkward = {
+      quote: 'it\'s "quoted"',
+      backslash: 'C:\\path\\to \\? and \\n',
+      marks: "what? ?? \\? $1 $& :name '?'",
+      unicode: 'Zürich ✓ 𝔘 \u2028',
+      lines: 'one\ntwo\r\n\tthree',
+      nested: { list: [1, 'two', null, { deep: '?' }] },
+    };
+    const one = await append(org.id, 'release.create', {
+      details: awkward,
+      resourceId: "r'1?",
+      resourceType: 'release',
+    });
+    const db = platform.services.db;
+    const queries: string[] = [];
+    const count = (q: { sql: string }) => queries.push(q.sql);
+    db.on('query', count);
+    const several = await db.transaction((trx) =>
+      insertEntries(trx, [
+        { ...entryOf(org.id, 'release.approve'), details: { ...awkward, n: 2 } },
+        { ...entryOf(org.id, 'release.deploy'), details: { n: 3 }, actor: "o'brien?" },
+        { ...entryOf(org.id, 'release.healthy'), details: {} },
+      ]),
+    );
+    db.off('query', count);
+    // BEGIN, the append (the lock and the insert in one query string), COMMIT.
+    expect(queries).toHaveLength(3);
+    expect((await verifyChains(db, org.id)).problems).toEqual([]);
+    const rows = (await db('audit_log')
+      .where({ chain: org.id })
+      .whereNot({ action: 'organization.create' })
+      .orderBy('seq')) as {
+      id: string;
+      details: unknown;
+      actor: string;
+      resource_id: string | null;
+      prev_hash: string;
+      hash: string;
+    }[];
+    expect(rows.map((r) => r.id)).toEqual([one.id, ...several.map((e) => e.id)]);
+    expect(rows[0]!.details).toEqual(awkward);
+    expect(rows[0]!.resource_id).toBe("r'1?");
+    expect(rows[1]!.details).toEqual({ ...awkward, n: 2 });
+    expect(rows[2]!.actor).toBe("o'brien?");
+    // Each link names the one before, and each hash is the one hash-chain.ts computes from it.
+    for (const [i, row] of rows.entries()) {
+      if (i > 0) expect(row.prev_hash).toBe(rows[i - 1]!.hash);
+    }
+    await expect(
+      db.transaction((trx) => insertEntries(trx, [{ ...entryOf(org.id, 'release.create'), actor: 'nul\u0000' }])),
+    ).rejects.toThrow(/NUL/);
+    // The organization's creation and the four above: the refused one wrote nothing.
+    expect(await db('audit_log').where({ chain: org.id }).count({ n: '*' })).toEqual([{ n: '5' }]);
   });
 
   it('stays one chain when writers wait for its lock: each reads the head after the writer it waited for', async () => {

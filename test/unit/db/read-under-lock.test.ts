@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { readUnderLock } from '../../../src/db/read-under-lock';
+import { readUnderLock, sqlLiteral } from '../../../src/db/read-under-lock';
 
 /** A transaction that records the query strings sent and answers the lock's row, then `rows`. */
 function recordingTrx(rows: unknown[]) {
@@ -16,8 +16,20 @@ describe('readUnderLock', () => {
     const row = await readUnderLock(trx, "git:o'1", 'SELECT id FROM t WHERE a = ? AND b = ?', ['x', "it's"]);
     expect(row).toEqual({ id: 'r1' });
     expect(sent).toEqual([
-      ["SELECT pg_advisory_xact_lock(hashtextextended('git:o''1', 0)); SELECT id FROM t WHERE a = 'x' AND b = 'it''s'"],
+      [
+        "SELECT pg_advisory_xact_lock(hashtextextended(E'git:o''1', 0)); SELECT id FROM t WHERE a = E'x' AND b = E'it''s'",
+      ],
     ]);
+  });
+
+  it('writes a ? as \\x3F and doubles backslashes, so knex finds no placeholder in a literal', async () => {
+    const { trx, sent } = recordingTrx([]);
+    await readUnderLock(trx, 'k?', 'SELECT 1 WHERE a = ?', ['why? \\? $1']);
+    expect(sent).toEqual([
+      ["SELECT pg_advisory_xact_lock(hashtextextended(E'k\\x3F', 0)); SELECT 1 WHERE a = E'why\\x3F \\\\\\x3F $1'"],
+    ]);
+    expect(() => sqlLiteral('a\u0000b')).toThrow('a NUL character cannot be sent in a query string');
+    expect(sqlLiteral(null)).toBe('NULL');
   });
 
   it('refuses a read whose placeholders do not match its values, sending nothing', async () => {
