@@ -133,32 +133,34 @@ export function prepareEntries(inputs: AuditEntryInput[], now = new Date()): Aud
   return inputs.map((input) => inputToEntry(input, now));
 }
 
-/** An entry's columns in the statement that appends it, each with the type its literal is read as; `canonical` is the
- * canonical JSON its hash covers (not a column). */
-const ENTRY_COLUMNS: [string, string][] = [
-  ['id', 'uuid'],
-  ['organization_id', 'uuid'],
-  ['project_id', 'uuid'],
-  ['tenant_id', 'uuid'],
-  ['user_id', 'uuid'],
-  ['actor_type', 'text'],
-  ['actor', 'text'],
-  ['action', 'text'],
-  ['category', 'text'],
-  ['resource_type', 'text'],
-  ['resource_id', 'text'],
-  ['status', 'text'],
-  ['details', 'jsonb'],
-  ['git_commit_sha', 'text'],
-  ['workflow_id', 'text'],
-  ['request_id', 'text'],
-  ['created_at', 'timestamptz'],
-  ['canonical', 'text'],
+/** The columns of an entry's row, each with the type its literal is read as and its value. */
+const ENTRY_COLUMNS: [string, string, (e: AuditEntry) => string | null][] = [
+  ['id', 'uuid', (e) => e.id],
+  ['organization_id', 'uuid', (e) => e.organizationId],
+  ['project_id', 'uuid', (e) => e.projectId],
+  ['tenant_id', 'uuid', (e) => e.tenantId],
+  ['user_id', 'uuid', (e) => e.userId],
+  ['actor_type', 'text', (e) => e.actorType],
+  ['actor', 'text', (e) => e.actor],
+  ['action', 'text', (e) => e.action],
+  ['category', 'text', (e) => e.category],
+  ['resource_type', 'text', (e) => e.resourceType],
+  ['resource_id', 'text', (e) => e.resourceId],
+  ['status', 'text', (e) => e.status],
+  ['details', 'jsonb', (e) => JSON.stringify(e.details)],
+  ['git_commit_sha', 'text', (e) => e.gitCommitSha],
+  ['workflow_id', 'text', (e) => e.workflowId],
+  ['request_id', 'text', (e) => e.requestId],
+  ['created_at', 'timestamptz', (e) => e.createdAt],
 ];
 
 /**
- * Writes prepared entries of one chain at its end, in order: the chain's hashes are computed here, from the head the
- * lock lets this transaction read (a commit pass prepares its writes' entries as it goes and writes them at its end).
+ * Writes prepared entries of one chain at its end, in order, in one round trip (issue 46): the chain's lock, then one
+ * statement that reads the chain's head after the lock (its own snapshot: test/integration/audit/audit-log.test.ts
+ * fails when the read shares the lock's statement), chains each entry's hash from it in order (hash-chain.ts's
+ * entryHash, computed by PostgreSQL's sha256 over the same bytes: the previous hash, the chain and the entry's
+ * canonical JSON) and inserts the rows in that order (their seq values too). A commit pass prepares its writes'
+ * entries as it goes and writes them at its end.
  */
 export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
@@ -166,38 +168,15 @@ export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[
   if (entries.some((entry) => chainOf(entry.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
   }
-  // One round trip (issue 46): the chain's lock, then one statement that reads the chain's head after the lock (its
-  // own snapshot: test/integration/audit/audit-log.test.ts fails when the read shares the lock's statement), chains
-  // each entry's hash from it in order (hash-chain.ts's entryHash, computed by PostgreSQL's sha256 over the same
-  // bytes) and inserts the rows in that order (their seq values too).
   const cells = entries.map((entry, i) => {
-    const values: (string | null)[] = [
-      entry.id,
-      entry.organizationId,
-      entry.projectId,
-      entry.tenantId,
-      entry.userId,
-      entry.actorType,
-      entry.actor,
-      entry.action,
-      entry.category,
-      entry.resourceType,
-      entry.resourceId,
-      entry.status,
-      JSON.stringify(entry.details),
-      entry.gitCommitSha,
-      entry.workflowId,
-      entry.requestId,
-      entry.createdAt,
-      canonicalJson(entry),
-    ];
-    return `(${i + 1}, ${values.map((value, c) => `${sqlLiteral(value)}::${ENTRY_COLUMNS[c]![1]}`).join(', ')})`;
+    const values = ENTRY_COLUMNS.map(([, type, value]) => `${sqlLiteral(value(entry))}::${type}`);
+    return `(${i + 1}, ${values.join(', ')}, ${sqlLiteral(canonicalJson(entry))})`;
   });
   const columns = ENTRY_COLUMNS.map(([column]) => column);
   const link = (prev: string) =>
     `encode(sha256(convert_to(${prev} || E'\\n' || ${sqlLiteral(chain)} || E'\\n' || v.canonical, 'UTF8')), 'hex')`;
   const append = `WITH RECURSIVE
-    v (n, ${columns.join(', ')}) AS (VALUES ${cells.join(', ')}),
+    v (n, ${columns.join(', ')}, canonical) AS (VALUES ${cells.join(', ')}),
     c (n, prev_hash, hash) AS (
       SELECT 1, h.prev, ${link('h.prev')}
         FROM (SELECT coalesce((SELECT hash FROM audit_log WHERE chain = ${sqlLiteral(chain)} ORDER BY seq DESC LIMIT 1),
@@ -206,11 +185,8 @@ export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[
       UNION ALL
       SELECT v.n, c.hash, ${link('c.hash')} FROM c JOIN v ON v.n = c.n + 1
     )
-    INSERT INTO audit_log (chain, ${columns.filter((c) => c !== 'canonical').join(', ')}, prev_hash, hash)
-    SELECT ${sqlLiteral(chain)}, ${columns
-      .filter((c) => c !== 'canonical')
-      .map((c) => `v.${c}`)
-      .join(', ')}, c.prev_hash, c.hash
+    INSERT INTO audit_log (chain, ${columns.join(', ')}, prev_hash, hash)
+    SELECT ${sqlLiteral(chain)}, ${columns.map((c) => `v.${c}`).join(', ')}, c.prev_hash, c.hash
       FROM v JOIN c USING (n) ORDER BY n`;
   await trx.raw(`${lockStatementFor(`audit:${chain}`)}; ${append}`);
 }

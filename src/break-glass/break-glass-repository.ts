@@ -139,10 +139,6 @@ export async function listSessions(
   };
 }
 
-/**
- * The user's open session covering a project and environment at `at` (the newest if several): not closed, opened
- * at or before `at`, ending after it, and its scope naming the project and environment (empty = every one).
- */
 /** The user's sessions open at `at` that cover the project (any of its environments), newest first, as a RowsQuery. */
 export function openSessionRows(
   db: Queryable,
@@ -167,6 +163,10 @@ export function sessionCovering(sessions: BreakGlassSession[], environment: stri
   return sessions.find(covers) ?? null;
 }
 
+/**
+ * The user's open session covering a project and environment at `at` (the newest if several): not closed, opened
+ * at or before `at`, ending after it, and its scope naming the project and environment (empty = every one).
+ */
 export async function coveringSession(
   db: Queryable,
   target: { organizationId: string; userId: string; projectId: string; environment: string },

@@ -159,9 +159,9 @@ export async function countFreezes(db: Queryable, organizationId: string): Promi
 
 /**
  * The freezes that can reach a project: its own and the organization-wide ones (without a project, or with one,
- * the list of projects `coversTarget` checks). Without a project: the organization-wide ones only.
+ * the list of projects `coversTarget` checks). Without a project: the organization-wide ones only. As a RowsQuery:
+ * the governance gate reads it with the switch and the sessions in one statement; `freezesFor` alone.
  */
-/** The freezes that may hold the project (its own and the organization-wide), as a RowsQuery (the governance gate). */
 export function freezeRowsFor(
   db: Queryable,
   organizationId: string,
