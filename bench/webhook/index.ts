@@ -19,6 +19,8 @@
  * entries match the answers) and that no duplicate commit was made (one commit per distinct SHA, none empty).
  * By default each API process commits the updates it takes (WEBHOOK_DIRECT_COMMIT, issue 35); `--direct false` sends
  * every update through the project's image-update workflow, and prints that workflow's steps instead.
+ * The requests are sent from a client process of its own (webhook-driver.ts), and the steady phase prints the CPU a
+ * request costs in each process (bench/cpu-shares.ts).
  * Every port comes from settings (startBenchPlatform: free ports, the agent listener on port 0).
  * With `--apis 2` a second API process (`scripts/serve.ts api`, sharing the database, Temporal and data folder) takes
  * every other request (issue 34: no update lost or reordered whichever API took it), and each ramp step runs twice,
@@ -31,10 +33,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { copyOf, plumbingLoop } from '../commits/floors';
 import { startBenchPlatform } from '../validate/platform';
-import { elapsedMs, line, percentile } from '../validate/stats';
+import { line, percentile } from '../validate/stats';
 import { apiCaller } from '../api-call';
 import { runBench } from '../run-bench';
-import { shapeAHeaders } from '../image-webhook';
+import { cpuShares } from '../cpu-shares';
+import { sendImageUpdates, type Sent } from './webhook-driver';
 import { StepTimes } from '../temporal-steps';
 import { startServeProcess } from '../serve-process';
 import { imageUpdatesWorkflowId } from '../../src/webhooks/image-update-workflow-contract';
@@ -45,24 +48,6 @@ function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : (process.argv[i + 1] ?? fallback);
 }
-
-interface Answer {
-  status: string;
-  commit: string | null;
-  updated: { workload: string; tenant: string; environment: string; tag: string }[];
-  skipped: { workload?: string; reason: string }[];
-}
-
-interface Sent {
-  workload: string;
-  tag: string;
-  signedAt: number;
-  ms: number;
-  status: number;
-  answer: Answer;
-}
-
-const DIGEST = `sha256:${'ab'.repeat(32)}`;
 
 const describe = (label: string, ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -130,50 +115,12 @@ async function main(): Promise<void> {
     );
 
     let serial = 0;
-    const send = async (workload: string): Promise<Sent> => {
-      serial += 1;
-      const tag = `2.${serial}.0`;
-      const signedAt = Math.floor(Date.now() / 1000);
-      const body = JSON.stringify({
-        repository: `shop/${workload}`,
-        tag,
-        registry: 'registry.example.com',
-        digest: DIGEST,
-      });
-      const headers = shapeAHeaders(secret, body, signedAt);
-      const start = process.hrtime.bigint();
-      const baseUrl = urls[serial % urls.length]!;
-      const res = await fetch(new URL('/api/v1/webhooks/image-update', baseUrl), { method: 'POST', headers, body });
-      let answer = (await res.json()) as Answer & { statusUrl?: string };
-      if (res.status === 202 && answer.statusUrl) {
-        // Queued past WEBHOOK_COMMIT_WAIT: the commit is visible when the status URL says so.
-        for (;;) {
-          await new Promise((r) => setTimeout(r, 1000));
-          const status = (await (await fetch(new URL(answer.statusUrl!, baseUrl))).json()) as {
-            status: string;
-            result: Answer;
-          };
-          if (status.status === 'committed' || status.status === 'failed') {
-            answer = status.result;
-            break;
-          }
-        }
-      }
-      return { workload, tag, signedAt, ms: elapsedMs(start), status: res.status, answer };
-    };
-
-    /** Open loop: one request every 1000/perSecond ms whatever the answers, round robin over the workloads. */
+    /** Open loop from the client's own process: one request every 1000/perSecond ms whatever the answers. */
     const phase = async (count: number, perSecond: number) => {
-      const started = process.hrtime.bigint();
-      const pending: Promise<Sent>[] = [];
-      for (let i = 0; i < count; i++) {
-        const due = (i * 1000) / perSecond;
-        const wait = due - elapsedMs(started);
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        pending.push(send(workloads[i % workloads.length]!));
-      }
-      const sent = await Promise.all(pending);
-      return { sent, seconds: elapsedMs(started) / 1000 };
+      const cpu = cpuShares();
+      const sent = await sendImageUpdates({ urls, secret, workloads, count, perSecond, after: serial });
+      serial += count;
+      return { ...sent, cpu: cpu.per(count) };
     };
 
     /** No update lost, no duplicate commit: what the answers, the repository and the audit log say agree. */
@@ -225,11 +172,12 @@ async function main(): Promise<void> {
     };
 
     // Warm-up: the first commit of a process loads the workflow bundle's caches.
-    await send(workloads[0]!);
+    await phase(1, 1);
 
     let since = await git('rev-parse', 'main');
     const steady = await phase(requests, rate);
     line(`steady: ${requests} requests at ${rate}/s over ${workloadCount} workloads (${steady.seconds.toFixed(1)} s)`);
+    line(`  CPU a request: ${steady.cpu}, the client ${(steady.cpuMs / requests).toFixed(1)} ms`);
     line(
       describe(
         '  request -> commit SHA in the repository',
