@@ -23,7 +23,7 @@ export async function readRows<T>(q: RowsQuery<T>): Promise<T[]> {
   return ((await q.query) as Record<string, unknown>[]).map(q.map);
 }
 
-type RowsOf<P> = { [K in keyof P]: P[K] extends RowsQuery<infer T> ? T[] : never };
+export type RowsOf<P> = { [K in keyof P]: P[K] extends RowsQuery<infer T> ? T[] : never };
 
 /**
  * Several selects in one statement, one round trip and one plan instead of one each (issue 46: what a release or an

@@ -28,10 +28,17 @@ export function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body
   const dir = path.join(repo, 'objects', sha.slice(0, 2));
   const file = path.join(dir, sha.slice(2));
   if (fs.existsSync(file)) return sha;
-  fs.mkdirSync(dir, { recursive: true });
   const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+  const deflated = deflateObject(type, object);
   try {
-    fs.writeFileSync(temp, deflateObject(type, object), { mode: 0o444 });
+    try {
+      fs.writeFileSync(temp, deflated, { mode: 0o444 });
+    } catch (err) {
+      // The object's folder is made when it is missing, not asked for every object (a syscall each, issue 46).
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(temp, deflated, { mode: 0o444 });
+    }
     fs.renameSync(temp, file);
   } catch (err) {
     // A failed write (a full disk) must not leave a partial temporary file behind on the volume (issue 43).

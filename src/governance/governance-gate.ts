@@ -20,14 +20,21 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
       const [verdict] = await gate.checkEach(db, target, [target], action, actorUserId, at);
       return verdict!;
     },
-    async checkEach(db, project, targets, _action, actorUserId, at = clock()) {
+    async checkEach(db, project, targets, action, actorUserId, at = clock()) {
       if (targets.length === 0) return [];
       // The switch, the windows and the actor's open sessions in one statement (issue 46), whatever the pair count.
-      const read = await readTogether(db, {
+      const reads = gate.readsFor(db, project, actorUserId, at);
+      return gate.verdictsFrom(reads, await readTogether(db, reads.parts), targets, action);
+    },
+    readsFor(db, project, actorUserId, at = clock()) {
+      const parts = {
         line: stopTheLineRows(db, project.organizationId),
         windows: freezeRowsFor(db, project.organizationId, project.projectId),
         sessions: openSessionRows(db, { ...project, userId: actorUserId ?? NO_USER }, at),
-      });
+      };
+      return { project, actorUserId, at, parts };
+    },
+    verdictsFrom({ project, actorUserId, at }, read, targets) {
       const line = stopTheLineOf(read.line);
       const stopped: FreezeHit[] = line.enabled
         ? [
@@ -43,8 +50,7 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
           ]
         : [];
       const windows = read.windows.map(definitionOf);
-      const verdicts = [];
-      for (const scope of targets) {
+      return targets.map((scope) => {
         const target = { ...project, environment: scope.environment, tenants: scope.tenants };
         const freezes = [...stopped];
         for (const { freeze, occurrence } of activeFreezes(windows, target, at)) {
@@ -68,9 +74,8 @@ export function createGovernanceGate(clock: () => Date = () => new Date()): Gove
               endsAt: session.endsAt,
             }
           : null;
-        verdicts.push(verdictOf(freezes, breakGlass));
-      }
-      return verdicts;
+        return verdictOf(freezes, breakGlass);
+      });
     },
   };
   return gate;

@@ -1,5 +1,8 @@
 /** What the governance gate answers, as plain data (workflow code imports it: no I/O here). */
 import type { Queryable } from '../db/knex';
+import type { RowsOf, RowsQuery } from '../db/rows-together';
+import type { BreakGlassSession } from '../break-glass/break-glass-repository';
+import type { FreezeRecord, StopTheLine } from '../freezes/freeze-repository';
 
 export type GovernedAction = 'release.deploy' | 'promotion.execute' | 'rollback' | 'images.update';
 
@@ -52,12 +55,34 @@ export interface GovernanceGate {
    */
   checkEach(
     db: Queryable,
-    project: { organizationId: string; projectId: string },
+    project: ProjectRef,
     targets: Pick<GateTarget, 'environment' | 'tenants'>[],
     action: GovernedAction,
     actorUserId: string | null,
     at?: Date,
   ): Promise<GateVerdict[]>;
+  /**
+   * `checkEach` in two halves, for a caller that reads the gate's rows in a statement with its own (issue 46: an image
+   * update reads its project, its targets, their pins and the gate's rows in one): the selects, no I/O...
+   */
+  readsFor(db: Queryable, project: ProjectRef, actorUserId: string | null, at?: Date): GateReads;
+  /** ...then the verdicts from their rows, as `checkEach` answers them. */
+  verdictsFrom(
+    reads: GateReads,
+    rows: RowsOf<GateReads['parts']>,
+    targets: Pick<GateTarget, 'environment' | 'tenants'>[],
+    action: GovernedAction,
+  ): GateVerdict[];
+}
+
+type ProjectRef = { organizationId: string; projectId: string };
+
+/** What the gate reads for a project and an actor at a time (`readsFor`). */
+export interface GateReads {
+  project: ProjectRef;
+  actorUserId: string | null;
+  at: Date;
+  parts: { line: RowsQuery<StopTheLine>; windows: RowsQuery<FreezeRecord>; sessions: RowsQuery<BreakGlassSession> };
 }
 
 /**

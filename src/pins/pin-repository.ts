@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 
 /** A pinned tenant and environment of a project: automatic and bulk image updates skip it. */
 export interface PinRow {
@@ -77,9 +78,20 @@ export async function pinnedPairs(
   pairs: { tenant: string; environment: string }[],
 ): Promise<Map<string, PinRow>> {
   if (pairs.length === 0) return new Map();
-  const wanted = new Set(pairs.map((p) => pairKey(p.tenant, p.environment)));
   const environments = [...new Set(pairs.map((p) => p.environment))];
-  const rows = await db<PinRow>('target_pins').where({ project_id: projectId }).whereIn('environment', environments);
+  return pinsOf(await readRows(pinRows(db, projectId, environments)), pairs);
+}
+
+/** The project's pins (of the environments named), as a RowsQuery: an image update reads them with its other rows. */
+export function pinRows(db: Queryable, projectId: string, environments?: string[]): RowsQuery<PinRow> {
+  const query = db<PinRow>('target_pins').where({ project_id: projectId });
+  if (environments) void query.whereIn('environment', environments);
+  return rowsQuery<PinRow, PinRow>(query.select('*'), ['created_at'], (row) => row);
+}
+
+/** Those of `rows` that pin one of the pairs, by pair (`pairKey`). */
+export function pinsOf(rows: PinRow[], pairs: { tenant: string; environment: string }[]): Map<string, PinRow> {
+  const wanted = new Set(pairs.map((p) => pairKey(p.tenant, p.environment)));
   return new Map(
     rows
       .filter((r) => wanted.has(pairKey(r.tenant_slug, r.environment)))

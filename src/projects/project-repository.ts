@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import type { Knex } from 'knex';
 import { insertOne } from '../db/owned-rows';
 import { isoText, isoTimestamp } from '../db/iso-timestamp';
 import { compiledStatements } from '../db/compiled-statements';
@@ -232,13 +233,6 @@ export async function deleteProject(db: Queryable, organizationId: string, id: s
 }
 
 /** Projects with this slug in any organization (the inbound webhook's shape B names a project by slug only). */
-export async function projectRefsBySlug(
-  db: Queryable,
-  slug: string,
-): Promise<{ id: string; organizationId: string }[]> {
-  const rows = (await db('projects').where({ slug }).select('id', 'organization_id')) as {
-    id: string;
-    organization_id: string;
-  }[];
-  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id }));
+export function projectsBySlug(db: Queryable, slug: string): Knex.QueryBuilder {
+  return db('projects').where({ slug });
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { refuseAtLimit, type RowLimit } from '../db/row-limit';
@@ -125,16 +126,22 @@ export async function deleteWorkload(db: Queryable, id: string): Promise<void> {
 }
 
 /** Workloads (of any organization) whose image repository is one of these, for the inbound image webhook. */
-export async function workloadsUsingImage(
+export function workloadsUsingImage(db: Queryable, repositories: string[]): Knex.QueryBuilder {
+  return db('workloads').whereRaw(`spec->'image'->>'repository' = ANY(?)`, [repositories]);
+}
+
+/** The workloads of every organization whose image is one of `repositories`, as a RowsQuery. */
+export function workloadsUsingImageRows(
   db: Queryable,
   repositories: string[],
-): Promise<{ organizationId: string; projectId: string; name: string }[]> {
-  const rows = (await db('workloads')
-    .whereRaw(`spec->'image'->>'repository' = ANY(?)`, [repositories])
-    .select('organization_id', 'project_id', 'name')) as {
-    organization_id: string;
-    project_id: string;
-    name: string;
-  }[];
-  return rows.map((r) => ({ organizationId: r.organization_id, projectId: r.project_id, name: r.name }));
+): RowsQuery<{ organizationId: string; projectId: string; name: string }> {
+  return rowsQuery(
+    workloadsUsingImage(db, repositories).select('organization_id', 'project_id', 'name'),
+    [],
+    (r: { organization_id: string; project_id: string; name: string }) => ({
+      organizationId: r.organization_id,
+      projectId: r.project_id,
+      name: r.name,
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import type { PlanWave, RolloutPlan } from './rollout-plan';
 
 interface PlanRow {
@@ -47,12 +48,17 @@ export async function findRolloutPlan(
   return row ? rowToPlan(row) : null;
 }
 
-export async function listRolloutPlans(db: Queryable, organizationId: string, projectId: string) {
-  const rows = (await db('rollout_plans')
+/** The project's plans by environment, as a RowsQuery (an image update reads them with its other rows). */
+export function rolloutPlanRows(db: Queryable, organizationId: string, projectId: string): RowsQuery<StoredPlan> {
+  const query = db('rollout_plans')
     .where({ organization_id: organizationId, project_id: projectId })
     .orderBy('environment')
-    .select(COLUMNS)) as PlanRow[];
-  return rows.map(rowToPlan);
+    .select(COLUMNS);
+  return rowsQuery<PlanRow, StoredPlan>(query, ['created_at', 'updated_at'], rowToPlan);
+}
+
+export function listRolloutPlans(db: Queryable, organizationId: string, projectId: string) {
+  return readRows(rolloutPlanRows(db, organizationId, projectId));
 }
 
 /** Inserts or replaces the plan of one environment; `created` tells which. */

@@ -13,7 +13,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { reconcileRows } from '../temporal/workflow-rows';
 import { normalizePlan } from './rollout-plan';
-import { findRolloutPlan, listRolloutPlans } from './rollout-plan-repository';
+import { findRolloutPlan, type StoredPlan } from './rollout-plan-repository';
 import { findRollout, listRollouts, listUnstartedRollouts } from './rollout-repository';
 import { createRolloutStart, type RolloutStartRequest } from './rollout-start';
 import { rolloutView } from './rollout-view';
@@ -184,10 +184,11 @@ export function createRolloutService(
       project: { id: string; slug: string },
       body: { workloads: string[]; tag: string; pairs: Pair[] },
       key: string,
+      /** The project's rollout plans as the caller read them (`rolloutPlanRows`, with its other rows). */
+      plans: StoredPlan[],
     ): Promise<{ rollouts: (RolloutView & { workload: string })[]; rest: Pair[] }> {
       // Most updates meet no plan: they are answered before the project's delivery model is loaded (the webhook's
       // request -> commit path stays as short as it was).
-      const plans = await listRolloutPlans(db, caller.organizationId, project.id);
       if (!body.pairs.some((p) => plans.some((plan) => plan.environment === p.environment))) {
         return { rollouts: [], rest: body.pairs };
       }

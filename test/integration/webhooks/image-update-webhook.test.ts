@@ -332,7 +332,7 @@ describe('shape A', () => {
     expect(await head()).toBe(before);
   });
 
-  it('skips and names a pinned target', async () => {
+  it('skips and names a pinned target, read with the rest of what the request needs in two statements before its claim', async () => {
     await pinAsRollback(platform, {
       organizationId: org.org.id,
       project: 'shop',
@@ -340,10 +340,24 @@ describe('shape A', () => {
       tenant: 'acme',
       environment: 'dev',
     });
+    const { id: projectId } = await platform.services.db('projects').where({ slug: 'shop' }).first('id');
+    // Issue 46: the candidates with their settings, then the project, its tenants, environments, pins, rollout plans
+    // and freezes; the claim's insert is the third statement of the request.
+    const statements: string[] = [];
+    const track = (q: { sql: string; bindings?: unknown[] }) => {
+      if (q.bindings?.includes(projectId) || q.bindings?.some((b) => Array.isArray(b) && b.includes('shop/web')))
+        statements.push(q.sql);
+    };
     try {
       const body = shapeA('1.8.0');
-      const res = await post(body, shapeAHeaders(secret, body));
+      platform.services.db.on('query', track);
+      const res = await post(body, shapeAHeaders(secret, body)).finally(() => platform.services.db.off('query', track));
       expect(res.status).toBe(200);
+      const claim = statements.findIndex((sql) => sql.startsWith('insert into "webhook_requests"'));
+      expect(claim).toBe(2);
+      expect(statements[0]).toMatch(/from "webhook_settings".*from "workloads"/s);
+      for (const table of ['projects', 'project_tenants', 'target_pins', 'rollout_plans', 'freeze_windows'])
+        expect(statements[1]).toContain(`from "${table}"`);
       expect(res.body.skipped).toEqual([
         { tenant: 'acme', environment: 'dev', reason: 'pinned', detail: 'rolled back' },
       ]);
