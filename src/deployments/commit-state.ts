@@ -53,7 +53,7 @@ export async function recordCommittedState(
     /** The changes the commit was built from, with the parent's files they were computed from (FileChanges.base). */
     changes?: FileChanges;
     /** Puts the commit's objects in the repository before they are read from it (a pass's pending objects). */
-    flush: () => void;
+    flush: () => Promise<void>;
     revisions: RevisionRecorder;
   },
 ): Promise<void> {
@@ -63,7 +63,7 @@ export async function recordCommittedState(
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
   if (commit.touched && applications(commit.touched).length === 0) return noApplication();
   const known = commit.changes && filesAfter(commit.changes, applications);
-  if (!known) commit.flush();
+  if (!known) await commit.flush();
   const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
   if (targets.length === 0) return noApplication();
   const position = await commit.revisions.now(trx, commit);

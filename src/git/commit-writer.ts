@@ -57,15 +57,22 @@ export const PACKED_COMMIT_FILES = 100;
  * Builds the commit of `parent` plus `changes` without moving any ref: the blobs, the trees of the changed paths only
  * (every other entry kept by its id) and the commit. Returns the commit, or null when the changes leave the parent's
  * tree as it is (never an empty commit; unreferenced objects go at the next maintenance). The objects go to `store`:
- * loose objects unless a pass keeps them for one pack (pending-objects.ts).
+ * loose objects unless a pass keeps them for one pack (pending-objects.ts), written when the caller flushes it; without
+ * a store, loose objects written before this returns.
  */
 export async function buildCommit(
   repo: string,
   parent: string | null,
   changes: FileChanges,
   meta: CommitMeta,
-  store: ObjectStore = looseObjects(repo),
+  store?: ObjectStore,
 ): Promise<string | null> {
+  if (!store) {
+    const own = looseObjects(repo);
+    const sha = await buildCommit(repo, parent, changes, meta, own);
+    await own.flush();
+    return sha;
+  }
   const deletes = changes.deletes.filter((file) => !changes.writes.has(file));
   if (parent === null && changes.writes.size === 0) return null;
   const when = `${Math.floor(Date.now() / 1000)} +0000`;
@@ -79,7 +86,7 @@ export async function buildCommit(
   }
   if (changes.writes.size + deletes.length >= PACKED_COMMIT_FILES) {
     // fast-import reads the parent from the repository.
-    store.flush();
+    await store.flush();
     return fastImportCommit(repo, parent, { writes: changes.writes, deletes }, commit);
   }
   const { tree, parentTree } = await writeTree(store, parent, changes.writes, deletes);

@@ -29,7 +29,7 @@ export class PendingObjects implements ObjectStore {
   }
 
   /** Writes the kept objects as one pack; afterwards they are read from the repository like any other. */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.objects.size === 0) return;
     writePack(this.repo, [...this.objects.values()]);
     this.objects.clear();

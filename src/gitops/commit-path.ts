@@ -210,7 +210,7 @@ async function writeAll(
   await records.write(trx);
   if (parent !== start && parent) {
     // Last, right before the transaction commits: a failure after this puts the branch back (pass).
-    store.flush();
+    await store.flush();
     Object.assign(moved, { from: start, to: parent });
     await moveBranch(repo, parent, start);
     // Too many packs of passes (busy concurrent writers): the pass's last write asks for the repository's maintenance,
@@ -264,7 +264,7 @@ async function commitOne(
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
   // An operation that reads the repository reads the pass's earlier commits there.
-  if (!kind.readsNothing) store.flush();
+  if (!kind.readsNothing) await store.flush();
   const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
   const scope: OperationScope<CommitOperation> = { trx, req, ctx, once };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
@@ -273,7 +273,7 @@ async function commitOne(
   const remote = known.remote;
   // A repository older than the records (none yet) is searched for the key's commit, by a git process.
   const unrecorded = records.keySha === null && head === null && !pass.recordsCommits ? parent : null;
-  if (unrecorded) store.flush();
+  if (unrecorded) await store.flush();
   const existing = records.keySha ?? (unrecorded ? await findCommitByKey(repo, req.idempotencyKey, unrecorded) : null);
   const recorded = records.entryIds;
   if (existing && recorded.length > 0) return { sha: existing, created: false, auditIds: recorded, remote };

@@ -115,3 +115,7 @@ function checkProblems(check: VerificationCheck, metricSources: readonly string[
   }
   return problems;
 }
+
+/** Whether an environment's plan takes any of the pairs (an image update then moves them in its waves). */
+export const planCovers = (plans: { environment: string }[], pairs: { environment: string }[]): boolean =>
+  pairs.some((p) => plans.some((plan) => plan.environment === p.environment));

@@ -12,7 +12,7 @@ import type { PromotionTiming } from '../promotions/promotion-workflow-contract'
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { updateRefusal } from '../temporal/update-refusal';
 import { reconcileRows } from '../temporal/workflow-rows';
-import { normalizePlan } from './rollout-plan';
+import { normalizePlan, planCovers } from './rollout-plan';
 import { findRolloutPlan, type StoredPlan } from './rollout-plan-repository';
 import { findRollout, listRollouts, listUnstartedRollouts } from './rollout-repository';
 import { createRolloutStart, type RolloutStartRequest } from './rollout-start';
@@ -189,7 +189,7 @@ export function createRolloutService(
     ): Promise<{ rollouts: (RolloutView & { workload: string })[]; rest: Pair[] }> {
       // Most updates meet no plan: they are answered before the project's delivery model is loaded (the webhook's
       // request -> commit path stays as short as it was).
-      if (!body.pairs.some((p) => plans.some((plan) => plan.environment === p.environment))) {
+      if (!planCovers(plans, body.pairs)) {
         return { rollouts: [], rest: body.pairs };
       }
       const loaded = await loadedOf(caller, project.slug);

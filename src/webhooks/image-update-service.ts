@@ -1,20 +1,22 @@
 // Over 400 lines: the signed image-update webhook's one path, from signature verification through targets and freezes
 // to the commit hand-over and the status a CI polls, in one closure over the webhook's dependencies.
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
 import { Conflict, InvalidInput, NotFound, Unauthorized, Unprocessable } from '../errors';
 import type { SecretBox } from '../identity/mfa/secret-box';
-import { pairKey, pinRows, pinsOf } from '../pins/pin-repository';
-import { frozenMessage, type GateVerdict, type GovernanceGate } from '../governance/governance-verdict';
+import { pinRows } from '../pins/pin-repository';
+import type { GateVerdict, GovernanceGate } from '../governance/governance-verdict';
 import { readRows, readTogether } from '../db/rows-together';
 import { projectEnvironmentRows } from '../projects/project-environment-repository';
 import { projectRows, projectsBySlug, type Project } from '../projects/project-repository';
 import { projectTenantRows } from '../projects/project-tenant-repository';
 import { tenantSlugsOf } from '../projects/tenant-ref';
 import { workloadRows, workloadsUsingImage, workloadsUsingImageRows } from '../projects/workload-repository';
-import { rolloutPlanRows } from '../rollouts/rollout-plan-repository';
+import { rolloutPlanRows, type StoredPlan } from '../rollouts/rollout-plan-repository';
 import type { ReleaseService } from '../releases/release-service';
-import type { RolloutService } from '../rollouts/rollout-service';
+import type { RolloutService, RolloutView } from '../rollouts/rollout-service';
 import { rolloutLinks } from '../rollouts/rollout-view';
+import { routeTargets, updatesOf, type Routed } from './image-update-routing';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { overrideOf, type ImageUpdate } from '../gitops/image-operation';
 import type { QueuedImageUpdate } from './image-update-batch';
@@ -57,14 +59,9 @@ export interface ImageUpdateHeaders {
 
 type Pair = { tenant: string; environment: string };
 type ProjectRef = { organizationId: string; projectId: string };
-export interface Skipped {
-  workload?: string;
-  tenant: string;
-  environment: string;
-  /** `pinned`, `frozen` (a freeze window or stop the line holds it), `superseded` (a newer signed tag won). */
-  reason: string;
-  detail?: string;
-}
+type Payload = Pick<ShapeA | ShapeB, 'tag'> & Pick<ImageUpdate, 'field'>;
+type Targets = { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> };
+type Meta = { webhookId: string; requestId: string; signedAt: number; hash: string };
 
 export type ImageUpdateService = ReturnType<typeof createImageUpdateService>;
 
@@ -73,6 +70,15 @@ const BAD_SIGNATURE = 'invalid or missing webhook signature';
 const KEEP_MS = 60 * 60_000;
 const NOT_PROCESSED = 'not processed (a fault inside the platform): sign the request again to retry it';
 const statusUrlOf = (id: string) => `/api/v1/webhooks/image-update/requests/${id}`;
+
+/**
+ * What a request that ended before it staged any work records: a refusal as such, a fault inside the platform as not
+ * processed (the sender signs the request again to retry it).
+ */
+function failureOf(err: unknown) {
+  const refused = err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable;
+  return refused ? { status: 'refused', error: (err as Error).message } : { status: 'failed', error: NOT_PROCESSED };
+}
 
 /**
  * `POST /api/v1/webhooks/image-update`: both shapes, signature checked in constant time before anything in the body
@@ -193,62 +199,83 @@ export function createImageUpdateService(deps: {
     };
   }
 
-  /** The update itself, once the request is verified, fresh, new and inside the filters. */
-  async function apply(
-    context: Pick<Context, 'project' | 'pins' | 'plans' | 'verdicts'>,
-    settings: Pick<WebhookSettingsRow, 'auto_update_environments'>,
-    payload: Pick<ShapeA | ShapeB, 'tag'> & Pick<ImageUpdate, 'field'>,
-    targets: { workloads: string[]; pairs: Pair[]; tenantIds: Map<string, string> },
-    meta: { webhookId: string; requestId: string; signedAt: number; hash: string },
+  /** The answer so far (`updated`, `releases`, `skipped`, and `rollouts` when a plan took pairs). */
+  function answerBody(
+    project: Project,
+    meta: { webhookId: string; tag: string },
+    updates: ImageUpdate[],
+    routed: Routed,
+    releases: { id: string; tenant: string; environment: string; status: string }[] = [],
+    rollouts: (RolloutView & { workload: string })[] = [],
   ) {
-    const { project } = context;
-    const skipped: Skipped[] = [];
-    const pins = pinsOf(context.pins, targets.pairs);
-    const unpinned = targets.pairs.filter((p) => {
-      const pin = pins.get(pairKey(p.tenant, p.environment));
-      if (pin) skipped.push({ ...p, reason: 'pinned', detail: pin.reason });
-      return !pin;
-    });
-    // A frozen target is refused and named (no break-glass: the request comes from CI, not a person).
-    const open: Pair[] = [];
-    const verdicts = context.verdicts(unpinned);
-    unpinned.forEach((p, i) => {
-      const verdict = verdicts[i]!;
-      if (verdict.blocked) skipped.push({ ...p, reason: 'frozen', detail: frozenMessage(verdict.freezes) });
-      else open.push(p);
-    });
-    const auto = new Set(settings.auto_update_environments);
-    const autoPairs = open.filter((p) => auto.has(p.environment));
-    const released = open.filter((p) => !auto.has(p.environment));
+    return {
+      requestId: meta.webhookId,
+      project: project.slug,
+      tag: meta.tag,
+      updated: updates.flatMap((u) =>
+        u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag, ...(u.field ? { field: u.field } : {}) })),
+      ),
+      releases,
+      skipped: routed.skipped,
+      // Present when an environment's rollout plan took pairs (docs/rollouts.md): its waves commit them, not this request.
+      ...(rollouts.length > 0
+        ? {
+            rollouts: rollouts.map((r) => ({
+              rolloutId: r.id,
+              environment: r.environment,
+              workload: r.workload,
+              status: r.status,
+              links: rolloutLinks(r.id),
+            })),
+          }
+        : {}),
+    };
+  }
+
+  /**
+   * What a request that only commits records when it is claimed (issue 46: the claim and the outbox in one
+   * statement): its work and the answer so far, or, when every target was skipped, its final answer.
+   */
+  function outboxOf(project: Project, routed: Routed, payload: Payload, targets: Targets, meta: Meta) {
+    const updates = updatesOf(targets.workloads, routed.autoPairs, payload, meta.requestId);
+    const base = answerBody(project, { webhookId: meta.webhookId, tag: payload.tag }, updates, routed);
+    if (updates.length === 0)
+      return { status: 'committed' as const, result: { ...base, status: 'accepted', commit: null } };
+    const work: QueuedImageUpdate = {
+      webhookId: meta.webhookId,
+      requestId: meta.requestId,
+      signedAt: meta.signedAt,
+      updates,
+    };
+    return { status: 'received' as const, work, result: { ...base, status: 'queued', commit: null } };
+  }
+
+  /**
+   * The update of a claimed request that starts more than its commit (issue 46 keeps it after the claim): the image
+   * rollouts of the auto-update environments with a plan, each its id derived from this request's row (a resend or
+   * re-plan starts nothing twice), and a pending release per target of the other environments; then its outbox.
+   */
+  async function startAndStage(
+    project: Project,
+    plans: StoredPlan[],
+    routed: Routed,
+    payload: Payload,
+    targets: Targets,
+    meta: Meta,
+  ) {
     const caller = systemCaller(SUBSYSTEM.imageWebhook, project.organizationId, meta.requestId);
-    // Auto-update environments with a rollout plan move in its waves: an image rollout per workload and environment,
-    // its id derived from this request's row (a resend or re-plan starts nothing twice). A chart version is not an
-    // image rollout's change: it is committed at once, as before.
-    const planned =
-      payload.field === 'chart' || autoPairs.length === 0
-        ? { rollouts: [], rest: autoPairs }
-        : await deps.rollouts.forImageUpdate(
-            caller,
-            project,
-            { workloads: targets.workloads, tag: payload.tag, pairs: autoPairs },
-            meta.webhookId,
-            context.plans,
-          );
-    const committed = planned.rest;
-
-    const updates =
-      committed.length === 0
-        ? []
-        : targets.workloads.map((workload) => ({
-            workload,
-            tag: payload.tag,
-            requestId: meta.requestId,
-            pairs: committed,
-            ...(payload.field ? { field: payload.field } : {}),
-          }));
-
+    const planned = routed.planned
+      ? await deps.rollouts.forImageUpdate(
+          caller,
+          project,
+          { workloads: targets.workloads, tag: payload.tag, pairs: routed.autoPairs },
+          meta.webhookId,
+          plans,
+        )
+      : { rollouts: [], rest: routed.autoPairs };
+    const updates = updatesOf(targets.workloads, planned.rest, payload, meta.requestId);
     const releases = [];
-    for (const p of released) {
+    for (const p of routed.released) {
       const { release } = await deps.releases.create(
         caller,
         project.slug,
@@ -262,46 +289,36 @@ export function createImageUpdateService(deps: {
       );
       releases.push({ id: release.id, tenant: p.tenant, environment: p.environment, status: release.status });
     }
-
-    const base = {
-      requestId: meta.webhookId,
-      project: project.slug,
-      tag: payload.tag,
-      updated: updates.flatMap((u) =>
-        u.pairs.map((p) => ({ workload: u.workload, ...p, tag: u.tag, ...(u.field ? { field: u.field } : {}) })),
-      ),
+    const base = answerBody(
+      project,
+      { webhookId: meta.webhookId, tag: payload.tag },
+      updates,
+      routed,
       releases,
-      skipped,
-      // Present when an environment's rollout plan took pairs (docs/rollouts.md): its waves commit them, not this request.
-      ...(planned.rollouts.length > 0
-        ? {
-            rollouts: planned.rollouts.map((r) => ({
-              rolloutId: r.id,
-              environment: r.environment,
-              workload: r.workload,
-              status: r.status,
-              links: rolloutLinks(r.id),
-            })),
-          }
-        : {}),
-    };
+      planned.rollouts,
+    );
     if (updates.length === 0) {
       const result = { ...base, status: 'accepted', commit: null };
       await finishRequest(db, meta.webhookId, { status: 'committed', result });
       return { status: 200, body: result };
     }
-    const entry: QueuedImageUpdate = {
+    const work: QueuedImageUpdate = {
       webhookId: meta.webhookId,
       requestId: meta.requestId,
       signedAt: meta.signedAt,
       updates,
     };
     // The outbox: the answer so far and the work, durable before anything commits and before the sender is answered.
-    await stageWork(db, meta.webhookId, entry, { ...base, status: 'queued', commit: null });
+    await stageWork(db, meta.webhookId, work, { ...base, status: 'queued', commit: null });
+    return commitStaged(project, work);
+  }
+
+  /** Commits a staged request: here, and what did not land through the project's workflow. */
+  async function commitStaged(project: Project, entry: QueuedImageUpdate) {
     const target = { organizationId: project.organizationId, projectId: project.id };
     if (!deps.direct) {
       await handOver(target.organizationId, target.projectId, entry);
-      return answerOf(meta.webhookId);
+      return answerOf(entry.webhookId);
     }
     // Committed here; what did not land goes to the project's workflow. The answer waits for either (answerOf).
     void deps.direct
@@ -309,7 +326,7 @@ export function createImageUpdateService(deps: {
       .then((landed) => landed || handOver(target.organizationId, target.projectId, entry))
       // handOver answers false rather than throw; nothing here may end the process (the reconciler has the row).
       .catch(() => undefined);
-    const answer = await answerOf(meta.webhookId);
+    const answer = await answerOf(entry.webhookId);
     // Not committed within the wait: Temporal has the work before the sender is told it is queued (the commit here
     // may still land first; the workflow then finds the request finished).
     if (answer.status === 202) await handOver(target.organizationId, target.projectId, entry);
@@ -391,17 +408,11 @@ export function createImageUpdateService(deps: {
       if (project.archived) throw new NotFound('project is archived');
       await deps.purge();
       const hash = requestHash(Buffer.concat([Buffer.from(shape), bytes]));
-      const { row, fresh } = await claimRequest(db, {
-        kind: 'image-update',
-        request_hash: hash,
-        organization_id: project.organizationId,
-        project_id: project.id,
-        expiresAt: new Date(Date.now() + Math.max(KEEP_MS, 2 * deps.replayWindowMs)),
-      });
-      // The same bytes again (WH-3), answered or not: 409 with the first one's outcome, nothing done twice. A resend
-      // while the first is still in progress (its sender gave up, or its API died) waits for that outcome as the first
-      // would have (the commit wait), so the 409 carries the commit once it lands, not just "queued".
-      if (!fresh) throw duplicateRequest(await settledWithin(row), statusUrlOf(row.id));
+      const meta = { webhookId: randomUUID(), requestId, signedAt, hash };
+      // Routed before the claim (issue 46): a request that only commits is claimed with its work in one statement; a
+      // refusal is claimed as such, so the same bytes again are told what became of them (the 409's outcome).
+      let routed: { targets: Targets; routed: Routed } | null = null;
+      let refusal: Error | null = null;
       try {
         const image = payload.shape === 'A' ? payload.repository : payload.image;
         if (!passes(settings.image_filter, image))
@@ -409,21 +420,41 @@ export function createImageUpdateService(deps: {
         if (!passes(settings.tag_filter, payload.tag))
           throw new Unprocessable('tag does not match the configured tag filter');
         const targets = targetsOf({ ...context, project }, payload, candidates.workloads);
-        return await apply({ ...context, project }, settings, payload, targets, {
-          webhookId: row.id,
-          requestId,
-          signedAt,
-          hash,
-        });
+        routed = {
+          targets,
+          routed: routeTargets(context, settings.auto_update_environments, targets.pairs, undefined),
+        };
       } catch (err) {
-        // Recorded, so the same bytes again are told what became of them (the 409's outcome): a refusal as such, a
-        // fault inside the platform as not processed (the sender signs the request again to retry it).
-        const refused = err instanceof InvalidInput || err instanceof NotFound || err instanceof Unprocessable;
-        const result = refused
-          ? { status: 'refused', error: (err as Error).message }
-          : { status: 'failed', error: NOT_PROCESSED };
+        refusal = err as Error;
+      }
+      const outbox =
+        refusal !== null
+          ? { status: 'failed' as const, result: failureOf(refusal) }
+          : routed && !routed.routed.planned && routed.routed.released.length === 0
+            ? outboxOf(project, routed.routed, payload, routed.targets, meta)
+            : null;
+      const { row, fresh } = await claimRequest(db, {
+        id: meta.webhookId,
+        kind: 'image-update',
+        request_hash: hash,
+        organization_id: project.organizationId,
+        project_id: project.id,
+        expiresAt: new Date(Date.now() + Math.max(KEEP_MS, 2 * deps.replayWindowMs)),
+        ...(outbox ?? {}),
+      });
+      // The same bytes again (WH-3), answered or not: 409 with the first one's outcome, nothing done twice. A resend
+      // while the first is still in progress (its sender gave up, or its API died) waits for that outcome as the first
+      // would have (the commit wait), so the 409 carries the commit once it lands, not just "queued".
+      if (!fresh) throw duplicateRequest(await settledWithin(row), statusUrlOf(row.id));
+      if (refusal) throw refusal;
+      if (outbox?.status === 'committed') return { status: 200, body: outbox.result };
+      if (outbox?.status === 'received') return commitStaged(project, outbox.work);
+      const { targets, routed: routes } = routed!;
+      try {
+        return await startAndStage(project, context.plans, routes, payload, targets, meta);
+      } catch (err) {
         // Best effort: when the database itself failed, the row stays `received` and its resends say so.
-        await finishUnstagedRequest(db, row.id, result).catch(() => undefined);
+        await finishUnstagedRequest(db, row.id, failureOf(err)).catch(() => undefined);
         throw err;
       }
     },
@@ -477,9 +508,11 @@ export function createImageUpdateService(deps: {
         if (settled.status !== 'received' || settled.work) return { ...(settled.result ?? {}), duplicate: true };
       }
       try {
-        const answer = await apply(
-          { ...context, project },
-          { auto_update_environments: input.environments },
+        const routes = routeTargets(context, input.environments, pairs, input.field);
+        const answer = await startAndStage(
+          project,
+          context.plans,
+          routes,
           { tag: input.tag, ...(input.field ? { field: input.field } : {}) },
           { workloads: [input.workload], pairs, tenantIds },
           { webhookId: row.id, requestId: input.requestId, signedAt: input.foundAt.getTime(), hash },

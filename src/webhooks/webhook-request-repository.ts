@@ -28,18 +28,25 @@ export async function claimRequest(
   db: Queryable,
   row: Pick<WebhookRequestRow, 'kind' | 'request_hash' | 'organization_id' | 'project_id'> & {
     expiresAt: Date;
+    /** Given by the caller, to name the row in its work and answer before the insert; else made by PostgreSQL. */
+    id?: string;
     work?: unknown;
+    /** Recorded with the claim (issue 46: the outbox in the same statement): the answer so far, or the final one. */
+    status?: WebhookRequestRow['status'];
+    result?: Record<string, unknown>;
   },
 ): Promise<{ row: WebhookRequestRow; fresh: boolean }> {
   const [inserted] = (await db('webhook_requests')
     .insert({
+      ...(row.id ? { id: row.id } : {}),
       kind: row.kind,
       request_hash: row.request_hash,
       organization_id: row.organization_id,
       project_id: row.project_id,
-      status: 'received',
+      status: row.status ?? 'received',
       expires_at: row.expiresAt,
       work: row.work === undefined ? null : JSON.stringify(row.work),
+      result: row.result === undefined ? null : JSON.stringify(row.result),
     })
     .onConflict(['kind', 'request_hash'])
     .ignore()

@@ -228,12 +228,14 @@ it('reads trees as ls-tree and cat-file do, and sees objects written and packed 
   expect(await readObject(repo, `${head}:no/such/path`)).toBeNull();
 
   // Many reads at once answer in order through the one process.
-  const shas = Array.from({ length: 200 }, (_, i) => writeObject(repo, 'blob', Buffer.from(`${i}`)));
+  const shas = await Promise.all(Array.from({ length: 200 }, (_, i) => writeObject(repo, 'blob', Buffer.from(`${i}`))));
   const read = await Promise.all(shas.map((sha) => readObject(repo, sha)));
   expect(read.map((o) => o?.body.toString())).toEqual(shas.map((_, i) => `${i}`));
 
   // Packed and pruned after the reader started: found in the new pack.
-  const { tree } = await writeTree(looseObjects(repo), head, files([['late.md', 'late\n']]), []);
+  const store = looseObjects(repo);
+  const { tree } = await writeTree(store, head, files([['late.md', 'late\n']]), []);
+  await store.flush();
   await run('git', ['--git-dir', repo, 'repack', '-a', '-d', '-q']);
   await run('git', ['--git-dir', repo, 'prune-packed']);
   const late = await readObject(repo, tree);
@@ -241,16 +243,29 @@ it('reads trees as ls-tree and cat-file do, and sees objects written and packed 
   expect(late?.body.includes(Buffer.from('late.md'))).toBe(true);
 });
 
-it('leaves no temporary file behind when a write fails (a full disk)', async () => {
+it('leaves no temporary file behind when a write fails (a full disk), one object or a commit of several', async () => {
   const repo = await bareRepo();
   const real = fs.writeFileSync.bind(fs);
   // What ENOSPC leaves: part of the file written, then the error.
-  const spy = jest.spyOn(fs, 'writeFileSync').mockImplementation((file, data) => {
-    real(file, Buffer.from(data as Uint8Array).subarray(0, 4));
+  const spy = jest.spyOn(fs.promises, 'writeFile').mockImplementation(async (file, data) => {
+    real(file as string, Buffer.from(data as Uint8Array).subarray(0, 4));
     throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   });
   try {
-    expect(() => writeObject(repo, 'blob', Buffer.from('a full disk\n'))).toThrow(/ENOSPC/);
+    await expect(writeObject(repo, 'blob', Buffer.from('a full disk\n'))).rejects.toThrow(/ENOSPC/);
+    const store = looseObjects(repo);
+    await writeTree(
+      store,
+      null,
+      files([
+        ['a.md', 'a\n'],
+        ['b/c.md', 'c\n'],
+      ]),
+      [],
+    );
+    await expect(store.flush()).rejects.toThrow(/ENOSPC/);
+    // The one object and the commit's four (two blobs, two trees), each cleaned up before the flush answered.
+    expect(new Set(spy.mock.calls.map(([file]) => file)).size).toBe(5);
   } finally {
     spy.mockRestore();
   }

@@ -398,10 +398,21 @@ describe('a commit that takes longer than the bound', () => {
 });
 
 describe('shape B', () => {
-  it('commits two tenants in one commit and answers 200 with the SHA', async () => {
+  it('commits two tenants in one commit and answers 200 with the SHA, claimed with its work in one statement', async () => {
     const body = shapeB('2.0.0', ['acme', 'globex']);
-    const res = await post(body, shapeBHeaders(secret, body));
+    const requests: string[] = [];
+    const track = (q: { sql: string }) => {
+      if (/^(insert into|update) "webhook_requests"/.test(q.sql)) requests.push(q.sql);
+    };
+    platform.services.db.on('query', track);
+    const res = await post(body, shapeBHeaders(secret, body)).finally(() => platform.services.db.off('query', track));
     expect(res.status).toBe(200);
+    // Issue 46: only auto-update targets, so the claim's insert carries the work and the answer so far (the outbox):
+    // no second statement stages them.
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatch(/^insert into "webhook_requests" \(.*"result".*"work"/);
+    const row = await platform.services.db('webhook_requests').where({ id: res.body.requestId }).first();
+    expect([row.status, row.commit_sha, row.work]).toEqual(['committed', res.body.commit, null]);
     const sha = res.body.commit!;
     expect(await changedFiles(sha)).toEqual([
       'tenants/acme/dev/web/deployment.yaml',
