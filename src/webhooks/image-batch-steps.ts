@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/knex';
+import type { Queryable, Tx } from '../db/knex';
+import { announceFinished } from './finished-here';
 import { planBatch, type BatchPlan, type QueuedImageUpdate, type TargetRef } from './image-update-batch';
 import { committedMarks, moveMarks } from './image-mark-repository';
 import { finishRequests, unfinishedOf, type WebhookRequestRow } from './webhook-request-repository';
@@ -37,9 +38,10 @@ export async function planWaiting(
  * Finishes a batch's requests still waiting, in the caller's transaction: the marks of what it committed move, and
  * each request row gets the commit's SHA (`accepted` with no commit when its tree did not change) or the failure,
  * with the targets a newer signed request took named as superseded. Idempotent: finished rows are left as they are.
+ * The requests waiting in this process hear of the finished rows once the transaction commits (finished-here.ts).
  */
 export async function finishImageRequests(
-  trx: Queryable,
+  trx: Tx,
   projectId: string,
   batch: { plan: BatchPlan; webhookIds: string[] },
   outcome: { sha: string | null; error: string | null },
@@ -49,7 +51,7 @@ export async function finishImageRequests(
   const { sha, error } = outcome;
   if (!error) await moveMarks(trx, projectId, batch.plan.marks);
   const rows = locked ?? (await unfinishedOf(trx, batch.webhookIds));
-  await finishRequests(
+  const finished = await finishRequests(
     trx,
     rows.map((row) => {
       const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
@@ -65,4 +67,5 @@ export async function finishImageRequests(
       return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result };
     }),
   );
+  announceFinished(trx, finished);
 }

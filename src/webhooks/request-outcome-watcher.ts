@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import type { PgNotifications } from '../db/pg-notifications';
 import { REQUESTS_FINISHED_CHANNEL, finishedOf, type WebhookRequestRow } from './webhook-request-repository';
+import { hearFinished } from './finished-here';
 
 export type RequestOutcomeWatcher = ReturnType<typeof createRequestOutcomeWatcher>;
 
@@ -9,11 +10,22 @@ export type RequestOutcomeWatcher = ReturnType<typeof createRequestOutcomeWatche
  * API process is waiting on (never one per request, so a burst of waiting requests does not take the database pool
  * from everything else), run at once when a worker's transaction that finished rows notifies
  * (REQUESTS_FINISHED_CHANNEL), and every `intervalMs` besides, for a notification missed while the connection was down.
+ * Rows finished in this process are answered as they were finished, with no read (finished-here.ts), while any wait.
  */
 export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNotifications, intervalMs = 50) {
   const waiters = new Map<string, Set<(row: WebhookRequestRow) => void>>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
+
+  const settle = (row: WebhookRequestRow) => {
+    for (const done of waiters.get(row.id) ?? []) done(row);
+    waiters.delete(row.id);
+    if (waiters.size === 0) stopHearing();
+  };
+  let stopHearing: () => void = () => undefined;
+  const hear = () => {
+    if (waiters.size === 0) stopHearing = hearFinished((rows) => rows.forEach(settle));
+  };
 
   function schedule() {
     if (timer || running || waiters.size === 0) return;
@@ -38,10 +50,7 @@ export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNoti
     again = false;
     running = true;
     try {
-      for (const row of await finishedOf(db, [...waiters.keys()])) {
-        for (const done of waiters.get(row.id) ?? []) done(row);
-        waiters.delete(row.id);
-      }
+      for (const row of await finishedOf(db, [...waiters.keys()])) settle(row);
     } catch {
       // The database is unreachable for a moment: the next tick looks again, the waits end at their timeouts.
     } finally {
@@ -58,6 +67,7 @@ export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNoti
       if (!subscribed) notifications.subscribe(REQUESTS_FINISHED_CHANNEL, onFinished);
       subscribed = true;
       return new Promise((resolve) => {
+        hear();
         const mine = waiters.get(id) ?? new Set();
         waiters.set(id, mine);
         const done = (row: WebhookRequestRow) => {
@@ -67,6 +77,7 @@ export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNoti
         const timeout = setTimeout(() => {
           mine.delete(done);
           if (mine.size === 0) waiters.delete(id);
+          if (waiters.size === 0) stopHearing();
           resolve(null);
         }, timeoutMs);
         mine.add(done);

@@ -130,15 +130,23 @@ export async function finishRequests(
     commitSha: string | null;
     result: Record<string, unknown>;
   }[],
-): Promise<void> {
-  if (outcomes.length === 0) return;
-  await db.raw(
-    `UPDATE webhook_requests AS w SET status = v.status, commit_sha = v.commit_sha, result = v.result, work = NULL
-     FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, status text, commit_sha text, result jsonb)
-     WHERE w.id = v.id AND w.status IN ('received', 'queued')`,
-    [JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result })))],
-  );
-  await db.raw("SELECT pg_notify(?, '')", [REQUESTS_FINISHED_CHANNEL]);
+): Promise<WebhookRequestRow[]> {
+  if (outcomes.length === 0) return [];
+  // The notification in the same statement (one round trip): sent when the transaction commits, once, and only when a
+  // row was finished (the subquery runs when the first finished row is returned).
+  const { rows } = (await db.raw(
+    `WITH finished AS (
+       UPDATE webhook_requests AS w SET status = v.status, commit_sha = v.commit_sha, result = v.result, work = NULL
+       FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, status text, commit_sha text, result jsonb)
+       WHERE w.id = v.id AND w.status IN ('received', 'queued')
+       RETURNING w.*)
+     SELECT finished.*, (SELECT pg_notify(?, '')) AS notified FROM finished`,
+    [
+      JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result }))),
+      REQUESTS_FINISHED_CHANNEL,
+    ],
+  )) as { rows: (WebhookRequestRow & { notified?: unknown })[] };
+  return rows.map(({ notified: _notified, ...row }) => row);
 }
 
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */
