@@ -11,8 +11,10 @@ export type RequestOutcomeWatcher = ReturnType<typeof createRequestOutcomeWatche
  * from everything else), run at once when a worker's transaction that finished rows notifies
  * (REQUESTS_FINISHED_CHANNEL), and every `intervalMs` besides, for a notification missed while the connection was down.
  * Rows finished in this process are answered as they were finished, with no read (finished-here.ts), while any wait.
+ * The look every `intervalMs` is only that safety net now (issue 46: every 50 ms it was half of these reads, most of
+ * them before the commit they waited for had landed).
  */
-export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNotifications, intervalMs = 50) {
+export function createRequestOutcomeWatcher(db: Queryable, notifications: PgNotifications, intervalMs = 1_000) {
   const waiters = new Map<string, Set<(row: WebhookRequestRow) => void>>();
   let timer: NodeJS.Timeout | null = null;
   let running = false;
