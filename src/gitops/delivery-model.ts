@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { projectBindingRows } from '../clusters/agent-binding-repository';
-import { readTogether } from '../db/rows-together';
+import { readTogether, type RowsOf, type RowsQuery } from '../db/rows-together';
 import { projectEnvironmentRows } from '../projects/project-environment-repository';
 import { gitUrlOf } from '../projects/git-url';
 import { projectRows, type Project } from '../projects/project-repository';
@@ -57,14 +57,56 @@ export async function loadProject(
   ctx: DeliveryContext,
   workloadNames?: readonly string[],
 ): Promise<LoadedProject | null> {
+  return (await loadProjectWith(db, { organizationId, projectId, ctx, workloadNames }, {})).loaded;
+}
+
+/**
+ * `loadProject` with other selects of the caller in the same statement (`also`, named apart from the project's own
+ * five), and its workloads locked until the transaction ends when `lockWorkloads` says so (issue 46: an image-update
+ * batch reads its request rows and marks with the project, and patches the workloads it read without reading them
+ * again).
+ */
+export async function loadProjectWith<P extends Record<string, RowsQuery<unknown>>>(
+  db: Queryable,
+  target: {
+    organizationId: string;
+    projectId: string;
+    ctx: DeliveryContext;
+    workloadNames?: readonly string[];
+    lockWorkloads?: boolean;
+  },
+  also: P,
+): Promise<{ loaded: LoadedProject | null; also: RowsOf<P> }> {
+  const { organizationId, projectId, ctx } = target;
+  const workloadsRead = workloadRows(db, projectId, target.workloadNames);
+  if (target.lockWorkloads) void workloadsRead.query.forUpdate();
   // One statement for the five reads (issue 46: a release, promotion or image update loads this before its commit).
-  const read = await readTogether(db, {
+  const own = {
     project: projectRows(db, organizationId, projectId),
     tenants: projectTenantRows(db, organizationId, projectId),
     environments: projectEnvironmentRows(db, projectId),
-    workloads: workloadRows(db, projectId, workloadNames),
+    workloads: workloadsRead,
     bindings: projectBindingRows(db, organizationId, projectId),
-  });
+  };
+  const read = await readTogether(db, { ...also, ...own });
+  return {
+    loaded: await loadedOf(db, organizationId, ctx, read as unknown as RowsOf<typeof own>),
+    also: read as unknown as RowsOf<P>,
+  };
+}
+
+async function loadedOf(
+  db: Queryable,
+  organizationId: string,
+  ctx: DeliveryContext,
+  read: RowsOf<{
+    project: RowsQuery<Project>;
+    tenants: RowsQuery<ProjectTenant>;
+    environments: RowsQuery<ProjectEnvironment>;
+    workloads: RowsQuery<Workload>;
+    bindings: ReturnType<typeof projectBindingRows>;
+  }>,
+): Promise<LoadedProject | null> {
   const [project] = read.project;
   if (!project) return null;
   const { tenants, environments, workloads } = read;

@@ -1,6 +1,6 @@
 import { DOMAIN_EVENT } from '../events/domain-event-repository';
 import { frozenMessage } from '../governance/governance-verdict';
-import { withTenantOverride } from '../projects/workload-spec';
+import { withTenantOverride, type WorkloadOverrides } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import {
   managedChanges,
@@ -14,7 +14,7 @@ import type { LoadedProject } from './delivery-model';
 import { readTree } from '../git/git-plumbing';
 import { renderAll } from './manifests';
 import { serviceDir, type Target } from '../delivery-layout/target-paths';
-import { loadWorkloads, patchOverrides, withPatchedWorkloads } from './override-patch';
+import { loadWorkloads, patchLockedOverrides, patchOverrides, withPatchedWorkloads } from './override-patch';
 
 /**
  * One workload's new tag for some tenant-and-environment pairs; `requestId` names the webhook request it answers.
@@ -84,16 +84,22 @@ export async function applyImageUpdates<Op>(
   scope: OperationScope<Op>,
   loaded: LoadedProject,
   updates: ImageUpdate[],
+  /** `loaded` holds the workloads read locked in this transaction (loadProjectWith): patched without a second read. */
+  lockedLoad = false,
 ): Promise<LoadedProject> {
   const patched = [];
   for (const workload of new Set(updates.map((u) => u.workload))) {
-    const now = await patchOverrides(scope.trx, scope.req.projectId, workload, (overrides) =>
+    const patch = (overrides: WorkloadOverrides) =>
       updates
         .filter((u) => u.workload === workload)
         .flatMap((u) => u.pairs.map((pair) => ({ ...pair, patch: overrideOf(u) })))
-        .reduce((o, t) => withTenantOverride(o, t.tenant, t.environment, t.patch), overrides),
+        .reduce((o, t) => withTenantOverride(o, t.tenant, t.environment, t.patch), overrides);
+    const locked = lockedLoad ? loaded.workloads.find((w) => w.name === workload) : undefined;
+    patched.push(
+      locked
+        ? await patchLockedOverrides(scope.trx, locked, patch)
+        : await patchOverrides(scope.trx, scope.req.projectId, workload, patch),
     );
-    patched.push(now);
   }
   return withPatchedWorkloads(scope, loaded, patched, workloadsOf(updates));
 }

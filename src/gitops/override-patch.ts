@@ -17,6 +17,15 @@ export async function patchOverrides(
 ): Promise<Workload> {
   const workload = await findWorkload(trx, projectId, name, true);
   if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${name} not found`);
+  return patchLockedOverrides(trx, workload, patch);
+}
+
+/** `patchOverrides` of a workload the transaction already read locked for update. */
+export async function patchLockedOverrides(
+  trx: Tx,
+  workload: Workload,
+  patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
+): Promise<Workload> {
   const overrides = patch(workload.overrides);
   await updateWorkload(trx, workload.id, { overrides });
   return { ...workload, overrides };

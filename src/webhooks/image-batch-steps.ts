@@ -8,10 +8,28 @@ type Target = TargetRef & { tag?: string };
 const sameTarget = (a: TargetRef) => (b: TargetRef) =>
   a.workload === b.workload && a.tenant === b.tenant && a.environment === b.environment && a.field === b.field;
 
+/** The targets the entries' updates name. */
+export function targetsOf(entries: QueuedImageUpdate[]): TargetRef[] {
+  return entries.flatMap((e) =>
+    e.updates.flatMap((u) =>
+      u.pairs.map((p) => ({ workload: u.workload, ...p, ...(u.field ? { field: u.field } : {}) })),
+    ),
+  );
+}
+
 /**
- * Plans a batch from those of `entries` whose requests still wait (a request already finished is not planned again),
- * against the marks of what earlier batches committed. `lock`: the rows are locked until the caller's transaction
- * ends, so nothing else finishes them meanwhile.
+ * Plans a batch from those of `entries` whose requests still wait (`rows`: a request already finished is not planned
+ * again), against the marks of what earlier batches committed (of their targets, or more).
+ */
+export function planFrom(entries: QueuedImageUpdate[], rows: WebhookRequestRow[], marks: Map<string, number>) {
+  const waiting = new Set(rows.map((r) => r.id));
+  const live = entries.filter((e) => waiting.has(e.webhookId));
+  return { plan: planBatch(live, marks), live, rows };
+}
+
+/**
+ * `planFrom` with its rows and marks read here. `lock`: the rows are locked until the caller's transaction ends, so
+ * nothing else finishes them meanwhile.
  */
 export async function planWaiting(
   trx: Queryable,
@@ -25,13 +43,8 @@ export async function planWaiting(
     { lock },
   );
   const waiting = new Set(rows.map((r) => r.id));
-  const live = entries.filter((e) => waiting.has(e.webhookId));
-  const targets = live.flatMap((e) =>
-    e.updates.flatMap((u) =>
-      u.pairs.map((p) => ({ workload: u.workload, ...p, ...(u.field ? { field: u.field } : {}) })),
-    ),
-  );
-  return { plan: planBatch(live, await committedMarks(trx, projectId, targets)), live, rows };
+  const marks = await committedMarks(trx, projectId, targetsOf(entries.filter((e) => waiting.has(e.webhookId))));
+  return planFrom(entries, rows, marks);
 }
 
 /**

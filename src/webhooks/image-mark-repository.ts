@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import { targetKey, type CommittedMark, type TargetRef } from './image-update-batch';
 
 /** The signing time (epoch ms) of the tag last committed to each of these targets, by targetKey. */
@@ -8,16 +9,29 @@ export async function committedMarks(
   targets: TargetRef[],
 ): Promise<Map<string, number>> {
   if (targets.length === 0) return new Map();
-  const rows = (await db('image_update_marks')
-    .where({ project_id: projectId })
-    .whereIn(
+  return marksOf(await readRows(markRows(db, projectId, targets)));
+}
+
+type MarkRow = TargetRef & { field: string; signed_at: Date };
+
+/** The marks of these targets as a RowsQuery (an image-update batch reads them with its project, issue 46). */
+export function markRows(db: Queryable, projectId: string, targets: TargetRef[]): RowsQuery<MarkRow> {
+  const query = db('image_update_marks').where({ project_id: projectId });
+  if (targets.length === 0) void query.whereRaw('false');
+  else
+    void query.whereIn(
       ['workload', 'tenant', 'environment', 'field'],
       targets.map((t) => [t.workload, t.tenant, t.environment, t.field ?? 'tag']),
-    )
-    .select('workload', 'tenant', 'environment', 'field', 'signed_at')) as (TargetRef & {
-    field: string;
-    signed_at: Date;
-  })[];
+    );
+  return rowsQuery<MarkRow, MarkRow>(
+    query.select('workload', 'tenant', 'environment', 'field', 'signed_at'),
+    ['signed_at'],
+    (row) => row,
+  );
+}
+
+/** Each target's committed signing time (epoch ms), by `targetKey`. */
+export function marksOf(rows: MarkRow[]): Map<string, number> {
   return new Map(
     rows.map((r) => [targetKey({ ...r, field: r.field === 'chart' ? 'chart' : undefined }), r.signed_at.getTime()]),
   );

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { CommitOperationKind, CommitRequest, OperationScope } from '../gitops/commit-operation';
 import { applyImageUpdates, imageChanges, imageRecord, workloadsOf } from '../gitops/image-operation';
-import { loadWorkloads } from '../gitops/override-patch';
+import { loadProjectWith } from '../gitops/delivery-model';
 import { SUBSYSTEM } from '../iam/subsystems';
-import { finishImageRequests, planWaiting } from './image-batch-steps';
+import { finishImageRequests, planFrom, targetsOf } from './image-batch-steps';
+import { markRows, marksOf } from './image-mark-repository';
 import type { BatchPlan, QueuedImageUpdate } from './image-update-batch';
-import type { WebhookRequestRow } from './webhook-request-repository';
+import { unfinishedRows, type WebhookRequestRow } from './webhook-request-repository';
 
 /**
  * Verified image-update requests of one project, planned inside the commit's unit (issue 35): under the repository's
@@ -24,6 +25,8 @@ declare module '../gitops/commit-operation' {
 
 type Scope = OperationScope<ImageWebhookOperation>;
 
+/** What a write in progress read with its project: its request rows (locked) and the marks of their targets. */
+const batchReads = new WeakMap<Scope, { rows: WebhookRequestRow[]; marks: Map<string, number> }>();
 /** The plan of a write in progress, from its `apply` to its `settle` (the same scope object throughout). */
 const plans = new WeakMap<Scope, { plan: BatchPlan; webhookIds: string[]; rows: WebhookRequestRow[] }>();
 
@@ -35,11 +38,39 @@ function planOf(scope: Scope) {
 
 export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> = {
   type: 'image-webhook',
-  load: (scope) => loadWorkloads(scope, workloadsOf(scope.req.operation.entries.flatMap((e) => e.updates))),
+  // One statement (issue 46): the project with the batch's workloads, locked (apply patches them without reading them
+  // again), the batch's request rows still waiting, locked (nothing else finishes them until this commit ends), and
+  // the marks of their targets.
+  async load(scope) {
+    const { trx, req, ctx } = scope;
+    const { entries } = req.operation;
+    const { loaded, also } = await loadProjectWith(
+      trx,
+      {
+        organizationId: req.organizationId,
+        projectId: req.projectId,
+        ctx,
+        workloadNames: workloadsOf(entries.flatMap((e) => e.updates)),
+        lockWorkloads: true,
+      },
+      {
+        requests: unfinishedRows(
+          trx,
+          entries.map((e) => e.webhookId),
+          { lock: true },
+        ),
+        marks: markRows(trx, req.projectId, targetsOf(entries)),
+      },
+    );
+    batchReads.set(scope, { rows: also.requests, marks: marksOf(also.marks) });
+    return loaded;
+  },
   async apply(scope, loaded) {
-    const { plan, live, rows } = await planWaiting(scope.trx, scope.req.projectId, scope.req.operation.entries, true);
+    const read = batchReads.get(scope);
+    if (!read) throw new Error('image-webhook write applied before it was loaded');
+    const { plan, live, rows } = planFrom(scope.req.operation.entries, read.rows, read.marks);
     plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId), rows });
-    return plan.updates.length > 0 ? applyImageUpdates(scope, loaded, plan.updates) : loaded;
+    return plan.updates.length > 0 ? applyImageUpdates(scope, loaded, plan.updates, true) : loaded;
   },
   async changes(scope, loaded, repo, parent) {
     const { updates } = planOf(scope).plan;

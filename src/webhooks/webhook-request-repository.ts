@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/knex';
+import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import { Conflict } from '../errors';
 
 export type WebhookKind = 'image-update' | 'cdcontroller';
@@ -180,9 +181,19 @@ export async function unfinishedOf(
   opts: { lock?: boolean } = {},
 ): Promise<WebhookRequestRow[]> {
   if (ids.length === 0) return [];
+  return readRows(unfinishedRows(db, ids, opts));
+}
+
+/** `unfinishedOf` as a RowsQuery (an image-update batch reads and locks them with its project, issue 46). */
+export function unfinishedRows(
+  db: Queryable,
+  ids: string[],
+  opts: { lock?: boolean } = {},
+): RowsQuery<WebhookRequestRow> {
   const query = db('webhook_requests').whereIn('id', ids).whereIn('status', ['received', 'queued']).orderBy('id');
   // Locked: a request being committed cannot be finished by anything else until that commit's transaction ends.
-  return (await (opts.lock ? query.forUpdate() : query)) as WebhookRequestRow[];
+  if (opts.lock) void query.forUpdate();
+  return rowsQuery<WebhookRequestRow, WebhookRequestRow>(query.select('*'), ['created_at', 'expires_at'], (row) => row);
 }
 
 export async function findRequest(db: Queryable, kind: WebhookKind, id: string): Promise<WebhookRequestRow | null> {

@@ -401,8 +401,11 @@ describe('shape B', () => {
   it('commits two tenants in one commit and answers 200 with the SHA, claimed with its work in one statement', async () => {
     const body = shapeB('2.0.0', ['acme', 'globex']);
     const requests: string[] = [];
+    const batchReads: string[] = [];
     const track = (q: { sql: string }) => {
       if (/^(insert into|update) "webhook_requests"/.test(q.sql)) requests.push(q.sql);
+      if (/^select/i.test(q.sql) && /from "(image_update_marks|webhook_requests|workloads)"/.test(q.sql))
+        batchReads.push(q.sql);
     };
     platform.services.db.on('query', track);
     const res = await post(body, shapeBHeaders(secret, body)).finally(() => platform.services.db.off('query', track));
@@ -413,6 +416,16 @@ describe('shape B', () => {
     expect(requests[0]).toMatch(/^insert into "webhook_requests" \(.*"result".*"work"/);
     const row = await platform.services.db('webhook_requests').where({ id: res.body.requestId }).first();
     expect([row.status, row.commit_sha, row.work]).toEqual(['committed', res.body.commit, null]);
+    // The commit reads its batch's request rows and their targets' marks with its project and workloads, the rows and
+    // the workloads locked, in one statement (and the request's own read of its workload before the claim).
+    const commitLoad = batchReads.filter((sql) => sql.includes('from "image_update_marks"'));
+    expect(commitLoad).toHaveLength(1);
+    expect(commitLoad[0]).toMatch(/from "webhook_requests".*for update/s);
+    expect(commitLoad[0]).toMatch(/from "workloads".*for update/s);
+    // No other read of them (an unlocked read of request rows is the outcome watcher's look, after a slow commit).
+    const standalone = (sql: string) => !sql.includes('from "projects"');
+    const look = (sql: string) => sql.startsWith('select * from "webhook_requests"') && !sql.includes('for update');
+    expect(batchReads.filter((sql) => standalone(sql) && !look(sql))).toEqual([]);
     const sha = res.body.commit!;
     expect(await changedFiles(sha)).toEqual([
       'tenants/acme/dev/web/deployment.yaml',
