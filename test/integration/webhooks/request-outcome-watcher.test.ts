@@ -2,7 +2,12 @@ import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { announceFinished } from '../../../src/webhooks/finished-here';
 import { createRequestOutcomeWatcher } from '../../../src/webhooks/request-outcome-watcher';
-import { claimRequest, finishRequests, type WebhookRequestRow } from '../../../src/webhooks/webhook-request-repository';
+import {
+  claimRequest,
+  finishRequest,
+  finishRequests,
+  type WebhookRequestRow,
+} from '../../../src/webhooks/webhook-request-repository';
 import { makeProject } from '../gitops/gitops-harness';
 
 /**
@@ -56,14 +61,21 @@ async function readsDuring<T>(during: () => Promise<T>): Promise<{ value: T; rea
 }
 
 it('answers a wait from the rows finished in this process when their transaction commits, with no read', async () => {
-  // No interval read within the test: only the announcement or the notification can answer.
+  // No interval read within the test.
   const watcher = createRequestOutcomeWatcher(platform.services.db, platform.services.pgNotifications, 60_000);
   const row = await claimed();
   const { value, reads } = await readsDuring(async () => {
     const waited = watcher.wait(row.id, 10_000);
-    await platform.services.db.transaction(async (trx) =>
-      announceFinished(trx, await finishRequests(trx, finished(row.id))),
-    );
+    // Finished without a notification, so that only the announcement can answer within the test (with one, the
+    // notification may arrive before the transaction's own promise settles, and then a read answers it).
+    await platform.services.db.transaction(async (trx) => {
+      await finishRequest(trx, row.id, {
+        status: 'committed',
+        commitSha: 'a'.repeat(40),
+        result: { status: 'committed' },
+      });
+      announceFinished(trx, [await trx('webhook_requests').where({ id: row.id }).first()]);
+    });
     return waited;
   });
   expect([value?.id, value?.status, value?.commit_sha, value?.work]).toEqual([
