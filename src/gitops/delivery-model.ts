@@ -77,17 +77,8 @@ export async function loadProjectWith<P extends Record<string, RowsQuery<unknown
   },
   also: P,
 ): Promise<{ loaded: LoadedProject | null; also: RowsOf<P> }> {
-  const { organizationId, projectId, ctx } = target;
-  const workloadsRead = workloadRows(db, projectId, target.workloadNames);
-  if (target.lockWorkloads) void workloadsRead.query.forUpdate();
-  // One statement for the five reads (issue 46: a release, promotion or image update loads this before its commit).
-  const own = {
-    project: projectRows(db, organizationId, projectId),
-    tenants: projectTenantRows(db, organizationId, projectId),
-    environments: projectEnvironmentRows(db, projectId),
-    workloads: workloadsRead,
-    bindings: projectBindingRows(db, organizationId, projectId),
-  };
+  const { organizationId, ctx } = target;
+  const own = projectReads(db, target);
   const read = await readTogether(db, { ...also, ...own });
   return {
     loaded: await loadedOf(db, organizationId, ctx, read as unknown as RowsOf<typeof own>),
@@ -95,17 +86,28 @@ export async function loadProjectWith<P extends Record<string, RowsQuery<unknown
   };
 }
 
+/** The project's five reads, in one statement (issue 46: a release, promotion or image update loads this before its commit). */
+function projectReads(
+  db: Queryable,
+  target: { organizationId: string; projectId: string; workloadNames?: readonly string[]; lockWorkloads?: boolean },
+) {
+  const { organizationId, projectId } = target;
+  const workloads = workloadRows(db, projectId, target.workloadNames);
+  if (target.lockWorkloads) void workloads.query.forUpdate();
+  return {
+    project: projectRows(db, organizationId, projectId),
+    tenants: projectTenantRows(db, organizationId, projectId),
+    environments: projectEnvironmentRows(db, projectId),
+    workloads,
+    bindings: projectBindingRows(db, organizationId, projectId),
+  };
+}
+
 async function loadedOf(
   db: Queryable,
   organizationId: string,
   ctx: DeliveryContext,
-  read: RowsOf<{
-    project: RowsQuery<Project>;
-    tenants: RowsQuery<ProjectTenant>;
-    environments: RowsQuery<ProjectEnvironment>;
-    workloads: RowsQuery<Workload>;
-    bindings: ReturnType<typeof projectBindingRows>;
-  }>,
+  read: RowsOf<ReturnType<typeof projectReads>>,
 ): Promise<LoadedProject | null> {
   const [project] = read.project;
   if (!project) return null;

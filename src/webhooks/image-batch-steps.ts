@@ -42,9 +42,7 @@ export async function planWaiting(
     entries.map((e) => e.webhookId),
     { lock },
   );
-  const waiting = new Set(rows.map((r) => r.id));
-  const marks = await committedMarks(trx, projectId, targetsOf(entries.filter((e) => waiting.has(e.webhookId))));
-  return planFrom(entries, rows, marks);
+  return planFrom(entries, rows, await committedMarks(trx, projectId, targetsOf(entries)));
 }
 
 /**
