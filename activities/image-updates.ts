@@ -2,9 +2,9 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Db } from '../src/db/knex';
 import { CommitRefused, runCommit, type CommitOutcome, type CommitPathDeps } from '../src/gitops/commit-path';
 import { imageWebhookCommit } from '../src/webhooks/image-webhook-operation';
-import { noteRequestsWaiting, unfinishedOf } from '../src/webhooks/webhook-request-repository';
+import { noteRequestsWaiting } from '../src/webhooks/webhook-request-repository';
 import { batchCommit } from '../src/webhooks/image-update-batch';
-import { finishImageRequests, planWaiting } from '../src/webhooks/image-batch-steps';
+import { finishImageRequestsNow, planWaiting } from '../src/webhooks/image-batch-steps';
 import type { ImageUpdateActivities, PlannedBatch } from '../src/webhooks/image-update-workflow-contract';
 
 export interface ImageUpdateActivityDeps {
@@ -36,11 +36,7 @@ export function createImageUpdateActivities({ db, commitPath }: ImageUpdateActiv
 
     async failImageRequests({ projectId, webhookIds, error }): Promise<void> {
       const plan = { updates: [], marks: [], superseded: {} };
-      await db.transaction(async (trx) => {
-        // Locked as a commit locks them: a commit of these requests in progress ends first (and finishes them).
-        const rows = await unfinishedOf(trx, webhookIds, { lock: true });
-        await finishImageRequests(trx, projectId, { plan, webhookIds }, { sha: null, error }, rows);
-      });
+      await finishImageRequestsNow(db, projectId, { plan, webhookIds }, { sha: null, error });
     },
 
     async planImageBatch({ organizationId, projectId, entries }): Promise<PlannedBatch> {
@@ -53,7 +49,7 @@ export function createImageUpdateActivities({ db, commitPath }: ImageUpdateActiv
     },
 
     async finishImageBatch({ projectId, batch, sha, error }): Promise<void> {
-      await db.transaction((trx) => finishImageRequests(trx, projectId, batch, { sha, error }));
+      await finishImageRequestsNow(db, projectId, batch, { sha, error });
     },
   };
 }

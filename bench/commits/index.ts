@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { commitPathDepsOf, runCommit, type CommitPathDeps, type CommitRequest } from '../../src/gitops/commit-path';
 import { commitOperationKinds } from '../../src/runtime/commit-operations';
-import { recordCommit } from '../../src/gitops/commit-record-repository';
 import { readBranch } from '../../src/git/commit-writer';
 import { apiCaller } from '../api-call';
 import { httpCalls } from '../http-writers';
@@ -165,12 +164,12 @@ async function main(): Promise<void> {
     await growHistory(old.repo, history);
     const tip = await readBranch(old.repo);
     if (!tip) throw new Error('no branch after the history was written');
-    await recordCommit(s.db, {
-      organizationId: org.id,
-      projectId: old.id,
-      idempotencyKey: 'history',
+    await s.db('git_commits').insert({
+      organization_id: org.id,
+      project_id: old.id,
+      idempotency_key: 'history',
       sha: tip,
-      parentSha: null,
+      parent_sha: null,
     });
     line(`history of ${history} commits written in ${(elapsedMs(grow) / 1000).toFixed(1)} s`);
     // Interleaved rounds, so the machine's load moves both figures alike.

@@ -163,7 +163,14 @@ const ENTRY_COLUMNS: [string, string, (e: AuditEntry) => string | null][] = [
  * entries as it goes and writes them at its end.
  */
 export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[]): Promise<void> {
-  if (entries.length === 0) return;
+  if (entries.length > 0) await trx.raw(appendStatements(entries).join('; '));
+}
+
+/**
+ * insertPrepared's two statements (the chain's lock, then the append), for a query string of several: the entries
+ * must be of one chain, and at least one.
+ */
+export function appendStatements(entries: AuditEntry[]): [lock: string, append: string] {
   const chain = chainOf(entries[0]!.organizationId);
   if (entries.some((entry) => chainOf(entry.organizationId) !== chain)) {
     throw new Error('entries appended together must belong to one chain');
@@ -188,7 +195,7 @@ export async function insertPrepared(trx: Knex.Transaction, entries: AuditEntry[
     INSERT INTO audit_log (chain, ${columns.join(', ')}, prev_hash, hash)
     SELECT ${sqlLiteral(chain)}, ${columns.map((c) => `v.${c}`).join(', ')}, c.prev_hash, c.hash
       FROM v JOIN c USING (n) ORDER BY n`;
-  await trx.raw(`${lockStatementFor(`audit:${chain}`)}; ${append}`);
+  return [lockStatementFor(`audit:${chain}`), append];
 }
 
 export interface AuditPage {
@@ -317,26 +324,14 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
  * the commit path embeds in its record state's (src/gitops/commit-record-repository.ts), one round trip for both.
  */
 /**
- * The audit entries each write of a commit pass made (found by its workflow id and its `commitKey`), oldest first: a
- * query of rows (commit_key, entry_ids) for the commit path's record read to join.
+ * The audit entries each write of a commit pass made, oldest first (a retried write finds its own by the workflow and
+ * its `commitKey`): a select of `commit_key, entry_ids`, its one placeholder the writes as JSON
+ * (`[{ "workflow_id", "commit_key" }]`).
  */
-export function commitEntryIdsQuery(
-  db: Queryable,
-  writes: { workflowId: string; commitKey: string }[],
-): Knex.QueryBuilder {
-  const unnest = db.raw('unnest(?::text[], ?::text[]) AS w (workflow_id, commit_key)', [
-    writes.map((w) => w.workflowId),
-    writes.map((w) => w.commitKey),
-  ]);
-  return db
-    .from(unnest)
-    .select(
-      'w.commit_key',
-      db.raw(
-        "ARRAY(SELECT a.id FROM audit_log a WHERE a.workflow_id = w.workflow_id AND a.details->>'commitKey' = w.commit_key ORDER BY a.seq) AS entry_ids",
-      ),
-    );
-}
+export const COMMIT_ENTRY_IDS = `SELECT w.commit_key,
+    ARRAY(SELECT a.id FROM audit_log a
+           WHERE a.workflow_id = w.workflow_id AND a.details->>'commitKey' = w.commit_key ORDER BY a.seq) AS entry_ids
+  FROM jsonb_to_recordset(?::jsonb) AS w (workflow_id text, commit_key text)`;
 
 /** The commit SHAs a project's audit entries name (what `verify-audit` checks each repository's commits against). */
 export async function auditedCommitShas(db: Queryable, projectId: string): Promise<Set<string>> {

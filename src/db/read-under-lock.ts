@@ -14,11 +14,16 @@ export async function readUnderLock<Row>(
   read: string,
   values: string[],
 ): Promise<Row | undefined> {
-  let next = 0;
-  const statement = read.replace(/\?/g, () => sqlLiteral(values[next++] ?? ''));
-  if (next !== values.length) throw new Error(`readUnderLock: ${next} placeholders for ${values.length} values`);
-  const results = (await trx.raw(`${lockStatementFor(lockKey)}; ${statement}`)) as { rows: Row[] }[];
+  const results = (await trx.raw(`${lockStatementFor(lockKey)}; ${withLiterals(read, values)}`)) as { rows: Row[] }[];
   return results[1]?.rows[0];
+}
+
+/** `sql` with each `?` replaced by its value as a quoted literal (NULL for null): a statement for a query string. */
+export function withLiterals(sql: string, values: readonly (string | null)[]): string {
+  let next = 0;
+  const statement = sql.replace(/\?/g, () => sqlLiteral(values[next++] ?? null));
+  if (next !== values.length) throw new Error(`${next} placeholders for ${values.length} values`);
+  return statement;
 }
 
 /** The exclusive transaction-level lock statement for `key`, its key as a literal (for a query string of several). */

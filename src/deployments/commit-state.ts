@@ -1,27 +1,10 @@
-import type { Tx } from '../db/knex';
+import type { StatementSink } from '../db/statement-batch';
 import type { FileChanges } from '../git/commit-writer';
 import { gitText, readTree } from '../git/git-plumbing';
 import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { applicationContents, applicationsTouched } from './application-digest';
 import { filesAfter, type CommittedFiles } from './committed-files';
-import { appendEvents, saveDesired } from './deployed-state-repository';
-
-/** A commit's place in the project's order (`deployment_revisions`): its identity. */
-export interface RevisionKey {
-  organizationId: string;
-  projectId: string;
-  sha: string;
-}
-
-/**
- * Records commits' places in the project's order: now, when the commit's position is needed, or later with the other
- * records of its pass (a commit that changed no Application). `now` records the later ones first: the order stays the
- * commits' order.
- */
-export interface RevisionRecorder {
-  now(trx: Tx, revision: RevisionKey): Promise<number>;
-  later(revision: RevisionKey): void;
-}
+import { recordCommitEvents, recordRevision } from './deployed-state-repository';
 
 /** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
 export interface CommitSource {
@@ -35,10 +18,11 @@ export interface CommitSource {
  * committed): the commit's place in the project's order, and for each Application whose source directory the commit
  * changed, its new digest and version as desired state, with the commit in its history. Idempotent: a retried commit
  * records nothing twice. A desired change ends the previous verification (the new content is not verified yet). Each
- * commit event names the commit's audit entries (issue 47's deployments history), written with the event.
+ * commit event names the commit's audit entries (issue 47's deployments history), written with the event. The
+ * statements go to the pass's batch (`sink`), in commit order.
  */
 export async function recordCommittedState(
-  trx: Tx,
+  sink: StatementSink,
   commit: {
     repo: string;
     sha: string;
@@ -54,39 +38,28 @@ export async function recordCommittedState(
     changes?: FileChanges;
     /** Puts the commit's objects in the repository before they are read from it (a pass's pending objects). */
     flush: () => Promise<void>;
-    revisions: RevisionRecorder;
   },
 ): Promise<void> {
+  const revision = { organizationId: commit.organizationId, projectId: commit.projectId, sha: commit.sha };
   const tenantIds = new Map(commit.tenants.map((t) => [t.slug, t.id]));
   const applications = (paths: string[]) => applicationsTouched(paths).filter((t) => tenantIds.has(t.tenant));
-  const noApplication = () => commit.revisions.later(commit);
   // A write that touched no Application's directory changed none: no git process to ask which paths changed.
-  if (commit.touched && applications(commit.touched).length === 0) return noApplication();
+  if (commit.touched && applications(commit.touched).length === 0) return recordRevision(sink, revision);
   const known = commit.changes && filesAfter(commit.changes, applications);
   if (!known) await commit.flush();
   const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
-  if (targets.length === 0) return noApplication();
-  const position = await commit.revisions.now(trx, commit);
   const at = new Date();
-  const contents = applicationContents(files, targets, objects).map((content) => ({
-    ...content,
-    key: {
-      organization_id: commit.organizationId,
-      tenant_slug: content.target.tenant,
-      projectId: commit.projectId,
-      tenantId: tenantIds.get(content.target.tenant) as string,
-      environment: content.target.environment,
-      service: content.target.service,
-    },
-  }));
-  const fresh = await appendEvents(
-    trx,
-    contents.map(({ key, digest, version }) => ({
-      ...key,
+  recordCommitEvents(
+    sink,
+    revision,
+    applicationContents(files, targets, objects).map(({ target, digest, version }) => ({
       organizationId: commit.organizationId,
-      kind: 'commit' as const,
+      projectId: commit.projectId,
+      tenantId: tenantIds.get(target.tenant) as string,
+      tenantSlug: target.tenant,
+      environment: target.environment,
+      service: target.service,
       revision: commit.sha,
-      position,
       digest,
       version,
       sourceKind: commit.source.kind,
@@ -95,23 +68,6 @@ export async function recordCommittedState(
       auditIds: commit.auditIds,
       at,
     })),
-  );
-  await saveDesired(
-    trx,
-    contents
-      .filter(({ key }) => fresh.has(`${key.tenantId}/${key.environment}/${key.service}`))
-      .map(({ key, digest, version }) => ({
-        ...key,
-        desired_revision: commit.sha,
-        desired_position: String(position),
-        desired_digest: digest,
-        desired_version: version,
-        source_kind: commit.source.kind,
-        source_id: commit.source.id,
-        actor: commit.source.actor,
-        desired_at: at,
-        healthy_since: null,
-      })),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
-import { insertRecordset, type RecordsetColumn } from '../db/recordset-insert';
+import { insertRecordset, recordsetJson, recordsetOf, type RecordsetColumn } from '../db/recordset-insert';
+import type { StatementSink } from '../db/statement-batch';
 
 /** One Application of a project: tenant, environment and service. */
 export interface TargetKey {
@@ -87,39 +88,23 @@ const keyOf = (t: TargetKey) => ({
   service: t.service,
 });
 
-/** Records a commit of the project in commit order (idempotent: a retry finds its position again). */
-export async function recordRevision(
-  db: Queryable,
-  r: { organizationId: string; projectId: string; sha: string },
-): Promise<number> {
-  // One statement (issue 46): the new row's position, or the one a retried commit recorded before (the outer SELECT
-  // reads the snapshot before the insert, so one branch answers). A row another transaction committed while this
-  // statement ran is in neither (the commit path's repository lock rules that out): read again then.
-  const { rows } = (await db.raw(
-    `WITH inserted AS (
-       INSERT INTO deployment_revisions (organization_id, project_id, sha) VALUES (?, ?, ?)
-       ON CONFLICT (project_id, sha) DO NOTHING RETURNING position
-     )
-     SELECT position FROM inserted
-     UNION ALL
-     SELECT position FROM deployment_revisions WHERE project_id = ? AND sha = ?
-     LIMIT 1`,
-    [r.organizationId, r.projectId, r.sha, r.projectId, r.sha],
-  )) as { rows: { position: string }[] };
-  return rows[0] ? Number(rows[0].position) : ((await positionOf(db, r.projectId, r.sha)) as number);
+/** A commit's place in the project's order (`deployment_revisions`): its identity. */
+export interface RevisionKey {
+  organizationId: string;
+  projectId: string;
+  sha: string;
 }
 
+const REVISION_INSERT = `INSERT INTO deployment_revisions (organization_id, project_id, sha) VALUES (?::uuid, ?::uuid, ?)
+  ON CONFLICT (project_id, sha) DO NOTHING`;
+const revisionValues = (r: RevisionKey) => [r.organizationId, r.projectId, r.sha];
+
 /**
- * Records several commits in commit order (their places are not needed: a commit pass's commits that changed no
- * Application); one a retried commit recorded before is left as it is.
+ * Records a commit of the project in commit order, in `sink`'s batch (statements run in the order they were added, so
+ * positions follow the commits' order); one a retried commit recorded before is left as it is.
  */
-export async function recordRevisions(
-  db: Queryable,
-  revisions: { organizationId: string; projectId: string; sha: string }[],
-): Promise<void> {
-  if (revisions.length === 0) return;
-  const rows = revisions.map((r) => ({ organization_id: r.organizationId, project_id: r.projectId, sha: r.sha }));
-  await db('deployment_revisions').insert(rows).onConflict(['project_id', 'sha']).ignore();
+export function recordRevision(sink: StatementSink, r: RevisionKey): void {
+  sink.add(REVISION_INSERT, revisionValues(r));
 }
 
 /** Where a commit stands in the project's commit order; null for a commit the commit path did not record. */
@@ -210,46 +195,60 @@ export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolea
   return (await appendEvents(db, [e])).size > 0;
 }
 
-/** The desired-state columns a commit sets, with their SQL types. */
-const DESIRED_TYPES = {
-  desired_revision: 'text',
-  desired_position: 'bigint',
-  desired_digest: 'text',
-  desired_version: 'text',
-  source_kind: 'text',
-  source_id: 'text',
-  actor: 'text',
-  desired_at: 'timestamptz',
-  healthy_since: 'timestamptz',
-} as const;
-const DESIRED_COLUMNS = Object.keys(DESIRED_TYPES) as (keyof typeof DESIRED_TYPES)[];
-
-const DESIRED_ROW_COLUMNS: RecordsetColumn[] = [
-  ['organization_id', 'uuid'],
-  ['tenant_slug', 'text'],
-  ['project_id', 'uuid'],
-  ['tenant_id', 'uuid'],
-  ['environment', 'text'],
-  ['service', 'text'],
-  ...Object.entries(DESIRED_TYPES),
+/** What a commit sets of each Application it changed (the desired columns of `deployed_targets`). */
+const DESIRED_SET = [
+  'desired_revision',
+  'desired_position',
+  'desired_digest',
+  'desired_version',
+  'source_kind',
+  'source_id',
+  'actor',
+  'desired_at',
+  'healthy_since',
 ];
 
-/** Sets the desired state of many Applications in one statement (inserting the rows that do not exist yet). */
-export async function saveDesired(
-  db: Queryable,
-  rows: (Pick<DeployedTargetRow, 'organization_id' | 'tenant_slug'> &
-    TargetKey &
-    Pick<DeployedTargetRow, keyof typeof DESIRED_TYPES>)[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await insertRecordset(
-    db,
-    'deployed_targets',
-    DESIRED_ROW_COLUMNS,
-    rows.map(({ projectId, tenantId, ...rest }) => ({ project_id: projectId, tenant_id: tenantId, ...rest })),
-    `ON CONFLICT (project_id, tenant_id, environment, service)
-     DO UPDATE SET ${DESIRED_COLUMNS.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ')}`,
-  );
+/** A commit event's columns, without its position (the commit's, read in the statement). */
+const COMMIT_EVENT_COLUMNS = EVENT_COLUMNS.filter(([name]) => name !== 'position');
+
+/**
+ * One statement in `sink`'s batch (issue 46: three round trips before): the commit's place in the project's order (its
+ * row, or the one a retried commit recorded: the UNION's second branch reads the snapshot from before the insert; a
+ * row another transaction commits meanwhile is ruled out by the commit path's repository lock), its commit events at
+ * that position (each Application and revision once), and the desired state of the Applications whose event was new
+ * (inserting the rows that do not exist yet); a desired change ends the previous verification (`healthy_since`).
+ */
+export function recordCommitEvents(
+  sink: StatementSink,
+  revision: RevisionKey,
+  events: (Omit<TargetEvent, 'position' | 'kind'> & { tenantSlug: string })[],
+): void {
+  if (events.length === 0) return recordRevision(sink, revision);
+  const names = COMMIT_EVENT_COLUMNS.map(([name]) => `"${name}"`).join(', ');
+  const sql = `WITH inserted AS (${REVISION_INSERT} RETURNING position),
+    place AS (
+      SELECT position FROM inserted
+      UNION ALL SELECT position FROM deployment_revisions WHERE project_id = ?::uuid AND sha = ?
+      LIMIT 1
+    ),
+    r AS (SELECT * FROM ${recordsetOf([...COMMIT_EVENT_COLUMNS, ['tenant_slug', 'text']], 'v')}),
+    fresh AS (
+      INSERT INTO deployed_target_events (${names}, position) SELECT ${names}, place.position FROM r CROSS JOIN place
+      ON CONFLICT (project_id, tenant_id, environment, service, revision) WHERE kind = 'commit' DO NOTHING
+      RETURNING tenant_id, environment, service
+    )
+    INSERT INTO deployed_targets (organization_id, tenant_slug, project_id, tenant_id, environment, service,
+                                  ${DESIRED_SET.join(', ')})
+    SELECT r.organization_id, r.tenant_slug, r.project_id, r.tenant_id, r.environment, r.service,
+           r.revision, place.position, r.digest, r.version, r.source_kind, r.source_id, r.actor, r.at, NULL
+      FROM r JOIN fresh USING (tenant_id, environment, service) CROSS JOIN place
+    ON CONFLICT (project_id, tenant_id, environment, service)
+    DO UPDATE SET ${DESIRED_SET.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ')}`;
+  const rows = events.map((e) => ({
+    ...eventRow({ ...e, kind: 'commit', position: null }),
+    tenant_slug: e.tenantSlug,
+  }));
+  sink.add(sql, [...revisionValues(revision), revision.projectId, revision.sha, recordsetJson(rows)]);
 }
 
 /** The version of the newest commit that wrote the Application at or before `position`. */

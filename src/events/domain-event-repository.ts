@@ -1,3 +1,4 @@
+import type { StatementSink } from '../db/statement-batch';
 import type { Queryable } from '../db/knex';
 
 /**
@@ -62,6 +63,14 @@ interface Row {
   type: DomainEventType;
   payload: Record<string, unknown>;
   created_at: Date;
+}
+
+/** Records an event in `sink`'s batch (a commit pass's: written with the commit's other rows). */
+export function addDomainEvent(sink: StatementSink, event: DomainEventInput): void {
+  sink.add(
+    'INSERT INTO domain_events (organization_id, project_id, type, payload) VALUES (?::uuid, ?::uuid, ?, ?::jsonb)',
+    [event.organizationId, event.projectId, event.type, JSON.stringify(event.payload)],
+  );
 }
 
 export async function recordDomainEvent(db: Queryable, event: DomainEventInput): Promise<string> {

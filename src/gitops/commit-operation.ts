@@ -1,5 +1,6 @@
 import type { AuditEntryInput } from '../audit/types';
 import type { Tx } from '../db/knex';
+import type { StatementBatch } from '../db/statement-batch';
 import type { CommitSource } from '../deployments/commit-state';
 import type { DomainEventInput } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
@@ -59,6 +60,12 @@ export interface OperationScope<Op> {
   req: CommitRequest<Op>;
   ctx: OperationContext;
   once: PassOnce;
+  /**
+   * The pass's statement batch: rows no hook of this write reads again (events, records, outcomes) go there, and are
+   * written with the pass's records in one round trip (sent before the pass's next write loads, and by a hook that
+   * reads what it added).
+   */
+  batch: StatementBatch;
 }
 
 /** The audit entries of a write and the domain events that name them (the ids are known once the entries exist). */
@@ -92,9 +99,9 @@ export interface CommitOperationKind<Op extends { type: string }> {
   record(scope: OperationScope<Op>, loaded: LoadedProject, base: AuditBase): OperationRecord;
   /**
    * Last in the commit's unit, with the new commit's SHA (null when the tree did not change): what the operation's
-   * domain records of the outcome, committed or rolled back with the commit and its audit entries.
+   * domain records of the outcome (in `scope.batch`), committed or rolled back with the commit and its audit entries.
    */
-  settle?(scope: OperationScope<Op>, loaded: LoadedProject, sha: string | null): Promise<void>;
+  settle?(scope: OperationScope<Op>, loaded: LoadedProject, sha: string | null): void | Promise<void>;
   /** What deployed the commit (the deployed-state history names it). */
   source(req: CommitRequest<Op>): CommitSource;
 }

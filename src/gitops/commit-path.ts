@@ -1,6 +1,6 @@
-import { commitEntryIdsQuery, prepareEntries } from '../audit/audit-repository';
+import { prepareEntries } from '../audit/audit-repository';
 import type { Db, Tx } from '../db/knex';
-import { recordDomainEvent } from '../events/domain-event-repository';
+import { addDomainEvent } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import { recordCommittedState } from '../deployments/commit-state';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
@@ -23,7 +23,7 @@ import {
 } from '../git/commit-writer';
 import { looseObjects, type ObjectStore } from '../git/object-writer';
 import { PendingObjects } from '../git/pending-objects';
-import { passRecordState, recordedHeadLocked, type PassRecordState } from './commit-record-repository';
+import { passStartLocked, type PassRecordState } from './commit-record-repository';
 import { PassRecords } from './pass-records';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { packsCrowded, wantsMaintenance } from './repository-maintenance';
@@ -163,8 +163,10 @@ async function writeAll(
 ): Promise<(() => void)[]> {
   const { organizationId, projectId } = batch[0]!.req;
   // The lock is keyed by identity, never by `repo`: another process may reach the same folder by another path (issue
-  // 43, H1). The recorded head is read once the lock is held, in the same round trip.
-  const head = await recordedHeadLocked(trx, repositoryLockKey('git', organizationId, projectId), projectId);
+  // 43, H1). The recorded head and the writes' records are read once the lock is held, in the same round trip.
+  const writes = batch.map(({ req }) => ({ workflowId: req.workflowId, commitKey: req.idempotencyKey }));
+  const lockKey = repositoryLockKey('git', organizationId, projectId);
+  const { head, state: known } = await passStartLocked(trx, lockKey, projectId, writes);
   // The project's row was created with its repository: a volume without it is not the deployment's shared volume (or
   // lost it), and a fresh repository there would fork the history. Stop; a retry succeeds once the volume is right.
   if (!(await deps.repositories.exists(organizationId, projectId))) throw new RepositoryMissing(repo);
@@ -177,8 +179,6 @@ async function writeAll(
   const pending = batch.length === 1 ? null : new PendingObjects(repo);
   const store = pending ?? looseObjects(repo);
   const records = new PassRecords();
-  const writes = batch.map(({ req }) => ({ workflowId: req.workflowId, commitKey: req.idempotencyKey }));
-  const known = await passRecordState(trx, projectId, commitEntryIdsQuery(trx, writes));
   const read = new Map<string, Promise<unknown>>();
   const once: PassOnce = <T>(key: string, value: () => Promise<T>) => {
     if (!read.has(key)) read.set(key, value());
@@ -263,10 +263,12 @@ async function commitOne(
   { store, records: pass, known, head, once, progress }: PassShare,
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
-  // An operation that reads the repository reads the pass's earlier commits there.
+  // An operation that reads the repository reads the pass's earlier commits there, and what it loads the earlier
+  // writes' rows.
   if (!kind.readsNothing) await store.flush();
+  await pass.batch.send(trx);
   const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
-  const scope: OperationScope<CommitOperation> = { trx, req, ctx, once };
+  const scope: OperationScope<CommitOperation> = { trx, req, ctx, once, batch: pass.batch };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
   if (!loaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   const records = known.writes.get(req.idempotencyKey) ?? { keySha: null, entryIds: [] };
@@ -309,7 +311,7 @@ async function commitOne(
     // A new commit's Applications are recorded from the files its changes were computed from (no git process).
     const flush = () => store.flush();
     const state = { repo, sha, ...req, tenants: mutated.tenants, source, auditIds, touched, changes, flush };
-    await recordCommittedState(trx, { ...state, revisions: pass });
+    await recordCommittedState(pass.batch, state);
   }
   await kind.settle?.(scope, mutated, sha);
   const created = sha !== null && sha !== existing;
@@ -349,7 +351,7 @@ async function writeRecord(
   loaded: LoadedProject,
   sha: string | null,
 ): Promise<string[]> {
-  const { trx, req } = scope;
+  const { req } = scope;
   const base: AuditBase = {
     organizationId: req.organizationId,
     projectId: req.projectId,
@@ -370,7 +372,7 @@ async function writeRecord(
   pass.audit(entries);
   const ids = entries.map((entry) => entry.id);
   for (const event of record.events?.(ids) ?? []) {
-    await recordDomainEvent(trx, { organizationId: req.organizationId, projectId: req.projectId, ...event });
+    addDomainEvent(pass.batch, { organizationId: req.organizationId, projectId: req.projectId, ...event });
   }
   return ids;
 }

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
+import { COMMIT_ENTRY_IDS } from '../audit/audit-repository';
 import type { Queryable } from '../db/knex';
 import { readUnderLock } from '../db/read-under-lock';
+import { recordsetInsertSql, recordsetJson, type RecordsetColumn } from '../db/recordset-insert';
+import type { StatementSink } from '../db/statement-batch';
 
 /**
  * What PostgreSQL knows of a write (tables `git_commits` and `audit_log`, written in the commit's transaction): the
@@ -22,60 +25,72 @@ export interface PassRecordState {
 }
 
 /**
- * The record state of every write of a pass, with the ids `entries` (the audit module's query of the writes' entries)
- * selects, in one round trip for the pass (issue 46: one query for all the writes where each write sent its own).
+ * Takes the repository's lock (`lockKey`: repositoryLockKey), then reads, in the same round trip and after the lock's
+ * wait (readUnderLock), its newest recorded commit (the head the database vouches for, or null) and the record state
+ * of every write of the pass (issue 46: one round trip where the pass sent two, each write before that one more).
  */
-export async function passRecordState(
-  db: Queryable,
-  projectId: string,
-  entries: Knex.QueryBuilder,
-): Promise<PassRecordState> {
-  const { rows } = (await db.raw(
-    `SELECT e.commit_key, e.entry_ids,
-            (SELECT sha FROM git_commits g WHERE g.project_id = ? AND g.idempotency_key = e.commit_key) AS key_sha,
-            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?) AS remote
-       FROM (?) AS e`,
-    [projectId, projectId, entries],
-  )) as { rows: { commit_key: string; entry_ids: string[]; key_sha: string | null; remote: boolean }[] };
-  return {
-    writes: new Map(rows.map((r) => [r.commit_key, { keySha: r.key_sha, entryIds: r.entry_ids }])),
-    remote: rows[0]?.remote === true,
-  };
-}
-
-/**
- * Takes the repository's lock (`lockKey`: repositoryLockKey), then reads its newest recorded commit (the head the
- * database vouches for), or null: one round trip, the read after the lock's wait (readUnderLock).
- */
-export async function recordedHeadLocked(
+export async function passStartLocked(
   trx: Knex.Transaction,
   lockKey: string,
   projectId: string,
-): Promise<string | null> {
-  const head = await readUnderLock<{ sha: string }>(
+  writes: { workflowId: string; commitKey: string }[],
+): Promise<{ head: string | null; state: PassRecordState }> {
+  const row = await readUnderLock<{
+    head: string | null;
+    remote: boolean;
+    writes: { commit_key: string; entry_ids: string[]; key_sha: string | null }[];
+  }>(
     trx,
     lockKey,
-    'SELECT sha FROM git_commits WHERE project_id = ? ORDER BY seq DESC LIMIT 1',
-    [projectId],
+    `SELECT (SELECT sha FROM git_commits WHERE project_id = ?::uuid ORDER BY seq DESC LIMIT 1) AS head,
+            EXISTS (SELECT 1 FROM project_remotes WHERE project_id = ?::uuid) AS remote,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'commit_key', e.commit_key,
+                      'entry_ids', e.entry_ids,
+                      'key_sha', (SELECT sha FROM git_commits g
+                                   WHERE g.project_id = ?::uuid AND g.idempotency_key = e.commit_key))), '[]'::json)
+               FROM (${COMMIT_ENTRY_IDS}) AS e) AS writes`,
+    [
+      projectId,
+      projectId,
+      projectId,
+      JSON.stringify(writes.map((w) => ({ workflow_id: w.workflowId, commit_key: w.commitKey }))),
+    ],
   );
-  return head?.sha ?? null;
+  return {
+    head: row?.head ?? null,
+    state: {
+      writes: new Map((row?.writes ?? []).map((r) => [r.commit_key, { keySha: r.key_sha, entryIds: r.entry_ids }])),
+      remote: row?.remote === true,
+    },
+  };
 }
 
-/** Records a new commit; returns its sequence number (ordering, and the periodic maintenance of wantsMaintenance). */
-export async function recordCommit(
-  db: Queryable,
-  commit: { organizationId: string; projectId: string; idempotencyKey: string; sha: string; parentSha: string | null },
-): Promise<bigint> {
-  const [row] = (await db('git_commits')
-    .insert({
-      organization_id: commit.organizationId,
-      project_id: commit.projectId,
-      idempotency_key: commit.idempotencyKey,
-      sha: commit.sha,
-      parent_sha: commit.parentSha,
-    })
-    .returning('seq')) as { seq: string }[];
-  return BigInt(row?.seq ?? 0);
+/** A new commit's record (`git_commits`). */
+export type CommitRecordRow = {
+  organization_id: string;
+  project_id: string;
+  idempotency_key: string;
+  sha: string;
+  parent_sha: string | null;
+};
+
+const COMMIT_COLUMNS: RecordsetColumn[] = [
+  ['organization_id', 'uuid'],
+  ['project_id', 'uuid'],
+  ['idempotency_key', 'text'],
+  ['sha', 'text'],
+  ['parent_sha', 'text'],
+];
+
+/**
+ * Records new commits in `sink`'s batch, in their order; `recorded` gets their sequence numbers (ordering, and the
+ * periodic maintenance of wantsMaintenance) in the same order once the batch ran.
+ */
+export function recordCommits(sink: StatementSink, rows: CommitRecordRow[], recorded: (seqs: bigint[]) => void): void {
+  if (rows.length === 0) return;
+  const sql = recordsetInsertSql('git_commits', COMMIT_COLUMNS, 'RETURNING seq');
+  sink.add(sql, [recordsetJson(rows)], (answer) => recorded(answer.map((r) => BigInt(String(r.seq)))));
 }
 
 /** Every commit recorded for the project (what `verify-audit` expects on its branch). */

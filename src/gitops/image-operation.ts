@@ -97,7 +97,7 @@ export async function applyImageUpdates<Op>(
     const locked = lockedLoad ? loaded.workloads.find((w) => w.name === workload) : undefined;
     patched.push(
       locked
-        ? await patchLockedOverrides(scope.trx, locked, patch)
+        ? patchLockedOverrides(scope.batch, locked, patch)
         : await patchOverrides(scope.trx, scope.req.projectId, workload, patch),
     );
   }

@@ -1,5 +1,6 @@
 import type { Tx } from '../db/knex';
-import { findWorkload, updateWorkload, type Workload } from '../projects/workload-repository';
+import type { StatementSink } from '../db/statement-batch';
+import { findWorkload, updateOverridesIn, updateWorkload, type Workload } from '../projects/workload-repository';
 import type { WorkloadOverrides } from '../projects/workload-spec';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
 import type { OperationScope } from './commit-operation';
@@ -17,17 +18,22 @@ export async function patchOverrides(
 ): Promise<Workload> {
   const workload = await findWorkload(trx, projectId, name, true);
   if (!workload) throw new CommitRefused(COMMIT_FAILURE.badTarget, `workload ${name} not found`);
-  return patchLockedOverrides(trx, workload, patch);
-}
-
-/** `patchOverrides` of a workload the transaction already read locked for update. */
-export async function patchLockedOverrides(
-  trx: Tx,
-  workload: Workload,
-  patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
-): Promise<Workload> {
   const overrides = patch(workload.overrides);
   await updateWorkload(trx, workload.id, { overrides });
+  return { ...workload, overrides };
+}
+
+/**
+ * `patchOverrides` of a workload the transaction already read locked for update, in the pass's batch (issue 46: with
+ * the commit's other rows): what reads the workload again in this write sends the batch first (reloadProject).
+ */
+export function patchLockedOverrides(
+  batch: StatementSink,
+  workload: Workload,
+  patch: (overrides: WorkloadOverrides) => WorkloadOverrides,
+): Workload {
+  const overrides = patch(workload.overrides);
+  updateOverridesIn(batch, workload.id, overrides);
   return { ...workload, overrides };
 }
 
@@ -39,6 +45,7 @@ export function loadWorkloads<Op>({ trx, req, ctx }: OperationScope<Op>, names: 
 /** The project (or those of its workloads `names` lists) as the commit's transaction now sees it. */
 export async function reloadProject<Op>(scope: OperationScope<Op>, names?: readonly string[]): Promise<LoadedProject> {
   const { trx, req, ctx } = scope;
+  await scope.batch.send(trx);
   const reloaded = await loadProject(trx, req.organizationId, req.projectId, ctx, names);
   if (!reloaded) throw new CommitRefused(COMMIT_FAILURE.projectGone, 'project not found');
   return reloaded;

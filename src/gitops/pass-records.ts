@@ -1,26 +1,27 @@
-import { insertPrepared } from '../audit/audit-repository';
+import { appendStatements } from '../audit/audit-repository';
 import type { AuditEntry } from '../audit/types';
 import type { Tx } from '../db/knex';
-import type { RevisionKey, RevisionRecorder } from '../deployments/commit-state';
-import { recordRevision, recordRevisions } from '../deployments/deployed-state-repository';
+import { StatementBatch } from '../db/statement-batch';
+import { recordCommits, type CommitRecordRow } from './commit-record-repository';
 
 /** A commit record (`git_commits`) waiting for its pass's end, and what learns its sequence number. */
 interface CommitRecord {
-  row: { organization_id: string; project_id: string; idempotency_key: string; sha: string; parent_sha: string | null };
+  row: CommitRecordRow;
   recorded: (seq: bigint) => void;
 }
 
 /**
- * The append-only rows of a commit pass's writes, written together at the pass's end, in the writes' order (issue 46:
- * a statement or two for the pass where each write sent its own): the audit entries (one lock and chain-head read,
- * one insert), the commit records, and the places in the deployment order of commits that changed no Application.
- * They are written in the pass's transaction before it commits; a write that fails after adding to them fails the
+ * The rows of a commit pass's writes, written together in the pass's transaction (issue 46: a round trip for the pass
+ * where each write sent a statement for each): the statements its writes add to `batch` as they go (domain events,
+ * deployed state, an operation's outcome), then at the pass's end the commit records and the audit entries (one
+ * lock and chain-head read, one insert), in the writes' order. The batch is sent before each write of the pass after
+ * the first (what it loads sees the earlier writes) and at the end; a write that fails after adding to it fails the
  * whole pass (commit-path.ts), so no failed write's rows are written.
  */
-export class PassRecords implements RevisionRecorder {
+export class PassRecords {
+  readonly batch = new StatementBatch();
   private readonly entries: AuditEntry[] = [];
   private readonly commits: CommitRecord[] = [];
-  private revisions: RevisionKey[] = [];
 
   /** The audit entries of a write (prepared: their ids are known before they are written). */
   audit(entries: AuditEntry[]): void {
@@ -36,31 +37,15 @@ export class PassRecords implements RevisionRecorder {
     return this.commits.length > 0;
   }
 
-  later(revision: RevisionKey): void {
-    this.revisions.push(revision);
-  }
-
-  async now(trx: Tx, revision: RevisionKey): Promise<number> {
-    await this.writeRevisions(trx);
-    return recordRevision(trx, revision);
-  }
-
-  /** Writes everything kept, then tells each commit record its sequence number. */
+  /** Sends everything kept, then tells each commit record its sequence number. */
   async write(trx: Tx): Promise<void> {
-    await this.writeRevisions(trx);
-    if (this.commits.length > 0) {
-      // One multi-row VALUES insert takes its seq values in row order: the returned rows are in the commits' order.
-      const rows = (await trx('git_commits')
-        .insert(this.commits.map((c) => c.row))
-        .returning('seq')) as { seq: string }[];
-      this.commits.forEach((c, i) => c.recorded(BigInt(rows[i]?.seq ?? 0)));
-    }
-    await insertPrepared(trx, this.entries);
-  }
-
-  private async writeRevisions(trx: Tx): Promise<void> {
-    const kept = this.revisions;
-    this.revisions = [];
-    await recordRevisions(trx, kept);
+    const commits = this.commits;
+    recordCommits(
+      this.batch,
+      commits.map((c) => c.row),
+      (seqs) => commits.forEach((c, i) => c.recorded(seqs[i] ?? 0n)),
+    );
+    if (this.entries.length > 0) for (const statement of appendStatements(this.entries)) this.batch.add(statement, []);
+    await this.batch.send(trx);
   }
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { StatementSink } from '../db/statement-batch';
 import type { Queryable } from '../db/knex';
 import { insertOne, timestampsOf } from '../db/owned-rows';
 import { refuseAtLimit, type RowLimit } from '../db/row-limit';
@@ -101,6 +102,14 @@ export async function updateWorkload(
       ...(changes.dependsOn ? { depends_on: changes.dependsOn } : {}),
       updated_at: db.fn.now(),
     });
+}
+
+/** Sets a workload's overrides in `sink`'s batch (a commit pass's, for a row its transaction holds locked). */
+export function updateOverridesIn(sink: StatementSink, id: string, overrides: WorkloadOverrides): void {
+  sink.add('UPDATE workloads SET overrides = ?::jsonb, updated_at = CURRENT_TIMESTAMP WHERE id = ?::uuid', [
+    JSON.stringify(overrides),
+    id,
+  ]);
 }
 
 /**

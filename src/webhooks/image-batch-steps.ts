@@ -1,4 +1,5 @@
-import type { Queryable, Tx } from '../db/knex';
+import type { Db, Queryable, Tx } from '../db/knex';
+import { StatementBatch, type StatementSink } from '../db/statement-batch';
 import { announceFinished } from './finished-here';
 import { planBatch, type BatchPlan, type QueuedImageUpdate, type TargetRef } from './image-update-batch';
 import { committedMarks, moveMarks } from './image-mark-repository';
@@ -46,37 +47,52 @@ export async function planWaiting(
 }
 
 /**
- * Finishes a batch's requests still waiting, in the caller's transaction: the marks of what it committed move, and
- * each request row gets the commit's SHA (`accepted` with no commit when its tree did not change) or the failure,
- * with the targets a newer signed request took named as superseded. Idempotent: finished rows are left as they are.
- * The requests waiting in this process hear of the finished rows once the transaction commits (finished-here.ts).
+ * Finishes a batch's requests still waiting (`rows`: read locked in the caller's transaction), in `sink` (a commit
+ * pass's batch): the marks of what it committed move, and each request row gets the commit's SHA (`accepted` with no
+ * commit when its tree did not change) or the failure, with the targets a newer signed request took named as
+ * superseded. Idempotent: finished rows are left as they are. The requests waiting in this process hear of the
+ * finished rows once the transaction commits (finished-here.ts).
  */
-export async function finishImageRequests(
+export function finishImageRequests(
+  sink: StatementSink,
   trx: Tx,
+  projectId: string,
+  plan: BatchPlan,
+  outcome: { sha: string | null; error: string | null },
+  rows: WebhookRequestRow[],
+): void {
+  const { sha, error } = outcome;
+  if (!error) moveMarks(sink, projectId, plan.marks);
+  const outcomes = rows.map((row) => {
+    const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
+    const lost = plan.superseded[row.id] ?? [];
+    const result = {
+      ...base,
+      status: error ? 'failed' : sha ? 'committed' : 'accepted',
+      commit: error ? null : sha,
+      updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
+      skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
+      ...(error ? { error } : {}),
+    };
+    return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result } as const;
+  });
+  finishRequests(sink, outcomes, (finished) => announceFinished(trx, finished));
+}
+
+/**
+ * `finishImageRequests` in a transaction of its own (the image-update workflow's), the rows read there, locked as a
+ * commit locks them: a commit of these requests in progress ends first (and finishes them).
+ */
+export async function finishImageRequestsNow(
+  db: Db,
   projectId: string,
   batch: { plan: BatchPlan; webhookIds: string[] },
   outcome: { sha: string | null; error: string | null },
-  /** The batch's rows as the caller read them, locked, in this transaction (else they are read here). */
-  locked?: WebhookRequestRow[],
 ): Promise<void> {
-  const { sha, error } = outcome;
-  if (!error) await moveMarks(trx, projectId, batch.plan.marks);
-  const rows = locked ?? (await unfinishedOf(trx, batch.webhookIds));
-  const finished = await finishRequests(
-    trx,
-    rows.map((row) => {
-      const base = (row.result ?? {}) as { updated?: Target[]; skipped?: unknown[] };
-      const lost = batch.plan.superseded[row.id] ?? [];
-      const result = {
-        ...base,
-        status: error ? 'failed' : sha ? 'committed' : 'accepted',
-        commit: error ? null : sha,
-        updated: (base.updated ?? []).filter((u) => !lost.some(sameTarget(u))),
-        skipped: [...(base.skipped ?? []), ...lost.map((t) => ({ ...t, reason: 'superseded' }))],
-        ...(error ? { error } : {}),
-      };
-      return { id: row.id, status: error ? 'failed' : 'committed', commitSha: error ? null : sha, result };
-    }),
-  );
-  announceFinished(trx, finished);
+  await db.transaction(async (trx) => {
+    const rows = await unfinishedOf(trx, batch.webhookIds, { lock: true });
+    const statements = new StatementBatch();
+    finishImageRequests(statements, trx, projectId, batch.plan, outcome, rows);
+    await statements.send(trx);
+  });
 }

@@ -1,5 +1,7 @@
 import type { Queryable } from '../db/knex';
 import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
+import { recordsetInsertSql, recordsetJson } from '../db/recordset-insert';
+import type { StatementSink } from '../db/statement-batch';
 import { targetKey, type CommittedMark, type TargetRef } from './image-update-batch';
 
 /** The signing time (epoch ms) of the tag last committed to each of these targets, by targetKey. */
@@ -41,21 +43,32 @@ export function marksOf(rows: MarkRow[]): Map<string, number> {
  * Moves the marks of what a batch committed: a target's mark moves only to a request signed at the same time or
  * later, so an older request never overwrites a newer tag (the project's workflow is the only writer).
  */
-export async function moveMarks(db: Queryable, projectId: string, marks: CommittedMark[]): Promise<void> {
+export function moveMarks(sink: StatementSink, projectId: string, marks: CommittedMark[]): void {
   if (marks.length === 0) return;
-  await db('image_update_marks')
-    .insert(
-      marks.map((m) => ({
-        project_id: projectId,
-        workload: m.workload,
-        tenant: m.tenant,
-        environment: m.environment,
-        field: m.field ?? 'tag',
-        tag: m.tag,
-        signed_at: new Date(m.signedAt),
-      })),
-    )
-    .onConflict(['project_id', 'workload', 'tenant', 'environment', 'field'])
-    .merge(['tag', 'signed_at'])
-    .where('image_update_marks.signed_at', '<=', db.raw('excluded.signed_at'));
+  const rows = marks.map((m) => ({
+    project_id: projectId,
+    workload: m.workload,
+    tenant: m.tenant,
+    environment: m.environment,
+    field: m.field ?? 'tag',
+    tag: m.tag,
+    signed_at: new Date(m.signedAt),
+  }));
+  sink.add(MOVE_MARKS, [recordsetJson(rows)]);
 }
+
+const MOVE_MARKS = recordsetInsertSql(
+  'image_update_marks',
+  [
+    ['project_id', 'uuid'],
+    ['workload', 'text'],
+    ['tenant', 'text'],
+    ['environment', 'text'],
+    ['field', 'text'],
+    ['tag', 'text'],
+    ['signed_at', 'timestamptz'],
+  ],
+  `ON CONFLICT (project_id, workload, tenant, environment, field)
+   DO UPDATE SET tag = excluded.tag, signed_at = excluded.signed_at
+   WHERE image_update_marks.signed_at <= excluded.signed_at`,
+);

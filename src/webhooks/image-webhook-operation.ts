@@ -28,7 +28,7 @@ type Scope = OperationScope<ImageWebhookOperation>;
 /** What a write in progress read with its project: its request rows (locked) and the marks of their targets. */
 const batchReads = new WeakMap<Scope, { rows: WebhookRequestRow[]; marks: Map<string, number> }>();
 /** The plan of a write in progress, from its `apply` to its `settle` (the same scope object throughout). */
-const plans = new WeakMap<Scope, { plan: BatchPlan; webhookIds: string[]; rows: WebhookRequestRow[] }>();
+const plans = new WeakMap<Scope, { plan: BatchPlan; rows: WebhookRequestRow[] }>();
 
 function planOf(scope: Scope) {
   const planned = plans.get(scope);
@@ -68,8 +68,8 @@ export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> =
   async apply(scope, loaded) {
     const read = batchReads.get(scope);
     if (!read) throw new Error('image-webhook write applied before it was loaded');
-    const { plan, live, rows } = planFrom(scope.req.operation.entries, read.rows, read.marks);
-    plans.set(scope, { plan, webhookIds: live.map((e) => e.webhookId), rows });
+    const { plan, rows } = planFrom(scope.req.operation.entries, read.rows, read.marks);
+    plans.set(scope, { plan, rows });
     return plan.updates.length > 0 ? applyImageUpdates(scope, loaded, plan.updates, true) : loaded;
   },
   async changes(scope, loaded, repo, parent) {
@@ -79,9 +79,9 @@ export const imageWebhookOperation: CommitOperationKind<ImageWebhookOperation> =
   },
   record: (scope, loaded, base) =>
     imageRecord(planOf(scope).plan.updates, { source: 'webhook' }, scope.req.actor.actor, loaded, base),
-  async settle(scope, _loaded, sha) {
-    const planned = planOf(scope);
-    await finishImageRequests(scope.trx, scope.req.projectId, planned, { sha, error: null }, planned.rows);
+  settle(scope, _loaded, sha) {
+    const { plan, rows } = planOf(scope);
+    finishImageRequests(scope.batch, scope.trx, scope.req.projectId, plan, { sha, error: null }, rows);
   },
   source: (req) => ({ kind: 'webhook', id: req.actor.requestId, actor: req.actor.actor }),
 };

@@ -1,3 +1,4 @@
+import type { StatementSink } from '../db/statement-batch';
 import type { Queryable } from '../db/knex';
 import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
 import { Conflict } from '../errors';
@@ -122,32 +123,33 @@ export async function finishRequest(
 /** Notified (after commit) when a batch's request rows are finished: API processes waiting on them look at once. */
 export const REQUESTS_FINISHED_CHANNEL = 'webhook_requests_finished';
 
-/** Finishes many requests in one statement (a batch of the image-update workflow); rows already finished stay. */
-export async function finishRequests(
-  db: Queryable,
+/**
+ * Finishes many requests in one statement of `sink`'s batch (a commit's); rows already finished stay. `finished` gets
+ * the rows it finished once the batch ran. The notification is in the same statement: sent when the transaction
+ * commits, once, and only when a row was finished (the subquery runs when the first finished row is returned).
+ */
+export function finishRequests(
+  sink: StatementSink,
   outcomes: {
     id: string;
     status: WebhookRequestRow['status'];
     commitSha: string | null;
     result: Record<string, unknown>;
   }[],
-): Promise<WebhookRequestRow[]> {
-  if (outcomes.length === 0) return [];
-  // The notification in the same statement (one round trip): sent when the transaction commits, once, and only when a
-  // row was finished (the subquery runs when the first finished row is returned).
-  const { rows } = (await db.raw(
+  finished: (rows: WebhookRequestRow[]) => void,
+): void {
+  if (outcomes.length === 0) return finished([]);
+  const rows = outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result }));
+  sink.add(
     `WITH finished AS (
        UPDATE webhook_requests AS w SET status = v.status, commit_sha = v.commit_sha, result = v.result, work = NULL
        FROM jsonb_to_recordset(?::jsonb) AS v(id uuid, status text, commit_sha text, result jsonb)
        WHERE w.id = v.id AND w.status IN ('received', 'queued')
        RETURNING w.*)
      SELECT finished.*, (SELECT pg_notify(?, '')) AS notified FROM finished`,
-    [
-      JSON.stringify(outcomes.map((o) => ({ id: o.id, status: o.status, commit_sha: o.commitSha, result: o.result }))),
-      REQUESTS_FINISHED_CHANNEL,
-    ],
-  )) as { rows: (WebhookRequestRow & { notified?: unknown })[] };
-  return rows.map(({ notified: _notified, ...row }) => row);
+    [JSON.stringify(rows), REQUESTS_FINISHED_CHANNEL],
+    (answer) => finished(answer.map(({ notified: _notified, ...row }) => row as unknown as WebhookRequestRow)),
+  );
 }
 
 /** Requests of a kind whose staged work was not finished this long after they were recorded (oldest first). */

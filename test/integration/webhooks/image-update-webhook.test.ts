@@ -402,7 +402,9 @@ describe('shape B', () => {
     const body = shapeB('2.0.0', ['acme', 'globex']);
     const requests: string[] = [];
     const batchReads: string[] = [];
+    const all: string[] = [];
     const track = (q: { sql: string }) => {
+      all.push(q.sql);
       if (/^(insert into|update) "webhook_requests"/.test(q.sql)) requests.push(q.sql);
       if (/^select/i.test(q.sql) && /from "(image_update_marks|webhook_requests|workloads)"/.test(q.sql))
         batchReads.push(q.sql);
@@ -426,6 +428,17 @@ describe('shape B', () => {
     const standalone = (sql: string) => !sql.includes('from "projects"');
     const look = (sql: string) => sql.startsWith('select * from "webhook_requests"') && !sql.includes('for update');
     expect(batchReads.filter((sql) => standalone(sql) && !look(sql))).toEqual([]);
+    // The commit's rows in one round trip (a statement each before): the workloads' patch, its domain event,
+    // deployed state, marks, the requests' finish, the commit record and the audit append; so the transaction is the
+    // lock (with the recorded head and the pass's record state), the load and that batch.
+    const appends = all.findIndex((sql) => sql.includes('INSERT INTO domain_events'));
+    expect(all[appends]).toMatch(/^UPDATE workloads SET overrides[^;]*;\s*INSERT INTO domain_events/);
+    for (const table of ['deployed_target_events', 'image_update_marks', 'UPDATE webhook_requests', 'git_commits']) {
+      expect(all[appends]).toContain(table);
+    }
+    expect(all[appends]).toMatch(/pg_advisory_xact_lock\(hashtextextended\(E'audit:[^;]*;\s*WITH RECURSIVE/);
+    const begin = all.lastIndexOf('BEGIN;', appends);
+    expect(all.slice(begin, all.indexOf('COMMIT;', appends) + 1)).toHaveLength(5);
     const sha = res.body.commit!;
     expect(await changedFiles(sha)).toEqual([
       'tenants/acme/dev/web/deployment.yaml',

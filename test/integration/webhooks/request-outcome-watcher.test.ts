@@ -1,5 +1,7 @@
 import { makeOrg } from '../../helpers/fixtures';
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
+import type { Tx } from '../../../src/db/knex';
+import { StatementBatch } from '../../../src/db/statement-batch';
 import { announceFinished } from '../../../src/webhooks/finished-here';
 import { createRequestOutcomeWatcher } from '../../../src/webhooks/request-outcome-watcher';
 import {
@@ -28,6 +30,15 @@ beforeAll(async () => {
   ({ id: projectId } = await platform.services.db('projects').where({ organization_id: organizationId }).first('id'));
 }, 120_000);
 afterAll(() => platform.close());
+
+/** `finishRequests` in a batch of its own, sent at once: the rows it finished. */
+async function finishNow(trx: Tx, outcomes: Parameters<typeof finishRequests>[1]): Promise<WebhookRequestRow[]> {
+  const batch = new StatementBatch();
+  let rows: WebhookRequestRow[] = [];
+  finishRequests(batch, outcomes, (finished) => (rows = finished));
+  await batch.send(trx);
+  return rows;
+}
 
 async function claimed(): Promise<WebhookRequestRow> {
   serial += 1;
@@ -93,7 +104,7 @@ it('announces nothing from a transaction that rolls back', async () => {
   const waited = watcher.wait(row.id, 1_000);
   await expect(
     platform.services.db.transaction(async (trx) => {
-      announceFinished(trx, await finishRequests(trx, finished(row.id)));
+      announceFinished(trx, await finishNow(trx, finished(row.id)));
       throw new Error('the commit failed');
     }),
   ).rejects.toThrow('the commit failed');
@@ -108,11 +119,11 @@ it('answers a wait for a row finished by another process from the notification a
   const { value, reads } = await readsDuring(async () => {
     const waited = watcher.wait(row.id, 10_000);
     // What another process's commit does: no announcement here, the notification with the update.
-    await platform.services.db.transaction((trx) => finishRequests(trx, finished(row.id)));
+    await platform.services.db.transaction((trx) => finishNow(trx, finished(row.id)));
     return waited;
   });
   expect([value?.id, value?.status]).toEqual([row.id, 'committed']);
   expect(reads).toBe(1);
   // A finished row is finished once: the same update again changes (and returns) nothing.
-  expect(await platform.services.db.transaction((trx) => finishRequests(trx, finished(row.id)))).toEqual([]);
+  expect(await platform.services.db.transaction((trx) => finishNow(trx, finished(row.id)))).toEqual([]);
 });

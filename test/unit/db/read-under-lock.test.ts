@@ -35,10 +35,10 @@ describe('readUnderLock', () => {
   it('refuses a read whose placeholders do not match its values, sending nothing', async () => {
     const { trx, sent } = recordingTrx([]);
     await expect(readUnderLock(trx, 'k', 'SELECT 1 WHERE a = ?', ['x', 'y'])).rejects.toThrow(
-      'readUnderLock: 1 placeholders for 2 values',
+      '1 placeholders for 2 values',
     );
     await expect(readUnderLock(trx, 'k', 'SELECT 1 WHERE a = ? AND b = ?', ['x'])).rejects.toThrow(
-      'readUnderLock: 2 placeholders for 1 values',
+      '2 placeholders for 1 values',
     );
     expect(sent).toEqual([]);
   });
