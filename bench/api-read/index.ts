@@ -11,7 +11,7 @@
 import os from 'node:os';
 import { startBenchPlatform } from '../validate/platform';
 import { line } from '../validate/stats';
-import { runBench } from '../run-bench';
+import { loadAverageNow, runBench } from '../run-bench';
 import { apiCaller } from '../api-call';
 import type { Db } from '../../src/db/knex';
 import { NARROW_QUERY, startBareKoa } from './bare-koa';
@@ -121,12 +121,7 @@ async function main(): Promise<void> {
       LoadResult & { cpuUs: number },
     ];
     line(
-      `load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(
-          ' ',
-        )}, ${os.cpus().length} cores, concurrency ${concurrency}, ${seconds} s x ${rounds} rounds (best of each)`,
+      `load average ${loadAverageNow()}, ${os.cpus().length} cores, concurrency ${concurrency}, ${seconds} s x ${rounds} rounds (best of each)`,
     );
     targets.forEach((t, i) => show(t.name, [p, n, s][i]!));
     const ratio = (a: LoadResult, b: LoadResult) => (a.perSecond / b.perSecond).toFixed(2);
