@@ -89,7 +89,7 @@ const keyOf = (t: TargetKey) => ({
 });
 
 /** A commit's place in the project's order (`deployment_revisions`): its identity. */
-export interface RevisionKey {
+interface RevisionKey {
   organizationId: string;
   projectId: string;
   sha: string;

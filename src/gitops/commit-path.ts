@@ -194,6 +194,8 @@ async function writeAll(
       settled.push(() => resolve({ ...earlier, created: false }));
       continue;
     }
+    // What this write loads sees the earlier writes' rows; a failure of theirs fails the pass (each runs again alone).
+    await records.batch.send(trx);
     const progress = { wrote: false };
     try {
       const outcome = await commitOne(deps, trx, repo, req, parent, { store, records, known, head, once, progress });
@@ -263,10 +265,8 @@ async function commitOne(
   { store, records: pass, known, head, once, progress }: PassShare,
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
-  // An operation that reads the repository reads the pass's earlier commits there, and what it loads the earlier
-  // writes' rows.
+  // An operation that reads the repository reads the pass's earlier commits there.
   if (!kind.readsNothing) await store.flush();
-  await pass.batch.send(trx);
   const ctx = { publicUrl: deps.publicUrl, sources: deps.sources, governance: deps.governance };
   const scope: OperationScope<CommitOperation> = { trx, req, ctx, once, batch: pass.batch };
   const loaded = await (kind.load ? kind.load(scope) : loadProject(trx, req.organizationId, req.projectId, ctx));
