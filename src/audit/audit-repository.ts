@@ -320,13 +320,9 @@ export async function findWorkflowEntry(db: Queryable, workflowId: string, actio
 }
 
 /**
- * The ids of the entries one write of the commit path made (its workflow and idempotency key), oldest first: a query
- * the commit path embeds in its record state's (src/gitops/commit-record-repository.ts), one round trip for both.
- */
-/**
  * The audit entries each write of a commit pass made, oldest first (a retried write finds its own by the workflow and
  * its `commitKey`): a select of `commit_key, entry_ids`, its one placeholder the writes as JSON
- * (`[{ "workflow_id", "commit_key" }]`).
+ * (`[{ "workflow_id", "commit_key" }]`), that the commit path reads with its lock (commit-record-repository.ts).
  */
 export const COMMIT_ENTRY_IDS = `SELECT w.commit_key,
     ARRAY(SELECT a.id FROM audit_log a

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
-import { insertRecordset, recordsetJson, recordsetOf, type RecordsetColumn } from '../db/recordset-insert';
+import { insertRecordset, recordsetOf, type RecordsetColumn } from '../db/recordset-insert';
 import type { StatementSink } from '../db/statement-batch';
 
 /** One Application of a project: tenant, environment and service. */
@@ -248,7 +248,7 @@ export function recordCommitEvents(
     ...eventRow({ ...e, kind: 'commit', position: null }),
     tenant_slug: e.tenantSlug,
   }));
-  sink.add(sql, [...revisionValues(revision), revision.projectId, revision.sha, recordsetJson(rows)]);
+  sink.add(sql, [...revisionValues(revision), revision.projectId, revision.sha, JSON.stringify(rows)]);
 }
 
 /** The version of the newest commit that wrote the Application at or before `position`. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { COMMIT_ENTRY_IDS } from '../audit/audit-repository';
 import type { Queryable } from '../db/knex';
 import { readUnderLock } from '../db/read-under-lock';
-import { recordsetInsertSql, recordsetJson, type RecordsetColumn } from '../db/recordset-insert';
+import { recordsetInsertSql, type RecordsetColumn } from '../db/recordset-insert';
 import type { StatementSink } from '../db/statement-batch';
 
 /**
@@ -90,7 +90,7 @@ const COMMIT_COLUMNS: RecordsetColumn[] = [
 export function recordCommits(sink: StatementSink, rows: CommitRecordRow[], recorded: (seqs: bigint[]) => void): void {
   if (rows.length === 0) return;
   const sql = recordsetInsertSql('git_commits', COMMIT_COLUMNS, 'RETURNING seq');
-  sink.add(sql, [recordsetJson(rows)], (answer) => recorded(answer.map((r) => BigInt(String(r.seq)))));
+  sink.add(sql, [JSON.stringify(rows)], (answer) => recorded(answer.map((r) => BigInt(String(r.seq)))));
 }
 
 /** Every commit recorded for the project (what `verify-audit` expects on its branch). */

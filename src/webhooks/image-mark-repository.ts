@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { readRows, rowsQuery, type RowsQuery } from '../db/rows-together';
-import { recordsetInsertSql, recordsetJson } from '../db/recordset-insert';
+import { recordsetInsertSql } from '../db/recordset-insert';
 import type { StatementSink } from '../db/statement-batch';
 import { targetKey, type CommittedMark, type TargetRef } from './image-update-batch';
 
@@ -39,24 +39,6 @@ export function marksOf(rows: MarkRow[]): Map<string, number> {
   );
 }
 
-/**
- * Moves the marks of what a batch committed: a target's mark moves only to a request signed at the same time or
- * later, so an older request never overwrites a newer tag (the project's workflow is the only writer).
- */
-export function moveMarks(sink: StatementSink, projectId: string, marks: CommittedMark[]): void {
-  if (marks.length === 0) return;
-  const rows = marks.map((m) => ({
-    project_id: projectId,
-    workload: m.workload,
-    tenant: m.tenant,
-    environment: m.environment,
-    field: m.field ?? 'tag',
-    tag: m.tag,
-    signed_at: new Date(m.signedAt),
-  }));
-  sink.add(MOVE_MARKS, [recordsetJson(rows)]);
-}
-
 const MOVE_MARKS = recordsetInsertSql(
   'image_update_marks',
   [
@@ -72,3 +54,21 @@ const MOVE_MARKS = recordsetInsertSql(
    DO UPDATE SET tag = excluded.tag, signed_at = excluded.signed_at
    WHERE image_update_marks.signed_at <= excluded.signed_at`,
 );
+
+/**
+ * Moves the marks of what a batch committed: a target's mark moves only to a request signed at the same time or
+ * later, so an older request never overwrites a newer tag (the project's workflow is the only writer).
+ */
+export function moveMarks(sink: StatementSink, projectId: string, marks: CommittedMark[]): void {
+  if (marks.length === 0) return;
+  const rows = marks.map((m) => ({
+    project_id: projectId,
+    workload: m.workload,
+    tenant: m.tenant,
+    environment: m.environment,
+    field: m.field ?? 'tag',
+    tag: m.tag,
+    signed_at: new Date(m.signedAt),
+  }));
+  sink.add(MOVE_MARKS, [JSON.stringify(rows)]);
+}
