@@ -81,6 +81,11 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
   let superseded: SupersedeRolloutRequest | null = null;
   const stopping = () => aborted !== null || superseded !== null;
   let skipSoak = false;
+  /**
+   * True from the moment a wave's `Soaking` entry is being recorded (its row already says Soaking) until the soak
+   * ends: a skip-soak arriving while the entry is written is accepted, and recorded after it.
+   */
+  let soakOpen = false;
   let waiting = 'starting';
   const waves = input.waves;
 
@@ -105,11 +110,21 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
     if (superseded) throw refuse(`rollout is superseded by rollout ${superseded.by}`, ROLLOUT_FAILURE.finished);
     if (aborted) throw refuse('rollout is being aborted', ROLLOUT_FAILURE.finished);
   };
-  /** An action's audit entry is written before it takes effect, so the entry precedes what it causes. */
-  const action = (update: typeof pauseRolloutUpdate, validate: () => void, apply: () => RolloutStatus, name: string) =>
+  /**
+   * An action's audit entry is written before it takes effect, so the entry precedes what it causes; once `ready`
+   * holds when given (the step it acts on has its own entry recorded first).
+   */
+  const action = (
+    update: typeof pauseRolloutUpdate,
+    validate: () => void,
+    apply: () => RolloutStatus,
+    name: string,
+    ready?: () => boolean,
+  ) =>
     setHandler(
       update,
       async (req) => {
+        if (ready) await condition(() => ready() || stopping());
         validate();
         await acts.recordRolloutStep({
           rolloutId: input.rolloutId,
@@ -156,13 +171,16 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
     skipSoakUpdate,
     () => {
       open();
-      if (s.phase !== 'soak') throw refuse(`wave ${s.wave + 1} is not soaking`, ROLLOUT_FAILURE.notSoaking);
+      if (!soakOpen && s.phase !== 'soak') {
+        throw refuse(`wave ${s.wave + 1} is not soaking`, ROLLOUT_FAILURE.notSoaking);
+      }
     },
     () => {
       skipSoak = true;
       return status;
     },
     'rollout.soak.skip',
+    () => s.phase === 'soak',
   );
   setHandler(
     abortRolloutUpdate,
@@ -353,6 +371,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
         }
       }
       if (wave.soakSeconds > 0) {
+        soakOpen = true;
         await record({
           action: 'rollout.wave.soak',
           actor: SYSTEM,
@@ -373,6 +392,7 @@ export async function rolloutWorkflow(input: RolloutWorkflowInput): Promise<{ st
       }
       if (stopping()) return stop();
       skipSoak = false;
+      soakOpen = false;
       s.phase = 'verify';
       s.progress = wave.checks.map(() => ({ taken: 0, failed: 0 }));
     }

@@ -75,6 +75,8 @@ let refuseAsSuperseded = false;
 let holdPastLimit: number | null = null;
 const measurementHeld = heldActivity();
 const abortRequestHeld = heldActivity();
+/** Holds a wave's `rollout.wave.soak` entry: its row says Soaking while the workflow has not seen the answer. */
+const soakEntryHeld = heldActivity();
 
 function stubs(): Stubs {
   return {
@@ -89,6 +91,7 @@ function stubs(): Stubs {
       if (step.action !== 'rollout.wave.measure')
         calls.push(`${step.action}${step.waveState ? ` ${step.waveState}` : ''}`);
       if (step.action === 'rollout.abort.request') await abortRequestHeld.passage();
+      if (step.action === 'rollout.wave.soak') await soakEntryHeld.passage();
     },
     prepareRolloutRollback: async (input) => ({
       organizationId: 'org-1',
@@ -228,7 +231,7 @@ async function start(name: string, waves: RolloutWave[], rollbackOnHalt = false,
 
 async function until(
   h: WorkflowHandle<typeof rolloutWorkflow>,
-  done: (s: { status: string; phase: string }) => boolean,
+  done: (s: { status: string; phase: string; wave: number }) => boolean,
 ) {
   for (let i = 0; i < 400; i += 1) {
     const state = await h.query(rolloutStateQuery);
@@ -329,6 +332,34 @@ describe('rollout workflow', () => {
       'rollout.complete',
     ]);
     await keep('gated', h);
+  });
+
+  it('accepts a skip-soak sent while the soak entry is being recorded, and records it after that entry', async () => {
+    // The API reads Soaking from the row the entry's activity wrote; the workflow may not have its answer yet.
+    soakEntryHeld.hold();
+    try {
+      const h = await start('skip-at-soak-entry', [wave('one', ['t1']), wave('two', ['t2'], { soakSeconds: 0 })]);
+      await untilCalled(calls, 'rollout.wave.soak Soaking');
+      const skip = await h.startUpdate(skipSoakUpdate, {
+        ...why('confident'),
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      soakEntryHeld.release();
+      await skip.result();
+      // The hour's soak was skipped (queries skip no time): wave two deploys.
+      await until(h, (s) => s.wave === 1);
+      expect(await h.result()).toEqual({ status: 'Completed' });
+      expect(calls.slice(0, 5)).toEqual([
+        'wave 1 start (attempt 1)',
+        'commit promotion t1',
+        'rollout.wave.soak Soaking',
+        'rollout.soak.skip',
+        'rollout.wave.verify Verified',
+      ]);
+      await keep('skip-at-soak-entry', h);
+    } finally {
+      soakEntryHeld.release();
+    }
   });
 
   it('halts when a check fails past its limit and verifies again when resumed', async () => {
