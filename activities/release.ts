@@ -7,7 +7,7 @@ import type { AuditService } from '../src/audit/audit-service';
 import type { AuditActor, AuditEntryInput } from '../src/audit/types';
 import type { Db, Queryable, Tx } from '../src/db/knex';
 import { DOMAIN_EVENT, recordDomainEvent, type DomainEventType } from '../src/events/domain-event-repository';
-import { loadProject } from '../src/gitops/delivery-model';
+import { loadProjectWith } from '../src/gitops/delivery-model';
 import { movedWorkloads } from '../src/gitops/target-operation';
 import type { WorkloadSources } from '../src/gitops/workload-sources';
 import { pinTarget } from '../src/pins/pin-repository';
@@ -15,12 +15,13 @@ import { releasePinByDeploy } from '../src/pins/pin-release';
 import { lockDeployedTarget } from '../src/deployments/report-state';
 import { reportedAlready } from '../src/deployments/sync-verdict';
 import { evaluateRelease, releaseGroups } from '../src/releases/release-evaluation';
-import { dependencyGraph } from '../src/projects/workload-repository';
+import { dependencyRows } from '../src/projects/workload-repository';
+import { readTogether, type RowsOf } from '../src/db/rows-together';
 import {
   insertDecision,
   lockRelease,
   lockTarget,
-  previousCheckedRelease,
+  previousCheckedRows,
   targetLine,
   updateRelease,
   type LineEntry,
@@ -44,6 +45,7 @@ import {
   freezesClearAt,
   frozenMessage,
   type BreakGlassGrant,
+  type GateReads,
   type GovernanceGate,
 } from '../src/governance/governance-verdict';
 import { workflowActor } from '../src/temporal/workflow-rows';
@@ -97,18 +99,20 @@ function gone(releaseId: string): ApplicationFailure {
 export function createReleaseActivities(deps: ReleaseActivityDeps) {
   const { db, audit, validation, releasePolicies, governance, config, sources } = deps;
   /** The freezes and the requester's break-glass for the release's target, as the gate sees them now. */
-  const gateOf = (trx: Tx, row: ReleaseRow) =>
-    governance.check(
-      trx,
-      {
-        organizationId: row.organization_id,
-        projectId: row.project_id,
-        environment: row.environment,
-        tenants: [row.tenant_slug],
-      },
+  const gateOf = async (trx: Tx, row: ReleaseRow) => {
+    const reads = gateReadsOf(trx, row);
+    return gateVerdict(reads, await readTogether(trx, reads.parts), row);
+  };
+  /** gateOf in two halves, for a caller that reads the gate's rows with its own (`readTogether`). */
+  const gateReadsOf = (trx: Tx, row: ReleaseRow) =>
+    governance.readsFor(trx, { organizationId: row.organization_id, projectId: row.project_id }, row.created_by);
+  const gateVerdict = (reads: GateReads, rows: RowsOf<GateReads['parts']>, row: ReleaseRow) =>
+    governance.verdictsFrom(
+      reads,
+      rows,
+      [{ environment: row.environment, tenants: [row.tenant_slug] }],
       row.kind === 'rollback' ? 'rollback' : 'release.deploy',
-      row.created_by,
-    );
+    )[0]!;
 
   async function locked<T>(releaseId: string, work: (trx: Tx, row: ReleaseRow) => Promise<T>): Promise<T> {
     return db.transaction(async (trx) => {
@@ -287,7 +291,13 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
    * `policy.violation.detect` when rules fail on the release's files, `policy.violation.resolve` when rules that failed
    * on the target's previous release pass now (audit entry and event each, in the prepare transaction).
    */
-  async function recordViolationChanges(trx: Tx, row: ReleaseRow, workflowId: string, check: ReleasePolicyCheck) {
+  async function recordViolationChanges(
+    trx: Tx,
+    row: ReleaseRow,
+    workflowId: string,
+    check: ReleasePolicyCheck,
+    previous: Pick<ReleaseRow, 'id' | 'policy_results'> | undefined,
+  ) {
     const extra = { category: 'configuration' as const };
     if (check.failed.length > 0) {
       const details = { failed: check.failed, violations: check.violations, policies: check.summary };
@@ -302,7 +312,6 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
         extra,
       );
     }
-    const previous = await previousCheckedRelease(trx, row);
     const before = ((previous?.policy_results as { failed?: string[] } | null)?.failed ?? []).filter(
       (rule) => !check.failed.includes(rule),
     );
@@ -338,7 +347,18 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
       return locked(input.releaseId, async (trx, row) => {
         const context = { publicUrl: config.publicUrl, sources };
         const changed = movedWorkloads([{ tenant: row.tenant_slug, changes: row.changes }]);
-        const loaded = await loadProject(trx, row.organization_id, row.project_id, context, changed);
+        // The project, the gate's rows, the target's previous checked release and the workloads' dependencies in one
+        // statement (issue 46: the round trips before a release's commit).
+        const gate = gateReadsOf(trx, row);
+        const { loaded, also } = await loadProjectWith(
+          trx,
+          { organizationId: row.organization_id, projectId: row.project_id, ctx: context, workloadNames: changed },
+          {
+            ...gate.parts,
+            previous: previousCheckedRows(trx, row),
+            dependencies: dependencyRows(trx, row.project_id),
+          },
+        );
         if (!loaded) throw gone(row.id);
         const evaluation = await evaluateRelease({ validation, releasePolicies }, trx, loaded, {
           organizationId: row.organization_id,
@@ -368,10 +388,10 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           await record(trx, row, input.workflowId, SYSTEM, 'release.validate', summary, undefined, {
             status: blockReason ? 'blocked' : 'success',
           });
-          await recordViolationChanges(trx, row, input.workflowId, policies);
+          await recordViolationChanges(trx, row, input.workflowId, policies, also.previous[0]);
         }
         // Break-glass bypasses approval waits (the commit's audit entry then carries the session).
-        const { breakGlass } = await gateOf(trx, row);
+        const { breakGlass } = gateVerdict(gate, also, row);
         if (breakGlass) await noteBreakGlass(trx, row, input.workflowId, breakGlass, approvalPolicies);
         return {
           blocked: blockReason !== null,
@@ -381,7 +401,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           breakGlass,
           autoDeploy: loaded.project.policy.releases.autoDeploy,
           changes: row.changes,
-          groups: releaseGroups(loaded, await dependencyGraph(trx, row.project_id), {
+          groups: releaseGroups(loaded, also.dependencies, {
             tenantSlug: row.tenant_slug,
             environment: row.environment,
             changes: row.changes,

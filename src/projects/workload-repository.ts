@@ -120,14 +120,23 @@ export async function lockDependencyGraph(db: Queryable, projectId: string): Pro
   return dependencyGraph(db, projectId, true);
 }
 
-/** Every workload's name and dependencies (the order a release or promotion commits in), locked on request. */
+/**
+ * Every workload's name and dependencies (the order a release or promotion commits in), as a select to run alone or
+ * with others (`readTogether`: a release's prepare step reads it with its project).
+ */
+export function dependencyRows(db: Queryable, projectId: string): RowsQuery<DependencyNode> {
+  const query = db('workloads').where({ project_id: projectId }).orderBy('name').select('name', 'depends_on');
+  return rowsQuery(query, [], (r: { name: string; depends_on: string[] }) => ({
+    name: r.name,
+    dependsOn: r.depends_on,
+  }));
+}
+
+/** dependencyRows read alone, locked on request. */
 export async function dependencyGraph(db: Queryable, projectId: string, lock = false): Promise<DependencyNode[]> {
-  const query = db('workloads').where({ project_id: projectId }).orderBy('name');
-  const rows = (await (lock ? query.forUpdate() : query).select('name', 'depends_on')) as {
-    name: string;
-    depends_on: string[];
-  }[];
-  return rows.map((r) => ({ name: r.name, dependsOn: r.depends_on }));
+  const rows = dependencyRows(db, projectId);
+  if (lock) void rows.query.forUpdate();
+  return readRows(rows);
 }
 
 export async function deleteWorkload(db: Queryable, id: string): Promise<void> {

@@ -1,23 +1,20 @@
 import type { Db } from '../db/knex';
 import { NotFound } from '../errors';
 import { loadProject } from '../gitops/delivery-model';
-import { movedWorkloads } from '../gitops/target-operation';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import { frozenMessage, type GovernanceGate } from '../governance/governance-verdict';
 import type { OrgCaller } from '../iam/caller';
 import { pairKey, pinView, pinnedPairs } from '../pins/pin-repository';
 import type { ProjectService } from '../projects/project-service';
-import type { ProjectTenantService } from '../projects/project-tenant-service';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { evaluateRelease, type ReleaseEvaluationDeps } from './release-evaluation';
-import { releaseTarget } from './release-target';
+import { releaseTarget, requestedWorkloads } from './release-target';
 import { targetQueue } from './target-queue';
 import { validationView } from './release-validation-gate';
 
 export interface ReleasePreviewDeps {
   db: Db;
   projects: Pick<ProjectService, 'projectOf'>;
-  tenants: Pick<ProjectTenantService, 'inProject'>;
   evaluation: ReleaseEvaluationDeps;
   governance: GovernanceGate;
   publicUrl: string;
@@ -38,10 +35,9 @@ export async function previewRelease(
 ) {
   const { db } = deps;
   const project = await deps.projects.projectOf(caller, slug);
-  const { tenant, environment, changes } = await releaseTarget(db, deps.tenants, caller, project, input);
-  const changed = movedWorkloads([{ tenant: tenant.slug, changes }]);
-  const loaded = await loadProject(db, caller.organizationId, project.id, deps, changed);
+  const loaded = await loadProject(db, caller.organizationId, project.id, deps, requestedWorkloads(input));
   if (!loaded) throw new NotFound('project not found');
+  const { tenant, environment, changes } = releaseTarget(loaded, input);
   const evaluation = await evaluateRelease(deps.evaluation, db, loaded, {
     organizationId: caller.organizationId,
     tenantId: tenant.id,

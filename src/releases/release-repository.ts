@@ -5,6 +5,7 @@ import { containsElement, type UsageScope } from '../projects/usage-scope';
 import type { WorkloadChange } from '../projects/workload-spec';
 import { FINAL_STATUSES, HOLDING_STATUSES, type ReleaseStatus } from './release-workflow-contract';
 import { takeAdvisoryLock } from '../db/advisory-lock';
+import { rowsQuery, type RowsQuery } from '../db/rows-together';
 
 export type ReleaseKind = 'release' | 'rollback';
 
@@ -220,16 +221,22 @@ export async function targetLine(
     .select('id', 'status', 'queued_at', 'title', 'workflow_id')) as LineEntry[];
 }
 
-/** The latest earlier release of the same target that was checked against the manifest policies. */
-export async function previousCheckedRelease(db: Queryable, row: ReleaseRow): Promise<ReleaseRow | null> {
-  return (
-    ((await db('releases')
-      .where({ project_id: row.project_id, tenant_id: row.tenant_id, environment: row.environment })
-      .where('sort_key', '<', row.sort_key)
-      .whereNotNull('policy_results')
-      .orderBy('sort_key', 'desc')
-      .first()) as ReleaseRow | undefined) ?? null
-  );
+/**
+ * The latest earlier release of the same target that was checked against the manifest policies: its id and the rules
+ * that failed on it (what a release's prepare step reads with its project, `readTogether`).
+ */
+export function previousCheckedRows(
+  db: Queryable,
+  row: ReleaseRow,
+): RowsQuery<Pick<ReleaseRow, 'id' | 'policy_results'>> {
+  const query = db('releases')
+    .where({ project_id: row.project_id, tenant_id: row.tenant_id, environment: row.environment })
+    .where('sort_key', '<', row.sort_key)
+    .whereNotNull('policy_results')
+    .orderBy('sort_key', 'desc')
+    .limit(1)
+    .select('id', 'policy_results');
+  return rowsQuery(query, [], (r: Pick<ReleaseRow, 'id' | 'policy_results'>) => r);
 }
 
 /** The latest release of a target that was deployed (committed, or failed on the way): what the target runs. */

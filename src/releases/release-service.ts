@@ -20,8 +20,7 @@ import { approverProfile } from '../approval-policies/approval-gate';
 import { SEARCH_ATTRIBUTES, taskQueue } from '../temporal/definitions';
 import type { WorkflowStarter } from '../temporal/start-workflow';
 import { workflowLink } from '../temporal/workflow-link';
-import { loadProject } from '../gitops/delivery-model';
-import { movedWorkloads } from '../gitops/target-operation';
+import { loadProjectWith } from '../gitops/delivery-model';
 import type { WorkloadSources } from '../gitops/workload-sources';
 import type { RepositoryStore } from '../git/repository-store';
 import { awaitedProgress } from '../deployments/sync-verdict';
@@ -29,6 +28,7 @@ import {
   breakGlassDetails,
   frozenMessage,
   type BreakGlassGrant,
+  type GateVerdict,
   type GovernanceGate,
   type GovernedAction,
 } from '../governance/governance-verdict';
@@ -40,7 +40,7 @@ import { releaseVersions, versionFacts, type ReleaseVersion } from './release-ve
 import { workflowTimeline } from './release-history';
 import type { ReleaseEvaluationDeps } from './release-evaluation';
 import { previewRelease } from './release-preview';
-import { releaseTarget } from './release-target';
+import { releaseTarget, requestedWorkloads } from './release-target';
 import { creatorOf, reconcileRows, rowHistory } from '../temporal/workflow-rows';
 import {
   findRelease,
@@ -188,7 +188,8 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
     return project;
   }
 
-  async function detail(row: ReleaseRow, known?: Project) {
+  /** The release as the API shows it; `created`: a row this request just inserted (no decisions to read yet). */
+  async function detail(row: ReleaseRow, known?: Project, created = false) {
     const project = known ?? (await projectOfRow(row));
     const ui = workflowLink(deps.temporalUiUrl, deps.namespace, row.workflow_id);
     const progress = await awaitedProgress(db, {
@@ -199,7 +200,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       syncing: HOLDING_STATUSES.includes(row.status),
     });
     const links = { workflow: ui, history: `/api/v2/releases/${row.id}/history` };
-    const decisions = await listDecisions(db, row.id);
+    const decisions = created ? [] : await listDecisions(db, row.id);
     return { ...releaseDetail(row, project.slug, decisions, links, progress.latest), waitingFor: progress.waiting };
   }
 
@@ -329,6 +330,11 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
       action,
       caller.principal.userId,
     );
+    return grantOf(target, verdict);
+  }
+
+  /** refuseFrozen of a verdict the caller read: the break-glass session covering the target, or null. */
+  function grantOf(target: { environment: string; tenant: string }, verdict: GateVerdict): BreakGlassGrant | null {
     if (verdict.blocked)
       throw new Conflict(`${target.tenant}/${target.environment} is ${frozenMessage(verdict.freezes)}`);
     // The caller's break-glass session covering the target: the entries of what they start carry it (spec).
@@ -364,16 +370,33 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         }
       }
       if (project.archived) throw new Conflict('the project is archived');
-      const { tenant, environment, changes } = await releaseTarget(db, deps.tenants, caller, project, input);
-      const grant = await refuseFrozen(
-        caller,
-        { projectId: project.id, environment, tenant: tenant.slug },
+      // The project (its changed workloads) and the freezes and break-glass sessions that govern it in one statement;
+      // the target checked against what it holds, then its freezes (issue 46: the create call's round trips).
+      const gate = deps.governance.readsFor(
+        db,
+        { organizationId: caller.organizationId, projectId: project.id },
+        caller.principal.userId,
+      );
+      const read = await loadProjectWith(
+        db,
+        {
+          organizationId: caller.organizationId,
+          projectId: project.id,
+          ctx: deps,
+          workloadNames: requestedWorkloads(input),
+        },
+        gate.parts,
+      );
+      const loaded = read.loaded;
+      if (!loaded) throw new NotFound('project not found');
+      const { tenant, environment, changes } = releaseTarget(loaded, input);
+      const [verdict] = deps.governance.verdictsFrom(
+        gate,
+        read.also,
+        [{ environment, tenants: [tenant.slug] }],
         'release.deploy',
       );
-      // The changed workloads as they are now, loaded once: validated here, and what the release moves from.
-      const changed = movedWorkloads([{ tenant: tenant.slug, changes }]);
-      const loaded = await loadProject(db, caller.organizationId, project.id, deps, changed);
-      if (!loaded) throw new NotFound('project not found');
+      const grant = grantOf({ environment, tenant: tenant.slug }, verdict!);
       refuseBlockedByValidation(deps.evaluation.validation, loaded, { tenantSlug: tenant.slug, environment, changes });
       const row = await start(caller, {
         project,
@@ -388,7 +411,7 @@ export function createReleaseService(deps: ReleaseServiceDeps) {
         versions: releaseVersions(loaded.model, tenant.slug, environment, changes),
         details: breakGlassDetails(grant),
       });
-      return { release: await detail(row, project), created: true };
+      return { release: await detail(row, project, true), created: true };
     },
 
     /** What creating the release would meet (validation, policies, approvals, freezes, pin), changing nothing. */

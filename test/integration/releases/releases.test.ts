@@ -493,3 +493,71 @@ describe('organization scope', () => {
     expect(list.body.items[0]?.id).toBe(created.body.id);
   });
 });
+
+describe('round trips before the commit (issue 46)', () => {
+  /** A project of its own: nothing else reads it meanwhile, and its releases queue behind no other test's. */
+  let own: Record<string, string>;
+  beforeAll(async () => {
+    own = await makeProject(platform, owner, 'round-trips', ['acme']);
+  });
+
+  it('reads the project with the gate once in the create call and once in the prepare step; the target from it', async () => {
+    const statements: string[] = [];
+    const count = (q: { sql: string }) => statements.push(q.sql);
+    platform.services.db.on('query', count);
+    let created: Awaited<ReturnType<typeof api.create>>;
+    let answeredAt: number;
+    try {
+      created = await api.create(owner, 'round-trips', { environment: 'dev', tenantId: own.acme!, title: 'trips' });
+      answeredAt = statements.length;
+      await api.status(owner, created.body.id, 'Syncing');
+    } finally {
+      platform.services.db.off('query', count);
+    }
+    expect(created.status).toBe(201);
+    const reads = (table: string) => statements.filter((sql) => sql.includes(`from "${table}"`));
+    // Every read of the project's tenants is its whole load, with its environments and workloads in the statement.
+    expect(reads('project_tenants').length).toBeGreaterThan(0);
+    for (const sql of reads('project_tenants')) {
+      expect([sql.includes('from "project_environments"'), sql.includes('from "workloads"')]).toEqual([true, true]);
+    }
+    // The create call's one load carries the freezes and sessions; so does the prepare step's, with the target's
+    // previous checked release and the workloads' dependencies.
+    const withGate = reads('project_tenants').filter((sql) => sql.includes('from "freeze_switches"'));
+    expect(withGate).toHaveLength(2);
+    expect(statements.slice(0, answeredAt).filter((sql) => withGate.includes(sql))).toHaveLength(1);
+    const prepare = withGate.find((sql) => sql.includes('from "releases"'));
+    expect(prepare).toContain('"depends_on"');
+    // No select of a single environment, tenant or the workloads' names on the way.
+    expect(reads('project_environments').every((sql) => sql.includes('json_agg'))).toBe(true);
+    expect(statements.filter((sql) => /^select "name", "depends_on" from "workloads"/.test(sql))).toEqual([]);
+  });
+
+  it('refuses a release naming a tenant, environment or workload the project lacks, as before the reads were joined', async () => {
+    const catalogue = (await platform.services
+      .db('project_tenants')
+      .where({ id: own.acme })
+      .first('org_tenant_id')) as { org_tenant_id: string };
+    const bodies: [Record<string, unknown>, number, string][] = [
+      [{ tenantId: 'nobody' }, 400, 'tenantId nobody is not a tenant of this project'],
+      [{ environment: 'moon' }, 400, 'environment moon is not an environment of this project'],
+      [{ changes: [{ workload: 'ghost', tag: '2.0.0' }] }, 400, 'workload ghost not found in this project'],
+      // The tenant by its slug in any case and by its catalogue entry's id names the same tenant.
+      [{ tenantId: 'ACME', title: 'by slug' }, 201, ''],
+      [{ tenantId: catalogue.org_tenant_id, title: 'by catalogue id' }, 201, ''],
+    ];
+    for (const [body, status, message] of bodies) {
+      const res = await api.create(owner, 'round-trips', {
+        environment: 'dev',
+        tenantId: own.acme,
+        title: 't',
+        ...body,
+      });
+      expect([res.status, status === 400 ? (res.body as unknown as { error: string }).error : '']).toEqual([
+        status,
+        message,
+      ]);
+      if (status === 201) expect(res.body.tenant).toBe('acme');
+    }
+  });
+});
