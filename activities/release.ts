@@ -138,7 +138,8 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     if (HOLDING_STATUSES.includes(row.status)) return { acquired: true, behind: null };
     await lockTarget(trx, row);
     const queuedAt = row.queued_at ?? new Date();
-    if (row.queued_at === null) await updateRelease(trx, row.id, { queued_at: queuedAt });
+    // Its place in the line, stamped once: with the status it enters (one update of the row, issue 46).
+    const stamp = row.queued_at === null ? { queued_at: queuedAt } : {};
     const isAhead = (r: LineEntry) =>
       HOLDING_STATUSES.includes(r.status) ||
       (r.queued_at !== null &&
@@ -148,13 +149,13 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     const behind = ahead[ahead.length - 1]?.id ?? null;
     const behindTitle = ahead[ahead.length - 1]?.title ?? null;
     if (behind === null) {
-      await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined);
+      await enter(trx, row, input.workflowId, 'Deploying', input.actor, undefined, stamp);
       return { acquired: true, behind: null };
     }
     if (row.status !== 'Queued' || row.waiting_behind !== behind) {
       const reason = `waiting for release "${behindTitle ?? ''}" (${behind}) to finish`;
-      await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, { waiting_behind: behind });
-    }
+      await enter(trx, row, input.workflowId, 'Queued', input.actor, reason, { waiting_behind: behind, ...stamp });
+    } else if (row.queued_at === null) await updateRelease(trx, row.id, stamp);
     return { acquired: false, behind, behindTitle };
   }
 
@@ -509,9 +510,12 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
         const target = { projectId: row.project_id, tenantId: row.tenant_id, environment: row.environment };
         await lockDeployedTarget(trx, target);
         if (row.status !== 'Syncing' || row.commit_sha !== input.sha) {
-          await updateRelease(trx, row.id, { commit_sha: input.sha, committed_at: new Date() });
           const committed = { ...row, commit_sha: input.sha };
-          await enter(trx, committed, input.workflowId, 'Syncing', input.actor, input.reason);
+          // The commit and the status it enters in one update of the row (issue 46).
+          await enter(trx, committed, input.workflowId, 'Syncing', input.actor, input.reason, {
+            commit_sha: input.sha,
+            committed_at: new Date(),
+          });
           if (row.kind === 'rollback') await pinRolledBack(trx, committed, input.workflowId, input.actor);
           else {
             const by = { kind: 'release' as const, id: row.id, title: row.title, workflowId: input.workflowId };

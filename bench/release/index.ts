@@ -1,12 +1,15 @@
 /**
  * Release figures (issue 10, Performance):
- *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10 --worker-process]
+ *   npm run bench:release [-- --releases 50 --tenants 5 --environments 2 --parallel 10 --poll-ms 100 --worker-process]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded; with
  * `--worker-process` the worker in a process of its own, `serve worker`, as the Helm chart deploys it), makes a
  * project of tenants x environments targets with one workload, then measures, its client in a process of its own
  * (release-driver.ts, as a platform's clients are):
- *   1. latency: releases without approval, one after another, from the create call to the commit (as the client sees
- *      it, polling the release, and as the row records it), p50 and p95 (goal p95 < 1 s on the dev server);
+ *   1. latency: releases without approval, one after another, from the create call to the commit: from its send to
+ *      the row's `committed_at` (one machine, one clock: what the goals take), as the client sees it polling the
+ *      release every `--poll-ms` (100 ms, a tenth of what the web UI and the CLI's --wait wait between polls: at
+ *      10 ms the polls cost the API more CPU at load than the release did, docs/gitops.md), and from the row's
+ *      `created_at`; p50 and p95 (goal p95 < 1 s on the dev server);
  *   2. throughput: the same number of releases, `parallel` at a time on different targets, each taken to Healthy with
  *      a sync report: releases completed per second;
  *   3. the floor: a workflow that returns at once, started and awaited through the same server and worker, and the
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
   const tenantCount = arg('tenants', 5);
   const environmentCount = arg('environments', 2);
   const parallel = arg('parallel', 10);
+  const pollMs = arg('poll-ms', 100);
   const workerProcess = process.argv.includes('--worker-process');
   const platform = await startBenchPlatform({ RELEASE_QUEUE_POLL: '1s' }, { worker: !workerProcess });
   const call = apiCaller(platform.baseUrl, platform.token);
@@ -68,7 +72,7 @@ async function main(): Promise<void> {
     const job = { baseUrl: platform.baseUrl, token: platform.token, project: 'shop', workload: 'web' };
     let used = 0;
     const drive = async (count: number, lanes: number, on = targets) => {
-      const driven = await driveReleases({ ...job, targets: on, count, lanes, after: used });
+      const driven = await driveReleases({ ...job, targets: on, count, lanes, after: used, pollMs });
       used += count;
       return driven;
     };
@@ -79,15 +83,17 @@ async function main(): Promise<void> {
     const steps = new StepTimes();
     const sequentialCpu = cpuShares(named);
     const driven = await drive(releases, 1);
+    const commit = driven.releases.map((r) => r.commitMs);
     const client = driven.releases.map((r) => r.clientMs);
     const server = driven.releases.map((r) => r.serverMs);
     const sequential = driven.releases.map((r) => r.workflowId);
     const releaseCpu = sequentialCpu.per(releases);
     line(`latency, ${releases} releases one after another, no approval:`);
-    line(describe('  create call -> commit seen by the client', client));
+    line(describe('  create call sent -> committed_at', commit));
+    line(describe(`  create call -> commit seen (poll ${pollMs} ms)`, client));
     line(describe('  created_at -> committed_at (row)', server));
     const p95 = percentile(
-      [...client].sort((a, b) => a - b),
+      [...commit].sort((a, b) => a - b),
       95,
     );
     line(`  goal p95 < 1000 ms: ${p95 < 1000 ? 'met' : 'MISSED'}`);
@@ -121,7 +127,8 @@ async function main(): Promise<void> {
       );
     const ratio = p95 / p95Of(floor);
     line(
-      `create -> commit p95 ${ratio.toFixed(1)}x the no-op workflow round trip's p95 (goal <= 3x on a quiet machine: ${ratio <= 3 ? 'met' : 'MISSED'})`,
+      `create -> commit p95 ${ratio.toFixed(1)}x the no-op workflow round trip's p95 ` +
+        `(goal <= 3x, quiet and, issue 46, at load 10+: ${ratio <= 3 ? 'met' : 'MISSED'})`,
     );
     // Where the sequential releases' time went, from their workflow histories.
     for (const id of sequential) await steps.addWorkflow(platform.services.temporal, id, 'commitToRepository');

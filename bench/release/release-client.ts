@@ -18,12 +18,13 @@ export interface Target {
 }
 
 /**
- * Releases as a client drives them: `release` creates one on a target and polls it until its commit (answering the
- * client's and the row's milliseconds), `healthy` reports the release's Application Synced and Healthy at its commit
+ * Releases as a client drives them: `release` creates one on a target and polls it every `pollMs` until its commit
+ * (answering the client's milliseconds to seeing it, from the create call's send to the row's `committed_at` on the
+ * same clock, and the row's own), `healthy` reports the release's Application Synced and Healthy at its commit
  * through the controller webhook, so the target's next release does not wait its turn. Tags are 1.0.N, N counting
  * from `after` + 1 (a client that follows another on the same targets starts where it stopped).
  */
-export async function releaseClient(baseUrl: string, call: ReturnType<typeof apiCaller>, after = 0) {
+export async function releaseClient(baseUrl: string, call: ReturnType<typeof apiCaller>, after = 0, pollMs = 10) {
   const { token: controllerToken } = await call<{ token: string }>('POST', '/api/v2/org/cdcontroller-token');
   let version = after;
   let reportedAt = 0;
@@ -31,6 +32,7 @@ export async function releaseClient(baseUrl: string, call: ReturnType<typeof api
     async release(project: string, workload: string, target: Target) {
       version += 1;
       const start = process.hrtime.bigint();
+      const sentAt = Date.now();
       const created = await call<Release>('POST', `/api/v2/projects/${project}/releases`, {
         ...target,
         title: `bench ${version}`,
@@ -39,10 +41,12 @@ export async function releaseClient(baseUrl: string, call: ReturnType<typeof api
       for (;;) {
         const r = await call<Release>('GET', `/api/v2/releases/${created.id}`);
         if (r.commitSha && r.committedAt) {
-          return { clientMs: elapsedMs(start), serverMs: Date.parse(r.committedAt) - Date.parse(r.createdAt), r };
+          const committedAt = Date.parse(r.committedAt);
+          const serverMs = committedAt - Date.parse(r.createdAt);
+          return { clientMs: elapsedMs(start), commitMs: committedAt - sentAt, serverMs, r };
         }
         if (['Blocked', 'Failed', 'Cancelled'].includes(r.status)) throw new Error(`release ${r.id} ended ${r.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     },
     async healthy(project: string, workload: string, r: Release) {
