@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { deflateObject } from './object-compression';
 import { readObject, type GitObject } from './object-reader';
+import { writeLooseFiles, type LooseFile } from './loose-object-thread';
 
 /** The id of the tree with no entries (the same in every repository). */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -15,40 +14,24 @@ export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer): string
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
 
+/** Where a loose object of `sha` lives in `repo`, and its file's bytes: zlib-deflated `<type> <size>\0<body>`. */
+function looseFile(repo: string, sha: string, type: ObjectType, body: Buffer): LooseFile {
+  return {
+    file: path.join(repo, 'objects', sha.slice(0, 2), sha.slice(2)),
+    data: deflateObject(type, Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body])),
+  };
+}
+
 /**
- * Writes one object as a loose object, the way git writes one: zlib-deflated `<type> <size>\0<body>` under
- * `objects/<2>/<38>`, written to a temporary file and renamed into place (read-only, like git's). An object already
- * present as a loose file is not written again; one already in a pack is written loose once more, which git reads
- * the same and the next `gc` folds away. Loose objects are not fsynced, as git's default (`core.fsync`) leaves them;
- * the branch that makes them reachable is (commit-writer.ts moveBranch).
+ * Writes one object as a loose object, the way git writes one (loose-object-thread.ts: a temporary file renamed into
+ * place, read-only). An object already present as a loose file is not written again; one already in a pack is
+ * written loose once more, which git reads the same and the next `gc` folds away. Loose objects are not fsynced, as
+ * git's default (`core.fsync`) leaves them; the branch that makes them reachable is (commit-writer.ts moveBranch).
  */
 export async function writeObject(repo: string, type: 'blob' | 'tree' | 'commit', body: Buffer): Promise<string> {
   const sha = objectId(type, body);
-  await writeLoose(repo, sha, type, body);
+  await writeLooseFiles([looseFile(repo, sha, type, body)]);
   return sha;
-}
-
-async function writeLoose(repo: string, sha: string, type: ObjectType, body: Buffer): Promise<void> {
-  const dir = path.join(repo, 'objects', sha.slice(0, 2));
-  const file = path.join(dir, sha.slice(2));
-  if (fs.existsSync(file)) return;
-  const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
-  const deflated = deflateObject(type, Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]));
-  try {
-    try {
-      await fsp.writeFile(temp, deflated, { mode: 0o444 });
-    } catch (err) {
-      // The object's folder is made when it is missing, not asked for every object (a syscall each, issue 46).
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      await fsp.mkdir(dir, { recursive: true });
-      await fsp.writeFile(temp, deflated, { mode: 0o444 });
-    }
-    await fsp.rename(temp, file);
-  } catch (err) {
-    // A failed write (a full disk) must not leave a partial temporary file behind on the volume (issue 43).
-    await fsp.rm(temp, { force: true });
-    throw err;
-  }
 }
 
 /**
@@ -63,10 +46,10 @@ export interface ObjectStore {
 }
 
 /**
- * A commit's objects as loose files, written together when flushed (issue 46): each through the thread pool and all
- * at once, so that the event loop goes on with other requests while the file system creates them (a new file took
- * 0.6 to 1.3 ms of the kernel's time on the VMs measured, and a commit writes about ten, which blocked the event loop
- * when written one by one). Every write has ended, failed or not, when `flush` settles; a failure is its answer.
+ * A commit's objects as loose files, written together when flushed (issue 46): deflated here, written in one request
+ * to the loose object thread (loose-object-thread.ts), so that the event loop goes on with other requests while the
+ * file system creates them (a new file took 0.6 to 1.3 ms of the kernel's time on the VMs measured, and a commit
+ * writes about ten). Every write has ended, failed or not, when `flush` settles; a failure is its answer.
  */
 export function looseObjects(repo: string): ObjectStore {
   const kept = new Map<string, GitObject & { type: ObjectType }>();
@@ -80,9 +63,7 @@ export function looseObjects(repo: string): ObjectStore {
     async flush() {
       const objects = [...kept.values()];
       kept.clear();
-      const written = await Promise.allSettled(objects.map((o) => writeLoose(repo, o.sha, o.type, o.body)));
-      const failed = written.find((w): w is PromiseRejectedResult => w.status === 'rejected');
-      if (failed) throw failed.reason;
+      await writeLooseFiles(objects.map((o) => looseFile(repo, o.sha, o.type, o.body)));
     },
   };
 }
