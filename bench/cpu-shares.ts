@@ -41,13 +41,34 @@ function cpuNow(named: Record<string, number>): Map<string, number> {
  * its own (bench/release/release-driver.ts).
  */
 export function cpuShares(named: Record<string, number> = {}) {
-  const before = cpuNow(named);
+  const spans = cpuSpans(named);
+  spans.begin();
   return {
     per(units: number): string {
-      const after = cpuNow(named);
-      return [...after]
-        .map(([group, ms]) => `${group} ${((ms - (before.get(group) ?? 0)) / units).toFixed(1)} ms`)
-        .join(', ');
+      spans.end();
+      return spans.per(units);
+    },
+  };
+}
+
+/**
+ * `cpuShares` of a phase run in several spans (bench:release's rounds, interleaved with its floor's): `begin()` and
+ * `end()` around each, then `per(n)` of their sum.
+ */
+export function cpuSpans(named: Record<string, number> = {}) {
+  const used = new Map<string, number>();
+  let before: Map<string, number> | null = null;
+  return {
+    begin() {
+      before = cpuNow(named);
+    },
+    end() {
+      if (!before) return;
+      for (const [group, ms] of cpuNow(named)) used.set(group, (used.get(group) ?? 0) + ms - (before.get(group) ?? 0));
+      before = null;
+    },
+    per(units: number): string {
+      return [...used].map(([group, ms]) => `${group} ${(ms / units).toFixed(1)} ms`).join(', ');
     },
   };
 }
