@@ -46,6 +46,7 @@ import {
   frozenMessage,
   type BreakGlassGrant,
   type GateReads,
+  type GateVerdict,
   type GovernanceGate,
 } from '../src/governance/governance-verdict';
 import { workflowActor } from '../src/temporal/workflow-rows';
@@ -123,14 +124,31 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
   }
 
   /** The freezes holding the release now (none: it may take its turn); held, it is Queued with them as its reason. */
-  async function freezesHolding(trx: Tx, row: ReleaseRow, input: Target & { actor: AuditActor }) {
-    const verdict = await gateOf(trx, row);
+  async function freezesHolding(
+    trx: Tx,
+    row: ReleaseRow,
+    input: Target & { actor: AuditActor },
+    /** The gate's verdict when the caller read it in this transaction already. */
+    known?: GateVerdict,
+  ) {
+    const verdict = known ?? (await gateOf(trx, row));
     if (!verdict.blocked) return { freezes: [], reason: null, clearsAt: null } satisfies ReleaseFreezeCheck;
     const reason = frozenMessage(verdict.freezes);
     if (row.status !== 'Queued' || row.status_reason !== reason) {
       await enter(trx, row, input.workflowId, 'Queued', input.actor, reason);
     }
     return { freezes: verdict.freezes, reason, clearsAt: freezesClearAt(verdict.freezes) } satisfies ReleaseFreezeCheck;
+  }
+
+  /** The freezes holding the release, then its turn when none does (takeReleaseTurn, and prepareRelease's `turnFor`). */
+  async function freezeAndTurn(
+    trx: Tx,
+    row: ReleaseRow,
+    input: Target & { actor: AuditActor },
+    known?: GateVerdict,
+  ): Promise<ReleaseFreezeAndTurn> {
+    const freeze = await freezesHolding(trx, row, input, known);
+    return { freeze, turn: freeze.reason === null ? await turnOf(trx, row, input) : null };
   }
 
   /** The release's turn on its target: Deploying when nothing is ahead of it, else Queued behind the last one ahead. */
@@ -342,9 +360,11 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     /**
      * Renders the target with the release's changes, validates it against the environment's Kubernetes version,
      * applies the project's validation policy and its manifest policies, and finds the approval policies that apply.
-     * Stores the results on the row; a second run with the same outcome writes no second audit entry.
+     * Stores the results on the row; a second run with the same outcome writes no second audit entry. Asked with
+     * `turnFor` (the deployer), a release with nothing to wait for (not blocked, no approval, auto-deploy) also takes
+     * its freeze check and turn in this transaction, as takeReleaseTurn would next (`turn`, issue 46).
      */
-    async prepareRelease(input: Target): Promise<PreparedRelease> {
+    async prepareRelease(input: Target & { turnFor?: AuditActor }): Promise<PreparedRelease> {
       return locked(input.releaseId, async (trx, row) => {
         const context = { publicUrl: config.publicUrl, sources };
         const changed = movedWorkloads([{ tenant: row.tenant_slug, changes: row.changes }]);
@@ -392,15 +412,22 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
           await recordViolationChanges(trx, row, input.workflowId, policies, also.previous[0]);
         }
         // Break-glass bypasses approval waits (the commit's audit entry then carries the session).
-        const { breakGlass } = gateVerdict(gate, also, row);
+        const verdict = gateVerdict(gate, also, row);
+        const { breakGlass } = verdict;
         if (breakGlass) await noteBreakGlass(trx, row, input.workflowId, breakGlass, approvalPolicies);
+        const approvals = breakGlass ? [] : approvalPolicies;
+        const autoDeploy = loaded.project.policy.releases.autoDeploy;
+        // Nothing to wait for before the commit: the freeze check and the turn in this transaction (takeReleaseTurn's).
+        const turnFor = blockReason === null && approvals.length === 0 && autoDeploy ? input.turnFor : undefined;
+        const turn = turnFor && (await freezeAndTurn(trx, row, { ...input, actor: turnFor }, verdict));
         return {
           blocked: blockReason !== null,
           blockReason,
           digest,
-          approvalPolicies: breakGlass ? [] : approvalPolicies,
+          approvalPolicies: approvals,
           breakGlass,
-          autoDeploy: loaded.project.policy.releases.autoDeploy,
+          autoDeploy,
+          ...(turn ? { turn } : {}),
           changes: row.changes,
           groups: releaseGroups(loaded, also.dependencies, {
             tenantSlug: row.tenant_slug,
@@ -552,10 +579,7 @@ export function createReleaseActivities(deps: ReleaseActivityDeps) {
     async takeReleaseTurn(input: Target & { actor: AuditActor }): Promise<ReleaseFreezeAndTurn> {
       // One transaction for both (issue 46): a check that holds nothing writes nothing, so the turn follows it under the
       // same row lock.
-      return locked(input.releaseId, async (trx, row) => {
-        const freeze = await freezesHolding(trx, row, input);
-        return { freeze, turn: freeze.reason === null ? await turnOf(trx, row, input) : null };
-      });
+      return locked(input.releaseId, (trx, row) => freezeAndTurn(trx, row, input));
     },
   };
   return activities;

@@ -94,6 +94,11 @@ const COMMIT_WAIT_NOTED = 'release-commit-wait-noted';
  * Synced and Healthy before the next (workflows/lib/service-order.ts, issue 48).
  */
 const SERVICE_ORDER = 'release-service-order';
+/**
+ * Patch id: a release with nothing to wait for before its commit (not blocked, no approval, auto-deploy) takes its
+ * freeze check and turn in the prepare step's transaction (`turnFor`), one local activity fewer (issue 46).
+ */
+const PREPARE_WITH_TURN = 'release-prepare-with-turn';
 
 const refuse = (message: string, type: string) => ApplicationFailure.nonRetryable(message, type);
 
@@ -308,7 +313,10 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   /** Lets an Update handler that is running finish before the main flow reads what it decided. */
   const settle = () => turns.exclusively(async () => undefined);
 
-  prepared ??= await step(() => steps.prepareRelease(target));
+  const withTurn = !resume && local && patched(PREPARE_WITH_TURN);
+  prepared ??= await step(() => steps.prepareRelease(withTurn ? { ...target, turnFor: input.requester } : target));
+  /** The freeze check and turn the prepare step took (this run's own only: a resumed run's `prepared` is older). */
+  const preparedTurn = withTurn ? (prepared.turn ?? null) : null;
   if (prepared.blocked) return finish('Blocked', SYSTEM, prepared.blockReason ?? 'blocked');
 
   if (!resume && prepared.approvalPolicies.length > 0) {
@@ -357,7 +365,8 @@ export async function releaseWorkflow(input: ReleaseWorkflowInput): Promise<{ st
   // hand-over came since: then it looks again, as a wake during its own check would have it).
   const handoversAtFirst = handovers;
   const first =
-    gated && patched(FREEZE_IN_TURN) ? await step(() => steps.takeReleaseTurn({ ...target, actor: deployer })) : null;
+    preparedTurn ??
+    (gated && patched(FREEZE_IN_TURN) ? await step(() => steps.takeReleaseTurn({ ...target, actor: deployer })) : null);
   let firstFreeze = first?.freeze ?? null;
   let firstTurn = first?.turn ?? null;
   const answered = <T>(answer: T | null, ask: () => Promise<T>) =>

@@ -29,15 +29,20 @@ export interface TimelinePage {
   nextCursor: string | null;
 }
 
-/** Activities of the release and promotion workflows and the step each one is on the timeline. */
-const STEPS: Record<string, (input: Record<string, unknown>) => string> = {
+/**
+ * Activities of the release and promotion workflows and the step each one is on the timeline, from their input (none
+ * for a local activity: its marker keeps only the result) and their result.
+ */
+const STEPS: Record<string, (input: Record<string, unknown>, result: unknown) => string> = {
   evaluatePromotion: () => 'evaluate the causes',
   transitionPromotion: (i) => `status ${String(i.to)}`,
   recordPromotionApproval: () => 'approve',
   markPromotionCommitted: () => 'committed',
   notePromotionCommitWait: () => 'commit waits out a Git storage outage',
   recordPromotionSync: (i) => `sync report ${String(i.report && (i.report as { tenant?: string }).tenant)}`,
-  prepareRelease: () => 'validate',
+  // Asked with `turnFor`, the prepare step may take the target too (its result then holds the turn, issue 46).
+  prepareRelease: (_i, result) =>
+    (result as { turn?: unknown } | null)?.turn ? 'validate, take the target' : 'validate',
   transitionRelease: (i) => `status ${String(i.to)}`,
   finishRelease: (i) => `end ${String(i.to)}`,
   recordReleaseDecision: (i) => String(i.decision),
@@ -130,7 +135,7 @@ function localActivitySlot(event: HistoryEvent, eventId: number): Slot | null {
   const label = marker && STEPS[marker.activityType];
   if (!marker || !label) return null;
   const time = marker.completedMs === null ? timeOf(event) : new Date(Math.floor(marker.completedMs)).toISOString();
-  const entry = { step: label({}), actor: null, time, result: marker.result };
+  const entry = { step: label({}, marker.result), actor: null, time, result: marker.result };
   return marker.activityType === 'commitToRepository'
     ? { eventId, entry, commits: shaOf(marker.result) }
     : { eventId, entry };
@@ -149,7 +154,7 @@ function nameActivity(event: HistoryEvent, runId: string, waiting: Slot[]): void
   slot.activity.named = true;
   slot.activity.hidden = !label;
   if (!label) return;
-  slot.entry = { ...slot.entry, step: label(input), actor: actorOf(input) };
+  slot.entry = { ...slot.entry, step: label(input, slot.activity.result), actor: actorOf(input) };
   if (name === 'markReleaseCommitted') slot.commits = String(input.sha);
   if (name === 'commitToRepository') slot.commits = shaOf(slot.activity.result);
 }

@@ -119,6 +119,12 @@ export interface PreparedRelease {
    * bypassed and the commit's audit entry carries it.
    */
   breakGlass?: BreakGlassGrant | null;
+  /**
+   * The freeze check and the target's turn, taken in the same transaction when the prepare step was asked for them
+   * (`turnFor`) and nothing waits before them: not blocked, no approval, auto-deploy (issue 46). Read by the run that
+   * prepared only: a run continued as new carries it stale.
+   */
+  turn?: ReleaseFreezeAndTurn;
 }
 
 /** The freezes holding a release's commit back, and when the last of them ends (null: not known to end). */

@@ -17,7 +17,9 @@ import { recordedHistories } from '../helpers/workflow-histories';
  * and the target's turn as two activities) and replay down its unpatched branch; the plain ones took both in one
  * (takeReleaseTurn). `*.activity-steps.json` were recorded before the `release-local-steps` patch (validation, the
  * turn, the commit and its record as activities on task queues) and replay down its unpatched branch; the plain ones
- * run those steps as local activities.
+ * run those steps as local activities. `*.separate-turn.json` were recorded before the `release-prepare-with-turn`
+ * patch (issue 46: the freeze check and the turn a local activity of their own after the prepare step) and replay down
+ * its unpatched branch; the plain ones take them in the prepare step when nothing waits between (every path has both).
  * The fixtures are recorded by release-workflow.test.ts with UPDATE_RELEASE_HISTORIES=1 and are only re-recorded
  * together with a change that keeps old histories replaying.
  */
@@ -57,14 +59,22 @@ const ISSUE_48_PATHS = ['service-order', 'service-order-degraded'];
  */
 const ISSUE_51_PATHS = ['cancelled-at-continue', 'deploy-during-transition'];
 
-it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn and local-steps patches', () => {
+it('has a recorded history for every release path, from before and after the direct-commit, bounded-wait, freeze-in-turn, local-steps and prepare-with-turn patches', () => {
+  /** A path recorded now, and before the prepare-with-turn patch. */
+  const now = (p: string) => [p, `${p}.separate-turn`];
   const expected = [
-    ...PATHS.flatMap((p) => [`${p}.child-commit`, `${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
-    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, p]),
-    ...BOUNDED_PATHS,
-    ...ISSUE_43_PATHS,
-    ...ISSUE_48_PATHS,
-    ...ISSUE_51_PATHS,
+    ...PATHS.flatMap((p) => [
+      `${p}.child-commit`,
+      `${p}.fixed-poll`,
+      `${p}.separate-checks`,
+      `${p}.activity-steps`,
+      ...now(p),
+    ]),
+    ...GATED_PATHS.flatMap((p) => [`${p}.fixed-poll`, `${p}.separate-checks`, `${p}.activity-steps`, ...now(p)]),
+    ...BOUNDED_PATHS.flatMap(now),
+    ...ISSUE_43_PATHS.flatMap((p) => (p.includes('.') ? [p] : now(p))),
+    ...ISSUE_48_PATHS.flatMap(now),
+    ...ISSUE_51_PATHS.flatMap(now),
   ].sort();
   expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(expected);
 });

@@ -22,6 +22,7 @@ import {
 } from '../../src/releases/release-workflow-contract';
 import type { SyncReport } from '../../src/deployments/sync-report';
 import { releaseWorkflow } from '../../workflows/release';
+import { localActivityMarker } from '../../src/temporal/local-activity-marker';
 import { timeSkippingWorker } from '../helpers/time-skipping';
 import { answerMeetsRunCap, heldActivity, untilCalled } from '../helpers/held-activity';
 import { RUN_EVENT_CAP } from '../../workflows/lib/wait-until-clear';
@@ -97,9 +98,13 @@ let outageAttempts = 0;
 
 function stubs(): ReleaseActivities {
   const activities: ReleaseActivities = {
-    prepareRelease: async () => {
+    // As the real one: asked with `turnFor`, a release with nothing to wait for takes its freeze check and turn too.
+    prepareRelease: async (i) => {
       calls.push('prepare');
-      return prepared;
+      const clear = !prepared.blocked && prepared.approvalPolicies.length === 0 && prepared.autoDeploy;
+      return i.turnFor && clear
+        ? { ...prepared, turn: await activities.takeReleaseTurn({ ...i, actor: i.turnFor }) }
+        : prepared;
     },
     transitionRelease: async (i) => {
       calls.push(`status ${i.to}`);
@@ -339,6 +344,30 @@ describe('release workflow', () => {
       RELEASE_FAILURE.notCancellable,
     );
     await committed.terminate('test over');
+  });
+
+  it('validates and takes its turn in one local activity when nothing waits between them; after an approval, two', async () => {
+    /** The local activities a release ran, in order (the time-skipping server has no reverse history for its timeline). */
+    const steps = async (h: WorkflowHandle) =>
+      ((await h.fetchHistory()).events ?? [])
+        .map((event) => localActivityMarker(event)?.activityType)
+        .filter((type) => type !== undefined);
+    const healthy = { args: [{ revision: SHA, syncStatus: 'Synced', healthStatus: 'Healthy', actor: person('ops') }] };
+    prepared = preparedWith();
+    const clear = await start('clear');
+    await until(clear, 'Syncing');
+    await clear.executeUpdate(reportSyncUpdate, healthy as never);
+    expect(await clear.result()).toEqual({ status: 'Healthy' });
+    expect((await steps(clear)).slice(0, 3)).toEqual(['prepareRelease', 'commitToRepository', 'markReleaseCommitted']);
+
+    prepared = preparedWith({ approvalPolicies: [policy] });
+    const gated = await start('approved');
+    await until(gated, 'PendingApproval');
+    await gated.executeUpdate(approveReleaseUpdate, { args: [approver('bob')] });
+    await until(gated, 'Syncing');
+    await gated.executeUpdate(reportSyncUpdate, healthy as never);
+    expect(await gated.result()).toEqual({ status: 'Healthy' });
+    expect((await steps(gated)).slice(0, 3)).toEqual(['prepareRelease', 'takeReleaseTurn', 'commitToRepository']);
   });
 
   it('holds its commit back while a freeze is in force, and commits once it ends', async () => {
