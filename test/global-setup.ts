@@ -11,6 +11,7 @@ import { startDevServer } from '../src/embedded/temporal-server';
 import { createLogger } from '../src/logging/logger';
 import { repoRoot } from '../src/paths';
 import { freePort } from './helpers/net';
+import { PORT_LEDGER_ENV } from '../src/net/free-port';
 import { outerHarnessState, saveHarnessState, WORKFLOWS_BUNDLE_ENV } from './helpers/harness-state';
 import { bundleToFile } from './helpers/time-skipping';
 import { installOras } from './integration/registry/oci-clients';
@@ -26,6 +27,12 @@ export default async function globalSetup(): Promise<void> {
   const log = createLogger('warn');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-test-'));
   fs.chmodSync(workDir, 0o755);
+  // The ports handed out in this run (src/net/free-port.ts), shared by its workers and the processes they start; a
+  // run inside a test of this run (the scaffold test) keeps the outer run's.
+  if (!process.env[PORT_LEDGER_ENV]) {
+    process.env[PORT_LEDGER_ENV] = path.join(workDir, 'ports');
+    fs.mkdirSync(process.env[PORT_LEDGER_ENV]);
+  }
   // Installed once here, before any test worker starts, while the servers start (a fresh machine downloads packages
   // meanwhile): the current web app in dist/web (unless the run serves no web app: WITHOUT_WEB_BUILD, the scaffold
   // test's copy), Debian's chromium, skopeo and the other tools (apt-get when missing), `oras` in .venv-test.
