@@ -1,9 +1,10 @@
 /**
  * GitOps figures (issue 8, Performance):
- *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2]
+ *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2 --rounds 3]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), builds
  * a project of tenants x environments x services over HTTP, then times: generate and commit everything (beside its
- * floor, one `git fast-import` of the same files on a copy of the repository before it: generate-floor.ts), a no-change
+ * floor, one `git fast-import` of the same files on a copy of the repository before it: generate-floor.ts; on `--rounds`
+ * new projects of the same shape, the median ratio the goal's figure), a no-change
  * generate, a compare of two environments, a bulk image update of 100 pairs, `git clone` over /git/r/... beside a clone
  * of the same bare repository from the file system, and concurrent file writes to one repository. Environments are
  * bound round-robin to `--clusters` clusters (issue 26: destinations, AppProjects and one bootstrap root per cluster),
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const services = arg('services', 5);
   const writes = arg('writes', 20);
   const clusters = arg('clusters', 2);
+  const rounds = arg('rounds', 3);
   const platform = await startBenchPlatform({}, { worker: true });
   const call = async <T>(method: string, route: string, body?: unknown, expected = [200, 201, 204]) => {
     const res = await fetch(new URL(route, platform.baseUrl), {
@@ -63,34 +65,41 @@ async function main(): Promise<void> {
     const envs = Array.from({ length: environments }, (_, i) => `env-${i}`);
     const setup = process.hrtime.bigint();
     for (const slug of envs) await call('POST', '/api/v2/org/environments', { slug });
-    const project = await call<{ id: string }>('POST', '/api/v2/projects', { slug: 'fleet', name: 'Fleet' });
-    for (const [i, environment] of envs.entries()) {
-      const kubernetesVersion = VERSIONS[i % VERSIONS.length];
-      await call('POST', '/api/v2/projects/fleet/environments', { environment, kubernetesVersion });
-    }
-    for (let t = 0; t < tenants; t++) {
-      await call('POST', '/api/v2/projects/fleet/tenants', { slug: `tenant-${t}`, name: `Tenant ${t}` });
-    }
-    for (let s = 0; s < services; s++) {
-      await call('POST', '/api/v2/projects/fleet/workloads', {
-        name: `svc-${s}`,
-        image: { repository: `registry.example.com/fleet/svc-${s}`, tag: '1.0.0' },
-        ports: [{ name: 'http', containerPort: 8080 }],
-        replicas: 2,
-        variables: { LOG_LEVEL: 'info', SERVICE: `svc-${s}` },
-        resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
-      });
-    }
-    for (let c = 0; c < clusters; c++) {
-      const cluster = await call<{ id: string }>('POST', '/api/v2/clusters', { name: `cluster-${c}` });
-      const bound = envs.filter((_, i) => i % clusters === c);
-      await call('POST', '/api/v2/agent-bindings', {
-        clusterId: cluster.id,
-        project: 'fleet',
-        environments: bound,
-        followAgentVersion: false,
-      });
-    }
+    const clusterIds: string[] = [];
+    for (let c = 0; c < clusters; c++)
+      clusterIds.push((await call<{ id: string }>('POST', '/api/v2/clusters', { name: `cluster-${c}` })).id);
+    /** A project of the bench's shape, its environments bound round-robin to the clusters. */
+    const newProject = async (slug: string) => {
+      const created = await call<{ id: string }>('POST', '/api/v2/projects', { slug, name: slug });
+      for (const [i, environment] of envs.entries()) {
+        const kubernetesVersion = VERSIONS[i % VERSIONS.length];
+        await call('POST', `/api/v2/projects/${slug}/environments`, { environment, kubernetesVersion });
+      }
+      for (let t = 0; t < tenants; t++) {
+        await call('POST', `/api/v2/projects/${slug}/tenants`, { slug: `tenant-${t}`, name: `Tenant ${t}` });
+      }
+      for (let s = 0; s < services; s++) {
+        await call('POST', `/api/v2/projects/${slug}/workloads`, {
+          name: `svc-${s}`,
+          image: { repository: `registry.example.com/fleet/svc-${s}`, tag: '1.0.0' },
+          ports: [{ name: 'http', containerPort: 8080 }],
+          replicas: 2,
+          variables: { LOG_LEVEL: 'info', SERVICE: `svc-${s}` },
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+        });
+      }
+      for (const [c, clusterId] of clusterIds.entries()) {
+        const bound = envs.filter((_, i) => i % clusters === c);
+        await call('POST', '/api/v2/agent-bindings', {
+          clusterId,
+          project: slug,
+          environments: bound,
+          followAgentVersion: false,
+        });
+      }
+      return created;
+    };
+    const project = await newProject('fleet');
     line(
       `${clusters} clusters, environments bound round-robin; ` +
         `project: ${tenants} tenants x ${environments} environments x ${services} services = ` +
@@ -101,18 +110,35 @@ async function main(): Promise<void> {
     // a release's validators compile at first use: compiled before the timing, as a running server has them.
     await platform.services.validation.init({ preload: [...new Set(VERSIONS)] });
     type Generated = { commit: string | null; created: boolean; changes: Record<string, number> };
-    const first = await timed(
-      'generate + commit everything',
-      () => call<Generated>('POST', '/api/v2/projects/fleet/delivery/generate', {}),
-      10_000,
-    );
-    line(`  commit ${first.result.commit}, files ${JSON.stringify(first.result.changes)}`);
     const org = (await platform.services.db('organizations').where({ slug: 'bench' }).first('id')) as { id: string };
+    // A project's first generate, `--rounds` times on projects of the same shape (the first on `fleet`, which the rest
+    // of the bench goes on with), each beside its floor: a fast-import of the same files. The first round is the
+    // process's first generate (its code not yet optimized by V8); the median is the goal's figure.
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const slug = round === 0 ? 'fleet' : `fleet-${round}`;
+      const id = round === 0 ? project.id : (await newProject(slug)).id;
+      const generated = await timed(
+        `generate + commit everything (${slug})`,
+        () => call<Generated>('POST', `/api/v2/projects/${slug}/delivery/generate`, {}),
+        10_000,
+      );
+      if (round === 0) line(`  commit ${generated.result.commit}, files ${JSON.stringify(generated.result.changes)}`);
+      const floorMs = await fastImportOfCommit(
+        platform.services.repositories.pathOf(org.id, id),
+        generated.result.commit!,
+        work,
+      );
+      ratios.push(generated.ms / floorMs);
+      line(
+        `${'  floor: one git fast-import of the same files'.padEnd(44)} ${floorMs.toFixed(0).padStart(7)} ms (${(generated.ms / floorMs).toFixed(1)}x)`,
+      );
+    }
+    const ratio = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+    line(
+      `  generate / fast-import, median of ${rounds} projects: ${ratio.toFixed(1)}x (issue 46 goal <= 2x: ${ratio <= 2 ? 'met' : 'MISSED'})`,
+    );
     const bare = platform.services.repositories.pathOf(org.id, project.id);
-    const floorMs = await fastImportOfCommit(bare, first.result.commit!, work);
-    line(`${'  floor: one git fast-import of the same files'.padEnd(44)} ${floorMs.toFixed(0).padStart(7)} ms`);
-    const ratio = first.ms / floorMs;
-    line(`  generate / fast-import ${ratio.toFixed(1)}x (issue 46 goal <= 2x: ${ratio <= 2 ? 'met' : 'MISSED'})`);
     const again = await timed(
       'generate with nothing changed',
       () => call<Generated>('POST', '/api/v2/projects/fleet/delivery/generate', {}),

@@ -22,6 +22,7 @@ import {
   type FileChanges,
 } from '../git/commit-writer';
 import { looseObjects, type ObjectStore } from '../git/object-writer';
+import { startLooseObjectThread } from '../git/loose-object-thread';
 import { PendingObjects } from '../git/pending-objects';
 import { passStartLocked, type PassRecordState } from './commit-record-repository';
 import { PassRecords } from './pass-records';
@@ -85,6 +86,8 @@ export function commitPathDepsOf(
 ): CommitPathDeps {
   const { db, repositories, sources, governance } = services;
   const publicUrl = services.config.publicUrl;
+  // The commit path's loose objects go through this thread: started now, not in the first commit's time.
+  startLooseObjectThread();
   return { db, repositories, publicUrl, sources, governance, operations, waiting: new Map() };
 }
 

@@ -66,16 +66,29 @@ describe('writtenTree: JSON.parse(JSON.stringify(value)) as inspectTree leaves i
       expect(Object.keys(copied)).toEqual(Object.keys(viaJson(value) as object));
   });
 
-  it('shares nothing with the value: a change to the copy leaves the value as it was', () => {
+  it('answers a value that is already what JSON reads back as it is, and copies one that is not', () => {
     const labels = { app: 'web' };
-    const value = { metadata: { labels }, spec: { selector: { matchLabels: labels } } };
-    const copied = written(value) as typeof value;
-    copied.metadata.labels.app = 'changed';
-    expect(labels.app).toBe('web');
-    expect(copied.spec.selector.matchLabels.app).toBe('web');
-    const withNull = { a: null, b: 1 };
-    expect(written(withNull)).toEqual({ b: 1 });
-    expect(withNull).toEqual({ a: null, b: 1 });
+    const plain = { metadata: { labels }, spec: { selector: { matchLabels: labels }, ports: [{ port: 80 }, null] } };
+    expect(written(plain)).toBe(plain);
+    // Anything JSON would write otherwise, at any depth, makes a copy; the value stays as it was.
+    const changes: [string, unknown][] = [
+      ['a null entry', null],
+      ['undefined', undefined],
+      ['NaN', NaN],
+      ['-0', -0],
+      ['a function', () => 1],
+      ['an object without a prototype', Object.create(null)],
+      ['a hole', sparse],
+    ];
+    for (const [what, item] of changes) {
+      const value = { metadata: { labels: { app: 'web' } }, spec: { deep: [{ item }] } };
+      const copied = written(value) as typeof value;
+      expect({ what, copied: copied !== value }).toEqual({ what, copied: true });
+      expect(copied).toStrictEqual(viaJson(value));
+      copied.metadata.labels.app = 'changed';
+      expect(value.metadata.labels.app).toBe('web');
+      expect(value.spec.deep[0]).toHaveProperty('item');
+    }
   });
 
   it('answers what inspectTree answers on either side of the depth and node limits', () => {
