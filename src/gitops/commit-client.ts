@@ -9,8 +9,8 @@ import { taskQueue } from '../temporal/definitions';
 import { gitCommitWorkflowType } from './git-workflow-contract';
 import type { Logger } from '../logging/logger';
 import { startAfterCommit } from './after-commit';
-import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
-import type { CommitOperation, CommitRequest } from './commit-operation';
+import { COMMIT_FAILURE, CommitRefused, withdrawnWrite } from './commit-failure';
+import type { CommitGate, CommitOperation, CommitRequest } from './commit-operation';
 import { runCommit, type CommitOutcome, type CommitPathDeps } from './commit-path';
 import { IDEMPOTENCY_KEY_PATTERN } from '../git/commit-writer';
 
@@ -20,6 +20,11 @@ export interface CommitInput {
   /** The client's Idempotency-Key; a fresh one when absent (every call is then a new write). */
   idempotencyKey?: string;
   releaseId?: string;
+  /**
+   * Decided by the caller while the write is prepared (commit-operation.ts): the direct commit waits for it before it
+   * lands; a write handed to the commit workflow waits for it first and carries its details.
+   */
+  gate?: CommitGate;
 }
 
 export type CommitClient = (caller: OrgCaller, project: Project, input: CommitInput) => Promise<CommitOutcome>;
@@ -62,12 +67,12 @@ export function createCommitClient(deps: {
 }): CommitClient {
   const gitQueue = taskQueue(deps.taskQueuePrefix, 'git');
 
-  async function committedHere(request: CommitRequest): Promise<CommitOutcome | null> {
+  async function committedHere(request: CommitRequest, gate?: CommitGate): Promise<CommitOutcome | null> {
     if (!deps.direct) return null;
     const target = { organizationId: request.organizationId, projectId: request.projectId };
     let outcome: CommitOutcome;
     try {
-      outcome = await runCommit(deps.direct.commitPath, request);
+      outcome = await runCommit(deps.direct.commitPath, request, gate);
     } catch (err) {
       if (err instanceof CommitRefused) throw refusalOf(err) ?? err;
       deps.direct.log.warn('direct commit failed; handing the write to the commit workflow', {
@@ -108,8 +113,13 @@ export function createCommitClient(deps: {
       releaseId: input.releaseId,
       operation: input.operation,
     };
-    const here = await committedHere(request);
+    const here = await committedHere(request, input.gate);
     if (here) return here;
+    if (input.gate) {
+      const details = await input.gate;
+      if (details === null) throw withdrawnWrite();
+      request.auditDetails = details;
+    }
     const handle = await deps.workflows.start(gitCommitWorkflowType, {
       workflowId,
       args: [{ taskQueue: gitQueue, request }],

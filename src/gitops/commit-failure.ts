@@ -12,7 +12,14 @@ export const COMMIT_FAILURE = {
   targetGone: 'TargetGone',
   /** A wave of an image rollout that a newer one of the same workload and environment superseded (docs/rollouts.md). */
   superseded: 'RolloutSuperseded',
+  /** The process that took the request closed the write's gate (commit-operation.ts CommitGate): nothing landed. */
+  withdrawn: 'CommitWithdrawn',
 } as const;
+
+/** The refusal of a write whose gate closed (commit-operation.ts CommitGate). */
+export function withdrawnWrite(): CommitRefused {
+  return new CommitRefused(COMMIT_FAILURE.withdrawn, 'the write was withdrawn before it landed');
+}
 
 /** A write the commit path refuses: an answer, not a fault (the activity fails it non-retryable with `type`). */
 export class CommitRefused extends Error {

@@ -41,7 +41,19 @@ export interface CommitRequest<Op = CommitOperation> {
   actor: CommitActor;
   releaseId?: string;
   operation: Op;
+  /**
+   * Added to the details of the write's audit entries: what the process that took the request decided while the write
+   * was being prepared (its CommitGate's details), when it hands the request to a workflow.
+   */
+  auditDetails?: Record<string, unknown>;
 }
+
+/**
+ * What a write waits for before it lands, in the process that took its request: the caller decides while the commit
+ * path prepares the write (a generate validates while its commit is built and its rows are sent, issue 46). It gives
+ * the details to add to the write's audit entries, or null: the write is withdrawn, and nothing of it stays.
+ */
+export type CommitGate = Promise<Record<string, unknown> | null>;
 
 /** What an operation's hooks may use beside the transaction: loading the project, and the freeze gate. */
 export interface OperationContext extends DeliveryContext {

@@ -1,11 +1,10 @@
-import { prepareEntries } from '../audit/audit-repository';
 import type { Db, Tx } from '../db/knex';
-import { addDomainEvent } from '../events/domain-event-repository';
 import type { GovernanceGate } from '../governance/governance-verdict';
 import { recordCommittedState } from '../deployments/commit-state';
 import { COMMIT_FAILURE, CommitRefused } from './commit-failure';
+import { gateOpened, writeRecord } from './write-record';
 import type {
-  AuditBase,
+  CommitGate,
   CommitOperation,
   CommitOperationKind,
   CommitRequest,
@@ -26,13 +25,13 @@ import { startLooseObjectThread } from '../git/loose-object-thread';
 import { PendingObjects } from '../git/pending-objects';
 import { passStartLocked, type PassRecordState } from './commit-record-repository';
 import { PassRecords } from './pass-records';
-import { loadProject, type LoadedProject } from './delivery-model';
+import { loadProject } from './delivery-model';
 import { packsCrowded, wantsMaintenance } from './repository-maintenance';
 import { repositoryLockKey } from './repository-lock';
 import type { RepositoryStore } from '../git/repository-store';
 import type { WorkloadSources } from './workload-sources';
 
-export type { CommitActor, CommitOperation, CommitRequest } from './commit-operation';
+export type { CommitActor, CommitGate, CommitOperation, CommitRequest } from './commit-operation';
 export type { ImageUpdate } from './image-operation';
 export { CommitRefused } from './commit-failure';
 export { renderDigest } from '../delivery-layout/render-digest';
@@ -51,6 +50,7 @@ export interface CommitOutcome {
 /** A write waiting for its repository's next pass. */
 interface Pending {
   req: CommitRequest;
+  gate?: CommitGate;
   resolve: (outcome: CommitOutcome) => void;
   reject: (err: unknown) => void;
 }
@@ -116,14 +116,17 @@ const PASS_LIMIT = 32;
  * - Never an empty commit: a change that leaves the tree as it is commits nothing and returns sha null.
  * - The audit entries of the write carry the commit SHA (`gitCommitSha`) and the workflow id.
  * - It knows operations, not domains: what a write renders and records is its operation kind's (`deps.operations`).
+ * - A write with a `gate` (in the process that took its request: a generate validating meanwhile) is prepared up to
+ *   its rows, which are sent, then waits for the gate before its pass ends: opened, its details join its audit
+ *   entries; closed, the write is withdrawn (CommitRefused `withdrawn`) and the pass rolls back.
  */
-export function runCommit(deps: CommitPathDeps, req: CommitRequest): Promise<CommitOutcome> {
+export function runCommit(deps: CommitPathDeps, req: CommitRequest, gate?: CommitGate): Promise<CommitOutcome> {
   const repo = deps.repositories.pathOf(req.organizationId, req.projectId);
   const key = repositoryLockKey('git', req.organizationId, req.projectId);
   return new Promise((resolve, reject) => {
     const waiting = deps.waiting.get(key);
-    if (waiting) return void waiting.push({ req, resolve, reject });
-    deps.waiting.set(key, [{ req, resolve, reject }]);
+    if (waiting) return void waiting.push({ req, gate, resolve, reject });
+    deps.waiting.set(key, [{ req, gate, resolve, reject }]);
     void drain(deps, key, repo);
   });
 }
@@ -191,7 +194,7 @@ async function writeAll(
   // The same write twice in one pass (a retry beside its original): the second finds the first's outcome, as it would
   // find its record in a later pass (the pass's records are written at its end, after both).
   const byKey = new Map<string, CommitOutcome>();
-  for (const { req, resolve, reject } of batch) {
+  for (const { req, gate, resolve, reject } of batch) {
     const earlier = byKey.get(req.idempotencyKey);
     if (earlier) {
       settled.push(() => resolve({ ...earlier, created: false }));
@@ -201,7 +204,8 @@ async function writeAll(
     await records.batch.send(trx);
     const progress = { wrote: false };
     try {
-      const outcome = await commitOne(deps, trx, repo, req, parent, { store, records, known, head, once, progress });
+      const share = { store, records, known, head, once, progress, gate };
+      const outcome = await commitOne(deps, trx, repo, req, parent, share);
       if (outcome.created) parent = outcome.sha;
       byKey.set(req.idempotencyKey, outcome);
       settled.push(() => resolve(outcome));
@@ -256,6 +260,8 @@ interface PassShare {
   head: string | null;
   once: PassOnce;
   progress: { wrote: boolean };
+  /** The write's gate, if the process that took its request holds one. */
+  gate?: CommitGate;
 }
 
 /** One write of a pass, on `parent` (the branch, or the pass's previous commit). */
@@ -265,7 +271,7 @@ async function commitOne(
   repo: string,
   req: CommitRequest,
   parent: string | null,
-  { store, records: pass, known, head, once, progress }: PassShare,
+  { store, records: pass, known, head, once, progress, gate }: PassShare,
 ): Promise<CommitOutcome> {
   const kind = kindOf(deps, req.operation);
   // An operation that reads the repository reads the pass's earlier commits there.
@@ -306,7 +312,8 @@ async function commitOne(
     );
   }
   progress.wrote = true;
-  const auditIds = recorded.length > 0 ? recorded : await writeRecord(pass, scope, kind, mutated, sha);
+  const entries = recorded.length > 0 ? [] : writeRecord(pass, scope, kind, mutated, sha);
+  const auditIds = recorded.length > 0 ? recorded : entries.map((entry) => entry.id);
   // What runs where (issue 27): the Applications this commit changed, in the commit's transaction, each event naming
   // the commit's audit entries (issue 47).
   if (sha) {
@@ -317,6 +324,11 @@ async function commitOne(
     await recordCommittedState(pass.batch, state);
   }
   await kind.settle?.(scope, mutated, sha);
+  if (gate) {
+    // The statements so far go to PostgreSQL while the gate is still being decided (the other core works meanwhile).
+    const details = await gateOpened(gate, pass.batch.send(trx));
+    for (const entry of entries) Object.assign(entry.details, details);
+  }
   const created = sha !== null && sha !== existing;
   const outcome: CommitOutcome = { sha, created, auditIds, remote };
   if (!created || !sha) return outcome;
@@ -341,41 +353,4 @@ function trailersOf(req: CommitRequest): [string, string][] {
   if (req.releaseId) trailers.push(['Release-Id', req.releaseId]);
   if (req.actor.requestId) trailers.push(['Request-Id', req.actor.requestId]);
   return trailers;
-}
-
-/**
- * The operation's audit entries (kept for the pass's end) and events, in the commit's transaction; each entry names
- * its write (`commitKey`).
- */
-async function writeRecord(
-  pass: PassRecords,
-  scope: OperationScope<CommitOperation>,
-  kind: CommitOperationKind<CommitOperation>,
-  loaded: LoadedProject,
-  sha: string | null,
-): Promise<string[]> {
-  const { req } = scope;
-  const base: AuditBase = {
-    organizationId: req.organizationId,
-    projectId: req.projectId,
-    userId: req.actor.userId,
-    actorType: req.actor.actorType,
-    actor: req.actor.actor,
-    requestId: req.actor.requestId,
-    workflowId: req.workflowId,
-    gitCommitSha: sha,
-    resourceType: 'project',
-    resourceId: req.projectId,
-  };
-  const record = kind.record(scope, loaded, base);
-  // A retried write finds its own entries by `commitKey`.
-  const entries = prepareEntries(
-    record.entries.map((entry) => ({ ...entry, details: { ...entry.details, commitKey: req.idempotencyKey } })),
-  );
-  pass.audit(entries);
-  const ids = entries.map((entry) => entry.id);
-  for (const event of record.events?.(ids) ?? []) {
-    addDomainEvent(pass.batch, { organizationId: req.organizationId, projectId: req.projectId, ...event });
-  }
-  return ids;
 }

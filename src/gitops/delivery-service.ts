@@ -7,11 +7,12 @@ import type { ValidationEngine } from '../validation';
 import { applicationName } from '../delivery-layout/application-name';
 import { destinationOf } from './argocd-objects';
 import type { CommitClient } from './commit-client';
+import type { CommitGate } from './commit-operation';
 import { managedChanges } from './commit-operation';
 import { buildTreeAhead } from './generate-ahead';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { bootstrapManifests } from './bootstrap';
-import { validateDelivery } from './delivery-validation';
+import { validateDelivery, validateDeliveryInTurns } from './delivery-validation';
 import { readTree, resolveRef } from '../git/git-plumbing';
 import { renderAll, type DeliveryModel } from './manifests';
 import { isManaged, targetOf, type Target } from '../delivery-layout/target-paths';
@@ -166,7 +167,9 @@ export function createDeliveryService(deps: DeliveryDeps) {
 
     /**
      * Validates (environments with "validate on generate"), applies the policy, and commits the whole generated tree
-     * in one commit. `blocked` answers carry the results and commit nothing.
+     * in one commit. `blocked` answers carry the results and commit nothing. The commit is prepared while the files
+     * are validated (issue 46: its tree built on the other core, its rows sent to PostgreSQL), and lands only once
+     * the validation let it (its CommitGate).
      */
     async generate(caller: OrgCaller, slug: string, body: { message?: string }, key?: string) {
       const project = await projects.projectOf(caller, slug);
@@ -176,27 +179,47 @@ export function createDeliveryService(deps: DeliveryDeps) {
       }
       if (loaded.destinationConflicts.length > 0) throw new Conflict(loaded.destinationConflicts.join('; '));
       const digest = rendered.digest();
+      const counts = countChanges(current, rendered);
+      // Nothing to write: answer without a commit (the commit path would find the same and commit nothing).
+      if (counts.added + counts.modified + counts.deleted === 0) {
+        const validation = validate(project, loaded, rendered, 'validateOnGenerate');
+        return { blocked: validation.blocked, commit: null, created: false, changes: counts, validation };
+      }
       // The commit's tree is built on the other core while this one validates; forgotten once this answers.
       const forget = buildTreeAhead(repo, head, digest, managedChanges(current, rendered));
-      try {
-        const validation = validate(project, loaded, rendered, 'validateOnGenerate');
-        const counts = countChanges(current, rendered);
-        if (validation.blocked)
-          return { blocked: true as const, commit: null, created: false, changes: counts, validation };
-        // Nothing to write: answer without a commit workflow (the commit path would find the same and commit nothing).
-        if (counts.added + counts.modified + counts.deleted === 0)
-          return { blocked: false as const, commit: null, created: false, changes: counts, validation };
-        const outcome = await deps.commit(caller, project, {
+      let open: (details: Record<string, unknown> | null) => void = () => undefined;
+      const gate: CommitGate = new Promise((resolve) => (open = resolve));
+      const committing = deps
+        .commit(caller, project, {
           message: body.message ?? `Generate delivery manifests for ${project.slug}`,
           idempotencyKey: key,
-          operation: {
-            type: 'generate',
-            digest,
-            details: { changes: counts, validation: { ...validation.summary, blocked: false } },
-          },
+          operation: { type: 'generate', digest, details: { changes: counts } },
+          gate,
+        })
+        .then(
+          (outcome) => ({ outcome }),
+          (error: unknown) => ({ error }),
+        );
+      try {
+        const validation = await validateDeliveryInTurns(
+          deps.validation,
+          rendered,
+          loaded.environments,
+          (e) => e.delivery.validateOnGenerate,
+          project.policy.validation,
+        ).catch((err: unknown) => {
+          open(null);
+          return Promise.reject(err);
         });
-        return { blocked: false as const, commit: outcome.sha, created: outcome.created, changes: counts, validation };
+        open(validation.blocked ? null : { validation: { ...validation.summary, blocked: false } });
+        const committed = await committing;
+        if (validation.blocked)
+          return { blocked: true as const, commit: null, created: false, changes: counts, validation };
+        if ('error' in committed) throw committed.error;
+        const { sha, created } = committed.outcome;
+        return { blocked: false as const, commit: sha, created, changes: counts, validation };
       } finally {
+        await committing;
         forget();
       }
     },

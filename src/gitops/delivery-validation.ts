@@ -26,6 +26,60 @@ export interface DeliveryValidation {
 /** Results kept in a response at most (the summary counts all). */
 const MAX_RESULTS = 1000;
 
+/** One validation of a tree's files, file by file: `add` each, then `result`. */
+class DeliveryValidationRun {
+  private readonly versions: Map<string, string>;
+  private readonly results: FileValidationResult[] = [];
+  private readonly summary = { errors: 0, warnings: 0, deprecations: 0 };
+  private count = 0;
+
+  constructor(
+    private readonly engine: ValidationEngine,
+    environments: ProjectEnvironment[],
+    selected: (env: ProjectEnvironment) => boolean,
+    private readonly policy: ProjectPolicy['validation'],
+  ) {
+    this.versions = new Map(environments.filter(selected).map((e) => [e.environment, e.kubernetesVersion]));
+  }
+
+  add(files: Map<string, string>, file: string, text: string): void {
+    const target = targetOf(file);
+    const version = target ? this.versions.get(target.environment) : undefined;
+    if (!target || !version || !isKubernetesManifest(file)) return;
+    this.count += 1;
+    const value = files instanceof RenderedFiles ? files.objects.get(file) : undefined;
+    const options = { bestPractices: false };
+    const response =
+      value === undefined
+        ? this.engine.validate(text, version, options)
+        : this.engine.validateWritten(text, value, version, options);
+    for (const r of response.results) {
+      const deprecation = r.severity === 'warning' && r.path === 'apiVersion';
+      if (r.severity === 'error') this.summary.errors += 1;
+      else if (r.severity === 'warning') this.summary.warnings += 1;
+      if (deprecation) this.summary.deprecations += 1;
+      if (this.results.length < MAX_RESULTS) {
+        this.results.push({ ...r, file, environment: target.environment, kubernetesVersion: version, deprecation });
+      }
+    }
+  }
+
+  result(): DeliveryValidation {
+    const { summary, policy } = this;
+    const blocked =
+      (summary.errors > 0 && policy.errors === 'block') ||
+      (summary.deprecations > 0 && policy.deprecations === 'block');
+    return {
+      environments: [...this.versions].map(([environment, kubernetesVersion]) => ({ environment, kubernetesVersion })),
+      files: this.count,
+      summary,
+      results: this.results,
+      blocked,
+      policy,
+    };
+  }
+}
+
 /**
  * Validates the generated Kubernetes manifests (Deployments, Services, ConfigMaps; kustomize and Argo CD files are the
  * generator's own) of the environments `selected` picks, each against its environment's Kubernetes version, and
@@ -39,39 +93,32 @@ export function validateDelivery(
   selected: (env: ProjectEnvironment) => boolean,
   policy: ProjectPolicy['validation'],
 ): DeliveryValidation {
-  const versions = new Map(environments.filter(selected).map((e) => [e.environment, e.kubernetesVersion]));
-  const results: FileValidationResult[] = [];
-  const summary = { errors: 0, warnings: 0, deprecations: 0 };
-  let count = 0;
+  const run = new DeliveryValidationRun(engine, environments, selected, policy);
+  for (const [file, text] of files) run.add(files, file, text);
+  return run.result();
+}
+
+/** How long validateDeliveryInTurns works before it lets the event loop run. */
+const TURN_MS = 5;
+
+/**
+ * validateDelivery, letting the event loop run every few milliseconds: a generate validates while its commit is
+ * prepared (commit-operation.ts CommitGate), whose round trips and rows go on between the turns.
+ */
+export async function validateDeliveryInTurns(
+  engine: ValidationEngine,
+  files: Map<string, string>,
+  environments: ProjectEnvironment[],
+  selected: (env: ProjectEnvironment) => boolean,
+  policy: ProjectPolicy['validation'],
+): Promise<DeliveryValidation> {
+  const run = new DeliveryValidationRun(engine, environments, selected, policy);
+  let turn = performance.now();
   for (const [file, text] of files) {
-    const target = targetOf(file);
-    const version = target ? versions.get(target.environment) : undefined;
-    if (!target || !version || !isKubernetesManifest(file)) continue;
-    count += 1;
-    const value = files instanceof RenderedFiles ? files.objects.get(file) : undefined;
-    const options = { bestPractices: false };
-    const response =
-      value === undefined
-        ? engine.validate(text, version, options)
-        : engine.validateWritten(text, value, version, options);
-    for (const r of response.results) {
-      const deprecation = r.severity === 'warning' && r.path === 'apiVersion';
-      if (r.severity === 'error') summary.errors += 1;
-      else if (r.severity === 'warning') summary.warnings += 1;
-      if (deprecation) summary.deprecations += 1;
-      if (results.length < MAX_RESULTS) {
-        results.push({ ...r, file, environment: target.environment, kubernetesVersion: version, deprecation });
-      }
-    }
+    run.add(files, file, text);
+    if (performance.now() - turn < TURN_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    turn = performance.now();
   }
-  const blocked =
-    (summary.errors > 0 && policy.errors === 'block') || (summary.deprecations > 0 && policy.deprecations === 'block');
-  return {
-    environments: [...versions].map(([environment, kubernetesVersion]) => ({ environment, kubernetesVersion })),
-    files: count,
-    summary,
-    results,
-    blocked,
-    policy,
-  };
+  return run.result();
 }

@@ -311,38 +311,6 @@ describe('writes committed in the process that took them (GIT_DIRECT_COMMIT, the
   });
 });
 
-describe('validation policy of delivery generate', () => {
-  it('blocks a schema error under block (no commit) and commits under warn', async () => {
-    await makeProject(platform, owner, 'broken', ['acme'], {
-      probes: { liveness: { httpGet: { path: 5, port: 8080 } } },
-    });
-    const blocked = await http.post<{ validation: { summary: { errors: number } }; commit: null }>(
-      '/api/v2/projects/broken/delivery/generate',
-      { token: owner, body: {} },
-    );
-    expect(blocked.status).toBe(422);
-    expect(blocked.body.validation.summary.errors).toBeGreaterThan(0);
-    const empty = await http.get<{ items: unknown[] }>('/api/v2/projects/broken/commits', { token: owner });
-    expect(empty.body.items).toHaveLength(0);
-
-    const policy = await http.patch('/api/v2/projects/broken/policy', {
-      token: owner,
-      body: { validation: { errors: 'warn' } },
-    });
-    expect(policy.body).toEqual({
-      validation: { errors: 'warn', deprecations: 'warn' },
-      releases: { autoDeploy: true },
-    });
-    const warned = await http.post<{ commit: string; validation: { summary: { errors: number } } }>(
-      '/api/v2/projects/broken/delivery/generate',
-      { token: owner, body: {} },
-    );
-    expect(warned.status).toBe(200);
-    expect(warned.body.commit).toMatch(/^[0-9a-f]{40}$/);
-    expect(warned.body.validation.summary.errors).toBeGreaterThan(0);
-  });
-});
-
 describe('access to the repository', () => {
   it('reads the query strictly: a doubled or unknown parameter answers 400, never the push advertisement (A-90)', async () => {
     const refs = `${platform.url}/git/r/${org.org.slug}/shop.git/info/refs`;
