@@ -12,8 +12,9 @@ function quoted(file: string): string {
   return `"${file.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-function data(body: Buffer): Buffer[] {
-  return [Buffer.from(`data ${body.length}\n`), body, Buffer.from('\n')];
+/** A `data` command of a text: its length in UTF-8 bytes, the text, and the optional line feed after it. */
+function data(text: string): string[] {
+  return [`data ${Buffer.byteLength(text, 'utf8')}\n`, text, '\n'];
 }
 
 /** The root tree id of an `ls <commit> ""` answer line (`040000 tree <id>\t`), or null for an empty tree. */
@@ -28,19 +29,18 @@ function streamOf(
   changes: { writes: Map<string, string>; deletes: string[] },
   commit: { author: string; committer: string; message: string },
 ): Buffer {
-  const chunks: Buffer[] = [
-    Buffer.from(`commit ${SCRATCH_REF}\nmark :1\nauthor ${commit.author}\ncommitter ${commit.committer}\n`),
-    ...data(Buffer.from(commit.message, 'utf8')),
+  // One string encoded once (issue 46: a Buffer a part took 15-30 ms for a 5,000-file generate, against about 6).
+  const parts: string[] = [
+    `commit ${SCRATCH_REF}\nmark :1\nauthor ${commit.author}\ncommitter ${commit.committer}\n`,
+    ...data(commit.message),
   ];
-  if (parent) chunks.push(Buffer.from(`from ${parent}\n`));
-  for (const file of changes.deletes) chunks.push(Buffer.from(`D ${quoted(file)}\n`));
-  for (const [file, content] of changes.writes) {
-    chunks.push(Buffer.from(`M 100644 inline ${quoted(file)}\n`), ...data(Buffer.from(content, 'utf8')));
-  }
-  chunks.push(Buffer.from(`\nget-mark :1\nls :1 ""\n`));
-  if (parent) chunks.push(Buffer.from(`ls ${parent} ""\n`));
-  chunks.push(Buffer.from(`reset ${SCRATCH_REF}\n\ndone\n`));
-  return Buffer.concat(chunks);
+  if (parent) parts.push(`from ${parent}\n`);
+  for (const file of changes.deletes) parts.push(`D ${quoted(file)}\n`);
+  for (const [file, content] of changes.writes) parts.push(`M 100644 inline ${quoted(file)}\n`, ...data(content));
+  parts.push(`\nget-mark :1\nls :1 ""\n`);
+  if (parent) parts.push(`ls ${parent} ""\n`);
+  parts.push(`reset ${SCRATCH_REF}\n\ndone\n`);
+  return Buffer.from(parts.join(''), 'utf8');
 }
 
 const FAST_IMPORT = ['fast-import', '--quiet', '--done', '--date-format=raw'];

@@ -1,4 +1,4 @@
-import type { ValidationEngine, ValidationResult } from '../validation';
+import type { ValidationEngine, ValidationResponse, ValidationResult } from '../validation';
 import type { ProjectEnvironment } from '../projects/project-environment-repository';
 import type { ProjectPolicy } from '../projects/project-repository';
 import { isKubernetesManifest, targetOf } from '../delivery-layout/target-paths';
@@ -26,9 +26,14 @@ export interface DeliveryValidation {
 /** Results kept in a response at most (the summary counts all). */
 const MAX_RESULTS = 1000;
 
+/** What the generated manifests are validated with: their schemas and rules, no best-practice advice. */
+const OPTIONS = { bestPractices: false };
+
 /** One validation of a tree's files, file by file: `add` each, then `result`. */
 class DeliveryValidationRun {
   private readonly versions: Map<string, string>;
+  /** Each version's validator of written manifests, made at its first manifest. */
+  private readonly written = new Map<string, (text: string, value: unknown) => ValidationResponse>();
   private readonly results: FileValidationResult[] = [];
   private readonly summary = { errors: 0, warnings: 0, deprecations: 0 };
   private count = 0;
@@ -48,11 +53,8 @@ class DeliveryValidationRun {
     if (!target || !version || !isKubernetesManifest(file)) return;
     this.count += 1;
     const value = files instanceof RenderedFiles ? files.objects.get(file) : undefined;
-    const options = { bestPractices: false };
     const response =
-      value === undefined
-        ? this.engine.validate(text, version, options)
-        : this.engine.validateWritten(text, value, version, options);
+      value === undefined ? this.engine.validate(text, version, OPTIONS) : this.writtenOf(version)(text, value);
     for (const r of response.results) {
       const deprecation = r.severity === 'warning' && r.path === 'apiVersion';
       if (r.severity === 'error') this.summary.errors += 1;
@@ -62,6 +64,12 @@ class DeliveryValidationRun {
         this.results.push({ ...r, file, environment: target.environment, kubernetesVersion: version, deprecation });
       }
     }
+  }
+
+  private writtenOf(version: string): (text: string, value: unknown) => ValidationResponse {
+    let validator = this.written.get(version);
+    if (!validator) this.written.set(version, (validator = this.engine.writtenValidator(version, OPTIONS)));
+    return validator;
   }
 
   result(): DeliveryValidation {

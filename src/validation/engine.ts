@@ -80,16 +80,16 @@ export class ValidationEngine {
   }
 
   /**
-   * A manifest this process dumped from `value` (the generator's own: src/gitops/rendered-files.ts): the answer
-   * validate(yamlText) gives, without parsing the text back.
+   * Validates manifests this process dumped, each from its `value` (the generator's own: src/gitops/rendered-files.ts):
+   * the answer validate(yamlText) gives, without parsing the text back. For many manifests of one release with the
+   * same options: the context (schemas, limits, custom kinds) is made once, not for each (a generate validates 3,000).
    */
-  validateWritten(
-    yamlText: string,
-    value: unknown,
+  writtenValidator(
     version: string,
     options: ValidateOptions = {},
-  ): ValidationResponse {
-    return validateWrittenManifest(yamlText, value, this.context(version, options));
+  ): (yamlText: string, value: unknown) => ValidationResponse {
+    const ctx = this.context(version, options);
+    return (yamlText, value) => validateWrittenManifest(yamlText, value, ctx);
   }
 
   /**

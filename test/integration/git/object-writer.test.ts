@@ -48,7 +48,7 @@ it('builds the same trees as git fast-import, in git order, passing fsck --stric
     ['applications/acme/prod/web.yaml', 'kind: Application\n'],
     // Beyond ASCII: git orders names by their UTF-8 bytes.
     ['ü/x.yaml', 'u\n'],
-    ['z€.md', 'euro\n'],
+    ['z€.md', 'euro € \u{1F600} (contents beyond ASCII too)\n'],
     ['z\u{1F600}.md', 'astral\n'],
     ['z\uFF21.md', 'wide\n'],
   ]);
