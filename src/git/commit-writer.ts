@@ -81,6 +81,8 @@ export async function buildCommit(
   // Only a change that has a tree built ahead waits for it: every other commit goes on without an extra turn.
   const ahead = changes.ahead && (await changes.ahead);
   if (ahead) {
+    // The branch moves after the store's flush, which waits for the tree's objects when they are still being written.
+    if (ahead.written) store.include(ahead.written);
     if (ahead.tree === ahead.parentTree) return null;
     return commitObject(store, ahead.tree ?? store.put('tree', Buffer.alloc(0)), parent, commit);
   }

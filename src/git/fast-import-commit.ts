@@ -75,6 +75,11 @@ export async function fastImportCommit(
 export interface TreeAhead {
   tree: string | null;
   parentTree: string | null;
+  /**
+   * Settles once the tree's objects are in the repository, when the ids were known before (hashed while a fast-import
+   * writes them); fails if they are not, or not the same tree.
+   */
+  written?: Promise<void>;
 }
 
 const NOBODY = 'Delivery Platform <git@delivery-platform.invalid> 0 +0000';

@@ -1,18 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import path from 'node:path';
 import { deflateObject } from './object-compression';
 import { readObject, type GitObject } from './object-reader';
 import { writeLooseFiles, type LooseFile } from './loose-object-thread';
 
 /** The id of the tree with no entries (the same in every repository). */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 type ObjectType = 'blob' | 'tree' | 'commit';
 
 /** The id git gives an object: the SHA-1 of `<type> <size>\0<body>`. */
-export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer): string {
+export function objectId(type: 'blob' | 'tree' | 'commit', body: Buffer | string): string {
+  // A text in one call, never made a Buffer (issue 46: a generate's tree hashes 5,000 of them).
+  if (typeof body === 'string') return hash('sha1', `${type} ${Buffer.byteLength(body, 'utf8')}\0${body}`, 'hex');
   return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
 }
+
+/** An object's body as bytes: a string is its UTF-8 encoding. */
+export const bytesOf = (body: Buffer | string): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
 
 /** Where a loose object of `sha` lives in `repo`, and its file's bytes: zlib-deflated `<type> <size>\0<body>`. */
 function looseFile(repo: string, sha: string, type: ObjectType, body: Buffer): LooseFile {
@@ -39,10 +44,43 @@ export async function writeObject(repo: string, type: 'blob' | 'tree' | 'commit'
  * pass of several commits writes once (pending-objects.ts). Either keeps what `put` gets in memory until `flush`.
  */
 export interface ObjectStore {
-  put(type: ObjectType, body: Buffer): string;
+  /** Keeps an object (a string body is its UTF-8 bytes); returns its id. */
+  put(type: ObjectType, body: Buffer | string): string;
   read(sha: string): Promise<GitObject | null>;
   /** Puts what `put` kept in the repository, for readers outside this store (a `git` process, a read by path). */
   flush(): Promise<void>;
+  /**
+   * Objects another writer is putting into the repository (a `git fast-import` building a tree ahead, whose ids were
+   * hashed here): `flush` settles once they are there, and fails if their writer failed.
+   */
+  include(written: Promise<void>): void;
+}
+
+/** What building a tree needs of a store: ids of new objects, and the objects it builds on. */
+export type TreeObjects = Pick<ObjectStore, 'put' | 'read'>;
+
+/** The writes of others a store's `flush` waits for (ObjectStore.include). */
+export class WrittenElsewhere {
+  private writes: Promise<void>[] = [];
+
+  add(written: Promise<void>): void {
+    this.writes.push(written);
+  }
+
+  /** Every write added so far has ended; the first failure is the answer. */
+  async settled(): Promise<void> {
+    const writes = this.writes;
+    this.writes = [];
+    await Promise.all(writes);
+  }
+}
+
+/**
+ * Ids only, nothing kept or written: the objects of a tree another writer puts into the repository (a fast-import
+ * building a generate's tree ahead: generate-ahead.ts), so that the commit on it can be made before that ends.
+ */
+export function hashedObjects(repo: string): TreeObjects {
+  return { put: objectId, read: (sha) => readObject(repo, sha) };
 }
 
 /**
@@ -53,8 +91,10 @@ export interface ObjectStore {
  */
 export function looseObjects(repo: string): ObjectStore {
   const kept = new Map<string, GitObject & { type: ObjectType }>();
+  const elsewhere = new WrittenElsewhere();
   return {
-    put(type, body) {
+    put(type, text) {
+      const body = bytesOf(text);
       const sha = objectId(type, body);
       kept.set(sha, { sha, type, body });
       return sha;
@@ -63,8 +103,12 @@ export function looseObjects(repo: string): ObjectStore {
     async flush() {
       const objects = [...kept.values()];
       kept.clear();
-      await writeLooseFiles(objects.map((o) => looseFile(repo, o.sha, o.type, o.body)));
+      await Promise.all([
+        writeLooseFiles(objects.map((o) => looseFile(repo, o.sha, o.type, o.body))),
+        elsewhere.settled(),
+      ]);
     },
+    include: (written) => elsewhere.add(written),
   };
 }
 
@@ -147,7 +191,7 @@ function treeBody(entries: Iterable<TreeEntry>): Buffer {
  * written again, every other entry is kept by its id. Returns null when nothing is left in it (git keeps no empty
  * folder), the same id when nothing changed.
  */
-async function rewriteTree(store: ObjectStore, tree: string | null, changes: Folder): Promise<string | null> {
+async function rewriteTree(store: TreeObjects, tree: string | null, changes: Folder): Promise<string | null> {
   const read = tree ? await store.read(tree) : null;
   if (tree && read?.type !== 'tree') throw new Error(`tree ${tree} is missing`);
   const entries = read ? entriesOf(read.body) : new Map<string, TreeEntry>();
@@ -164,7 +208,7 @@ async function rewriteTree(store: ObjectStore, tree: string | null, changes: Fol
     else entries.delete(name);
   }
   for (const [name, content] of changes.writes) {
-    entries.set(name, newEntry('100644', name, store.put('blob', Buffer.from(content))));
+    entries.set(name, newEntry('100644', name, store.put('blob', content)));
   }
   if (entries.size === 0) return null;
   const body = treeBody(entries.values());
@@ -173,7 +217,7 @@ async function rewriteTree(store: ObjectStore, tree: string | null, changes: Fol
 }
 
 /** The root tree of `commit`. */
-export async function treeOf(store: ObjectStore, commit: string): Promise<string> {
+export async function treeOf(store: TreeObjects, commit: string): Promise<string> {
   const object = await store.read(commit);
   const match = object?.type === 'commit' ? /^tree ([0-9a-f]{40})\n/.exec(object.body.toString('latin1')) : null;
   if (!match?.[1]) throw new Error(`commit ${commit} is missing`);
@@ -185,7 +229,7 @@ export async function treeOf(store: ObjectStore, commit: string): Promise<string
  * the object database; EMPTY_TREE when nothing is left.
  */
 export async function writeTree(
-  store: ObjectStore,
+  store: TreeObjects,
   parent: string | null,
   writes: Map<string, string>,
   deletes: string[],

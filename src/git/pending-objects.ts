@@ -1,5 +1,5 @@
 import { readObject, type GitObject } from './object-reader';
-import { objectId, type ObjectStore } from './object-writer';
+import { bytesOf, objectId, WrittenElsewhere, type ObjectStore } from './object-writer';
 import { writePack, type PackObject } from './pack-writer';
 
 /**
@@ -12,11 +12,13 @@ export class PendingObjects implements ObjectStore {
   private readonly objects = new Map<string, PackObject>();
   /** Whether a flush wrote a pack (the repository's pack count grew). */
   packed = false;
+  private readonly elsewhere = new WrittenElsewhere();
 
   constructor(readonly repo: string) {}
 
   /** Keeps the object; returns its id (the one git gives it). */
-  put(type: PackObject['type'], body: Buffer): string {
+  put(type: PackObject['type'], text: Buffer | string): string {
+    const body = bytesOf(text);
     const sha = objectId(type, body);
     if (!this.objects.has(sha)) this.objects.set(sha, { sha, type, body });
     return sha;
@@ -30,9 +32,15 @@ export class PendingObjects implements ObjectStore {
 
   /** Writes the kept objects as one pack; afterwards they are read from the repository like any other. */
   async flush(): Promise<void> {
-    if (this.objects.size === 0) return;
-    writePack(this.repo, [...this.objects.values()]);
-    this.objects.clear();
-    this.packed = true;
+    if (this.objects.size > 0) {
+      writePack(this.repo, [...this.objects.values()]);
+      this.objects.clear();
+      this.packed = true;
+    }
+    await this.elsewhere.settled();
+  }
+
+  include(written: Promise<void>): void {
+    this.elsewhere.add(written);
   }
 }

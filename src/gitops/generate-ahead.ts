@@ -1,22 +1,43 @@
 import { PACKED_COMMIT_FILES, type FileChanges } from '../git/commit-writer';
 import { fastImportTree, type TreeAhead } from '../git/fast-import-commit';
+import { EMPTY_TREE, hashedObjects, writeTree } from '../git/object-writer';
 
 /**
  * A generate's tree built while it validates (issue 46): the service starts a `git fast-import` of the changes it is
- * about to validate, on the other core, and the commit path's generate operation takes the tree when it commits the
- * same render on the same parent. Keyed by repository, parent and render digest, which decide the changes; kept in
- * this process only until the generate that started it answers (a commit handed to a workflow builds its own).
- * A generate the validation blocks leaves its objects unreferenced in one pack, for the repository's maintenance.
+ * about to validate, on the other core, and hashes the same tree here (ids only, nothing written: `hashedObjects`), so
+ * the commit path's generate operation can make the commit on that tree, and record it, while the import still writes
+ * it; the branch moves once the import has ended with the same tree (`TreeAhead.written`, which the commit's object
+ * store waits for). Keyed by repository, parent and render digest, which decide the changes; kept in this process only
+ * until the generate that started it answers (a commit handed to a workflow builds its own). A generate the
+ * validation blocks leaves its objects unreferenced in one pack, for the repository's maintenance; an import that
+ * fails, or builds another tree, fails the commit's pass (the write then goes to the commit workflow).
  */
 const ahead = new Map<string, Promise<TreeAhead | null>>();
 
 const keyOf = (repo: string, parent: string | null, digest: string) => `${repo}\0${parent ?? ''}\0${digest}`;
 
+/** The hashed tree, written by the import: `written` fails unless the import ends with this very tree. */
+async function hashedAhead(repo: string, parent: string | null, changes: FileChanges): Promise<TreeAhead> {
+  const imported = fastImportTree(repo, parent, changes);
+  const deletes = changes.deletes.filter((file) => !changes.writes.has(file));
+  const hashed = await writeTree(hashedObjects(repo), parent, changes.writes, deletes).catch((err: unknown) => {
+    imported.catch(() => undefined);
+    throw err;
+  });
+  const tree = hashed.tree === EMPTY_TREE ? null : hashed.tree;
+  const written = imported.then((made) => {
+    if (made.tree !== tree) throw new Error(`git fast-import built tree ${made.tree}, not the hashed ${tree}`);
+  });
+  // Awaited by the commit's flush; a generate that never commits (blocked) leaves it unawaited.
+  written.catch(() => undefined);
+  return { tree, parentTree: hashed.parentTree, written };
+}
+
 /** Starts building the tree when the changes are large enough to be packed; the returned function forgets it. */
 export function buildTreeAhead(repo: string, parent: string | null, digest: string, changes: FileChanges): () => void {
   if (changes.writes.size + changes.deletes.length < PACKED_COMMIT_FILES) return () => undefined;
   const key = keyOf(repo, parent, digest);
-  const tree = fastImportTree(repo, parent, changes).catch(() => null);
+  const tree = hashedAhead(repo, parent, changes).catch(() => null);
   ahead.set(key, tree);
   return () => {
     if (ahead.get(key) === tree) ahead.delete(key);

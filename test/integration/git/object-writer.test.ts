@@ -6,7 +6,7 @@ import { buildCommit, moveBranch, type CommitMeta } from '../../../src/git/commi
 import { fastImportCommit, fastImportTree } from '../../../src/git/fast-import-commit';
 import { blobId, gitText, listFiles, readBlobs, readTree } from '../../../src/git/git-plumbing';
 import { closeObjectReaders, readObject } from '../../../src/git/object-reader';
-import { looseObjects, writeObject, writeTree } from '../../../src/git/object-writer';
+import { hashedObjects, looseObjects, writeObject, writeTree } from '../../../src/git/object-writer';
 import { PendingObjects } from '../../../src/git/pending-objects';
 import { writePack } from '../../../src/git/pack-writer';
 import { scratchDir } from '../../helpers/scratch-dir';
@@ -102,25 +102,26 @@ it('writes large changes through fast-import into a pack and small ones as loose
   expect(await count()).toMatch(/^packs: 1$/m);
 });
 
-it('commits a tree built ahead by a fast-import that read its stream while this thread was busy', async () => {
+/**
+ * A repository with a first commit on its branch (`keep/k.yaml`, `old/o.yaml`) and a large change for the next: 150
+ * files of 600 bytes, more than a pipe holds (which would stall an import until the event loop ran again).
+ */
+async function repoWithLargeChange(text = (i: number) => `n: ${i}\n`) {
   const repo = await bareRepo();
-  const root = await buildCommit(
-    repo,
-    null,
-    {
-      writes: files([
-        ['keep/k.yaml', 'k\n'],
-        ['old/o.yaml', 'o\n'],
-      ]),
-      deletes: [],
-    },
-    meta,
-  );
+  const first = files([
+    ['keep/k.yaml', 'k\n'],
+    ['old/o.yaml', 'o\n'],
+  ]);
+  const root = await buildCommit(repo, null, { writes: first, deletes: [] }, meta);
   await moveBranch(repo, root!, null);
-  // 150 files of 600 bytes: more than a pipe holds, which would stall the import until the event loop ran again.
   const writes = files(
-    Array.from({ length: 150 }, (_, i) => [`big/f${i}.yaml`, `n: ${i}\n${'x'.repeat(600)}\n`] as [string, string]),
+    Array.from({ length: 150 }, (_, i) => [`big/f${i}.yaml`, `${text(i)}${'x'.repeat(600)}\n`] as [string, string]),
   );
+  return { repo, root, writes };
+}
+
+it('commits a tree built ahead by a fast-import that read its stream while this thread was busy', async () => {
+  const { repo, root, writes } = await repoWithLargeChange();
   const changes = { writes, deletes: ['old/o.yaml'] };
   const packDir = path.join(repo, 'objects', 'pack');
   fs.mkdirSync(packDir, { recursive: true });
@@ -151,6 +152,41 @@ it('commits a tree built ahead by a fast-import that read its stream while this 
     meta,
   );
   expect(await gitText(repo, ['show', `${fallback}:big/f1.yaml`])).toBe('n: one\n');
+});
+
+it("hashes a tree's ids without writing it, as fast-import builds it; a commit on it waits for its writer to land", async () => {
+  const { repo, root, writes } = await repoWithLargeChange((i) => `n: ${i} \u00e9\n`);
+  const objects = () => execFileSync('git', ['--git-dir', repo, 'count-objects', '-v']).toString();
+  const before = objects();
+  const hashed = await writeTree(hashedObjects(repo), root, writes, ['old/o.yaml']);
+  expect(objects()).toBe(before);
+  expect(hashed.tree).toBe(await gitsTree(repo, root, writes, ['old/o.yaml']));
+  expect(hashed.parentTree).toBe((await gitText(repo, ['rev-parse', `${root}^{tree}`])).trim());
+
+  // The commit on a tree still being written: the store's flush waits for the writer, and fails with it.
+  let land: (failure?: Error) => void = () => undefined;
+  const written = new Promise<void>((resolve, reject) => (land = (failure) => (failure ? reject(failure) : resolve())));
+  const store = looseObjects(repo);
+  const ahead = Promise.resolve({ tree: hashed.tree, parentTree: hashed.parentTree, written });
+  const made = await buildCommit(repo, root, { writes, deletes: ['old/o.yaml'], ahead }, meta, store);
+  let flushed = false;
+  const flushing = store.flush().then(() => (flushed = true));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(flushed).toBe(false);
+  land();
+  await flushing;
+  expect((await gitText(repo, ['rev-parse', `${made}^{tree}`])).trim()).toBe(hashed.tree);
+
+  const failing = looseObjects(repo);
+  const broken = Promise.resolve({ ...hashed, written: Promise.reject(new Error('the import failed')) });
+  await buildCommit(
+    repo,
+    made,
+    { writes: files([['big/f1.yaml', 'n: 1\n']]), deletes: [], ahead: broken },
+    meta,
+    failing,
+  );
+  await expect(failing.flush()).rejects.toThrow('the import failed');
 });
 
 it('keeps the commits of a pass in memory, read back from there, and writes them as one pack git verifies', async () => {
