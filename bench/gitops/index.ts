@@ -1,6 +1,6 @@
 /**
  * GitOps figures (issue 8, Performance):
- *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2 --rounds 3
+ *   npm run bench:gitops [-- --tenants 50 --environments 4 --services 5 --writes 20 --clusters 2 --rounds 5
  *                         --generate-only]
  * Starts the platform on embedded defaults (API and worker in this process, PostgreSQL and Temporal embedded), builds
  * a project of tenants x environments x services over HTTP, then times: generate and commit everything (beside its
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const services = arg('services', 5);
   const writes = arg('writes', 20);
   const clusters = arg('clusters', 2);
-  const rounds = arg('rounds', 3);
+  const rounds = arg('rounds', 5);
   const platform = await startBenchPlatform({}, { worker: true });
   const call = async <T>(method: string, route: string, body?: unknown, expected = [200, 201, 204]) => {
     const res = await fetch(new URL(route, platform.baseUrl), {
