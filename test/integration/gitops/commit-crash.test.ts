@@ -16,11 +16,13 @@ let token: string;
 let projectId: string;
 let repo: string;
 let tenantId: string;
+let orgId: string;
 
 beforeAll(async () => {
   // The commit workflow's path: this API hands every write to it (GIT_DIRECT_COMMIT off), and the workers here die.
   platform = await startTestPlatform({ worker: false, env: { GIT_DIRECT_COMMIT: 'false' } });
   const { org, members } = await makeOrg(platform, ['owner']);
+  orgId = org.id;
   token = members.owner!.token;
   tenantId = (await makeProject(platform, token, 'crash', ['acme'])).acme!;
   const project = (await platform.services
@@ -249,4 +251,68 @@ describe('a release whose local commit dies with its worker', () => {
       await platform.stopWorker();
     }
   }, 180_000);
+});
+
+describe('a generate whose API process dies while its commit waits for its rows', () => {
+  it('commits once when retried with its key, nothing of the first attempt on the branch or in the records', async () => {
+    // 12 tenants x 2 environments: over the size whose tree is hashed here while `git fast-import` writes it.
+    await makeProject(
+      platform,
+      token,
+      'fleet',
+      Array.from({ length: 12 }, (_, i) => `fleet-${i}`),
+    );
+    const db = platform.services.db;
+    const fleet = (await db('projects').where({ organization_id: orgId, slug: 'fleet' }).first('id')) as { id: string };
+    const fleetRepo = platform.services.repositories.pathOf(orgId, fleet.id);
+    const key = 'generate-crash';
+    const generate = (url: string) =>
+      httpClient(url).post<{ commit: string; created: boolean }>('/api/v2/projects/fleet/delivery/generate', {
+        token,
+        body: {},
+        headers: { 'Idempotency-Key': key },
+      });
+    // Hold inserts into the deployed-state history: the commit path built the commit and sent its rows, and waits for
+    // them (its gate opened or not) with its transaction and the repository lock open, the branch not moved.
+    const held = await db.transaction();
+    await held.raw('LOCK TABLE deployed_target_events IN EXCLUSIVE MODE');
+    let victim: ChildProcess | undefined;
+    try {
+      const api = await startApiProcess(platform, { GIT_DIRECT_COMMIT: 'true' });
+      victim = api.child;
+      const answer = generate(api.url).catch((err: Error) => `no answer: ${err.message}`);
+      await eventually(
+        () => waitingBackend(held, "relation = 'deployed_target_events'::regclass"),
+        60_000,
+        "the generate's rows waiting",
+      );
+      victim.kill('SIGKILL');
+      expect(await exited(victim)).toBe('SIGKILL');
+      expect(await answer).toBe('no answer: fetch failed');
+      expect(await readBranch(fleetRepo)).toBeNull();
+      await held.rollback();
+
+      const again = await startApiProcess(platform, { GIT_DIRECT_COMMIT: 'true' });
+      try {
+        const res = await generate(again.url);
+        expect([res.status, res.body.created]).toEqual([200, true]);
+        const log = await gitText(fleetRepo, ['log', '--format=%H', `--grep=^Idempotency-Key: ${key}$`, 'main']);
+        expect(log.trim().split('\n')).toEqual([res.body.commit]);
+        const entries = await db('audit_log')
+          .where({ workflow_id: `git-commit-${fleet.id}-${key}` })
+          .select('action', 'git_commit_sha');
+        expect(entries).toEqual([{ action: 'delivery.generate', git_commit_sha: res.body.commit }]);
+        const targets = await db('deployed_targets').where({ project_id: fleet.id }).select('desired_revision');
+        expect(targets.map((t: { desired_revision: string }) => t.desired_revision)).toEqual(
+          Array(24).fill(res.body.commit),
+        );
+        expect(await findUnauditedCommits(db, platform.services.repositories)).toEqual([]);
+      } finally {
+        await stopPlatformProcess(again, 'SIGTERM');
+      }
+    } finally {
+      await killIfRunning(victim);
+      if (!held.isCompleted()) await held.rollback();
+    }
+  }, 150_000);
 });
