@@ -4,7 +4,8 @@ import { gitText, readTree } from '../git/git-plumbing';
 import { serviceDir, type Target } from '../delivery-layout/target-paths';
 import { applicationContents, applicationsTouched } from './application-digest';
 import { filesAfter, type CommittedFiles } from './committed-files';
-import { recordCommitEvents, recordRevision } from './deployed-state-repository';
+import { recordCommitEvents } from './commit-events';
+import { recordRevision } from './deployed-state-repository';
 
 /** What deployed a commit: the release, promotion, bulk update, webhook request, generate or file write, and who. */
 export interface CommitSource {
@@ -48,25 +49,18 @@ export async function recordCommittedState(
   const known = commit.changes && filesAfter(commit.changes, applications);
   if (!known) await commit.flush();
   const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
-  const at = new Date();
+  const { kind: sourceKind, id: sourceId, actor } = commit.source;
   recordCommitEvents(
     sink,
     revision,
+    { sourceKind, sourceId, actor, auditIds: commit.auditIds, at: new Date() },
     applicationContents(files, targets, objects).map(({ target, digest, version }) => ({
-      organizationId: commit.organizationId,
-      projectId: commit.projectId,
       tenantId: tenantIds.get(target.tenant) as string,
       tenantSlug: target.tenant,
       environment: target.environment,
       service: target.service,
-      revision: commit.sha,
       digest,
       version,
-      sourceKind: commit.source.kind,
-      sourceId: commit.source.id,
-      actor: commit.source.actor,
-      auditIds: commit.auditIds,
-      at,
     })),
   );
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/knex';
 import { keysetPage, type Page, type PageRequest } from '../db/pagination';
-import { insertRecordset, recordsetOf, type RecordsetColumn } from '../db/recordset-insert';
+import { insertRecordset, type RecordsetColumn } from '../db/recordset-insert';
 import type { StatementSink } from '../db/statement-batch';
 
 /** One Application of a project: tenant, environment and service. */
@@ -89,15 +89,15 @@ const keyOf = (t: TargetKey) => ({
 });
 
 /** A commit's place in the project's order (`deployment_revisions`): its identity. */
-interface RevisionKey {
+export interface RevisionKey {
   organizationId: string;
   projectId: string;
   sha: string;
 }
 
-const REVISION_INSERT = `INSERT INTO deployment_revisions (organization_id, project_id, sha) VALUES (?::uuid, ?::uuid, ?)
+export const REVISION_INSERT = `INSERT INTO deployment_revisions (organization_id, project_id, sha) VALUES (?::uuid, ?::uuid, ?)
   ON CONFLICT (project_id, sha) DO NOTHING`;
-const revisionValues = (r: RevisionKey) => [r.organizationId, r.projectId, r.sha];
+export const revisionValues = (r: RevisionKey) => [r.organizationId, r.projectId, r.sha];
 
 /**
  * Records a commit of the project in commit order, in `sink`'s batch (statements run in the order they were added, so
@@ -193,62 +193,6 @@ export async function appendEvents(db: Queryable, events: TargetEvent[]): Promis
 
 export async function appendEvent(db: Queryable, e: TargetEvent): Promise<boolean> {
   return (await appendEvents(db, [e])).size > 0;
-}
-
-/** What a commit sets of each Application it changed (the desired columns of `deployed_targets`). */
-const DESIRED_SET = [
-  'desired_revision',
-  'desired_position',
-  'desired_digest',
-  'desired_version',
-  'source_kind',
-  'source_id',
-  'actor',
-  'desired_at',
-  'healthy_since',
-];
-
-/** A commit event's columns, without its position (the commit's, read in the statement). */
-const COMMIT_EVENT_COLUMNS = EVENT_COLUMNS.filter(([name]) => name !== 'position');
-
-/**
- * One statement in `sink`'s batch (issue 46: three round trips before): the commit's place in the project's order (its
- * row, or the one a retried commit recorded: the UNION's second branch reads the snapshot from before the insert; a
- * row another transaction commits meanwhile is ruled out by the commit path's repository lock), its commit events at
- * that position (each Application and revision once), and the desired state of the Applications whose event was new
- * (inserting the rows that do not exist yet); a desired change ends the previous verification (`healthy_since`).
- */
-export function recordCommitEvents(
-  sink: StatementSink,
-  revision: RevisionKey,
-  events: (Omit<TargetEvent, 'position' | 'kind'> & { tenantSlug: string })[],
-): void {
-  if (events.length === 0) return recordRevision(sink, revision);
-  const names = COMMIT_EVENT_COLUMNS.map(([name]) => `"${name}"`).join(', ');
-  const sql = `WITH inserted AS (${REVISION_INSERT} RETURNING position),
-    place AS (
-      SELECT position FROM inserted
-      UNION ALL SELECT position FROM deployment_revisions WHERE project_id = ?::uuid AND sha = ?
-      LIMIT 1
-    ),
-    r AS (SELECT * FROM ${recordsetOf([...COMMIT_EVENT_COLUMNS, ['tenant_slug', 'text']], 'v')}),
-    fresh AS (
-      INSERT INTO deployed_target_events (${names}, position) SELECT ${names}, place.position FROM r CROSS JOIN place
-      ON CONFLICT (project_id, tenant_id, environment, service, revision) WHERE kind = 'commit' DO NOTHING
-      RETURNING tenant_id, environment, service
-    )
-    INSERT INTO deployed_targets (organization_id, tenant_slug, project_id, tenant_id, environment, service,
-                                  ${DESIRED_SET.join(', ')})
-    SELECT r.organization_id, r.tenant_slug, r.project_id, r.tenant_id, r.environment, r.service,
-           r.revision, place.position, r.digest, r.version, r.source_kind, r.source_id, r.actor, r.at, NULL
-      FROM r JOIN fresh USING (tenant_id, environment, service) CROSS JOIN place
-    ON CONFLICT (project_id, tenant_id, environment, service)
-    DO UPDATE SET ${DESIRED_SET.map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ')}`;
-  const rows = events.map((e) => ({
-    ...eventRow({ ...e, kind: 'commit', position: null }),
-    tenant_slug: e.tenantSlug,
-  }));
-  sink.add(sql, [...revisionValues(revision), revision.projectId, revision.sha, JSON.stringify(rows)]);
 }
 
 /** The version of the newest commit that wrote the Application at or before `position`. */
