@@ -24,13 +24,15 @@ async function hashedAhead(repo: string, parent: string | null, changes: FileCha
     imported.catch(() => undefined);
     throw err;
   });
-  const tree = hashed.tree === EMPTY_TREE ? null : hashed.tree;
+  // As fast-import reports them (fast-import-commit.ts TreeAhead): null for an empty tree.
+  const orNull = (id: string | null) => (id === EMPTY_TREE ? null : id);
+  const tree = orNull(hashed.tree);
   const written = imported.then((made) => {
     if (made.tree !== tree) throw new Error(`git fast-import built tree ${made.tree}, not the hashed ${tree}`);
   });
   // Awaited by the commit's flush; a generate that never commits (blocked) leaves it unawaited.
   written.catch(() => undefined);
-  return { tree, parentTree: hashed.parentTree, written };
+  return { tree, parentTree: orNull(hashed.parentTree), written };
 }
 
 /** Starts building the tree when the changes are large enough to be packed; the returned function forgets it. */
