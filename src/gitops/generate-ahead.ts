@@ -19,8 +19,8 @@ const keyOf = (repo: string, parent: string | null, digest: string) => `${repo}\
 /** The hashed tree, written by the import: `written` fails unless the import ends with this very tree. */
 async function hashedAhead(repo: string, parent: string | null, changes: FileChanges): Promise<TreeAhead> {
   const imported = fastImportTree(repo, parent, changes);
-  const deletes = changes.deletes.filter((file) => !changes.writes.has(file));
-  const hashed = await writeTree(hashedObjects(repo), parent, changes.writes, deletes).catch((err: unknown) => {
+  // A path both deleted and written is written, here as in the import (writeTree applies deletes first).
+  const hashed = await writeTree(hashedObjects(repo), parent, changes.writes, changes.deletes).catch((err: unknown) => {
     imported.catch(() => undefined);
     throw err;
   });
