@@ -10,12 +10,15 @@ import { yaml } from './argocd-objects';
 export class RenderedFiles extends Map<string, string> {
   /** The generated manifests' objects by path, each the value its text was dumped from. */
   readonly objects = new Map<string, unknown>();
-  /** This tree's renderDigest once asked (a generate asks twice of the same render), until the tree changes. */
-  private knownDigest: string | undefined;
+  /**
+   * This tree's renderDigest once asked, until the tree changes: shared with the copies made before any change (a
+   * generate asks of its copy of a render, and the commit path of another copy of the same render).
+   */
+  private known: { digest?: string } = {};
 
   digest(): string {
-    this.knownDigest ??= renderDigest(this);
-    return this.knownDigest;
+    this.known.digest ??= renderDigest(this);
+    return this.known.digest;
   }
 
   /** Writes `value` as the YAML text of `path`, keeping the value beside it. */
@@ -26,19 +29,19 @@ export class RenderedFiles extends Map<string, string> {
 
   /** Text written over a generated file no longer says what its object does: the object goes. */
   override set(path: string, text: string): this {
-    this.knownDigest = undefined;
+    this.known = {};
     this.objects.delete(path);
     return super.set(path, text);
   }
 
   override delete(path: string): boolean {
-    this.knownDigest = undefined;
+    this.known = {};
     this.objects.delete(path);
     return super.delete(path);
   }
 
   override clear(): void {
-    this.knownDigest = undefined;
+    this.known = {};
     this.objects.clear();
     super.clear();
   }
@@ -53,7 +56,7 @@ export class RenderedFiles extends Map<string, string> {
   /** A copy the caller may change without touching this tree. */
   copy(): RenderedFiles {
     const out = this.filtered(() => true);
-    out.knownDigest = this.knownDigest;
+    out.known = this.known;
     return out;
   }
 
