@@ -19,11 +19,12 @@ import { withTenantTag } from '../projects/workload-spec';
 import type { Db } from '../db/knex';
 import type { CommitClient } from './commit-client';
 import { loadProject, type LoadedProject } from './delivery-model';
-import { readTree, resolveRef } from '../git/git-plumbing';
+import { readBranch } from '../git/commit-writer';
+import { readTree } from '../git/git-plumbing';
 import { renderAll } from './manifests';
 import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
 import type { WorkloadSources } from './workload-sources';
-import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import { unifiedDiff } from './unified-diff';
 import { targetSourceOf, type TargetSource } from './target-source';
 
@@ -140,7 +141,7 @@ export function createCompareService(deps: {
   /** Generated files at `main` whose target `keep` picks (only those are read). */
   async function headFiles(organizationId: string, projectId: string, keep: (t: Target) => boolean) {
     const repo = repositories.pathOf(organizationId, projectId);
-    const head = (await repositories.exists(organizationId, projectId)) ? await resolveRef(repo, MAIN_BRANCH) : null;
+    const head = (await repositories.exists(organizationId, projectId)) ? await readBranch(repo) : null;
     const picked = (path: string) => {
       const target = targetOf(path);
       return target !== null && keep(target);

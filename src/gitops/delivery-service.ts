@@ -13,11 +13,12 @@ import { buildTreeAhead } from './generate-ahead';
 import { loadProject, type LoadedProject } from './delivery-model';
 import { bootstrapManifests } from './bootstrap';
 import { validateDelivery, validateDeliveryInTurns } from './delivery-validation';
-import { readTree, resolveRef } from '../git/git-plumbing';
+import { readBranch } from '../git/commit-writer';
+import { readTree } from '../git/git-plumbing';
 import { renderAll, type DeliveryModel } from './manifests';
 import { isManaged, targetOf, type Target } from '../delivery-layout/target-paths';
 import type { WorkloadSources } from './workload-sources';
-import { MAIN_BRANCH, type RepositoryStore } from '../git/repository-store';
+import type { RepositoryStore } from '../git/repository-store';
 import { unifiedDiff } from './unified-diff';
 
 export type FileStatus = 'added' | 'modified' | 'deleted' | 'unchanged';
@@ -116,9 +117,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   async function state(project: Project) {
     const loaded = (await loadProject(db, project.organizationId, project.id, deps)) as LoadedProject;
     const repo = repositories.pathOf(project.organizationId, project.id);
-    const head = (await repositories.exists(project.organizationId, project.id))
-      ? await resolveRef(repo, MAIN_BRANCH)
-      : null;
+    const head = (await repositories.exists(project.organizationId, project.id)) ? await readBranch(repo) : null;
     const current = await readTree(repo, head);
     return { loaded, repo, head, current, rendered: renderAll(loaded.model) };
   }
