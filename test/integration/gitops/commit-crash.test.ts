@@ -7,6 +7,7 @@ import { deploymentEnv, startApiProcess, stopPlatformProcess } from '../../helpe
 import { startTestPlatform, type TestPlatform } from '../../helpers/test-platform';
 import { findCommitByKey, readBranch } from '../../../src/git/commit-writer';
 import { gitText } from '../../../src/git/git-plumbing';
+import type { Tx } from '../../../src/db/knex';
 import { findUnauditedCommits } from '../../../src/gitops/unaudited-commits';
 import { makeProject } from './gitops-harness';
 import { holdRepositoryLock, waitingBackend } from '../../helpers/repository-lock';
@@ -50,6 +51,14 @@ function write(key: string, url = platform.url) {
 }
 
 /** After the takeover: one commit of the key on the branch, the one the write returned, named by its audit entry. */
+/** Kills `victim` once one of its statements waits on a lock `held` has (`where`: a pg_locks condition); its pid. */
+async function killOnceWaiting(held: Tx, where: string, victim: ChildProcess, what: string): Promise<number> {
+  const backend = await eventually(() => waitingBackend(held, where), 60_000, what);
+  victim.kill('SIGKILL');
+  expect(await exited(victim)).toBe('SIGKILL');
+  return backend;
+}
+
 async function expectOneAuditedCommit(key: string, sha: string) {
   const log = await gitText(repo, ['log', '--format=%H', `--grep=^Idempotency-Key: ${key}$`, 'main']);
   expect(log.trim().split('\n')).toEqual([sha]);
@@ -133,13 +142,7 @@ describe.each([workflowPath, directPath])('$name', (path) => {
     try {
       const started = await path.start(key(1));
       victim = started.victim;
-      await eventually(
-        () => waitingBackend(held, "relation = 'audit_log'::regclass"),
-        60_000,
-        'the commit waiting at its audit entry',
-      );
-      victim.kill('SIGKILL');
-      expect(await exited(victim)).toBe('SIGKILL');
+      await killOnceWaiting(held, "relation = 'audit_log'::regclass", victim, 'the commit waiting at its audit entry');
       expect(await readBranch(repo)).toBe(tip);
       await held.rollback();
 
@@ -170,13 +173,12 @@ describe.each([workflowPath, directPath])('$name', (path) => {
       const started = await path.start(key(2));
       victim = started.victim;
       const orphan = await eventually(() => findCommitByKey(repo, key(2)), 60_000, 'the branch moved');
-      const backend = await eventually(
-        () => waitingBackend(held, "locktype = 'advisory' AND objid = 4242"),
-        60_000,
+      const backend = await killOnceWaiting(
+        held,
+        "locktype = 'advisory' AND objid = 4242",
+        victim,
         'the database commit held',
       );
-      victim.kill('SIGKILL');
-      expect(await exited(victim)).toBe('SIGKILL');
       await held.raw('SELECT pg_terminate_backend(?)', [backend]);
       await held.rollback();
       expect(await readBranch(repo)).toBe(orphan);
@@ -281,13 +283,12 @@ describe('a generate whose API process dies while its commit waits for its rows'
       const api = await startApiProcess(platform, { GIT_DIRECT_COMMIT: 'true' });
       victim = api.child;
       const answer = generate(api.url).catch((err: Error) => `no answer: ${err.message}`);
-      await eventually(
-        () => waitingBackend(held, "relation = 'deployed_target_events'::regclass"),
-        60_000,
+      await killOnceWaiting(
+        held,
+        "relation = 'deployed_target_events'::regclass",
+        victim,
         "the generate's rows waiting",
       );
-      victim.kill('SIGKILL');
-      expect(await exited(victim)).toBe('SIGKILL');
       expect(await answer).toBe('no answer: fetch failed');
       expect(await readBranch(fleetRepo)).toBeNull();
       await held.rollback();
