@@ -1,4 +1,4 @@
-import { renderDigest } from '../delivery-layout/render-digest';
+import { applicationDirectoryOf, renderDigest } from '../delivery-layout/render-digest';
 import { serviceDir, targetOf, type Target } from '../delivery-layout/target-paths';
 import { tagAt } from './workload-values';
 
@@ -26,10 +26,11 @@ export function applicationsTouched(paths: string[]): Target[] {
   return [...seen.values()].filter((target) => target !== null);
 }
 
-/** The Application directory (`tenants/<tenant>/<environment>/<service>`) a path lies under, or null. */
-function directoryOf(path: string): string | null {
-  const parts = path.split('/', 5);
-  return parts[0] === 'tenants' && parts.length === 5 ? parts.slice(0, 4).join('/') : null;
+/** What a render the files came from knows already (FileChanges): its objects, and its directories' digests. */
+export interface RenderKnown {
+  objects?: ReadonlyMap<string, unknown>;
+  /** renderDigest of `files` when they are exactly the render's directory `dir` and it knows the digest. */
+  directoryDigest?: (dir: string, files: ReadonlyMap<string, string>) => string | undefined;
 }
 
 /**
@@ -40,19 +41,22 @@ function directoryOf(path: string): string | null {
 export function applicationContents(
   files: Map<string, string>,
   targets: Target[],
-  objects?: ReadonlyMap<string, unknown>,
+  known: RenderKnown = {},
 ): ApplicationContent[] {
+  const { objects, directoryDigest } = known;
   const byDirectory = new Map<string, Map<string, string>>();
   for (const [path, content] of files) {
-    const dir = directoryOf(path);
+    const dir = applicationDirectoryOf(path);
     if (dir === null) continue;
     let own = byDirectory.get(dir);
     if (!own) byDirectory.set(dir, (own = new Map()));
     own.set(path, content);
   }
   return targets.map((target) => {
-    const own = byDirectory.get(serviceDir(target)) ?? new Map<string, string>();
-    return { target, digest: own.size === 0 ? null : renderDigest(own), version: versionOf(own, target, objects) };
+    const dir = serviceDir(target);
+    const own = byDirectory.get(dir) ?? new Map<string, string>();
+    const digest = own.size === 0 ? null : (directoryDigest?.(dir, own) ?? renderDigest(own));
+    return { target, digest, version: versionOf(own, target, objects) };
   });
 }
 

@@ -48,13 +48,13 @@ export async function recordCommittedState(
   if (commit.touched && applications(commit.touched).length === 0) return recordRevision(sink, revision);
   const known = commit.changes && filesAfter(commit.changes, applications);
   if (!known) await commit.flush();
-  const { targets, files, objects } = known ?? (await readCommitted(commit.repo, commit.sha, applications));
+  const committed = known ?? (await readCommitted(commit.repo, commit.sha, applications));
   const { kind: sourceKind, id: sourceId, actor } = commit.source;
   recordCommitEvents(
     sink,
     revision,
     { sourceKind, sourceId, actor, auditIds: commit.auditIds, at: new Date() },
-    applicationContents(files, targets, objects).map(({ target, digest, version }) => ({
+    applicationContents(committed.files, committed.targets, committed.known).map(({ target, digest, version }) => ({
       tenantId: tenantIds.get(target.tenant) as string,
       tenantSlug: target.tenant,
       environment: target.environment,

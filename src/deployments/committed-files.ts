@@ -1,12 +1,16 @@
 import type { FileChanges } from '../git/commit-writer';
 import { serviceDir, type Target } from '../delivery-layout/target-paths';
+import type { RenderKnown } from './application-digest';
 
 /** The Applications a commit changed, and the files directly in their directories after the commit. */
 export interface CommittedFiles {
   targets: Target[];
   files: Map<string, string>;
-  /** The objects of generated files among them (FileChanges.objects): read instead of parsing their text. */
-  objects?: ReadonlyMap<string, unknown>;
+  /**
+   * What the render the changes came from knows of them (FileChanges.objects and directoryDigest): the objects of
+   * generated files, read instead of parsing their text, and its directories' digests.
+   */
+  known?: RenderKnown;
 }
 
 const dirOf = (file: string) => file.slice(0, file.lastIndexOf('/') + 1);
@@ -33,5 +37,6 @@ export function filesAfter(changes: FileChanges, applications: (paths: string[])
   const files = new Map<string, string>();
   for (const [file, text] of base.files) if (dirs.has(dirOf(file)) && !deletes.has(file)) files.set(file, text);
   for (const [file, text] of changes.writes) if (dirs.has(dirOf(file))) files.set(file, text);
-  return { targets, files, ...(changes.objects ? { objects: changes.objects } : {}) };
+  const { objects, directoryDigest } = changes;
+  return { targets, files, known: { objects, directoryDigest } };
 }

@@ -19,6 +19,8 @@ export interface FileChanges {
    * manifests uses them instead of parsing that text back.
    */
   objects?: ReadonlyMap<string, unknown>;
+  /** The digest the render knew of an Application directory holding exactly `files` (RenderedFiles.directoryDigest). */
+  directoryDigest?: (dir: string, files: ReadonlyMap<string, string>) => string | undefined;
   /**
    * The tree these changes give on the parent, built ahead beside the caller's other work (fast-import-commit.ts
    * fastImportTree; a generate's, during its validation); null when that failed, and the commit builds it itself.

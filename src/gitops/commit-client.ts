@@ -8,7 +8,7 @@ import type { WorkflowStarter } from '../temporal/start-workflow';
 import { taskQueue } from '../temporal/definitions';
 import { gitCommitWorkflowType } from './git-workflow-contract';
 import type { Logger } from '../logging/logger';
-import { startAfterCommit } from './after-commit';
+import { followCommit } from './after-commit';
 import { COMMIT_FAILURE, CommitRefused, withdrawnWrite } from './commit-failure';
 import type { CommitGate, CommitOperation, CommitRequest } from './commit-operation';
 import { runCommit, type CommitOutcome, type CommitPathDeps } from './commit-path';
@@ -81,12 +81,9 @@ export function createCommitClient(deps: {
       });
       return null;
     }
-    // The commit landed: a push or upkeep that cannot start now starts with the next commit or the maintenance turn.
-    await startAfterCommit(deps.workflows, gitQueue, target, outcome).catch((err: unknown) =>
-      deps.direct?.log.warn('could not start the push or maintenance after a direct commit', {
-        projectId: request.projectId,
-        err: err instanceof Error ? err.message : String(err),
-      }),
+    const { log } = deps.direct;
+    followCommit(deps.workflows, gitQueue, target, outcome, (err) =>
+      log.warn('could not start the push or maintenance after a direct commit', { projectId: request.projectId, err }),
     );
     return outcome;
   }

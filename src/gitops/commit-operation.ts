@@ -147,6 +147,8 @@ export function managedChanges(
     writes,
     deletes,
     ...(folders ? { base: { folders, files: current } } : {}),
-    ...(rendered instanceof RenderedFiles ? { objects: rendered.objects } : {}),
+    ...(rendered instanceof RenderedFiles
+      ? { objects: rendered.objects, directoryDigest: (dir, files) => rendered.directoryDigest(dir, files) }
+      : {}),
   };
 }

@@ -177,7 +177,6 @@ export function createDeliveryService(deps: DeliveryDeps) {
         throw new InvalidInput('the project needs at least one environment, tenant and workload to generate');
       }
       if (loaded.destinationConflicts.length > 0) throw new Conflict(loaded.destinationConflicts.join('; '));
-      const digest = rendered.digest();
       const counts = countChanges(current, rendered);
       // Nothing to write: answer without a commit (the commit path would find the same and commit nothing).
       if (counts.added + counts.modified + counts.deleted === 0) {
@@ -185,7 +184,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
         return { blocked: validation.blocked, commit: null, created: false, changes: counts, validation };
       }
       // The commit's tree is built on the other core while this one validates; forgotten once this answers.
-      const forget = buildTreeAhead(repo, head, digest, managedChanges(current, rendered));
+      const forget = buildTreeAhead(repo, head, () => rendered.digest(), managedChanges(current, rendered));
+      const digest = rendered.digest();
       let open: (details: Record<string, unknown> | null) => void = () => undefined;
       const gate: CommitGate = new Promise((resolve) => (open = resolve));
       const committing = deps

@@ -16,9 +16,13 @@ const ahead = new Map<string, Promise<TreeAhead | null>>();
 
 const keyOf = (repo: string, parent: string | null, digest: string) => `${repo}\0${parent ?? ''}\0${digest}`;
 
-/** The hashed tree, written by the import: `written` fails unless the import ends with this very tree. */
-async function hashedAhead(repo: string, parent: string | null, changes: FileChanges): Promise<TreeAhead> {
-  const imported = fastImportTree(repo, parent, changes);
+/** The hashed tree, written by `imported`: `written` fails unless the import ends with this very tree. */
+async function hashedAhead(
+  repo: string,
+  parent: string | null,
+  changes: FileChanges,
+  imported: Promise<TreeAhead>,
+): Promise<TreeAhead> {
   // A path both deleted and written is written, here as in the import (writeTree applies deletes first).
   const hashed = await writeTree(hashedObjects(repo), parent, changes.writes, changes.deletes).catch((err: unknown) => {
     imported.catch(() => undefined);
@@ -35,11 +39,20 @@ async function hashedAhead(repo: string, parent: string | null, changes: FileCha
   return { tree, parentTree: orNull(hashed.parentTree), written };
 }
 
-/** Starts building the tree when the changes are large enough to be packed; the returned function forgets it. */
-export function buildTreeAhead(repo: string, parent: string | null, digest: string, changes: FileChanges): () => void {
+/**
+ * Starts building the tree when the changes are large enough to be packed; the returned function forgets it. The
+ * import starts before the render's `digest` (the key) is asked, so the other core begins the pack that much sooner.
+ */
+export function buildTreeAhead(
+  repo: string,
+  parent: string | null,
+  digest: () => string,
+  changes: FileChanges,
+): () => void {
   if (changes.writes.size + changes.deletes.length < PACKED_COMMIT_FILES) return () => undefined;
-  const key = keyOf(repo, parent, digest);
-  const tree = hashedAhead(repo, parent, changes).catch(() => null);
+  const imported = fastImportTree(repo, parent, changes);
+  const key = keyOf(repo, parent, digest());
+  const tree = hashedAhead(repo, parent, changes, imported).catch(() => null);
   ahead.set(key, tree);
   return () => {
     if (ahead.get(key) === tree) ahead.delete(key);

@@ -1,4 +1,4 @@
-import { renderDigest } from '../delivery-layout/render-digest';
+import { treeDigests, type DirectoryDigests } from '../delivery-layout/render-digest';
 import { yaml } from './argocd-objects';
 
 /**
@@ -11,14 +11,26 @@ export class RenderedFiles extends Map<string, string> {
   /** The generated manifests' objects by path, each the value its text was dumped from. */
   readonly objects = new Map<string, unknown>();
   /**
-   * This tree's renderDigest once asked, until the tree changes: shared with the copies made before any change (a
-   * generate asks of its copy of a render, and the commit path of another copy of the same render).
+   * This tree's digests once asked, until the tree changes: shared with the copies made before any change (a generate
+   * asks of its copy of a render, and the commit path of another copy of the same render).
    */
-  private known: { digest?: string } = {};
+  private known: { digests?: { digest: string; directories: DirectoryDigests } } = {};
 
+  /** The tree's digest (treeDigests): what a generate validated, compared by the commit path. */
   digest(): string {
-    this.known.digest ??= renderDigest(this);
-    return this.known.digest;
+    this.known.digests ??= treeDigests(this);
+    return this.known.digests.digest;
+  }
+
+  /**
+   * renderDigest of `files` when they are exactly this tree's Application directory `dir` (the same paths and texts)
+   * and the tree's digest was asked already; else undefined.
+   */
+  directoryDigest(dir: string, files: ReadonlyMap<string, string>): string | undefined {
+    const known = this.known.digests?.directories.get(dir);
+    if (!known || known.files !== files.size) return undefined;
+    for (const [path, text] of files) if (this.get(path) !== text) return undefined;
+    return known.digest;
   }
 
   /** Writes `value` as the YAML text of `path`, keeping the value beside it. */

@@ -1,7 +1,7 @@
 import { runCommit, type CommitPathDeps } from '../gitops/commit-path';
 import type { Logger } from '../logging/logger';
 import type { WorkflowStarter } from '../temporal/start-workflow';
-import { startAfterCommit } from '../gitops/after-commit';
+import { followCommit } from '../gitops/after-commit';
 import type { QueuedImageUpdate } from './image-update-batch';
 import { imageWebhookCommit } from './image-webhook-operation';
 
@@ -48,12 +48,11 @@ export function createDirectImageCommits(deps: {
       try {
         const request = imageWebhookCommit(queue.target, entries, `direct-${entries[0]!.webhookId}`);
         const outcome = await runCommit(deps.commitPath, request);
-        // The commit landed and its requests are finished; a push or upkeep that cannot start now starts with the
-        // next commit, or the maintenance schedule's turn.
-        await startAfterCommit(deps.workflows, deps.gitTaskQueue, queue.target, outcome).catch((err: unknown) =>
+        // The commit landed and its requests are finished.
+        followCommit(deps.workflows, deps.gitTaskQueue, queue.target, outcome, (err) =>
           deps.log.warn('could not start the push or maintenance after a direct image-update commit', {
             projectId,
-            err: err instanceof Error ? err.message : String(err),
+            err,
           }),
         );
       } catch (err) {

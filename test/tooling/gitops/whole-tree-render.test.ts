@@ -3,7 +3,7 @@
  * model to validate it and again in the commit path. The tree it answers must be what a render of that model gives,
  * never an earlier model's, and a caller's change to it must not reach the next caller.
  */
-import { renderDigest } from '../../../src/delivery-layout/render-digest';
+import { treeDigests } from '../../../src/delivery-layout/render-digest';
 import { renderAll, type DeliveryModel } from '../../../src/gitops/manifests';
 import { CORE_SCHEMA, dump, load } from 'js-yaml';
 import { FILE_YAML } from '../../../src/parse/file-yaml';
@@ -67,17 +67,17 @@ it("writes every generated file as js-yaml's dump with the same options does (is
 
 it("answers a tree's digest once computed, and anew once the tree or a copy of it changes", () => {
   const tree = renderAll(deliveryModel(ACCEPTANCE));
-  const digest = renderDigest(tree);
+  const digest = treeDigests(tree).digest;
   expect(tree.digest()).toBe(digest);
   const copy = tree.copy();
   expect(copy.digest()).toBe(digest);
   copy.set(DEPLOYMENT, 'changed\n');
-  expect(copy.digest()).toBe(renderDigest(copy));
+  expect(copy.digest()).toBe(treeDigests(copy).digest);
   expect(copy.digest()).not.toBe(digest);
   expect(tree.digest()).toBe(digest);
   copy.delete(DEPLOYMENT);
-  expect(copy.digest()).toBe(renderDigest(copy));
+  expect(copy.digest()).toBe(treeDigests(copy).digest);
   copy.clear();
-  expect(copy.digest()).toBe(renderDigest(new Map()));
+  expect(copy.digest()).toBe(treeDigests(new Map()).digest);
   expect(copy.objects.size).toBe(0);
 });
